@@ -1,0 +1,1 @@
+"""Shipped rule data (TOML); loaded by artproject.core.loader."""

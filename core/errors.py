@@ -1,0 +1,112 @@
+"""The project's own error types: every failure a user can cause is one of these."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+__all__ = [
+    "ArtError",
+    "GameError",
+    "IllegalActionError",
+    "Location",
+    "MalformedActionError",
+    "RulesError",
+    "RulesErrors",
+    "SaveError",
+    "closest",
+]
+
+
+class Location:
+    """Where a piece of rule text came from: file, 1-based line and column, and the line."""
+
+    __slots__ = ("column", "file", "line", "source_line")
+
+    def __init__(self, file: str, line: int = 0, column: int = 0, source_line: str = "") -> None:
+        self.file = file
+        self.line = line
+        self.column = column
+        self.source_line = source_line
+
+    def __repr__(self) -> str:
+        return f"Location({self.file!r}, {self.line}, {self.column})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Location) and (self.file, self.line, self.column) == (
+            other.file,
+            other.line,
+            other.column,
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.file, self.line, self.column))
+
+    def prefix(self) -> str:
+        """`file:line:col` (or less, when line or column is unknown)."""
+        if self.line and self.column:
+            return f"{self.file}:{self.line}:{self.column}"
+        if self.line:
+            return f"{self.file}:{self.line}"
+        return self.file
+
+
+class ArtError(Exception):
+    """Base of every error this project raises on purpose."""
+
+
+class RulesError(ArtError):
+    """A rule, card, mission, scenario or DSL text is wrong; says where and what was expected."""
+
+    def __init__(self, message: str, where: Location | None = None, path: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.where = where
+        self.path = path  # a path inside a TOML document, e.g. cards[17].gain
+
+    def __str__(self) -> str:
+        head = self.message
+        if self.where is not None:
+            loc = self.where.prefix()
+            if self.path:
+                loc += f": {self.path}"
+            head = f"{loc}: {self.message}"
+            if self.where.source_line and self.where.column:
+                caret = " " * (self.where.column - 1) + "^"
+                return f"{head}\n    {self.where.source_line}\n    {caret}"
+        elif self.path:
+            head = f"{self.path}: {self.message}"
+        return head
+
+
+class RulesErrors(RulesError):
+    """Several rule errors found in one pass (`check` reports all of them)."""
+
+    def __init__(self, errors: list[RulesError]) -> None:
+        super().__init__(f"{len(errors)} errors")
+        self.errors = errors
+
+    def __str__(self) -> str:
+        return "\n".join(str(e) for e in self.errors)
+
+
+class GameError(ArtError):
+    """A request a game cannot honour in its current position."""
+
+
+class MalformedActionError(GameError):
+    """Text that is not an action in the notation."""
+
+
+class IllegalActionError(GameError):
+    """A well-formed action that the rules do not allow now; the state is untouched."""
+
+
+class SaveError(ArtError):
+    """A save file that is corrupt, foreign, or from an incompatible version."""
+
+
+def closest(name: str, known: Iterable[str]) -> str:
+    """A ` (did you mean 'x'?)` hint for a misspelt name, or ''."""
+    match = difflib.get_close_matches(name, list(known), n=1, cutoff=0.6)
+    return f" (did you mean {match[0]!r}?)" if match else ""

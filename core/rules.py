@@ -1,0 +1,106 @@
+"""The static rules of one game: board, track, deck and compiled effects, frozen once built."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, NamedTuple
+
+import attrs
+
+# A compiled effect step: run against a state with a context; may push work or ask a decision.
+Op = Callable[[Any, "Ctx"], None]
+# A compiled expression: a value read from a state in a context.
+Fn = Callable[[Any, "Ctx"], Any]
+
+
+class Ctx(NamedTuple):
+    """What an effect runs about: the acting player, the city, the road being travelled."""
+
+    player: int = -1
+    city: int = -1
+    road: Road | None = None
+
+
+@attrs.frozen
+class City:
+    name: str
+    symbol: str | None
+    x: float
+    y: float
+    title: str = ""
+
+
+@attrs.frozen
+class Road:
+    """A road between two cities, seen in the direction of travel (`src` to `dst`)."""
+
+    src: int
+    dst: int
+    attrs: Mapping[str, Any]
+    heading: str  # north, south, east or west, from the map coordinates
+
+
+@attrs.frozen
+class TrackSpace:
+    threat: int
+    ally_cost: int
+    symbol: str | None = None  # a track that demands artworks in order names them
+
+
+@attrs.frozen
+class Card:
+    """A mission card: its four sections compiled, the texts kept for display."""
+
+    id: int
+    title: str
+    clues: tuple[int, ...]  # symbol indices on its back (R9: 1 or 2, distinct)
+    ops: tuple[Op, ...]  # cost, agents, gains in order (the clue step is the core's)
+    text: Mapping[str, str]  # section name -> DSL text, as written
+
+
+@attrs.frozen
+class Hook:
+    event: str
+    cond: Fn | None
+    ops: tuple[Op, ...]
+    text: str
+
+
+@attrs.frozen
+class Property:
+    name: str
+    check: Fn
+    text: str
+
+
+@attrs.frozen(eq=False)
+class Rules:
+    """Everything fixed for a game: parameters, board, track, deck, compiled effects."""
+
+    name: str
+    title: str
+    source: str
+    params: Mapping[str, Any]
+    resources: tuple[str, ...]
+    symbols: tuple[str, ...]
+    cities: tuple[City, ...]
+    city_index: Mapping[str, int]
+    start: int
+    neighbours: tuple[tuple[Road, ...], ...]  # per city, the roads leaving it
+    by_symbol: Mapping[str, tuple[int, ...]]  # symbol -> cities bearing it
+    track: tuple[TrackSpace, ...]
+    cards: Mapping[int, Card]
+    deck: tuple[int, ...]  # mission card ids, in file order
+    final_card: int
+    move_cost: Callable[[Any, Ctx], tuple[tuple[str, int], ...]]
+    hooks: Mapping[str, tuple[Hook, ...]]
+    properties: tuple[Property, ...]
+    difficulties: Mapping[str, int]
+    setup_agents: tuple[int, ...]  # per city
+    setup_artworks: tuple[int, ...]  # cities holding an artwork at setup
+    setup_van: tuple[int, ...]
+    raw: Mapping[str, Any]  # the merged TOML document, for tools
+
+    def p(self, key: str) -> Any:
+        """A rule parameter by dotted name (`rules.lost_city_at`)."""
+        return self.params[key]

@@ -1,0 +1,1011 @@
+"""The game state and its rules machine: setup, the four phases, battles and the end of game.
+
+The state is a mutable, slotted object with an explicit field-by-field `clone()`. Every
+rule runs as a step on a small work stack (`queue`): the round's phases, a card's sections,
+a hook's statements. A step that needs the team to choose something sets `wait` and the
+machine stops until `apply()` receives one of `legal_actions()`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Final
+
+from .actions import ALLY_PAWN, TEAM, Action
+from .errors import GameError, IllegalActionError, closest
+from .rules import Ctx, Op, Road, Rules
+
+_MASK: Final = (1 << 64) - 1
+NO_CTX: Final = Ctx()
+PHASES: Final = ("mission", "movement", "battle", "end")
+
+# Queue items are (function, args): the function is called as function(state, *args).
+# Only plain functions go on the queue (never bound methods), so a clone can share them.
+Item = tuple[Callable[..., None], tuple[Any, ...]]
+
+
+class State:
+    """One game in progress. Build it with `State.new()` (or `artproject.new_game`)."""
+
+    __slots__ = (
+        "agents", "allies", "artworks", "b_bonus", "b_city", "b_dice", "b_labels", "b_leader",
+        "b_owner", "b_parts", "b_picks", "b_reroll", "chains", "deck", "difficulty", "discard",
+        "final_round", "forced_dice", "fought", "hands", "health", "history", "hq", "log",
+        "lost", "moved", "must_leave", "options", "outcome", "pawns", "phase", "players",
+        "plays_left", "queue", "reason", "removed", "resume", "rng", "round", "rules", "seed",
+        "solo", "track", "van", "wait", "wctx",
+    )
+
+    rules: Rules
+    players: int
+    difficulty: str
+    seed: int
+    solo: bool
+    rng: int
+    round: int
+    phase: str
+    van: list[int]
+    health: list[int]
+    pawns: list[int]
+    agents: list[int]
+    hq: int
+    artworks: list[int]
+    lost: list[int]
+    track: list[str]
+    allies: int
+    deck: list[int]
+    discard: list[int]
+    removed: list[int]
+    hands: list[list[int]]
+    chains: list[list[int]]
+    plays_left: list[int]
+    fought: list[int]
+    moved: list[int]
+    must_leave: list[int]
+    final_round: bool
+    outcome: str | None
+    reason: str
+    queue: list[Item]
+    wait: str | None
+    options: tuple[Any, ...]
+    resume: Callable[..., None] | None
+    wctx: Ctx
+    b_city: int
+    b_leader: int
+    b_parts: list[int]
+    b_dice: list[int]
+    b_labels: list[str]
+    b_owner: list[int]
+    b_bonus: int
+    b_picks: list[int]
+    b_reroll: int
+    forced_dice: list[int]
+    log: list[tuple[Any, ...]]
+    history: list[Action]
+
+    # ------------------------------------------------------------------ building
+    @classmethod
+    def new(cls, rules: Rules, players: int, difficulty: str, seed: int,
+            start: bool = True) -> State:
+        """Set up a game (rulebook 'Setup', R3); with start=True, run to the first decision."""
+        if not 1 <= players <= 6:
+            raise GameError(f"players must be 1 to 6, not {players}")
+        if difficulty not in rules.difficulties:
+            hint = closest(difficulty, rules.difficulties)
+            raise GameError(f"unknown difficulty {difficulty!r}{hint}; expected one of: "
+                            + ", ".join(rules.difficulties))
+        s = cls.__new__(cls)
+        s.rules, s.players, s.difficulty, s.seed = rules, players, difficulty, seed
+        s.solo = players == 1 and bool(rules.p("solo.enabled"))
+        s.rng = seed & _MASK
+        n = len(rules.cities)
+        health = rules.difficulties[difficulty]
+        if s.solo:
+            health *= int(rules.p("solo.health_factor"))
+        s.round, s.phase = 1, "setup"
+        s.van = list(rules.setup_van)
+        s.health = [health] * players
+        s.pawns = [rules.start] * (players + (1 if s.solo else 0))
+        s.agents = list(rules.setup_agents)
+        s.hq = 0
+        s.artworks = [0] * n
+        for c in rules.setup_artworks:
+            s.artworks[c] = 1
+        s.lost = [0] * n
+        s.track, s.allies = [], 0
+        deck = list(rules.deck)
+        s._shuffle(deck)
+        s.removed = []
+        if s.solo:
+            k = int(rules.p("solo.removed_cards"))
+            s.removed, deck = deck[:k], deck[k:]
+        # The deck's top is the end of the list; the final card lies on the last 12 (R3).
+        below = int(rules.p("setup.final_card_from_bottom")) - 1
+        below = min(below, len(deck))
+        s.deck = [*deck[:below], rules.final_card, *deck[below:]]
+        s.discard, s.hands = [], [[] for _ in range(players)]
+        chains = 1 if rules.p("rules.clue_chains") == "team" else players
+        s.chains = [[] for _ in range(chains)]
+        s.plays_left, s.fought, s.moved, s.must_leave = [0] * players, [], [], []
+        s.final_round, s.outcome, s.reason = False, None, ""
+        s.queue, s.wait, s.options, s.resume, s.wctx = [], None, (), None, NO_CTX
+        s._clear_battle()
+        s.forced_dice, s.log, s.history = [], [], []
+        s._check_setup()
+        if start:
+            s.start_round()
+        return s
+
+    def _check_setup(self) -> None:
+        if self.reserve("agent") < 0:
+            self.end_game(False, "not enough agent tokens for setup (R2)")
+
+    def start_round(self, phase: str = "mission") -> None:
+        """Schedule the round from `phase` on and run to the first decision."""
+        steps: list[Callable[..., None]] = []
+        if phase == "mission":
+            steps.append(_op_round_start)
+        for name in PHASES[PHASES.index(phase):]:
+            steps += [_op_boundary_for(name), _PHASE_OPS[name]]
+        steps.append(_op_next_round)
+        self.push_ops(tuple(steps), NO_CTX)
+        self._run()
+
+    # ------------------------------------------------------------------ cloning
+    def clone(self) -> State:
+        """An independent copy (lists copied; rules, ops and contexts are shared values)."""
+        c = State.__new__(State)
+        c.rules, c.players, c.difficulty = self.rules, self.players, self.difficulty
+        c.seed = self.seed
+        c.solo, c.rng, c.round, c.phase = self.solo, self.rng, self.round, self.phase
+        c.van, c.health, c.pawns = self.van[:], self.health[:], self.pawns[:]
+        c.agents, c.hq, c.artworks, c.lost = self.agents[:], self.hq, self.artworks[:], self.lost[:]
+        c.track, c.allies = self.track[:], self.allies
+        c.deck, c.discard, c.removed = self.deck[:], self.discard[:], self.removed[:]
+        c.hands = [h[:] for h in self.hands]
+        c.chains = [ch[:] for ch in self.chains]
+        c.plays_left, c.fought = self.plays_left[:], self.fought[:]
+        c.moved, c.must_leave = self.moved[:], self.must_leave[:]
+        c.final_round, c.outcome, c.reason = self.final_round, self.outcome, self.reason
+        c.queue, c.wait, c.options = self.queue[:], self.wait, self.options
+        c.resume, c.wctx = self.resume, self.wctx
+        c.b_city, c.b_leader, c.b_parts = self.b_city, self.b_leader, self.b_parts[:]
+        c.b_dice, c.b_labels, c.b_owner = self.b_dice[:], self.b_labels[:], self.b_owner[:]
+        c.b_bonus, c.b_picks, c.b_reroll = self.b_bonus, self.b_picks[:], self.b_reroll
+        c.forced_dice, c.log, c.history = self.forced_dice[:], self.log[:], self.history[:]
+        return c
+
+    # ------------------------------------------------------------------ chance
+    def _next(self) -> int:
+        # splitmix64: a tiny generator whose whole state is one int (cheap to clone and save).
+        self.rng = z = (self.rng + 0x9E3779B97F4A7C15) & _MASK
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        return z ^ (z >> 31)
+
+    def roll(self) -> int:
+        """One die, from the forced results first (scenarios), then the seeded generator."""
+        if self.forced_dice:
+            return self.forced_dice.pop(0)
+        return 1 + self._next() % int(self.rules.p("components.die_faces"))
+
+    def _shuffle(self, items: list[int]) -> None:
+        for i in range(len(items) - 1, 0, -1):
+            j = self._next() % (i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    # ------------------------------------------------------------------ reading
+    def threat(self) -> int:
+        """The threat on the first free track space (R15)."""
+        t = self.rules.track
+        return t[len(self.track)].threat if len(self.track) < len(t) else t[-1].threat
+
+    def ally_cost(self) -> int:
+        """Radio to unlock the next ally die: printed over the first free space (R17)."""
+        t = self.rules.track
+        return t[len(self.track)].ally_cost if len(self.track) < len(t) else t[-1].ally_cost
+
+    def reserve(self, kind: str) -> int:
+        """Tokens of `kind` left in the reserve (derived: the components minus those in play)."""
+        p = self.rules.params
+        if kind in self.rules.resources:
+            return int(p["components.resource_tokens"]) - self.van[self.rules.resources.index(kind)]
+        if kind == "health":
+            return int(p["components.health_tokens"]) - sum(self.health)
+        if kind == "agent":
+            return int(p["components.agent_tokens"]) - sum(self.agents) - self.hq
+        if kind == "artwork":
+            return int(p["components.artwork_tokens"]) - sum(self.artworks) - len(self.track)
+        if kind == "marker":
+            return int(p["components.lost_city_markers"]) - sum(self.lost)
+        if kind == "ally":
+            return int(p["components.ally_dice"]) - self.allies
+        raise KeyError(kind)
+
+    def agent_strength(self, city: int) -> int:
+        """Agents in the city + threat + agents in headquarters (R15)."""
+        return self.agents[city] + self.threat() + self.hq
+
+    def strength(self) -> int:
+        """The team's strength in the battle under way: dice plus weapon bonuses."""
+        return sum(self.b_dice) + self.b_bonus
+
+    def clue_count(self, symbol: str) -> int:
+        i = self.rules.symbols.index(symbol)
+        cards = self.rules.cards
+        return sum(1 for ch in self.chains for c in ch if i in cards[c].clues)
+
+    @property
+    def every_city(self) -> tuple[int, ...]:
+        return tuple(range(len(self.rules.cities)))
+
+    def pawn_index(self, player: int) -> int:
+        return self.players if player == ALLY_PAWN else player
+
+    def chain_of(self, player: int) -> list[int]:
+        return self.chains[0] if len(self.chains) == 1 else self.chains[max(player, 0)]
+
+    def is_over(self) -> bool:
+        return self.outcome is not None
+
+    @property
+    def actor(self) -> int:
+        """The player whose decision it is, or TEAM (-1) when any player may act."""
+        acts = {a.player for a in self.legal_actions()}
+        return acts.pop() if len(acts) == 1 else TEAM
+
+    def city_name(self, c: int) -> str:
+        return self.rules.cities[c].name
+
+    # ------------------------------------------------------------------ the machine
+    def push_ops(self, ops: Sequence[Op], ctx: Ctx) -> None:
+        """Run `ops` next, in order, with `ctx`."""
+        q = self.queue
+        for op in reversed(ops):
+            q.append((op, (ctx,)))
+
+    def push_many(self, items: Sequence[tuple[Op, Ctx]]) -> None:
+        q = self.queue
+        for op, ctx in reversed(items):
+            q.append((op, (ctx,)))
+
+    def push(self, fn: Callable[..., None], *args: Any) -> None:
+        self.queue.append((fn, args))
+
+    def _run(self) -> None:
+        q = self.queue
+        while q and self.wait is None and self.outcome is None:
+            fn, args = q.pop()
+            fn(self, *args)
+        if self.outcome is not None:
+            self.queue.clear()
+            self.wait, self.options, self.resume = None, (), None
+            self.phase = "over"
+
+    def ask(self, kind: str, options: Sequence[Any], resume: Callable[..., None],
+            ctx: Ctx = NO_CTX) -> None:
+        """Stop for a team choice among `options`; one option is taken without asking."""
+        opts = tuple(options)
+        if len(opts) == 1:
+            resume(self, opts[0], ctx)
+            return
+        self.wait, self.options, self.resume, self.wctx = kind, opts, resume, ctx
+
+    def _await(self, kind: str) -> None:
+        """Stop for decision `kind` once the work pushed after this call has run."""
+        self.push(_set_wait, kind)
+
+    def note(self, *event: Any) -> None:
+        self.log.append((self.round, *event))
+
+    def end_game(self, won: bool, reason: str) -> None:
+        """The game ends at once (R7, R19, R2...)."""
+        if self.outcome is None:
+            self.outcome = "won" if won else "lost"
+            self.reason = reason
+            self.note("won" if won else "lost", reason)
+
+    # ------------------------------------------------------------------ effects
+    def gain_all(self, pairs: Iterable[tuple[str, int]], ctx: Ctx) -> None:
+        for kind, n in reversed(list(pairs)):
+            for _ in range(n):
+                self.push(State.gain, kind, 1, ctx)
+
+    def pay_all(self, pairs: Iterable[tuple[str, int]], ctx: Ctx) -> None:
+        for kind, n in reversed(list(pairs)):
+            self.push(State.pay, ctx.player, kind, n)
+
+    def lose_all(self, pairs: Iterable[tuple[str, int]], ctx: Ctx) -> None:
+        for kind, n in reversed(list(pairs)):
+            for _ in range(n):
+                self.push(State.lose, kind, 1, ctx)
+
+    def gain(self, kind: str, n: int, ctx: Ctx) -> None:
+        """Gain from the reserve: what it lacks is not gained (R1, R2); health to a named player."""
+        if kind == "health":
+            if n > 1:
+                for _ in range(n):
+                    self.push(State.gain, kind, 1, ctx)
+            elif self.reserve("health") <= 0:
+                self.note("no_gain", "health")
+            else:
+                self.ask("give", range(self.players), _give_health, ctx)
+            return
+        r = self.rules.resources.index(kind)
+        got = min(n, self.reserve(kind))
+        self.van[r] += got
+        if got < n:
+            self.note("no_gain", kind, n - got)
+
+    def pay(self, player: int, kind: str, n: int) -> None:
+        """The golden rule (R4, R5): the van pays while it holds the kind, then the payer's health."""
+        if player == ALLY_PAWN:
+            player = 0  # the solo player pays for the ally pawn (R24)
+        if kind == "health":
+            self.lose_health(player, n, "pays health")
+            return
+        if n > 1:  # one token at a time: a team choice may stop the machine between two
+            for _ in range(n):
+                self.push(State.pay, player, kind, 1)
+            return
+        r = self.rules.resources.index(kind)
+        if self.van[r] > 0:
+            self.van[r] -= 1
+        elif player < 0:
+            self.ask("hurt", self._alive(), _hurt_for(kind))
+        else:
+            self.note("health_for", f"p{player + 1}", kind)
+            self.lose_health(player, 1, f"paid health for {kind}")
+
+    def lose(self, kind: str, n: int, ctx: Ctx) -> None:
+        """Lose tokens: health for a missing resource, nothing for a missing clue (Scandinavia)."""
+        if kind == "clue":
+            cards = [c for ch in self.chains for c in ch]
+            if cards:
+                self.ask("discard", sorted(cards), _discard_clue, ctx)
+            return
+        if kind == "health":
+            if ctx.player >= 0:
+                self.lose_health(ctx.player, n, "lost health")
+            else:
+                self.ask("hurt", self._alive(), _hurt_for("health"), ctx)
+            return
+        if kind == "resource":
+            have = [k for i, k in enumerate(self.rules.resources) if self.van[i] > 0]
+            if have:
+                self.ask("lose", have, _lose_kind, ctx)
+            else:
+                self.ask("hurt", self._alive(), _hurt_for("resource"), ctx)
+            return
+        r = self.rules.resources.index(kind)
+        if self.van[r] > 0:
+            self.van[r] -= 1
+        elif ctx.player >= 0:
+            self.lose_health(ctx.player, 1, f"lost health for {kind}")
+        else:
+            self.ask("hurt", self._alive(), _hurt_for(kind), ctx)
+
+    def _alive(self) -> range:
+        return range(self.players)
+
+    def lose_health(self, player: int, n: int, why: str) -> None:
+        for _ in range(n):
+            self.health[player] -= 1
+            self.note("health", f"p{player + 1}", -1, why)
+            if self.health[player] <= 0:
+                self.end_game(False, f"p{player + 1} lost their last health token (R7)")
+                return
+
+    def place_agents(self, cities: Sequence[int], n: int, ctx: Ctx) -> None:
+        """Agents onto cities; a lost city's go to headquarters; none left loses (R2, R18)."""
+        for c in cities:  # -1 stands for the White Hand's headquarters
+            for _ in range(n):
+                if self.reserve("agent") <= 0:
+                    self.end_game(False, "an agent token was needed and none was left (R2)")
+                    return
+                if c < 0 or self.lost[c]:
+                    self.hq += 1
+                else:
+                    self.agents[c] += 1
+            self.note("agents", "hq" if c < 0 or self.lost[c] else self.city_name(c), n)
+
+    def emit(self, event: str, ctx: Ctx) -> None:
+        """Announce an event: run the hooks that listen to it, in file order."""
+        hooks = self.rules.hooks.get(event)
+        if hooks:
+            self.push_many([(_hook_op(h), ctx) for h in hooks])
+
+    # ------------------------------------------------------------------ clue chain (R10)
+    def add_clue(self, player: int, card: int) -> None:
+        self.chain_of(player).append(card)
+        self.push(_check_triples, player)
+
+    def completed(self, player: int) -> list[str]:
+        chain = self.chain_of(player)
+        need = int(self.rules.p("rules.clues_per_artwork"))
+        cards = self.rules.cards
+        counts = [0] * len(self.rules.symbols)
+        for c in chain:
+            for s in cards[c].clues:
+                counts[s] += 1
+        return [self.rules.symbols[i] for i, k in enumerate(counts) if k >= need]
+
+    def resolve_triple(self, player: int, symbol: str) -> None:
+        i = self.rules.symbols.index(symbol)
+        need = int(self.rules.p("rules.clues_per_artwork"))
+        chain = self.chain_of(player)
+        bearing = [c for c in chain if i in self.rules.cards[c].clues][:need]
+        for c in bearing:
+            chain.remove(c)
+            self.discard.append(c)
+        self.note("triple", symbol)
+        self.push(_check_triples, player)
+        free = [c for c in self.rules.by_symbol.get(symbol, ())
+                if not self.lost[c] and not self.artworks[c]]
+        if not free or self.reserve("artwork") <= 0:
+            self.note("wasted", symbol)
+        else:
+            self.ask("place", free, _uncover, Ctx(player))
+
+    def uncover(self, city: int, player: int) -> None:
+        self.artworks[city] = 1
+        self.note("uncovered", self.city_name(city))
+        self.emit("artwork_uncovered", Ctx(player, city))
+
+    # ------------------------------------------------------------------ collection (R12)
+    def can_collect(self, c: int) -> bool:
+        if not self.artworks[c] or self.agents[c] or self.lost[c]:
+            return False
+        t = self.rules.track
+        need = t[len(self.track)].symbol if len(self.track) < len(t) else None
+        return need is None or need == self.rules.cities[c].symbol
+
+    def collect(self, city: int) -> None:
+        """The artwork goes onto the lowest free track space; filling the last wins (R19)."""
+        self.artworks[city] = 0
+        self.track.append(self.rules.cities[city].symbol or self.city_name(city))
+        self.note("collected", self.city_name(city))
+        if len(self.track) >= len(self.rules.track):
+            self.end_game(True, "the last artwork reached the track (R19)")
+            return
+        self.emit("artwork_collected", Ctx(-1, city))
+
+    # ------------------------------------------------------------------ battles
+    def _clear_battle(self) -> None:
+        self.b_city, self.b_leader, self.b_parts = -1, -1, []
+        self.b_dice, self.b_labels, self.b_owner = [], [], []
+        self.b_bonus, self.b_picks, self.b_reroll = 0, [], 0
+
+    def _roll_battle(self) -> None:
+        """The leader rolls their die and every ally die; each other participant their own (R14)."""
+        lead = self.b_leader
+        labels: list[str] = [f"p{lead + 1}"]
+        owner: list[int] = [lead]
+        labels += [f"a{i + 1}" for i in range(self.allies)]
+        owner += [lead] * self.allies
+        if self.solo and self.pawns[self.players] == self.b_city:
+            labels.append("ally")  # the ally pawn's die, rolled by the solo player (R24)
+            owner.append(lead)
+        for p in self.b_parts:
+            if p != lead:
+                labels.append(f"p{p + 1}")
+                owner.append(p)
+        self.b_labels, self.b_owner = labels, owner
+        self.b_dice = [self.roll() for _ in labels]
+        self.note("rolled", " ".join(f"{lab}={d}" for lab, d in zip(labels, self.b_dice,
+                                                                       strict=True)))
+        self._battle_check()
+
+    def _battle_check(self) -> None:
+        c = self.b_city
+        if self.strength() >= self.agent_strength(c):
+            self.note("battle_won", self.city_name(c), self.strength(), self.agent_strength(c))
+            self.agents[c] = 0
+            self._clear_battle()
+            self.fought.append(c)
+            self._await("battle")
+            self.emit("battle_won", Ctx(-1, c))
+            if self.artworks[c] and not self.lost[c]:
+                self.push(State.collect, c)  # collected at once (R15)
+        else:
+            self._await("losing")
+
+    # ------------------------------------------------------------------ actions
+    def legal_actions(self) -> list[Action]:
+        """Every action the rules allow now, in a stable order."""
+        w = self.wait
+        if w is None or self.outcome is not None:
+            return []
+        return _LEGAL[w](self)
+
+    def apply(self, action: Action | str) -> None:
+        """Take one decision; an illegal one raises IllegalActionError and changes nothing."""
+        if isinstance(action, str):
+            action = Action.parse(action)
+        if action not in self.legal_actions():
+            raise IllegalActionError(self.why_illegal(action))
+        self.history.append(action)
+        _APPLY[action.verb](self, action)
+        self._run()
+
+    def why_illegal(self, action: Action) -> str:
+        """A one-line reason why `action` is not allowed now."""
+        if self.outcome is not None:
+            return f"the game is over (the team {self.outcome}: {self.reason})"
+        legal = self.legal_actions()
+        same = [a for a in legal if a.verb == action.verb]
+        if action.verb in ("move", "collect", "place", "fight") and isinstance(action.arg, str):
+            if action.arg not in self.rules.city_index:
+                return f"{action}: unknown city {action.arg!r}" + closest(
+                    action.arg, self.rules.city_index)
+            c = self.rules.city_index[action.arg]
+            if self.lost[c] and action.verb == "move":
+                return f"{action}: {action.arg} is a lost city; no pawn may enter it (R11)"
+        if action.player >= self.players or (action.player == ALLY_PAWN and not self.solo):
+            return f"{action}: there is no such player in this game"
+        if action.verb == "play" and action.player >= 0 and action.arg not in self.hands[
+                action.player]:
+            return f"{action}: card {action.arg} is not in p{action.player + 1}'s hand"
+        if not same:
+            verbs = sorted({a.verb for a in legal})
+            return (f"{action}: not now; the team is deciding {self.wait}"
+                    f" and may: {', '.join(verbs)}")
+        return f"{action}: not allowed now; allowed: " + ", ".join(str(a) for a in same[:12])
+
+    # ------------------------------------------------------------------ observation
+    def observation(self, player: int) -> dict[str, Any]:
+        """What `player` may see: every public fact, their own hand, others' clue backs only."""
+        r = self.rules
+        sym = r.symbols
+        return {
+            "round": self.round, "phase": self.phase, "wait": self.wait,
+            "van": dict(zip(r.resources, self.van, strict=True)),
+            "health": {f"p{i + 1}": h for i, h in enumerate(self.health)},
+            "pawns": [self.city_name(c) for c in self.pawns],
+            "agents": {c.name: self.agents[i] for i, c in enumerate(r.cities)},
+            "hq": self.hq,
+            "artworks": [r.cities[i].name for i, a in enumerate(self.artworks) if a],
+            "lost": [r.cities[i].name for i, x in enumerate(self.lost) if x],
+            "track": list(self.track), "threat": self.threat(), "ally_cost": self.ally_cost(),
+            "allies": self.allies, "deck": len(self.deck), "final_round": self.final_round,
+            "hand": list(self.hands[player]),
+            "hand_backs": {f"p{i + 1}": [[sym[s] for s in r.cards[c].clues] for c in h]
+                           for i, h in enumerate(self.hands) if i != player},
+            "chains": [[{"card": c, "clues": [sym[s] for s in r.cards[c].clues]} for c in ch]
+                       for ch in self.chains],
+            "battle": None if self.b_city < 0 else {
+                "city": self.city_name(self.b_city), "leader": f"p{self.b_leader + 1}",
+                "dice": dict(zip(self.b_labels, self.b_dice, strict=True)),
+                "strength": self.strength(), "agents": self.agent_strength(self.b_city)},
+            "outcome": self.outcome, "reason": self.reason,
+            "legal": [str(a) for a in self.legal_actions()],
+        }
+
+    def events(self) -> list[str]:
+        """The event log as text lines: `round event args...`."""
+        return [" ".join(str(x) for x in e) for e in self.log]
+
+
+# ====================================================================== phase steps
+def _set_wait(st: State, kind: str) -> None:
+    st.wait, st.options, st.resume = kind, (), None
+
+
+def _op_round_start(st: State, ctx: Ctx) -> None:
+    st.note("round", st.round)
+    st.emit("round_start", NO_CTX)
+
+
+def _op_boundary_for(phase: str) -> Op:
+    def boundary(st: State, ctx: Ctx) -> None:
+        # A phase boundary: the team may unlock ally dice (R17).
+        st.phase = f"before {phase}"
+        if st.reserve("ally") > 0 and st.ally_cost() >= 0:
+            st._await("boundary")
+    boundary.__name__ = f"_op_boundary_{phase}"
+    return boundary
+
+
+def _op_mission(st: State, ctx: Ctx) -> None:
+    st.phase = "mission"
+    rp = st.rules.params
+    draws = int(rp["solo.draw_per_round"] if st.solo else rp["rules.draw_per_round"])
+    plays = int(rp["solo.play_per_round"] if st.solo else rp["rules.play_per_round"])
+    for p in range(st.players):
+        for _ in range(draws):
+            _draw(st, p)
+            if st.outcome is not None:
+                return
+    st.plays_left = [plays] * st.players
+    st.push(_op_mission_end)
+    st._await("plan")
+
+
+def _draw(st: State, p: int) -> bool:
+    """Draw one card into p's hand; the final card is discarded and replaced (R20)."""
+    while st.deck:
+        card = st.deck.pop()
+        if card == st.rules.final_card:
+            st.discard.append(card)
+            st.final_round = True
+            st.note("final_card")
+            continue
+        st.hands[p].append(card)
+        return True
+    return False
+
+
+def _op_mission_end(st: State) -> None:
+    if any(st.plays_left[p] and st.hands[p] for p in range(st.players)):
+        st.push(_op_mission_end)
+        st._await("play")
+        return
+    for h in st.hands:
+        st.discard.extend(h)
+        h.clear()
+    st.emit("mission_end", NO_CTX)
+
+
+def _op_movement(st: State, ctx: Ctx) -> None:
+    st.phase = "movement"
+    st.moved = []
+    # R13: a pawn in a lost city must leave this phase; with no way out the team loses.
+    st.must_leave = [i for i, c in enumerate(st.pawns) if st.lost[c]]
+    for i in st.must_leave:
+        if not _destinations(st, st.pawns[i]):
+            st.end_game(False, f"a pawn in lost {st.city_name(st.pawns[i])} cannot leave (R13)")
+            return
+    st.push(_op_collection)
+    st._await("move")
+
+
+def _destinations(st: State, c: int) -> list[tuple[int, Road | None]]:
+    if st.rules.p("rules.movement") == "anywhere":
+        return [(d, None) for d in range(len(st.lost)) if d != c and not st.lost[d]]
+    return [(r.dst, r) for r in st.rules.neighbours[c] if not st.lost[r.dst]]
+
+
+def _op_collection(st: State) -> None:
+    st.emit("movement_end", NO_CTX)
+    st.push(_collect_next)
+
+
+def _collect_next(st: State) -> None:
+    # R12: every city with a pawn, no agent and an artwork, in the order the team picks.
+    ready = sorted({c for c in st.pawns if st.can_collect(c)})
+    if ready:
+        st.push(_collect_next)
+        st.ask("collect", [st.city_name(c) for c in ready], _collect_choice)
+
+
+def _collect_choice(st: State, name: str, ctx: Ctx) -> None:
+    st.collect(st.rules.city_index[name])
+
+
+def _op_battle(st: State, ctx: Ctx) -> None:
+    st.phase = "battle"
+    st.fought = []
+    st._await("battle")
+
+
+def _op_end(st: State, ctx: Ctx) -> None:
+    st.phase = "end"
+    at = int(st.rules.p("rules.lost_city_at"))
+    falling = [c for c in range(len(st.agents)) if not st.lost[c] and st.agents[c] >= at]
+    for c in falling:  # R18
+        if st.reserve("marker") <= 0:
+            st.end_game(False, "a lost-city marker was needed and none was left (R2)")
+            return
+        st.agents[c] = 0
+        st.artworks[c] = 0
+        st.lost[c] = 1
+        st.note("city_lost", st.city_name(c))
+    st.push(_op_round_checks)
+    st.push_many([(_emit_op("city_lost"), Ctx(-1, c)) for c in falling])
+
+
+def _op_round_checks(st: State) -> None:
+    st.emit("round_end", NO_CTX)
+    st.push(_final_check)
+
+
+def _final_check(st: State) -> None:
+    if st.final_round:  # R20
+        st.end_game(False, "the final round ended before the last artwork was recovered (R20)")
+
+
+def _op_next_round(st: State, ctx: Ctx) -> None:
+    st.round += 1
+    st.start_round()
+
+
+_PHASE_OPS: Final[dict[str, Op]] = {
+    "mission": _op_mission, "movement": _op_movement, "battle": _op_battle, "end": _op_end,
+}
+
+
+def _emit_op(event: str) -> Op:
+    def emit(st: State, ctx: Ctx) -> None:
+        st.emit(event, ctx)
+    return emit
+
+
+def _hook_op(h: Any) -> Op:
+    def run(st: State, ctx: Ctx) -> None:
+        if h.cond is None or h.cond(st, ctx):
+            st.push_ops(h.ops, ctx)
+    return run
+
+
+# ====================================================================== choice resumers
+def _give_health(st: State, p: int, ctx: Ctx) -> None:
+    if st.reserve("health") > 0:
+        st.health[p] += 1
+        st.note("health", f"p{p + 1}", 1, "gained")
+
+
+def _hurt_for(kind: str) -> Callable[..., None]:
+    def hurt(st: State, p: int, ctx: Ctx) -> None:
+        st.lose_health(p, 1, f"health for missing {kind}")
+    return hurt
+
+
+def _discard_clue(st: State, card: int, ctx: Ctx) -> None:
+    for ch in st.chains:
+        if card in ch:
+            ch.remove(card)
+    st.discard.append(card)
+    st.note("clue_lost", card)
+
+
+def _lose_kind(st: State, kind: str, ctx: Ctx) -> None:
+    st.van[st.rules.resources.index(kind)] -= 1
+    st.note("lost", kind)
+
+
+def _check_triples(st: State, player: int) -> None:
+    done = st.completed(player)
+    if done:
+        st.ask("triple", done, _triple_choice, Ctx(player))
+
+
+def _triple_choice(st: State, symbol: str, ctx: Ctx) -> None:
+    st.resolve_triple(ctx.player, symbol)
+
+
+def _uncover(st: State, city: int, ctx: Ctx) -> None:
+    st.uncover(city, ctx.player)
+
+
+# ====================================================================== legal actions
+def _legal_boundary(st: State) -> list[Action]:
+    out: list[Action] = []
+    if st.reserve("ally") > 0:
+        if st.van[st.rules.resources.index("radio")] >= st.ally_cost():
+            out.append(Action("unlock"))
+        else:  # R5: the team names the player who pays each missing radio
+            out += [Action("unlock", p) for p in range(st.players)]
+    out.append(Action("done"))
+    return out
+
+
+def _legal_plan(st: State) -> list[Action]:
+    out = _legal_play(st)
+    if st.deck:
+        kinds = [k for i, k in enumerate(st.rules.resources) if st.van[i] > 0] or ["health"]
+        out += [Action("draw", p, k) for p in range(st.players) for k in kinds]  # R6
+    return out
+
+
+def _legal_play(st: State) -> list[Action]:
+    return [Action("play", p, c) for p in range(st.players) if st.plays_left[p]
+            for c in sorted(st.hands[p])]
+
+
+def _legal_move(st: State) -> list[Action]:
+    out: list[Action] = []
+    for i, c in enumerate(st.pawns):
+        who = ALLY_PAWN if i == st.players else i
+        for d, _ in _destinations(st, c):
+            out.append(Action("move", who, st.city_name(d)))
+    if not any(st.lost[st.pawns[i]] for i in st.must_leave):
+        out.append(Action("done"))
+    return out
+
+
+def _legal_battle(st: State) -> list[Action]:
+    out = []
+    for p in range(st.players):
+        c = st.pawns[p]
+        if st.agents[c] and c not in st.fought and not st.lost[c]:
+            out.append(Action("fight", p, st.city_name(c)))
+    out.append(Action("done"))
+    return out
+
+
+def _legal_muster(st: State) -> list[Action]:
+    return [Action("join", p) for p in range(st.players)
+            if st.pawns[p] == st.b_city and p not in st.b_parts] + [Action("roll")]
+
+
+def _legal_losing(st: State) -> list[Action]:
+    out = [Action("reroll", TEAM, c) for ch in _reroll_chains(st) for c in ch]
+    out += [Action("boost", p) for p in st.b_parts]
+    out.append(Action("concede"))
+    return out
+
+
+def _reroll_chains(st: State) -> list[list[int]]:
+    if len(st.chains) == 1:
+        return st.chains
+    return [st.chains[p] for p in st.b_parts]  # R21: each player rerolls with their own cards
+
+
+def _legal_pick(st: State) -> list[Action]:
+    out = [Action("pick", TEAM, lab) for i, lab in enumerate(st.b_labels) if i not in st.b_picks]
+    if st.b_picks:
+        out.append(Action("roll"))
+    return out
+
+
+def _legal_choice(verb: str, as_player: bool) -> Callable[[State], list[Action]]:
+    def legal(st: State) -> list[Action]:
+        if as_player:
+            return [Action(verb, p) for p in st.options]
+        return [Action(verb, TEAM, st.city_name(o) if verb == "place" else o)
+                for o in st.options]
+    return legal
+
+
+_LEGAL: Final[dict[str, Callable[[State], list[Action]]]] = {
+    "boundary": _legal_boundary, "plan": _legal_plan, "play": _legal_play,
+    "move": _legal_move, "battle": _legal_battle, "muster": _legal_muster,
+    "losing": _legal_losing, "pick": _legal_pick,
+    "give": _legal_choice("give", True), "hurt": _legal_choice("hurt", True),
+    "triple": _legal_choice("triple", False), "collect": _legal_choice("collect", False),
+    "lose": _legal_choice("lose", False), "discard": _legal_choice("discard", False),
+    "place": _legal_choice("place", False),
+}
+
+
+# ====================================================================== applying
+def _apply_done(st: State, a: Action) -> None:
+    st.wait = None
+
+
+def _apply_unlock(st: State, a: Action) -> None:
+    cost = st.ally_cost()
+    st.wait = None
+    st._await("boundary")
+    st.allies += 1
+    st.note("unlock", st.allies, cost)
+    st.pay(a.player if a.player >= 0 else 0, "radio", cost)
+
+
+def _apply_draw(st: State, a: Action) -> None:
+    st.wait = None
+    st._await("plan")
+    st.push(_draw_op, a.player)
+    st.pay(a.player, str(a.arg), 1)  # R6: any resource the van holds; health only if none
+
+
+def _draw_op(st: State, p: int) -> None:
+    _draw(st, p)
+
+
+def _apply_play(st: State, a: Action) -> None:
+    p, card = a.player, int(a.arg or 0)
+    st.hands[p].remove(card)
+    st.plays_left[p] -= 1
+    st.wait = None
+    st.note("play", f"p{p + 1}", card)
+    ctx = Ctx(p)
+    st.push(State.add_clue, p, card)
+    st.push_ops(st.rules.cards[card].ops, ctx)  # R8: cost, agents, gains, then clues
+
+
+def _apply_move(st: State, a: Action) -> None:
+    i = st.pawn_index(a.player)
+    src, dst = st.pawns[i], st.rules.city_index[str(a.arg)]
+    road = next((r for d, r in _destinations(st, src) if d == dst), None)
+    payer = 0 if a.player == ALLY_PAWN else a.player
+    cost = st.rules.move_cost(st, Ctx(payer, dst, road))
+    st.wait = None
+    st._await("move")
+    st.pawns[i] = dst
+    if i not in st.moved:
+        st.moved.append(i)
+    st.note("move", str(a).split()[1], st.city_name(src), st.city_name(dst))
+    st.pay_all(cost, Ctx(payer))
+
+
+def _apply_fight(st: State, a: Action) -> None:
+    st.b_city, st.b_leader, st.b_parts = st.rules.city_index[str(a.arg)], a.player, [a.player]
+    st.note("battle", st.city_name(st.b_city), f"p{a.player + 1}")
+    st.wait = None
+    if len(_legal_muster(st)) > 1:
+        st._await("muster")
+    else:
+        st._roll_battle()
+
+
+def _apply_join(st: State, a: Action) -> None:
+    st.b_parts.append(a.player)
+    st.wait = None
+    if len(_legal_muster(st)) > 1:
+        st._await("muster")
+    else:
+        st._roll_battle()
+
+
+def _apply_roll(st: State, a: Action) -> None:
+    st.wait = None
+    if st.b_picks:  # R16: the picked dice are rerolled all at once
+        for i in st.b_picks:
+            st.b_dice[i] = st.roll()
+        st.note("rerolled", " ".join(f"{st.b_labels[i]}={st.b_dice[i]}" for i in st.b_picks))
+        st.b_picks, st.b_reroll = [], 0
+        st._battle_check()
+    else:
+        st._roll_battle()
+
+
+def _apply_reroll(st: State, a: Action) -> None:
+    card = int(a.arg or 0)
+    for ch in st.chains:
+        if card in ch:
+            ch.remove(card)
+    st.discard.append(card)
+    st.b_reroll = len(st.rules.cards[card].clues)
+    st.note("reroll_card", card)
+    st.wait = None
+    st._await("pick")
+
+
+def _apply_pick(st: State, a: Action) -> None:
+    st.b_picks.append(st.b_labels.index(str(a.arg)))
+    st.wait = None
+    if len(st.b_picks) >= st.b_reroll or len(st.b_picks) == len(st.b_labels):
+        _apply_roll(st, Action("roll"))
+    else:
+        st._await("pick")
+
+
+def _apply_boost(st: State, a: Action) -> None:
+    st.wait = None
+    st.pay(a.player, "weapon", 1)
+    if st.outcome is None:
+        st.b_bonus += int(st.rules.p("rules.weapon_bonus"))
+        st.note("boost", f"p{a.player + 1}")
+        st._battle_check()
+
+
+def _apply_concede(st: State, a: Action) -> None:
+    c, leader = st.b_city, st.b_leader
+    st.fought.append(c)
+    st._clear_battle()
+    st.note("battle_lost", st.city_name(c))
+    st.wait = None
+    st._await("battle")
+    st.emit("battle_lost", Ctx(leader, c))
+    st.lose_health(leader, int(st.rules.p("rules.concede_health")), "conceded")
+
+
+def _apply_choice(st: State, a: Action) -> None:
+    resume, ctx = st.resume, st.wctx
+    answer: Any = a.player if a.verb in ("give", "hurt") else a.arg
+    if a.verb == "place":
+        answer = st.rules.city_index[str(a.arg)]
+    st.wait, st.options, st.resume, st.wctx = None, (), None, NO_CTX
+    assert resume is not None
+    resume(st, answer, ctx)
+
+
+_APPLY: Final[dict[str, Callable[[State, Action], None]]] = {
+    "done": _apply_done, "unlock": _apply_unlock, "draw": _apply_draw, "play": _apply_play,
+    "move": _apply_move, "fight": _apply_fight, "join": _apply_join, "roll": _apply_roll,
+    "reroll": _apply_reroll, "pick": _apply_pick, "boost": _apply_boost,
+    "concede": _apply_concede, "give": _apply_choice, "hurt": _apply_choice,
+    "triple": _apply_choice, "collect": _apply_choice, "lose": _apply_choice,
+    "discard": _apply_choice, "place": _apply_choice,
+}

@@ -1,0 +1,1 @@
+"""The effect DSL: grammar, parser facade, pretty-printer, checker and compiler."""

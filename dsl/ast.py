@@ -1,0 +1,171 @@
+"""The effect DSL's syntax tree: frozen, slotted attrs nodes that remember where they came from.
+
+Positions (`at`) are `(line, column)` inside the parsed text and take no part in equality,
+so a tree parsed from pretty-printed text compares equal to the original.
+"""
+
+from __future__ import annotations
+
+from typing import TypeAlias
+
+import attrs
+
+Pos: TypeAlias = tuple[int, int]
+_AT = attrs.field(default=(0, 0), eq=False, repr=False)
+
+
+@attrs.frozen
+class Num:
+    value: int
+    at: Pos = _AT
+
+
+@attrs.frozen
+class Str:
+    value: str
+    at: Pos = _AT
+
+
+@attrs.frozen
+class Bool:
+    value: bool
+    at: Pos = _AT
+
+
+@attrs.frozen
+class Ref:
+    """A name or a dotted path: `threat`, `van.fuel`, `road.thread`, `tokyo`."""
+
+    parts: tuple[str, ...]
+    at: Pos = _AT
+
+
+@attrs.frozen
+class Call:
+    """A function of the game state: `agents(tokyo)`, `health(player)`."""
+
+    name: str
+    args: tuple[Expr, ...]
+    at: Pos = _AT
+
+
+@attrs.frozen
+class Unary:
+    op: str  # "not" or "-"
+    operand: Expr
+    at: Pos = _AT
+
+
+@attrs.frozen
+class Binary:
+    op: str  # or and == != < <= > >= + - *
+    left: Expr
+    right: Expr
+    at: Pos = _AT
+
+
+Expr: TypeAlias = Num | Str | Bool | Ref | Call | Unary | Binary
+
+
+@attrs.frozen
+class Amount:
+    """`2 fuel`: a count of a resource (or of health, clues, resources of the team's choice)."""
+
+    count: int
+    kind: str
+    at: Pos = _AT
+
+
+@attrs.frozen
+class Placement:
+    """`films x2`: agents placed on the city (or cities) of a symbol, or a named city."""
+
+    target: str
+    count: int
+    at: Pos = _AT
+
+
+@attrs.frozen
+class Gain:
+    amounts: tuple[Amount, ...]
+    at: Pos = _AT
+
+
+@attrs.frozen
+class Pay:
+    amounts: tuple[Amount, ...]
+    at: Pos = _AT
+
+
+@attrs.frozen
+class Lose:
+    amounts: tuple[Amount, ...]
+    at: Pos = _AT
+
+
+@attrs.frozen
+class Place:
+    """`place 2 agents in central`; where is a name, `hq`, `every city` or `every other city`."""
+
+    count: int
+    where: str  # a city or symbol name, or one of "@hq", "@every", "@every_other"
+    at: Pos = _AT
+
+
+@attrs.frozen
+class EndGame:
+    """`win` or `defeat "reason"`: the game ends at once."""
+
+    won: bool
+    reason: str | None
+    at: Pos = _AT
+
+
+@attrs.frozen
+class If:
+    cond: Expr
+    then: Stmt
+    otherwise: Stmt | None
+    at: Pos = _AT
+
+
+@attrs.frozen
+class ForEach:
+    """`for each player [in CITY] [if COND] do STMT`: runs STMT with `player` bound."""
+
+    city: str | None
+    cond: Expr | None
+    body: Stmt
+    at: Pos = _AT
+
+
+@attrs.frozen
+class Block:
+    stmts: tuple[Stmt, ...]
+    at: Pos = _AT
+
+
+Stmt: TypeAlias = Gain | Pay | Lose | Place | EndGame | If | ForEach | Block
+
+
+@attrs.frozen
+class Cost:
+    """A movement cost: `1 fuel`, or `2 fuel if road.thread == "red" else 1 fuel`."""
+
+    amounts: tuple[Amount, ...]
+    cond: Expr | None = None
+    otherwise: Cost | None = None
+    at: Pos = _AT
+
+
+@attrs.frozen
+class Hook:
+    """`on EVENT [if COND]: STMTS`: run when the core announces EVENT."""
+
+    event: str
+    cond: Expr | None
+    body: tuple[Stmt, ...]
+    at: Pos = _AT
+
+
+Node: TypeAlias = Expr | Stmt | Amount | Placement | Cost | Hook

@@ -1,0 +1,311 @@
+"""Text to syntax tree: the Lark facade of the effect DSL.
+
+The grammar (`effects.lark`) is loaded once, LALR with Lark's cache. Lark's exceptions never
+reach a user: they become `RulesError`s that name the file, line and column and say, in
+this project's words, what was expected.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any, Final
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from ..core.errors import Location, RulesError
+from . import ast as a
+
+GRAMMAR: Final = Path(__file__).with_name("effects.lark")
+STARTS: Final = ("amounts", "placements", "symbols", "effect", "cost", "hook", "expr")
+
+# What each start rule is called in an error message.
+KIND_WORDS: Final = {
+    "amounts": "a list of amounts such as '1 fuel, 2 radio' (or 'nothing')",
+    "placements": "a list of agent placements such as 'films x2, music' (or 'nothing')",
+    "symbols": "a list of clue symbols such as 'films, music'",
+    "effect": "an effect such as 'gain 2 fuel'",
+    "cost": "a cost such as '1 fuel' or '2 fuel if road.thread == \"red\" else 1 fuel'",
+    "hook": "a hook such as 'on artwork_collected: place 2 agents in central'",
+    "expr": "an expression such as 'van.fuel <= 4'",
+}
+_TERMINAL_WORDS: Final = {
+    "NAME": "a name",
+    "INT": "a number",
+    "STRING": "a quoted string",
+    "MULT": "a multiplier such as x2",
+    "CMP": "a comparison (== != < <= > >=)",
+    "ADDOP": "'+' or '-'",
+    "MULOP": "'*'",
+    "_SEP": "';'",
+    "_IF": "'if'",
+    "_AGENTS": "'agents'",
+}
+
+
+@cache
+def _lark() -> Lark:
+    return Lark(
+        GRAMMAR.read_text(encoding="utf-8"),
+        parser="lalr",
+        start=list(STARTS),
+        propagate_positions=True,
+        maybe_placeholders=True,
+        cache=True,
+    )
+
+
+class Origin:
+    """Where a DSL text sits in its file, so positions inside it map to file positions."""
+
+    __slots__ = ("column", "file", "line", "lines")
+
+    def __init__(self, file: str = "<text>", line: int = 1, column: int = 1,
+                 lines: list[str] | None = None) -> None:
+        self.file = file
+        self.line = line
+        self.column = column
+        self.lines = lines  # the whole file's lines, for the caret display
+
+    def locate(self, pos: a.Pos, text: str) -> Location:
+        """The file location of (line, column) inside `text`."""
+        line, col = pos
+        if line <= 1:
+            fline, fcol = self.line, self.column + col - 1
+        else:
+            fline, fcol = self.line + line - 1, col
+        if self.lines is not None and 0 < fline <= len(self.lines):
+            src = self.lines[fline - 1]
+        else:
+            text_lines = text.splitlines() or [""]
+            src = text_lines[min(max(line, 1), len(text_lines)) - 1]
+            if line <= 1 and self.column > 1:
+                src = " " * (self.column - 1) + src
+        return Location(self.file, fline, fcol, src.rstrip("\n"))
+
+
+def _describe(terminal: str) -> str:
+    if terminal in _TERMINAL_WORDS:
+        return _TERMINAL_WORDS[terminal]
+    if terminal == "$END":
+        return "the end of the text"
+    for t in _lark().terminals:
+        if t.name == terminal and t.pattern.type == "str":
+            return repr(t.pattern.value)
+    return terminal.lower().strip("_")
+
+
+def _expected(names: set[str]) -> str:
+    words = sorted({_describe(n) for n in names})
+    if not words:
+        return ""
+    if len(words) == 1:
+        return f"; expected {words[0]}"
+    return "; expected one of: " + ", ".join(words)
+
+
+def _expected_before(prefix: str, start: str) -> str:
+    """What the grammar accepts right after `prefix` (the lexer's own list spans every start)."""
+    try:
+        _lark().parse(prefix, start=start)
+    except UnexpectedEOF as err:
+        return _expected(set(err.expected))
+    except UnexpectedToken as err:
+        if err.token.type == "$END":
+            return _expected(set(err.expected))
+    except UnexpectedInput:
+        pass
+    return ""
+
+
+def _syntax_error(err: UnexpectedInput, text: str, start: str, origin: Origin) -> RulesError:
+    line, col = max(err.line, 1), max(err.column, 1)
+    if isinstance(err, UnexpectedEOF) or (
+        isinstance(err, UnexpectedToken) and err.token.type == "$END"
+    ):
+        lines = text.splitlines() or [""]
+        line, col = len(lines), len(lines[-1]) + 1
+        what = KIND_WORDS[start].split(" such")[0]
+        msg = f"unexpected end of {what}{_expected(set(err.expected))}"
+    elif isinstance(err, UnexpectedToken):
+        msg = f"unexpected {str(err.token)!r}{_expected(set(err.expected))}"
+    elif isinstance(err, UnexpectedCharacters):
+        at = err.pos_in_stream or 0
+        ch = text[at] if at < len(text) else "?"
+        msg = f"unexpected character {ch!r}{_expected_before(text[:at], start)}"
+    else:  # pragma: no cover - Lark has no other kinds today
+        msg = "cannot read this"
+    if not text.strip():
+        msg = f"empty text; expected {KIND_WORDS[start]}"
+    return RulesError(msg, origin.locate((line, col), text))
+
+
+def _pos(tok: Any) -> a.Pos:
+    if isinstance(tok, Token):
+        return (tok.line or 0, tok.column or 0)
+    return (getattr(tok, "line", 0) or 0, getattr(tok, "column", 0) or 0)
+
+
+class _When:
+    __slots__ = ("expr",)
+
+    def __init__(self, expr: a.Expr) -> None:
+        self.expr = expr
+
+
+def _unquote(tok: Token) -> str:
+    return str(tok)[1:-1]
+
+
+@v_args(meta=True)
+class _ToAst(Transformer[Token, Any]):
+    """Lark tree to `dsl.ast` nodes."""
+
+    def amounts(self, meta: Any, items: list[Any]) -> tuple[a.Amount, ...]:
+        return tuple(i for i in items if isinstance(i, a.Amount))
+
+    def placements(self, meta: Any, items: list[Any]) -> tuple[a.Placement, ...]:
+        return tuple(i for i in items if isinstance(i, a.Placement))
+
+    def symbols(self, meta: Any, items: list[Token]) -> tuple[a.Ref, ...]:
+        return tuple(a.Ref((str(t),), _pos(t)) for t in items)
+
+    def effect(self, meta: Any, items: list[Any]) -> tuple[Any, ...]:
+        return tuple(items)
+
+    def expr(self, meta: Any, items: list[Any]) -> Any:
+        return items[0]
+
+    def cost(self, meta: Any, items: list[Any]) -> a.Cost:
+        return a.Cost(items[0], at=_pos(meta))
+
+    def cost_if(self, meta: Any, items: list[Any]) -> a.Cost:
+        return a.Cost(items[0], items[1], items[2], at=_pos(meta))
+
+    def hook(self, meta: Any, items: list[Any]) -> a.Hook:
+        cond = items[1] if isinstance(items[1], _When) else None
+        body = items[2:] if cond else items[1:]
+        return a.Hook(str(items[0]), cond.expr if cond else None, tuple(body), at=_pos(meta))
+
+    def when(self, meta: Any, items: list[Any]) -> _When:
+        return _When(items[0])
+
+    def in_city(self, meta: Any, items: list[Token]) -> str:
+        return str(items[0])
+
+    def amount(self, meta: Any, items: list[Token]) -> a.Amount:
+        return a.Amount(int(items[0]), str(items[1]), at=_pos(items[0]))
+
+    def placement(self, meta: Any, items: list[Token | None]) -> a.Placement:
+        name, mult = items
+        assert name is not None
+        return a.Placement(str(name), int(str(mult)[1:]) if mult else 1, at=_pos(name))
+
+    def gain(self, meta: Any, items: list[a.Amount]) -> a.Gain:
+        return a.Gain(tuple(items), at=_pos(meta))
+
+    def pay(self, meta: Any, items: list[a.Amount]) -> a.Pay:
+        return a.Pay(tuple(items), at=_pos(meta))
+
+    def lose(self, meta: Any, items: list[a.Amount]) -> a.Lose:
+        return a.Lose(tuple(items), at=_pos(meta))
+
+    def place(self, meta: Any, items: list[Any]) -> a.Place:
+        return a.Place(int(items[0]), items[1], at=_pos(meta))
+
+    def at_name(self, meta: Any, items: list[Token]) -> str:
+        return str(items[0])
+
+    def at_hq(self, meta: Any, items: list[Any]) -> str:
+        return "@hq"
+
+    def at_every(self, meta: Any, items: list[Any]) -> str:
+        return "@every"
+
+    def at_every_other(self, meta: Any, items: list[Any]) -> str:
+        return "@every_other"
+
+    def win(self, meta: Any, items: list[Token | None]) -> a.EndGame:
+        return a.EndGame(True, _unquote(items[0]) if items[0] else None, at=_pos(meta))
+
+    def defeat(self, meta: Any, items: list[Token | None]) -> a.EndGame:
+        return a.EndGame(False, _unquote(items[0]) if items[0] else None, at=_pos(meta))
+
+    def if_(self, meta: Any, items: list[Any]) -> a.If:
+        return a.If(items[0], items[1], items[2], at=_pos(meta))
+
+    def for_each(self, meta: Any, items: list[Any]) -> a.ForEach:
+        city = next((i for i in items if isinstance(i, str)), None)
+        cond = next((i.expr for i in items if isinstance(i, _When)), None)
+        return a.ForEach(city, cond, items[-1], at=_pos(meta))
+
+    def block(self, meta: Any, items: list[Any]) -> a.Block:
+        return a.Block(tuple(items), at=_pos(meta))
+
+    def or_(self, meta: Any, items: list[Any]) -> a.Expr:
+        return self._fold(meta, "or", items)
+
+    def and_(self, meta: Any, items: list[Any]) -> a.Expr:
+        return self._fold(meta, "and", items)
+
+    def _fold(self, meta: Any, op: str, items: list[Any]) -> a.Expr:
+        out: a.Expr = items[0]
+        for item in items[1:]:
+            out = a.Binary(op, out, item, at=_pos(meta))
+        return out
+
+    def not_(self, meta: Any, items: list[Any]) -> a.Unary:
+        return a.Unary("not", items[0], at=_pos(meta))
+
+    def neg(self, meta: Any, items: list[Any]) -> a.Unary:
+        return a.Unary("-", items[0], at=_pos(meta))
+
+    def cmp(self, meta: Any, items: list[Any]) -> a.Binary:
+        return a.Binary(str(items[1]), items[0], items[2], at=_pos(meta))
+
+    def sum(self, meta: Any, items: list[Any]) -> a.Expr:
+        return self._chain(meta, items)
+
+    def product(self, meta: Any, items: list[Any]) -> a.Expr:
+        return self._chain(meta, items)
+
+    def _chain(self, meta: Any, items: list[Any]) -> a.Expr:
+        out: a.Expr = items[0]
+        for i in range(1, len(items), 2):
+            out = a.Binary(str(items[i]), out, items[i + 1], at=_pos(meta))
+        return out
+
+    def num(self, meta: Any, items: list[Token]) -> a.Num:
+        return a.Num(int(items[0]), at=_pos(items[0]))
+
+    def string(self, meta: Any, items: list[Token]) -> a.Str:
+        return a.Str(_unquote(items[0]), at=_pos(items[0]))
+
+    def true(self, meta: Any, items: list[Any]) -> a.Bool:
+        return a.Bool(True, at=_pos(meta))
+
+    def false(self, meta: Any, items: list[Any]) -> a.Bool:
+        return a.Bool(False, at=_pos(meta))
+
+    def ref(self, meta: Any, items: list[Token]) -> a.Ref:
+        return a.Ref(tuple(str(t) for t in items), at=_pos(items[0]))
+
+    def call(self, meta: Any, items: list[Any]) -> a.Call:
+        args = tuple(i for i in items[1:] if i is not None)
+        return a.Call(str(items[0]), args, at=_pos(items[0]))
+
+
+_TO_AST: Final = _ToAst()
+
+
+def parse(text: str, start: str = "effect", origin: Origin | None = None) -> Any:
+    """Parse DSL `text` from start rule `start`; raise RulesError with a location on a mistake."""
+    if start not in STARTS:
+        raise ValueError(f"unknown start rule {start!r}")
+    origin = origin or Origin()
+    try:
+        tree = _lark().parse(text, start=start)
+    except UnexpectedInput as err:
+        raise _syntax_error(err, text, start, origin) from None
+    return _TO_AST.transform(tree)

@@ -1,0 +1,112 @@
+"""Syntax tree back to DSL text that the parser reads back to an equal tree (a round trip)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import ast as a
+
+_PREC = {"or": 1, "and": 2, "not": 3, "==": 4, "!=": 4, "<": 4, "<=": 4, ">": 4, ">=": 4,
+         "+": 5, "-": 5, "*": 6}
+_WHERE = {"@hq": "hq", "@every": "every city", "@every_other": "every other city"}
+
+
+def _quote(s: str) -> str:
+    return f"'{s}'" if '"' in s else f'"{s}"'
+
+
+def expr(e: a.Expr, outer: int = 0) -> str:
+    """An expression, parenthesised only where precedence needs it."""
+    if isinstance(e, a.Num):
+        return str(e.value)
+    if isinstance(e, a.Str):
+        return _quote(e.value)
+    if isinstance(e, a.Bool):
+        return "true" if e.value else "false"
+    if isinstance(e, a.Ref):
+        return ".".join(e.parts)
+    if isinstance(e, a.Call):
+        return f"{e.name}({', '.join(expr(x) for x in e.args)})"
+    if isinstance(e, a.Unary):
+        if e.op == "not":
+            text, prec = f"not {expr(e.operand, 3)}", 3
+        else:
+            text, prec = f"-{expr(e.operand, 7)}", 7
+        return f"({text})" if prec < outer else text
+    prec = _PREC[e.op]
+    if prec == 4:  # comparisons do not chain: both sides bind tighter
+        text = f"{expr(e.left, 5)} {e.op} {expr(e.right, 5)}"
+    else:  # left-associative: the right side needs strictly tighter binding
+        text = f"{expr(e.left, prec)} {e.op} {expr(e.right, prec + 1)}"
+    return f"({text})" if prec < outer else text
+
+
+def amounts(items: tuple[a.Amount, ...]) -> str:
+    return ", ".join(f"{x.count} {x.kind}" for x in items) if items else "nothing"
+
+
+def placements(items: tuple[a.Placement, ...]) -> str:
+    if not items:
+        return "nothing"
+    return ", ".join(p.target if p.count == 1 else f"{p.target} x{p.count}" for p in items)
+
+
+def symbols(items: tuple[a.Ref, ...]) -> str:
+    return ", ".join(".".join(r.parts) for r in items)
+
+
+def stmt(s: a.Stmt) -> str:
+    if isinstance(s, a.Gain):
+        return f"gain {amounts(s.amounts)}"
+    if isinstance(s, a.Pay):
+        return f"pay {amounts(s.amounts)}"
+    if isinstance(s, a.Lose):
+        return f"lose {amounts(s.amounts)}"
+    if isinstance(s, a.Place):
+        noun = "agent" if s.count == 1 else "agents"
+        return f"place {s.count} {noun} in {_WHERE.get(s.where, s.where)}"
+    if isinstance(s, a.EndGame):
+        word = "win" if s.won else "defeat"
+        return word if s.reason is None else f"{word} {_quote(s.reason)}"
+    if isinstance(s, a.If):
+        text = f"if {expr(s.cond)} then {_nested(s.then)}"
+        return text if s.otherwise is None else f"{text} else {_nested(s.otherwise)}"
+    if isinstance(s, a.ForEach):
+        text = "for each player"
+        if s.city is not None:
+            text += f" in {s.city}"
+        if s.cond is not None:
+            text += f" if {expr(s.cond)}"
+        return f"{text} do {_nested(s.body)}"
+    return "{ " + effect(s.stmts) + " }"
+
+
+def _nested(s: a.Stmt) -> str:
+    # An `if` without else inside a `then` would capture a following else: brace it.
+    if isinstance(s, a.If | a.ForEach):
+        return "{ " + stmt(s) + " }"
+    return stmt(s)
+
+
+def effect(stmts: tuple[a.Stmt, ...]) -> str:
+    return "; ".join(stmt(s) for s in stmts)
+
+
+def cost(c: a.Cost) -> str:
+    text = amounts(c.amounts)
+    if c.cond is not None and c.otherwise is not None:
+        text += f" if {expr(c.cond)} else {cost(c.otherwise)}"
+    return text
+
+
+def hook(h: a.Hook) -> str:
+    head = f"on {h.event}" + (f" if {expr(h.cond)}" if h.cond is not None else "")
+    return f"{head}: {effect(h.body)}"
+
+
+def show(node: Any, start: str) -> str:
+    """Print `node` as text that parses back from start rule `start`."""
+    printers: dict[str, Any] = {"amounts": amounts, "placements": placements,
+                                "symbols": symbols, "effect": effect, "cost": cost,
+                                "hook": hook, "expr": expr}
+    return str(printers[start](node))
