@@ -338,11 +338,19 @@ def _owner(owner: Mapping[tuple[Any, ...], Any], path: tuple[Any, ...], default:
 
 
 # ====================================================================== building Rules
-def load_rules(mission: str | Path = "japan", variants: Iterable[str | Path] = ()) -> Rules:
-    """Load a mission (shipped name or file path) and variants on top; compile every effect."""
+def load_rules(mission: str | Path = "japan", variants: Iterable[str | Path] = (),
+               cards: str | Path | None = None) -> Rules:
+    """Load a mission (shipped name or file path) and variants on top; compile every effect.
+
+    `cards` replaces the mission's card file (used to check a card file on its own).
+    """
     variants = tuple(variants)
-    key = (str(mission), tuple(str(v) for v in variants))
-    return _load_cached(*key) if _cacheable(mission, variants) else _load(mission, variants)
+    if cards is not None:
+        return _load(mission, variants, str(cards))
+    if _cacheable(mission, variants):
+        return _load_cached(str(mission))
+    rules = _load(mission, variants)
+    return attrs.evolve(rules, ref=str(mission), variants=tuple(str(v) for v in variants))
 
 
 def _cacheable(mission: str | Path, variants: tuple[str | Path, ...]) -> bool:
@@ -351,11 +359,12 @@ def _cacheable(mission: str | Path, variants: tuple[str | Path, ...]) -> bool:
 
 
 @lru_cache(maxsize=16)
-def _load_cached(mission: str, variants: tuple[str, ...]) -> Rules:
-    return _load(mission, ())
+def _load_cached(mission: str) -> Rules:
+    return attrs.evolve(_load(mission, ()), ref=mission)
 
 
-def _load(mission: str | Path, variants: tuple[str | Path, ...]) -> Rules:
+def _load(mission: str | Path, variants: tuple[str | Path, ...], cards: str | None = None,
+          ) -> Rules:
     errors: list[RulesError] = []
     layers = _layers(Path(mission) if isinstance(mission, Path) else mission, errors)
     for v in variants:
@@ -371,6 +380,8 @@ def _load(mission: str | Path, variants: tuple[str | Path, ...]) -> Rules:
                 errors.append(RulesError(f"unknown key {k!r}" + closest(k, _TOP_KEYS),
                                          layer.smap.locate((k,)), k))
         _merge(merged, layer.doc, (), owner, layer.smap)
+    if cards is not None:
+        merged["cards"] = cards
     top = layers[-1]
     rules = _build(merged, owner, top, errors)
     if errors:
@@ -414,7 +425,7 @@ def _build(doc: dict[str, Any], owner: dict[tuple[Any, ...], Any], top: _Layer,
 
     params = _flatten(doc, ("components", "setup", "rules", "solo"))
     for k, v in params.items():
-        path = tuple(k.split("."))
+        path: tuple[Any, ...] = tuple(k.split("."))
         want = _PARAMS.get(k)
         if want is None:
             err(f"unknown rule parameter {path[-1]!r}"
@@ -511,7 +522,7 @@ def _build(doc: dict[str, Any], owner: dict[tuple[Any, ...], Any], top: _Layer,
     # ---- hooks and properties
     hooks: dict[str, list[Hook]] = {}
     for i, text in enumerate(doc.get("hooks", [])):
-        path: tuple[Any, ...] = ("hooks", i)
+        path = ("hooks", i)
         if not isinstance(text, str):
             err("a hook is a string such as 'on round_end: ...'", path)
             continue
@@ -555,6 +566,13 @@ def _build(doc: dict[str, Any], owner: dict[tuple[Any, ...], Any], top: _Layer,
         setup_agents=setup_agents, setup_artworks=setup_artworks, setup_van=setup_van,
         raw=doc,
     )
+
+
+def scope_of(rules: Rules) -> Scope:
+    """The names rule texts may use with these rules (for scenario checks and properties)."""
+    attrs_seen = frozenset(k for roads in rules.neighbours for r in roads for k in r.attrs)
+    return Scope(rules.resources, rules.symbols, dict(rules.city_index), attrs_seen,
+                 dict(rules.by_symbol))
 
 
 def _heading(cities: tuple[City, ...], a: int, b: int) -> str:

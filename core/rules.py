@@ -100,6 +100,8 @@ class Rules:
     setup_artworks: tuple[int, ...]  # cities holding an artwork at setup
     setup_van: tuple[int, ...]
     raw: Mapping[str, Any]  # the merged TOML document, for tools
+    ref: str = ""  # how it was asked for: a shipped name or a file path (saves record it)
+    variants: tuple[str, ...] = ()
 
     def p(self, key: str) -> Any:
         """A rule parameter by dotted name (`rules.lost_city_at`)."""

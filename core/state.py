@@ -33,7 +33,7 @@ class State:
         "final_round", "forced_dice", "fought", "hands", "health", "history", "hq", "log",
         "lost", "moved", "must_leave", "options", "outcome", "pawns", "phase", "players",
         "plays_left", "queue", "reason", "removed", "resume", "rng", "round", "rules", "seed",
-        "solo", "track", "van", "wait", "wctx",
+        "solo", "start", "track", "van", "wait", "wctx",
     )
 
     rules: Rules
@@ -80,6 +80,7 @@ class State:
     b_picks: list[int]
     b_reroll: int
     forced_dice: list[int]
+    start: dict[str, Any] | None  # the set position a game began from, if any (for saves)
     log: list[tuple[Any, ...]]
     history: list[Action]
 
@@ -130,7 +131,7 @@ class State:
         s.final_round, s.outcome, s.reason = False, None, ""
         s.queue, s.wait, s.options, s.resume, s.wctx = [], None, (), None, NO_CTX
         s._clear_battle()
-        s.forced_dice, s.log, s.history = [], [], []
+        s.forced_dice, s.log, s.history, s.start = [], [], [], None
         s._check_setup()
         if start:
             s.start_round()
@@ -173,6 +174,7 @@ class State:
         c.b_dice, c.b_labels, c.b_owner = self.b_dice[:], self.b_labels[:], self.b_owner[:]
         c.b_bonus, c.b_picks, c.b_reroll = self.b_bonus, self.b_picks[:], self.b_reroll
         c.forced_dice, c.log, c.history = self.forced_dice[:], self.log[:], self.history[:]
+        c.start = self.start
         return c
 
     # ------------------------------------------------------------------ chance
@@ -338,7 +340,7 @@ class State:
             self.note("no_gain", kind, n - got)
 
     def pay(self, player: int, kind: str, n: int) -> None:
-        """The golden rule (R4, R5): the van pays while it holds the kind, then the payer's health."""
+        """The golden rule (R4, R5): the van pays while it holds the kind, else the payer."""
         if player == ALLY_PAWN:
             player = 0  # the solo player pays for the ally pawn (R24)
         if kind == "health":
@@ -579,6 +581,21 @@ class State:
                 "strength": self.strength(), "agents": self.agent_strength(self.b_city)},
             "outcome": self.outcome, "reason": self.reason,
             "legal": [str(a) for a in self.legal_actions()],
+        }
+
+    def fingerprint(self) -> dict[str, Any]:
+        """Every fact of the state as plain data: equal fingerprints mean equal games."""
+        from .position import position_of
+
+        return {
+            "position": position_of(self), "phase": self.phase, "wait": self.wait,
+            "options": [str(o) for o in self.options], "outcome": self.outcome,
+            "reason": self.reason, "rng": self.rng, "removed": list(self.removed),
+            "plays_left": list(self.plays_left), "fought": list(self.fought),
+            "moved": list(self.moved), "must_leave": list(self.must_leave),
+            "battle": [self.b_city, self.b_leader, self.b_parts, self.b_dice, self.b_labels,
+                       self.b_bonus, self.b_picks, self.b_reroll],
+            "queue": len(self.queue), "legal": [str(a) for a in self.legal_actions()],
         }
 
     def events(self) -> list[str]:

@@ -51,6 +51,13 @@ _STATE_REFS: Final[dict[str, tuple[str, Fn]]] = {
     "health": ("int", lambda s, c: sum(s.health)),
     "final_round": ("bool", lambda s, c: s.final_round),
     "artworks": ("int", lambda s, c: sum(s.artworks)),
+    "chain": ("int", lambda s, c: sum(len(ch) for ch in s.chains)),
+    "discard": ("int", lambda s, c: len(s.discard)),
+    "strength": ("int", lambda s, c: s.strength()),
+    "agent_strength": ("int", lambda s, c: s.agent_strength(s.b_city) if s.b_city >= 0 else 0),
+    "outcome": ("str", lambda s, c: s.outcome or ""),
+    "phase": ("str", lambda s, c: s.phase),
+    "wait": ("str", lambda s, c: s.wait or ""),
 }
 _RESERVE_KINDS: Final = ("health", "agent", "artwork", "marker", "ally")
 
@@ -143,6 +150,10 @@ class Compiler:
              ) -> Fn | None:
         tree = self.parse(text, "expr", origin)
         return None if tree is None else self._bool(tree, bound)
+
+    def expr_node(self, node: a.Expr, bound: frozenset[str] = frozenset()) -> Fn:
+        """Compile an already parsed expression (positions refer to the last parsed text)."""
+        return self._bool(node, bound)
 
     def cost(self, text: str, origin: Origin | None = None,
              ) -> Callable[[Any, Ctx], tuple[tuple[str, int], ...]] | None:
@@ -400,6 +411,8 @@ _CALLS: Final[dict[str, tuple[tuple[tuple[str, ...], ...], str, Callable[..., An
     "health": ((("player",),), "int", lambda st, p: st.health[p] if p < st.players else 0),
     "moved": ((("player",),), "bool", lambda st, p: p in st.moved),
     "clues": ((("str",),), "int", lambda st, s: st.clue_count(s)),
+    "hand": ((("player",),), "int", lambda st, p: len(st.hands[p]) if p < st.players else 0),
+    "at": ((("player",), ("city",)), "bool", lambda st, p, c: st.pawns[p] == c),
     "min": ((("int",), ("int",)), "int", min),
     "max": ((("int",), ("int",)), "int", max),
 }

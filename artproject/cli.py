@@ -1,0 +1,201 @@
+"""The `artproject` command: check rule files, run scenarios, simulate games.
+
+Exit status: 0 success, 1 a failed check (a scenario or property that does not hold),
+2 bad input (a wrong file, name or option). Errors print as one clear message, never a
+traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from . import __version__
+
+EPILOG_MAIN = """\
+examples:
+  artproject simulate --mission japan --players 3 --difficulty medium --games 200 --seed 1
+  artproject check missions/ cards/
+  artproject scenario tests/scenarios/
+"""
+EPILOG_SIMULATE = """\
+examples:
+  artproject simulate --mission japan --players 3 --difficulty medium --games 200 --seed 1
+  artproject simulate --mission my-mission.toml --players 2 --games 50 --json
+  artproject simulate --mission japan --variant house-rule.toml --games 100
+"""
+EPILOG_CHECK = """\
+examples:
+  artproject check missions/japan.toml
+  artproject check missions/ cards/ tests/scenarios/
+exit status: 0 when every file is clean, 2 with every error found.
+"""
+EPILOG_SCENARIO = """\
+examples:
+  artproject scenario tests/scenarios/battle-example.toml
+  artproject scenario tests/scenarios/
+exit status: 0 all pass, 1 a scenario fails, 2 a scenario file is wrong.
+"""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> Any:  # argparse's usage errors exit 2, as ours do
+        self.print_usage(sys.stderr)
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="artproject", description="A rules-as-data engine for The A.R.T. Project.",
+                epilog=EPILOG_MAIN, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--version", action="version", version=f"artproject {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    s = sub.add_parser("simulate", help="play whole games with a policy and report the results",
+                       epilog=EPILOG_SIMULATE,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    s.add_argument("--mission", default="japan",
+                   help="a shipped mission's name or a mission file (default: japan)")
+    s.add_argument("--variant", action="append", default=[], metavar="FILE",
+                   help="a variant (house rules) file to layer on the mission; repeatable")
+    s.add_argument("--players", type=int, default=2, help="1 to 6 (default: 2)")
+    s.add_argument("--difficulty", default="medium",
+                   help="easy, medium, hard or impossible (default: medium)")
+    s.add_argument("--games", type=int, default=100, help="games to play (default: 100)")
+    s.add_argument("--seed", type=int, default=0, help="the seed of the first game (default: 0)")
+    s.add_argument("--policy", default="random", choices=["random", "cautious"],
+                   help="random: random legal actions (default); cautious: random, but never "
+                        "paying health when another action does not")
+    s.add_argument("--json", action="store_true", help="print the results as JSON")
+
+    c = sub.add_parser("check", help="validate rule files (missions, cards, variants, scenarios)",
+                       epilog=EPILOG_CHECK, formatter_class=argparse.RawDescriptionHelpFormatter)
+    c.add_argument("paths", nargs="+", metavar="PATH", help="files or folders of TOML files")
+
+    r = sub.add_parser("scenario", help="run scenario files (the rulebook as tests)",
+                       epilog=EPILOG_SCENARIO,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    r.add_argument("paths", nargs="+", metavar="FILE", help="scenario files or folders")
+    r.add_argument("--variant", action="append", default=[], metavar="FILE",
+                   help="a variant file to layer on each scenario's mission; repeatable")
+    r.add_argument("-v", "--verbose", action="store_true", help="print each scenario's summary")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the console command."""
+    args = _parser().parse_args(argv)
+    if args.command is None:
+        _parser().print_help()
+        return 0
+    from .core.errors import ArtError
+
+    try:
+        if args.command == "simulate":
+            return _simulate(args)
+        if args.command == "check":
+            return _check(args.paths)
+        return _scenario(args.paths, args.variant, args.verbose)
+    except ArtError as err:
+        print(f"artproject: {err}" if "\n" not in str(err) else str(err), file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+# ---------------------------------------------------------------------- simulate
+def _simulate(args: argparse.Namespace) -> int:
+    from .core.errors import GameError
+    from .simulate import simulate
+
+    if args.games < 1:
+        raise GameError(f"--games must be at least 1, not {args.games}")
+    report = simulate(args.mission, args.players, args.difficulty, args.games, args.seed,
+                      args.variant, args.policy)
+    if args.json:
+        import json
+
+        print(json.dumps(report, indent=1))
+    else:
+        print(report_text(report))
+    return 0
+
+
+def report_text(report: dict[str, Any]) -> str:
+    """The simulation report as the terminal shows it."""
+    n = report["games"]
+    lines = [f"{report['mission']}, {report['players']} player(s), {report['difficulty']}: "
+             f"{n} games (seeds {report['seed']}..{report['seed'] + n - 1}, "
+             f"{report['policy']} policy)",
+             f"  won   {report['won']:5d}  {100 * report['won'] / n:5.1f}%",
+             f"  lost  {report['lost']:5d}  {100 * report['lost'] / n:5.1f}%"]
+    for cause, k in report["causes"].items():
+        lines.append(f"    {k:5d}  {cause}")
+    lines.append(f"  average rounds {report['average_rounds']:.2f}, "
+                 f"decisions per game {report['average_decisions']:.1f}")
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------- check
+def _toml_files(paths: Sequence[str]) -> list[Path]:
+    from .core.errors import Location, RulesError
+
+    out: list[Path] = []
+    for p in map(Path, paths):
+        if p.is_dir():
+            out += sorted(p.rglob("*.toml"))
+        elif p.exists():
+            out.append(p)
+        else:
+            raise RulesError("no such file or folder", Location(str(p)))
+    return out
+
+
+def _check(paths: Sequence[str]) -> int:
+    from .checking import check_file
+
+    files = _toml_files(paths)
+    errors = 0
+    for f in files:
+        found = check_file(f)
+        for e in found:
+            print(e, file=sys.stderr)
+        errors += len(found)
+    print(f"checked {len(files)} file(s): "
+          + ("no errors" if not errors else f"{errors} error(s)"))
+    return 2 if errors else 0
+
+
+# ---------------------------------------------------------------------- scenario
+def _scenario(paths: Sequence[str], variants: Sequence[str], verbose: bool) -> int:
+    from .core.errors import RulesError
+    from .core.scenario import run_scenario
+
+    files = _toml_files(paths)
+    failed = bad = 0
+    for f in files:
+        try:
+            res = run_scenario(f, tuple(variants))
+        except RulesError as err:
+            print(err, file=sys.stderr)
+            bad += 1
+            continue
+        if res.passed:
+            if verbose:
+                print(f"pass  {f}  ({res.steps} steps) {res.about}")
+        else:
+            failed += 1
+            print(f"FAIL  {f}")
+            for line in res.failures:
+                print(f"  {line}")
+    print(f"{len(files) - failed - bad} passed, {failed} failed"
+          + (f", {bad} could not be read" if bad else ""))
+    if bad:
+        return 2
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())
