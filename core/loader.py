@@ -72,27 +72,34 @@ class SourceMap:
                 array_key = None
                 continue
             m = self._KEY.match(line)
-            if m:
+            if m and array_key is None:
                 key = (*table, m.group(2))
                 self.where[key] = (n, m.end() + 1)
-                rest = line[m.end():].strip()
-                if rest.startswith("[") and not rest.rstrip().endswith("]"):
+                if line[m.end():].startswith("["):
                     array_key, array_i = key, 0
-                    item = line[m.end() + 1:]
-                    if item.strip().startswith(("'", '"')):
-                        col = m.end() + 2 + (len(item) - len(item.lstrip()))
-                        self.where[(*key, 0)] = (n, col)
-                        array_i = 1
-                else:
-                    array_key = None
+                    array_i, done = self._items(n, line, m.end() + 1, key, 0)
+                    if done:
+                        array_key = None
                 continue
             if array_key is not None:
-                m = self._ITEM.match(line)
-                if m:
-                    self.where[(*array_key, array_i)] = (n, len(m.group(1)) + 1)
-                    array_i += 1
-                if line.strip().startswith("]"):
+                array_i, done = self._items(n, line, 0, array_key, array_i)
+                if done:
                     array_key = None
+
+    _STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|\]|#')
+
+    def _items(self, n: int, line: str, start: int, key: tuple[Any, ...], i: int,
+               ) -> tuple[int, bool]:
+        """Record the strings of an array of strings on this line; (next index, closed?)."""
+        for m in self._STRING.finditer(line, start):
+            tok = m.group(0)
+            if tok == "#":
+                break
+            if tok == "]":
+                return i, True
+            self.where[(*key, i)] = (n, m.start() + 1)
+            i += 1
+        return i, False
 
     def locate(self, path: tuple[Any, ...]) -> Location:
         """The location of `path`, or of its nearest known ancestor."""

@@ -90,8 +90,10 @@ def run_scenario(path: str | Path, variants: tuple[str | Path, ...] = ()) -> Res
         raise fail("'step' must be an array of tables ([[step]])", "step")
     checks = [_compile_step(s, i, comp, smap, fail) for i, s in enumerate(steps)]
     failures: list[str] = []
+    seen = 0  # a step's events are those since the previous step (the first: since setup)
     for i, (step, compiled) in enumerate(zip(steps, checks, strict=True)):
-        failures += _run_step(st, step, compiled, i, smap)
+        failures += _run_step(st, step, compiled, i, smap, seen)
+        seen = len(st.log)
         if failures:
             break
     about = doc.get("about", "")
@@ -141,9 +143,8 @@ def _compile_step(step: Any, i: int, comp: Compiler, smap: SourceMap, fail: Any)
 
 
 def _run_step(st: State, step: Mapping[str, Any], checks: list[Check], i: int,
-              smap: SourceMap) -> list[str]:
+              smap: SourceMap, seen: int) -> list[str]:
     where = smap.locate(("step", i)).prefix()
-    seen = len(st.log)
     out: list[str] = []
     if "do" in step:
         try:

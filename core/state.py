@@ -147,7 +147,9 @@ class State:
         if phase == "mission":
             steps.append(_op_round_start)
         for name in PHASES[PHASES.index(phase):]:
-            steps += [_op_boundary_for(name), _PHASE_OPS[name]]
+            if name != phase or phase == "mission":  # a round entered mid-way starts in it
+                steps.append(_op_boundary_for(name))
+            steps.append(_PHASE_OPS[name])
         steps.append(_op_next_round)
         self.push_ops(tuple(steps), NO_CTX)
         self._run()
