@@ -212,6 +212,25 @@ class PropertySpec:
 
 _CONVERTER: Final = cattrs.Converter(forbid_extra_keys=True)
 
+
+def _strict(kind: type, name: str) -> Any:
+    # cattrs would turn 3 into "3" or "3" into 3; a rule file must say what it means.
+    def hook(value: Any, _: Any) -> Any:
+        ok = isinstance(value, kind) and not (kind is not bool and isinstance(value, bool))
+        if kind is float and isinstance(value, int) and not isinstance(value, bool):
+            ok = True
+        if not ok:
+            raise ValueError(f"expected {name}, not {type(value).__name__} {value!r}")
+        if kind is int and not -_MAX_NUMBER <= value <= _MAX_NUMBER:
+            raise ValueError(f"{value} is out of range ({-_MAX_NUMBER} to {_MAX_NUMBER})")
+        return kind(value)
+    return hook
+
+
+for _kind, _name in ((str, "text"), (int, "a whole number"), (float, "a number"),
+                     (bool, "true or false")):
+    _CONVERTER.register_structure_hook(_kind, _strict(_kind, _name))
+
 _TOP_KEYS: Final = {
     "name", "title", "about", "extends", "cards", "symbols", "components", "difficulty",
     "setup", "rules", "solo", "city", "road", "track", "hooks", "property",
@@ -223,12 +242,22 @@ def _structure(value: Any, cls: type[Any], path: tuple[Any, ...], smap: SourceMa
     try:
         return _CONVERTER.structure(value, cls)
     except Exception as exc:  # cattrs raises ClassValidationError / exception groups
-        for msg in transform_error(exc, path="$"):
+        for msg in transform_error(exc, path="$", format_exception=_format_exception):
             text, _, where = msg.rpartition(" @ ")
             sub = _parse_cattrs_path(where)
             full = (*path, *sub)
             errors.append(RulesError(text or msg, smap.locate(full), path_text(full)))
         return None
+
+
+def _format_exception(exc: BaseException, kind: Any) -> str:
+    if isinstance(exc, ValueError):
+        return str(exc)
+    if isinstance(exc, KeyError):
+        return "required field missing"
+    if isinstance(exc, cattrs.ForbiddenExtraKeysError):
+        return f"unknown field(s): {', '.join(sorted(exc.extra_fields))}"
+    return f"invalid value ({exc})"
 
 
 def _parse_cattrs_path(where: str) -> tuple[Any, ...]:
@@ -392,6 +421,8 @@ def _load(mission: str | Path, variants: tuple[str | Path, ...], cards: str | No
     top = layers[-1]
     rules = _build(merged, owner, top, errors)
     if errors:
+        errors.sort(key=lambda e: (e.where.file, e.where.line, e.where.column) if e.where
+                    else ("", 0, 0))
         raise RulesErrors(errors) if len(errors) > 1 else errors[0]
     assert rules is not None
     return rules
@@ -602,14 +633,27 @@ def _load_cards(doc: Mapping[str, Any], smap: Any, comp: Compiler, resources: tu
     elif not p.is_absolute() and not p.exists() and smap.file:
         p = Path(smap.file).parent / p
     cdoc, cmap = read_toml(p, _label(p))
-    spec = _structure(cdoc, CardFile, (), cmap, errors)
-    if spec is None:
+    for k in cdoc:
+        if k not in ("about", "final", "card"):
+            errors.append(RulesError(f"unknown key {k!r}" + closest(k, ("about", "final", "card")),
+                                     cmap.locate((k,)), k))
+    final = _structure(cdoc.get("final"), FinalSpec, ("final",), cmap, errors)
+    raw_cards = cdoc.get("card")
+    if not isinstance(raw_cards, list) or not raw_cards:
+        errors.append(RulesError("a card file needs [[card]] tables", cmap.locate(("card",)),
+                                 "card"))
+        return {}, (), -1
+    specs = [(i, _structure(raw, CardSpec, ("card", i), cmap, errors))
+             for i, raw in enumerate(raw_cards)]
+    if final is None:
         return {}, (), -1
     cards: dict[int, Card] = {}
     kinds = (*resources, "health")
-    for i, c in enumerate(spec.card):
+    for i, c in specs:
+        if c is None:
+            continue
         path: tuple[Any, ...] = ("card", i)
-        if c.id in cards or c.id == spec.final.id:
+        if c.id in cards or c.id == final.id:
             errors.append(RulesError(f"card id {c.id} is used twice", cmap.locate((*path, "id")),
                                      path_text((*path, "id"))))
         texts = {"cost": c.cost, "agents": c.agents, "gain": c.gain, "clues": c.clues}
@@ -622,7 +666,7 @@ def _load_cards(doc: Mapping[str, Any], smap: Any, comp: Compiler, resources: tu
             continue
         cards[c.id] = Card(c.id, c.title, clues, _card_ops(cost, agents, gain),
                            MappingProxyType(texts))
-    return cards, tuple(c.id for c in spec.card), spec.final.id
+    return cards, tuple(c.id for _, c in specs if c is not None), final.id
 
 
 def _card_ops(cost: tuple[tuple[str, int], ...], agents: tuple[tuple[str, int], ...],

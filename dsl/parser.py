@@ -195,7 +195,7 @@ class _ToAst(Transformer[Token, Any]):
         return str(items[0])
 
     def amount(self, meta: Any, items: list[Token]) -> a.Amount:
-        return a.Amount(int(items[0]), str(items[1]), at=_pos(items[0]))
+        return a.Amount(int(items[0]), str(items[1]), at=_pos(items[1]))
 
     def placement(self, meta: Any, items: list[Token | None]) -> a.Placement:
         name, mult = items
@@ -212,10 +212,13 @@ class _ToAst(Transformer[Token, Any]):
         return a.Lose(tuple(items), at=_pos(meta))
 
     def place(self, meta: Any, items: list[Any]) -> a.Place:
-        return a.Place(int(items[0]), items[1], at=_pos(meta))
+        where = items[1]
+        if isinstance(where, Token):  # a named city: errors point at the name
+            return a.Place(int(items[0]), str(where), at=_pos(where))
+        return a.Place(int(items[0]), where, at=_pos(meta))
 
-    def at_name(self, meta: Any, items: list[Token]) -> str:
-        return str(items[0])
+    def at_name(self, meta: Any, items: list[Token]) -> Token:
+        return items[0]
 
     def at_hq(self, meta: Any, items: list[Any]) -> str:
         return "@hq"
@@ -240,8 +243,9 @@ class _ToAst(Transformer[Token, Any]):
         cond = next((i.expr for i in items if isinstance(i, _When)), None)
         return a.ForEach(city, cond, items[-1], at=_pos(meta))
 
-    def block(self, meta: Any, items: list[Any]) -> a.Block:
-        return a.Block(tuple(items), at=_pos(meta))
+    def block(self, meta: Any, items: list[Any]) -> Any:
+        # `{ s }` is s itself: braces only group (and settle a dangling else).
+        return items[0] if len(items) == 1 else a.Block(tuple(items), at=_pos(meta))
 
     def or_(self, meta: Any, items: list[Any]) -> a.Expr:
         return self._fold(meta, "or", items)

@@ -1,0 +1,54 @@
+"""Hypothesis strategies shared by the tests: DSL trees, games, action sequences."""
+
+from __future__ import annotations
+
+from artproject.dsl import ast as a
+from hypothesis import strategies as st
+
+NAMES = st.sampled_from(["fuel", "radio", "weapon", "health", "tokyo", "kyoto", "films",
+                         "threat", "round", "hq", "city", "player", "van", "music"])
+SMALL = st.integers(min_value=0, max_value=99)
+
+
+def exprs(depth: int = 3) -> st.SearchStrategy[a.Expr]:
+    """Expression trees, as the parser builds them."""
+    leaves: st.SearchStrategy[a.Expr] = st.one_of(
+        SMALL.map(a.Num),
+        st.text(alphabet="abc xyz", max_size=5).map(a.Str),
+        st.booleans().map(a.Bool),
+        st.lists(NAMES, min_size=1, max_size=2).map(lambda p: a.Ref(tuple(p))),
+    )
+    if depth == 0:
+        return leaves
+    sub = exprs(depth - 1)
+    return st.one_of(
+        leaves,
+        st.builds(lambda n, xs: a.Call(n, tuple(xs)), NAMES, st.lists(sub, max_size=2)),
+        st.builds(a.Unary, st.sampled_from(["not", "-"]), sub),
+        st.builds(a.Binary, st.sampled_from(["or", "and", "==", "!=", "<", "<=", ">", ">=",
+                                             "+", "-", "*"]), sub, sub),
+    )
+
+
+AMOUNTS = st.lists(st.builds(a.Amount, st.integers(1, 9), NAMES), min_size=1, max_size=3).map(
+    tuple)
+
+
+def stmts(depth: int = 2) -> st.SearchStrategy[a.Stmt]:
+    """Statement trees."""
+    leaves: st.SearchStrategy[a.Stmt] = st.one_of(
+        AMOUNTS.map(a.Gain), AMOUNTS.map(a.Pay), AMOUNTS.map(a.Lose),
+        st.builds(a.Place, st.integers(1, 5),
+                  st.sampled_from(["@hq", "@every", "@every_other", "tokyo", "films"])),
+        st.builds(a.EndGame, st.booleans(), st.one_of(st.none(), st.text("ab c", max_size=6))),
+    )
+    if depth == 0:
+        return leaves
+    sub = stmts(depth - 1)
+    return st.one_of(
+        leaves,
+        st.builds(a.If, exprs(1), sub, st.one_of(st.none(), sub)),
+        st.builds(a.ForEach, st.one_of(st.none(), st.just("dallas")),
+                  st.one_of(st.none(), exprs(1)), sub),
+        st.lists(sub, min_size=2, max_size=3).map(lambda xs: a.Block(tuple(xs))),
+    )

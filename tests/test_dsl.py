@@ -1,0 +1,158 @@
+"""The effect DSL: each construct, each error kind, round trips and fuzzing."""
+
+from __future__ import annotations
+
+import pytest
+from artproject.core.errors import RulesError
+from artproject.core.loader import load_rules, scope_of
+from artproject.dsl import ast as a
+from artproject.dsl.compiler import Compiler
+from artproject.dsl.parser import GRAMMAR, STARTS, Origin, parse
+from artproject.dsl.printer import show
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.lark import from_lark
+from lark import Lark
+
+from tests.strategies import exprs, stmts
+
+
+@pytest.fixture(scope="module")
+def compiler() -> Compiler:
+    return Compiler(scope_of(load_rules("japan")))
+
+
+# ---------------------------------------------------------------- constructs
+@pytest.mark.parametrize(("text", "start", "tree"), [
+    ("1 fuel, 1 weapon", "amounts", (a.Amount(1, "fuel"), a.Amount(1, "weapon"))),
+    ("nothing", "amounts", ()),
+    ("films x2, music", "placements", (a.Placement("films", 2), a.Placement("music", 1))),
+    ("films, music", "symbols", (a.Ref(("films",)), a.Ref(("music",)))),
+    ("gain 2 fuel", "effect", (a.Gain((a.Amount(2, "fuel"),)),)),
+    ("lose 2 resources", "effect", (a.Lose((a.Amount(2, "resources"),)),)),
+    ("lose 1 clue", "effect", (a.Lose((a.Amount(1, "clue"),)),)),
+    ("place 1 agent in every other city", "effect", (a.Place(1, "@every_other"),)),
+    ("place 2 agents in central", "effect", (a.Place(2, "central"),)),
+    ("place 1 agent in hq", "effect", (a.Place(1, "@hq"),)),
+    ('defeat "lost"', "effect", (a.EndGame(False, "lost"),)),
+    ("win", "effect", (a.EndGame(True, None),)),
+    ("2 fuel if road.thread == \"red\" else 1 fuel", "cost",
+     a.Cost((a.Amount(2, "fuel"),), a.Binary("==", a.Ref(("road", "thread")), a.Str("red")),
+            a.Cost((a.Amount(1, "fuel"),)))),
+    ("on artwork_collected: place 2 agents in central", "hook",
+     a.Hook("artwork_collected", None, (a.Place(2, "central"),))),
+    ("van.fuel <= 4", "expr", a.Binary("<=", a.Ref(("van", "fuel")), a.Num(4))),
+    ("not lost(kyoto) and threat > 3 - 1", "expr",
+     a.Binary("and", a.Unary("not", a.Call("lost", (a.Ref(("kyoto",)),))),
+              a.Binary(">", a.Ref(("threat",)), a.Binary("-", a.Num(3), a.Num(1))))),
+])
+def test_constructs_parse(text: str, start: str, tree: object) -> None:
+    assert parse(text, start) == tree
+    assert parse(show(tree, start), start) == tree
+
+
+def test_positions_are_kept() -> None:
+    tree = parse("gain 1 fuel;\n  place 2 agents in kyoto", "effect")
+    assert tree[0].at == (1, 1)
+    assert tree[0].amounts[0].at == (1, 8)  # an amount is placed at its kind
+    assert tree[1].at == (2, 21)  # a placement into a named city, at the name
+
+
+# ---------------------------------------------------------------- syntax errors
+@pytest.mark.parametrize(("text", "start", "message"), [
+    ("1 fuel,", "amounts", "<text>:1:8: unexpected end of a list of amounts; expected a number"),
+    ("gain x", "effect", "<text>:1:6: unexpected 'x'; expected a number"),
+    ("films x", "placements",
+     "<text>:1:7: unexpected 'x'; expected one of: ',', a multiplier such as x2"),
+    ("1 fu$el", "amounts", "<text>:1:5: unexpected character '$'"),
+    ("", "effect", "<text>:1:1: empty text; expected an effect such as 'gain 2 fuel'"),
+    ("place 2 agents kyoto", "effect", "<text>:1:16: unexpected 'kyoto'; expected 'in'"),
+])
+def test_syntax_errors(text: str, start: str, message: str) -> None:
+    with pytest.raises(RulesError) as err:
+        parse(text, start)
+    assert str(err.value).splitlines()[0] == message
+    assert "__ANON" not in str(err.value) and "Token" not in str(err.value)
+
+
+def test_error_shows_source_line_and_caret() -> None:
+    lines = ["", "", "", "", "", "", 'gain = "gain two fuel"']
+    with pytest.raises(RulesError) as err:
+        parse("gain two fuel", "effect", Origin("cards/x.toml", 7, 9, lines))
+    assert str(err.value).splitlines() == [
+        "cards/x.toml:7:14: unexpected 'two'; expected a number",
+        '    gain = "gain two fuel"',
+        "                 ^",
+    ]
+
+
+# ---------------------------------------------------------------- name errors
+@pytest.mark.parametrize(("text", "start", "message"), [
+    ("1 fule", "amounts", "unknown kind 'fule' (did you mean 'fuel'?)"),
+    ("film x2", "placements", "unknown artwork symbol 'film' (did you mean 'films'?)"),
+    ("films, films", "symbols", "clue symbol 'films' twice on one card (R9)"),
+    ("place 1 agent in kyotto", "effect", "unknown city 'kyotto' (did you mean 'kyoto'?)"),
+    ("on artwork_colected: win", "hook", "unknown event 'artwork_colected' (did you mean "
+                                         "'artwork_collected'?)"),
+    ("van.fule > 1", "expr", "unknown resource 'fule' (did you mean 'fuel'?)"),
+    ("treat > 1", "expr", "unknown name 'treat' (did you mean 'threat'?)"),
+    ("agent(kyoto) > 1", "expr", "unknown function 'agent' (did you mean 'agents'?)"),
+    ("agents(kyoto, osaka) > 1", "expr", "agents() takes 1 argument(s), not 2"),
+    ("threat == \"x\"", "expr", "cannot compare int with str"),
+])
+def test_name_errors(compiler: Compiler, text: str, start: str, message: str) -> None:
+    compiler.errors.clear()
+    fn = getattr(compiler, start)
+    if start == "amounts":
+        fn(text, ("fuel", "radio", "weapon", "health"))
+    else:
+        fn(text)
+    assert compiler.errors, text
+    assert message in str(compiler.errors[0]), str(compiler.errors[0])
+
+
+def test_card_with_three_clues_is_refused(compiler: Compiler) -> None:
+    compiler.errors.clear()
+    compiler.symbols("films, music, books")
+    assert "a card bears 1 or 2 clue symbols, not 3 (R9)" in str(compiler.errors[0])
+
+
+# ---------------------------------------------------------------- round trip
+@given(exprs())
+def test_expression_round_trip(tree: a.Expr) -> None:
+    assert parse(show(tree, "expr"), "expr") == tree
+
+
+@given(st.lists(stmts(), min_size=1, max_size=3).map(tuple))
+def test_effect_round_trip(tree: tuple[a.Stmt, ...]) -> None:
+    text = show(tree, "effect")
+    assert parse(text, "effect") == tree, text
+
+
+# ---------------------------------------------------------------- fuzzing
+# from_lark needs the grammar object, which Lark's cache does not keep: build one uncached.
+_FUZZ_LARK = Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", start=list(STARTS))
+
+
+@pytest.mark.parametrize("start", STARTS)
+@settings(suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow,
+                                 HealthCheck.data_too_large])
+@given(data=st.data())
+def test_grammar_fuzz_only_our_errors(start: str, data: st.DataObject) -> None:
+    text = data.draw(from_lark(_FUZZ_LARK, start=start))
+    comp = Compiler(scope_of(load_rules("japan")))
+    try:
+        tree = parse(text, start)
+    except RulesError:
+        return
+    assert tree is not None
+    if start in ("effect", "hook", "expr", "cost"):
+        getattr(comp, start)(text)  # name errors are gathered, never raised as others
+
+
+@given(st.text(max_size=40), st.sampled_from(STARTS))
+def test_random_text_only_our_errors(text: str, start: str) -> None:
+    try:
+        parse(text, start)
+    except RulesError as err:
+        assert str(err)

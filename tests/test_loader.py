@@ -1,0 +1,189 @@
+"""Loading rule files: merging, every error kind with its location, check finding all errors."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from artproject.checking import check_file
+from artproject.core.errors import RulesError, RulesErrors
+from artproject.core.loader import load_rules, shipped_missions
+
+JAPAN = Path(__file__).resolve().parent.parent / "missions" / "japan.toml"
+
+
+def write(tmp: Path, name: str, text: str) -> Path:
+    p = tmp / name
+    p.write_text(textwrap.dedent(text).lstrip(), encoding="utf-8")
+    return p
+
+
+def errors_of(path: Path) -> list[str]:
+    return [str(e) for e in check_file(path)]
+
+
+def test_shipped_rules_load() -> None:
+    rules = load_rules("japan")
+    assert "japan" in shipped_missions()
+    assert len(rules.cities) == 8 and rules.city_name if hasattr(rules, "city_name") else True
+    assert rules.cities[rules.start].name == "tokyo"
+    assert len(rules.track) == 7 and rules.track[-1].threat == 10
+    assert len(rules.cards) == 72
+
+
+def test_deck_invariants() -> None:
+    """R9: 1 or 2 distinct clue symbols a card; the clue symbols are balanced (our deck)."""
+    rules = load_rules("japan")
+    counts = dict.fromkeys(rules.symbols, 0)
+    for card in rules.cards.values():
+        assert 1 <= len(card.clues) <= 2
+        assert len(set(card.clues)) == len(card.clues)
+        for s in card.clues:
+            counts[rules.symbols[s]] += 1
+    assert set(counts.values()) == {18}
+    assert rules.final_card not in rules.cards
+
+
+def test_mission_from_a_path_extends_a_shipped_one(tmp_path: Path) -> None:
+    p = write(tmp_path, "harder.toml", """
+        name = "harder-japan"
+        extends = "japan"
+        [rules]
+        lost_city_at = 4
+    """)
+    rules = load_rules(p)
+    assert rules.p("rules.lost_city_at") == 4
+    assert rules.p("rules.weapon_bonus") == 2  # untouched: inherited
+    assert len(rules.cities) == 8 and rules.name == "harder-japan"
+
+
+def test_variant_adds_hooks_and_overrides(tmp_path: Path) -> None:
+    v = write(tmp_path, "v.toml", """
+        about = "a house rule"
+        hooks = ["on round_start: gain 1 fuel"]
+        [difficulty]
+        easy = 5
+    """)
+    rules = load_rules("japan", [v])
+    assert rules.difficulties["easy"] == 5 and "round_start" in rules.hooks
+    assert rules.variants == (str(v),)
+
+
+def test_toml_syntax_error_has_line_and_column(tmp_path: Path) -> None:
+    p = write(tmp_path, "broken.toml", """
+        name = "x"
+        extends = "japan"
+        [rules
+        lost_city_at = 4
+    """)
+    with pytest.raises(RulesError) as err:
+        load_rules(p)
+    first = str(err.value).splitlines()[0]
+    assert first.startswith(f"{p}:3:") and "not valid TOML" in first
+
+
+def test_misspelt_city_in_road(tmp_path: Path) -> None:
+    p = write(tmp_path, "m.toml", """
+        extends = "japan"
+
+        [[road]]
+        from = "tokyo"
+        to = "kyotto"
+    """)
+    errs = errors_of(p)
+    assert errs == [f"{p}:5:6: road[0].to: unknown city 'kyotto' (did you mean 'kyoto'?)\n"
+                    '    to = "kyotto"\n'
+                    "         ^"]
+
+
+def test_dsl_error_in_hook_points_into_the_string(tmp_path: Path) -> None:
+    p = write(tmp_path, "m.toml", """
+        extends = "japan"
+        hooks = [
+          "on artwork_collected: place 2 agents in tokio",
+        ]
+    """)
+    (err,) = errors_of(p)
+    assert err.splitlines()[0] == (
+        f"{p}:3:44: unknown city 'tokio' (did you mean 'tokyo'?)")
+    assert err.splitlines()[2] == " " * (4 + 43) + "^"
+
+
+def test_card_file_shape_errors_name_the_path(tmp_path: Path) -> None:
+    p = write(tmp_path, "cards.toml", """
+        [final]
+        id = 0
+
+        [[card]]
+        id = 1
+        clues = "films"
+        gain = 3
+
+        [[card]]
+        id = 2
+        clues = "films, filmz"
+        cost = "1 fule"
+    """)
+    errs = errors_of(p)
+    assert len(errs) == 3, errs
+    assert errs[0].startswith(f"{p}:7:8: card[0].gain: ")
+    assert f"{p}:11:17: unknown clue symbol 'filmz' (did you mean 'films'?)" in errs[1]
+    assert f"{p}:12:11: unknown kind 'fule' (did you mean 'fuel'?)" in errs[2]
+
+
+def test_unknown_keys_and_parameters(tmp_path: Path) -> None:
+    p = write(tmp_path, "m.toml", """
+        extends = "japan"
+        hook = ["on round_start: win"]
+        [rules]
+        lost_city_a = 4
+        weapon_bonus = "two"
+    """)
+    errs = errors_of(p)
+    assert any("unknown key 'hook' (did you mean 'hooks'?)" in e for e in errs)
+    assert any("rules.lost_city_a: unknown rule parameter 'lost_city_a' (did you mean "
+               "'lost_city_at'?)" in e for e in errs)
+    assert any("rules.weapon_bonus: expected int, not str" in e for e in errs)
+
+
+def test_huge_numbers_are_refused(tmp_path: Path) -> None:
+    p = write(tmp_path, "m.toml", """
+        extends = "japan"
+        [components]
+        agent_tokens = 100000000
+    """)
+    assert any("out of range" in e for e in errors_of(p))
+
+
+def test_unknown_mission_suggests() -> None:
+    with pytest.raises(RulesError) as err:
+        load_rules("japn")
+    assert "unknown mission 'japn' (did you mean 'japan'?)" in str(err.value)
+
+
+def test_all_errors_are_reported_together(tmp_path: Path) -> None:
+    p = write(tmp_path, "m.toml", """
+        extends = "japan"
+        hooks = ["on round_strat: win", "on round_end: gain 1 fule"]
+    """)
+    with pytest.raises(RulesErrors) as err:
+        load_rules(p)
+    assert len(err.value.errors) == 2
+
+
+def test_extends_loop(tmp_path: Path) -> None:
+    a = write(tmp_path, "a.toml", 'extends = "b.toml"\n')
+    write(tmp_path, "b.toml", 'extends = "a.toml"\n')
+    with pytest.raises(RulesError) as err:
+        load_rules(a)
+    assert "extends itself" in str(err.value)
+
+
+def test_every_shipped_file_checks_clean() -> None:
+    root = Path(__file__).resolve().parent.parent
+    files = [*root.glob("missions/**/*.toml"), *root.glob("cards/*.toml")]
+    assert files
+    for f in files:
+        assert errors_of(f) == [], f
