@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from artproject.dsl import ast as a
 from hypothesis import strategies as st
+
+from artproject.dsl import ast as a
 
 NAMES = st.sampled_from(["fuel", "radio", "weapon", "health", "tokyo", "kyoto", "films",
                          "threat", "round", "hq", "city", "player", "van", "music"])

@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.lark import from_lark
+from lark import Lark
+
 from artproject.core.errors import RulesError
 from artproject.core.loader import load_rules, scope_of
 from artproject.dsl import ast as a
 from artproject.dsl.compiler import Compiler
 from artproject.dsl.parser import GRAMMAR, STARTS, Origin, parse
 from artproject.dsl.printer import show
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-from hypothesis.extra.lark import from_lark
-from lark import Lark
-
 from tests.strategies import exprs, stmts
 
 
