@@ -421,6 +421,8 @@ class State:
 
     # ------------------------------------------------------------------ clue chain (R10)
     def add_clue(self, player: int, card: int) -> None:
+        """The played card turns clue side up onto the chain (R8, its fourth section)."""
+        self.discard.remove(card)
         self.chain_of(player).append(card)
         self.push(_check_triples, player)
 
@@ -915,6 +917,7 @@ def _draw_op(st: State, p: int) -> None:
 def _apply_play(st: State, a: Action) -> None:
     p, card = a.player, int(a.arg or 0)
     st.hands[p].remove(card)
+    st.discard.append(card)  # in play: should the game end mid-card, it lies discarded
     st.plays_left[p] -= 1
     st.wait = None
     st.note("play", f"p{p + 1}", card)

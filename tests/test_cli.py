@@ -1,0 +1,88 @@
+"""The artproject command as a user runs it: exit statuses, messages, no tracebacks."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from artproject.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "artproject.cli", *args], capture_output=True,
+                          text=True, cwd=ROOT, check=False)
+
+
+def test_help_and_version() -> None:
+    r = run("--help")
+    assert r.returncode == 0 and "simulate" in r.stdout and "examples:" in r.stdout
+    r = run("--version")
+    assert r.returncode == 0 and r.stdout.startswith("artproject ")
+    for cmd in ("simulate", "check", "scenario"):
+        r = run(cmd, "--help")
+        assert r.returncode == 0 and "examples:" in r.stdout
+
+
+def test_simulate_is_deterministic(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["simulate", "--mission", "japan", "--players", "3", "--difficulty", "medium",
+            "--games", "20", "--seed", "1"]
+    assert main(args) == 0
+    first = capsys.readouterr().out
+    assert main(args) == 0
+    assert capsys.readouterr().out == first
+    assert "20 games" in first and "won" in first and "average rounds" in first
+
+
+def test_simulate_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--games", "5", "--json", "--policy", "cautious"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["won"] + report["lost"] == 5 and report["mission"] == "japan"
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["simulate", "--mission", "japn"], "unknown mission 'japn' (did you mean 'japan'?)"),
+    (["simulate", "--difficulty", "medum"], "did you mean 'medium'"),
+    (["simulate", "--players", "9"], "players must be 1 to 6"),
+    (["simulate", "--games", "0"], "--games must be at least 1"),
+    (["check", "no/such/file.toml"], "no such file or folder"),
+    (["simulate", "--variant", "missing.toml"], "missing.toml: no such file"),
+])
+def test_bad_input_exits_2_without_traceback(args: list[str], message: str) -> None:
+    r = run(*args)
+    assert r.returncode == 2
+    assert message in r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_check_reports_every_error(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text(textwrap.dedent("""\
+        extends = "japan"
+        hooks = ["on round_strat: win", "on round_end: gain 1 fule"]
+    """))
+    good = ROOT / "missions" / "japan.toml"
+    r = run("check", str(good), str(bad))
+    assert r.returncode == 2
+    assert "round_strat" in r.stderr and "fule" in r.stderr
+    assert "checked 2 file(s): 2 error(s)" in r.stdout
+    assert run("check", "missions", "cards", "tests/scenarios").returncode == 0
+
+
+def test_scenario_command(tmp_path: Path) -> None:
+    r = run("scenario", "tests/scenarios")
+    assert r.returncode == 0 and " 0 failed" in r.stdout
+    fail = tmp_path / "fail.toml"
+    fail.write_text('[[step]]\nexpect = ["round == 2"]\n')
+    r = run("scenario", str(fail))
+    assert r.returncode == 1 and "expected round == 2 (round is 1, expected 2)" in r.stdout
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[[step]\n")
+    r = run("scenario", str(bad))
+    assert r.returncode == 2 and "not valid TOML" in r.stderr and "Traceback" not in r.stderr

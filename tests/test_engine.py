@@ -1,0 +1,268 @@
+"""The library API: setup, legal actions, illegal actions, clone, saves, replays, observation."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
+
+from artproject import (
+    Action,
+    IllegalActionError,
+    MalformedActionError,
+    SaveError,
+    State,
+    load_game,
+    loads,
+    new_game,
+    save_game,
+)
+from artproject.core.saves import dumps
+from artproject.simulate import cautious_policy, play, random_policy
+from tests import invariants
+
+DIFFICULTIES = ["easy", "medium", "hard", "impossible"]
+
+
+def test_setup_follows_the_rulebook() -> None:
+    g = new_game("japan", players=3, difficulty="medium", seed=1, )
+    r = g.rules
+    assert g.health == [3, 3, 3]
+    assert all(c == r.start for c in g.pawns)
+    assert g.van == [3, 3, 3]
+    # the first decision is the boundary before the mission phase: no card is drawn yet
+    assert g.wait == "boundary" and len(g.deck) == 73
+    # R3: the final card lies on the last 12 cards
+    assert g.deck.index(r.final_card) == 12
+    assert sum(g.agents) == 2 * len(r.cities)
+
+
+@pytest.mark.parametrize(("difficulty", "health"), [("easy", 4), ("medium", 3), ("hard", 2),
+                                                    ("impossible", 1)])
+def test_health_by_difficulty(difficulty: str, health: int) -> None:
+    assert new_game(players=2, difficulty=difficulty).health == [health, health]
+    assert new_game(players=1, difficulty=difficulty).health == [2 * health]  # solo doubles
+
+
+def test_solo_setup() -> None:
+    g = new_game(players=1, seed=3)
+    assert g.solo and len(g.pawns) == 2 and len(g.removed) == 15
+    assert g.deck.index(g.rules.final_card) == 12
+
+
+def test_bad_game_requests() -> None:
+    from artproject import GameError
+
+    with pytest.raises(GameError, match="players must be 1 to 6"):
+        new_game(players=7)
+    with pytest.raises(GameError, match="did you mean 'medium'"):
+        new_game(difficulty="medum")
+
+
+def test_action_notation_round_trips() -> None:
+    for text in ["done", "unlock", "unlock p2", "draw p1 fuel", "play p3 17", "move ally kyoto",
+                 "fight p1 tokyo", "join p2", "reroll 5", "pick a1", "boost p2", "give p1",
+                 "triple films", "collect kyoto", "lose fuel", "discard 3", "place kyoto"]:
+        a = Action.parse(text)
+        assert str(a) == text and Action.parse(str(a)) == a
+        assert eval(repr(a)) == a  # a repr is valid Python
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("", "empty action"),
+    ("mvoe p1 kyoto", "unknown verb 'mvoe' (did you mean 'move'?)"),
+    ("move p1", "expected 'move PAWN CITY'"),
+    ("play p9 3", "'p9' is not a player"),
+    ("play p1 x", "'x' is not a card number"),
+])
+def test_malformed_actions(text: str, message: str) -> None:
+    with pytest.raises(MalformedActionError) as err:
+        Action.parse(text)
+    assert message in str(err.value)
+
+
+def test_illegal_action_leaves_state_untouched() -> None:
+    g = new_game(players=2, seed=4)
+    before = g.fingerprint()
+    with pytest.raises(IllegalActionError, match="not now"):
+        g.apply("move p1 sendai")
+    with pytest.raises(IllegalActionError, match="unknown city 'kyotto'"):
+        g.apply("move p1 kyotto")
+    assert g.fingerprint() == before
+
+
+def test_legal_actions_are_stable_and_all_apply() -> None:
+    g = new_game(players=3, seed=5)
+    rng = random.Random(5)
+    for _ in range(40):
+        if g.is_over():
+            break
+        legal = g.legal_actions()
+        assert legal == g.legal_actions() and len(set(legal)) == len(legal)
+        for a in legal:
+            g.clone().apply(a)  # every listed action is accepted
+        g.apply(rng.choice(legal))
+
+
+def test_clone_is_independent() -> None:
+    g = new_game(players=2, seed=6)
+    policy = cautious_policy(6)
+    for _ in range(30):
+        g.apply(policy(g))
+    c = g.clone()
+    assert c.fingerprint() == g.fingerprint()
+    a = c.legal_actions()[0]
+    c.apply(a)
+    assert c.fingerprint() != g.fingerprint() or c.history != g.history
+    g.apply(a)
+    assert c.fingerprint() == g.fingerprint()
+
+
+def test_same_seed_same_game() -> None:
+    def run(seed: int) -> list[str]:
+        g = new_game(players=4, difficulty="easy", seed=seed)
+        play(g, cautious_policy(seed))
+        return g.events()
+
+    assert run(11) == run(11)
+    assert run(11) != run(12)
+
+
+@pytest.mark.parametrize("fmt", ["json", "toml"])
+def test_save_and_load_mid_game(tmp_path: Path, fmt: str) -> None:
+    g = new_game(players=3, difficulty="easy", seed=7)
+    policy = cautious_policy(7)
+    for _ in range(25):
+        g.apply(policy(g))
+    path = tmp_path / f"game.{fmt}"
+    save_game(g, path)
+    h = load_game(path)
+    assert h.fingerprint() == g.fingerprint() and h.events() == g.events()
+    # the loaded game continues identically
+    p1, p2 = cautious_policy(99), cautious_policy(99)
+    for _ in range(10):
+        if g.is_over():
+            break
+        g.apply(p1(g))
+        h.apply(p2(h))
+    assert h.fingerprint() == g.fingerprint()
+
+
+def test_save_is_small() -> None:
+    g = new_game(players=2, seed=8)
+    play(g, cautious_policy(8))
+    assert len(dumps(g).encode()) < 20_000
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("not a save", "not a save file"),
+    ('{"format": "chess"}', "not an artproject save"),
+    ('{"format": "artproject-save", "version": 99}', "version 99"),
+    ('{"format": "artproject-save", "version": 1, "mission": "japan"}', "'variants' is missing"),
+])
+def test_corrupt_saves(text: str, message: str) -> None:
+    with pytest.raises(SaveError, match=message):
+        loads(text)
+
+
+def test_tampered_save_is_refused() -> None:
+    g = new_game(players=2, seed=9)
+    for _ in range(5):
+        g.apply(g.legal_actions()[-1])
+    doc = json.loads(dumps(g))
+    doc["seed"] = 10
+    with pytest.raises(SaveError):
+        loads(json.dumps(doc))
+    doc = json.loads(dumps(g))
+    doc["actions"][-1] = "fight p1 kyoto"
+    with pytest.raises(SaveError, match="does not replay"):
+        loads(json.dumps(doc))
+
+
+def test_save_from_a_set_position_round_trips() -> None:
+    g = new_game(players=2, seed=1, phase="battle",
+                 position={"pawns": ["kyoto", "kyoto"], "dice": [6, 6]})
+    g.apply("fight p1 kyoto")
+    h = loads(dumps(g, "toml"))
+    assert h.fingerprint() == g.fingerprint()
+
+
+def test_observation_hides_other_hands() -> None:
+    g = new_game(players=3, seed=10)
+    g.apply("done")
+    obs = g.observation(0)
+    assert obs["hand"] == g.hands[0]
+    assert set(obs["hand_backs"]) == {"p2", "p3"}
+    for backs in obs["hand_backs"].values():
+        for clues in backs:
+            assert all(isinstance(s, str) for s in clues)
+    text = json.dumps(obs)
+    for c in g.hands[1]:
+        assert f'"card": {c}' not in text
+
+
+# ---------------------------------------------------------------------- whole games
+@pytest.mark.parametrize("players", [1, 2, 3, 4, 5, 6])
+@pytest.mark.parametrize("difficulty", DIFFICULTIES)
+def test_whole_games_keep_the_invariants(players: int, difficulty: str) -> None:
+    for seed in range(2):
+        for make in (random_policy, cautious_policy):
+            g = new_game(players=players, difficulty=difficulty, seed=seed)
+            choose = make(seed)
+            steps = 0
+            while not g.is_over():
+                g.apply(choose(g))
+                invariants.check(g)
+                steps += 1
+                assert steps < 5000
+            assert g.reason
+
+
+@settings(max_examples=25, stateful_step_count=60)
+class GameMachine(RuleBasedStateMachine):
+    """Random legal actions over every player count and difficulty, with checks each step."""
+
+    @initialize(players=st.integers(1, 6), difficulty=st.sampled_from(DIFFICULTIES),
+                seed=st.integers(0, 2**32))
+    def start(self, players: int, difficulty: str, seed: int) -> None:
+        self.game: State = new_game(players=players, difficulty=difficulty, seed=seed)
+        self.threat = self.game.threat()
+        self.track = list(self.game.track)
+
+    @rule(pick=st.integers(0, 10_000))
+    def act(self, pick: int) -> None:
+        legal = self.game.legal_actions()
+        if not legal:
+            return
+        self.game.apply(legal[pick % len(legal)])
+
+    @rule()
+    def replay_matches(self) -> None:
+        g = self.game
+        h = new_game(players=g.players, difficulty=g.difficulty, seed=g.seed)
+        for a in g.history:
+            h.apply(a)
+        assert h.fingerprint() == g.fingerprint()
+
+    @invariant()
+    def invariants_hold(self) -> None:
+        if hasattr(self, "game"):
+            invariants.check(self.game)
+            # the track fills in order and the threat never falls
+            assert self.game.track[: len(self.track)] == self.track
+            assert self.game.threat() >= self.threat
+            self.threat, self.track = self.game.threat(), list(self.game.track)
+
+
+TestGameMachine = GameMachine.TestCase
+
+
+@given(st.integers(0, 2**32))
+def test_random_games_end(seed: int) -> None:
+    g = new_game(players=2, seed=seed)
+    assert play(g, random_policy(seed)) < 5000
