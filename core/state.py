@@ -584,7 +584,9 @@ class State:
                 "dice": dict(zip(self.b_labels, self.b_dice, strict=True)),
                 "strength": self.strength(), "agents": self.agent_strength(self.b_city)},
             "outcome": self.outcome, "reason": self.reason,
-            "legal": [str(a) for a in self.legal_actions()],
+            # another player's `play` would show the cards in their hand: left out
+            "legal": [str(a) for a in self.legal_actions()
+                      if a.verb != "play" or a.player == player],
         }
 
     def fingerprint(self) -> dict[str, Any]:

@@ -48,6 +48,14 @@ def test_api_examples_run(capsys: pytest.CaptureFixture[str]) -> None:
     assert "not now" in out
 
 
+def test_readme_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    text = (DOCS.parent / "README.md").read_text(encoding="utf-8")
+    (code,) = [m.group(3) for m in FENCE.finditer(text) if m.group(1) == "python"]
+    exec(compile(code, "README.md", "exec"), {})
+    out = capsys.readouterr().out
+    assert "lost" in out or "won" in out
+
+
 def test_scenario_example_passes(tmp_path: Path) -> None:
     ((_, text),) = [b for b in blocks("scenarios.md", "toml") if b[0] == "scenario"]
     p = tmp_path / "example.toml"
