@@ -1,4 +1,7 @@
-"""`artproject check`: validate any rule file and report every error in it."""
+"""`artproject check`: validate any rule file and report every error in it.
+
+A card file, a variant or the base file alone is checked on the default board.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +9,7 @@ from pathlib import Path
 
 from .core.errors import RulesError, RulesErrors
 from .core.loader import load_rules, read_toml
+from .missions import DEFAULT
 
 
 def kind_of(doc: dict[str, object], path: Path) -> str:
@@ -31,13 +35,13 @@ def check_file(path: Path) -> list[RulesError]:
 
             run_scenario(path)  # loading it checks every name; its verdict is `scenario`'s job
         elif kind == "cards":
-            load_rules("japan", cards=path.resolve())
+            load_rules(DEFAULT, cards=path.resolve())
         elif kind == "mission":
             load_rules(path)
         elif kind == "base":
-            load_rules("japan")
+            load_rules(DEFAULT)
         else:
-            load_rules("japan", [path])
+            load_rules(DEFAULT, [path])
     except RulesErrors as errs:
         return list(errs.errors)
     except RulesError as err:

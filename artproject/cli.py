@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
+from .missions import DEFAULT
 
 EPILOG_MAIN = """\
 examples:
@@ -56,8 +57,8 @@ def _parser() -> argparse.ArgumentParser:
     s = sub.add_parser("simulate", help="play whole games with a policy and report the results",
                        epilog=EPILOG_SIMULATE,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    s.add_argument("--mission", default="japan",
-                   help="a shipped mission's name or a mission file (default: japan)")
+    s.add_argument("--mission", default=DEFAULT,
+                   help=f"a shipped mission's name or a mission file (default: {DEFAULT})")
     s.add_argument("--variant", action="append", default=[], metavar="FILE",
                    help="a variant (house rules) file to layer on the mission; repeatable")
     s.add_argument("--players", type=int, default=2, help="1 to 6 (default: 2)")

@@ -21,6 +21,7 @@ from cattrs.v import transform_error
 
 from ..dsl.compiler import Compiler, Scope
 from ..dsl.parser import Origin
+from ..missions import DEFAULT
 from .errors import Location, RulesError, RulesErrors, closest
 from .rules import Card, City, Ctx, Hook, Property, Road, Rules, TrackSpace
 
@@ -292,7 +293,7 @@ def _resolve(ref: str, relative_to: Path | None) -> Path:
 
 
 def _label(path: Path) -> str:
-    """Show shipped files by their place in the project (missions/japan.toml)."""
+    """Show shipped files by their place in the project (missions/NAME.toml)."""
     try:
         rp = path.resolve()
         for pkg in ("missions", "cards"):
@@ -374,7 +375,7 @@ def _owner(owner: Mapping[tuple[Any, ...], Any], path: tuple[Any, ...], default:
 
 
 # ====================================================================== building Rules
-def load_rules(mission: str | Path = "japan", variants: Iterable[str | Path] = (),
+def load_rules(mission: str | Path = DEFAULT, variants: Iterable[str | Path] = (),
                cards: str | Path | None = None) -> Rules:
     """Load a mission (shipped name or file path) and variants on top; compile every effect.
 

@@ -19,6 +19,7 @@ from typing import Any, Final
 
 import tomli_w
 
+from ..missions import DEFAULT
 from .actions import Action
 from .errors import ArtError, GameError, RulesError, SaveError
 from .loader import load_rules
@@ -29,7 +30,7 @@ FORMAT: Final = "artproject-save"
 VERSION: Final = 1
 
 
-def new_game(mission: str | Path = "japan", players: int = 2, difficulty: str = "medium",
+def new_game(mission: str | Path = DEFAULT, players: int = 2, difficulty: str = "medium",
              seed: int = 0, variants: Iterable[str | Path] = (),
              position: Mapping[str, Any] | None = None, phase: str = "mission") -> State:
     """Start a game: a shipped mission's name or a file path, 1-6 players, a seed."""

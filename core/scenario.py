@@ -17,6 +17,7 @@ from ..dsl import ast as a
 from ..dsl.compiler import Compiler
 from ..dsl.parser import parse
 from ..dsl.printer import expr as show_expr
+from ..missions import DEFAULT
 from .actions import Action
 from .errors import ArtError, GameError, Location, RulesError, closest
 from .loader import SourceMap, path_text, read_toml, scope_of
@@ -51,7 +52,7 @@ def run_scenario(path: str | Path, variants: tuple[str | Path, ...] = ()) -> Res
         if k not in _TOP:
             raise fail(f"unknown key {k!r}" + closest(k, _TOP) + "; expected one of: "
                        + ", ".join(_TOP), k)
-    mission = doc.get("mission", "japan")
+    mission = doc.get("mission", DEFAULT)
     if not isinstance(mission, str):
         raise fail("'mission' must be a name or a path", "mission")
     if mission.endswith(".toml") and not Path(mission).is_absolute():

@@ -362,7 +362,7 @@ class State:
             self.lose_health(player, 1, f"paid health for {kind}")
 
     def lose(self, kind: str, n: int, ctx: Ctx) -> None:
-        """Lose tokens: health for a missing resource, nothing for a missing clue (Scandinavia)."""
+        """Lose tokens: health for a missing resource, nothing for a missing clue card."""
         if kind == "clue":
             cards = [c for ch in self.chains for c in ch]
             if cards:

@@ -1,1 +1,6 @@
-"""Shipped rule data (TOML); loaded by artproject.core.loader."""
+"""Shipped rule data (TOML); loaded by artproject.core.loader.
+
+DEFAULT is the board a game uses when none is named: the rulebook's first mission.
+"""
+
+DEFAULT = "japan"
