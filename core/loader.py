@@ -49,7 +49,6 @@ class SourceMap:
 
     _HEADER = re.compile(r"^\s*(\[\[?)\s*([A-Za-z0-9_.\-]+)\s*\]\]?")
     _KEY = re.compile(r"^(\s*)([A-Za-z0-9_\-]+)\s*=\s*")
-    _ITEM = re.compile(r"^(\s*)(\"|')")
 
     def __init__(self, file: str, text: str) -> None:
         self.file = file

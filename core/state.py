@@ -417,7 +417,9 @@ class State:
         """Announce an event: run the hooks that listen to it, in file order."""
         hooks = self.rules.hooks.get(event)
         if hooks:
-            self.push_many([(_hook_op(h), ctx) for h in hooks])
+            q = self.queue
+            for h in reversed(hooks):
+                q.append((_run_hook, (h, ctx)))
 
     # ------------------------------------------------------------------ clue chain (R10)
     def add_clue(self, player: int, card: int) -> None:
@@ -753,11 +755,9 @@ def _emit_op(event: str) -> Op:
     return emit
 
 
-def _hook_op(h: Any) -> Op:
-    def run(st: State, ctx: Ctx) -> None:
-        if h.cond is None or h.cond(st, ctx):
-            st.push_ops(h.ops, ctx)
-    return run
+def _run_hook(st: State, h: Any, ctx: Ctx) -> None:
+    if h.cond is None or h.cond(st, ctx):
+        st.push_ops(h.ops, ctx)
 
 
 # ====================================================================== choice resumers
