@@ -31,6 +31,10 @@ SHAPES: Final[dict[str, tuple[str, ...]]] = {
     "lose": ("kind",),
     "discard": ("card",),
     "place": ("city",),
+    "carry": ("pawn", "city"),
+    "trade": ("player", "card"),
+    "receive": ("player",),
+    "deploy": ("player", "city"),
 }
 HELP: Final[dict[str, str]] = {
     "done": "end this phase step (movement, battles, a phase boundary)",
@@ -52,6 +56,10 @@ HELP: Final[dict[str, str]] = {
     "lose": "which resource the team loses",
     "discard": "which clue card the team loses",
     "place": "which city receives the artwork or agents",
+    "carry": "move a pawn one road, taking the artwork of its city along (R23)",
+    "trade": "a player hands a clue card to a player in the same city (R21)",
+    "receive": "who receives the traded clue card",
+    "deploy": "a player places one of their setup agents in a city (R23)",
 }
 
 

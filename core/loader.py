@@ -195,6 +195,7 @@ class CitySpec:
     agents: int | None = None
     artwork: bool = False
     title: str = ""
+    on_collect: str | None = None  # an effect run when the city's artwork is collected
 
 
 @attrs.define
@@ -443,6 +444,7 @@ _PARAMS: Final[dict[str, type | tuple[type, ...]]] = {
     "components.artwork_tokens": int, "components.ally_dice": int,
     "components.lost_city_markers": int, "components.die_faces": int,
     "setup.van": dict, "setup.agents_per_city": int, "setup.final_card_from_bottom": int,
+    "setup.player_agents": int, "rules.clue_exchange": bool, "rules.carry_artworks": bool,
     "rules.draw_per_round": int, "rules.play_per_round": int, "rules.clues_per_artwork": int,
     "rules.lost_city_at": int, "rules.weapon_bonus": int, "rules.concede_health": int,
     "rules.movement": str, "rules.move_cost": str, "rules.clue_chains": str,
@@ -577,6 +579,16 @@ def _build(doc: dict[str, Any], owner: dict[tuple[Any, ...], Any], top: _Layer,
             if fn is not None:
                 props.append(Property(spec.name, fn, spec.check))
 
+    # ---- city effects
+    city_effects: list[tuple[Any, ...]] = []
+    for i, c in enumerate(city_specs):
+        ops: tuple[Any, ...] | None = ()
+        if c.on_collect is not None:
+            path = ("city", i, "on_collect")
+            ops = comp.effect(c.on_collect, where(path).origin(path, c.on_collect),
+                              frozenset({"city"}))
+        city_effects.append(ops or ())
+
     # ---- setup
     van = params["setup.van"]
     for k in van:
@@ -602,6 +614,7 @@ def _build(doc: dict[str, Any], owner: dict[tuple[Any, ...], Any], top: _Layer,
         hooks=MappingProxyType({k: tuple(v) for k, v in hooks.items()}),
         properties=tuple(props), difficulties=MappingProxyType(difficulties),
         setup_agents=setup_agents, setup_artworks=setup_artworks, setup_van=setup_van,
+        city_effects=tuple(city_effects),
         raw=doc,
     )
 

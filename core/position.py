@@ -14,7 +14,7 @@ from .state import State
 
 KEYS: Final = (
     "round", "van", "health", "pawns", "agents", "hq", "artworks", "lost", "track", "allies",
-    "hands", "chain", "chains", "deck_top", "discard", "final_round", "dice",
+    "hands", "chain", "chains", "deck_top", "discard", "final_round", "dice", "carried",
 )
 
 Locate = Callable[[tuple[Any, ...]], Location]
@@ -131,6 +131,10 @@ def apply_position(st: State, pos: Mapping[str, Any], locate: Locate = _nowhere,
     if "deck_top" in pos:
         top = cards(pos["deck_top"], "deck_top")
         st.deck.extend(reversed(top))  # the first listed is drawn first
+    if "carried" in pos:
+        st.carried = [0] * len(st.pawns)
+        for i, k in enumerate(_list(pos["carried"], fail, "carried")):
+            st.carried[player(str(k), "carried", i, pawn=True)] = 1
     if "final_round" in pos:
         st.final_round = bool(pos["final_round"])
     if "dice" in pos:
@@ -182,6 +186,8 @@ def position_of(st: State) -> dict[str, Any]:
         "deck_top": list(reversed(st.deck)),
         "final_round": st.final_round,
         "dice": list(st.forced_dice),
+        "carried": [("ally" if i == st.players else f"p{i + 1}")
+                    for i, k in enumerate(st.carried) if k],
     }
     if len(st.chains) == 1:
         out["chain"] = list(st.chains[0])

@@ -99,6 +99,7 @@ class Rules:
     setup_agents: tuple[int, ...]  # per city
     setup_artworks: tuple[int, ...]  # cities holding an artwork at setup
     setup_van: tuple[int, ...]
+    city_effects: tuple[tuple[Op, ...], ...]  # per city: run when its artwork is collected
     raw: Mapping[str, Any]  # the merged TOML document, for tools
     ref: str = ""  # how it was asked for: a shipped name or a file path (saves record it)
     variants: tuple[str, ...] = ()

@@ -29,7 +29,8 @@ class State:
 
     __slots__ = (
         "agents", "allies", "artworks", "b_bonus", "b_city", "b_dice", "b_labels", "b_leader",
-        "b_owner", "b_parts", "b_picks", "b_reroll", "chains", "deck", "difficulty", "discard",
+        "b_owner", "b_parts", "b_picks", "b_reroll", "b_reroller", "carried", "chains", "deck",
+        "deploy_left", "difficulty", "discard",
         "final_round", "forced_dice", "fought", "hands", "health", "history", "hq", "log",
         "lost", "moved", "must_leave", "options", "outcome", "pawns", "phase", "players",
         "plays_left", "queue", "reason", "removed", "resume", "rng", "round", "rules", "seed",
@@ -79,6 +80,9 @@ class State:
     b_bonus: int
     b_picks: list[int]
     b_reroll: int
+    b_reroller: int  # whose clue card pays the reroll, when each player has a chain (R21)
+    carried: list[int]  # per pawn: an artwork it carries (carry_artworks, R23)
+    deploy_left: list[int]  # per player: agents still to place at setup (R23)
     forced_dice: list[int]
     start: dict[str, Any] | None  # the set position a game began from, if any (for saves)
     log: list[tuple[Any, ...]]
@@ -107,6 +111,8 @@ class State:
         s.van = list(rules.setup_van)
         s.health = [health] * players
         s.pawns = [rules.start] * (players + (1 if s.solo else 0))
+        s.carried = [0] * len(s.pawns)
+        s.deploy_left = [int(rules.p("setup.player_agents"))] * players
         s.agents = list(rules.setup_agents)
         s.hq = 0
         s.artworks = [0] * n
@@ -145,6 +151,8 @@ class State:
         """Schedule the round from `phase` on and run to the first decision."""
         steps: list[Callable[..., None]] = []
         if phase == "mission":
+            if any(self.deploy_left):
+                steps.append(_op_deploy)
             steps.append(_op_round_start)
         for name in PHASES[PHASES.index(phase):]:
             if name != phase or phase == "mission":  # a round entered mid-way starts in it
@@ -175,6 +183,8 @@ class State:
         c.b_city, c.b_leader, c.b_parts = self.b_city, self.b_leader, self.b_parts[:]
         c.b_dice, c.b_labels, c.b_owner = self.b_dice[:], self.b_labels[:], self.b_owner[:]
         c.b_bonus, c.b_picks, c.b_reroll = self.b_bonus, self.b_picks[:], self.b_reroll
+        c.b_reroller, c.carried = self.b_reroller, self.carried[:]
+        c.deploy_left = self.deploy_left[:]
         c.forced_dice, c.log, c.history = self.forced_dice[:], self.log[:], self.history[:]
         c.start = self.start
         return c
@@ -219,7 +229,8 @@ class State:
         if kind == "agent":
             return int(p["components.agent_tokens"]) - sum(self.agents) - self.hq
         if kind == "artwork":
-            return int(p["components.artwork_tokens"]) - sum(self.artworks) - len(self.track)
+            return (int(p["components.artwork_tokens"]) - sum(self.artworks) - len(self.track)
+                    - sum(self.carried))
         if kind == "marker":
             return int(p["components.lost_city_markers"]) - sum(self.lost)
         if kind == "ally":
@@ -461,28 +472,44 @@ class State:
         self.emit("artwork_uncovered", Ctx(player, city))
 
     # ------------------------------------------------------------------ collection (R12)
+    def artwork_at(self, c: int) -> bool:
+        """An artwork lies in city c, or a pawn there carries one."""
+        if self.artworks[c]:
+            return True
+        return any(k and self.pawns[i] == c for i, k in enumerate(self.carried))
+
     def can_collect(self, c: int) -> bool:
-        if not self.artworks[c] or self.agents[c] or self.lost[c]:
+        if self.agents[c] or self.lost[c] or not self.artwork_at(c):
             return False
         t = self.rules.track
         need = t[len(self.track)].symbol if len(self.track) < len(t) else None
         return need is None or need == self.rules.cities[c].symbol
 
     def collect(self, city: int) -> None:
-        """The artwork goes onto the lowest free track space; filling the last wins (R19)."""
-        self.artworks[city] = 0
+        """The artwork goes onto the lowest free track space; filling the last wins (R19).
+
+        A carried artwork in the city is collected first, freeing its pawn.
+        """
+        carrier = next((i for i, k in enumerate(self.carried) if k and self.pawns[i] == city), -1)
+        if carrier >= 0:
+            self.carried[carrier] = 0
+        else:
+            self.artworks[city] = 0
         self.track.append(self.rules.cities[city].symbol or self.city_name(city))
         self.note("collected", self.city_name(city))
         if len(self.track) >= len(self.rules.track):
             self.end_game(True, "the last artwork reached the track (R19)")
             return
         self.emit("artwork_collected", Ctx(-1, city))
+        effect = self.rules.city_effects[city]
+        if effect:  # the city's own effect, before the hooks (Scandinavia)
+            self.push_ops(effect, Ctx(-1, city))
 
     # ------------------------------------------------------------------ battles
     def _clear_battle(self) -> None:
         self.b_city, self.b_leader, self.b_parts = -1, -1, []
         self.b_dice, self.b_labels, self.b_owner = [], [], []
-        self.b_bonus, self.b_picks, self.b_reroll = 0, [], 0
+        self.b_bonus, self.b_picks, self.b_reroll, self.b_reroller = 0, [], 0, -1
 
     def _roll_battle(self) -> None:
         """The leader rolls their die and every ally die; each other participant their own (R14)."""
@@ -513,7 +540,7 @@ class State:
             self.fought.append(c)
             self._await("battle")
             self.emit("battle_won", Ctx(-1, c))
-            if self.artworks[c] and not self.lost[c]:
+            if self.can_collect(c):
                 self.push(State.collect, c)  # collected at once (R15)
         else:
             self._await("losing")
@@ -601,6 +628,7 @@ class State:
             "reason": self.reason, "rng": self.rng, "removed": list(self.removed),
             "plays_left": list(self.plays_left), "fought": list(self.fought),
             "moved": list(self.moved), "must_leave": list(self.must_leave),
+            "deploy_left": list(self.deploy_left), "reroller": self.b_reroller,
             "battle": [self.b_city, self.b_leader, self.b_parts, self.b_dice, self.b_labels,
                        self.b_bonus, self.b_picks, self.b_reroll],
             "queue": len(self.queue), "legal": [str(a) for a in self.legal_actions()],
@@ -710,7 +738,28 @@ def _collect_choice(st: State, name: str, ctx: Ctx) -> None:
 def _op_battle(st: State, ctx: Ctx) -> None:
     st.phase = "battle"
     st.fought = []
+    st.push(_exchange_step)
     st._await("battle")
+
+
+def _exchange_groups(st: State) -> dict[int, list[int]]:
+    """Cities with 2+ players and no agent: where clue cards may change hands (R21)."""
+    by_city: dict[int, list[int]] = {}
+    for p in range(st.players):
+        by_city.setdefault(st.pawns[p], []).append(p)
+    return {c: ps for c, ps in by_city.items() if len(ps) > 1 and not st.agents[c]}
+
+
+def _exchange_step(st: State) -> None:
+    if st.rules.p("rules.clue_exchange") and len(st.chains) > 1 and _legal_exchange(st)[:-1]:
+        st.phase = "exchange"
+        st._await("exchange")
+
+
+def _op_deploy(st: State, ctx: Ctx) -> None:
+    st.phase = "setup"
+    if any(st.deploy_left):
+        st._await("deploy")
 
 
 def _op_end(st: State, ctx: Ctx) -> None:
@@ -723,6 +772,9 @@ def _op_end(st: State, ctx: Ctx) -> None:
             return
         st.agents[c] = 0
         st.artworks[c] = 0
+        for i, p in enumerate(st.pawns):  # an artwork carried in the city goes back too
+            if p == c:
+                st.carried[i] = 0
         st.lost[c] = 1
         st.note("city_lost", st.city_name(c))
     st.push(_op_round_checks)
@@ -827,10 +879,14 @@ def _legal_play(st: State) -> list[Action]:
 
 def _legal_move(st: State) -> list[Action]:
     out: list[Action] = []
+    carry = st.rules.p("rules.carry_artworks")
     for i, c in enumerate(st.pawns):
         who = ALLY_PAWN if i == st.players else i
-        for d, _ in _destinations(st, c):
+        dests = _destinations(st, c)
+        for d, _ in dests:
             out.append(Action("move", who, st.city_name(d)))
+        if carry and st.artworks[c] and not st.carried[i]:  # R23: one artwork a pawn
+            out += [Action("carry", who, st.city_name(d)) for d, _ in dests]
     if not any(st.lost[st.pawns[i]] for i in st.must_leave):
         out.append(Action("done"))
     return out
@@ -864,8 +920,14 @@ def _reroll_chains(st: State) -> list[list[int]]:
     return [st.chains[p] for p in st.b_parts]  # R21: each player rerolls with their own cards
 
 
+def _rerollable(st: State) -> list[int]:
+    """The dice a reroll may pick: with per-player chains, only the card owner's (R21)."""
+    r = st.b_reroller
+    return [i for i in range(len(st.b_labels)) if r < 0 or st.b_owner[i] == r]
+
+
 def _legal_pick(st: State) -> list[Action]:
-    out = [Action("pick", TEAM, lab) for i, lab in enumerate(st.b_labels) if i not in st.b_picks]
+    out = [Action("pick", TEAM, st.b_labels[i]) for i in _rerollable(st) if i not in st.b_picks]
     if st.b_picks:
         out.append(Action("roll"))
     return out
@@ -880,6 +942,18 @@ def _legal_choice(verb: str, as_player: bool) -> Callable[[State], list[Action]]
     return legal
 
 
+def _legal_exchange(st: State) -> list[Action]:
+    out = [Action("trade", p, c) for ps in _exchange_groups(st).values() for p in ps
+           for c in sorted(st.chains[p])]
+    out.append(Action("done"))
+    return out
+
+
+def _legal_deploy(st: State) -> list[Action]:
+    return [Action("deploy", p, st.city_name(c)) for p in range(st.players) if st.deploy_left[p]
+            for c in range(len(st.lost)) if not st.lost[c]]
+
+
 _LEGAL: Final[dict[str, Callable[[State], list[Action]]]] = {
     "boundary": _legal_boundary, "plan": _legal_plan, "play": _legal_play,
     "move": _legal_move, "battle": _legal_battle, "muster": _legal_muster,
@@ -887,7 +961,8 @@ _LEGAL: Final[dict[str, Callable[[State], list[Action]]]] = {
     "give": _legal_choice("give", True), "hurt": _legal_choice("hurt", True),
     "triple": _legal_choice("triple", False), "collect": _legal_choice("collect", False),
     "lose": _legal_choice("lose", False), "discard": _legal_choice("discard", False),
-    "place": _legal_choice("place", False),
+    "place": _legal_choice("place", False), "receive": _legal_choice("receive", True),
+    "exchange": _legal_exchange, "deploy": _legal_deploy,
 }
 
 
@@ -936,6 +1011,8 @@ def _apply_move(st: State, a: Action) -> None:
     cost = st.rules.move_cost(st, Ctx(payer, dst, road))
     st.wait = None
     st._await("move")
+    if a.verb == "carry":
+        st.artworks[src], st.carried[i] = 0, 1
     st.pawns[i] = dst
     if i not in st.moved:
         st.moved.append(i)
@@ -968,7 +1045,7 @@ def _apply_roll(st: State, a: Action) -> None:
         for i in st.b_picks:
             st.b_dice[i] = st.roll()
         st.note("rerolled", " ".join(f"{st.b_labels[i]}={st.b_dice[i]}" for i in st.b_picks))
-        st.b_picks, st.b_reroll = [], 0
+        st.b_picks, st.b_reroll, st.b_reroller = [], 0, -1
         st._battle_check()
     else:
         st._roll_battle()
@@ -976,9 +1053,10 @@ def _apply_roll(st: State, a: Action) -> None:
 
 def _apply_reroll(st: State, a: Action) -> None:
     card = int(a.arg or 0)
-    for ch in st.chains:
+    for owner, ch in enumerate(st.chains):
         if card in ch:
             ch.remove(card)
+            st.b_reroller = owner if len(st.chains) > 1 else -1
     st.discard.append(card)
     st.b_reroll = len(st.rules.cards[card].clues)
     st.note("reroll_card", card)
@@ -989,7 +1067,7 @@ def _apply_reroll(st: State, a: Action) -> None:
 def _apply_pick(st: State, a: Action) -> None:
     st.b_picks.append(st.b_labels.index(str(a.arg)))
     st.wait = None
-    if len(st.b_picks) >= st.b_reroll or len(st.b_picks) == len(st.b_labels):
+    if len(st.b_picks) >= st.b_reroll or len(st.b_picks) == len(_rerollable(st)):
         _apply_roll(st, Action("roll"))
     else:
         st._await("pick")
@@ -1015,9 +1093,33 @@ def _apply_concede(st: State, a: Action) -> None:
     st.lose_health(leader, int(st.rules.p("rules.concede_health")), "conceded")
 
 
+def _apply_trade(st: State, a: Action) -> None:
+    st.wait = None
+    st._await("exchange")
+    group = next(ps for ps in _exchange_groups(st).values() if a.player in ps)
+    st.ask("receive", [p for p in group if p != a.player], _receive(a.player, int(a.arg or 0)))
+
+
+def _receive(giver: int, card: int) -> Callable[..., None]:
+    def receive(st: State, p: int, ctx: Ctx) -> None:
+        st.chains[giver].remove(card)
+        st.chains[p].append(card)
+        st.note("trade", f"p{giver + 1}", card, f"p{p + 1}")
+        st.push(_check_triples, p)  # the receiver may now hold a triple
+    return receive
+
+
+def _apply_deploy(st: State, a: Action) -> None:
+    st.wait = None
+    st.deploy_left[a.player] -= 1
+    if any(st.deploy_left):
+        st._await("deploy")
+    st.place_agents((st.rules.city_index[str(a.arg)],), 1, Ctx(a.player))
+
+
 def _apply_choice(st: State, a: Action) -> None:
     resume, ctx = st.resume, st.wctx
-    answer: Any = a.player if a.verb in ("give", "hurt") else a.arg
+    answer: Any = a.player if a.verb in ("give", "hurt", "receive") else a.arg
     if a.verb == "place":
         answer = st.rules.city_index[str(a.arg)]
     st.wait, st.options, st.resume, st.wctx = None, (), None, NO_CTX
@@ -1031,5 +1133,6 @@ _APPLY: Final[dict[str, Callable[[State, Action], None]]] = {
     "reroll": _apply_reroll, "pick": _apply_pick, "boost": _apply_boost,
     "concede": _apply_concede, "give": _apply_choice, "hurt": _apply_choice,
     "triple": _apply_choice, "collect": _apply_choice, "lose": _apply_choice,
-    "discard": _apply_choice, "place": _apply_choice,
+    "discard": _apply_choice, "place": _apply_choice, "receive": _apply_choice,
+    "carry": _apply_move, "trade": _apply_trade, "deploy": _apply_deploy,
 }

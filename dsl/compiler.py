@@ -131,9 +131,10 @@ class Compiler:
             self._err(f"a card bears 1 or 2 clue symbols, not {len(tree)} (R9)", tree[0])
         return tuple(out)
 
-    def effect(self, text: str, origin: Origin | None = None) -> tuple[Op, ...] | None:
+    def effect(self, text: str, origin: Origin | None = None,
+               bound: frozenset[str] = frozenset()) -> tuple[Op, ...] | None:
         tree = self.parse(text, "effect", origin)
-        return None if tree is None else self._stmts(tree, frozenset())
+        return None if tree is None else self._stmts(tree, bound)
 
     def hook(self, text: str, origin: Origin | None = None) -> Hook | None:
         tree = self.parse(text, "hook", origin)
@@ -405,7 +406,8 @@ def _on_track(st: Any, x: Any) -> bool:
 _CALLS: Final[dict[str, tuple[tuple[tuple[str, ...], ...], str, Callable[..., Any]]]] = {
     "agents": ((("city",),), "int", _agents),
     "pawns": ((("city",),), "int", lambda st, c: sum(1 for p in st.pawns if p == c)),
-    "artwork": ((("city",),), "bool", lambda st, c: bool(st.artworks[c])),
+    "artwork": ((("city",),), "bool", lambda st, c: st.artwork_at(c)),
+    "symbol": ((("city",),), "str", lambda st, c: st.rules.cities[c].symbol or ""),
     "lost": ((("city",),), "bool", lambda st, c: bool(st.lost[c])),
     "on_track": ((("city", "str"),), "bool", _on_track),
     "health": ((("player",),), "int", lambda st, p: st.health[p] if p < st.players else 0),

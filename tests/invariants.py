@@ -19,7 +19,8 @@ def check(st: State) -> None:
     assert all(a >= 0 for a in st.agents) and st.hq >= 0
     assert sum(st.agents) + st.hq <= p["components.agent_tokens"]  # R2
     assert all(x in (0, 1) for x in st.artworks)
-    assert sum(st.artworks) + len(st.track) <= p["components.artwork_tokens"]
+    assert sum(st.artworks) + sum(st.carried) + len(st.track) <= p["components.artwork_tokens"]
+    assert all(k in (0, 1) for k in st.carried)  # R23: one artwork a pawn
     assert sum(st.lost) <= p["components.lost_city_markers"]
     assert 0 <= st.allies <= p["components.ally_dice"]  # R17
     for c, lost in enumerate(st.lost):
