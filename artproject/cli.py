@@ -60,7 +60,8 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--mission", default=DEFAULT,
                    help=f"a shipped mission's name or a mission file (default: {DEFAULT})")
     s.add_argument("--variant", action="append", default=[], metavar="FILE",
-                   help="a variant (house rules) file to layer on the mission; repeatable")
+                   help="a variant (house rules): a file, or a shipped one by name "
+                        "(city-falls-at-4); repeatable")
     s.add_argument("--players", type=int, default=2, help="1 to 6 (default: 2)")
     s.add_argument("--difficulty", default="medium",
                    help="easy, medium, hard or impossible (default: medium)")

@@ -1,4 +1,4 @@
-"""Actions: small hashable values with a text notation that parses back (`move p1 kyoto`)."""
+"""Actions: small hashable values with a text notation that parses back (`move p1 CITY`)."""
 
 from __future__ import annotations
 

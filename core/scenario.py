@@ -115,7 +115,7 @@ def _compile_step(step: Any, i: int, comp: Compiler, smap: SourceMap, fail: Any)
     for k in ("do", "refuse"):
         if k in step:
             if not isinstance(step[k], str):
-                raise fail("expected an action in the notation, such as 'move p1 kyoto'",
+                raise fail("expected an action in the notation, such as 'move p2 CITY'",
                            "step", i, k)
             try:
                 Action.parse(step[k])

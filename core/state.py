@@ -502,7 +502,7 @@ class State:
             return
         self.emit("artwork_collected", Ctx(-1, city))
         effect = self.rules.city_effects[city]
-        if effect:  # the city's own effect, before the hooks (Scandinavia)
+        if effect:  # the city's own effect (on_collect), before the hooks
             self.push_ops(effect, Ctx(-1, city))
 
     # ------------------------------------------------------------------ battles

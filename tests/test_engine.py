@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,7 @@ from artproject import (
     loads,
     new_game,
     save_game,
+    shipped_missions,
 )
 from artproject.core.saves import dumps
 from artproject.simulate import cautious_policy, play, random_policy
@@ -206,12 +208,16 @@ def test_observation_hides_other_hands() -> None:
 
 
 # ---------------------------------------------------------------------- whole games
-@pytest.mark.parametrize("players", [1, 2, 3, 4, 5, 6])
+MISSIONS = shipped_missions()
+
+
+@pytest.mark.parametrize("mission", MISSIONS)
+@pytest.mark.parametrize("players", [1, 2, 4, 6])
 @pytest.mark.parametrize("difficulty", DIFFICULTIES)
-def test_whole_games_keep_the_invariants(players: int, difficulty: str) -> None:
+def test_whole_games_keep_the_invariants(mission: str, players: int, difficulty: str) -> None:
     for seed in range(2):
         for make in (random_policy, cautious_policy):
-            g = new_game(players=players, difficulty=difficulty, seed=seed)
+            g = new_game(mission, players=players, difficulty=difficulty, seed=seed)
             choose = make(seed)
             steps = 0
             while not g.is_over():
@@ -226,10 +232,10 @@ def test_whole_games_keep_the_invariants(players: int, difficulty: str) -> None:
 class GameMachine(RuleBasedStateMachine):
     """Random legal actions over every player count and difficulty, with checks each step."""
 
-    @initialize(players=st.integers(1, 6), difficulty=st.sampled_from(DIFFICULTIES),
-                seed=st.integers(0, 2**32))
-    def start(self, players: int, difficulty: str, seed: int) -> None:
-        self.game: State = new_game(players=players, difficulty=difficulty, seed=seed)
+    @initialize(mission=st.sampled_from(MISSIONS), players=st.integers(1, 6),
+                difficulty=st.sampled_from(DIFFICULTIES), seed=st.integers(0, 2**32))
+    def start(self, mission: str, players: int, difficulty: str, seed: int) -> None:
+        self.game: State = new_game(mission, players=players, difficulty=difficulty, seed=seed)
         self.threat = self.game.threat()
         self.track = list(self.game.track)
 
@@ -243,7 +249,7 @@ class GameMachine(RuleBasedStateMachine):
     @rule()
     def replay_matches(self) -> None:
         g = self.game
-        h = new_game(players=g.players, difficulty=g.difficulty, seed=g.seed)
+        h = new_game(g.rules.name, players=g.players, difficulty=g.difficulty, seed=g.seed)
         for a in g.history:
             h.apply(a)
         assert h.fingerprint() == g.fingerprint()
@@ -261,7 +267,19 @@ class GameMachine(RuleBasedStateMachine):
 TestGameMachine = GameMachine.TestCase
 
 
-@given(st.integers(0, 2**32))
-def test_random_games_end(seed: int) -> None:
-    g = new_game(players=2, seed=seed)
+@given(st.sampled_from(MISSIONS), st.integers(0, 2**32))
+def test_random_games_end(mission: str, seed: int) -> None:
+    g = new_game(mission, players=2, seed=seed)
     assert play(g, random_policy(seed)) < 5000
+
+
+def test_core_names_no_mission() -> None:
+    """Core is mechanism: a board's name, city or district never appears in core/."""
+    core = Path(__file__).resolve().parent.parent / "core"
+    names = set(MISSIONS)
+    for m in MISSIONS:
+        names.update(c.name for c in new_game(m, players=2).rules.cities)
+    names -= {"base"}
+    for f in core.glob("*.py"):
+        words = set(re.findall(r"[a-z_]+", f.read_text().lower()))
+        assert not names & words, (f.name, sorted(names & words))
