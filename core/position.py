@@ -130,7 +130,7 @@ def apply_position(st: State, pos: Mapping[str, Any], locate: Locate = _nowhere,
         st.discard.extend(cards(pos["discard"], "discard"))
     if "deck_top" in pos:
         top = cards(pos["deck_top"], "deck_top")
-        st.deck.extend(reversed(top))  # the first listed is drawn first
+        st.deck_top.extend(reversed(top))  # the first listed is drawn first
     if "carried" in pos:
         st.carried = [0] * len(st.pawns)
         for i, k in enumerate(_list(pos["carried"], fail, "carried")):
@@ -148,9 +148,16 @@ def apply_position(st: State, pos: Mapping[str, Any], locate: Locate = _nowhere,
 
 
 def _take_card(st: State, card: int) -> None:
-    for pile in (st.deck, st.discard, st.removed, *st.hands, *st.chains):
+    if card == st.rules.final_card and st.above >= 0:
+        st.above = -1  # the final card leaves its place in the deck
+        return
+    for pile in (st.deck_top, st.deck, st.discard, st.removed, *st.hands, *st.chains):
         if card in pile:
             pile.remove(card)
+            if pile is st.removed and st.deck:
+                st.removed.append(st._pick())  # solo: still 15 cards out of the game
+            if pile is st.deck or pile is st.removed:
+                st.above = min(st.above, len(st.deck))
             return
 
 
@@ -183,7 +190,7 @@ def position_of(st: State) -> dict[str, Any]:
         "allies": st.allies,
         "hands": [list(h) for h in st.hands],
         "discard": list(st.discard),
-        "deck_top": list(reversed(st.deck)),
+        "deck_top": list(reversed(st.deck_top)),
         "final_round": st.final_round,
         "dice": list(st.forced_dice),
         "carried": [("ally" if i == st.players else f"p{i + 1}")

@@ -29,8 +29,8 @@ class State:
 
     __slots__ = (
         "agents", "allies", "artworks", "b_bonus", "b_city", "b_dice", "b_labels", "b_leader",
-        "b_owner", "b_parts", "b_picks", "b_reroll", "b_reroller", "carried", "chains", "deck",
-        "deploy_left", "difficulty", "discard",
+        "above", "b_owner", "b_parts", "b_picks", "b_reroll", "b_reroller", "carried", "chains",
+        "deck", "deck_top", "deploy_left", "difficulty", "discard",
         "final_round", "forced_dice", "fought", "hands", "health", "history", "hq", "log",
         "lost", "moved", "must_leave", "options", "outcome", "pawns", "phase", "players",
         "plays_left", "queue", "reason", "removed", "resume", "rng", "round", "rules", "seed",
@@ -54,7 +54,9 @@ class State:
     lost: list[int]
     track: list[str]
     allies: int
-    deck: list[int]
+    deck: list[int]  # the cards still in the deck, in no order: each draw picks at random
+    deck_top: list[int]  # cards known to lie on top (scenarios), the last drawn first
+    above: int  # cards of `deck` above the final card; -1 once it is no longer in the deck
     discard: list[int]
     removed: list[int]
     hands: list[list[int]]
@@ -120,16 +122,14 @@ class State:
             s.artworks[c] = 1
         s.lost = [0] * n
         s.track, s.allies = [], 0
-        deck = list(rules.deck)
-        s._shuffle(deck)
-        s.removed = []
+        # The deck is shuffled lazily: each draw takes a card at random from those left, which
+        # is the same as shuffling once, without paying for the shuffle at setup.
+        s.deck, s.deck_top, s.removed = list(rules.deck), [], []
         if s.solo:
-            k = int(rules.p("solo.removed_cards"))
-            s.removed, deck = deck[:k], deck[k:]
-        # The deck's top is the end of the list; the final card lies on the last 12 (R3).
-        below = int(rules.p("setup.final_card_from_bottom")) - 1
-        below = min(below, len(deck))
-        s.deck = [*deck[:below], rules.final_card, *deck[below:]]
+            for _ in range(int(rules.p("solo.removed_cards"))):
+                s.removed.append(s._pick())
+        below = int(rules.p("setup.final_card_from_bottom")) - 1  # R3: on the last 12
+        s.above = max(len(s.deck) - below, 0)
         s.discard, s.hands = [], [[] for _ in range(players)]
         chains = 1 if rules.p("rules.clue_chains") == "team" else players
         s.chains = [[] for _ in range(chains)]
@@ -173,6 +173,7 @@ class State:
         c.agents, c.hq, c.artworks, c.lost = self.agents[:], self.hq, self.artworks[:], self.lost[:]
         c.track, c.allies = self.track[:], self.allies
         c.deck, c.discard, c.removed = self.deck[:], self.discard[:], self.removed[:]
+        c.deck_top, c.above = self.deck_top[:], self.above
         c.hands = [h[:] for h in self.hands]
         c.chains = [ch[:] for ch in self.chains]
         c.plays_left, c.fought = self.plays_left[:], self.fought[:]
@@ -203,10 +204,27 @@ class State:
             return self.forced_dice.pop(0)
         return 1 + self._next() % int(self.rules.p("components.die_faces"))
 
-    def _shuffle(self, items: list[int]) -> None:
-        for i in range(len(items) - 1, 0, -1):
-            j = self._next() % (i + 1)
-            items[i], items[j] = items[j], items[i]
+    def _pick(self) -> int:
+        """A card taken at random from the deck's unordered remainder."""
+        d = self.deck
+        j = self._next() % len(d)
+        d[j], d[-1] = d[-1], d[j]
+        return d.pop()
+
+    def deck_size(self) -> int:
+        return len(self.deck_top) + len(self.deck) + (1 if self.above >= 0 else 0)
+
+    def draw_card(self) -> int | None:
+        """The next card of the deck (R3: the final card after `above` others), or None."""
+        if self.deck_top:
+            return self.deck_top.pop()
+        if self.above > 0 or (self.above < 0 and self.deck):
+            self.above -= self.above > 0
+            return self._pick()
+        if self.above == 0:
+            self.above = -1
+            return self.rules.final_card
+        return None
 
     # ------------------------------------------------------------------ reading
     def threat(self) -> int:
@@ -602,7 +620,7 @@ class State:
             "artworks": [r.cities[i].name for i, a in enumerate(self.artworks) if a],
             "lost": [r.cities[i].name for i, x in enumerate(self.lost) if x],
             "track": list(self.track), "threat": self.threat(), "ally_cost": self.ally_cost(),
-            "allies": self.allies, "deck": len(self.deck), "final_round": self.final_round,
+            "allies": self.allies, "deck": self.deck_size(), "final_round": self.final_round,
             "hand": list(self.hands[player]),
             "hand_backs": {f"p{i + 1}": [[sym[s] for s in r.cards[c].clues] for c in h]
                            for i, h in enumerate(self.hands) if i != player},
@@ -626,6 +644,7 @@ class State:
             "position": position_of(self), "phase": self.phase, "wait": self.wait,
             "options": [str(o) for o in self.options], "outcome": self.outcome,
             "reason": self.reason, "rng": self.rng, "removed": list(self.removed),
+            "deck": sorted(self.deck), "above": self.above,
             "plays_left": list(self.plays_left), "fought": list(self.fought),
             "moved": list(self.moved), "must_leave": list(self.must_leave),
             "deploy_left": list(self.deploy_left), "reroller": self.b_reroller,
@@ -676,8 +695,7 @@ def _op_mission(st: State, ctx: Ctx) -> None:
 
 def _draw(st: State, p: int) -> bool:
     """Draw one card into p's hand; the final card is discarded and replaced (R20)."""
-    while st.deck:
-        card = st.deck.pop()
+    while (card := st.draw_card()) is not None:
         if card == st.rules.final_card:
             st.discard.append(card)
             st.final_round = True
@@ -866,7 +884,7 @@ def _legal_boundary(st: State) -> list[Action]:
 
 def _legal_plan(st: State) -> list[Action]:
     out = _legal_play(st)
-    if st.deck:
+    if st.deck_size():
         kinds = [k for i, k in enumerate(st.rules.resources) if st.van[i] > 0] or ["health"]
         out += [Action("draw", p, k) for p in range(st.players) for k in kinds]  # R6
     return out

@@ -46,7 +46,7 @@ _STATE_REFS: Final[dict[str, tuple[str, Fn]]] = {
     "allies": ("int", lambda s, c: s.allies),
     "track": ("int", lambda s, c: len(s.track)),
     "lost_cities": ("int", lambda s, c: sum(s.lost)),
-    "deck": ("int", lambda s, c: len(s.deck)),
+    "deck": ("int", lambda s, c: s.deck_size()),
     "players": ("int", lambda s, c: s.players),
     "health": ("int", lambda s, c: sum(s.health)),
     "final_round": ("bool", lambda s, c: s.final_round),

@@ -30,8 +30,8 @@ def check(st: State) -> None:
     if len(st.track) == len(r.track):
         assert st.outcome == "won"
     # every card in exactly one place
-    places = [st.deck, st.discard, st.removed, *st.hands, *st.chains]
-    seen = [c for pile in places for c in pile]
+    places = [st.deck_top, st.deck, st.discard, st.removed, *st.hands, *st.chains]
+    seen = [c for pile in places for c in pile] + ([r.final_card] if st.above >= 0 else [])
     assert sorted(seen) == sorted([*r.deck, r.final_card]), "a card is lost or doubled"
     assert len(st.removed) == (p["solo.removed_cards"] if st.solo else 0)
     if st.outcome is None:

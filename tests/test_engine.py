@@ -38,9 +38,9 @@ def test_setup_follows_the_rulebook() -> None:
     assert all(c == r.start for c in g.pawns)
     assert g.van == [3, 3, 3]
     # the first decision is the boundary before the mission phase: no card is drawn yet
-    assert g.wait == "boundary" and len(g.deck) == 73
-    # R3: the final card lies on the last 12 cards
-    assert g.deck.index(r.final_card) == 12
+    assert g.wait == "boundary" and g.deck_size() == 73
+    # R3: the final card lies on the last 12 cards: it is the 61st card drawn
+    assert _final_card_position(g) == 61
     assert sum(g.agents) == 2 * len(r.cities)
 
 
@@ -54,7 +54,25 @@ def test_health_by_difficulty(difficulty: str, health: int) -> None:
 def test_solo_setup() -> None:
     g = new_game(players=1, seed=3)
     assert g.solo and len(g.pawns) == 2 and len(g.removed) == 15
-    assert g.deck.index(g.rules.final_card) == 12
+    assert g.deck_size() == 58 and _final_card_position(g) == 46
+
+
+def _final_card_position(g: State) -> int:
+    c = g.clone()
+    n = 0
+    while (card := c.draw_card()) is not None:
+        n += 1
+        if card == g.rules.final_card:
+            assert c.deck_size() == 12
+            return n
+    raise AssertionError("no final card")
+
+
+def test_draws_cover_the_deck_evenly() -> None:
+    """The lazy shuffle: each of the 72 cards is equally likely to be drawn first."""
+    firsts = [new_game(players=2, seed=s).clone().draw_card() for s in range(7200)]
+    counts = [firsts.count(c) for c in range(1, 73)]
+    assert min(counts) > 50 and max(counts) < 160
 
 
 def test_bad_game_requests() -> None:
