@@ -28,6 +28,7 @@ def apply_position(st: State, pos: Mapping[str, Any], locate: Locate = _nowhere,
                    prefix: tuple[Any, ...] = ("position",)) -> None:
     """Set the parts of `st` that `pos` names; raise RulesError naming the bad entry."""
     r = st.rules
+    st.legal_cache = None
 
     def fail(msg: str, *path: Any) -> RulesError:
         full = (*prefix, *path)

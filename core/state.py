@@ -34,7 +34,7 @@ class State:
         "final_round", "forced_dice", "fought", "hands", "health", "history", "hq", "log",
         "lost", "moved", "must_leave", "options", "outcome", "pawns", "phase", "players",
         "plays_left", "queue", "reason", "removed", "resume", "rng", "round", "rules", "seed",
-        "solo", "start", "track", "van", "wait", "wctx",
+        "legal_cache", "solo", "start", "track", "van", "wait", "wctx",
     )
 
     rules: Rules
@@ -89,6 +89,7 @@ class State:
     start: dict[str, Any] | None  # the set position a game began from, if any (for saves)
     log: list[tuple[Any, ...]]
     history: list[Action]
+    legal_cache: list[Action] | None  # legal_actions() until the state next changes
 
     # ------------------------------------------------------------------ building
     @classmethod
@@ -138,6 +139,7 @@ class State:
         s.queue, s.wait, s.options, s.resume, s.wctx = [], None, (), None, NO_CTX
         s._clear_battle()
         s.forced_dice, s.log, s.history, s.start = [], [], [], None
+        s.legal_cache = None
         s._check_setup()
         if start:
             s.start_round()
@@ -156,7 +158,7 @@ class State:
             steps.append(_op_round_start)
         for name in PHASES[PHASES.index(phase):]:
             if name != phase or phase == "mission":  # a round entered mid-way starts in it
-                steps.append(_op_boundary_for(name))
+                steps.append(_BOUNDARY_OPS[name])
             steps.append(_PHASE_OPS[name])
         steps.append(_op_next_round)
         self.push_ops(tuple(steps), NO_CTX)
@@ -187,7 +189,7 @@ class State:
         c.b_reroller, c.carried = self.b_reroller, self.carried[:]
         c.deploy_left = self.deploy_left[:]
         c.forced_dice, c.log, c.history = self.forced_dice[:], self.log[:], self.history[:]
-        c.start = self.start
+        c.start, c.legal_cache = self.start, self.legal_cache
         return c
 
     # ------------------------------------------------------------------ chance
@@ -306,6 +308,7 @@ class State:
         self.queue.append((fn, args))
 
     def _run(self) -> None:
+        self.legal_cache = None
         q = self.queue
         while q and self.wait is None and self.outcome is None:
             fn, args = q.pop()
@@ -377,18 +380,25 @@ class State:
         if kind == "health":
             self.lose_health(player, n, "pays health")
             return
-        if n > 1:  # one token at a time: a team choice may stop the machine between two
-            for _ in range(n):
-                self.push(State.pay, player, kind, 1)
-            return
         r = self.rules.resources.index(kind)
-        if self.van[r] > 0:
-            self.van[r] -= 1
-        elif player < 0:
-            self.ask("hurt", self._alive(), _hurt_for(kind))
-        else:
-            self.note("health_for", f"p{player + 1}", kind)
-            self.lose_health(player, 1, f"paid health for {kind}")
+        if player < 0:  # the team names who pays: one token at a time, each may stop to ask
+            if n > 1:
+                for _ in range(n):
+                    self.push(State.pay, player, kind, 1)
+            elif self.van[r] > 0:
+                self.van[r] -= 1
+            else:
+                self.ask("hurt", self._alive(), _hurt_for(kind))
+            return
+        van = self.van
+        for _ in range(n):
+            if van[r] > 0:
+                van[r] -= 1
+            else:
+                self.note("health_for", f"p{player + 1}", kind)
+                self.lose_health(player, 1, f"paid health for {kind}")
+                if self.outcome is not None:
+                    return
 
     def lose(self, kind: str, n: int, ctx: Ctx) -> None:
         """Lose tokens: health for a missing resource, nothing for a missing clue card."""
@@ -565,7 +575,14 @@ class State:
 
     # ------------------------------------------------------------------ actions
     def legal_actions(self) -> list[Action]:
-        """Every action the rules allow now, in a stable order."""
+        """Every action the rules allow now, in a stable order (a new list each call)."""
+        legal = self.legal_cache
+        if legal is None:
+            legal = self.legal_cache = self.compute_legal()
+        return legal[:]
+
+    def compute_legal(self) -> list[Action]:
+        """The legal actions worked out from the state, bypassing the cache."""
         w = self.wait
         if w is None or self.outcome is not None:
             return []
@@ -575,7 +592,10 @@ class State:
         """Take one decision; an illegal one raises IllegalActionError and changes nothing."""
         if isinstance(action, str):
             action = Action.parse(action)
-        if action not in self.legal_actions():
+        legal = self.legal_cache
+        if legal is None:
+            legal = self.legal_cache = self.compute_legal()
+        if action not in legal:
             raise IllegalActionError(self.why_illegal(action))
         self.history.append(action)
         _APPLY[action.verb](self, action)
@@ -731,7 +751,7 @@ def _op_movement(st: State, ctx: Ctx) -> None:
 
 
 def _destinations(st: State, c: int) -> list[tuple[int, Road | None]]:
-    if st.rules.p("rules.movement") == "anywhere":
+    if st.rules.params["rules.movement"] == "anywhere":
         return [(d, None) for d in range(len(st.lost)) if d != c and not st.lost[d]]
     return [(r.dst, r) for r in st.rules.neighbours[c] if not st.lost[r.dst]]
 
@@ -814,6 +834,7 @@ def _op_next_round(st: State, ctx: Ctx) -> None:
     st.start_round()
 
 
+_BOUNDARY_OPS: Final[dict[str, Op]] = {name: _op_boundary_for(name) for name in PHASES}
 _PHASE_OPS: Final[dict[str, Op]] = {
     "mission": _op_mission, "movement": _op_movement, "battle": _op_battle, "end": _op_end,
 }
@@ -871,27 +892,41 @@ def _uncover(st: State, city: int, ctx: Ctx) -> None:
 
 
 # ====================================================================== legal actions
+_INTERN: dict[tuple[str, int, str | int | None], Action] = {}
+
+
+def _A(verb: str, player: int = TEAM, arg: str | int | None = None) -> Action:
+    """An interned action: building a NamedTuple costs more than finding the one made before."""
+    key = (verb, player, arg)
+    a = _INTERN.get(key)
+    if a is None:
+        a = _INTERN[key] = Action(verb, player, arg)
+    return a
+
+
+_DONE: Final = _A("done")
+_UNLOCK: Final = [_A("unlock"), _DONE]
+_UNLOCK_BY: Final = [[*(_A("unlock", p) for p in range(n)), _DONE] for n in range(7)]
+
+
 def _legal_boundary(st: State) -> list[Action]:
-    out: list[Action] = []
-    if st.reserve("ally") > 0:
-        if st.van[st.rules.resources.index("radio")] >= st.ally_cost():
-            out.append(Action("unlock"))
-        else:  # R5: the team names the player who pays each missing radio
-            out += [Action("unlock", p) for p in range(st.players)]
-    out.append(Action("done"))
-    return out
+    if st.reserve("ally") <= 0:
+        return [_DONE]
+    if st.van[st.rules.resources.index("radio")] >= st.ally_cost():
+        return _UNLOCK[:]
+    return _UNLOCK_BY[st.players][:]  # R5: the team names who pays each missing radio
 
 
 def _legal_plan(st: State) -> list[Action]:
     out = _legal_play(st)
     if st.deck_size():
         kinds = [k for i, k in enumerate(st.rules.resources) if st.van[i] > 0] or ["health"]
-        out += [Action("draw", p, k) for p in range(st.players) for k in kinds]  # R6
+        out += [_A("draw", p, k) for p in range(st.players) for k in kinds]  # R6
     return out
 
 
 def _legal_play(st: State) -> list[Action]:
-    return [Action("play", p, c) for p in range(st.players) if st.plays_left[p]
+    return [_A("play", p, c) for p in range(st.players) if st.plays_left[p]
             for c in sorted(st.hands[p])]
 
 
@@ -902,11 +937,11 @@ def _legal_move(st: State) -> list[Action]:
         who = ALLY_PAWN if i == st.players else i
         dests = _destinations(st, c)
         for d, _ in dests:
-            out.append(Action("move", who, st.city_name(d)))
+            out.append(_A("move", who, st.city_name(d)))
         if carry and st.artworks[c] and not st.carried[i]:  # R23: one artwork a pawn
-            out += [Action("carry", who, st.city_name(d)) for d, _ in dests]
+            out += [_A("carry", who, st.city_name(d)) for d, _ in dests]
     if not any(st.lost[st.pawns[i]] for i in st.must_leave):
-        out.append(Action("done"))
+        out.append(_A("done"))
     return out
 
 
@@ -915,20 +950,20 @@ def _legal_battle(st: State) -> list[Action]:
     for p in range(st.players):
         c = st.pawns[p]
         if st.agents[c] and c not in st.fought and not st.lost[c]:
-            out.append(Action("fight", p, st.city_name(c)))
-    out.append(Action("done"))
+            out.append(_A("fight", p, st.city_name(c)))
+    out.append(_A("done"))
     return out
 
 
 def _legal_muster(st: State) -> list[Action]:
-    return [Action("join", p) for p in range(st.players)
-            if st.pawns[p] == st.b_city and p not in st.b_parts] + [Action("roll")]
+    return [_A("join", p) for p in range(st.players)
+            if st.pawns[p] == st.b_city and p not in st.b_parts] + [_A("roll")]
 
 
 def _legal_losing(st: State) -> list[Action]:
-    out = [Action("reroll", TEAM, c) for ch in _reroll_chains(st) for c in ch]
-    out += [Action("boost", p) for p in st.b_parts]
-    out.append(Action("concede"))
+    out = [_A("reroll", TEAM, c) for ch in _reroll_chains(st) for c in ch]
+    out += [_A("boost", p) for p in st.b_parts]
+    out.append(_A("concede"))
     return out
 
 
@@ -945,30 +980,30 @@ def _rerollable(st: State) -> list[int]:
 
 
 def _legal_pick(st: State) -> list[Action]:
-    out = [Action("pick", TEAM, st.b_labels[i]) for i in _rerollable(st) if i not in st.b_picks]
+    out = [_A("pick", TEAM, st.b_labels[i]) for i in _rerollable(st) if i not in st.b_picks]
     if st.b_picks:
-        out.append(Action("roll"))
+        out.append(_A("roll"))
     return out
 
 
 def _legal_choice(verb: str, as_player: bool) -> Callable[[State], list[Action]]:
     def legal(st: State) -> list[Action]:
         if as_player:
-            return [Action(verb, p) for p in st.options]
-        return [Action(verb, TEAM, st.city_name(o) if verb == "place" else o)
+            return [_A(verb, p) for p in st.options]
+        return [_A(verb, TEAM, st.city_name(o) if verb == "place" else o)
                 for o in st.options]
     return legal
 
 
 def _legal_exchange(st: State) -> list[Action]:
-    out = [Action("trade", p, c) for ps in _exchange_groups(st).values() for p in ps
+    out = [_A("trade", p, c) for ps in _exchange_groups(st).values() for p in ps
            for c in sorted(st.chains[p])]
-    out.append(Action("done"))
+    out.append(_A("done"))
     return out
 
 
 def _legal_deploy(st: State) -> list[Action]:
-    return [Action("deploy", p, st.city_name(c)) for p in range(st.players) if st.deploy_left[p]
+    return [_A("deploy", p, st.city_name(c)) for p in range(st.players) if st.deploy_left[p]
             for c in range(len(st.lost)) if not st.lost[c]]
 
 

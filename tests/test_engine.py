@@ -301,3 +301,16 @@ def test_core_names_no_mission() -> None:
     for f in core.glob("*.py"):
         words = set(re.findall(r"[a-z_]+", f.read_text().lower()))
         assert not names & words, (f.name, sorted(names & words))
+
+
+@pytest.mark.parametrize("mission", MISSIONS)
+def test_cached_legal_actions_match_a_fresh_computation(mission: str) -> None:
+    """The legal-action cache never serves a stale list (the speed work's reference check)."""
+    for seed in range(3):
+        g = new_game(mission, players=3, difficulty="easy", seed=seed)
+        choose = cautious_policy(seed)
+        while not g.is_over():
+            assert g.legal_actions() == g.compute_legal()
+            g.apply(choose(g))
+            c = g.clone()
+            assert c.legal_actions() == c.compute_legal() == g.compute_legal()
