@@ -28,13 +28,13 @@ class State:
     """One game in progress. Build it with `State.new()` (or `artproject.new_game`)."""
 
     __slots__ = (
-        "agents", "allies", "artworks", "b_bonus", "b_city", "b_dice", "b_labels", "b_leader",
-        "above", "b_owner", "b_parts", "b_picks", "b_reroll", "b_reroller", "carried", "chains",
-        "deck", "deck_top", "deploy_left", "difficulty", "discard",
-        "final_round", "forced_dice", "fought", "hands", "health", "history", "hq", "log",
+        "above", "agents", "allies", "artworks", "b_bonus", "b_city", "b_dice", "b_labels",
+        "b_leader", "b_owner", "b_parts", "b_picks", "b_reroll", "b_reroller", "carried",
+        "chains", "deck", "deck_top", "deploy_left", "difficulty", "discard", "final_round",
+        "forced_dice", "fought", "hands", "health", "history", "hq", "legal_cache", "log",
         "lost", "moved", "must_leave", "options", "outcome", "pawns", "phase", "players",
         "plays_left", "queue", "reason", "removed", "resume", "rng", "round", "rules", "seed",
-        "legal_cache", "solo", "start", "track", "van", "wait", "wctx",
+        "solo", "start", "track", "van", "wait", "wctx",
     )
 
     rules: Rules
