@@ -34,6 +34,13 @@ examples:
   artproject check missions/ cards/ tests/scenarios/
 exit status: 0 when every file is clean, 2 with every error found.
 """
+EPILOG_VERIFY = """\
+examples:
+  artproject verify missions/japan.toml
+  artproject verify my-mission.toml --examples 500 --seed 3 --players 2,4
+exit status: 0 everything holds, 1 a counterexample (written as a scenario file),
+2 a bad file or option.
+"""
 EPILOG_SCENARIO = """\
 examples:
   artproject scenario tests/scenarios/battle-example.toml
@@ -76,6 +83,25 @@ def _parser() -> argparse.ArgumentParser:
                        epilog=EPILOG_CHECK, formatter_class=argparse.RawDescriptionHelpFormatter)
     c.add_argument("paths", nargs="+", metavar="PATH", help="files or folders of TOML files")
 
+    v = sub.add_parser("verify", help="search for games that break the rules' invariants or "
+                       "the mission's own properties", epilog=EPILOG_VERIFY,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    v.add_argument("mission", metavar="MISSION",
+                   help="a mission file (or a shipped mission's name)")
+    v.add_argument("--variant", action="append", default=[], metavar="FILE",
+                   help="a variant to layer on the mission; repeatable")
+    v.add_argument("--examples", type=int, default=100, metavar="N",
+                   help="games to try (default: 100)")
+    v.add_argument("--seed", type=int, default=0, help="the search's seed (default: 0)")
+    v.add_argument("--players", default="all", metavar="LIST",
+                   help="player counts to try: 2, 1,2,4 or all (default: all)")
+    v.add_argument("--difficulty", default="all", metavar="LIST",
+                   help="difficulties to try: medium, easy,hard or all (default: all)")
+    v.add_argument("--out", metavar="FILE",
+                   help="where to write a counterexample's scenario "
+                        "(default: counterexample-MISSION.toml)")
+    v.add_argument("--json", action="store_true", help="print the report as JSON")
+
     r = sub.add_parser("scenario", help="run scenario files (the rulebook as tests)",
                        epilog=EPILOG_SCENARIO,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -99,6 +125,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _simulate(args)
         if args.command == "check":
             return _check(args.paths)
+        if args.command == "verify":
+            return _verify(args)
         return _scenario(args.paths, args.variant, args.verbose)
     except ArtError as err:
         print(f"artproject: {err}" if "\n" not in str(err) else str(err), file=sys.stderr)
@@ -168,6 +196,108 @@ def _check(paths: Sequence[str]) -> int:
     print(f"checked {len(files)} file(s): "
           + ("no errors" if not errors else f"{errors} error(s)"))
     return 2 if errors else 0
+
+
+# ---------------------------------------------------------------------- verify
+def _list(text: str, known: Sequence[str], what: str) -> list[str]:
+    from .core.errors import GameError, closest
+
+    if text == "all":
+        return list(known)
+    out = [t.strip() for t in text.split(",") if t.strip()]
+    for t in out:
+        if t not in known:
+            raise GameError(f"unknown {what} {t!r}{closest(t, known)}; expected one of: "
+                            + ", ".join(known) + " (or all)")
+    return out
+
+
+def _verify(args: argparse.Namespace) -> int:
+    from .core.errors import GameError
+    from .core.loader import load_rules
+    from .verify import counterexample_scenario, report_json, verify
+
+    if args.examples < 1:
+        raise GameError(f"--examples must be at least 1, not {args.examples}")
+    rules = load_rules(args.mission, args.variant)
+    players = [int(p) for p in _list(args.players, [str(i) for i in range(1, 7)], "player count")]
+    diffs = _list(args.difficulty, list(rules.difficulties), "difficulty")
+    out = Path(args.out or f"counterexample-{rules.name}.toml")
+    if not out.resolve().parent.is_dir():
+        raise GameError(f"{out}: cannot write: no such folder {str(out.parent)!r}")
+    progress = _Progress(sys.stderr)
+    report = verify(rules, args.examples, args.seed, players, diffs, progress)
+    progress.close()
+    if args.json:
+        print(report_json(report))
+    if report.failure is None or report.example is None:
+        if not args.json:
+            print(f"{rules.name}: everything holds in {report.games} games, {report.steps} "
+                  f"decisions (players {','.join(map(str, players))}; {', '.join(diffs)})")
+            print("  checked after every decision: caps and conservation (R1, R2), the golden "
+                  "rule (R4, R5), lost cities (R11, R18), the track (R19), termination; "
+                  "per game: determinism, save and load, clone")
+            for name in report.properties:
+                print(f"  property: {name}")
+        return 0
+    ex, fail = report.example, report.failure
+    text = counterexample_scenario(rules, _relative(args.mission, out),
+                                   [_relative(v, out) for v in args.variant], ex, fail)
+    _write_atomic(out, text)
+    if not args.json:
+        print(f"{rules.name}: COUNTEREXAMPLE: {fail.violation}")
+        print(f"  {ex.players} player(s), {ex.difficulty}, seed {ex.seed}, "
+              f"{len(fail.actions)} decisions:")
+        for i, a in enumerate(fail.actions, 1):
+            print(f"  {i:4d}. {a}")
+        print(f"  written as a scenario: {out} (artproject scenario {out})")
+    return 1
+
+
+def _relative(ref: str, out: Path) -> str:
+    """A mission or variant reference as the scenario at `out` must write it."""
+    import os
+
+    if not ref.endswith(".toml"):
+        return ref  # a shipped name
+    return os.path.relpath(Path(ref).resolve(), out.resolve().parent)
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    import os
+    import tempfile
+
+    from .core.errors import GameError
+
+    try:
+        fd, tmp = tempfile.mkstemp(dir=str(path.parent) if str(path.parent) else ".",
+                                   prefix=".tmp-")
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except OSError as err:
+        raise GameError(f"{path}: cannot write: {err.strerror}") from None
+
+
+class _Progress:
+    """A one-line progress count on stderr: redrawn on a terminal, every 10% otherwise."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+        self.tty = bool(getattr(stream, "isatty", lambda: False)())
+        self.last = -1
+
+    def __call__(self, games: int, total: int, steps: int) -> None:
+        if self.tty:
+            self.stream.write(f"\r  verifying: {games} games, {steps} decisions ")
+            self.stream.flush()
+        elif games * 10 // max(total, 1) != self.last:
+            self.last = games * 10 // max(total, 1)
+            self.stream.write(f"  verifying: {games} games, {steps} decisions\n")
+
+    def close(self) -> None:
+        if self.tty:
+            self.stream.write("\n")
 
 
 # ---------------------------------------------------------------------- scenario

@@ -75,7 +75,10 @@ def save_game(st: State, path: str | Path) -> None:
     """Write a save (TOML when the name ends in .toml), atomically: never half-written."""
     path = Path(path)
     text = dumps(st, "toml" if path.suffix == ".toml" else "json")
-    fd, tmp = tempfile.mkstemp(dir=path.parent if str(path.parent) else ".", prefix=".save-")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent if str(path.parent) else ".", prefix=".save-")
+    except OSError as err:
+        raise SaveError(f"{path}: cannot write: {err.strerror}") from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)

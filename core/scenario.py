@@ -26,7 +26,7 @@ from .rules import Ctx, Fn
 from .state import PHASES, State
 
 _TOP: Final = ("about", "cites", "mission", "variants", "players", "difficulty", "seed",
-               "phase", "position", "step")
+               "phase", "position", "step", "invariants", "properties")
 _CTX: Final = Ctx()
 _STEP: Final = ("do", "refuse", "reason", "expect", "events", "legal", "illegal", "note")
 
@@ -90,11 +90,18 @@ def run_scenario(path: str | Path, variants: tuple[str | Path, ...] = ()) -> Res
     if not isinstance(steps, list):
         raise fail("'step' must be an array of tables ([[step]])", "step")
     checks = [_compile_step(s, i, comp, smap, fail) for i, s in enumerate(steps)]
+    for k in ("invariants", "properties"):
+        if not isinstance(doc.get(k, False), bool):
+            raise fail(f"'{k}' must be true or false", k)
+    always = (doc.get("invariants", False), doc.get("properties", False))
     failures: list[str] = []
     seen = 0  # a step's events are those since the previous step (the first: since setup)
     for i, (step, compiled) in enumerate(zip(steps, checks, strict=True)):
+        before = st.clone() if always[0] else None
         failures += _run_step(st, step, compiled, i, smap, seen)
         seen = len(st.log)
+        if not failures:
+            failures += _run_checks(st, before, step, i, smap, *always)
         if failures:
             break
     about = doc.get("about", "")
@@ -141,6 +148,24 @@ def _compile_step(step: Any, i: int, comp: Compiler, smap: SourceMap, fail: Any)
         assert fn is not None
         out.append((text, fn, left, right, smap.locate(p)))
     return out
+
+
+def _run_checks(st: State, before: State | None, step: Mapping[str, Any], i: int,
+                smap: SourceMap, invariants: bool, properties: bool) -> list[str]:
+    """The file-wide checks: the game's invariants, the mission's own properties."""
+    from .invariants import Violation, check_invariants, check_properties, check_step
+
+    where = smap.locate(("step", i)).prefix()
+    try:
+        if invariants:
+            check_invariants(st)
+            if before is not None and "do" in step:
+                check_step(before, Action.parse(step["do"]), st)
+        if properties:
+            check_properties(st)
+    except Violation as v:
+        return [f"{where}: step {i + 1}: {v}"]
+    return []
 
 
 def _run_step(st: State, step: Mapping[str, Any], checks: list[Check], i: int,

@@ -31,7 +31,8 @@ class State:
         "above", "agents", "allies", "artworks", "b_bonus", "b_city", "b_dice", "b_labels",
         "b_leader", "b_owner", "b_parts", "b_picks", "b_reroll", "b_reroller", "carried",
         "chains", "deck", "deck_top", "deploy_left", "difficulty", "discard", "final_round",
-        "forced_dice", "fought", "hands", "health", "history", "hq", "legal_cache", "log",
+        "forced_dice", "fought", "hands", "health", "history", "hook_runs", "hq",
+        "legal_cache", "log",
         "lost", "moved", "must_leave", "options", "outcome", "pawns", "phase", "players",
         "plays_left", "queue", "reason", "removed", "resume", "rng", "round", "rules", "seed",
         "solo", "start", "track", "van", "wait", "wctx",
@@ -90,6 +91,7 @@ class State:
     log: list[tuple[Any, ...]]
     history: list[Action]
     legal_cache: list[Action] | None  # legal_actions() until the state next changes
+    hook_runs: int  # hooks run for the current decision: a guard against rules that loop
 
     # ------------------------------------------------------------------ building
     @classmethod
@@ -139,7 +141,7 @@ class State:
         s.queue, s.wait, s.options, s.resume, s.wctx = [], None, (), None, NO_CTX
         s._clear_battle()
         s.forced_dice, s.log, s.history, s.start = [], [], [], None
-        s.legal_cache = None
+        s.legal_cache, s.hook_runs = None, 0
         s._check_setup()
         if start:
             s.start_round()
@@ -189,7 +191,7 @@ class State:
         c.b_reroller, c.carried = self.b_reroller, self.carried[:]
         c.deploy_left = self.deploy_left[:]
         c.forced_dice, c.log, c.history = self.forced_dice[:], self.log[:], self.history[:]
-        c.start, c.legal_cache = self.start, self.legal_cache
+        c.start, c.legal_cache, c.hook_runs = self.start, self.legal_cache, 0
         return c
 
     # ------------------------------------------------------------------ chance
@@ -309,6 +311,7 @@ class State:
 
     def _run(self) -> None:
         self.legal_cache = None
+        self.hook_runs = 0
         q = self.queue
         while q and self.wait is None and self.outcome is None:
             fn, args = q.pop()
@@ -846,8 +849,15 @@ def _emit_op(event: str) -> Op:
     return emit
 
 
+HOOK_LIMIT: Final = 10_000  # hook runs in one decision's work before it counts as a loop
+
+
 def _run_hook(st: State, h: Any, ctx: Ctx) -> None:
     if h.cond is None or h.cond(st, ctx):
+        st.hook_runs += 1
+        if st.hook_runs > HOOK_LIMIT:
+            raise GameError(f"the hook {h.text!r} ran more than {HOOK_LIMIT} times for one "
+                            "decision: a rule triggers itself")
         st.push_ops(h.ops, ctx)
 
 
