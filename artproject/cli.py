@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,8 @@ examples:
   artproject simulate --mission japan --players 3 --difficulty medium --games 200 --seed 1
   artproject simulate --mission my-mission.toml --players 2 --games 50 --json
   artproject simulate --mission japan --variant house-rule.toml --games 100
+  artproject simulate --mission all --difficulty all --players 2,3,4 --policy heuristic \\
+      --games 200 --workers 2
 """
 EPILOG_CHECK = """\
 examples:
@@ -64,20 +67,27 @@ def _parser() -> argparse.ArgumentParser:
     s = sub.add_parser("simulate", help="play whole games with a policy and report the results",
                        epilog=EPILOG_SIMULATE,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    s.add_argument("--mission", default=DEFAULT,
-                   help=f"a shipped mission's name or a mission file (default: {DEFAULT})")
+    s.add_argument("--mission", default=DEFAULT, metavar="LIST",
+                   help="a shipped mission's name or a mission file, a comma-separated list, "
+                        f"or all (default: {DEFAULT})")
     s.add_argument("--variant", action="append", default=[], metavar="FILE",
                    help="a variant (house rules): a file, or a shipped one by name "
                         "(city-falls-at-4); repeatable")
-    s.add_argument("--players", type=int, default=2, help="1 to 6 (default: 2)")
-    s.add_argument("--difficulty", default="medium",
-                   help="easy, medium, hard or impossible (default: medium)")
+    s.add_argument("--players", default="2", metavar="LIST",
+                   help="1 to 6, a comma-separated list, or all (default: 2)")
+    s.add_argument("--difficulty", default="medium", metavar="LIST",
+                   help="easy, medium, hard or impossible, a list, or all (default: medium)")
     s.add_argument("--games", type=int, default=100, help="games to play (default: 100)")
     s.add_argument("--seed", type=int, default=0, help="the seed of the first game (default: 0)")
-    s.add_argument("--policy", default="random", choices=["random", "cautious"],
+    s.add_argument("--policy", default="random", metavar="NAME",
                    help="random: random legal actions (default); cautious: random, but never "
-                        "paying health when another action does not")
-    s.add_argument("--json", action="store_true", help="print the results as JSON")
+                        "paying health when another action does not; heuristic: a bot that "
+                        "plays sensibly; or a registered plug-in")
+    s.add_argument("--workers", type=int, default=1, metavar="N",
+                   help="games in N processes at once; the same results as one (default: 1)")
+    out = s.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="print the results as JSON")
+    out.add_argument("--csv", action="store_true", help="print the results as CSV")
 
     c = sub.add_parser("check", help="validate rule files (missions, cards, variants, scenarios)",
                        epilog=EPILOG_CHECK, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -138,34 +148,93 @@ def main(argv: Sequence[str] | None = None) -> int:
 # ---------------------------------------------------------------------- simulate
 def _simulate(args: argparse.Namespace) -> int:
     from .core.errors import GameError
-    from .simulate import simulate
+    from .core.loader import shipped_missions
+    from .policies import POLICIES
+    from .simulate import simulate_grid
 
     if args.games < 1:
         raise GameError(f"--games must be at least 1, not {args.games}")
-    report = simulate(args.mission, args.players, args.difficulty, args.games, args.seed,
-                      args.variant, args.policy)
+    if args.workers < 1:
+        raise GameError(f"--workers must be at least 1, not {args.workers}")
+    if args.policy not in POLICIES:
+        from .core.errors import closest
+
+        raise GameError(f"unknown policy {args.policy!r}{closest(args.policy, POLICIES)}; "
+                        "policies: " + ", ".join(POLICIES))
+    missions = (shipped_missions() if args.mission == "all"
+                else [m.strip() for m in args.mission.split(",") if m.strip()])
+    rules = _rules_for(missions[0], args.variant)
+    diffs = _list(args.difficulty, list(rules.difficulties), "difficulty")
+    players = [int(p) for p in _list(args.players, [str(i) for i in range(1, 7)],
+                                     "player count")]
+    for m in missions[1:]:
+        _rules_for(m, args.variant)  # every mission loads before any game is played
+    total = len(missions) * len(diffs) * len(players) * args.games
+    from tqdm import tqdm
+
+    with tqdm(total=total, unit="game", file=sys.stderr, disable=None, leave=False,
+              desc="simulating") as bar:
+
+        def advance(n: int) -> None:
+            bar.update(n)
+
+        cells = simulate_grid(missions, diffs, players, args.games, args.seed, args.variant,
+                              args.policy, args.workers, advance)
     if args.json:
         import json
 
-        print(json.dumps(report, indent=1))
+        print(json.dumps(cells, indent=1))
+    elif args.csv:
+        print(report_csv(cells), end="")
     else:
-        print(report_text(report))
+        print(report_text(cells))
     return 0
 
 
-def report_text(report: dict[str, Any]) -> str:
-    """The simulation report as the terminal shows it."""
-    n = report["games"]
-    lines = [f"{report['mission']}, {report['players']} player(s), {report['difficulty']}: "
-             f"{n} games (seeds {report['seed']}..{report['seed'] + n - 1}, "
-             f"{report['policy']} policy)",
-             f"  won   {report['won']:5d}  {100 * report['won'] / n:5.1f}%",
-             f"  lost  {report['lost']:5d}  {100 * report['lost'] / n:5.1f}%"]
-    for cause, k in report["causes"].items():
-        lines.append(f"    {k:5d}  {cause}")
-    lines.append(f"  average rounds {report['average_rounds']:.2f}, "
-                 f"decisions per game {report['average_decisions']:.1f}")
+def _rules_for(mission: str, variants: Sequence[str]) -> Any:
+    from .core.loader import load_rules
+
+    return load_rules(mission, variants)
+
+
+def report_text(cells: list[dict[str, Any]]) -> str:
+    """The Hall of Fame: win rates with 95% confidence intervals, then the causes of loss."""
+    from tabulate import tabulate
+
+    first = cells[0]
+    head = (f"Hall of Fame: {first['policy']} policy, {first['games']} games a row, seeds "
+            f"{first['seed']}..{first['seed'] + first['games'] - 1}"
+            + (f", variants {', '.join(first['variants'])}" if first["variants"] else ""))
+    rows = [[c["mission"], c["difficulty"], c["players"], c["won"], c["games"],
+             f"{100 * c['win_rate']:.1f}%",
+             f"{100 * c['ci95'][0]:.1f}-{100 * c['ci95'][1]:.1f}%",
+             f"{c['average_rounds']:.1f}", next(iter(c["causes"]), "")] for c in cells]
+    table = tabulate(rows, headers=["mission", "difficulty", "players", "won", "games",
+                                    "win rate", "95% CI", "rounds", "main cause of loss"],
+                     tablefmt="simple")
+    causes: Counter[str] = Counter()
+    for c in cells:
+        causes.update(c["causes"])
+    lost = sum(c["lost"] for c in cells)
+    lines = [head, "", table, "", f"causes of loss ({lost} games):"]
+    lines += [f"  {k:6d}  {cause}" for cause, k in causes.most_common()]
     return "\n".join(lines)
+
+
+def report_csv(cells: list[dict[str, Any]]) -> str:
+    import csv
+    import io
+
+    buf = io.StringIO()
+    w = csv.writer(buf)
+    w.writerow(["mission", "difficulty", "players", "games", "won", "win_rate", "ci95_low",
+                "ci95_high", "average_rounds", "average_decisions", "main_cause"])
+    for c in cells:
+        w.writerow([c["mission"], c["difficulty"], c["players"], c["games"], c["won"],
+                    f"{c['win_rate']:.4f}", c["ci95"][0], c["ci95"][1],
+                    f"{c['average_rounds']:.3f}", f"{c['average_decisions']:.3f}",
+                    next(iter(c["causes"]), "")])
+    return buf.getvalue()
 
 
 # ---------------------------------------------------------------------- check

@@ -1,67 +1,29 @@
-"""Whole games under a policy, and the report of how they ended."""
+"""Whole games under a policy, over a grid of missions x difficulties x player counts.
+
+Game i of a cell is played from seed `seed + i`, with the policy seeded the same way, so a
+report depends only on its arguments: one worker or several give the same numbers.
+"""
 
 from __future__ import annotations
 
-import random
+import math
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from .core.actions import Action
+import attrs
+
 from .core.errors import GameError
 from .core.saves import new_game
 from .core.state import State
+from .policies import POLICIES, Policy, cautious_policy, random_policy
 
-Policy = Callable[[State], Action]
 MAX_DECISIONS = 100_000  # a game that needs more has a rule that never ends: an error
 
-
-def random_policy(seed: int) -> Policy:
-    """Random legal actions from its own seeded generator: a random verb, then one of its actions.
-
-    Picking the verb first keeps a verb with many actions (thirty `draw`s, say) from
-    crowding out the one `done`, so random games reach every phase.
-    """
-    rng = random.Random(seed)
-
-    def choose(st: State) -> Action:
-        legal = st.legal_actions()
-        verbs = sorted({a.verb for a in legal})
-        verb = verbs[rng.randrange(len(verbs))]
-        return rng.choice([a for a in legal if a.verb == verb])
-
-    return choose
-
-
-def cautious_policy(seed: int) -> Policy:
-    """Like `random`, but never takes an action that costs health when another does not.
-
-    Each candidate is tried on a clone, so this is slower; it plays deeper games, which
-    the tests use to reach every phase.
-    """
-    rng = random.Random(seed)
-
-    def choose(st: State) -> Action:
-        legal = st.legal_actions()
-        health = sum(st.health)
-        safe = []
-        for a in legal:
-            c = st.clone()
-            c.apply(a)
-            if sum(c.health) >= health and c.outcome != "lost":
-                safe.append(a)
-        pool = safe or legal
-        verbs = sorted({a.verb for a in pool})
-        verb = verbs[rng.randrange(len(verbs))]
-        return rng.choice([a for a in pool if a.verb == verb])
-
-    return choose
-
-
-POLICIES: dict[str, Callable[[int], Policy]] = {"random": random_policy,
-                                                "cautious": cautious_policy}
+__all__ = ["POLICIES", "Cell", "cautious_policy", "play", "random_policy", "simulate",
+           "simulate_grid", "wilson"]
 
 
 def play(st: State, policy: Policy, limit: int = MAX_DECISIONS) -> int:
@@ -80,27 +42,101 @@ def cause_of(reason: str) -> str:
     return re.sub(r"\bp[1-6]\b", "a player", reason)
 
 
-def simulate(mission: str | Path, players: int, difficulty: str, games: int, seed: int,
-             variants: Iterable[str | Path] = (), policy: str = "random") -> dict[str, Any]:
-    """Play `games` games from seeds seed, seed+1, ...; the same arguments, the same report."""
-    variants = tuple(variants)
+def wilson(won: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a win rate (95% by default)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = won / n
+    den = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / den
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+@attrs.frozen
+class Cell:
+    """One mission x difficulty x player count of a grid."""
+
+    mission: str
+    difficulty: str
+    players: int
+
+
+def _play_range(args: tuple[Cell, tuple[str, ...], str, int, int, int],
+                ) -> tuple[int, int, int, int, list[str]]:
+    """Games seed+start .. seed+stop-1 of a cell: (won, rounds, decisions, games, causes)."""
+    cell, variants, policy, seed, start, stop = args
     make = POLICIES[policy]
     won = rounds = decisions = 0
-    causes: Counter[str] = Counter()
-    name = ""
-    for i in range(games):
-        st = new_game(mission, players, difficulty, seed + i, variants)
-        name = st.rules.name
+    causes: list[str] = []
+    for i in range(start, stop):
+        st = new_game(cell.mission, cell.players, cell.difficulty, seed + i, variants)
         decisions += play(st, make(seed + i))
         rounds += st.round
         if st.outcome == "won":
             won += 1
         else:
-            causes[cause_of(st.reason)] += 1
-    return {
-        "mission": name, "players": players, "difficulty": difficulty, "games": games,
-        "seed": seed, "policy": policy, "variants": [str(v) for v in variants],
-        "won": won, "lost": games - won,
-        "causes": dict(sorted(causes.items(), key=lambda kv: (-kv[1], kv[0]))),
-        "average_rounds": rounds / games, "average_decisions": decisions / games,
-    }
+            causes.append(cause_of(st.reason))
+    return won, rounds, decisions, stop - start, causes
+
+
+def simulate_grid(missions: Sequence[str | Path], difficulties: Sequence[str],
+                  players: Sequence[int], games: int, seed: int,
+                  variants: Iterable[str | Path] = (), policy: str = "random", workers: int = 1,
+                  progress: Callable[[int], None] | None = None) -> list[dict[str, Any]]:
+    """A report per cell of the grid, in grid order; the same arguments, the same report."""
+    if policy not in POLICIES:
+        raise GameError(f"unknown policy {policy!r}; policies: {', '.join(POLICIES)}")
+    vs = tuple(str(v) for v in variants)
+    cells = [Cell(str(m), d, p) for m in missions for d in difficulties for p in players]
+    chunk = max(1, min(50, games // max(1, workers * 2)))
+    jobs = [(c, vs, policy, seed, a, min(a + chunk, games)) for c in cells
+            for a in range(0, games, chunk)]
+    if workers > 1 and len(jobs) > 1:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        ctx = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+            results = []
+            for r in pool.map(_play_range, jobs):
+                results.append(r)
+                if progress is not None:
+                    progress(r[3])
+    else:
+        results = []
+        for job in jobs:
+            r = _play_range(job)
+            results.append(r)
+            if progress is not None:
+                progress(r[3])
+    out: list[dict[str, Any]] = []
+    names: dict[str, str] = {}
+    for cell in cells:
+        won = rounds = decisions = n = 0
+        causes: Counter[str] = Counter()
+        for job, res in zip(jobs, results, strict=True):
+            if job[0] == cell:
+                won += res[0]
+                rounds += res[1]
+                decisions += res[2]
+                n += res[3]
+                causes.update(res[4])
+        if cell.mission not in names:
+            names[cell.mission] = new_game(cell.mission, 2, cell.difficulty, 0, vs).rules.name
+        lo, hi = wilson(won, n)
+        out.append({
+            "mission": names[cell.mission], "difficulty": cell.difficulty,
+            "players": cell.players, "games": n, "seed": seed, "policy": policy,
+            "variants": list(vs), "won": won, "lost": n - won, "win_rate": won / n,
+            "ci95": [round(lo, 4), round(hi, 4)],
+            "causes": dict(sorted(causes.items(), key=lambda kv: (-kv[1], kv[0]))),
+            "average_rounds": rounds / n, "average_decisions": decisions / n,
+        })
+    return out
+
+
+def simulate(mission: str | Path, players: int, difficulty: str, games: int, seed: int,
+             variants: Iterable[str | Path] = (), policy: str = "random") -> dict[str, Any]:
+    """One cell: `games` games from seeds seed, seed+1, ..."""
+    return simulate_grid([mission], [difficulty], [players], games, seed, variants, policy)[0]

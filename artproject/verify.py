@@ -56,7 +56,7 @@ class Outcome:
 
 def play_example(rules: Rules, ex: Example, deep: bool = True) -> Outcome:
     """Play one example, checking everything after every step; stop at the first violation."""
-    from .simulate import cautious_policy
+    from .policies import cautious_policy
 
     actions: list[str] = []
     picks = iter(ex.picks)

@@ -678,7 +678,7 @@ def _load_cards(doc: Mapping[str, Any], smap: Any, comp: Compiler, resources: tu
         if cost is None or agents is None or gain is None or clues is None:
             continue
         cards[c.id] = Card(c.id, c.title, clues, _card_ops(cost, agents, gain),
-                           MappingProxyType(texts))
+                           MappingProxyType(texts), cost, agents, gain)
     return cards, tuple(c.id for _, c in specs if c is not None), final.id
 
 

@@ -25,8 +25,8 @@ from .position import apply_position
 from .rules import Ctx, Fn
 from .state import PHASES, State
 
-_TOP: Final = ("about", "cites", "mission", "variants", "players", "difficulty", "seed",
-               "phase", "position", "step", "invariants", "properties")
+_TOP: Final = ("about", "cites", "mission", "variants", "cards", "players", "difficulty",
+               "seed", "phase", "position", "step", "invariants", "properties")
 _CTX: Final = Ctx()
 _STEP: Final = ("do", "refuse", "reason", "expect", "events", "legal", "illegal", "note")
 
@@ -73,7 +73,12 @@ def run_scenario(path: str | Path, variants: tuple[str | Path, ...] = ()) -> Res
 
     from .loader import load_rules
 
-    rules = load_rules(mission, variants)
+    cards = doc.get("cards")
+    if cards is not None:
+        if not isinstance(cards, str):
+            raise fail("'cards' must be the path of a card file", "cards")
+        cards = str(path.parent / cards) if not Path(cards).is_absolute() else cards
+    rules = load_rules(mission, variants, cards=cards)
     try:
         st = State.new(rules, players, str(difficulty), seed, start=False)
     except GameError as err:

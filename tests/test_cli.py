@@ -37,19 +37,43 @@ def test_simulate_is_deterministic(capsys: pytest.CaptureFixture[str]) -> None:
     first = capsys.readouterr().out
     assert main(args) == 0
     assert capsys.readouterr().out == first
-    assert "20 games" in first and "won" in first and "average rounds" in first
+    assert "Hall of Fame" in first and "20 games a row" in first and "95% CI" in first
+    assert "causes of loss" in first
 
 
 def test_simulate_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["simulate", "--games", "5", "--json", "--policy", "cautious"]) == 0
-    report = json.loads(capsys.readouterr().out)
+    (report,) = json.loads(capsys.readouterr().out)
     assert report["won"] + report["lost"] == 5 and report["mission"] == "japan"
+    lo, hi = report["ci95"]
+    assert 0 <= lo <= report["win_rate"] <= hi <= 1
+
+
+def test_simulate_grid_and_csv(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["simulate", "--mission", "japan,egypt", "--difficulty", "easy,hard",
+            "--players", "2,3", "--games", "4", "--policy", "heuristic", "--csv"]
+    assert main(args) == 0
+    rows = capsys.readouterr().out.strip().splitlines()
+    assert rows[0].startswith("mission,difficulty,players,games,won,win_rate")
+    assert len(rows) == 1 + 2 * 2 * 2
+    assert rows[1].startswith("japan,easy,2,4,")
+
+
+def test_simulate_workers_give_the_same_results(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["simulate", "--players", "2,4", "--games", "10", "--policy", "heuristic",
+            "--seed", "3", "--json"]
+    assert main(args) == 0
+    one = capsys.readouterr().out
+    assert main([*args, "--workers", "2"]) == 0
+    assert capsys.readouterr().out == one
 
 
 @pytest.mark.parametrize(("args", "message"), [
     (["simulate", "--mission", "japn"], "unknown mission 'japn' (did you mean 'japan'?)"),
     (["simulate", "--difficulty", "medum"], "did you mean 'medium'"),
-    (["simulate", "--players", "9"], "players must be 1 to 6"),
+    (["simulate", "--players", "9"], "unknown player count '9'"),
+    (["simulate", "--policy", "heuristc"], "unknown policy 'heuristc' (did you mean 'heuristic'?)"),
+    (["simulate", "--difficulty", "easy,medum"], "unknown difficulty 'medum'"),
     (["simulate", "--games", "0"], "--games must be at least 1"),
     (["check", "no/such/file.toml"], "no such file or folder"),
     (["simulate", "--variant", "missing.toml"], "missing.toml: no such file"),

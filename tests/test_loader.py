@@ -42,7 +42,7 @@ def test_deck_invariants() -> None:
         assert len(set(card.clues)) == len(card.clues)
         for s in card.clues:
             counts[rules.symbols[s]] += 1
-    assert set(counts.values()) == {18}
+    assert len(set(counts.values())) == 1  # every symbol as often as the others
     assert rules.final_card not in rules.cards
 
 

@@ -62,6 +62,7 @@ def _midgame(seed: int = 3):  # type: ignore[no-untyped-def]
     choose = cautious_policy(seed)
     for _ in range(30):
         g.apply(choose(g))
+    g.lost[1] = 0  # Sendai stands, whatever the game did to it
     return g
 
 
@@ -69,7 +70,8 @@ def _midgame(seed: int = 3):  # type: ignore[no-untyped-def]
     (lambda g: g.van.__setitem__(0, 7), "van holds 7 fuel"),
     (lambda g: g.agents.__setitem__(0, 45), "more agent tokens in play"),
     (lambda g: g.discard.append(g.rules.deck[0]), "a card is in two places"),
-    (lambda g: (g.lost.__setitem__(1, 1), g.agents.__setitem__(1, 2)), "lost sendai holds"),
+    (lambda g: (g.lost.__setitem__(1, 1), g.agents.__setitem__(1, 2)),
+     "lost sendai holds|more lost-city marker"),
     (lambda g: g.health.__setitem__(0, 0), "health is 0"),
     (lambda g: g.carried.__setitem__(0, 2), "two artworks on one city or one pawn"),
 ])
