@@ -44,6 +44,25 @@ examples:
 exit status: 0 everything holds, 1 a counterexample (written as a scenario file),
 2 a bad file or option.
 """
+EPILOG_PLAY = """\
+examples:
+  artproject play --mission japan --players 3 --difficulty easy
+  artproject play --load game.json
+  printf '1\\n2\\nquit\\n' | artproject play --seed 4     # a scripted session
+at the prompt: a number or an action (move p1 kyoto), view pN, undo, save FILE,
+load FILE, help, quit. The end of the input saves to artproject-autosave.json.
+"""
+EPILOG_RENDER = """\
+examples:
+  artproject render japan -o japan.svg
+  artproject render my-mission.toml -o my-mission.svg
+  artproject render --save game.json -o position.svg
+"""
+EPILOG_NEW = """\
+examples:
+  artproject new harbour --from japan       # writes harbour.toml here
+  artproject check harbour.toml
+"""
 EPILOG_SCENARIO = """\
 examples:
   artproject scenario tests/scenarios/battle-example.toml
@@ -112,6 +131,33 @@ def _parser() -> argparse.ArgumentParser:
                         "(default: counterexample-MISSION.toml)")
     v.add_argument("--json", action="store_true", help="print the report as JSON")
 
+    g = sub.add_parser("play", help="play at the terminal, 1-6 people at one screen",
+                       epilog=EPILOG_PLAY, formatter_class=argparse.RawDescriptionHelpFormatter)
+    g.add_argument("--mission", default=DEFAULT,
+                   help=f"a shipped mission's name or a mission file (default: {DEFAULT})")
+    g.add_argument("--variant", action="append", default=[], metavar="FILE",
+                   help="a variant to layer on the mission; repeatable")
+    g.add_argument("--players", type=int, default=2, help="1 to 6 (default: 2)")
+    g.add_argument("--difficulty", default="medium", help="(default: medium)")
+    g.add_argument("--seed", type=int, default=None, help="(default: a random seed)")
+    g.add_argument("--load", metavar="FILE", help="continue a saved game")
+
+    d = sub.add_parser("render", help="draw a board (and a saved game's position) as SVG",
+                       epilog=EPILOG_RENDER,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    d.add_argument("mission", nargs="?", metavar="MISSION",
+                   help="a shipped mission's name or a mission file (or give --save)")
+    d.add_argument("-o", "--output", required=True, metavar="FILE.svg", help="the SVG to write")
+    d.add_argument("--save", metavar="FILE", help="a save file: draw its position too")
+    d.add_argument("--variant", action="append", default=[], metavar="FILE",
+                   help="a variant to layer on the mission; repeatable")
+
+    n = sub.add_parser("new", help="write NAME.toml: a new mission that inherits a shipped one",
+                       epilog=EPILOG_NEW, formatter_class=argparse.RawDescriptionHelpFormatter)
+    n.add_argument("name", metavar="NAME", help="the new mission's name (letters, digits, - _)")
+    n.add_argument("--from", dest="base", default=DEFAULT, metavar="MISSION",
+                   help=f"the shipped mission it extends (default: {DEFAULT})")
+
     r = sub.add_parser("scenario", help="run scenario files (the rulebook as tests)",
                        epilog=EPILOG_SCENARIO,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -137,6 +183,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _check(args.paths)
         if args.command == "verify":
             return _verify(args)
+        if args.command == "render":
+            return _render(args)
+        if args.command == "play":
+            return _play(args)
+        if args.command == "new":
+            return _new(args)
         return _scenario(args.paths, args.variant, args.verbose)
     except ArtError as err:
         print(f"artproject: {err}" if "\n" not in str(err) else str(err), file=sys.stderr)
@@ -367,6 +419,65 @@ class _Progress:
     def close(self) -> None:
         if self.tty:
             self.stream.write("\n")
+
+
+# ---------------------------------------------------------------------- play
+def _play(args: argparse.Namespace) -> int:
+    from .core.saves import load_game, new_game
+    from .play import run
+
+    if args.load:
+        st = load_game(args.load)
+    else:
+        import secrets
+
+        seed = args.seed if args.seed is not None else secrets.randbelow(2**32)
+        st = new_game(args.mission, args.players, args.difficulty, seed, args.variant)
+    return run(st, sys.stdin, sys.stdout)
+
+
+# ---------------------------------------------------------------------- render, new
+def _render(args: argparse.Namespace) -> int:
+    from .core.errors import GameError
+    from .core.loader import load_rules
+    from .core.saves import load_game
+    from .render import render
+
+    st = None
+    if args.save:
+        st = load_game(args.save)
+        rules = st.rules
+    elif args.mission:
+        rules = load_rules(args.mission, args.variant)
+    else:
+        raise GameError("name a MISSION or give --save FILE")
+    out = Path(args.output)
+    _write_atomic(out, render(rules, st))
+    print(f"wrote {out}: {rules.title}, {len(rules.cities)} cities"
+          + (f", the position of round {st.round}" if st else ""))
+    return 0
+
+
+def _new(args: argparse.Namespace) -> int:
+    from .core.errors import GameError
+    from .core.loader import load_rules, shipped_missions
+    from .newmission import mission_text, valid_name
+
+    if not valid_name(args.name):
+        raise GameError(f"{args.name!r} is not a mission name: use lowercase letters, digits, "
+                        "- and _")
+    if args.base not in shipped_missions():
+        from .core.errors import closest
+
+        raise GameError(f"unknown mission {args.base!r}{closest(args.base, shipped_missions())}"
+                        "; shipped missions: " + ", ".join(shipped_missions()))
+    out = Path(f"{args.name}.toml")
+    if out.exists():
+        raise GameError(f"{out} already exists; nothing was written")
+    base = load_rules(args.base)
+    _write_atomic(out, mission_text(args.name, args.base, base.title))
+    print(f"wrote {out}: a mission that extends {args.base}; next: artproject check {out}")
+    return 0
 
 
 # ---------------------------------------------------------------------- scenario

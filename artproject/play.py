@@ -1,0 +1,185 @@
+"""`artproject play`: the game at a terminal, for 1-6 people at one screen.
+
+Each decision shows what the players need (the board, the van, the track, health, the clue
+chain and the viewing player's hand, only theirs) and the legal actions, numbered. Type a
+number or an action in the notation; `help` lists the commands. Works with a pipe for input,
+so a scripted session can drive it; the end of the input saves the game and quits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import IO
+
+from .core.actions import Action
+from .core.errors import ArtError
+from .core.saves import load_game, save_game
+from .core.state import State
+
+AUTOSAVE = "artproject-autosave.json"
+HELP = f"""commands:
+  NUMBER or ACTION   take a listed action (e.g. 3, or: move p1 kyoto)
+  view pN            show pN's hand (pass the screen first)
+  undo               take back the last decision, unless it revealed a card or a die
+  save FILE          save the game (JSON, or TOML when FILE ends in .toml)
+  load FILE          load a saved game
+  help               this list
+  quit               save to {AUTOSAVE} and stop"""
+
+
+def _card_text(st: State, card: int) -> str:
+    c = st.rules.cards[card]
+    t = c.text
+    clues = ", ".join(st.rules.symbols[s] for s in c.clues)
+    return (f"[{card}] cost {t['cost']} | agents {t['agents']} | gain {t['gain']} | "
+            f"clues {clues}")
+
+
+def screen(st: State, viewer: int) -> str:
+    """Everything the players need for this decision, with only `viewer`'s hand face up."""
+    r = st.rules
+    out = [f"== {r.title}: round {st.round}, {st.phase}" + (" (final round)" if
+                                                           st.final_round else "")]
+    out.append(f"van: {', '.join(f'{n} {k}' for k, n in zip(r.resources, st.van, strict=True))}"
+               f"   health: {', '.join(f'p{i + 1} {h}' for i, h in enumerate(st.health))}"
+               f"   headquarters: {st.hq}")
+    track = " ".join(
+        (f"[{st.track[i]}]" if i < len(st.track) else f"[{sp.threat}/{sp.ally_cost}"
+         + (f" {sp.symbol}" if sp.symbol else "") + "]")
+        for i, sp in enumerate(r.track))
+    out.append(f"track (threat/ally cost): {track}   threat {st.threat()}, "
+               f"allies {st.allies}, deck {st.deck_size()}")
+    for c, city in enumerate(r.cities):
+        pawns = [("ally" if i == st.players else f"p{i + 1}") for i, p in enumerate(st.pawns)
+                 if p == c]
+        marks = []
+        if st.lost[c]:
+            marks.append("LOST")
+        if st.artwork_at(c):
+            marks.append("artwork")
+        out.append(f"  {city.name:<14} {city.symbol or '-':<11} agents {st.agents[c]}"
+                   + (f"  pawns {' '.join(pawns)}" if pawns else "")
+                   + (f"  [{', '.join(marks)}]" if marks else ""))
+    for i, ch in enumerate(st.chains):
+        who = "clue chain" if len(st.chains) == 1 else f"p{i + 1}'s clue chain"
+        backs = "; ".join(", ".join(r.symbols[s] for s in r.cards[c].clues) for c in ch)
+        out.append(f"{who}: {backs or '(empty)'}")
+    if st.b_city >= 0:
+        dice = ", ".join(f"{lab}={d}" for lab, d in zip(st.b_labels, st.b_dice, strict=True))
+        out.append(f"battle in {r.cities[st.b_city].name}: {dice or '(not rolled)'}; "
+                   f"strength {st.strength()} against {st.agent_strength(st.b_city)}")
+    if 0 <= viewer < st.players:
+        out.append(f"p{viewer + 1}'s hand:")
+        out += [f"  {_card_text(st, c)}" for c in st.hands[viewer]] or ["  (empty)"]
+        for i, h in enumerate(st.hands):
+            if i != viewer and h:
+                backs = "; ".join(", ".join(r.symbols[s] for s in r.cards[c].clues) for c in h)
+                out.append(f"p{i + 1}'s hand (clue backs): {backs}")
+    return "\n".join(out)
+
+
+class Session:
+    """One terminal game: the state, the undo stack, whose hand is shown."""
+
+    def __init__(self, st: State, write: Callable[[str], None]) -> None:
+        self.st = st
+        self.write = write
+        self.undo_stack: list[State] = []
+        self.viewer = 0
+
+    def show(self) -> None:
+        st = self.st
+        legal = st.legal_actions()
+        actors = {a.player for a in legal if a.player >= 0}
+        if len(actors) == 1:
+            self.viewer = actors.pop()
+        self.write(screen(st, self.viewer))
+        self.write(f"-- decide: {st.wait}")
+        for i, a in enumerate(legal, 1):
+            self.write(f"  {i:3d}. {a}")
+
+    def handle(self, line: str) -> bool:
+        """Take one line of input; False when the session should end."""
+        words = line.split()
+        if not words:
+            return True
+        cmd = words[0].lower()
+        if cmd == "quit":
+            save_game(self.st, AUTOSAVE)
+            self.write(f"saved to {AUTOSAVE}; bye")
+            return False
+        if cmd == "help":
+            self.write(HELP)
+            return True
+        try:
+            if cmd == "save" and len(words) == 2:
+                save_game(self.st, words[1])
+                self.write(f"saved to {words[1]}")
+            elif cmd == "load" and len(words) == 2:
+                self.st, self.undo_stack = load_game(words[1]), []
+                self.write(f"loaded {words[1]}")
+                self.show()
+            elif cmd == "view" and len(words) == 2:
+                p = Action.parse(f"give {words[1]}").player
+                if p >= self.st.players:
+                    raise ArtError(f"there is no {words[1]} in this game")
+                self.viewer = p
+                self.write(screen(self.st, p))
+            elif cmd == "undo":
+                self._undo()
+            else:
+                self._act(line.strip())
+        except ArtError as err:
+            self.write(f"! {err}")
+        return True
+
+    def _undo(self) -> None:
+        if not self.undo_stack:
+            self.write("! nothing to undo")
+            return
+        prev = self.undo_stack[-1]
+        if prev.rng != self.st.rng or prev.deck_size() != self.st.deck_size():
+            self.write("! the last decision revealed a card or a die: it cannot be undone")
+            return
+        self.st = self.undo_stack.pop()
+        self.write("undone")
+        self.show()
+
+    def _act(self, text: str) -> None:
+        legal = self.st.legal_actions()
+        action = legal[int(text) - 1] if text.isdigit() and 0 < int(text) <= len(legal) else None
+        if text.isdigit() and action is None:
+            raise ArtError(f"no action numbered {text}; choose 1 to {len(legal)}")
+        before = self.st.clone()
+        self.st.apply(action or text)
+        self.undo_stack.append(before)
+        if self.st.is_over():
+            self.write(f"== the team {self.st.outcome}: {self.st.reason}")
+        else:
+            self.show()
+
+
+def run(st: State, stdin: IO[str], stdout: IO[str]) -> int:
+    """Play until the game ends, `quit`, or the end of the input (which saves and quits)."""
+    def write(text: str) -> None:
+        stdout.write(text + "\n")
+        stdout.flush()
+
+    s = Session(st, write)
+    s.show()
+    while not s.st.is_over():
+        stdout.write("> ")
+        stdout.flush()
+        line = stdin.readline()
+        if not line:
+            save_game(s.st, AUTOSAVE)
+            write(f"\nend of input: saved to {AUTOSAVE}")
+            return 0
+        if not s.handle(line):
+            return 0
+    return 0
+
+
+def autosave_path() -> Path:
+    return Path(AUTOSAVE)

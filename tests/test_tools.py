@@ -1,0 +1,134 @@
+"""The tools for players and authors: play, render, new; the heuristic bot and policies."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from artproject import load_rules, new_game, save_game, shipped_missions
+from artproject.policies import POLICIES, heuristic_policy, register_policy
+from artproject.render import render
+from artproject.simulate import play, simulate_grid, wilson
+
+ROOT = Path(__file__).resolve().parent.parent
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def run(*args: str, cwd: Path = ROOT, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "artproject", *args], capture_output=True,
+                          text=True, cwd=cwd, input=stdin, check=False)
+
+
+# ---------------------------------------------------------------- render
+@pytest.mark.parametrize("mission", shipped_missions())
+def test_render_shows_every_city_and_road(mission: str) -> None:
+    rules = load_rules(mission)
+    root = ET.fromstring(render(rules).split("?>", 1)[1])
+    assert root.tag == f"{SVG}svg"
+    cities = {g.get("data-city") for g in root.iter(f"{SVG}g") if g.get("data-city")}
+    assert cities == {c.name for c in rules.cities}
+    lines = {(ln.get("data-from"), ln.get("data-to")) for ln in root.iter(f"{SVG}line")}
+    roads = {(rules.cities[a].name, rules.cities[r.dst].name)
+             for a, rs in enumerate(rules.neighbours) for r in rs if r.dst > a}
+    assert lines == roads
+    texts = [t.text for t in root.iter(f"{SVG}text")]
+    assert str(rules.track[0].threat) in texts
+
+
+def test_render_a_position(tmp_path: Path) -> None:
+    g = new_game("japan", players=2, seed=2, phase="battle",
+                 position={"lost": ["osaka"], "artworks": ["kyoto"], "agents": {"kyoto": 4}})
+    save = tmp_path / "g.json"
+    save_game(g, save)
+    out = tmp_path / "pos.svg"
+    r = run("render", "--save", str(save), "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    root = ET.parse(out).getroot()
+    texts = [t.text for t in root.iter(f"{SVG}text")]
+    assert "4" in texts and any(t and t.startswith("round 1") for t in texts)
+    assert run("render", "-o", str(out)).returncode == 2
+
+
+# ---------------------------------------------------------------- new
+def test_new_mission_checks_unchanged_and_is_not_overwritten(tmp_path: Path) -> None:
+    r = run("new", "harbour", "--from", "egypt", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    text = (tmp_path / "harbour.toml").read_text()
+    assert 'extends = "egypt"' in text and "# [rules]" in text
+    assert run("check", "harbour.toml", cwd=tmp_path).returncode == 0
+    assert load_rules(tmp_path / "harbour.toml").name == "harbour"
+    r = run("new", "harbour", cwd=tmp_path)
+    assert r.returncode == 2 and "already exists" in r.stderr
+    assert (tmp_path / "harbour.toml").read_text() == text
+    assert run("new", "Bad Name", cwd=tmp_path).returncode == 2
+    assert run("new", "x", "--from", "japn", cwd=tmp_path).returncode == 2
+
+
+# ---------------------------------------------------------------- play
+def test_play_a_scripted_session(tmp_path: Path) -> None:
+    script = "done\nfoo\n99\nview p2\n1\nundo\nsave g.json\nhelp\n"
+    r = run("play", "--seed", "4", "--players", "2", cwd=tmp_path, stdin=script)
+    assert r.returncode == 0, r.stderr
+    out = r.stdout
+    assert "p1's hand:" in out and "-- decide: plan" in out
+    assert "! unknown verb 'foo'" in out
+    assert "! no action numbered 99" in out
+    assert "p2's hand:" in out
+    assert "undone" in out or "cannot be undone" in out
+    assert "saved to g.json" in out and "commands:" in out
+    assert "end of input: saved to artproject-autosave.json" in out
+    assert (tmp_path / "g.json").exists() and (tmp_path / "artproject-autosave.json").exists()
+    # the autosave continues where the session stopped
+    r = run("play", "--load", "artproject-autosave.json", cwd=tmp_path, stdin="quit\n")
+    assert r.returncode == 0 and "saved to artproject-autosave.json; bye" in r.stdout
+
+
+def test_play_shows_only_the_viewers_hand() -> None:
+    from artproject.play import screen
+
+    g = new_game("japan", players=3, seed=5)
+    g.apply("done")
+    text = screen(g, 1)
+    for c in g.hands[1]:
+        assert f"[{c}]" in text
+    for c in g.hands[0] + g.hands[2]:
+        assert f"[{c}]" not in text
+    assert "p1's hand (clue backs)" in text
+
+
+# ---------------------------------------------------------------- policies, simulate
+def test_heuristic_beats_random() -> None:
+    def wins(policy: str) -> int:
+        cells = simulate_grid(["japan"], ["easy"], [2], 40, 1, policy=policy)
+        return int(cells[0]["won"])
+
+    assert wins("heuristic") > wins("random") + 5
+
+
+def test_policy_plugins() -> None:
+    def first(seed: int):  # type: ignore[no-untyped-def]
+        return lambda st: st.legal_actions()[-1]
+
+    register_policy("last-action", first)
+    try:
+        cells = simulate_grid(["japan"], ["easy"], [2], 3, 0, policy="last-action")
+        assert cells[0]["games"] == 3
+    finally:
+        del POLICIES["last-action"]
+
+
+def test_heuristic_plays_every_board() -> None:
+    for m in shipped_missions():
+        for players in (1, 2, 4, 6):
+            g = new_game(m, players=players, difficulty="easy", seed=players)
+            assert play(g, heuristic_policy(players)) < 5000
+
+
+def test_wilson_interval() -> None:
+    lo, hi = wilson(50, 100)
+    assert lo == pytest.approx(0.4038, abs=1e-3) and hi == pytest.approx(0.5962, abs=1e-3)
+    assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == 1.0
