@@ -171,17 +171,27 @@ class Heuristic:
         """Cities worth going to: artworks to collect, agents near 5 to fight."""
         r = st.rules
         at = int(r.params["rules.lost_city_at"])
+        nxt = r.track[len(st.track)].symbol if len(st.track) < len(r.track) else None
         out = []
         for c in range(len(r.cities)):
             if st.lost[c]:
                 continue
             if st.artwork_at(c) and (st.agents[c] == 0 or self.win_margin(st, c) > -4):
-                nxt = r.track[len(st.track)].symbol if len(st.track) < len(r.track) else None
                 if nxt is None or nxt == r.cities[c].symbol or st.artworks[c]:
                     out.append(c)
             elif st.agents[c] >= at - 2:
                 out.append(c)
+        if nxt is not None and (any(st.artworks) or any(st.carried)):
+            # a track that demands its artworks in order: deliver to the district it names
+            out += [c for c in r.by_symbol.get(nxt, ()) if not st.lost[c] and c not in out]
         return out
+
+    @staticmethod
+    def delivery(st: State) -> list[int]:
+        """The cities whose symbol the next track space demands (empty: any will do)."""
+        r = st.rules
+        nxt = r.track[len(st.track)].symbol if len(st.track) < len(r.track) else None
+        return [c for c in r.by_symbol.get(nxt, ()) if not st.lost[c]] if nxt else []
 
     # ---------------------------------------------------------------- the decision
     def __call__(self, st: State) -> Action:
@@ -263,8 +273,10 @@ class Heuristic:
             i = st.pawn_index(a.player)
             goals = mine.get(i) or targets
             here, dst = st.pawns[i], r.city_index[str(a.arg)]
-            if here in goals and st.agents[here] == 0 and st.artwork_at(here):
+            if here in goals and st.can_collect(here):
                 continue  # stay and collect
+            if a.verb == "carry" or st.carried[i]:
+                goals = self.delivery(st) or goals  # take the artwork where it is wanted
             gain = min(d[here][t] for t in goals) - min(d[dst][t] for t in goals)
             if gain <= 0:
                 continue
@@ -275,7 +287,7 @@ class Heuristic:
                 continue
             value = gain - 1.2 * short - 0.3 * sum(n for _, n in cost)
             if a.verb == "carry":
-                value += 0.5
+                value += 1.5
             if best is None or value > best[0]:
                 best = (value, a)
         return best[1] if best is not None and best[0] > 0 else None

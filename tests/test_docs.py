@@ -14,12 +14,12 @@ from artproject.core.scenario import run_scenario
 from artproject.dsl.compiler import Compiler
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
-FENCE = re.compile(r"^```(\w+)(?: (\w+))?\n(.*?)^```$", re.S | re.M)
+FENCE = re.compile(r"^```(\w+)(?: (\w+))?(?: (\S+))?\n(.*?)^```$", re.S | re.M)
 
 
 def blocks(name: str, lang: str) -> list[tuple[str, str]]:
     text = (DOCS / name).read_text(encoding="utf-8")
-    return [(m.group(2) or "", m.group(3)) for m in FENCE.finditer(text) if m.group(1) == lang]
+    return [(m.group(2) or "", m.group(4)) for m in FENCE.finditer(text) if m.group(1) == lang]
 
 
 def test_every_doc_has_examples() -> None:
@@ -50,7 +50,7 @@ def test_api_examples_run(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_readme_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
     text = (DOCS.parent / "README.md").read_text(encoding="utf-8")
-    (code,) = [m.group(3) for m in FENCE.finditer(text) if m.group(1) == "python"]
+    (code,) = [m.group(4) for m in FENCE.finditer(text) if m.group(1) == "python"]
     exec(compile(code, "README.md", "exec"), {})
     out = capsys.readouterr().out
     assert "lost" in out or "won" in out
@@ -70,3 +70,31 @@ def test_mission_doc_variants_check(tmp_path: Path, text: str) -> None:
     p = tmp_path / "variant.toml"
     p.write_text(text)
     assert check_file(p) == []
+
+
+def test_authoring_tutorial_runs(tmp_path: Path) -> None:
+    """Every command of docs/authoring.md, in order, in an empty folder."""
+    import subprocess
+    import sys
+
+    text = (DOCS / "authoring.md").read_text(encoding="utf-8")
+    ran = 0
+    for m in FENCE.finditer(text):
+        lang, kind, name, body = m.group(1), m.group(2) or "", m.group(3), m.group(4)
+        if lang == "toml" and kind == "append":
+            with open(tmp_path / name, "a", encoding="utf-8") as f:
+                f.write(body)
+            continue
+        if lang != "sh":
+            continue
+        for line in body.strip().splitlines():
+            command, _, comment = line.partition("#")
+            want = int(comment.split()[-1]) if "exit" in comment else 0
+            command = command.replace("artproject ", f"{sys.executable} -m artproject ")
+            r = subprocess.run(command, shell=True, cwd=tmp_path, capture_output=True,
+                               text=True, check=False)
+            assert r.returncode == want, (line, r.stdout, r.stderr)
+            if "broken.toml" in line:
+                assert "broken.toml:2:50: unknown city 'tokio' (did you mean 'tokyo'?)" in r.stderr
+            ran += 1
+    assert ran >= 9
