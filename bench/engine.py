@@ -8,6 +8,7 @@ Japan, 2 players, Medium, the random legal-action policy, one core.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import random
 import statistics
 import time
@@ -29,6 +30,34 @@ def playouts(games: int, seed: int) -> tuple[float, float]:
     return dt / steps * 1e6, games / dt
 
 
+def openspiel(games: int) -> dict[str, float]:
+    """µs per step of OpenSpiel's python_kuhn_poker and backgammon random playouts, if installed
+    (pip install '.[bench]')."""
+    try:
+        import pyspiel  # type: ignore[import-not-found]
+    except ImportError:
+        return {}
+    with contextlib.suppress(ImportError):  # registers the Python games
+        from open_spiel.python.games import kuhn_poker  # noqa: F401
+    out = {}
+    for name in ("python_kuhn_poker", "backgammon"):
+        game = pyspiel.load_game(name)
+        rng = random.Random(1)
+        steps = 0
+        t = time.perf_counter()
+        for _ in range(games):
+            s = game.new_initial_state()
+            while not s.is_terminal():
+                if s.is_chance_node():
+                    outcomes = s.chance_outcomes()
+                    s.apply_action(rng.choice(outcomes)[0])
+                else:
+                    s.apply_action(rng.choice(s.legal_actions()))
+                steps += 1
+        out[name] = (time.perf_counter() - t) / steps * 1e6
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=2000)
@@ -38,6 +67,8 @@ def main() -> None:
     gps = statistics.median(r[1] for r in runs)
     print(f"random playouts: {us:.1f} us per decision step (legal_actions + choice + apply), "
           f"{gps:.0f} games/s (median of 5 x {args.games} games)")
+    for name, their in openspiel(max(50, args.games // 20)).items():
+        print(f"  OpenSpiel {name}: {their:.1f} us per step; ours is {us / their:.2f}x theirs")
     g = new_game("japan", 2, "medium", 7)
     choose = cautious_policy(7)
     for _ in range(40):

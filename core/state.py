@@ -19,6 +19,8 @@ _MASK: Final = (1 << 64) - 1
 NO_CTX: Final = Ctx()
 PHASES: Final = ("mission", "movement", "battle", "end")
 
+_P: Final = ("p1", "p2", "p3", "p4", "p5", "p6")
+_CTXS: Final = tuple(Ctx(p) for p in range(6))
 # Queue items are (function, args): the function is called as function(state, *args).
 # Only plain functions go on the queue (never bound methods), so a clone can share them.
 Item = tuple[Callable[..., None], tuple[Any, ...]]
@@ -153,7 +155,15 @@ class State:
 
     def start_round(self, phase: str = "mission") -> None:
         """Schedule the round from `phase` on and run to the first decision."""
-        steps: list[Callable[..., None]] = []
+        self._schedule_round(phase)
+        self._run()
+
+    def _schedule_round(self, phase: str) -> None:
+        steps: list[Callable[..., None]]
+        if phase == "mission" and not any(self.deploy_left):
+            self.push_ops(_FULL_ROUND, NO_CTX)  # the usual case, built once
+            return
+        steps = []
         if phase == "mission":
             if any(self.deploy_left):
                 steps.append(_op_deploy)
@@ -164,7 +174,6 @@ class State:
             steps.append(_PHASE_OPS[name])
         steps.append(_op_next_round)
         self.push_ops(tuple(steps), NO_CTX)
-        self._run()
 
     # ------------------------------------------------------------------ cloning
     def clone(self) -> State:
@@ -345,13 +354,27 @@ class State:
             self.note("won" if won else "lost", reason)
 
     # ------------------------------------------------------------------ effects
-    def gain_all(self, pairs: Iterable[tuple[str, int]], ctx: Ctx) -> None:
-        for kind, n in reversed(list(pairs)):
-            for _ in range(n):
-                self.push(State.gain, kind, 1, ctx)
+    def gain_all(self, pairs: Sequence[tuple[str, int]], ctx: Ctx) -> None:
+        """Gains in order; resources at once, and from the first health on (a choice of who
+        receives it may stop the machine) the rest one token at a time from the queue."""
+        for i, (kind, n) in enumerate(pairs):
+            if kind == "health":
+                for k, m in reversed(pairs[i:]):
+                    for _ in range(m):
+                        self.push(State.gain, k, 1, ctx)
+                return
+            self.gain(kind, n, ctx)
 
-    def pay_all(self, pairs: Iterable[tuple[str, int]], ctx: Ctx) -> None:
-        for kind, n in reversed(list(pairs)):
+    def pay_all(self, pairs: Sequence[tuple[str, int]], ctx: Ctx) -> None:
+        """Costs in order: a named payer pays at once; the team's payer is asked token by
+        token from the queue (R5)."""
+        if ctx.player >= 0 or ctx.player == ALLY_PAWN:
+            for kind, n in pairs:
+                self.pay(ctx.player, kind, n)
+                if self.outcome is not None:
+                    return
+            return
+        for kind, n in reversed(pairs):
             self.push(State.pay, ctx.player, kind, n)
 
     def lose_all(self, pairs: Iterable[tuple[str, int]], ctx: Ctx) -> None:
@@ -398,7 +421,7 @@ class State:
             if van[r] > 0:
                 van[r] -= 1
             else:
-                self.note("health_for", f"p{player + 1}", kind)
+                self.note("health_for", _P[player], kind)
                 self.lose_health(player, 1, f"paid health for {kind}")
                 if self.outcome is not None:
                     return
@@ -437,7 +460,7 @@ class State:
     def lose_health(self, player: int, n: int, why: str) -> None:
         for _ in range(n):
             self.health[player] -= 1
-            self.note("health", f"p{player + 1}", -1, why)
+            self.note("health", _P[player], -1, why)
             if self.health[player] <= 0:
                 self.end_game(False, f"p{player + 1} lost their last health token (R7)")
                 return
@@ -466,7 +489,11 @@ class State:
     # ------------------------------------------------------------------ clue chain (R10)
     def add_clue(self, player: int, card: int) -> None:
         """The played card turns clue side up onto the chain (R8, its fourth section)."""
-        self.discard.remove(card)
+        d = self.discard
+        if d and d[-1] == card:  # where _apply_play left it: nothing is discarded mid-card
+            d.pop()
+        else:
+            d.remove(card)
         self.chain_of(player).append(card)
         self.push(_check_triples, player)
 
@@ -554,7 +581,7 @@ class State:
             owner.append(lead)
         for p in self.b_parts:
             if p != lead:
-                labels.append(f"p{p + 1}")
+                labels.append(_P[p])
                 owner.append(p)
         self.b_labels, self.b_owner = labels, owner
         self.b_dice = [self.roll() for _ in labels]
@@ -834,13 +861,18 @@ def _final_check(st: State) -> None:
 
 def _op_next_round(st: State, ctx: Ctx) -> None:
     st.round += 1
-    st.start_round()
+    st._schedule_round("mission")  # the running machine takes it from here
 
 
 _BOUNDARY_OPS: Final[dict[str, Op]] = {name: _op_boundary_for(name) for name in PHASES}
 _PHASE_OPS: Final[dict[str, Op]] = {
     "mission": _op_mission, "movement": _op_movement, "battle": _op_battle, "end": _op_end,
 }
+_FULL_ROUND: Final[tuple[Op, ...]] = (
+    _op_round_start,
+    *(op for name in PHASES for op in (_BOUNDARY_OPS[name], _PHASE_OPS[name])),
+    _op_next_round,
+)
 
 
 def _emit_op(event: str) -> Op:
@@ -865,7 +897,7 @@ def _run_hook(st: State, h: Any, ctx: Ctx) -> None:
 def _give_health(st: State, p: int, ctx: Ctx) -> None:
     if st.reserve("health") > 0:
         st.health[p] += 1
-        st.note("health", f"p{p + 1}", 1, "gained")
+        st.note("health", _P[p], 1, "gained")
 
 
 def _hurt_for(kind: str) -> Callable[..., None]:
@@ -1060,10 +1092,9 @@ def _apply_play(st: State, a: Action) -> None:
     st.discard.append(card)  # in play: should the game end mid-card, it lies discarded
     st.plays_left[p] -= 1
     st.wait = None
-    st.note("play", f"p{p + 1}", card)
-    ctx = Ctx(p)
+    st.note("play", _P[p], card)
     st.push(State.add_clue, p, card)
-    st.push_ops(st.rules.cards[card].ops, ctx)  # R8: cost, agents, gains, then clues
+    st.push_ops(st.rules.cards[card].ops, _CTXS[p])  # R8: cost, agents, gains, then clues
 
 
 def _apply_move(st: State, a: Action) -> None:
@@ -1167,7 +1198,7 @@ def _receive(giver: int, card: int) -> Callable[..., None]:
     def receive(st: State, p: int, ctx: Ctx) -> None:
         st.chains[giver].remove(card)
         st.chains[p].append(card)
-        st.note("trade", f"p{giver + 1}", card, f"p{p + 1}")
+        st.note("trade", f"p{giver + 1}", card, _P[p])
         st.push(_check_triples, p)  # the receiver may now hold a triple
     return receive
 
