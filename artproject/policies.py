@@ -97,6 +97,33 @@ class Heuristic:
 
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
+        self._critical: tuple[Any, frozenset[int]] = (None, frozenset())
+
+    def critical(self, st: State) -> frozenset[int]:
+        """Cities whose fall would lose the game at once (a mission's hook may say so): found
+        by letting the engine itself play the fall on a copy, whatever the rules are."""
+        key = (st.rules, st.round, len(st.track), tuple(st.lost))
+        if self._critical[0] == key:
+            return self._critical[1]
+        from .core.rules import Ctx
+
+        out = set()
+        if st.rules.hooks.get("city_lost"):
+            for c in range(len(st.rules.cities)):
+                if st.lost[c]:
+                    continue
+                probe = st.clone()
+                probe.lost[c] = 1
+                probe.queue.clear()
+                probe.emit("city_lost", Ctx(-1, c))
+                while probe.queue and probe.outcome is None and probe.wait is None:
+                    fn, args = probe.queue.pop()
+                    fn(probe, *args)
+                if probe.outcome == "lost":
+                    out.add(c)
+        result = frozenset(out)
+        self._critical = (key, result)
+        return result
 
     # ---------------------------------------------------------------- helpers
     @staticmethod
@@ -144,6 +171,9 @@ class Heuristic:
                 score += 2.0 * n
             else:
                 score += min(n, st.reserve(kind)) * (1.2 if self.have(st, kind) < 2 else 0.8)
+        placing = sum(n * max(1, len(r.by_symbol.get(sym, ()))) for sym, n in c.agents)
+        if placing and st.reserve("agent") - placing < 4:
+            score -= 8.0 * (4 - (st.reserve("agent") - placing))  # running out loses (R2)
         for sym, n in c.agents:
             for city in r.by_symbol.get(sym, ()):
                 if st.lost[city]:
@@ -151,6 +181,8 @@ class Heuristic:
                     continue
                 after = st.agents[city] + n
                 score -= 0.5 * n
+                if city in self.critical(st):
+                    score -= 1.0 * n * max(0, after - 1)
                 if after >= int(r.params["rules.lost_city_at"]):
                     score -= 6.0 if self.win_margin(st, city) < 0 else 1.5
                 elif after == int(r.params["rules.lost_city_at"]) - 1:
@@ -179,7 +211,7 @@ class Heuristic:
             if st.artwork_at(c) and (st.agents[c] == 0 or self.win_margin(st, c) > -4):
                 if nxt is None or nxt == r.cities[c].symbol or st.artworks[c]:
                     out.append(c)
-            elif st.agents[c] >= at - 2:
+            elif st.agents[c] >= at - (3 if c in self.critical(st) else 2):
                 out.append(c)
         if nxt is not None and (any(st.artworks) or any(st.carried)):
             # a track that demands its artworks in order: deliver to the district it names
@@ -245,9 +277,13 @@ class Heuristic:
         return max(legal, key=useful)
 
     def on_place(self, st: State, legal: list[Action]) -> Action:
+        """The artwork goes where it is easiest to collect: fewest agents, nearest pawn."""
         d = _distances(st.rules)
-        return min(legal, key=lambda a: min(d[p][st.rules.city_index[str(a.arg)]]
-                                            for p in st.pawns))
+
+        def cost(a: Action) -> tuple[int, int]:
+            c = st.rules.city_index[str(a.arg)]
+            return (st.agents[c], min(d[p][c] for p in st.pawns))
+        return min(legal, key=cost)
 
     def on_collect(self, st: State, legal: list[Action]) -> Action:
         return legal[0]
@@ -300,6 +336,8 @@ class Heuristic:
             c = st.rules.city_index[str(a.arg)]
             margin = self.win_margin(st, c)
             urgency = (3 if st.agents[c] >= at - 1 else 0) + (2 if st.artwork_at(c) else 0)
+            if c in self.critical(st) and st.agents[c] >= at - 2:
+                urgency += 3
             value = margin + urgency
             leader_spare = max(self.spare(st, p) for p in range(st.players) if st.pawns[p] == c)
             if margin > -3 - 1.5 * leader_spare or (urgency >= 3 and margin > -6):
@@ -356,7 +394,28 @@ class Heuristic:
         return min(legal, key=later)
 
     def on_exchange(self, st: State, legal: list[Action]) -> Action:
+        """Hand over a clue card that completes a triple in the receiver's chain (R21)."""
+        r = st.rules
+        need = int(r.params["rules.clues_per_artwork"])
+        for a in legal:
+            if a.verb != "trade":
+                continue
+            card = r.cards[int(a.arg or 0)]
+            here = st.pawns[a.player]
+            for q in range(st.players):
+                if q == a.player or st.pawns[q] != here:
+                    continue
+                for s in card.clues:
+                    if sum(1 for c in st.chains[q] if s in r.cards[c].clues) == need - 1:
+                        self.receiver = q
+                        return a
         return legal[-1]
+
+    receiver = -1
+
+    def on_receive(self, st: State, legal: list[Action]) -> Action:
+        want = [a for a in legal if a.player == self.receiver]
+        return want[0] if want else legal[0]
 
 
 def heuristic_policy(seed: int) -> Policy:
