@@ -645,6 +645,30 @@ def _load_cards(doc: Mapping[str, Any], smap: Any, comp: Compiler, resources: tu
         p = _package_dir("cards") / f"{ref}.toml"
     elif not p.is_absolute() and not p.exists() and smap.file:
         p = Path(smap.file).parent / p
+    # A card file compiles the same for every board with the same resources and symbols
+    # (agents are placed by symbol when played), so one compile serves all six missions.
+    try:
+        st = p.stat()
+        key: tuple[Any, ...] | None = (str(p.resolve()), st.st_mtime_ns, st.st_size, resources,
+                                       comp.scope.symbols)
+    except OSError:
+        key = None
+    if key is not None and key in _CARD_CACHE:
+        return _CARD_CACHE[key]
+    before = len(errors) + len(comp.errors)
+    result = _compile_cards(p, comp, resources, errors)
+    if key is not None and len(errors) + len(comp.errors) == before:
+        if len(_CARD_CACHE) > 32:
+            _CARD_CACHE.clear()
+        _CARD_CACHE[key] = result
+    return result
+
+
+_CARD_CACHE: dict[tuple[Any, ...], tuple[dict[int, Card], tuple[int, ...], int]] = {}
+
+
+def _compile_cards(p: Path, comp: Compiler, resources: tuple[str, ...],
+                   errors: list[RulesError]) -> tuple[dict[int, Card], tuple[int, ...], int]:
     cdoc, cmap = read_toml(p, _label(p))
     for k in cdoc:
         if k not in ("about", "final", "card"):

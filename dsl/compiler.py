@@ -38,26 +38,26 @@ _CMP: Final[dict[str, Callable[[Any, Any], Any]]] = {
     "*": operator.mul,
 }
 # Names readable in any expression, with their type and reader.
-_STATE_REFS: Final[dict[str, tuple[str, Fn]]] = {
-    "threat": ("int", lambda s, c: s.threat()),
-    "ally_cost": ("int", lambda s, c: s.ally_cost()),
-    "round": ("int", lambda s, c: s.round),
-    "hq": ("int", lambda s, c: s.hq),
-    "allies": ("int", lambda s, c: s.allies),
-    "track": ("int", lambda s, c: len(s.track)),
-    "lost_cities": ("int", lambda s, c: sum(s.lost)),
-    "deck": ("int", lambda s, c: s.deck_size()),
-    "players": ("int", lambda s, c: s.players),
-    "health": ("int", lambda s, c: sum(s.health)),
-    "final_round": ("bool", lambda s, c: s.final_round),
-    "artworks": ("int", lambda s, c: sum(s.artworks)),
-    "chain": ("int", lambda s, c: sum(len(ch) for ch in s.chains)),
-    "discard": ("int", lambda s, c: len(s.discard)),
-    "strength": ("int", lambda s, c: s.strength()),
-    "agent_strength": ("int", lambda s, c: s.agent_strength(s.b_city) if s.b_city >= 0 else 0),
-    "outcome": ("str", lambda s, c: s.outcome or ""),
-    "phase": ("str", lambda s, c: s.phase),
-    "wait": ("str", lambda s, c: s.wait or ""),
+_STATE_REFS: Final[dict[str, tuple[str, str]]] = {
+    "threat": ("int", "st.threat()"),
+    "ally_cost": ("int", "st.ally_cost()"),
+    "round": ("int", "st.round"),
+    "hq": ("int", "st.hq"),
+    "allies": ("int", "st.allies"),
+    "track": ("int", "len(st.track)"),
+    "lost_cities": ("int", "sum(st.lost)"),
+    "deck": ("int", "st.deck_size()"),
+    "players": ("int", "st.players"),
+    "health": ("int", "sum(st.health)"),
+    "final_round": ("bool", "st.final_round"),
+    "artworks": ("int", "sum(st.artworks)"),
+    "chain": ("int", "sum(map(len, st.chains))"),
+    "discard": ("int", "len(st.discard)"),
+    "strength": ("int", "st.strength()"),
+    "agent_strength": ("int", "(st.agent_strength(st.b_city) if st.b_city >= 0 else 0)"),
+    "outcome": ("str", "(st.outcome or '')"),
+    "phase": ("str", "st.phase"),
+    "wait": ("str", "(st.wait or '')"),
 }
 _RESERVE_KINDS: Final = ("health", "agent", "artwork", "marker", "ally")
 
@@ -79,6 +79,7 @@ class Compiler:
     def __init__(self, scope: Scope) -> None:
         self.scope = scope
         self.errors: list[RulesError] = []
+        self._env: dict[str, Any] = {"_agents": _agents, "_on_track": _on_track}
         self._text = ""
         self._origin = Origin()
 
@@ -185,213 +186,211 @@ class Compiler:
         self._err(f"unknown city {name!r}" + closest(name, known), node)
         return ()
 
+    # ---- code generation ------------------------------------------------------------
+    # Every text compiles to flat Python source, turned into a function once with eval():
+    # no tree of closures to walk during play. Constants live in the function's globals.
+    def _const(self, value: Any) -> str:
+        name = f"_k{len(self._env)}"
+        self._env[name] = value
+        return name
+
+    def _fn(self, params: str, body: str) -> Any:
+        src = f"def _f({params}):\n" + "\n".join("    " + ln for ln in body.splitlines())
+        exec(compile(src, "<dsl>", "exec"), self._env)  # trusted: made from a checked tree
+        return self._env.pop("_f")
+
     # ---- statements ---------------------------------------------------------------
     def _stmts(self, stmts: Iterable[a.Stmt], bound: frozenset[str]) -> tuple[Op, ...]:
         return tuple(self._stmt(s, bound) for s in stmts)
 
     def _stmt(self, s: a.Stmt, bound: frozenset[str]) -> Op:
+        fn: Op = self._fn("st, ctx", self._stmt_code(s, bound))
+        return fn
+
+    def _stmt_code(self, s: a.Stmt, bound: frozenset[str]) -> str:
         res = self.scope.resources
-        if isinstance(s, a.Gain):
+        if isinstance(s, a.Gain | a.Pay):
             pairs = tuple((self._kind(x, (*res, "health")), x.count) for x in s.amounts)
-            return lambda st, ctx: st.gain_all(pairs, ctx)
-        if isinstance(s, a.Pay):
-            pairs = tuple((self._kind(x, (*res, "health")), x.count) for x in s.amounts)
-            return lambda st, ctx: st.pay_all(pairs, ctx)
+            verb = "gain_all" if isinstance(s, a.Gain) else "pay_all"
+            return f"st.{verb}({self._const(pairs)}, ctx)"
         if isinstance(s, a.Lose):
             kinds = (*res, *sorted(_EXTRA_KINDS))
             pairs = tuple((self._kind(x, kinds), x.count) for x in s.amounts)
-            return lambda st, ctx: st.lose_all(pairs, ctx)
+            return f"st.lose_all({self._const(pairs)}, ctx)"
         if isinstance(s, a.Place):
             return self._place(s, bound)
         if isinstance(s, a.EndGame):
-            won = s.won
-            reason = s.reason or ("the rules say the team wins" if won else "the rules say so")
-            return lambda st, ctx: st.end_game(won, reason)
+            reason = s.reason or ("the rules say the team wins" if s.won else "the rules say so")
+            return f"st.end_game({s.won}, {reason!r})"
         if isinstance(s, a.If):
-            cond = self._bool(s.cond, bound)
-            then = self._stmt(s.then, bound)
-            other = self._stmt(s.otherwise, bound) if s.otherwise is not None else None
-
-            def if_(st: Any, ctx: Ctx) -> None:
-                if cond(st, ctx):
-                    then(st, ctx)
-                elif other is not None:
-                    other(st, ctx)
-
-            return if_
+            cond, _ = self._expr(s.cond, bound)
+            code = f"if {cond}:\n" + _indent(self._stmt_code(s.then, bound))
+            if s.otherwise is not None:
+                code += "\nelse:\n" + _indent(self._stmt_code(s.otherwise, bound))
+            return code
         if isinstance(s, a.ForEach):
             return self._for_each(s, bound)
-        ops = self._stmts(s.stmts, bound)
-        return lambda st, ctx: st.push_ops(ops, ctx)
+        # a block runs its statements one by one from the queue: any of them may ask
+        return f"st.push_ops({self._const(self._stmts(s.stmts, bound))}, ctx)"
 
-    def _place(self, s: a.Place, bound: frozenset[str]) -> Op:
+    def _place(self, s: a.Place, bound: frozenset[str]) -> str:
         n = s.count
         if s.where == "@hq":
-            return lambda st, ctx: st.place_agents((-1,), n, ctx)
+            return f"st.place_agents((-1,), {n}, ctx)"
         if s.where == "@every":
-            return lambda st, ctx: st.place_agents(st.every_city, n, ctx)
+            return f"st.place_agents(st.every_city, {n}, ctx)"
         if s.where == "@every_other":
             if "city" not in bound:
                 self._err("'every other city' needs an event about a city", s)
-            return lambda st, ctx: st.place_agents(
-                tuple(c for c in st.every_city if c != ctx.city), n, ctx)
+            return f"st.place_agents(tuple(c for c in st.every_city if c != ctx.city), {n}, ctx)"
         if s.where == "city" and "city" in bound:
-            return lambda st, ctx: st.place_agents((ctx.city,), n, ctx)
-        cities = self._city(s.where, s)
-        return lambda st, ctx: st.place_agents(cities, n, ctx)
+            return f"st.place_agents((ctx.city,), {n}, ctx)"
+        return f"st.place_agents({self._const(self._city(s.where, s))}, {n}, ctx)"
 
-    def _for_each(self, s: a.ForEach, bound: frozenset[str]) -> Op:
+    def _for_each(self, s: a.ForEach, bound: frozenset[str]) -> str:
         inner = bound | {"player"}
         city = -1
         if s.city is not None:
             found = self._city(s.city, s, allow_symbol=False)
             city = found[0] if found else -1
-        cond = self._bool(s.cond, inner) if s.cond is not None else None
-        body = self._stmt(s.body, inner)
-
-        def for_each(st: Any, ctx: Ctx) -> None:
-            ctxs = [Ctx(p, ctx.city, ctx.road) for p in range(st.players)
-                    if city < 0 or st.pawns[p] == city]
-            st.push_many([(body, c) for c in ctxs if cond is None or cond(st, c)])
-
-        return for_each
+        body = self._const(self._stmt(s.body, inner))
+        cond = "True"
+        if s.cond is not None:
+            cond = self._const(self._fn("st, ctx", "return " + self._expr(s.cond, inner)[0]))
+            cond += "(st, _c)"
+        at = "True" if city < 0 else f"st.pawns[_p] == {city}"
+        ctx_cls = self._const(Ctx)
+        return (f"_items = []\nfor _p in range(st.players):\n    if {at}:\n"
+                f"        _c = {ctx_cls}(_p, ctx.city, ctx.road)\n"
+                f"        if {cond}:\n            _items.append(({body}, _c))\n"
+                "st.push_many(_items)")
 
     def _cost(self, c: a.Cost) -> Callable[[Any, Ctx], tuple[tuple[str, int], ...]]:
+        fn: Callable[[Any, Ctx], tuple[tuple[str, int], ...]] = self._fn(
+            "st, ctx", "return " + self._cost_code(c))
+        return fn
+
+    def _cost_code(self, c: a.Cost) -> str:
         pairs = tuple((self._kind(x, (*self.scope.resources, "health")), x.count)
                       for x in c.amounts)
         if c.cond is None or c.otherwise is None:
-            return lambda st, ctx: pairs
-        cond = self._bool(c.cond, frozenset({"road", "player"}))
-        other = self._cost(c.otherwise)
-        return lambda st, ctx: pairs if cond(st, ctx) else other(st, ctx)
+            return self._const(pairs)
+        cond, _ = self._expr(c.cond, frozenset({"road", "player"}))
+        return f"({self._const(pairs)} if {cond} else {self._cost_code(c.otherwise)})"
 
     # ---- expressions --------------------------------------------------------------
     def _bool(self, e: a.Expr, bound: frozenset[str]) -> Fn:
-        fn, _ = self._expr(e, bound)
+        fn: Fn = self._fn("st, ctx", "return " + self._expr(e, bound)[0])
         return fn
 
-    def _expr(self, e: a.Expr, bound: frozenset[str]) -> tuple[Fn, str]:
-        if isinstance(e, a.Num | a.Str | a.Bool):
-            v: Any = e.value
-            kind = {a.Num: "int", a.Str: "str", a.Bool: "bool"}[type(e)]
-            return (lambda st, ctx: v), kind
+    def _expr(self, e: a.Expr, bound: frozenset[str]) -> tuple[str, str]:
+        if isinstance(e, a.Num):
+            return str(e.value), "int"
+        if isinstance(e, a.Str):
+            return repr(e.value), "str"
+        if isinstance(e, a.Bool):
+            return repr(e.value), "bool"
         if isinstance(e, a.Ref):
             return self._ref(e, bound)
         if isinstance(e, a.Call):
             return self._call(e, bound)
         if isinstance(e, a.Unary):
-            f, t = self._expr(e.operand, bound)
+            code, t = self._expr(e.operand, bound)
             if e.op == "not":
-                return (lambda st, ctx: not f(st, ctx)), "bool"
+                return f"(not {code})", "bool"
             self._want(t, "int", e)
-            return (lambda st, ctx: -f(st, ctx)), "int"
-        lf, lt = self._expr(e.left, bound)
-        rf, rt = self._expr(e.right, bound)
-        if e.op == "and":
-            return (lambda st, ctx: lf(st, ctx) and rf(st, ctx)), "bool"
-        if e.op == "or":
-            return (lambda st, ctx: lf(st, ctx) or rf(st, ctx)), "bool"
+            return f"(-{code})", "int"
+        lc, lt = self._expr(e.left, bound)
+        rc, rt = self._expr(e.right, bound)
+        if e.op in ("and", "or"):
+            return f"({lc} {e.op} {rc})", "bool"
         if e.op in ("+", "-", "*", "<", "<=", ">", ">="):
             self._want(lt, "int", e.left)
             self._want(rt, "int", e.right)
         elif lt != rt and "?" not in (lt, rt):
             self._err(f"cannot compare {lt} with {rt}", e)
-        f2 = _CMP[e.op]
         kind = "int" if e.op in "+-*" else "bool"
-        return (lambda st, ctx: f2(lf(st, ctx), rf(st, ctx))), kind
+        return f"({lc} {e.op} {rc})", kind
 
     def _want(self, got: str, want: str, node: Any) -> None:
         if got not in (want, "?"):
             self._err(f"expected a number here, not a {got}", node)
 
-    def _ref(self, e: a.Ref, bound: frozenset[str]) -> tuple[Fn, str]:
+    def _ref(self, e: a.Ref, bound: frozenset[str]) -> tuple[str, str]:
         head, rest = e.parts[0], e.parts[1:]
         sc = self.scope
         if head == "van" and len(rest) == 1:
             if rest[0] in sc.resources:
-                i = sc.resources.index(rest[0])
-                return (lambda st, ctx: st.van[i]), "int"
+                return f"st.van[{sc.resources.index(rest[0])}]", "int"
             self._err(f"unknown resource {rest[0]!r}" + closest(rest[0], sc.resources), e)
-            return _unknown
+            return _UNKNOWN
         if head == "reserve" and len(rest) == 1:
             name = rest[0]
             if name.endswith("s") and name[:-1] in (*sc.resources, *_RESERVE_KINDS):
                 name = name[:-1]
             if name in (*sc.resources, *_RESERVE_KINDS):
-                return (lambda st, ctx: st.reserve(name)), "int"
+                return f"st.reserve({name!r})", "int"
             self._err(f"unknown reserve {rest[0]!r}"
                       + closest(rest[0], (*sc.resources, *_RESERVE_KINDS)), e)
-            return _unknown
+            return _UNKNOWN
         if head == "road" and len(rest) == 1:
             if "road" not in bound:
                 self._err("'road' is only known in a movement cost", e)
             attr = rest[0]
-            if attr in ("heading", "from", "to"):
-                def road_attr(st: Any, ctx: Ctx) -> Any:
-                    r = ctx.road
-                    if r is None:
-                        return None
-                    if attr == "heading":
-                        return r.heading
-                    return st.rules.cities[r.src if attr == "from" else r.dst].name
-                return road_attr, "?"
+            if attr == "heading":
+                return "(ctx.road.heading if ctx.road else None)", "?"
+            if attr in ("from", "to"):
+                end = "src" if attr == "from" else "dst"
+                return f"(st.rules.cities[ctx.road.{end}].name if ctx.road else None)", "?"
             if attr not in sc.road_attrs:
                 self._err(f"no road has the attribute {attr!r}"
                           + closest(attr, (*sc.road_attrs, "heading", "from", "to")), e)
-            return (lambda st, ctx: ctx.road.attrs.get(attr) if ctx.road else None), "?"
+            return f"(ctx.road.attrs.get({attr!r}) if ctx.road else None)", "?"
         if rest:
             self._err(f"unknown name {'.'.join(e.parts)!r}", e)
-            return _unknown
-        if head in bound:
-            if head == "city":
-                return (lambda st, ctx: ctx.city), "city"
-            if head == "player":
-                return (lambda st, ctx: ctx.player), "player"
+            return _UNKNOWN
+        if head in bound and head in ("city", "player"):
+            return f"ctx.{head}", head
         if head in _STATE_REFS:
-            kind, fn = _STATE_REFS[head]
-            return fn, kind
+            kind, code = _STATE_REFS[head]
+            return code, kind
         if head in sc.cities:
-            ci = sc.cities[head]
-            return (lambda st, ctx: ci), "city"
+            return str(sc.cities[head]), "city"
         if head in sc.symbols:
-            return (lambda st, ctx: head), "str"
+            return repr(head), "str"
         if head in PLAYER_NAMES:
-            pi = PLAYER_NAMES.index(head)
-            return (lambda st, ctx: pi), "player"
+            return str(PLAYER_NAMES.index(head)), "player"
         known = [*_STATE_REFS, *sc.cities, *sc.symbols, *bound, "van", "reserve"]
         self._err(f"unknown name {head!r}" + closest(head, known), e)
-        return _unknown
+        return _UNKNOWN
 
-    def _call(self, e: a.Call, bound: frozenset[str]) -> tuple[Fn, str]:
+    def _call(self, e: a.Call, bound: frozenset[str]) -> tuple[str, str]:
         if e.name == "agents" and e.args == (a.Ref(("hq",)),):
-            kind, fn = _STATE_REFS["hq"]
-            return fn, kind
+            return "st.hq", "int"
         args = [self._expr(x, bound) for x in e.args]
         sig = _CALLS.get(e.name)
         if sig is None:
             self._err(f"unknown function {e.name!r}" + closest(e.name, _CALLS)
                       + "; functions are: " + ", ".join(_CALLS), e)
-            return _unknown
-        want, result, impl = sig
+            return _UNKNOWN
+        want, result, template = sig
         if len(args) != len(want):
             self._err(f"{e.name}() takes {len(want)} argument(s), not {len(args)}", e)
-            return _unknown
+            return _UNKNOWN
         for (_, got), need, node in zip(args, want, e.args, strict=True):
             if got not in need and got != "?":
                 self._err(f"{e.name}() wants {' or '.join(need)} here, not {got}", node)
-        fns = tuple(f for f, _ in args)
-        if len(fns) == 1:
-            f0 = fns[0]
-            return (lambda st, ctx: impl(st, f0(st, ctx))), result
-        f0, f1 = fns
-        return (lambda st, ctx: impl(st, f0(st, ctx), f1(st, ctx))), result
+        codes = [c for c, _ in args]
+        if e.name == "agents" and codes[0].isdigit():
+            return f"st.agents[{codes[0]}]", "int"  # a named city: a plain index
+        return template.format(*codes), result
 
 
-def _unknown_fn(st: Any, ctx: Ctx) -> None:
-    return None
+def _indent(code: str) -> str:
+    return "\n".join("    " + ln for ln in code.splitlines())
 
 
-_unknown: Final[tuple[Fn, str]] = (_unknown_fn, "?")
+_UNKNOWN: Final = ("None", "?")
 
 
 def _agents(st: Any, c: Any) -> int:
@@ -403,18 +402,19 @@ def _on_track(st: Any, x: Any) -> bool:
     return sym in st.track
 
 
-_CALLS: Final[dict[str, tuple[tuple[tuple[str, ...], ...], str, Callable[..., Any]]]] = {
-    "agents": ((("city",),), "int", _agents),
-    "pawns": ((("city",),), "int", lambda st, c: sum(1 for p in st.pawns if p == c)),
-    "artwork": ((("city",),), "bool", lambda st, c: st.artwork_at(c)),
-    "symbol": ((("city",),), "str", lambda st, c: st.rules.cities[c].symbol or ""),
-    "lost": ((("city",),), "bool", lambda st, c: bool(st.lost[c])),
-    "on_track": ((("city", "str"),), "bool", _on_track),
-    "health": ((("player",),), "int", lambda st, p: st.health[p] if p < st.players else 0),
-    "moved": ((("player",),), "bool", lambda st, p: p in st.moved),
-    "clues": ((("str",),), "int", lambda st, s: st.clue_count(s)),
-    "hand": ((("player",),), "int", lambda st, p: len(st.hands[p]) if p < st.players else 0),
-    "at": ((("player",), ("city",)), "bool", lambda st, p, c: st.pawns[p] == c),
-    "min": ((("int",), ("int",)), "int", min),
-    "max": ((("int",), ("int",)), "int", max),
+# function -> (argument kinds, result kind, Python template over the arguments' code)
+_CALLS: Final[dict[str, tuple[tuple[tuple[str, ...], ...], str, str]]] = {
+    "agents": ((("city",),), "int", "_agents(st, {0})"),
+    "pawns": ((("city",),), "int", "st.pawns.count({0})"),
+    "artwork": ((("city",),), "bool", "st.artwork_at({0})"),
+    "symbol": ((("city",),), "str", "(st.rules.cities[{0}].symbol or '')"),
+    "lost": ((("city",),), "bool", "bool(st.lost[{0}])"),
+    "on_track": ((("city", "str"),), "bool", "_on_track(st, {0})"),
+    "health": ((("player",),), "int", "(st.health[{0}] if {0} < st.players else 0)"),
+    "hand": ((("player",),), "int", "(len(st.hands[{0}]) if {0} < st.players else 0)"),
+    "moved": ((("player",),), "bool", "({0} in st.moved)"),
+    "at": ((("player",), ("city",)), "bool", "(st.pawns[{0}] == {1})"),
+    "clues": ((("str",),), "int", "st.clue_count({0})"),
+    "min": ((("int",), ("int",)), "int", "min({0}, {1})"),
+    "max": ((("int",), ("int",)), "int", "max({0}, {1})"),
 }
