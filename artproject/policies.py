@@ -115,6 +115,7 @@ class Heuristic:
                 probe = st.clone()
                 probe.lost[c] = 1
                 probe.queue.clear()
+                probe.wait = None
                 probe.emit("city_lost", Ctx(-1, c))
                 while probe.queue and probe.outcome is None and probe.wait is None:
                     fn, args = probe.queue.pop()

@@ -132,3 +132,13 @@ def test_wilson_interval() -> None:
     lo, hi = wilson(50, 100)
     assert lo == pytest.approx(0.4038, abs=1e-3) and hi == pytest.approx(0.5962, abs=1e-3)
     assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == 1.0
+
+
+def test_the_bot_finds_the_cities_whose_fall_loses() -> None:
+    """Rio's hook makes every district with a symbol fatal; Japan has no such city."""
+    from artproject.policies import Heuristic
+
+    rio = new_game("rio", 2, "easy", 1)
+    names = {rio.rules.cities[c].name for c in Heuristic(1).critical(rio)}
+    assert names == {c.name for c in rio.rules.cities if c.symbol}
+    assert Heuristic(1).critical(new_game("japan", 2, "easy", 1)) == frozenset()
