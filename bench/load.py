@@ -12,7 +12,6 @@ import time
 
 from artproject.core.loader import _load, shipped_missions
 
-
 FIRST = """
 import time
 from artproject.core.loader import _load, shipped_missions
