@@ -300,10 +300,12 @@ class Heuristic:
             return forced[0]
         if not targets:
             return None
-        # each target to its nearest pawn, so that the pawns spread out over the board
+        # each target to its nearest pawn, the less busy one on a tie, so that the pawns
+        # spread out over the board (on a board where a pawn goes anywhere, every tie)
         mine: dict[int, list[int]] = {}
         for t in targets:
-            near = min(range(len(st.pawns)), key=lambda i: (d[st.pawns[i]][t], i))
+            near = min(range(len(st.pawns)),
+                       key=lambda i: (d[st.pawns[i]][t], len(mine.get(i, ())), i))
             mine.setdefault(near, []).append(t)
         best: tuple[float, Action] | None = None
         for a in moves:
