@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO
 
-from .core.actions import Action
+from .core.actions import parse_player
 from .core.errors import ArtError
 from .core.saves import load_game, save_game
 from .core.state import State
@@ -121,7 +121,7 @@ class Session:
                 self.write(f"loaded {words[1]}")
                 self.show()
             elif cmd == "view" and len(words) == 2:
-                p = Action.parse(f"give {words[1]}").player
+                p = parse_player(words[1])
                 if p >= self.st.players:
                     raise ArtError(f"there is no {words[1]} in this game")
                 self.viewer = p

@@ -98,6 +98,7 @@ class Heuristic:
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
         self._critical: tuple[Any, frozenset[int]] = (None, frozenset())
+        self.receiver = -1  # whom the clue card being traded is meant for
 
     def critical(self, st: State) -> frozenset[int]:
         """Cities whose fall would lose the game at once (a mission's hook may say so): found
@@ -413,8 +414,6 @@ class Heuristic:
                         self.receiver = q
                         return a
         return legal[-1]
-
-    receiver = -1
 
     def on_receive(self, st: State, legal: list[Action]) -> Action:
         want = [a for a in legal if a.player == self.receiver]

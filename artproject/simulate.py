@@ -96,7 +96,8 @@ def simulate_grid(missions: Sequence[str | Path], difficulties: Sequence[str],
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
-        ctx = multiprocessing.get_context("fork")
+        methods = multiprocessing.get_all_start_methods()
+        ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
         with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
             results = []
             for r in pool.map(_play_range, jobs):

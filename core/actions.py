@@ -118,6 +118,11 @@ class Action(NamedTuple):
         return Action(verb, player, arg)
 
 
+def parse_player(word: str, allow_ally: bool = False, text: str = "") -> int:
+    """`p2` to 1 (and `ally` to ALLY_PAWN where a pawn is meant); MalformedActionError else."""
+    return _parse_player(word, allow_ally, text or word)
+
+
 def _parse_player(word: str, allow_ally: bool, text: str) -> int:
     w = word.lower()
     if allow_ally and w == "ally":
