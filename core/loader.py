@@ -404,6 +404,13 @@ def _load(mission: str | Path, variants: tuple[str | Path, ...], cards: str | No
           ) -> Rules:
     errors: list[RulesError] = []
     layers = _layers(Path(mission) if isinstance(mission, Path) else mission, errors)
+    last = layers[-1]
+    if ("step" in last.doc or "position" in last.doc) and "extends" not in last.doc:
+        raise RulesError("a scenario file, not a mission: run it with `artproject scenario`",
+                         Location(last.smap.file))
+    if ("card" in last.doc or "final" in last.doc) and "extends" not in last.doc:
+        raise RulesError("a card file, not a mission: a mission names it with cards = \"...\"",
+                         Location(last.smap.file))
     for v in variants:
         vp = Path(v) if isinstance(v, Path) or str(v).endswith(".toml") else (
             _package_dir("missions") / "variants" / f"{v}.toml")
@@ -477,6 +484,10 @@ def _build(doc: dict[str, Any], owner: dict[tuple[Any, ...], Any], top: _Layer,
         elif k in _CHOICES and v not in _CHOICES[k]:
             err(f"unknown value {v!r}; expected one of: {', '.join(_CHOICES[k])}", path)
     missing = [k for k in _PARAMS if k not in params]
+    if len(missing) > 3 and "extends" not in doc:
+        err("not a mission: it extends no mission and lacks the base rules; a mission file "
+            "says extends = \"japan\" (or another board, or \"base\")", ("extends",))
+        return None
     for k in missing:
         err(f"missing rule parameter {k!r} (does the file extend 'base'?)", (k.split(".")[0],))
     if missing:
