@@ -486,7 +486,7 @@ def _build(doc: dict[str, Any], owner: dict[tuple[Any, ...], Any], top: _Layer,
     missing = [k for k in _PARAMS if k not in params]
     if len(missing) > 3 and "extends" not in doc:
         err("not a mission: it extends no mission and lacks the base rules; a mission file "
-            "says extends = \"japan\" (or another board, or \"base\")", ("extends",))
+            "says extends = \"base\" (or the name of a board)", ("extends",))
         return None
     for k in missing:
         err(f"missing rule parameter {k!r} (does the file extend 'base'?)", (k.split(".")[0],))
