@@ -9,7 +9,6 @@ so a scripted session can drive it; the end of the input saves the game and quit
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from typing import IO
 
 from .core.actions import parse_player
@@ -179,7 +178,3 @@ def run(st: State, stdin: IO[str], stdout: IO[str]) -> int:
         if not s.handle(line):
             return 0
     return 0
-
-
-def autosave_path() -> Path:
-    return Path(AUTOSAVE)

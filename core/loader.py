@@ -179,13 +179,6 @@ class FinalSpec:
 
 
 @attrs.define
-class CardFile:
-    final: FinalSpec
-    card: list[CardSpec]
-    about: str = ""
-
-
-@attrs.define
 class CitySpec:
     name: str
     x: float
