@@ -712,21 +712,24 @@ def _compile_cards(p: Path, comp: Compiler, resources: tuple[str, ...],
 
 def _card_ops(cost: tuple[tuple[str, int], ...], agents: tuple[tuple[str, int], ...],
               gain: tuple[tuple[str, int], ...]) -> tuple[Any, ...]:
-    """A card's first three sections as steps, in the order the rulebook resolves them (R8)."""
-    ops: list[Any] = []
-    if cost:
-        ops.append(lambda st, ctx, c=cost: st.pay_all(c, ctx))
-    for sym, n in agents:
-        ops.append(_place_op(sym, n))
-    if gain:
-        ops.append(lambda st, ctx, g=gain: st.gain_all(g, ctx))
-    return tuple(ops)
+    """A card's first three sections as one step, in the rulebook's order (R8).
 
-
-def _place_op(symbol: str, n: int) -> Any:
-    def place(st: Any, ctx: Ctx) -> None:
-        st.place_agents(st.rules.by_symbol[symbol], n, ctx)
-    return place
+    One step is enough: the card's player pays the cost (no one is asked), agents are
+    placed, and gains take resources at once while a gained health, which asks who gets it,
+    goes on the work stack; the game's end stops it between sections.
+    """
+    def card(st: Any, ctx: Ctx) -> None:
+        if cost:
+            st.pay_all(cost, ctx)
+            if st.outcome is not None:
+                return
+        for sym, n in agents:
+            st.place_agents(st.rules.by_symbol[sym], n, ctx)
+            if st.outcome is not None:
+                return
+        if gain:
+            st.gain_all(gain, ctx)
+    return (card,)
 
 
 __all__ = ["Ctx", "load_rules", "read_toml", "shipped_missions"]

@@ -8,6 +8,7 @@ machine stops until `apply()` receives one of `legal_actions()`.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Final
 
@@ -467,16 +468,19 @@ class State:
 
     def place_agents(self, cities: Sequence[int], n: int, ctx: Ctx) -> None:
         """Agents onto cities; a lost city's go to headquarters; none left loses (R2, R18)."""
+        left = self.reserve("agent")
         for c in cities:  # -1 stands for the White Hand's headquarters
-            for _ in range(n):
-                if self.reserve("agent") <= 0:
-                    self.end_game(False, "an agent token was needed and none was left (R2)")
-                    return
-                if c < 0 or self.lost[c]:
-                    self.hq += 1
-                else:
-                    self.agents[c] += 1
-            self.note("agents", "hq" if c < 0 or self.lost[c] else self.city_name(c), n)
+            hq = c < 0 or self.lost[c]
+            put = min(n, left)
+            if hq:
+                self.hq += put
+            else:
+                self.agents[c] += put
+            left -= put
+            if put < n:
+                self.end_game(False, "an agent token was needed and none was left (R2)")
+                return
+            self.note("agents", "hq" if hq else self.rules.cities[c].name, n)
 
     def emit(self, event: str, ctx: Ctx) -> None:
         """Announce an event: run the hooks that listen to it, in file order."""
@@ -962,9 +966,15 @@ def _legal_boundary(st: State) -> list[Action]:
 def _legal_plan(st: State) -> list[Action]:
     out = _legal_play(st)
     if st.deck_size():
-        kinds = [k for i, k in enumerate(st.rules.resources) if st.van[i] > 0] or ["health"]
-        out += [_A("draw", p, k) for p in range(st.players) for k in kinds]  # R6
+        kinds = tuple(k for i, k in enumerate(st.rules.resources) if st.van[i] > 0) or (
+            "health",)
+        out += _draws(st.players, kinds)  # R6
     return out
+
+
+@functools.cache
+def _draws(players: int, kinds: tuple[str, ...]) -> list[Action]:
+    return [_A("draw", p, k) for p in range(players) for k in kinds]
 
 
 def _legal_play(st: State) -> list[Action]:
