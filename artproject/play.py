@@ -96,7 +96,10 @@ class Session:
         self.write(screen(st, self.viewer))
         self.write(f"-- decide: {st.wait}")
         for i, a in enumerate(legal, 1):
-            self.write(f"  {i:3d}. {a}")
+            extra = ""
+            if a.verb == "play" and a.player == self.viewer:  # only the viewer's faces
+                extra = "   " + _card_text(st, int(a.arg or 0)).split("] ", 1)[1]
+            self.write(f"  {i:3d}. {a}{extra}")
 
     def handle(self, line: str) -> bool:
         """Take one line of input; False when the session should end."""
