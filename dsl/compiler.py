@@ -1,13 +1,13 @@
-"""Check every name in a DSL tree against the loaded rules, then compile it to closures.
+"""Check every name in a DSL tree against the loaded rules, then compile it to Python.
 
-Compilation happens once, when the rules load: a card section, city effect, hook, movement
-cost or property becomes a tuple of plain Python callables that the core runs during play,
-with no parsing or name lookup left on the hot path.
+Compilation happens once, when the rules load: a city effect, hook, movement cost or
+property becomes flat generated Python source, made into functions with one exec each
+(constants live in the functions' globals), that the core runs during play with no
+parsing, name lookup or tree walking left on the hot path.
 """
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable, Iterable
 from typing import Any, Final
 
@@ -32,12 +32,7 @@ EVENTS: Final = {
 }
 PLAYER_NAMES: Final = tuple(f"p{i}" for i in range(1, 7))
 _EXTRA_KINDS: Final = {"health", "resource", "clue"}
-_CMP: Final[dict[str, Callable[[Any, Any], Any]]] = {
-    "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
-    ">": operator.gt, ">=": operator.ge, "+": operator.add, "-": operator.sub,
-    "*": operator.mul,
-}
-# Names readable in any expression, with their type and reader.
+# Names readable in any expression, with their type and the Python that reads them.
 _STATE_REFS: Final[dict[str, tuple[str, str]]] = {
     "threat": ("int", "st.threat()"),
     "ally_cost": ("int", "st.ally_cost()"),
