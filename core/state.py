@@ -323,9 +323,13 @@ class State:
         self.legal_cache = None
         self.hook_runs = 0
         q = self.queue
-        while q and self.wait is None and self.outcome is None:
-            fn, args = q.pop()
-            fn(self, *args)
+        if self.wait is None and self.outcome is None:
+            pop = q.pop
+            while q:
+                fn, args = pop()
+                fn(self, *args)
+                if self.wait is not None or self.outcome is not None:
+                    break
         if self.outcome is not None:
             self.queue.clear()
             self.wait, self.options, self.resume = None, (), None
@@ -499,17 +503,25 @@ class State:
         else:
             d.remove(card)
         self.chain_of(player).append(card)
-        self.push(_check_triples, player)
+        # only this card's symbols can have reached a triple (the chain held none before)
+        done = self.completed(player, self.rules.cards[card].clues)
+        if done:
+            self.ask("triple", done, _triple_choice, Ctx(player))
 
-    def completed(self, player: int) -> list[str]:
+    def completed(self, player: int, among: Iterable[int] | None = None) -> list[str]:
+        """The symbols with a full triple in the player's chain (only `among`, if given)."""
         chain = self.chain_of(player)
-        need = int(self.rules.p("rules.clues_per_artwork"))
+        need = int(self.rules.params["rules.clues_per_artwork"])
         cards = self.rules.cards
-        counts = [0] * len(self.rules.symbols)
+        symbols = self.rules.symbols
+        if among is not None:
+            return [symbols[s] for s in among
+                    if sum(1 for c in chain if s in cards[c].clues) >= need]
+        counts = [0] * len(symbols)
         for c in chain:
-            for s in cards[c].clues:
-                counts[s] += 1
-        return [self.rules.symbols[i] for i, k in enumerate(counts) if k >= need]
+            for x in cards[c].clues:
+                counts[x] += 1
+        return [symbols[i] for i, k in enumerate(counts) if k >= need]
 
     def resolve_triple(self, player: int, symbol: str) -> None:
         i = self.rules.symbols.index(symbol)
@@ -727,7 +739,7 @@ def _op_boundary_for(phase: str) -> Op:
         # A phase boundary: the team may unlock ally dice (R17).
         st.phase = f"before {phase}"
         if st.reserve("ally") > 0 and st.ally_cost() >= 0:
-            st._await("boundary")
+            _set_wait(st, "boundary")  # last in its step: no need to queue
     boundary.__name__ = f"_op_boundary_{phase}"
     return boundary
 
@@ -744,7 +756,7 @@ def _op_mission(st: State, ctx: Ctx) -> None:
                 return
     st.plays_left = [plays] * st.players
     st.push(_op_mission_end)
-    st._await("plan")
+    _set_wait(st, "plan")  # last in its step: no need to queue
 
 
 def _draw(st: State, p: int) -> bool:
@@ -763,7 +775,7 @@ def _draw(st: State, p: int) -> bool:
 def _op_mission_end(st: State) -> None:
     if any(st.plays_left[p] and st.hands[p] for p in range(st.players)):
         st.push(_op_mission_end)
-        st._await("play")
+        _set_wait(st, "play")  # last in its step: no need to queue
         return
     for h in st.hands:
         st.discard.extend(h)
@@ -781,7 +793,7 @@ def _op_movement(st: State, ctx: Ctx) -> None:
             st.end_game(False, f"a pawn in lost {st.city_name(st.pawns[i])} cannot leave (R13)")
             return
     st.push(_op_collection)
-    st._await("move")
+    _set_wait(st, "move")  # last in its step: no need to queue
 
 
 def _destinations(st: State, c: int) -> list[tuple[int, Road | None]]:
@@ -811,7 +823,7 @@ def _op_battle(st: State, ctx: Ctx) -> None:
     st.phase = "battle"
     st.fought = []
     st.push(_exchange_step)
-    st._await("battle")
+    _set_wait(st, "battle")  # last in its step: no need to queue
 
 
 def _exchange_groups(st: State) -> dict[int, list[int]]:
@@ -825,13 +837,13 @@ def _exchange_groups(st: State) -> dict[int, list[int]]:
 def _exchange_step(st: State) -> None:
     if st.rules.p("rules.clue_exchange") and len(st.chains) > 1 and _legal_exchange(st)[:-1]:
         st.phase = "exchange"
-        st._await("exchange")
+        _set_wait(st, "exchange")  # last in its step: no need to queue
 
 
 def _op_deploy(st: State, ctx: Ctx) -> None:
     st.phase = "setup"
     if any(st.deploy_left):
-        st._await("deploy")
+        _set_wait(st, "deploy")  # last in its step: no need to queue
 
 
 def _op_end(st: State, ctx: Ctx) -> None:
