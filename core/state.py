@@ -735,10 +735,12 @@ def _op_round_start(st: State, ctx: Ctx) -> None:
 
 
 def _op_boundary_for(phase: str) -> Op:
+    label = f"before {phase}"
+
     def boundary(st: State, ctx: Ctx) -> None:
         # A phase boundary: the team may unlock ally dice (R17).
-        st.phase = f"before {phase}"
-        if st.reserve("ally") > 0 and st.ally_cost() >= 0:
+        st.phase = label
+        if st.allies < st.rules.params["components.ally_dice"]:
             _set_wait(st, "boundary")  # last in its step: no need to queue
     boundary.__name__ = f"_op_boundary_{phase}"
     return boundary
@@ -968,7 +970,7 @@ _UNLOCK_BY: Final = [[*(_A("unlock", p) for p in range(n)), _DONE] for n in rang
 
 
 def _legal_boundary(st: State) -> list[Action]:
-    if st.reserve("ally") <= 0:
+    if st.allies >= st.rules.params["components.ally_dice"]:
         return [_DONE]
     if st.van[st.rules.resources.index("radio")] >= st.ally_cost():
         return _UNLOCK[:]
