@@ -445,6 +445,7 @@ _PARAMS: Final[dict[str, type | tuple[type, ...]]] = {
     "components.lost_city_markers": int, "components.die_faces": int,
     "setup.van": dict, "setup.agents_per_city": int, "setup.final_card_from_bottom": int,
     "setup.player_agents": int, "rules.clue_exchange": bool, "rules.carry_artworks": bool,
+    "rules.ally_resource": str, "rules.boost_resource": str,
     "rules.draw_per_round": int, "rules.play_per_round": int, "rules.clues_per_artwork": int,
     "rules.lost_city_at": int, "rules.weapon_bonus": int, "rules.concede_health": int,
     "rules.movement": str, "rules.move_cost": str, "rules.clue_chains": str,
@@ -486,6 +487,10 @@ def _build(doc: dict[str, Any], owner: dict[tuple[Any, ...], Any], top: _Layer,
     if missing:
         return None
     resources = tuple(str(r) for r in params["components.resources"])
+    for k in ("rules.ally_resource", "rules.boost_resource"):
+        if params[k] not in resources:
+            err(f"unknown resource {params[k]!r}" + closest(str(params[k]), resources),
+                tuple(k.split(".")))
     symbols = tuple(str(s) for s in doc.get("symbols", ()))
     if not symbols:
         err("no artwork symbols: 'symbols' must list them", ("symbols",))

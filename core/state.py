@@ -972,7 +972,8 @@ _UNLOCK_BY: Final = [[*(_A("unlock", p) for p in range(n)), _DONE] for n in rang
 def _legal_boundary(st: State) -> list[Action]:
     if st.allies >= st.rules.params["components.ally_dice"]:
         return [_DONE]
-    if st.van[st.rules.resources.index("radio")] >= st.ally_cost():
+    kind = st.rules.params["rules.ally_resource"]
+    if st.van[st.rules.resources.index(kind)] >= st.ally_cost():
         return _UNLOCK[:]
     return _UNLOCK_BY[st.players][:]  # R5: the team names who pays each missing radio
 
@@ -1096,7 +1097,7 @@ def _apply_unlock(st: State, a: Action) -> None:
     st._await("boundary")
     st.allies += 1
     st.note("unlock", st.allies, cost)
-    st.pay(a.player if a.player >= 0 else 0, "radio", cost)
+    st.pay(a.player if a.player >= 0 else 0, st.rules.params["rules.ally_resource"], cost)
 
 
 def _apply_draw(st: State, a: Action) -> None:
@@ -1193,7 +1194,7 @@ def _apply_pick(st: State, a: Action) -> None:
 
 def _apply_boost(st: State, a: Action) -> None:
     st.wait = None
-    st.pay(a.player, "weapon", 1)
+    st.pay(a.player, st.rules.params["rules.boost_resource"], 1)
     if st.outcome is None:
         st.b_bonus += int(st.rules.p("rules.weapon_bonus"))
         st.note("boost", f"p{a.player + 1}")

@@ -314,3 +314,12 @@ def test_cached_legal_actions_match_a_fresh_computation(mission: str) -> None:
             g.apply(choose(g))
             c = g.clone()
             assert c.legal_actions() == c.compute_legal() == g.compute_legal()
+
+
+def test_core_names_no_resource() -> None:
+    """Resource kinds are data: core reads the ones that ally dice and boosts cost from rules."""
+    core = Path(__file__).resolve().parent.parent / "core"
+    for f in core.glob("*.py"):
+        text = f.read_text()
+        for kind in ('"fuel"', '"radio"', '"weapon"'):
+            assert kind not in text, (f.name, kind)
