@@ -157,7 +157,9 @@ class Heuristic:
         here = [p for p in range(st.players) if st.pawns[p] == city]
         if not here:
             return -99.0
-        strength = 3.5 * self.dice(st, city, here) + 2 * self.have(st, "weapon")
+        boost = st.rules.params["rules.boost_resource"]
+        bonus = st.rules.params["rules.weapon_bonus"]
+        strength = 3.5 * self.dice(st, city, here) + bonus * self.have(st, boost)
         return strength - st.agent_strength(city)
 
     def card_score(self, st: State, player: int, card: int) -> float:
@@ -359,7 +361,7 @@ class Heuristic:
     def on_losing(self, st: State, legal: list[Action]) -> Action:
         deficit = st.agent_strength(st.b_city) - st.strength()
         bonus = int(st.rules.params["rules.weapon_bonus"])
-        weapons = self.have(st, "weapon")
+        weapons = self.have(st, st.rules.params["rules.boost_resource"])
         boosts = [a for a in legal if a.verb == "boost"]
         if boosts and weapons * bonus >= deficit:
             return boosts[0]
