@@ -158,7 +158,7 @@ class Heuristic:
         if not here:
             return -99.0
         boost = st.rules.params["rules.boost_resource"]
-        bonus = st.rules.params["rules.weapon_bonus"]
+        bonus = int(st.rules.params["rules.weapon_bonus"])
         strength = 3.5 * self.dice(st, city, here) + bonus * self.have(st, boost)
         return strength - st.agent_strength(city)
 
