@@ -23,7 +23,6 @@ from .core.rules import Rules
 from .core.saves import dumps, loads
 from .core.state import State
 
-DIFFICULTIES_ALL: Final = "all"
 MAX_STEPS: Final = 3000  # a game needing more decisions than this has a rule that never ends
 
 

@@ -15,7 +15,6 @@ import attrs
 
 from ..dsl import ast as a
 from ..dsl.compiler import Compiler
-from ..dsl.parser import parse
 from ..dsl.printer import expr as show_expr
 from ..missions import DEFAULT
 from .actions import Action
@@ -114,7 +113,8 @@ def run_scenario(path: str | Path, variants: tuple[str | Path, ...] = ()) -> Res
                   about if isinstance(about, str) else "")
 
 
-Check = tuple[str, Fn, Fn | None, Fn | None, Location]
+# an expectation: its text, its check, its two sides (a comparison) to show, its place
+Check = tuple[str, Fn, Fn | None, Fn | None, str, Location]
 
 
 def _compile_step(step: Any, i: int, comp: Compiler, smap: SourceMap, fail: Any) -> list[Check]:
@@ -140,18 +140,16 @@ def _compile_step(step: Any, i: int, comp: Compiler, smap: SourceMap, fail: Any)
     out: list[Check] = []
     for j, text in enumerate(step.get("expect", [])):
         p = ("step", i, "expect", j)
-        origin = smap.origin(p, text)
-        fn = comp.expr(text, origin)
-        if comp.errors:
+        tree = comp.parse(text, "expr", smap.origin(p, text))
+        fn = comp.expr_node(tree) if tree is not None else None
+        if comp.errors or fn is None:
             raise comp.errors[0]
-        tree = parse(text, "expr", origin)
         left = right = None
+        left_text = ""
         if isinstance(tree, a.Binary) and tree.op in ("==", "!=", "<", "<=", ">", ">="):
             left, right = comp.expr_node(tree.left), comp.expr_node(tree.right)
-            tree_l = show_expr(tree.left)
-            text = f"{text}\x00{tree_l}"
-        assert fn is not None
-        out.append((text, fn, left, right, smap.locate(p)))
+            left_text = show_expr(tree.left)
+        out.append((text, fn, left, right, left_text, smap.locate(p)))
     return out
 
 
@@ -209,8 +207,7 @@ def _run_step(st: State, step: Mapping[str, Any], checks: list[Check], i: int,
     for x in step.get("illegal", []):
         if str(Action.parse(x)) in legal:
             out.append(f"{where}: step {i + 1}: {x!r} should not be legal")
-    for text, fn, left, right, loc in checks:
-        shown, _, left_text = text.partition("\x00")
+    for shown, fn, left, right, left_text, loc in checks:
         ctx = _CTX
         if not fn(st, ctx):
             detail = ""
