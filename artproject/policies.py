@@ -14,7 +14,7 @@ from functools import cache
 from typing import Any
 
 from .core.actions import ALLY_PAWN, Action
-from .core.rules import Rules
+from .core.rules import Ctx, Rules
 from .core.state import State
 
 Policy = Callable[[State], Action]
@@ -106,7 +106,6 @@ class Heuristic:
         key = (st.rules, st.round, len(st.track), tuple(st.lost))
         if self._critical[0] == key:
             return self._critical[1]
-        from .core.rules import Ctx
 
         out = set()
         if st.rules.hooks.get("city_lost"):
@@ -428,7 +427,7 @@ def heuristic_policy(seed: int) -> Policy:
 
 
 def _ctx(player: int, dst: int, src: int, rules: Rules) -> Any:
-    from .core.rules import Ctx
+
 
     road = next((x for x in rules.neighbours[src] if x.dst == dst), None)
     return Ctx(player, dst, road)
