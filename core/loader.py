@@ -724,8 +724,9 @@ def _card_ops(cost: tuple[tuple[str, int], ...], agents: tuple[tuple[str, int], 
     goes on the work stack; the game's end stops it between sections.
     """
     def card(st: Any, ctx: Ctx) -> None:
-        if cost:
-            st.pay_all(cost, ctx)
+        p = ctx.player  # the card's player pays (never the team: no one is asked)
+        for kind, n in cost:
+            st.pay(p, kind, n)
             if st.outcome is not None:
                 return
         for sym, n in agents:

@@ -106,6 +106,9 @@ class Rules:
     raw: Mapping[str, Any]  # the merged TOML document, for tools
     ref: str = ""  # how it was asked for: a shipped name or a file path (saves record it)
     variants: tuple[str, ...] = ()
+    # Work derived from these rules once, for the engine's fast paths (set-up templates,
+    # action tables). Never part of the rules' meaning; a copy made by evolve starts empty.
+    cache: dict[Any, Any] = attrs.field(init=False, factory=dict, eq=False, repr=False)
 
     def p(self, key: str) -> Any:
         """A rule parameter by dotted name (`rules.lost_city_at`)."""

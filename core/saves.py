@@ -37,10 +37,11 @@ def new_game(mission: str | Path = DEFAULT, players: int = 2, difficulty: str = 
     rules = load_rules(mission, variants)
     if phase not in PHASES:
         raise GameError(f"unknown phase {phase!r}; expected one of: {', '.join(PHASES)}")
+    if position is None and phase == "mission":
+        return State.new(rules, players, difficulty, seed)
     st = State.new(rules, players, difficulty, seed, start=False)
-    if position is not None or phase != "mission":
-        apply_position(st, position or {})
-        st.start = {"phase": phase, "position": dict(position or {})}
+    apply_position(st, position or {})
+    st.start = {"phase": phase, "position": dict(position or {})}
     st.start_round(phase)
     return st
 

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable, Sequence
+from itertools import compress
 from typing import Any, Final
 
 from .actions import ALLY_PAWN, TEAM, Action
 from .errors import GameError, IllegalActionError, closest
 from .rules import Ctx, Op, Road, Rules
+from .tables import Tables, act, tables
 
 _MASK: Final = (1 << 64) - 1
 NO_CTX: Final = Ctx()
@@ -38,10 +40,11 @@ class State:
         "legal_cache", "log",
         "lost", "moved", "must_leave", "options", "outcome", "pawns", "phase", "players",
         "plays_left", "queue", "reason", "removed", "resume", "rng", "round", "rules", "seed",
-        "solo", "start", "track", "van", "wait", "wctx",
+        "solo", "start", "tab", "track", "van", "wait", "wctx",
     )
 
     rules: Rules
+    tab: Tables  # the rules' constants and action tables (shared, read-only)
     players: int
     difficulty: str
     seed: int
@@ -100,7 +103,30 @@ class State:
     @classmethod
     def new(cls, rules: Rules, players: int, difficulty: str, seed: int,
             start: bool = True) -> State:
-        """Set up a game (rulebook 'Setup', R3); with start=True, run to the first decision."""
+        """Set up a game (rulebook 'Setup', R3); with start=True, run to the first decision.
+
+        Set-up is the same for every seed until the first random draw: when the first
+        decision comes before any (the usual case), a game is a copy of a template built
+        once per rules, team size and difficulty, with its seed set.
+        """
+        if not start:
+            return cls._build(rules, players, difficulty, seed, False)
+        key = ("new", players, difficulty)
+        template = rules.cache.get(key)
+        if template is None:
+            template = cls._build(rules, players, difficulty, 0, True)
+            if template.rng != 0:  # the set-up drew at random: it depends on the seed
+                template = False
+            rules.cache[key] = template
+        if not isinstance(template, State):
+            return cls._build(rules, players, difficulty, seed, True)
+        s = template.clone()
+        s.seed, s.rng = seed, seed & _MASK
+        return s
+
+    @classmethod
+    def _build(cls, rules: Rules, players: int, difficulty: str, seed: int,
+               start: bool) -> State:
         if not 1 <= players <= 6:
             raise GameError(f"players must be 1 to 6, not {players}")
         if difficulty not in rules.difficulties:
@@ -109,6 +135,7 @@ class State:
                             + ", ".join(rules.difficulties))
         s = cls.__new__(cls)
         s.rules, s.players, s.difficulty, s.seed = rules, players, difficulty, seed
+        s.tab = tables(rules)
         s.solo = players == 1 and bool(rules.p("solo.enabled"))
         s.rng = seed & _MASK
         n = len(rules.cities)
@@ -181,6 +208,7 @@ class State:
         """An independent copy (lists copied; rules, ops and contexts are shared values)."""
         c = State.__new__(State)
         c.rules, c.players, c.difficulty = self.rules, self.players, self.difficulty
+        c.tab = self.tab
         c.seed = self.seed
         c.solo, c.rng, c.round, c.phase = self.solo, self.rng, self.round, self.phase
         c.van, c.health, c.pawns = self.van[:], self.health[:], self.pawns[:]
@@ -216,7 +244,7 @@ class State:
         """One die, from the forced results first (scenarios), then the seeded generator."""
         if self.forced_dice:
             return self.forced_dice.pop(0)
-        return 1 + self._next() % int(self.rules.p("components.die_faces"))
+        return 1 + self._next() % self.tab.die_faces
 
     def _pick(self) -> int:
         """A card taken at random from the deck's unordered remainder."""
@@ -243,30 +271,32 @@ class State:
     # ------------------------------------------------------------------ reading
     def threat(self) -> int:
         """The threat on the first free track space (R15)."""
-        t = self.rules.track
-        return t[len(self.track)].threat if len(self.track) < len(t) else t[-1].threat
+        t = self.tab.track_threat
+        n = len(self.track)
+        return t[n] if n < len(t) else t[-1]
 
     def ally_cost(self) -> int:
         """Radio to unlock the next ally die: printed over the first free space (R17)."""
-        t = self.rules.track
-        return t[len(self.track)].ally_cost if len(self.track) < len(t) else t[-1].ally_cost
+        t = self.tab.track_ally_cost
+        n = len(self.track)
+        return t[n] if n < len(t) else t[-1]
 
     def reserve(self, kind: str) -> int:
         """Tokens of `kind` left in the reserve (derived: the components minus those in play)."""
-        p = self.rules.params
-        if kind in self.rules.resources:
-            return int(p["components.resource_tokens"]) - self.van[self.rules.resources.index(kind)]
+        t = self.tab
+        r = t.res_index.get(kind)
+        if r is not None:
+            return t.res_cap - self.van[r]
         if kind == "health":
-            return int(p["components.health_tokens"]) - sum(self.health)
+            return t.health_tokens - sum(self.health)
         if kind == "agent":
-            return int(p["components.agent_tokens"]) - sum(self.agents) - self.hq
+            return t.agent_tokens - sum(self.agents) - self.hq
         if kind == "artwork":
-            return (int(p["components.artwork_tokens"]) - sum(self.artworks) - len(self.track)
-                    - sum(self.carried))
+            return t.artwork_tokens - sum(self.artworks) - len(self.track) - sum(self.carried)
         if kind == "marker":
-            return int(p["components.lost_city_markers"]) - sum(self.lost)
+            return t.markers - sum(self.lost)
         if kind == "ally":
-            return int(p["components.ally_dice"]) - self.allies
+            return t.ally_dice - self.allies
         raise KeyError(kind)
 
     def agent_strength(self, city: int) -> int:
@@ -302,7 +332,7 @@ class State:
         return acts.pop() if len(acts) == 1 else TEAM
 
     def city_name(self, c: int) -> str:
-        return self.rules.cities[c].name
+        return self.tab.names[c]
 
     # ------------------------------------------------------------------ the machine
     def push_ops(self, ops: Sequence[Op], ctx: Ctx) -> None:
@@ -362,13 +392,20 @@ class State:
     def gain_all(self, pairs: Sequence[tuple[str, int]], ctx: Ctx) -> None:
         """Gains in order; resources at once, and from the first health on (a choice of who
         receives it may stop the machine) the rest one token at a time from the queue."""
+        t, van = self.tab, self.van
+        index = t.res_index
         for i, (kind, n) in enumerate(pairs):
-            if kind == "health":
+            r = index.get(kind)
+            if r is None:  # health
                 for k, m in reversed(pairs[i:]):
                     for _ in range(m):
                         self.push(State.gain, k, 1, ctx)
                 return
-            self.gain(kind, n, ctx)
+            room = t.res_cap - van[r]
+            if n <= room:
+                van[r] += n
+            else:
+                self.gain(kind, n, ctx)
 
     def pay_all(self, pairs: Sequence[tuple[str, int]], ctx: Ctx) -> None:
         """Costs in order: a named payer pays at once; the team's payer is asked token by
@@ -398,11 +435,15 @@ class State:
             else:
                 self.ask("give", range(self.players), _give_health, ctx)
             return
-        r = self.rules.resources.index(kind)
-        got = min(n, self.reserve(kind))
-        self.van[r] += got
-        if got < n:
-            self.note("no_gain", kind, n - got)
+        t = self.tab
+        r = t.res_index[kind]
+        van = self.van
+        room = t.res_cap - van[r]
+        if n <= room:
+            van[r] += n
+        else:
+            van[r] += room
+            self.note("no_gain", kind, n - room)
 
     def pay(self, player: int, kind: str, n: int) -> None:
         """The golden rule (R4, R5): the van pays while it holds the kind, else the payer."""
@@ -411,7 +452,7 @@ class State:
         if kind == "health":
             self.lose_health(player, n, "pays health")
             return
-        r = self.rules.resources.index(kind)
+        r = self.tab.res_index[kind]
         if player < 0:  # the team names who pays: one token at a time, each may stop to ask
             if n > 1:
                 for _ in range(n):
@@ -422,14 +463,17 @@ class State:
                 self.ask("hurt", self._alive(), _hurt_for(kind))
             return
         van = self.van
-        for _ in range(n):
-            if van[r] > 0:
-                van[r] -= 1
-            else:
-                self.note("health_for", _P[player], kind)
-                self.lose_health(player, 1, f"paid health for {kind}")
-                if self.outcome is not None:
-                    return
+        have = van[r]
+        if have >= n:
+            van[r] = have - n
+            return
+        van[r] = 0  # the van pays what it holds, the payer a health token for each missing
+        why, log = f"paid health for {kind}", self.log
+        for _ in range(n - have):
+            log.append((self.round, "health_for", _P[player], kind))
+            self.lose_health(player, 1, why)
+            if self.outcome is not None:
+                return
 
     def lose(self, kind: str, n: int, ctx: Ctx) -> None:
         """Lose tokens: health for a missing resource, nothing for a missing clue card."""
@@ -451,7 +495,7 @@ class State:
             else:
                 self.ask("hurt", self._alive(), _hurt_for("resource"), ctx)
             return
-        r = self.rules.resources.index(kind)
+        r = self.tab.res_index[kind]
         if self.van[r] > 0:
             self.van[r] -= 1
         elif ctx.player >= 0:
@@ -463,28 +507,30 @@ class State:
         return range(self.players)
 
     def lose_health(self, player: int, n: int, why: str) -> None:
+        health, log = self.health, self.log
         for _ in range(n):
-            self.health[player] -= 1
-            self.note("health", _P[player], -1, why)
-            if self.health[player] <= 0:
+            health[player] -= 1
+            log.append((self.round, "health", _P[player], -1, why))
+            if health[player] <= 0:
                 self.end_game(False, f"p{player + 1} lost their last health token (R7)")
                 return
 
     def place_agents(self, cities: Sequence[int], n: int, ctx: Ctx) -> None:
         """Agents onto cities; a lost city's go to headquarters; none left loses (R2, R18)."""
-        left = self.reserve("agent")
+        agents, lost, log = self.agents, self.lost, self.log
+        left = self.tab.agent_tokens - sum(agents) - self.hq
         for c in cities:  # -1 stands for the White Hand's headquarters
-            hq = c < 0 or self.lost[c]
-            put = min(n, left)
+            hq = c < 0 or lost[c]
+            put = n if n <= left else left
             if hq:
                 self.hq += put
             else:
-                self.agents[c] += put
+                agents[c] += put
             left -= put
             if put < n:
                 self.end_game(False, "an agent token was needed and none was left (R2)")
                 return
-            self.note("agents", "hq" if hq else self.rules.cities[c].name, n)
+            log.append((self.round, "agents", "hq" if hq else self.tab.names[c], n))
 
     def emit(self, event: str, ctx: Ctx) -> None:
         """Announce an event: run the hooks that listen to it, in file order."""
@@ -504,22 +550,24 @@ class State:
             d.remove(card)
         self.chain_of(player).append(card)
         # only this card's symbols can have reached a triple (the chain held none before)
-        done = self.completed(player, self.rules.cards[card].clues)
+        done = self.completed(player, self.tab.clues[card])
         if done:
             self.ask("triple", done, _triple_choice, Ctx(player))
 
     def completed(self, player: int, among: Iterable[int] | None = None) -> list[str]:
         """The symbols with a full triple in the player's chain (only `among`, if given)."""
         chain = self.chain_of(player)
-        need = int(self.rules.params["rules.clues_per_artwork"])
-        cards = self.rules.cards
+        need = self.tab.need
+        clues = self.tab.clues
         symbols = self.rules.symbols
         if among is not None:
+            if len(chain) < need:
+                return []
             return [symbols[s] for s in among
-                    if sum(1 for c in chain if s in cards[c].clues) >= need]
+                    if sum(1 for c in chain if s in clues[c]) >= need]
         counts = [0] * len(symbols)
         for c in chain:
-            for x in cards[c].clues:
+            for x in clues[c]:
                 counts[x] += 1
         return [symbols[i] for i, k in enumerate(counts) if k >= need]
 
@@ -624,7 +672,9 @@ class State:
         """Every action the rules allow now, in a stable order (a new list each call)."""
         legal = self.legal_cache
         if legal is None:
-            legal = self.legal_cache = self.compute_legal()
+            w = self.wait
+            legal = self.legal_cache = [] if w is None or self.outcome is not None else _LEGAL[
+                w](self)
         return legal[:]
 
     def compute_legal(self) -> list[Action]:
@@ -740,7 +790,7 @@ def _op_boundary_for(phase: str) -> Op:
     def boundary(st: State, ctx: Ctx) -> None:
         # A phase boundary: the team may unlock ally dice (R17).
         st.phase = label
-        if st.allies < st.rules.params["components.ally_dice"]:
+        if st.allies < st.tab.ally_dice:
             _set_wait(st, "boundary")  # last in its step: no need to queue
     boundary.__name__ = f"_op_boundary_{phase}"
     return boundary
@@ -933,7 +983,7 @@ def _discard_clue(st: State, card: int, ctx: Ctx) -> None:
 
 
 def _lose_kind(st: State, kind: str, ctx: Ctx) -> None:
-    st.van[st.rules.resources.index(kind)] -= 1
+    st.van[st.tab.res_index[kind]] -= 1
     st.note("lost", kind)
 
 
@@ -952,16 +1002,7 @@ def _uncover(st: State, city: int, ctx: Ctx) -> None:
 
 
 # ====================================================================== legal actions
-_INTERN: dict[tuple[str, int, str | int | None], Action] = {}
-
-
-def _A(verb: str, player: int = TEAM, arg: str | int | None = None) -> Action:
-    """An interned action: building a NamedTuple costs more than finding the one made before."""
-    key = (verb, player, arg)
-    a = _INTERN.get(key)
-    if a is None:
-        a = _INTERN[key] = Action(verb, player, arg)
-    return a
+_A: Final = act
 
 
 _DONE: Final = _A("done")
@@ -970,19 +1011,19 @@ _UNLOCK_BY: Final = [[*(_A("unlock", p) for p in range(n)), _DONE] for n in rang
 
 
 def _legal_boundary(st: State) -> list[Action]:
-    if st.allies >= st.rules.params["components.ally_dice"]:
+    t = st.tab
+    if st.allies >= t.ally_dice:
         return [_DONE]
-    kind = st.rules.params["rules.ally_resource"]
-    if st.van[st.rules.resources.index(kind)] >= st.ally_cost():
+    if st.van[t.res_index[t.ally_res]] >= st.ally_cost():
         return _UNLOCK[:]
     return _UNLOCK_BY[st.players][:]  # R5: the team names who pays each missing radio
 
 
 def _legal_plan(st: State) -> list[Action]:
     out = _legal_play(st)
-    if st.deck_size():
-        kinds = tuple(k for i, k in enumerate(st.rules.resources) if st.van[i] > 0) or (
-            "health",)
+    if st.deck or st.deck_top or st.above >= 0:
+        # the van's counts are never negative: compress keeps the kinds it holds
+        kinds = tuple(compress(st.tab.resources, st.van)) or ("health",)
         out += _draws(st.players, kinds)  # R6
     return out
 
@@ -993,22 +1034,30 @@ def _draws(players: int, kinds: tuple[str, ...]) -> list[Action]:
 
 
 def _legal_play(st: State) -> list[Action]:
-    return [_A("play", p, c) for p in range(st.players) if st.plays_left[p]
-            for c in sorted(st.hands[p])]
+    out: list[Action] = []
+    plays = st.tab.plays
+    for p, left in enumerate(st.plays_left):
+        if left:
+            by_card = plays[p]
+            out += [by_card[c] for c in sorted(st.hands[p])]
+    return out
 
 
 def _legal_move(st: State) -> list[Action]:
     out: list[Action] = []
-    carry = st.rules.p("rules.carry_artworks")
+    t = st.tab
+    lost = st.lost
+    anylost = any(lost)
     for i, c in enumerate(st.pawns):
         who = ALLY_PAWN if i == st.players else i
-        dests = _destinations(st, c)
-        for d, _ in dests:
-            out.append(_A("move", who, st.city_name(d)))
-        if carry and st.artworks[c] and not st.carried[i]:  # R23: one artwork a pawn
-            out += [_A("carry", who, st.city_name(d)) for d, _ in dests]
-    if not any(st.lost[st.pawns[i]] for i in st.must_leave):
-        out.append(_A("done"))
+        if not anylost:
+            out += t.move_lists[who][c]
+        else:
+            out += [m[2] for m in t.moves[who][c] if not lost[m[0]]]
+        if t.carry and st.artworks[c] and not st.carried[i]:  # R23: one artwork a pawn
+            out += [m[3] for m in t.moves[who][c] if not lost[m[0]]]
+    if not any(lost[st.pawns[i]] for i in st.must_leave):
+        out.append(_DONE)
     return out
 
 
@@ -1117,26 +1166,45 @@ def _apply_play(st: State, a: Action) -> None:
     st.discard.append(card)  # in play: should the game end mid-card, it lies discarded
     st.plays_left[p] -= 1
     st.wait = None
-    st.note("play", _P[p], card)
-    st.push(State.add_clue, p, card)
-    st.push_ops(st.rules.cards[card].ops, _CTXS[p])  # R8: cost, agents, gains, then clues
+    st.log.append((st.round, "play", _P[p], card))
+    # R8: cost, agents, gains, then the clue. The card's one step runs at once; the clue
+    # follows whatever it queued (a health to give, a hook's work), or at once if nothing.
+    ops, ctx, q = st.rules.cards[card].ops, _CTXS[p], st.queue
+    if len(ops) != 1:
+        st.push(State.add_clue, p, card)
+        st.push_ops(ops, ctx)
+        return
+    at = len(q)
+    ops[0](st, ctx)
+    if st.outcome is not None:
+        return
+    if st.wait is None and len(q) == at:
+        st.add_clue(p, card)
+    else:
+        q.insert(at, (State.add_clue, (p, card)))
 
 
 def _apply_move(st: State, a: Action) -> None:
-    i = st.pawn_index(a.player)
+    who = a.player
+    i = st.players if who == ALLY_PAWN else who
     src, dst = st.pawns[i], st.rules.city_index[str(a.arg)]
-    road = next((r for d, r in _destinations(st, src) if d == dst), None)
-    payer = 0 if a.player == ALLY_PAWN else a.player
+    road = next((m[1] for m in st.tab.moves[who][src] if m[0] == dst), None)
+    payer = 0 if who == ALLY_PAWN else who
     cost = st.rules.move_cost(st, Ctx(payer, dst, road))
     st.wait = None
-    st._await("move")
+    st.queue.append((_set_wait, ("move",)))
     if a.verb == "carry":
         st.artworks[src], st.carried[i] = 0, 1
     st.pawns[i] = dst
     if i not in st.moved:
         st.moved.append(i)
-    st.note("move", str(a).split()[1], st.city_name(src), st.city_name(dst))
-    st.pay_all(cost, Ctx(payer))
+    names = st.tab.names
+    st.log.append((st.round, "move", "ally" if who == ALLY_PAWN else _P[who], names[src],
+                   names[dst]))
+    for kind, n in cost:
+        st.pay(payer, kind, n)
+        if st.outcome is not None:
+            return
 
 
 def _apply_fight(st: State, a: Action) -> None:

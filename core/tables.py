@@ -1,0 +1,90 @@
+"""What the engine's hot paths read, worked out once per rules: constants and action tables.
+
+The rules keep their parameters as a mapping of dotted names (`components.ally_dice`) and
+their board as objects; a decision step would otherwise look the same things up again and
+again. `tables(rules)` turns them, once, into plain attributes, index maps and the interned
+actions each decision offers, and caches the result on the rules (`Rules.cache`).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from .actions import ALLY_PAWN, TEAM, Action
+from .rules import Road, Rules
+
+MAX_PLAYERS: Final = 6
+_INTERN: dict[tuple[str, int, str | int | None], Action] = {}
+
+
+def act(verb: str, player: int = TEAM, arg: str | int | None = None) -> Action:
+    """An interned action: building a NamedTuple costs more than finding the one made before."""
+    key = (verb, player, arg)
+    a = _INTERN.get(key)
+    if a is None:
+        a = _INTERN[key] = Action(verb, player, arg)
+    return a
+
+
+# a pawn's moves from one city: (destination, road or None, `move` action, `carry` action)
+Move = tuple[int, Road | None, Action, Action]
+
+
+class Tables:
+    """Constants and interned actions for one set of rules (see the module's text)."""
+
+    __slots__ = (
+        "agent_tokens", "ally_dice", "ally_res", "artwork_tokens", "boost_res", "carry",
+        "clues", "die_faces", "health_tokens", "markers", "move_lists", "moves", "names",
+        "need", "plays", "res_cap", "res_index", "resources", "track_ally_cost",
+        "track_threat",
+    )
+
+    def __init__(self, rules: Rules) -> None:
+        p = rules.params
+        self.resources = rules.resources
+        self.res_index = {k: i for i, k in enumerate(rules.resources)}
+        self.res_cap = int(p["components.resource_tokens"])
+        self.health_tokens = int(p["components.health_tokens"])
+        self.agent_tokens = int(p["components.agent_tokens"])
+        self.artwork_tokens = int(p["components.artwork_tokens"])
+        self.markers = int(p["components.lost_city_markers"])
+        self.ally_dice = int(p["components.ally_dice"])
+        self.die_faces = int(p["components.die_faces"])
+        self.need = int(p["rules.clues_per_artwork"])
+        self.ally_res = str(p["rules.ally_resource"])
+        self.boost_res = str(p["rules.boost_resource"])
+        self.carry = bool(p["rules.carry_artworks"])
+        self.names = tuple(c.name for c in rules.cities)
+        self.clues = {i: c.clues for i, c in rules.cards.items()}
+        t = rules.track
+        self.track_threat = tuple(s.threat for s in t)
+        self.track_ally_cost = tuple(s.ally_cost for s in t)
+        # play actions per player, by card
+        self.plays = tuple({c: act("play", pl, c) for c in rules.cards}
+                           for pl in range(MAX_PLAYERS))
+        # moves per pawn label (a player or the ally pawn), per city of departure
+        n = len(rules.cities)
+        if p["rules.movement"] == "anywhere":
+            ways: list[list[tuple[int, Road | None]]] = [
+                [(d, None) for d in range(n) if d != c] for c in range(n)]
+        else:
+            ways = [[(r.dst, r) for r in rules.neighbours[c]] for c in range(n)]
+        self.moves: dict[int, tuple[tuple[Move, ...], ...]] = {}
+        self.move_lists: dict[int, tuple[list[Action], ...]] = {}
+        for who in (*range(MAX_PLAYERS), ALLY_PAWN):
+            per_city = tuple(
+                tuple((d, r, act("move", who, self.names[d]), act("carry", who, self.names[d]))
+                      for d, r in ways[c])
+                for c in range(n))
+            self.moves[who] = per_city
+            self.move_lists[who] = tuple([m[2] for m in ms] for ms in per_city)
+
+
+def tables(rules: Rules) -> Tables:
+    """The tables of `rules`, made on first use."""
+    t = rules.cache.get("tables")
+    if t is None:
+        t = rules.cache["tables"] = Tables(rules)
+    assert isinstance(t, Tables)
+    return t
