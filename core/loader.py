@@ -710,32 +710,8 @@ def _compile_cards(p: Path, comp: Compiler, resources: tuple[str, ...],
         clues = comp.symbols(c.clues, org["clues"])
         if cost is None or agents is None or gain is None or clues is None:
             continue
-        cards[c.id] = Card(c.id, c.title, clues, _card_ops(cost, agents, gain),
-                           MappingProxyType(texts), cost, agents, gain)
+        cards[c.id] = Card(c.id, c.title, clues, MappingProxyType(texts), cost, agents, gain)
     return cards, tuple(c.id for _, c in specs if c is not None), final.id
-
-
-def _card_ops(cost: tuple[tuple[str, int], ...], agents: tuple[tuple[str, int], ...],
-              gain: tuple[tuple[str, int], ...]) -> tuple[Any, ...]:
-    """A card's first three sections as one step, in the rulebook's order (R8).
-
-    One step is enough: the card's player pays the cost (no one is asked), agents are
-    placed, and gains take resources at once while a gained health, which asks who gets it,
-    goes on the work stack; the game's end stops it between sections.
-    """
-    def card(st: Any, ctx: Ctx) -> None:
-        p = ctx.player  # the card's player pays (never the team: no one is asked)
-        for kind, n in cost:
-            st.pay(p, kind, n)
-            if st.outcome is not None:
-                return
-        for sym, n in agents:
-            st.place_agents(st.rules.by_symbol[sym], n, ctx)
-            if st.outcome is not None:
-                return
-        if gain:
-            st.gain_all(gain, ctx)
-    return (card,)
 
 
 __all__ = ["Ctx", "load_rules", "read_toml", "shipped_missions"]

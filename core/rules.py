@@ -54,9 +54,9 @@ class Card:
     id: int
     title: str
     clues: tuple[int, ...]  # symbol indices on its back (R9: 1 or 2, distinct)
-    ops: tuple[Op, ...]  # cost, agents, gains in order (the clue step is the core's)
     text: Mapping[str, str]  # section name -> DSL text, as written
-    cost: tuple[tuple[str, int], ...] = ()  # the sections as data, for bots and displays
+    # the first three sections as data, run by the core in this order (R8)
+    cost: tuple[tuple[str, int], ...] = ()  # (resource or health, count)
     agents: tuple[tuple[str, int], ...] = ()  # (symbol, count)
     gain: tuple[tuple[str, int], ...] = ()
 

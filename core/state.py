@@ -8,7 +8,6 @@ machine stops until `apply()` receives one of `legal_actions()`.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Iterable, Sequence
 from itertools import compress
 from typing import Any, Final
@@ -694,7 +693,7 @@ class State:
         if action not in legal:
             raise IllegalActionError(self.why_illegal(action))
         self.history.append(action)
-        _APPLY[action.verb](self, action)
+        _APPLY[action[0]](self, action)
         self._run()
 
     def why_illegal(self, action: Action) -> str:
@@ -798,14 +797,20 @@ def _op_boundary_for(phase: str) -> Op:
 
 def _op_mission(st: State, ctx: Ctx) -> None:
     st.phase = "mission"
-    rp = st.rules.params
-    draws = int(rp["solo.draw_per_round"] if st.solo else rp["rules.draw_per_round"])
-    plays = int(rp["solo.play_per_round"] if st.solo else rp["rules.play_per_round"])
-    for p in range(st.players):
-        for _ in range(draws):
-            _draw(st, p)
-            if st.outcome is not None:
-                return
+    draws, plays = st.tab.solo_per_round if st.solo else st.tab.per_round
+    if not st.deck_top and st.above >= draws * st.players:
+        # the usual case: every card drawn lies above the final card (R3)
+        st.above -= draws * st.players
+        pick = st._pick
+        for hand in st.hands:
+            for _ in range(draws):
+                hand.append(pick())
+    else:
+        for p in range(st.players):
+            for _ in range(draws):
+                _draw(st, p)
+                if st.outcome is not None:
+                    return
     st.plays_left = [plays] * st.players
     st.push(_op_mission_end)
     _set_wait(st, "plan")  # last in its step: no need to queue
@@ -825,10 +830,11 @@ def _draw(st: State, p: int) -> bool:
 
 
 def _op_mission_end(st: State) -> None:
-    if any(st.plays_left[p] and st.hands[p] for p in range(st.players)):
-        st.push(_op_mission_end)
-        _set_wait(st, "play")  # last in its step: no need to queue
-        return
+    for left, hand in zip(st.plays_left, st.hands, strict=True):
+        if left and hand:
+            st.queue.append((_op_mission_end, ()))
+            st.wait, st.options, st.resume = "play", (), None  # last in its step
+            return
     for h in st.hands:
         st.discard.extend(h)
         h.clear()
@@ -1024,13 +1030,15 @@ def _legal_plan(st: State) -> list[Action]:
     if st.deck or st.deck_top or st.above >= 0:
         # the van's counts are never negative: compress keeps the kinds it holds
         kinds = tuple(compress(st.tab.resources, st.van)) or ("health",)
-        out += _draws(st.players, kinds)  # R6
+        key = (st.players, kinds)
+        draws = _DRAWS.get(key)
+        if draws is None:
+            draws = _DRAWS[key] = [_A("draw", p, k) for p in range(st.players) for k in kinds]
+        out += draws  # R6
     return out
 
 
-@functools.cache
-def _draws(players: int, kinds: tuple[str, ...]) -> list[Action]:
-    return [_A("draw", p, k) for p in range(players) for k in kinds]
+_DRAWS: dict[tuple[int, tuple[str, ...]], list[Action]] = {}
 
 
 def _legal_play(st: State) -> list[Action]:
@@ -1038,8 +1046,7 @@ def _legal_play(st: State) -> list[Action]:
     plays = st.tab.plays
     for p, left in enumerate(st.plays_left):
         if left:
-            by_card = plays[p]
-            out += [by_card[c] for c in sorted(st.hands[p])]
+            out += map(plays[p].__getitem__, sorted(st.hands[p]))
     return out
 
 
@@ -1143,10 +1150,10 @@ def _apply_done(st: State, a: Action) -> None:
 def _apply_unlock(st: State, a: Action) -> None:
     cost = st.ally_cost()
     st.wait = None
-    st._await("boundary")
+    st.queue.append((_set_wait, ("boundary",)))
     st.allies += 1
-    st.note("unlock", st.allies, cost)
-    st.pay(a.player if a.player >= 0 else 0, st.rules.params["rules.ally_resource"], cost)
+    st.log.append((st.round, "unlock", st.allies, cost))
+    st.pay(a.player if a.player >= 0 else 0, st.tab.ally_res, cost)
 
 
 def _apply_draw(st: State, a: Action) -> None:
@@ -1167,18 +1174,24 @@ def _apply_play(st: State, a: Action) -> None:
     st.plays_left[p] -= 1
     st.wait = None
     st.log.append((st.round, "play", _P[p], card))
-    # R8: cost, agents, gains, then the clue. The card's one step runs at once; the clue
-    # follows whatever it queued (a health to give, a hook's work), or at once if nothing.
-    ops, ctx, q = st.rules.cards[card].ops, _CTXS[p], st.queue
-    if len(ops) != 1:
-        st.push(State.add_clue, p, card)
-        st.push_ops(ops, ctx)
-        return
+    # R8: cost, agents, gains, then the clue. The card's player pays (no one is asked);
+    # gains take resources at once, a gained health queues its question of who receives
+    # it; the clue follows whatever was queued, or comes at once if nothing was.
+    cost, places, gain = st.tab.card_steps[card]
+    for kind, n in cost:
+        st.pay(p, kind, n)
+        if st.outcome is not None:
+            return
+    ctx = _CTXS[p]
+    for cities, n in places:
+        st.place_agents(cities, n, ctx)
+        if st.outcome is not None:
+            return
+    q = st.queue
     at = len(q)
-    ops[0](st, ctx)
-    if st.outcome is not None:
-        return
-    if st.wait is None and len(q) == at:
+    if gain:
+        st.gain_all(gain, ctx)
+    if len(q) == at:
         st.add_clue(p, card)
     else:
         q.insert(at, (State.add_clue, (p, card)))

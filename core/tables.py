@@ -34,10 +34,10 @@ class Tables:
     """Constants and interned actions for one set of rules (see the module's text)."""
 
     __slots__ = (
-        "agent_tokens", "ally_dice", "ally_res", "artwork_tokens", "boost_res", "carry",
-        "clues", "die_faces", "health_tokens", "markers", "move_lists", "moves", "names",
-        "need", "plays", "res_cap", "res_index", "resources", "track_ally_cost",
-        "track_threat",
+        "agent_tokens", "ally_dice", "ally_res", "artwork_tokens", "boost_res", "card_steps",
+        "carry", "clues", "die_faces", "health_tokens", "markers", "move_lists", "moves", "names",
+        "need", "per_round", "plays", "res_cap", "res_index", "resources", "solo_per_round",
+        "track_ally_cost", "track_threat",
     )
 
     def __init__(self, rules: Rules) -> None:
@@ -55,8 +55,15 @@ class Tables:
         self.ally_res = str(p["rules.ally_resource"])
         self.boost_res = str(p["rules.boost_resource"])
         self.carry = bool(p["rules.carry_artworks"])
+        # cards drawn and played by each player in a round's mission phase (R6; solo R24)
+        self.per_round = (int(p["rules.draw_per_round"]), int(p["rules.play_per_round"]))
+        self.solo_per_round = (int(p["solo.draw_per_round"]), int(p["solo.play_per_round"]))
         self.names = tuple(c.name for c in rules.cities)
         self.clues = {i: c.clues for i, c in rules.cards.items()}
+        # a card's cost, agents (on the cities bearing each symbol) and gains (R8)
+        self.card_steps = {
+            i: (c.cost, tuple((rules.by_symbol[sym], n) for sym, n in c.agents), c.gain)
+            for i, c in rules.cards.items()}
         t = rules.track
         self.track_threat = tuple(s.threat for s in t)
         self.track_ally_cost = tuple(s.ally_cost for s in t)
