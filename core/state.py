@@ -360,9 +360,12 @@ class State:
                 if self.wait is not None or self.outcome is not None:
                     break
         if self.outcome is not None:
-            self.queue.clear()
-            self.wait, self.options, self.resume = None, (), None
-            self.phase = "over"
+            self._over()
+
+    def _over(self) -> None:
+        self.queue.clear()
+        self.wait, self.options, self.resume = None, (), None
+        self.phase = "over"
 
     def ask(self, kind: str, options: Sequence[Any], resume: Callable[..., None],
             ctx: Ctx = NO_CTX) -> None:
@@ -694,7 +697,19 @@ class State:
             raise IllegalActionError(self.why_illegal(action))
         self.history.append(action)
         _APPLY[action[0]](self, action)
-        self._run()
+        # then the machine runs to the next decision: `_run`, written out on this hot path
+        self.legal_cache = None
+        self.hook_runs = 0
+        if self.wait is None and self.outcome is None:
+            q = self.queue
+            pop = q.pop
+            while q:
+                fn, args = pop()
+                fn(self, *args)
+                if self.wait is not None or self.outcome is not None:
+                    break
+        if self.outcome is not None:
+            self._over()
 
     def why_illegal(self, action: Action) -> str:
         """A one-line reason why `action` is not allowed now."""
@@ -1043,27 +1058,29 @@ _DRAWS: dict[tuple[int, tuple[str, ...]], list[Action]] = {}
 
 def _legal_play(st: State) -> list[Action]:
     out: list[Action] = []
-    plays = st.tab.plays
+    plays, hands = st.tab.plays, st.hands
     for p, left in enumerate(st.plays_left):
         if left:
-            out += map(plays[p].__getitem__, sorted(st.hands[p]))
+            by_card = plays[p]
+            for c in sorted(hands[p]):
+                out.append(by_card[c])
     return out
 
 
 def _legal_move(st: State) -> list[Action]:
     out: list[Action] = []
-    t = st.tab
-    lost = st.lost
+    t, lost, players = st.tab, st.lost, st.players
     anylost = any(lost)
     for i, c in enumerate(st.pawns):
-        who = ALLY_PAWN if i == st.players else i
+        who = i if i < players else ALLY_PAWN
         if not anylost:
             out += t.move_lists[who][c]
         else:
             out += [m[2] for m in t.moves[who][c] if not lost[m[0]]]
         if t.carry and st.artworks[c] and not st.carried[i]:  # R23: one artwork a pawn
             out += [m[3] for m in t.moves[who][c] if not lost[m[0]]]
-    if not any(lost[st.pawns[i]] for i in st.must_leave):
+    must = st.must_leave
+    if not must or not any(lost[st.pawns[i]] for i in must):
         out.append(_DONE)
     return out
 
@@ -1147,20 +1164,37 @@ def _apply_done(st: State, a: Action) -> None:
     st.wait = None
 
 
+def _wait_after(st: State, at: int, kind: str) -> None:
+    """Stop for decision `kind` once the work queued above the first `at` items has run;
+    at once when nothing was queued or asked (the usual case)."""
+    q = st.queue
+    if len(q) == at and st.wait is None:
+        st.wait, st.options, st.resume = kind, (), None
+    else:
+        q.insert(at, (_set_wait, (kind,)))
+
+
 def _apply_unlock(st: State, a: Action) -> None:
     cost = st.ally_cost()
     st.wait = None
-    st.queue.append((_set_wait, ("boundary",)))
     st.allies += 1
     st.log.append((st.round, "unlock", st.allies, cost))
+    at = len(st.queue)
     st.pay(a.player if a.player >= 0 else 0, st.tab.ally_res, cost)
+    _wait_after(st, at, "boundary")
 
 
 def _apply_draw(st: State, a: Action) -> None:
     st.wait = None
-    st._await("plan")
-    st.push(_draw_op, a.player)
+    q = st.queue
+    at = len(q)
     st.pay(a.player, str(a.arg), 1)  # R6: any resource the van holds; health only if none
+    if len(q) == at and st.wait is None:  # paid at once
+        if st.outcome is None:
+            _draw(st, a.player)
+            st.wait, st.options, st.resume = "plan", (), None
+        return
+    q[at:at] = [(_set_wait, ("plan",)), (_draw_op, (a.player,))]
 
 
 def _draw_op(st: State, p: int) -> None:
@@ -1205,7 +1239,6 @@ def _apply_move(st: State, a: Action) -> None:
     payer = 0 if who == ALLY_PAWN else who
     cost = st.rules.move_cost(st, Ctx(payer, dst, road))
     st.wait = None
-    st.queue.append((_set_wait, ("move",)))
     if a.verb == "carry":
         st.artworks[src], st.carried[i] = 0, 1
     st.pawns[i] = dst
@@ -1214,10 +1247,12 @@ def _apply_move(st: State, a: Action) -> None:
     names = st.tab.names
     st.log.append((st.round, "move", "ally" if who == ALLY_PAWN else _P[who], names[src],
                    names[dst]))
+    at = len(st.queue)
     for kind, n in cost:
         st.pay(payer, kind, n)
         if st.outcome is not None:
             return
+    _wait_after(st, at, "move")
 
 
 def _apply_fight(st: State, a: Action) -> None:
