@@ -18,6 +18,15 @@ from .rules import Ctx, Op, Road, Rules
 from .tables import Tables, act, tables
 
 _MASK: Final = (1 << 64) - 1
+
+
+def _rng_state(seed: int) -> int:
+    """The generator's first state for a seed: the seed through splitmix64's mixer."""
+    z = (seed + 0x9E3779B97F4A7C15) & _MASK
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return z ^ (z >> 31)
+
 NO_CTX: Final = Ctx()
 PHASES: Final = ("mission", "movement", "battle", "end")
 
@@ -114,13 +123,13 @@ class State:
         template = rules.cache.get(key)
         if template is None:
             template = cls._build(rules, players, difficulty, 0, True)
-            if template.rng != 0:  # the set-up drew at random: it depends on the seed
+            if template.rng != _rng_state(0):  # the set-up drew at random: seed-dependent
                 template = False
             rules.cache[key] = template
         if not isinstance(template, State):
             return cls._build(rules, players, difficulty, seed, True)
         s = template.clone()
-        s.seed, s.rng = seed, seed & _MASK
+        s.seed, s.rng = seed, _rng_state(seed)
         return s
 
     @classmethod
@@ -136,7 +145,7 @@ class State:
         s.rules, s.players, s.difficulty, s.seed = rules, players, difficulty, seed
         s.tab = tables(rules)
         s.solo = players == 1 and bool(rules.p("solo.enabled"))
-        s.rng = seed & _MASK
+        s.rng = _rng_state(seed)
         n = len(rules.cities)
         health = rules.difficulties[difficulty]
         if s.solo:
@@ -233,11 +242,11 @@ class State:
 
     # ------------------------------------------------------------------ chance
     def _next(self) -> int:
-        # splitmix64: a tiny generator whose whole state is one int (cheap to clone and save).
-        self.rng = z = (self.rng + 0x9E3779B97F4A7C15) & _MASK
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-        return z ^ (z >> 31)
+        # A 64-bit linear congruential generator (Knuth's MMIX constants) giving its high 32
+        # bits: its whole state is one int, cheap to clone and save, and a step is three
+        # integer operations. `_rng_state` scrambles the seed so nearby seeds start apart.
+        self.rng = z = (self.rng * 6364136223846793005 + 1442695040888963407) & _MASK
+        return z >> 32
 
     def roll(self) -> int:
         """One die, from the forced results first (scenarios), then the seeded generator."""
@@ -1044,16 +1053,14 @@ def _legal_plan(st: State) -> list[Action]:
     out = _legal_play(st)
     if st.deck or st.deck_top or st.above >= 0:
         # the van's counts are never negative: compress keeps the kinds it holds
-        kinds = tuple(compress(st.tab.resources, st.van)) or ("health",)
-        key = (st.players, kinds)
-        draws = _DRAWS.get(key)
+        key = (st.players, *st.van)
+        draws = st.tab.draws.get(key)
         if draws is None:
-            draws = _DRAWS[key] = [_A("draw", p, k) for p in range(st.players) for k in kinds]
+            kinds = tuple(compress(st.tab.resources, st.van)) or ("health",)
+            draws = st.tab.draws[key] = [_A("draw", p, k) for p in range(st.players)
+                                         for k in kinds]
         out += draws  # R6
     return out
-
-
-_DRAWS: dict[tuple[int, tuple[str, ...]], list[Action]] = {}
 
 
 def _legal_play(st: State) -> list[Action]:

@@ -35,9 +35,9 @@ class Tables:
 
     __slots__ = (
         "agent_tokens", "ally_dice", "ally_res", "artwork_tokens", "boost_res", "card_steps",
-        "carry", "clues", "die_faces", "health_tokens", "markers", "move_lists", "moves", "names",
-        "need", "per_round", "plays", "res_cap", "res_index", "resources", "solo_per_round",
-        "track_ally_cost", "track_threat",
+        "carry", "clues", "die_faces", "draws", "health_tokens", "markers", "move_lists",
+        "moves", "names", "need", "per_round", "plays", "res_cap", "res_index", "resources",
+        "solo_per_round", "track_ally_cost", "track_threat",
     )
 
     def __init__(self, rules: Rules) -> None:
@@ -68,6 +68,8 @@ class Tables:
         self.track_threat = tuple(s.threat for s in t)
         self.track_ally_cost = tuple(s.ally_cost for s in t)
         # play actions per player, by card
+        # draw actions (R6) by team size and the van's counts, filled as they are met
+        self.draws: dict[tuple[int, ...], list[Action]] = {}
         self.plays = tuple({c: act("play", pl, c) for c in rules.cards}
                            for pl in range(MAX_PLAYERS))
         # moves per pawn label (a player or the ally pawn), per city of departure
