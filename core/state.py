@@ -279,15 +279,11 @@ class State:
     # ------------------------------------------------------------------ reading
     def threat(self) -> int:
         """The threat on the first free track space (R15)."""
-        t = self.tab.track_threat
-        n = len(self.track)
-        return t[n] if n < len(t) else t[-1]
+        return self.tab.threat_at[len(self.track)]
 
     def ally_cost(self) -> int:
         """Radio to unlock the next ally die: printed over the first free space (R17)."""
-        t = self.tab.track_ally_cost
-        n = len(self.track)
-        return t[n] if n < len(t) else t[-1]
+        return self.tab.ally_cost_at[len(self.track)]
 
     def reserve(self, kind: str) -> int:
         """Tokens of `kind` left in the reserve (derived: the components minus those in play)."""
@@ -479,12 +475,8 @@ class State:
             van[r] = have - n
             return
         van[r] = 0  # the van pays what it holds, the payer a health token for each missing
-        why, log = f"paid health for {kind}", self.log
-        for _ in range(n - have):
-            log.append((self.round, "health_for", _P[player], kind))
-            self.lose_health(player, 1, why)
-            if self.outcome is not None:
-                return
+        self.lose_health(player, n - have, f"paid health for {kind}",
+                         ("health_for", _P[player], kind))
 
     def lose(self, kind: str, n: int, ctx: Ctx) -> None:
         """Lose tokens: health for a missing resource, nothing for a missing clue card."""
@@ -517,11 +509,15 @@ class State:
     def _alive(self) -> range:
         return range(self.players)
 
-    def lose_health(self, player: int, n: int, why: str) -> None:
-        health, log = self.health, self.log
+    def lose_health(self, player: int, n: int, why: str, each: tuple[Any, ...] = ()) -> None:
+        """`player` loses `n` health tokens one by one, each noted after the event `each` (if
+        given); the last one lost ends the game (R7)."""
+        health, log, rnd, who = self.health, self.log, self.round, _P[player]
         for _ in range(n):
+            if each:
+                log.append((rnd, *each))
             health[player] -= 1
-            log.append((self.round, "health", _P[player], -1, why))
+            log.append((rnd, "health", who, -1, why))
             if health[player] <= 0:
                 self.end_game(False, f"p{player + 1} lost their last health token (R7)")
                 return
@@ -1044,7 +1040,7 @@ def _legal_boundary(st: State) -> list[Action]:
     t = st.tab
     if st.allies >= t.ally_dice:
         return [_DONE]
-    if st.van[t.res_index[t.ally_res]] >= st.ally_cost():
+    if st.van[t.res_index[t.ally_res]] >= t.ally_cost_at[len(st.track)]:
         return _UNLOCK[:]
     return _UNLOCK_BY[st.players][:]  # R5: the team names who pays each missing radio
 

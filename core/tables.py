@@ -34,10 +34,30 @@ class Tables:
     """Constants and interned actions for one set of rules (see the module's text)."""
 
     __slots__ = (
-        "agent_tokens", "ally_dice", "ally_res", "artwork_tokens", "boost_res", "card_steps",
-        "carry", "clues", "die_faces", "draws", "health_tokens", "markers", "move_lists",
-        "moves", "names", "need", "per_round", "plays", "res_cap", "res_index", "resources",
-        "solo_per_round", "track_ally_cost", "track_threat",
+        "agent_tokens",
+        "ally_cost_at",
+        "ally_dice",
+        "ally_res",
+        "artwork_tokens",
+        "boost_res",
+        "card_steps",
+        "carry",
+        "clues",
+        "die_faces",
+        "draws",
+        "health_tokens",
+        "markers",
+        "move_lists",
+        "moves",
+        "names",
+        "need",
+        "per_round",
+        "plays",
+        "res_cap",
+        "res_index",
+        "resources",
+        "solo_per_round",
+        "threat_at",
     )
 
     def __init__(self, rules: Rules) -> None:
@@ -64,9 +84,11 @@ class Tables:
         self.card_steps = {
             i: (c.cost, tuple((rules.by_symbol[sym], n) for sym, n in c.agents), c.gain)
             for i, c in rules.cards.items()}
-        t = rules.track
-        self.track_threat = tuple(s.threat for s in t)
-        self.track_ally_cost = tuple(s.ally_cost for s in t)
+        # by the number of artworks on the track: the first free space's threat (R15) and
+        # ally cost (R17); a full track reads its last space
+        t = (*rules.track, rules.track[-1])
+        self.threat_at = tuple(s.threat for s in t)
+        self.ally_cost_at = tuple(s.ally_cost for s in t)
         # play actions per player, by card
         # draw actions (R6) by team size and the van's counts, filled as they are met
         self.draws: dict[tuple[int, ...], list[Action]] = {}
