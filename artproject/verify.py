@@ -64,7 +64,7 @@ def play_example(rules: Rules, ex: Example, deep: bool = True) -> Outcome:
     # towards 0 leaves only the choices that matter.
     default = cautious_policy(ex.seed)
     try:
-        st = State.new(rules, ex.players, ex.difficulty, ex.seed)
+        st = State.new(rules, ex.players, ex.difficulty, ex.seed, log=True)
         check_invariants(st)
         check_properties(st)
         while st.outcome is None:
@@ -88,7 +88,7 @@ def play_example(rules: Rules, ex: Example, deep: bool = True) -> Outcome:
 
 
 def _check_determinism(rules: Rules, ex: Example, st: State) -> None:
-    again = State.new(rules, ex.players, ex.difficulty, ex.seed)
+    again = State.new(rules, ex.players, ex.difficulty, ex.seed, log=True)
     for a in st.history:
         again.apply(a)
     if again.fingerprint() != st.fingerprint():

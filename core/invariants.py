@@ -69,7 +69,7 @@ def check_step(before: State, action: Action, after: State) -> None:
         if others and action.verb != "play":  # a card's gains may ask for `hurt` elsewhere
             raise Violation(f"{action}: {', '.join(others)} paid health for another (R5)")
     if action.verb in ("draw", "move", "carry", "boost", "unlock") and dropped:
-        for line in after.events()[len(before.log):]:
+        for line in after.events()[len(before.events()):]:
             words = line.split()
             if len(words) >= 4 and words[1] == "health_for":
                 kind = words[3]

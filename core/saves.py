@@ -32,14 +32,19 @@ VERSION: Final = 1
 
 def new_game(mission: str | Path = DEFAULT, players: int = 2, difficulty: str = "medium",
              seed: int = 0, variants: Iterable[str | Path] = (),
-             position: Mapping[str, Any] | None = None, phase: str = "mission") -> State:
-    """Start a game: a shipped mission's name or a file path, 1-6 players, a seed."""
+             position: Mapping[str, Any] | None = None, phase: str = "mission",
+             log: bool = False) -> State:
+    """Start a game: a shipped mission's name or a file path, 1-6 players, a seed.
+
+    log=True records the events as they happen (`events()` otherwise replays the game to
+    tell them: right for a look now and then, slow to ask after every step).
+    """
     rules = load_rules(mission, variants)
     if phase not in PHASES:
         raise GameError(f"unknown phase {phase!r}; expected one of: {', '.join(PHASES)}")
     if position is None and phase == "mission":
-        return State.new(rules, players, difficulty, seed)
-    st = State.new(rules, players, difficulty, seed, start=False)
+        return State.new(rules, players, difficulty, seed, log=log)
+    st = State.new(rules, players, difficulty, seed, start=False, log=log)
     apply_position(st, position or {})
     st.start = {"phase": phase, "position": dict(position or {})}
     st.start_round(phase)

@@ -79,7 +79,7 @@ def run_scenario(path: str | Path, variants: tuple[str | Path, ...] = ()) -> Res
         cards = str(path.parent / cards) if not Path(cards).is_absolute() else cards
     rules = load_rules(mission, variants, cards=cards)
     try:
-        st = State.new(rules, players, str(difficulty), seed, start=False)
+        st = State.new(rules, players, str(difficulty), seed, start=False, log=True)
     except GameError as err:
         raise fail(str(err), "difficulty") from None
     pos = doc.get("position", {})

@@ -45,7 +45,7 @@ class State:
         "b_leader", "b_owner", "b_parts", "b_picks", "b_reroll", "b_reroller", "carried",
         "chains", "deck", "deck_top", "deploy_left", "difficulty", "discard", "final_round",
         "forced_dice", "fought", "hands", "health", "history", "hook_runs", "hq",
-        "legal_cache", "log",
+        "legal_cache", "log", "logging",
         "lost", "moved", "must_leave", "options", "outcome", "pawns", "phase", "players",
         "plays_left", "queue", "reason", "removed", "resume", "rng", "round", "rules", "seed",
         "solo", "start", "tab", "track", "van", "wait", "wctx",
@@ -102,7 +102,8 @@ class State:
     deploy_left: list[int]  # per player: agents still to place at setup (R23)
     forced_dice: list[int]
     start: dict[str, Any] | None  # the set position a game began from, if any (for saves)
-    log: list[tuple[Any, ...]]
+    log: list[tuple[Any, ...]]  # the events, when recorded (`logging`); see `events()`
+    logging: bool
     history: list[Action]
     legal_cache: list[Action] | None  # legal_actions() until the state next changes
     hook_runs: int  # hooks run for the current decision: a guard against rules that loop
@@ -110,31 +111,36 @@ class State:
     # ------------------------------------------------------------------ building
     @classmethod
     def new(cls, rules: Rules, players: int, difficulty: str, seed: int,
-            start: bool = True) -> State:
+            start: bool = True, log: bool = False) -> State:
         """Set up a game (rulebook 'Setup', R3); with start=True, run to the first decision.
+
+        log=True records the events as they happen; otherwise `events()` works them out
+        when asked, by replaying the game (a game set up by hand must record them).
 
         Set-up is the same for every seed until the first random draw: when the first
         decision comes before any (the usual case), a game is a copy of a template built
         once per rules, team size and difficulty, with its seed set.
         """
         if not start:
-            return cls._build(rules, players, difficulty, seed, False)
+            return cls._build(rules, players, difficulty, seed, False, log)
         key = ("new", players, difficulty)
         template = rules.cache.get(key)
         if template is None:
-            template = cls._build(rules, players, difficulty, 0, True)
+            template = cls._build(rules, players, difficulty, 0, True, True)
             if template.rng != _rng_state(0):  # the set-up drew at random: seed-dependent
                 template = False
             rules.cache[key] = template
         if not isinstance(template, State):
-            return cls._build(rules, players, difficulty, seed, True)
+            return cls._build(rules, players, difficulty, seed, True, log)
         s = template.clone()
         s.seed, s.rng = seed, _rng_state(seed)
+        if not log:
+            s.logging, s.log = False, []
         return s
 
     @classmethod
     def _build(cls, rules: Rules, players: int, difficulty: str, seed: int,
-               start: bool) -> State:
+               start: bool, log: bool) -> State:
         if not 1 <= players <= 6:
             raise GameError(f"players must be 1 to 6, not {players}")
         if difficulty not in rules.difficulties:
@@ -179,7 +185,7 @@ class State:
         s.queue, s.wait, s.options, s.resume, s.wctx = [], None, (), None, NO_CTX
         s._clear_battle()
         s.forced_dice, s.log, s.history, s.start = [], [], [], None
-        s.legal_cache, s.hook_runs = None, 0
+        s.logging, s.legal_cache, s.hook_runs = log, None, 0
         s._check_setup()
         if start:
             s.start_round()
@@ -215,28 +221,29 @@ class State:
     def clone(self) -> State:
         """An independent copy (lists copied; rules, ops and contexts are shared values)."""
         c = State.__new__(State)
-        c.rules, c.players, c.difficulty = self.rules, self.players, self.difficulty
-        c.tab = self.tab
-        c.seed = self.seed
-        c.solo, c.rng, c.round, c.phase = self.solo, self.rng, self.round, self.phase
-        c.van, c.health, c.pawns = self.van[:], self.health[:], self.pawns[:]
-        c.agents, c.hq, c.artworks, c.lost = self.agents[:], self.hq, self.artworks[:], self.lost[:]
-        c.track, c.allies = self.track[:], self.allies
-        c.deck, c.discard, c.removed = self.deck[:], self.discard[:], self.removed[:]
-        c.deck_top, c.above = self.deck_top[:], self.above
-        c.hands = [h[:] for h in self.hands]
-        c.chains = [ch[:] for ch in self.chains]
-        c.plays_left, c.fought = self.plays_left[:], self.fought[:]
-        c.moved, c.must_leave = self.moved[:], self.must_leave[:]
+        c.rules, c.tab, c.players = self.rules, self.tab, self.players
+        c.difficulty, c.seed, c.solo = self.difficulty, self.seed, self.solo
+        c.rng, c.round, c.phase = self.rng, self.round, self.phase
+        c.van, c.health = self.van.copy(), self.health.copy()
+        c.pawns, c.agents, c.hq = self.pawns.copy(), self.agents.copy(), self.hq
+        c.artworks, c.lost = self.artworks.copy(), self.lost.copy()
+        c.track, c.allies = self.track.copy(), self.allies
+        c.deck, c.deck_top, c.above = self.deck.copy(), self.deck_top.copy(), self.above
+        c.discard, c.removed = self.discard.copy(), self.removed.copy()
+        c.hands = [h.copy() for h in self.hands]
+        c.chains = [ch.copy() for ch in self.chains]
+        c.plays_left, c.fought = self.plays_left.copy(), self.fought.copy()
+        c.moved, c.must_leave = self.moved.copy(), self.must_leave.copy()
         c.final_round, c.outcome, c.reason = self.final_round, self.outcome, self.reason
-        c.queue, c.wait, c.options = self.queue[:], self.wait, self.options
+        c.queue, c.wait, c.options = self.queue.copy(), self.wait, self.options
         c.resume, c.wctx = self.resume, self.wctx
-        c.b_city, c.b_leader, c.b_parts = self.b_city, self.b_leader, self.b_parts[:]
-        c.b_dice, c.b_labels, c.b_owner = self.b_dice[:], self.b_labels[:], self.b_owner[:]
-        c.b_bonus, c.b_picks, c.b_reroll = self.b_bonus, self.b_picks[:], self.b_reroll
-        c.b_reroller, c.carried = self.b_reroller, self.carried[:]
-        c.deploy_left = self.deploy_left[:]
-        c.forced_dice, c.log, c.history = self.forced_dice[:], self.log[:], self.history[:]
+        c.b_city, c.b_leader, c.b_parts = self.b_city, self.b_leader, self.b_parts.copy()
+        c.b_dice, c.b_labels = self.b_dice.copy(), self.b_labels.copy()
+        c.b_owner, c.b_bonus = self.b_owner.copy(), self.b_bonus
+        c.b_picks, c.b_reroll, c.b_reroller = self.b_picks.copy(), self.b_reroll, self.b_reroller
+        c.carried, c.deploy_left = self.carried.copy(), self.deploy_left.copy()
+        c.forced_dice, c.history = self.forced_dice.copy(), self.history.copy()
+        c.log, c.logging = self.log.copy(), self.logging
         c.start, c.legal_cache, c.hook_runs = self.start, self.legal_cache, 0
         return c
 
@@ -386,7 +393,9 @@ class State:
         self.push(_set_wait, kind)
 
     def note(self, *event: Any) -> None:
-        self.log.append((self.round, *event))
+        """Record an event (when this game records them: `logging`)."""
+        if self.logging:
+            self.log.append((self.round, *event))
 
     def end_game(self, won: bool, reason: str) -> None:
         """The game ends at once (R7, R19, R2...)."""
@@ -512,19 +521,21 @@ class State:
     def lose_health(self, player: int, n: int, why: str, each: tuple[Any, ...] = ()) -> None:
         """`player` loses `n` health tokens one by one, each noted after the event `each` (if
         given); the last one lost ends the game (R7)."""
-        health, log, rnd, who = self.health, self.log, self.round, _P[player]
+        health, rnd, who = self.health, self.round, _P[player]
+        log = self.log if self.logging else None
         for _ in range(n):
-            if each:
-                log.append((rnd, *each))
             health[player] -= 1
-            log.append((rnd, "health", who, -1, why))
+            if log is not None:
+                if each:
+                    log.append((rnd, *each))
+                log.append((rnd, "health", who, -1, why))
             if health[player] <= 0:
                 self.end_game(False, f"p{player + 1} lost their last health token (R7)")
                 return
 
     def place_agents(self, cities: Sequence[int], n: int, ctx: Ctx) -> None:
         """Agents onto cities; a lost city's go to headquarters; none left loses (R2, R18)."""
-        agents, lost, log = self.agents, self.lost, self.log
+        agents, lost = self.agents, self.lost
         left = self.tab.agent_tokens - sum(agents) - self.hq
         for c in cities:  # -1 stands for the White Hand's headquarters
             hq = c < 0 or lost[c]
@@ -537,7 +548,8 @@ class State:
             if put < n:
                 self.end_game(False, "an agent token was needed and none was left (R2)")
                 return
-            log.append((self.round, "agents", "hq" if hq else self.tab.names[c], n))
+            if self.logging:
+                self.log.append((self.round, "agents", "hq" if hq else self.tab.names[c], n))
 
     def emit(self, event: str, ctx: Ctx) -> None:
         """Announce an event: run the hooks that listen to it, in file order."""
@@ -656,8 +668,9 @@ class State:
                 owner.append(p)
         self.b_labels, self.b_owner = labels, owner
         self.b_dice = [self.roll() for _ in labels]
-        self.note("rolled", " ".join(f"{lab}={d}" for lab, d in zip(labels, self.b_dice,
-                                                                       strict=True)))
+        if self.logging:
+            dice = zip(labels, self.b_dice, strict=True)
+            self.note("rolled", " ".join(f"{lab}={d}" for lab, d in dice))
         self._battle_check()
 
     def _battle_check(self) -> None:
@@ -682,7 +695,7 @@ class State:
             w = self.wait
             legal = self.legal_cache = [] if w is None or self.outcome is not None else _LEGAL[
                 w](self)
-        return legal[:]
+        return legal.copy()
 
     def compute_legal(self) -> list[Action]:
         """The legal actions worked out from the state, bypassing the cache."""
@@ -789,8 +802,29 @@ class State:
         }
 
     def events(self) -> list[str]:
-        """The event log as text lines: `round event args...`."""
-        return [" ".join(str(x) for x in e) for e in self.log]
+        """The event log as text lines: `round event args...`.
+
+        A game that does not record its events (the default: recording costs every step
+        time) replays its decisions from its seed, recording, to tell them.
+        """
+        log = self.log if self.logging else self._replay_log()
+        return [" ".join(str(x) for x in e) for e in log]
+
+    def _replay_log(self) -> list[tuple[Any, ...]]:
+        from .position import apply_position
+
+        st = State.new(self.rules, self.players, self.difficulty, self.seed, start=False,
+                       log=True)
+        if self.start is not None:
+            apply_position(st, self.start.get("position", {}))
+            st.start = self.start
+        st.start_round(self.start.get("phase", "mission") if self.start else "mission")
+        for a in self.history:
+            st.apply(a)
+        if st.fingerprint() != self.fingerprint():
+            raise GameError("this game did not record its events and was changed outside "
+                            "its rules, so a replay cannot tell them: set it up with log=True")
+        return st.log
 
 
 # ====================================================================== phase steps
@@ -1181,7 +1215,8 @@ def _apply_unlock(st: State, a: Action) -> None:
     cost = st.ally_cost()
     st.wait = None
     st.allies += 1
-    st.log.append((st.round, "unlock", st.allies, cost))
+    if st.logging:
+        st.log.append((st.round, "unlock", st.allies, cost))
     at = len(st.queue)
     st.pay(a.player if a.player >= 0 else 0, st.tab.ally_res, cost)
     _wait_after(st, at, "boundary")
@@ -1210,7 +1245,8 @@ def _apply_play(st: State, a: Action) -> None:
     st.discard.append(card)  # in play: should the game end mid-card, it lies discarded
     st.plays_left[p] -= 1
     st.wait = None
-    st.log.append((st.round, "play", _P[p], card))
+    if st.logging:
+        st.log.append((st.round, "play", _P[p], card))
     # R8: cost, agents, gains, then the clue. The card's player pays (no one is asked);
     # gains take resources at once, a gained health queues its question of who receives
     # it; the clue follows whatever was queued, or comes at once if nothing was.
@@ -1247,9 +1283,10 @@ def _apply_move(st: State, a: Action) -> None:
     st.pawns[i] = dst
     if i not in st.moved:
         st.moved.append(i)
-    names = st.tab.names
-    st.log.append((st.round, "move", "ally" if who == ALLY_PAWN else _P[who], names[src],
-                   names[dst]))
+    if st.logging:
+        names = st.tab.names
+        st.log.append((st.round, "move", "ally" if who == ALLY_PAWN else _P[who], names[src],
+                       names[dst]))
     at = len(st.queue)
     for kind, n in cost:
         st.pay(payer, kind, n)
@@ -1282,7 +1319,9 @@ def _apply_roll(st: State, a: Action) -> None:
     if st.b_picks:  # R16: the picked dice are rerolled all at once
         for i in st.b_picks:
             st.b_dice[i] = st.roll()
-        st.note("rerolled", " ".join(f"{st.b_labels[i]}={st.b_dice[i]}" for i in st.b_picks))
+        if st.logging:
+            st.note("rerolled", " ".join(f"{st.b_labels[i]}={st.b_dice[i]}"
+                                         for i in st.b_picks))
         st.b_picks, st.b_reroll, st.b_reroller = [], 0, -1
         st._battle_check()
     else:

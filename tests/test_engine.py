@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 
 from artproject import (
     Action,
+    GameError,
     IllegalActionError,
     MalformedActionError,
     SaveError,
@@ -76,8 +78,6 @@ def test_draws_cover_the_deck_evenly() -> None:
 
 
 def test_bad_game_requests() -> None:
-    from artproject import GameError
-
     with pytest.raises(GameError, match="players must be 1 to 6"):
         new_game(players=7)
     with pytest.raises(GameError, match="did you mean 'medium'"):
@@ -315,6 +315,73 @@ def test_cached_legal_actions_match_a_fresh_computation(mission: str) -> None:
             g.apply(choose(g))
             c = g.clone()
             assert c.legal_actions() == c.compute_legal() == g.compute_legal()
+
+
+@pytest.mark.parametrize("mission", MISSIONS)
+def test_set_up_from_the_template_matches_a_fresh_set_up(mission: str) -> None:
+    """A new game copied from the per-rules template is the game set up step by step, and
+    plays on identically (the speed work's reference check for set-up)."""
+    rules = new_game(mission).rules
+    for players in range(1, 7):
+        for difficulty in DIFFICULTIES:
+            seed = 100 * players + len(difficulty)
+            fast = State.new(rules, players, difficulty, seed, log=True)
+            slow = State._build(rules, players, difficulty, seed, True, True)
+            assert fast.fingerprint() == slow.fingerprint() and fast.log == slow.log
+            choose_fast, choose_slow = random_policy(seed), random_policy(seed)
+            for _ in range(30):
+                if fast.is_over():
+                    break
+                fast.apply(choose_fast(fast))
+                slow.apply(choose_slow(slow))
+            assert fast.fingerprint() == slow.fingerprint() and fast.events() == slow.events()
+
+
+@pytest.mark.parametrize("mission", MISSIONS)
+def test_unrecorded_events_are_told_by_replay(mission: str) -> None:
+    """A game that does not record its events tells the same ones by replaying itself."""
+    for seed in range(2):
+        quiet = new_game(mission, players=3, difficulty="easy", seed=seed)
+        loud = new_game(mission, players=3, difficulty="easy", seed=seed, log=True)
+        assert not quiet.logging and not quiet.log and loud.logging
+        p1, p2 = cautious_policy(seed), cautious_policy(seed)
+        for _ in range(40):
+            if loud.is_over():
+                break
+            quiet.apply(p1(quiet))
+            loud.apply(p2(loud))
+        assert not quiet.log
+        assert quiet.events() == loud.events() and len(loud.events()) > 10
+        assert quiet.clone().events() == loud.events()
+
+
+def test_unrecorded_events_from_a_set_position() -> None:
+    position = {"pawns": {"p1": "kyoto", "p2": "kyoto"}, "agents": {"kyoto": 2}}
+    quiet = new_game(players=2, seed=1, phase="battle", position=position)
+    loud = new_game(players=2, seed=1, phase="battle", position=position, log=True)
+    for g in (quiet, loud):
+        g.apply("fight p1 kyoto")
+    assert quiet.events() == loud.events() and any("battle" in e for e in loud.events())
+
+
+def test_a_game_changed_by_hand_must_record_its_events() -> None:
+    g = new_game(players=2, seed=3)
+    g.van[0] = 5  # outside the rules: a replay from the seed cannot tell this game's events
+    with pytest.raises(GameError, match="log=True"):
+        g.events()
+
+
+def test_dice_are_fair_and_seeds_independent() -> None:
+    """The generator (an LCG scrambled per seed): every face equally likely, and the first
+    roll of consecutive seeds no more alike than chance."""
+    firsts = [new_game(players=2, seed=s).clone().roll() for s in range(6000)]
+    counts = [firsts.count(f) for f in range(1, 7)]
+    assert min(counts) > 900 and max(counts) < 1100
+    same = sum(a == b for a, b in pairwise(firsts))
+    assert 850 < same < 1150  # about 1 in 6 of neighbours alike
+    g = new_game(players=2, seed=42)
+    rolls = [g.roll() for _ in range(6000)]
+    assert min(rolls.count(f) for f in range(1, 7)) > 900
 
 
 def test_core_names_no_resource() -> None:
