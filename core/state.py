@@ -580,10 +580,16 @@ class State:
         clues = self.tab.clues
         symbols = self.rules.symbols
         if among is not None:
-            if len(chain) < need:
-                return []
-            return [symbols[s] for s in among
-                    if sum(1 for c in chain if s in clues[c]) >= need]
+            out = []
+            if len(chain) >= need:
+                for s in among:
+                    k = 0
+                    for c in chain:
+                        if s in clues[c]:
+                            k += 1
+                    if k >= need:
+                        out.append(symbols[s])
+            return out
         counts = [0] * len(symbols)
         for c in chain:
             for x in clues[c]:
@@ -1273,10 +1279,10 @@ def _apply_play(st: State, a: Action) -> None:
 def _apply_move(st: State, a: Action) -> None:
     who = a.player
     i = st.players if who == ALLY_PAWN else who
-    src, dst = st.pawns[i], st.rules.city_index[str(a.arg)]
-    road = next((m[1] for m in st.tab.moves[who][src] if m[0] == dst), None)
-    payer = 0 if who == ALLY_PAWN else who
-    cost = st.rules.move_cost(st, Ctx(payer, dst, road))
+    src = st.pawns[i]
+    dst, _, _, _, ctx = st.tab.move_to[who][src][a.arg]
+    payer = ctx.player
+    cost = st.rules.move_cost(st, ctx)
     st.wait = None
     if a.verb == "carry":
         st.artworks[src], st.carried[i] = 0, 1

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Final
 
 from .actions import ALLY_PAWN, TEAM, Action
-from .rules import Road, Rules
+from .rules import Ctx, Road, Rules
 
 MAX_PLAYERS: Final = 6
 _INTERN: dict[tuple[str, int, str | int | None], Action] = {}
@@ -26,8 +26,9 @@ def act(verb: str, player: int = TEAM, arg: str | int | None = None) -> Action:
     return a
 
 
-# a pawn's moves from one city: (destination, road or None, `move` action, `carry` action)
-Move = tuple[int, Road | None, Action, Action]
+# a pawn's move from one city: (destination, road or None, its `move` and `carry` actions,
+# the context its cost is worked out in: who pays, the destination, the road)
+Move = tuple[int, Road | None, Action, Action, Ctx]
 
 
 class Tables:
@@ -48,6 +49,7 @@ class Tables:
         "health_tokens",
         "markers",
         "move_lists",
+        "move_to",
         "moves",
         "names",
         "need",
@@ -103,13 +105,17 @@ class Tables:
             ways = [[(r.dst, r) for r in rules.neighbours[c]] for c in range(n)]
         self.moves: dict[int, tuple[tuple[Move, ...], ...]] = {}
         self.move_lists: dict[int, tuple[list[Action], ...]] = {}
+        self.move_to: dict[int, tuple[dict[str | int | None, Move], ...]] = {}
         for who in (*range(MAX_PLAYERS), ALLY_PAWN):
+            payer = 0 if who == ALLY_PAWN else who  # the solo player pays for the ally (R24)
+            names = self.names
             per_city = tuple(
-                tuple((d, r, act("move", who, self.names[d]), act("carry", who, self.names[d]))
-                      for d, r in ways[c])
+                tuple((d, r, act("move", who, names[d]), act("carry", who, names[d]),
+                       Ctx(payer, d, r)) for d, r in ways[c])
                 for c in range(n))
             self.moves[who] = per_city
             self.move_lists[who] = tuple([m[2] for m in ms] for ms in per_city)
+            self.move_to[who] = tuple({names[m[0]]: m for m in ms} for ms in per_city)
 
 
 def tables(rules: Rules) -> Tables:
