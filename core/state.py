@@ -484,8 +484,11 @@ class State:
             van[r] = have - n
             return
         van[r] = 0  # the van pays what it holds, the payer a health token for each missing
-        self.lose_health(player, n - have, f"paid health for {kind}",
-                         ("health_for", _P[player], kind))
+        if self.logging:
+            self.lose_health(player, n - have, f"paid health for {kind}",
+                             ("health_for", _P[player], kind))
+        else:
+            self.lose_health(player, n - have, "")
 
     def lose(self, kind: str, n: int, ctx: Ctx) -> None:
         """Lose tokens: health for a missing resource, nothing for a missing clue card."""
@@ -553,7 +556,7 @@ class State:
 
     def emit(self, event: str, ctx: Ctx) -> None:
         """Announce an event: run the hooks that listen to it, in file order."""
-        hooks = self.rules.hooks.get(event)
+        hooks = self.tab.hooks.get(event)
         if hooks:
             q = self.queue
             for h in reversed(hooks):
@@ -849,8 +852,8 @@ def _op_boundary_for(phase: str) -> Op:
     def boundary(st: State, ctx: Ctx) -> None:
         # A phase boundary: the team may unlock ally dice (R17).
         st.phase = label
-        if st.allies < st.tab.ally_dice:
-            _set_wait(st, "boundary")  # last in its step: no need to queue
+        if st.allies < st.tab.ally_dice:  # last in its step: no need to queue
+            st.wait, st.options, st.resume = "boundary", (), None
     boundary.__name__ = f"_op_boundary_{phase}"
     return boundary
 
@@ -1080,7 +1083,7 @@ def _legal_boundary(st: State) -> list[Action]:
     t = st.tab
     if st.allies >= t.ally_dice:
         return [_DONE]
-    if st.van[t.res_index[t.ally_res]] >= t.ally_cost_at[len(st.track)]:
+    if st.van[t.ally_res_i] >= t.ally_cost_at[len(st.track)]:
         return _UNLOCK[:]
     return _UNLOCK_BY[st.players][:]  # R5: the team names who pays each missing radio
 

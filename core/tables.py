@@ -39,6 +39,7 @@ class Tables:
         "ally_cost_at",
         "ally_dice",
         "ally_res",
+        "ally_res_i",
         "artwork_tokens",
         "boost_res",
         "card_steps",
@@ -47,6 +48,7 @@ class Tables:
         "die_faces",
         "draws",
         "health_tokens",
+        "hooks",
         "markers",
         "move_lists",
         "move_to",
@@ -76,6 +78,8 @@ class Tables:
         self.need = int(p["rules.clues_per_artwork"])
         self.ally_res = str(p["rules.ally_resource"])
         self.boost_res = str(p["rules.boost_resource"])
+        self.ally_res_i = self.res_index[self.ally_res]
+        self.hooks = dict(rules.hooks)  # event -> hooks, in file order
         self.carry = bool(p["rules.carry_artworks"])
         # cards drawn and played by each player in a round's mission phase (R6; solo R24)
         self.per_round = (int(p["rules.draw_per_round"]), int(p["rules.play_per_round"]))
