@@ -124,18 +124,21 @@ class State:
         if not start:
             return cls._build(rules, players, difficulty, seed, False, log)
         key = ("new", players, difficulty)
-        template = rules.cache.get(key)
-        if template is None:
-            template = cls._build(rules, players, difficulty, 0, True, True)
-            if template.rng != _rng_state(0):  # the set-up drew at random: seed-dependent
-                template = False
-            rules.cache[key] = template
-        if not isinstance(template, State):
+        templates: tuple[State | None, State | None] | None = rules.cache.get(key)
+        if templates is None:  # (recording its events, not recording them)
+            loud = cls._build(rules, players, difficulty, 0, True, True)
+            if loud.rng == _rng_state(0):  # no random draw yet: the same for every seed
+                quiet = loud.clone()
+                quiet.logging, quiet.log = False, []
+                templates = (loud, quiet)
+            else:
+                templates = (None, None)
+            rules.cache[key] = templates
+        base = templates[0] if log else templates[1]
+        if base is None:
             return cls._build(rules, players, difficulty, seed, True, log)
-        s = template.clone()
+        s = base.clone()
         s.seed, s.rng = seed, _rng_state(seed)
-        if not log:
-            s.logging, s.log = False, []
         return s
 
     @classmethod
@@ -203,7 +206,7 @@ class State:
     def _schedule_round(self, phase: str) -> None:
         steps: list[Callable[..., None]]
         if phase == "mission" and not any(self.deploy_left):
-            self.push_ops(_FULL_ROUND, NO_CTX)  # the usual case, built once
+            self.queue += _FULL_ROUND_ITEMS  # the usual case, built once
             return
         steps = []
         if phase == "mission":
@@ -842,7 +845,8 @@ def _set_wait(st: State, kind: str) -> None:
 
 
 def _op_round_start(st: State, ctx: Ctx) -> None:
-    st.note("round", st.round)
+    if st.logging:
+        st.note("round", st.round)
     st.emit("round_start", NO_CTX)
 
 
@@ -1010,6 +1014,7 @@ _FULL_ROUND: Final[tuple[Op, ...]] = (
     *(op for name in PHASES for op in (_BOUNDARY_OPS[name], _PHASE_OPS[name])),
     _op_next_round,
 )
+_FULL_ROUND_ITEMS: Final = [(op, (NO_CTX,)) for op in reversed(_FULL_ROUND)]  # as queued
 
 
 def _emit_op(event: str) -> Op:
@@ -1221,7 +1226,7 @@ def _wait_after(st: State, at: int, kind: str) -> None:
 
 
 def _apply_unlock(st: State, a: Action) -> None:
-    cost = st.ally_cost()
+    cost = st.tab.ally_cost_at[len(st.track)]  # R17
     st.wait = None
     st.allies += 1
     if st.logging:
