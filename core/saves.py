@@ -27,7 +27,8 @@ from .position import apply_position
 from .state import PHASES, State
 
 FORMAT: Final = "artproject-save"
-VERSION: Final = 1
+# 2: chance comes from a 64-bit LCG (version 1's games, from splitmix64, replay otherwise)
+VERSION: Final = 2
 
 
 def new_game(mission: str | Path = DEFAULT, players: int = 2, difficulty: str = "medium",
@@ -132,8 +133,10 @@ def from_dict(doc: Any, name: str = "<save>") -> State:
         raise SaveError(f"{name}: not an artproject save (no format = {FORMAT!r})")
     version = _need(doc, "version", int, name)
     if version != VERSION:
+        why = (" (its dice and draws came from an older generator, so its moves cannot be "
+               "replayed)" if version == 1 else "")
         raise SaveError(f"{name}: save format version {version}; this artproject reads "
-                        f"version {VERSION}")
+                        f"version {VERSION}{why}")
     mission = _need(doc, "mission", str, name)
     variants = _need(doc, "variants", list, name)
     players = _need(doc, "players", int, name)
