@@ -64,10 +64,10 @@ def screen(st: State, viewer: int) -> str:
         who = "clue chain" if len(st.chains) == 1 else f"p{i + 1}'s clue chain"
         backs = "; ".join(", ".join(r.symbols[s] for s in r.cards[c].clues) for c in ch)
         out.append(f"{who}: {backs or '(empty)'}")
-    if st.b_city >= 0:
-        dice = ", ".join(f"{lab}={d}" for lab, d in zip(st.b_labels, st.b_dice, strict=True))
-        out.append(f"battle in {r.cities[st.b_city].name}: {dice or '(not rolled)'}; "
-                   f"strength {st.strength()} against {st.agent_strength(st.b_city)}")
+    if (b := st.battle) is not None:
+        dice = ", ".join(f"{lab}={d}" for lab, d in zip(b.labels, b.dice, strict=True))
+        out.append(f"battle in {r.cities[b.city].name}: {dice or '(not rolled)'}; "
+                   f"strength {st.strength()} against {st.agent_strength(b.city)}")
     if 0 <= viewer < st.players:
         out.append(f"p{viewer + 1}'s hand:")
         out += [f"  {_card_text(st, c)}" for c in st.hands[viewer]] or ["  (empty)"]

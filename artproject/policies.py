@@ -358,14 +358,15 @@ class Heuristic:
         return joins[0] if joins else legal[-1]
 
     def on_losing(self, st: State, legal: list[Action]) -> Action:
-        deficit = st.agent_strength(st.b_city) - st.strength()
+        b = st.fighting()
+        deficit = st.agent_strength(b.city) - st.strength()
         bonus = int(st.rules.params["rules.weapon_bonus"])
         weapons = self.have(st, st.rules.params["rules.boost_resource"])
         boosts = [a for a in legal if a.verb == "boost"]
         if boosts and weapons * bonus >= deficit:
             return boosts[0]
         rerolls = [a for a in legal if a.verb == "reroll"]
-        low = sum(1 for v in st.b_dice if v <= 3)
+        low = sum(1 for v in b.dice if v <= 3)
         if rerolls and low and deficit <= 3 * low + weapons * bonus:
             two = [a for a in rerolls if len(st.rules.cards[int(a.arg or 0)].clues) == 2]
             return (two or rerolls)[0] if low > 1 else rerolls[0]
@@ -380,10 +381,10 @@ class Heuristic:
     def on_pick(self, st: State, legal: list[Action]) -> Action:
         picks = [a for a in legal if a.verb == "pick"]
         if picks:
-            i = min(range(len(st.b_labels)), key=lambda k: (k in st.b_picks, st.b_dice[k]))
-            lab = st.b_labels[i]
-            want = Action("pick", -1, lab)
-            if want in picks and st.b_dice[i] <= 3:
+            b = st.fighting()
+            i = min(range(len(b.labels)), key=lambda k: (k in b.picks, b.dice[k]))
+            want = Action("pick", -1, b.labels[i])
+            if want in picks and b.dice[i] <= 3:
                 return want
         return Action("roll") if Action("roll") in legal else picks[0]
 

@@ -37,12 +37,40 @@ _CTXS: Final = tuple(Ctx(p) for p in range(6))
 Item = tuple[Callable[..., None], tuple[Any, ...]]
 
 
+class Battle:
+    """A battle under way (R14-R16): its city, leader and participants, the dice rolled (each
+    with its label and the player who owns it), weapon bonuses and a reroll being picked."""
+
+    __slots__ = ("bonus", "city", "dice", "labels", "leader", "owner", "parts", "picks",
+                 "reroll", "reroller")
+
+    def __init__(self, city: int, leader: int) -> None:
+        self.city, self.leader, self.parts = city, leader, [leader] if leader >= 0 else []
+        self.dice: list[int] = []
+        self.labels: list[str] = []
+        self.owner: list[int] = []
+        self.bonus = 0
+        self.picks: list[int] = []  # the dice picked for a reroll
+        self.reroll = 0  # how many dice the reroll's card lets the team pick (R16)
+        self.reroller = -1  # whose clue card pays the reroll, when each has a chain (R21)
+
+    def copy(self) -> Battle:
+        c = Battle.__new__(Battle)
+        c.city, c.leader, c.parts = self.city, self.leader, self.parts.copy()
+        c.dice, c.picks = self.dice.copy(), self.picks.copy()
+        c.labels, c.owner, c.bonus = self.labels.copy(), self.owner.copy(), self.bonus
+        c.reroll, c.reroller = self.reroll, self.reroller
+        return c
+
+
+_NO_BATTLE: Final = Battle(-1, -1)  # what a fingerprint shows when no battle is under way
+
+
 class State:
     """One game in progress. Build it with `State.new()` (or `artproject.new_game`)."""
 
     __slots__ = (
-        "above", "agents", "allies", "artworks", "b_bonus", "b_city", "b_dice", "b_labels",
-        "b_leader", "b_owner", "b_parts", "b_picks", "b_reroll", "b_reroller", "carried",
+        "above", "agents", "allies", "artworks", "battle", "carried",
         "chains", "deck", "deck_top", "deploy_left", "difficulty", "discard", "final_round",
         "forced_dice", "fought", "hands", "health", "history", "hook_runs", "hq",
         "legal_cache", "log", "logging",
@@ -88,16 +116,7 @@ class State:
     options: tuple[Any, ...]
     resume: Callable[..., None] | None
     wctx: Ctx
-    b_city: int
-    b_leader: int
-    b_parts: list[int]
-    b_dice: list[int]
-    b_labels: list[str]
-    b_owner: list[int]
-    b_bonus: int
-    b_picks: list[int]
-    b_reroll: int
-    b_reroller: int  # whose clue card pays the reroll, when each player has a chain (R21)
+    battle: Battle | None  # the battle under way, if any
     carried: list[int]  # per pawn: an artwork it carries (carry_artworks, R23)
     deploy_left: list[int]  # per player: agents still to place at setup (R23)
     forced_dice: list[int]
@@ -186,7 +205,7 @@ class State:
         s.plays_left, s.fought, s.moved, s.must_leave = [0] * players, [], [], []
         s.final_round, s.outcome, s.reason = False, None, ""
         s.queue, s.wait, s.options, s.resume, s.wctx = [], None, (), None, NO_CTX
-        s._clear_battle()
+        s.battle = None
         s.forced_dice, s.log, s.history, s.start = [], [], [], None
         s.logging, s.legal_cache, s.hook_runs = log, None, 0
         s._check_setup()
@@ -240,10 +259,7 @@ class State:
         c.final_round, c.outcome, c.reason = self.final_round, self.outcome, self.reason
         c.queue, c.wait, c.options = self.queue.copy(), self.wait, self.options
         c.resume, c.wctx = self.resume, self.wctx
-        c.b_city, c.b_leader, c.b_parts = self.b_city, self.b_leader, self.b_parts.copy()
-        c.b_dice, c.b_labels = self.b_dice.copy(), self.b_labels.copy()
-        c.b_owner, c.b_bonus = self.b_owner.copy(), self.b_bonus
-        c.b_picks, c.b_reroll, c.b_reroller = self.b_picks.copy(), self.b_reroll, self.b_reroller
+        c.battle = None if self.battle is None else self.battle.copy()
         c.carried, c.deploy_left = self.carried.copy(), self.deploy_left.copy()
         c.forced_dice, c.history = self.forced_dice.copy(), self.history.copy()
         c.log, c.logging = self.log.copy(), self.logging
@@ -319,7 +335,8 @@ class State:
 
     def strength(self) -> int:
         """The team's strength in the battle under way: dice plus weapon bonuses."""
-        return sum(self.b_dice) + self.b_bonus
+        b = self.battle
+        return 0 if b is None else sum(b.dice) + b.bonus
 
     def clue_count(self, symbol: str) -> int:
         i = self.rules.symbols.index(symbol)
@@ -659,38 +676,41 @@ class State:
             self.push_ops(effect, Ctx(-1, city))
 
     # ------------------------------------------------------------------ battles
-    def _clear_battle(self) -> None:
-        self.b_city, self.b_leader, self.b_parts = -1, -1, []
-        self.b_dice, self.b_labels, self.b_owner = [], [], []
-        self.b_bonus, self.b_picks, self.b_reroll, self.b_reroller = 0, [], 0, -1
+    def fighting(self) -> Battle:
+        """The battle under way (a battle's steps call this; outside one it is an error)."""
+        b = self.battle
+        if b is None:
+            raise GameError("no battle is under way")
+        return b
 
     def _roll_battle(self) -> None:
         """The leader rolls their die and every ally die; each other participant their own (R14)."""
-        lead = self.b_leader
+        b = self.fighting()
+        lead = b.leader
         labels: list[str] = [f"p{lead + 1}"]
         owner: list[int] = [lead]
         labels += [f"a{i + 1}" for i in range(self.allies)]
         owner += [lead] * self.allies
-        if self.solo and self.pawns[self.players] == self.b_city:
+        if self.solo and self.pawns[self.players] == b.city:
             labels.append("ally")  # the ally pawn's die, rolled by the solo player (R24)
             owner.append(lead)
-        for p in self.b_parts:
+        for p in b.parts:
             if p != lead:
                 labels.append(_P[p])
                 owner.append(p)
-        self.b_labels, self.b_owner = labels, owner
-        self.b_dice = [self.roll() for _ in labels]
+        b.labels, b.owner = labels, owner
+        b.dice = [self.roll() for _ in labels]
         if self.logging:
-            dice = zip(labels, self.b_dice, strict=True)
+            dice = zip(labels, b.dice, strict=True)
             self.note("rolled", " ".join(f"{lab}={d}" for lab, d in dice))
         self._battle_check()
 
     def _battle_check(self) -> None:
-        c = self.b_city
+        c = self.fighting().city
         if self.strength() >= self.agent_strength(c):
             self.note("battle_won", self.city_name(c), self.strength(), self.agent_strength(c))
             self.agents[c] = 0
-            self._clear_battle()
+            self.battle = None
             self.fought.append(c)
             self._await("battle")
             self.emit("battle_won", Ctx(-1, c))
@@ -786,10 +806,10 @@ class State:
                            for i, h in enumerate(self.hands) if i != player},
             "chains": [[{"card": c, "clues": [sym[s] for s in r.cards[c].clues]} for c in ch]
                        for ch in self.chains],
-            "battle": None if self.b_city < 0 else {
-                "city": self.city_name(self.b_city), "leader": f"p{self.b_leader + 1}",
-                "dice": dict(zip(self.b_labels, self.b_dice, strict=True)),
-                "strength": self.strength(), "agents": self.agent_strength(self.b_city)},
+            "battle": None if (b := self.battle) is None else {
+                "city": self.city_name(b.city), "leader": f"p{b.leader + 1}",
+                "dice": dict(zip(b.labels, b.dice, strict=True)),
+                "strength": self.strength(), "agents": self.agent_strength(b.city)},
             "outcome": self.outcome, "reason": self.reason,
             # another player's `play` would show the cards in their hand: left out
             "legal": [str(a) for a in self.legal_actions()
@@ -800,6 +820,7 @@ class State:
         """Every fact of the state as plain data: equal fingerprints mean equal games."""
         from .position import position_of
 
+        b = self.battle or _NO_BATTLE
         return {
             "position": position_of(self), "phase": self.phase, "wait": self.wait,
             "options": [str(o) for o in self.options], "outcome": self.outcome,
@@ -807,9 +828,8 @@ class State:
             "deck": sorted(self.deck), "above": self.above,
             "plays_left": list(self.plays_left), "fought": list(self.fought),
             "moved": list(self.moved), "must_leave": list(self.must_leave),
-            "deploy_left": list(self.deploy_left), "reroller": self.b_reroller,
-            "battle": [self.b_city, self.b_leader, self.b_parts, self.b_dice, self.b_labels,
-                       self.b_bonus, self.b_picks, self.b_reroll],
+            "deploy_left": list(self.deploy_left), "reroller": b.reroller,
+            "battle": [b.city, b.leader, b.parts, b.dice, b.labels, b.bonus, b.picks, b.reroll],
             "queue": len(self.queue), "legal": [str(a) for a in self.legal_actions()],
         }
 
@@ -1147,13 +1167,14 @@ def _legal_battle(st: State) -> list[Action]:
 
 
 def _legal_muster(st: State) -> list[Action]:
+    b = st.fighting()
     return [_A("join", p) for p in range(st.players)
-            if st.pawns[p] == st.b_city and p not in st.b_parts] + [_A("roll")]
+            if st.pawns[p] == b.city and p not in b.parts] + [_A("roll")]
 
 
 def _legal_losing(st: State) -> list[Action]:
     out = [_A("reroll", TEAM, c) for ch in _reroll_chains(st) for c in ch]
-    out += [_A("boost", p) for p in st.b_parts]
+    out += [_A("boost", p) for p in st.fighting().parts]
     out.append(_A("concede"))
     return out
 
@@ -1161,18 +1182,21 @@ def _legal_losing(st: State) -> list[Action]:
 def _reroll_chains(st: State) -> list[list[int]]:
     if len(st.chains) == 1:
         return st.chains
-    return [st.chains[p] for p in st.b_parts]  # R21: each player rerolls with their own cards
+    # R21: each player rerolls with their own cards
+    return [st.chains[p] for p in st.fighting().parts]
 
 
 def _rerollable(st: State) -> list[int]:
     """The dice a reroll may pick: with per-player chains, only the card owner's (R21)."""
-    r = st.b_reroller
-    return [i for i in range(len(st.b_labels)) if r < 0 or st.b_owner[i] == r]
+    b = st.fighting()
+    r = b.reroller
+    return [i for i in range(len(b.labels)) if r < 0 or b.owner[i] == r]
 
 
 def _legal_pick(st: State) -> list[Action]:
-    out = [_A("pick", TEAM, st.b_labels[i]) for i in _rerollable(st) if i not in st.b_picks]
-    if st.b_picks:
+    b = st.fighting()
+    out = [_A("pick", TEAM, b.labels[i]) for i in _rerollable(st) if i not in b.picks]
+    if b.picks:
         out.append(_A("roll"))
     return out
 
@@ -1310,8 +1334,8 @@ def _apply_move(st: State, a: Action) -> None:
 
 
 def _apply_fight(st: State, a: Action) -> None:
-    st.b_city, st.b_leader, st.b_parts = st.rules.city_index[str(a.arg)], a.player, [a.player]
-    st.note("battle", st.city_name(st.b_city), f"p{a.player + 1}")
+    st.battle = Battle(st.rules.city_index[str(a.arg)], a.player)
+    st.note("battle", st.city_name(st.battle.city), f"p{a.player + 1}")
     st.wait = None
     if len(_legal_muster(st)) > 1:
         st._await("muster")
@@ -1320,7 +1344,7 @@ def _apply_fight(st: State, a: Action) -> None:
 
 
 def _apply_join(st: State, a: Action) -> None:
-    st.b_parts.append(a.player)
+    st.fighting().parts.append(a.player)
     st.wait = None
     if len(_legal_muster(st)) > 1:
         st._await("muster")
@@ -1330,13 +1354,13 @@ def _apply_join(st: State, a: Action) -> None:
 
 def _apply_roll(st: State, a: Action) -> None:
     st.wait = None
-    if st.b_picks:  # R16: the picked dice are rerolled all at once
-        for i in st.b_picks:
-            st.b_dice[i] = st.roll()
+    b = st.fighting()
+    if b.picks:  # R16: the picked dice are rerolled all at once
+        for i in b.picks:
+            b.dice[i] = st.roll()
         if st.logging:
-            st.note("rerolled", " ".join(f"{st.b_labels[i]}={st.b_dice[i]}"
-                                         for i in st.b_picks))
-        st.b_picks, st.b_reroll, st.b_reroller = [], 0, -1
+            st.note("rerolled", " ".join(f"{b.labels[i]}={b.dice[i]}" for i in b.picks))
+        b.picks, b.reroll, b.reroller = [], 0, -1
         st._battle_check()
     else:
         st._roll_battle()
@@ -1344,21 +1368,23 @@ def _apply_roll(st: State, a: Action) -> None:
 
 def _apply_reroll(st: State, a: Action) -> None:
     card = int(a.arg or 0)
+    b = st.fighting()
     for owner, ch in enumerate(st.chains):
         if card in ch:
             ch.remove(card)
-            st.b_reroller = owner if len(st.chains) > 1 else -1
+            b.reroller = owner if len(st.chains) > 1 else -1
     st.discard.append(card)
-    st.b_reroll = len(st.rules.cards[card].clues)
+    b.reroll = len(st.rules.cards[card].clues)
     st.note("reroll_card", card)
     st.wait = None
     st._await("pick")
 
 
 def _apply_pick(st: State, a: Action) -> None:
-    st.b_picks.append(st.b_labels.index(str(a.arg)))
+    b = st.fighting()
+    b.picks.append(b.labels.index(str(a.arg)))
     st.wait = None
-    if len(st.b_picks) >= st.b_reroll or len(st.b_picks) == len(_rerollable(st)):
+    if len(b.picks) >= b.reroll or len(b.picks) == len(_rerollable(st)):
         _apply_roll(st, Action("roll"))
     else:
         st._await("pick")
@@ -1368,15 +1394,16 @@ def _apply_boost(st: State, a: Action) -> None:
     st.wait = None
     st.pay(a.player, st.rules.params["rules.boost_resource"], 1)
     if st.outcome is None:
-        st.b_bonus += int(st.rules.p("rules.weapon_bonus"))
+        st.fighting().bonus += int(st.rules.p("rules.weapon_bonus"))
         st.note("boost", f"p{a.player + 1}")
         st._battle_check()
 
 
 def _apply_concede(st: State, a: Action) -> None:
-    c, leader = st.b_city, st.b_leader
+    b = st.fighting()
+    c, leader = b.city, b.leader
     st.fought.append(c)
-    st._clear_battle()
+    st.battle = None
     st.note("battle_lost", st.city_name(c))
     st.wait = None
     st._await("battle")

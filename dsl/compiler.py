@@ -49,7 +49,7 @@ _STATE_REFS: Final[dict[str, tuple[str, str]]] = {
     "chain": ("int", "sum(map(len, st.chains))"),
     "discard": ("int", "len(st.discard)"),
     "strength": ("int", "st.strength()"),
-    "agent_strength": ("int", "(st.agent_strength(st.b_city) if st.b_city >= 0 else 0)"),
+    "agent_strength": ("int", "(0 if st.battle is None else st.agent_strength(st.battle.city))"),
     "outcome": ("str", "(st.outcome or '')"),
     "phase": ("str", "st.phase"),
     "wait": ("str", "(st.wait or '')"),
