@@ -318,6 +318,61 @@ def test_cached_legal_actions_match_a_fresh_computation(mission: str) -> None:
             assert c.legal_actions() == c.compute_legal() == g.compute_legal()
 
 
+def _reference_legal(g: State) -> list[Action] | None:
+    """The decisions that have fast paths (action tables), worked out plainly from the rules
+    as the rulebook states them; None for the others."""
+    r, w, n = g.rules, g.wait, g.players
+    if w == "boundary":  # R17, R5
+        if g.allies >= r.params["components.ally_dice"]:
+            return [Action("done")]
+        radio = g.van[r.resources.index(r.params["rules.ally_resource"])]
+        if radio >= r.track[min(len(g.track), len(r.track) - 1)].ally_cost:
+            return [Action("unlock"), Action("done")]
+        return [*(Action("unlock", p) for p in range(n)), Action("done")]
+    if w in ("plan", "play"):  # R6, R8
+        out = [Action("play", p, c) for p in range(n) if g.plays_left[p]
+               for c in sorted(g.hands[p])]
+        if w == "plan" and g.deck_size():
+            kinds = [k for i, k in enumerate(r.resources) if g.van[i] > 0] or ["health"]
+            out += [Action("draw", p, k) for p in range(n) for k in kinds]
+        return out
+    if w == "move":  # R11, R13, R23
+        out = []
+        for i, c in enumerate(g.pawns):
+            who = -2 if i == n else i
+            if r.params["rules.movement"] == "anywhere":
+                dests = [d for d in range(len(r.cities)) if d != c and not g.lost[d]]
+            else:
+                dests = [road.dst for road in r.neighbours[c] if not g.lost[road.dst]]
+            out += [Action("move", who, r.cities[d].name) for d in dests]
+            if r.params["rules.carry_artworks"] and g.artworks[c] and not g.carried[i]:
+                out += [Action("carry", who, r.cities[d].name) for d in dests]
+        if not any(g.lost[g.pawns[i]] for i in g.must_leave):
+            out.append(Action("done"))
+        return out
+    return None
+
+
+@pytest.mark.parametrize("mission", MISSIONS)
+def test_action_tables_match_the_rules_worked_out_plainly(mission: str) -> None:
+    """Legal actions from the precomputed tables are those the rules give, on every board,
+    for every team size (the solo ally pawn included), with and without lost cities."""
+    seen = set()
+    for players in (1, 2, 4, 6):
+        for seed in range(3):
+            g = new_game(mission, players=players, difficulty="easy", seed=seed)
+            choose = (random_policy if seed else cautious_policy)(seed)
+            while not g.is_over():
+                want = _reference_legal(g)
+                if want is not None:
+                    assert g.legal_actions() == want, (g.wait, g.history[-3:])
+                    seen.add(g.wait)
+                t = g.rules.track[min(len(g.track), len(g.rules.track) - 1)]
+                assert (g.threat(), g.ally_cost()) == (t.threat, t.ally_cost)
+                g.apply(choose(g))
+    assert {"boundary", "plan", "play", "move"} <= seen
+
+
 @pytest.mark.parametrize("mission", MISSIONS)
 def test_set_up_from_the_template_matches_a_fresh_set_up(mission: str) -> None:
     """A new game copied from the per-rules template is the game set up step by step, and
