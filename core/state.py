@@ -18,6 +18,8 @@ from .rules import Ctx, Op, Road, Rules
 from .tables import Tables, act, tables
 
 _MASK: Final = (1 << 64) - 1
+_LCG_A: Final = 6364136223846793005  # Knuth's MMIX multiplier and increment (see _next)
+_LCG_C: Final = 1442695040888963407
 
 
 def _rng_state(seed: int) -> int:
@@ -271,7 +273,7 @@ class State:
         # A 64-bit linear congruential generator (Knuth's MMIX constants) giving its high 32
         # bits: its whole state is one int, cheap to clone and save, and a step is three
         # integer operations. `_rng_state` scrambles the seed so nearby seeds start apart.
-        self.rng = z = (self.rng * 6364136223846793005 + 1442695040888963407) & _MASK
+        self.rng = z = (self.rng * _LCG_A + _LCG_C) & _MASK
         return z >> 32
 
     def roll(self) -> int:
@@ -283,7 +285,8 @@ class State:
     def _pick(self) -> int:
         """A card taken at random from the deck's unordered remainder."""
         d = self.deck
-        j = self._next() % len(d)
+        self.rng = z = (self.rng * _LCG_A + _LCG_C) & _MASK  # `_next`, written out: hot
+        j = (z >> 32) % len(d)
         d[j], d[-1] = d[-1], d[j]
         return d.pop()
 
@@ -734,7 +737,7 @@ class State:
         w = self.wait
         if w is None or self.outcome is not None:
             return []
-        return _LEGAL[w](self)
+        return _LEGAL[w](self).copy()  # the tables' lists are shared: never hand them out
 
     def apply(self, action: Action | str) -> None:
         """Take one decision; an illegal one raises IllegalActionError and changes nothing."""
@@ -1109,8 +1112,8 @@ def _legal_boundary(st: State) -> list[Action]:
     if st.allies >= t.ally_dice:
         return [_DONE]
     if st.van[t.ally_res_i] >= t.ally_cost_at[len(st.track)]:
-        return _UNLOCK[:]
-    return _UNLOCK_BY[st.players][:]  # R5: the team names who pays each missing radio
+        return _UNLOCK
+    return _UNLOCK_BY[st.players]  # R5: the team names who pays each missing radio
 
 
 def _legal_plan(st: State) -> list[Action]:
