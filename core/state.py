@@ -593,11 +593,14 @@ class State:
             d.pop()
         else:
             d.remove(card)
-        self.chain_of(player).append(card)
+        chains = self.chains
+        chain = chains[0] if len(chains) == 1 else chains[player]
+        chain.append(card)
         # only this card's symbols can have reached a triple (the chain held none before)
-        done = self.completed(player, self.tab.clues[card])
-        if done:
-            self.ask("triple", done, _triple_choice, Ctx(player))
+        if len(chain) >= self.tab.need:
+            done = self.completed(player, self.tab.clues[card])
+            if done:
+                self.ask("triple", done, _triple_choice, Ctx(player))
 
     def completed(self, player: int, among: Iterable[int] | None = None) -> list[str]:
         """The symbols with a full triple in the player's chain (only `among`, if given)."""
@@ -920,7 +923,7 @@ def _draw(st: State, p: int) -> bool:
 
 
 def _op_mission_end(st: State) -> None:
-    for left, hand in zip(st.plays_left, st.hands, strict=True):
+    for left, hand in zip(st.plays_left, st.hands, strict=False):  # one each player
         if left and hand:
             st.queue.append((_op_mission_end, ()))
             st.wait, st.options, st.resume = "play", (), None  # last in its step
