@@ -51,6 +51,8 @@ def check_invariants(st: State) -> None:
                             f"not lost({name}) or (agents({name}) == 0 and not artwork({name}))")
     if len(st.track) > len(r.track) or (len(st.track) == len(r.track) and st.outcome != "won"):
         raise Violation("the track is full but the game is not won (R19)")
+    if any(h != sorted(h) for h in st.hands):
+        raise Violation("a hand is out of card order (its plays would be listed out of order)")
     seen = [c for pile in (st.deck_top, st.deck, st.discard, st.removed, *st.hands, *st.chains)
             for c in pile] + ([r.final_card] if st.above >= 0 else [])
     if sorted(seen) != sorted([*r.deck, r.final_card]):

@@ -118,7 +118,7 @@ def apply_position(st: State, pos: Mapping[str, Any], locate: Locate = _nowhere,
         items = h.items() if isinstance(h, dict) else ((f"p{i + 1}", v) for i, v in
                                                        enumerate(_list(h, fail, "hands")))
         for k, v in items:
-            st.hands[player(k, "hands", k)] = cards(v, "hands", k)
+            st.hands[player(k, "hands", k)] = sorted(cards(v, "hands", k))  # in card order
     if "chain" in pos:
         st.chains[0] = cards(pos["chain"], "chain")
     if "chains" in pos:

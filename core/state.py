@@ -8,6 +8,7 @@ machine stops until `apply()` receives one of `legal_actions()`.
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Callable, Iterable, Sequence
 from itertools import compress
 from typing import Any, Final
@@ -104,7 +105,7 @@ class State:
     above: int  # cards of `deck` above the final card; -1 once it is no longer in the deck
     discard: list[int]
     removed: list[int]
-    hands: list[list[int]]
+    hands: list[list[int]]  # each in card order (the order its plays are listed in)
     chains: list[list[int]]
     plays_left: list[int]
     fought: list[int]
@@ -897,7 +898,7 @@ def _op_mission(st: State, ctx: Ctx) -> None:
         pick = st._pick
         for hand in st.hands:
             for _ in range(draws):
-                hand.append(pick())
+                insort(hand, pick())
     else:
         for p in range(st.players):
             for _ in range(draws):
@@ -917,7 +918,7 @@ def _draw(st: State, p: int) -> bool:
             st.final_round = True
             st.note("final_card")
             continue
-        st.hands[p].append(card)
+        insort(st.hands[p], card)  # hands are kept in card order
         return True
     return False
 
@@ -1139,7 +1140,7 @@ def _legal_play(st: State) -> list[Action]:
     for p, left in enumerate(st.plays_left):
         if left:
             by_card = plays[p]
-            for c in sorted(hands[p]):
+            for c in hands[p]:  # kept in card order
                 out.append(by_card[c])
     return out
 
