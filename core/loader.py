@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Iterable, Mapping
-from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Final
@@ -374,11 +373,16 @@ def load_rules(mission: str | Path = DEFAULT, variants: Iterable[str | Path] = (
 
     `cards` replaces the mission's card file (used to check a card file on its own).
     """
+    if cards is None and not variants and mission.__class__ is str:
+        shipped = _SHIPPED.get(mission)
+        if shipped is not None:  # the usual case, and a new game's first step: kept short
+            return shipped
     variants = tuple(variants)
     if cards is not None:
         return _load(mission, variants, str(cards))
     if _cacheable(mission, variants):
-        return _load_cached(str(mission))
+        rules = _SHIPPED[str(mission)] = attrs.evolve(_load(mission, ()), ref=str(mission))
+        return rules
     rules = _load(mission, variants)
     return attrs.evolve(rules, ref=str(mission), variants=tuple(str(v) for v in variants))
 
@@ -388,9 +392,7 @@ def _cacheable(mission: str | Path, variants: tuple[str | Path, ...]) -> bool:
         ".toml") and not variants
 
 
-@lru_cache(maxsize=16)
-def _load_cached(mission: str) -> Rules:
-    return attrs.evolve(_load(mission, ()), ref=mission)
+_SHIPPED: dict[str, Rules] = {}  # shipped missions by name, loaded once
 
 
 def _load(mission: str | Path, variants: tuple[str | Path, ...], cards: str | None = None,
