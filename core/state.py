@@ -939,7 +939,7 @@ def _op_movement(st: State, ctx: Ctx) -> None:
     st.phase = "movement"
     st.moved = []
     # R13: a pawn in a lost city must leave this phase; with no way out the team loses.
-    st.must_leave = [i for i, c in enumerate(st.pawns) if st.lost[c]]
+    st.must_leave = [i for i, c in enumerate(st.pawns) if st.lost[c]] if any(st.lost) else []
     for i in st.must_leave:
         if not _destinations(st, st.pawns[i]):
             st.end_game(False, f"a pawn in lost {st.city_name(st.pawns[i])} cannot leave (R13)")
@@ -961,8 +961,12 @@ def _op_collection(st: State) -> None:
 
 def _collect_next(st: State) -> None:
     # R12: every city with a pawn, no agent and an artwork, in the order the team picks.
-    ready = sorted({c for c in st.pawns if st.can_collect(c)})
+    arts, carrying, ready = st.artworks, any(st.carried), []
+    for c in st.pawns:
+        if (arts[c] or carrying) and c not in ready and st.can_collect(c):
+            ready.append(c)
     if ready:
+        ready.sort()
         st.push(_collect_next)
         st.ask("collect", [st.city_name(c) for c in ready], _collect_choice)
 
@@ -987,7 +991,7 @@ def _exchange_groups(st: State) -> dict[int, list[int]]:
 
 
 def _exchange_step(st: State) -> None:
-    if st.rules.p("rules.clue_exchange") and len(st.chains) > 1 and _legal_exchange(st)[:-1]:
+    if st.tab.clue_exchange and len(st.chains) > 1 and _legal_exchange(st)[:-1]:
         st.phase = "exchange"
         _set_wait(st, "exchange")  # last in its step: no need to queue
 
@@ -1000,8 +1004,9 @@ def _op_deploy(st: State, ctx: Ctx) -> None:
 
 def _op_end(st: State, ctx: Ctx) -> None:
     st.phase = "end"
-    at = int(st.rules.p("rules.lost_city_at"))
-    falling = [c for c in range(len(st.agents)) if not st.lost[c] and st.agents[c] >= at]
+    at = st.tab.lost_city_at
+    falling = [c for c in range(len(st.agents)) if not st.lost[c] and st.agents[c] >= at
+               ] if max(st.agents) >= at else []
     for c in falling:  # R18
         if st.reserve("marker") <= 0:
             st.end_game(False, "a lost-city marker was needed and none was left (R2)")
@@ -1014,7 +1019,8 @@ def _op_end(st: State, ctx: Ctx) -> None:
         st.lost[c] = 1
         st.note("city_lost", st.city_name(c))
     st.push(_op_round_checks)
-    st.push_many([(_emit_op("city_lost"), Ctx(-1, c)) for c in falling])
+    if falling:
+        st.push_many([(_emit_op("city_lost"), Ctx(-1, c)) for c in falling])
 
 
 def _op_round_checks(st: State) -> None:

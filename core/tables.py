@@ -44,11 +44,13 @@ class Tables:
         "boost_res",
         "card_steps",
         "carry",
+        "clue_exchange",
         "clues",
         "die_faces",
         "draws",
         "health_tokens",
         "hooks",
+        "lost_city_at",
         "markers",
         "move_lists",
         "move_to",
@@ -81,6 +83,8 @@ class Tables:
         self.ally_res_i = self.res_index[self.ally_res]
         self.hooks = dict(rules.hooks)  # event -> hooks, in file order
         self.carry = bool(p["rules.carry_artworks"])
+        self.clue_exchange = bool(p["rules.clue_exchange"])
+        self.lost_city_at = int(p["rules.lost_city_at"])
         # cards drawn and played by each player in a round's mission phase (R6; solo R24)
         self.per_round = (int(p["rules.draw_per_round"]), int(p["rules.play_per_round"]))
         self.solo_per_round = (int(p["solo.draw_per_round"]), int(p["solo.play_per_round"]))
