@@ -17,9 +17,9 @@ from artproject import dumps, new_game
 from artproject.simulate import cautious_policy, play
 
 
-def playouts(games: int, seed: int) -> tuple[float, float]:
-    """µs per decision step and games per second: a new game each time, one random stream
-    choosing for all of them (as OpenSpiel's loop below)."""
+def playouts(games: int, seed: int) -> tuple[float, float, float]:
+    """µs per decision step, games per second and decisions per game: a new game each time,
+    one random stream choosing for all of them (as OpenSpiel's loop below)."""
     steps = 0
     rng = random.Random(seed)
     t = time.perf_counter()
@@ -29,7 +29,7 @@ def playouts(games: int, seed: int) -> tuple[float, float]:
             g.apply(rng.choice(g.legal_actions()))
             steps += 1
     dt = time.perf_counter() - t
-    return dt / steps * 1e6, games / dt
+    return dt / steps * 1e6, games / dt, steps / games
 
 
 def set_ups(games: int, seed: int) -> float:
@@ -76,10 +76,13 @@ def main() -> None:
     runs = [playouts(args.games, 1000 * r) for r in range(5)]
     us = statistics.median(r[0] for r in runs)
     gps = statistics.median(r[1] for r in runs)
+    per_game = statistics.median(r[2] for r in runs)
     setup = statistics.median(set_ups(args.games, 1000 * r) for r in range(5))
     print(f"random playouts: {us:.2f} us per decision step (legal_actions + choice + apply, "
           f"a new game's set-up included), {gps:.0f} games/s (median of 5 x {args.games} "
-          f"games); setting up a game: {setup:.2f} us")
+          f"games of {per_game:.1f} decisions)")
+    print(f"  of which setting up a game: {setup:.2f} us a game; the decision steps alone: "
+          f"{us - setup / per_game:.2f} us each")
     for name, their in openspiel(max(50, args.games // 20)).items():
         print(f"  OpenSpiel {name}: {their:.1f} us per step; ours is {us / their:.2f}x theirs")
     g = new_game("japan", 2, "medium", 7)
