@@ -1405,7 +1405,7 @@ def _apply_pick(st: State, a: Action) -> None:
 
 def _apply_boost(st: State, a: Action) -> None:
     st.wait = None
-    st.pay(a.player, st.rules.params["rules.boost_resource"], 1)
+    st.pay(a.player, st.tab.boost_res, 1)
     if st.outcome is None:
         st.fighting().bonus += int(st.rules.p("rules.weapon_bonus"))
         st.note("boost", f"p{a.player + 1}")

@@ -99,9 +99,9 @@ class Tables:
         t = (*rules.track, rules.track[-1])
         self.threat_at = tuple(s.threat for s in t)
         self.ally_cost_at = tuple(s.ally_cost for s in t)
-        # play actions per player, by card
         # draw actions (R6) by team size and the van's counts, filled as they are met
         self.draws: dict[tuple[int, ...], list[Action]] = {}
+        # play actions per player, by card
         self.plays = tuple({c: act("play", pl, c) for c in rules.cards}
                            for pl in range(MAX_PLAYERS))
         # moves per pawn label (a player or the ally pawn), per city of departure
