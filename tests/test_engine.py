@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from collections.abc import Callable
 from itertools import pairwise
 from pathlib import Path
 
@@ -373,6 +374,17 @@ def test_action_tables_match_the_rules_worked_out_plainly(mission: str) -> None:
     assert {"boundary", "plan", "play", "move"} <= seen
 
 
+def _play_alike(a: State, b: State, policy: Callable[[int], Callable[[State], Action]],
+                seed: int, steps: int) -> None:
+    """Up to `steps` decisions in two games, each chosen by its own copy of one policy."""
+    choose_a, choose_b = policy(seed), policy(seed)
+    for _ in range(steps):
+        if b.is_over():
+            break
+        a.apply(choose_a(a))
+        b.apply(choose_b(b))
+
+
 @pytest.mark.parametrize("mission", MISSIONS)
 def test_set_up_from_the_template_matches_a_fresh_set_up(mission: str) -> None:
     """A new game copied from the per-rules template is the game set up step by step, and
@@ -384,12 +396,7 @@ def test_set_up_from_the_template_matches_a_fresh_set_up(mission: str) -> None:
             fast = State.new(rules, players, difficulty, seed, log=True)
             slow = State._build(rules, players, difficulty, seed, True, True)
             assert fast.fingerprint() == slow.fingerprint() and fast.log == slow.log
-            choose_fast, choose_slow = random_policy(seed), random_policy(seed)
-            for _ in range(30):
-                if fast.is_over():
-                    break
-                fast.apply(choose_fast(fast))
-                slow.apply(choose_slow(slow))
+            _play_alike(fast, slow, random_policy, seed, 30)
             assert fast.fingerprint() == slow.fingerprint() and fast.events() == slow.events()
 
 
@@ -400,12 +407,7 @@ def test_unrecorded_events_are_told_by_replay(mission: str) -> None:
         quiet = new_game(mission, players=3, difficulty="easy", seed=seed)
         loud = new_game(mission, players=3, difficulty="easy", seed=seed, log=True)
         assert not quiet.logging and not quiet.log and loud.logging
-        p1, p2 = cautious_policy(seed), cautious_policy(seed)
-        for _ in range(40):
-            if loud.is_over():
-                break
-            quiet.apply(p1(quiet))
-            loud.apply(p2(loud))
+        _play_alike(quiet, loud, cautious_policy, seed, 40)
         assert not quiet.log
         assert quiet.events() == loud.events() and len(loud.events()) > 10
         assert quiet.clone().events() == loud.events()
