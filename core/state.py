@@ -754,19 +754,7 @@ class State:
             raise IllegalActionError(self.why_illegal(action))
         self.history.append(action)
         _APPLY[action[0]](self, action)
-        # then the machine runs to the next decision: `_run`, written out on this hot path
-        self.legal_cache = None
-        self.hook_runs = 0
-        if self.wait is None and self.outcome is None:
-            q = self.queue
-            pop = q.pop
-            while q:
-                fn, args = pop()
-                fn(self, *args)
-                if self.wait is not None or self.outcome is not None:
-                    break
-        if self.outcome is not None:
-            self._over()
+        self._run()  # then the machine runs to the next decision
 
     def why_illegal(self, action: Action) -> str:
         """A one-line reason why `action` is not allowed now."""
