@@ -142,3 +142,17 @@ def test_the_bot_finds_the_cities_whose_fall_loses() -> None:
     names = {rio.rules.cities[c].name for c in Heuristic(1).critical(rio)}
     assert names == {c.name for c in rio.rules.cities if c.symbol}
     assert Heuristic(1).critical(new_game("japan", 2, "easy", 1)) == frozenset()
+
+
+# ---------------------------------------------------------------- benchmarks
+@pytest.mark.parametrize(("script", "args", "expect"), [
+    ("engine.py", ["--games", "40"], "us per decision step"),
+    ("engine.py", ["--games", "40", "--profile"], "ncalls"),
+    ("effects.py", [], "geometric mean ratio"),
+])
+def test_benchmarks_run(script: str, args: list[str], expect: str) -> None:
+    """The benchmark scripts still run (a smoke test: their figures are never asserted)."""
+    r = subprocess.run([sys.executable, str(ROOT / "bench" / script), *args],
+                       capture_output=True, text=True, cwd=ROOT, check=False)
+    assert r.returncode == 0, r.stderr
+    assert expect in r.stdout
