@@ -5,7 +5,7 @@ lost cities (R11, R18), the track (R19), and a mission's own `[[property]]` entr
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 from .actions import Action
 from .rules import Ctx
@@ -61,6 +61,13 @@ def check_invariants(st: State) -> None:
         raise Violation(f"no legal action while the team must decide {st.wait!r}")
 
 
+def _events_between(before: State, after: State) -> list[tuple[Any, ...]]:
+    """The events `after` has that `before` had not: `(round, event, args...)`."""
+    if before.logging and after.logging:  # recorded: no need to write them out as text
+        return after.log[len(before.log):]
+    return [tuple(line.split()) for line in after.events()[len(before.events()):]]
+
+
 def check_step(before: State, action: Action, after: State) -> None:
     """What one action may change: who pays (R5), the golden rule (R4), lost cities, the track."""
     r = after.rules
@@ -71,10 +78,9 @@ def check_step(before: State, action: Action, after: State) -> None:
         if others and action.verb != "play":  # a card's gains may ask for `hurt` elsewhere
             raise Violation(f"{action}: {', '.join(others)} paid health for another (R5)")
     if action.verb in ("draw", "move", "carry", "boost", "unlock") and dropped:
-        for line in after.events()[len(before.events()):]:
-            words = line.split()
+        for words in _events_between(before, after):
             if len(words) >= 4 and words[1] == "health_for":
-                kind = words[3]
+                kind = str(words[3])
                 if kind in r.resources and after.van[r.resources.index(kind)] > 0:
                     raise Violation(f"{action}: health paid for {kind} while the van held some "
                                     "(the golden rule, R4)", f"van.{kind} == 0")

@@ -99,6 +99,22 @@ def test_step_checks_can_fail() -> None:
         check_step(b2, g2.history[-1], g2)
 
 
+@pytest.mark.parametrize("log", [True, False])
+def test_the_golden_rule_check_reads_the_step_events(log: bool) -> None:
+    """A move paid in health passes; the same step with fuel left in the van breaks R4 (read
+    from the recorded log, or from the replayed events of a game that records none)."""
+    g = new_game("japan", players=2, seed=1, phase="movement", log=log,
+                 position={"van": {"fuel": 0}})
+    before = g.clone()
+    g.apply("move p1 sendai")
+    assert g.health[0] == before.health[0] - 1
+    check_step(before, g.history[-1], g)
+    if log:  # tamper with the recorded step: a fuel token left in the van
+        g.van[g.rules.resources.index("fuel")] = 1
+        with pytest.raises(Violation, match="golden rule"):
+            check_step(before, g.history[-1], g)
+
+
 def test_a_hook_that_triggers_itself_is_cut_off() -> None:
     rules = load_rules("japan")
 
