@@ -12,6 +12,7 @@ import contextlib
 import random
 import statistics
 import time
+from typing import Any
 
 from artproject import dumps, new_game
 from artproject.simulate import cautious_policy, play
@@ -40,32 +41,41 @@ def set_ups(games: int, seed: int) -> float:
     return (time.perf_counter() - t) / games * 1e6
 
 
-def openspiel(games: int) -> dict[str, float]:
-    """µs per step of OpenSpiel's python_kuhn_poker and backgammon random playouts, if installed
-    (pip install '.[bench]')."""
+def clones(g: Any, n: int) -> float:
+    """µs per `clone()` of `g`."""
+    t = time.perf_counter()
+    for _ in range(n):
+        g.clone()
+    return (time.perf_counter() - t) / n * 1e6
+
+
+def openspiel_games() -> list[tuple[str, Any]]:
+    """OpenSpiel's python_kuhn_poker and backgammon, if installed (pip install '.[bench]')."""
     try:
         import pyspiel  # type: ignore[import-not-found]
     except ImportError:
-        return {}
+        return []
     with contextlib.suppress(ImportError):  # registers the Python games
         from open_spiel.python.games import kuhn_poker  # noqa: F401
-    out = {}
-    for name in ("python_kuhn_poker", "backgammon"):
-        game = pyspiel.load_game(name)
-        rng = random.Random(1)
-        steps = 0
-        t = time.perf_counter()
-        for _ in range(games):
-            s = game.new_initial_state()
-            while not s.is_terminal():
-                if s.is_chance_node():
-                    outcomes = s.chance_outcomes()
-                    s.apply_action(rng.choice(outcomes)[0])
-                else:
-                    s.apply_action(rng.choice(s.legal_actions()))
-                steps += 1
-        out[name] = (time.perf_counter() - t) / steps * 1e6
-    return out
+    return [(name, pyspiel.load_game(name)) for name in ("python_kuhn_poker", "backgammon")]
+
+
+def openspiel_run(game: Any, steps: int, seed: int) -> float:
+    """µs per step of random playouts of an OpenSpiel game, chance nodes included, new games
+    until `steps` steps are played."""
+    rng = random.Random(seed)
+    done = 0
+    t = time.perf_counter()
+    while done < steps:
+        s = game.new_initial_state()
+        while not s.is_terminal():
+            if s.is_chance_node():
+                outcomes = s.chance_outcomes()
+                s.apply_action(rng.choice(outcomes)[0])
+            else:
+                s.apply_action(rng.choice(s.legal_actions()))
+            done += 1
+    return (time.perf_counter() - t) / done * 1e6
 
 
 def main() -> None:
@@ -84,7 +94,15 @@ def main() -> None:
         prof.runcall(playouts, args.games, 0)
         pstats.Stats(prof).strip_dirs().sort_stats("tottime").print_stats(20)
         return
-    runs = [playouts(args.games, 1000 * r) for r in range(5)]
+    # five rounds; OpenSpiel's games, if installed, run in each round right after ours, as
+    # many steps, so that the machine's drift hits both alike
+    others = openspiel_games()
+    runs: list[tuple[float, float, float]] = []
+    theirs: dict[str, list[float]] = {name: [] for name, _ in others}
+    for r in range(5):
+        runs.append(playouts(args.games, 1000 * r))
+        for name, game in others:
+            theirs[name].append(openspiel_run(game, int(args.games * runs[-1][2]), r))
     us = statistics.median(r[0] for r in runs)
     gps = statistics.median(r[1] for r in runs)
     per_game = statistics.median(r[2] for r in runs)
@@ -94,17 +112,16 @@ def main() -> None:
           f"games of {per_game:.1f} decisions)")
     print(f"  of which setting up a game: {setup:.2f} us a game; the decision steps alone: "
           f"{us - setup / per_game:.2f} us each")
-    for name, their in openspiel(max(50, args.games // 20)).items():
-        print(f"  OpenSpiel {name}: {their:.1f} us per step; ours is {us / their:.2f}x theirs")
+    for name, times in theirs.items():
+        ratio = statistics.median(r[0] / t for r, t in zip(runs, times, strict=True))
+        print(f"  OpenSpiel {name}: {statistics.median(times):.1f} us per step (median of 5); "
+              f"ours is {ratio:.2f}x theirs (median of the rounds' ratios)")
     g = new_game("japan", 2, "medium", 7)
     choose = cautious_policy(7)
     for _ in range(40):
         g.apply(choose(g))
-    n = 20000
-    t = time.perf_counter()
-    for _ in range(n):
-        g.clone()
-    print(f"clone() mid-game: {(time.perf_counter() - t) / n * 1e6:.2f} us")
+    print(f"clone() mid-game: {statistics.median(clones(g, 20000) for _ in range(5)):.2f} us "
+          "(median of 5 x 20000)")
     play(g, choose)
     print(f"a finished game's save: {len(dumps(g).encode())} bytes of JSON, "
           f"{len(g.history)} actions")
