@@ -145,6 +145,15 @@ class State:
         """
         if not start:
             return cls._build(rules, players, difficulty, seed, False, log)
+        base = cls.template(rules, players, difficulty, log)
+        if base is None:
+            return cls._build(rules, players, difficulty, seed, True, log)
+        return base.reseeded(seed)
+
+    @classmethod
+    def template(cls, rules: Rules, players: int, difficulty: str, log: bool) -> State | None:
+        """The game at its first decision that every seed shares (built once and kept in
+        `rules.cache`), or None when set-up draws at random and so depends on the seed."""
         key = ("new", players, difficulty)
         templates: tuple[State | None, State | None] | None = rules.cache.get(key)
         if templates is None:  # (recording its events, not recording them)
@@ -156,10 +165,11 @@ class State:
             else:
                 templates = (None, None)
             rules.cache[key] = templates
-        base = templates[0] if log else templates[1]
-        if base is None:
-            return cls._build(rules, players, difficulty, seed, True, log)
-        s = base.clone()
+        return templates[0] if log else templates[1]
+
+    def reseeded(self, seed: int) -> State:
+        """A copy of this game with another seed (for a template: that seed's game)."""
+        s = self.clone()
         s.seed, s.rng = seed, _rng_state(seed)
         return s
 

@@ -396,6 +396,8 @@ def test_set_up_from_the_template_matches_a_fresh_set_up(mission: str) -> None:
             fast = State.new(rules, players, difficulty, seed, log=True)
             slow = State._build(rules, players, difficulty, seed, True, True)
             assert fast.fingerprint() == slow.fingerprint() and fast.log == slow.log
+            kept = new_game(mission, players, difficulty, seed, log=True)
+            assert kept.fingerprint() == slow.fingerprint() and kept.log == slow.log
             _play_alike(fast, slow, random_policy, seed, 30)
             assert fast.fingerprint() == slow.fingerprint() and fast.events() == slow.events()
 
