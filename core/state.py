@@ -764,7 +764,11 @@ class State:
             raise IllegalActionError(self.why_illegal(action))
         self.history.append(action)
         _APPLY[action[0]](self, action)
-        self._run()  # then the machine runs to the next decision
+        if self.wait is None or self.outcome is not None:
+            self._run()  # the machine runs to the next decision
+        else:  # the action's own step asked the next decision: nothing to run
+            self.legal_cache = None
+            self.hook_runs = 0
 
     def why_illegal(self, action: Action) -> str:
         """A one-line reason why `action` is not allowed now."""
