@@ -145,15 +145,16 @@ class State:
         """
         if not start:
             return cls._build(rules, players, difficulty, seed, False, log)
-        base = cls.template(rules, players, difficulty, log)
+        base = cls._template(rules, players, difficulty, log)
         if base is None:
             return cls._build(rules, players, difficulty, seed, True, log)
-        return base.reseeded(seed)
+        return base._reseeded(seed)
 
     @classmethod
-    def template(cls, rules: Rules, players: int, difficulty: str, log: bool) -> State | None:
+    def _template(cls, rules: Rules, players: int, difficulty: str, log: bool) -> State | None:
         """The game at its first decision that every seed shares (built once and kept in
-        `rules.cache`), or None when set-up draws at random and so depends on the seed."""
+        `rules.cache`; never handed out: a change to it would change every later game), or
+        None when set-up draws at random and so depends on the seed."""
         key = ("new", players, difficulty)
         templates: tuple[State | None, State | None] | None = rules.cache.get(key)
         if templates is None:  # (recording its events, not recording them)
@@ -167,8 +168,9 @@ class State:
             rules.cache[key] = templates
         return templates[0] if log else templates[1]
 
-    def reseeded(self, seed: int) -> State:
-        """A copy of this game with another seed (for a template: that seed's game)."""
+    def _reseeded(self, seed: int) -> State:
+        """A template's copy with another seed: that seed's game. (Mid-game, a new seed would
+        make a game its own history does not replay.)"""
         s = self.clone()
         s.seed, s.rng = seed, _rng_state(seed)
         return s
