@@ -1117,6 +1117,8 @@ _A: Final = act
 
 
 _DONE: Final = _A("done")
+_ROLL: Final = _A("roll")
+_CONCEDE: Final = _A("concede")
 _UNLOCK: Final = [_A("unlock"), _DONE]
 _UNLOCK_BY: Final = [[*(_A("unlock", p) for p in range(n)), _DONE] for n in range(7)]
 
@@ -1179,20 +1181,20 @@ def _legal_battle(st: State) -> list[Action]:
         c = st.pawns[p]
         if st.agents[c] and c not in st.fought and not st.lost[c]:
             out.append(_A("fight", p, st.city_name(c)))
-    out.append(_A("done"))
+    out.append(_DONE)
     return out
 
 
 def _legal_muster(st: State) -> list[Action]:
     b = st.fighting()
     return [_A("join", p) for p in range(st.players)
-            if st.pawns[p] == b.city and p not in b.parts] + [_A("roll")]
+            if st.pawns[p] == b.city and p not in b.parts] + [_ROLL]
 
 
 def _legal_losing(st: State) -> list[Action]:
     out = [_A("reroll", TEAM, c) for ch in _reroll_chains(st) for c in ch]
     out += [_A("boost", p) for p in st.fighting().parts]
-    out.append(_A("concede"))
+    out.append(_CONCEDE)
     return out
 
 
@@ -1214,7 +1216,7 @@ def _legal_pick(st: State) -> list[Action]:
     b = st.fighting()
     out = [_A("pick", TEAM, b.labels[i]) for i in _rerollable(st) if i not in b.picks]
     if b.picks:
-        out.append(_A("roll"))
+        out.append(_ROLL)
     return out
 
 
@@ -1230,7 +1232,7 @@ def _legal_choice(verb: str, as_player: bool) -> Callable[[State], list[Action]]
 def _legal_exchange(st: State) -> list[Action]:
     out = [_A("trade", p, c) for ps in _exchange_groups(st).values() for p in ps
            for c in sorted(st.chains[p])]
-    out.append(_A("done"))
+    out.append(_DONE)
     return out
 
 
@@ -1402,7 +1404,7 @@ def _apply_pick(st: State, a: Action) -> None:
     b.picks.append(b.labels.index(str(a.arg)))
     st.wait = None
     if len(b.picks) >= b.reroll or len(b.picks) == len(_rerollable(st)):
-        _apply_roll(st, Action("roll"))
+        _apply_roll(st, _ROLL)
     else:
         st._await("pick")
 
