@@ -15,7 +15,7 @@ from typing import Any, Final
 
 from .actions import ALLY_PAWN, TEAM, Action
 from .errors import GameError, IllegalActionError, closest
-from .rules import Ctx, Op, Road, Rules
+from .rules import Ctx, Op, Rules
 from .tables import Tables, act, tables
 
 _MASK: Final = (1 << 64) - 1
@@ -945,17 +945,13 @@ def _op_movement(st: State, ctx: Ctx) -> None:
     # R13: a pawn in a lost city must leave this phase; with no way out the team loses.
     st.must_leave = [i for i, c in enumerate(st.pawns) if st.lost[c]] if any(st.lost) else []
     for i in st.must_leave:
-        if not _destinations(st, st.pawns[i]):
-            st.end_game(False, f"a pawn in lost {st.city_name(st.pawns[i])} cannot leave (R13)")
+        c = st.pawns[i]
+        moves = st.tab.moves[i if i < st.players else ALLY_PAWN][c]
+        if all(st.lost[m[0]] for m in moves):
+            st.end_game(False, f"a pawn in lost {st.city_name(c)} cannot leave (R13)")
             return
     st.push(_op_collection)
     _set_wait(st, "move")  # last in its step: no need to queue
-
-
-def _destinations(st: State, c: int) -> list[tuple[int, Road | None]]:
-    if st.rules.params["rules.movement"] == "anywhere":
-        return [(d, None) for d in range(len(st.lost)) if d != c and not st.lost[d]]
-    return [(r.dst, r) for r in st.rules.neighbours[c] if not st.lost[r.dst]]
 
 
 def _op_collection(st: State) -> None:
