@@ -146,7 +146,8 @@ def test_the_bot_finds_the_cities_whose_fall_loses() -> None:
 
 # ---------------------------------------------------------------- benchmarks
 @pytest.mark.parametrize(("script", "args", "expect"), [
-    ("engine.py", ["--games", "40"], "us per decision step"),
+    ("engine.py", ["--games", "40", "--full-games", "2"], "us per decision step"),
+    ("engine.py", ["--games", "40", "--full-games", "2"], "full-length games, japan 2 players"),
     ("engine.py", ["--games", "40", "--profile"], "ncalls"),
     ("effects.py", [], "geometric mean ratio"),
 ])
