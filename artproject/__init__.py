@@ -6,7 +6,8 @@
     [Action(verb='unlock', player=-1, arg=None), Action(verb='done', player=-1, arg=None)]
 """
 
-from .core.actions import ALLY_PAWN, TEAM, Action
+from .core.actions import CHANCE, TEAM, Action
+from .core.art import ALLY_PAWN, Rules, State, apply_position, new_game, position_of
 from .core.errors import (
     ArtError,
     GameError,
@@ -17,15 +18,13 @@ from .core.errors import (
     SaveError,
 )
 from .core.loader import load_rules, shipped_missions
-from .core.position import apply_position, position_of
-from .core.rules import Rules
-from .core.saves import dumps, load_game, loads, new_game, replay, save_game
-from .core.state import State
+from .core.saves import dumps, load_game, loads, replay, save_game
 
 __version__ = "0.1.0"
 
 __all__ = [
     "ALLY_PAWN",
+    "CHANCE",
     "TEAM",
     "Action",
     "ArtError",

@@ -428,7 +428,8 @@ class _Progress:
 
 # ---------------------------------------------------------------------- play
 def _play(args: argparse.Namespace) -> int:
-    from .core.saves import load_game, new_game
+    from .core.art.game import new_game
+    from .core.saves import load_game
     from .play import run
 
     if args.load:

@@ -12,9 +12,9 @@ from collections.abc import Callable
 from typing import IO
 
 from .core.actions import parse_player
+from .core.art.state import State
 from .core.errors import ArtError
 from .core.saves import load_game, save_game
-from .core.state import State
 
 AUTOSAVE = "artproject-autosave.json"
 HELP = f"""commands:

@@ -13,9 +13,10 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
-from .core.actions import ALLY_PAWN, Action
-from .core.rules import Ctx, Rules
-from .core.state import State
+from .core.actions import Action
+from .core.art.registry import ALLY_PAWN
+from .core.art.rules import Ctx, Rules
+from .core.art.state import State
 
 Policy = Callable[[State], Action]
 PolicyFactory = Callable[[int], Policy]

@@ -9,8 +9,8 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from typing import Any
 
-from .core.rules import Rules
-from .core.state import State
+from .core.art.rules import Rules
+from .core.art.state import State
 
 SCALE = 8  # map units to pixels
 MARGIN = 60

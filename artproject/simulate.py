@@ -15,9 +15,9 @@ from typing import Any
 
 import attrs
 
+from .core.art.game import new_game
+from .core.art.state import State
 from .core.errors import GameError
-from .core.saves import new_game
-from .core.state import State
 from .policies import POLICIES, Policy, cautious_policy, random_policy
 
 MAX_DECISIONS = 100_000  # a game that needs more has a rule that never ends: an error

@@ -17,11 +17,11 @@ from typing import Any, Final
 import attrs
 
 from .core.actions import Action
+from .core.art.rules import Rules
+from .core.art.state import State
 from .core.errors import ArtError
 from .core.invariants import Violation, check_invariants, check_properties, check_step
-from .core.rules import Rules
 from .core.saves import dumps, loads
-from .core.state import State
 
 MAX_STEPS: Final = 3000  # a game needing more decisions than this has a rule that never ends
 

@@ -21,8 +21,8 @@ from cattrs.v import transform_error
 from ..dsl.compiler import Compiler, Scope
 from ..dsl.parser import Origin
 from ..missions import DEFAULT
+from .art.rules import Card, City, Ctx, Hook, Property, Road, Rules, TrackSpace
 from .errors import Location, RulesError, RulesErrors, closest
-from .rules import Card, City, Ctx, Hook, Property, Road, Rules, TrackSpace
 
 MISSIONS_DIR: Final = Path(__file__).resolve().parent.parent / "missions"
 CARDS_DIR: Final = Path(__file__).resolve().parent.parent / "cards"
@@ -379,12 +379,24 @@ def load_rules(mission: str | Path = DEFAULT, variants: Iterable[str | Path] = (
             return shipped
     variants = tuple(variants)
     if cards is not None:
-        return _load(mission, variants, str(cards))
+        return _loaded(_load(mission, variants, str(cards)), mission, variants, cards)
     if _cacheable(mission, variants):
         rules = _SHIPPED[str(mission)] = attrs.evolve(_load(mission, ()), ref=str(mission))
-        return rules
+        return _loaded(rules, mission, variants, None)
     rules = _load(mission, variants)
-    return attrs.evolve(rules, ref=str(mission), variants=tuple(str(v) for v in variants))
+    rules = attrs.evolve(rules, ref=str(mission), variants=tuple(str(v) for v in variants))
+    return _loaded(rules, mission, variants, None)
+
+
+def _loaded(rules: Rules, mission: str | Path, variants: tuple[str | Path, ...],
+            cards: str | Path | None) -> Rules:
+    """Note how the rules were loaded: a pickle names them so (files by absolute path)."""
+    def ref(x: str | Path) -> str:
+        return str(Path(x).resolve()) if isinstance(x, Path) or str(x).endswith(".toml") or (
+            "/" in str(x)) else str(x)
+    rules.cache["loaded"] = (ref(mission), tuple(ref(v) for v in variants),
+                             None if cards is None else ref(cards))
+    return rules
 
 
 def _cacheable(mission: str | Path, variants: tuple[str | Path, ...]) -> bool:

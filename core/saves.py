@@ -1,9 +1,14 @@
-"""Starting, saving, loading and replaying games.
+"""Saving, loading and replaying games, of any game.
 
-A save records how the game began (mission, variants, players, difficulty, seed, and a set
-position if it began from one) and every action taken, plus a digest of the final state.
-Loading replays the actions and checks the digest, so a save made with other rules, or
-edited by hand, is refused with a clear error instead of yielding a different game.
+A save records how the game began (the game's own header: its rules, players, seed, and a
+set position if it began from one), every action taken, any reseed, and a digest of the
+final state. Loading replays the actions and checks the digest, so a save made with other
+rules, or edited by hand, is refused with a clear error instead of yielding a different
+game.
+
+Versions: 2 (the first game's saves, sampled chance, no `game` key) loads as the default
+game; 3 adds `game`, `chance` ("explicit": the actions include the chance outcomes) and
+`reseeds` ([decisions taken, seed] pairs).
 """
 
 from __future__ import annotations
@@ -19,58 +24,36 @@ from typing import Any, Final
 
 import tomli_w
 
-from ..missions import DEFAULT
 from .actions import Action
-from .errors import ArtError, GameError, RulesError, SaveError
-from .loader import load_rules
-from .position import apply_position
-from .state import PHASES, State
+from .errors import ArtError, GameError, SaveError
+from .games import DEFAULT, game_class
+from .machine import Machine
 
 FORMAT: Final = "artproject-save"
-# 2: chance comes from a 64-bit LCG (version 1's games, from splitmix64, replay otherwise)
-VERSION: Final = 2
+VERSION: Final = 3
+READS: Final = (2, 3)
 
 
-def new_game(mission: str | Path = DEFAULT, players: int = 2, difficulty: str = "medium",
-             seed: int = 0, variants: Iterable[str | Path] = (),
-             position: Mapping[str, Any] | None = None, phase: str = "mission",
-             log: bool = False) -> State:
-    """Start a game: a shipped mission's name or a file path, 1-6 players, a seed.
-
-    log=True records the events as they happen (`events()` otherwise replays the game to
-    tell them: right for a look now and then, slow to ask after every step).
-    """
-    rules = load_rules(mission, variants)
-    if phase not in PHASES:
-        raise GameError(f"unknown phase {phase!r}; expected one of: {', '.join(PHASES)}")
-    if position is None and phase == "mission":
-        return State.new(rules, players, difficulty, seed, log=log)
-    st = State.new(rules, players, difficulty, seed, start=False, log=log)
-    apply_position(st, position or {})
-    st.start = {"phase": phase, "position": dict(position or {})}
-    st.start_round(phase)
-    return st
-
-
-def digest(st: State) -> str:
+def digest(st: Machine) -> str:
     data = json.dumps(st.fingerprint(), sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(data.encode()).hexdigest()[:16]
 
 
-def to_dict(st: State) -> dict[str, Any]:
+def to_dict(st: Machine) -> dict[str, Any]:
     """The save document of a game, at any point of play."""
-    doc: dict[str, Any] = {
-        "format": FORMAT, "version": VERSION, "mission": st.rules.ref or st.rules.name,
-        "variants": list(st.rules.variants), "players": st.players,
-        "difficulty": st.difficulty, "seed": st.seed,
-        "actions": [str(a) for a in st.history], "digest": digest(st),
-    }
+    doc: dict[str, Any] = {"format": FORMAT, "version": VERSION, "game": st.game,
+                           **st.save_header(),
+                           "actions": [str(a) for a in st.history], "digest": digest(st)}
     if st.start is not None:
         doc["start"] = st.start
+    if st.explicit:
+        doc["chance"] = "explicit"
+    if st.reseeds:
+        doc["reseeds"] = [list(r) for r in st.reseeds]
     return doc
 
 
-def dumps(st: State, fmt: str = "json") -> str:
+def dumps(st: Machine, fmt: str = "json") -> str:
     """The save as JSON (default) or TOML text."""
     doc = to_dict(st)
     if fmt == "toml":
@@ -78,7 +61,7 @@ def dumps(st: State, fmt: str = "json") -> str:
     return json.dumps(doc, indent=1) + "\n"
 
 
-def save_game(st: State, path: str | Path) -> None:
+def save_game(st: Machine, path: str | Path) -> None:
     """Write a save (TOML when the name ends in .toml), atomically: never half-written."""
     path = Path(path)
     text = dumps(st, "toml" if path.suffix == ".toml" else "json")
@@ -95,7 +78,7 @@ def save_game(st: State, path: str | Path) -> None:
         raise
 
 
-def loads(text: str, name: str = "<save>") -> State:
+def loads(text: str, name: str = "<save>") -> Any:
     """A game from save text (JSON or TOML); SaveError if it is corrupt or foreign."""
     doc: Any
     try:
@@ -109,7 +92,7 @@ def loads(text: str, name: str = "<save>") -> State:
     return from_dict(doc, name)
 
 
-def load_game(path: str | Path) -> State:
+def load_game(path: str | Path) -> Any:
     """A game from a save file."""
     try:
         text = Path(path).read_text(encoding="utf-8")
@@ -118,7 +101,8 @@ def load_game(path: str | Path) -> State:
     return loads(text, str(path))
 
 
-def _need(doc: Mapping[str, Any], key: str, kind: type | tuple[type, ...], name: str) -> Any:
+def need(doc: Mapping[str, Any], key: str, kind: type | tuple[type, ...], name: str) -> Any:
+    """`doc[key]`, of type `kind`; SaveError naming the key otherwise."""
     if key not in doc:
         raise SaveError(f"{name}: not a complete save: '{key}' is missing")
     v = doc[key]
@@ -127,44 +111,54 @@ def _need(doc: Mapping[str, Any], key: str, kind: type | tuple[type, ...], name:
     return v
 
 
-def from_dict(doc: Any, name: str = "<save>") -> State:
-    """Rebuild a game from a save document by replaying it; checks the digest."""
-    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        raise SaveError(f"{name}: not an artproject save (no format = {FORMAT!r})")
-    version = _need(doc, "version", int, name)
-    if version != VERSION:
+def _version(doc: Mapping[str, Any], name: str) -> int:
+    version: int = need(doc, "version", int, name)
+    if version not in READS:
         why = (" (its dice and draws came from an older generator, so its moves cannot be "
                "replayed)" if version == 1 else "")
         raise SaveError(f"{name}: save format version {version}; this artproject reads "
-                        f"version {VERSION}{why}")
-    mission = _need(doc, "mission", str, name)
-    variants = _need(doc, "variants", list, name)
-    players = _need(doc, "players", int, name)
-    difficulty = _need(doc, "difficulty", str, name)
-    seed = _need(doc, "seed", int, name)
-    actions = _need(doc, "actions", list, name)
-    start = doc.get("start")
+                        f"versions {', '.join(map(str, READS))}{why}")
+    return version
+
+
+def _game(doc: Mapping[str, Any], name: str) -> type[Machine]:
+    game = doc.get("game", DEFAULT)
+    if not isinstance(game, str):
+        raise SaveError(f"{name}: 'game' must be a game's name")
     try:
-        if start is not None:
-            if not isinstance(start, dict):
-                raise SaveError(f"{name}: 'start' must be a table")
-            st = new_game(mission, players, difficulty, seed, variants,
-                          start.get("position", {}), start.get("phase", "mission"))
-        else:
-            st = new_game(mission, players, difficulty, seed, variants)
+        return game_class(game)
+    except GameError as err:
+        raise SaveError(f"{name}: {err}") from None
+
+
+def _reseeds(doc: Mapping[str, Any], name: str) -> list[tuple[int, int]]:
+    raw = doc.get("reseeds", [])
+    ok = isinstance(raw, list) and all(
+        isinstance(r, list) and len(r) == 2 and all(type(x) is int for x in r) for r in raw)
+    if not ok:
+        raise SaveError(f"{name}: 'reseeds' must be a list of [decisions, seed] pairs")
+    return sorted((r[0], r[1]) for r in raw)
+
+
+def from_dict(doc: Any, name: str = "<save>") -> Any:
+    """Rebuild a game from a save document by replaying it; checks the digest."""
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise SaveError(f"{name}: not an artproject save (no format = {FORMAT!r})")
+    _version(doc, name)
+    cls = _game(doc, name)
+    header = cls.read_header(doc, name)
+    actions = need(doc, "actions", list, name)
+    chance = doc.get("chance", "sample")
+    if chance not in ("sample", "explicit"):
+        raise SaveError(f"{name}: 'chance' must be sample or explicit, not {chance!r}")
+    reseeds = _reseeds(doc, name)
+    try:
+        st = cls.from_header(header, chance)
     except SaveError:
         raise
-    except RulesError as err:
-        raise SaveError(f"{name}: the save's rules cannot be loaded: {err}") from None
     except ArtError as err:
         raise SaveError(f"{name}: {err}") from None
-    for i, text in enumerate(actions, start=1):
-        if not isinstance(text, str):
-            raise SaveError(f"{name}: action {i} is not text")
-        try:
-            st.apply(Action.parse(text))
-        except GameError as err:
-            raise SaveError(f"{name}: action {i} ({text!r}) does not replay: {err}") from None
+    _replay_save(st, actions, reseeds, name)
     want = doc.get("digest")
     if want is not None and want != digest(st):
         raise SaveError(f"{name}: the replayed game differs from the saved one (digest "
@@ -172,7 +166,22 @@ def from_dict(doc: Any, name: str = "<save>") -> State:
     return st
 
 
-def replay(st: State, actions: Iterable[str | Action]) -> State:
+def _replay_save(st: Machine, actions: list[Any], reseeds: list[tuple[int, int]],
+                 name: str) -> None:
+    for i, text in enumerate(actions, start=1):
+        while reseeds and reseeds[0][0] == i - 1:
+            st.reseed(reseeds.pop(0)[1])
+        if not isinstance(text, str):
+            raise SaveError(f"{name}: action {i} is not text")
+        try:
+            st.apply(st.registry.parse(text))
+        except GameError as err:
+            raise SaveError(f"{name}: action {i} ({text!r}) does not replay: {err}") from None
+    for _, seed in reseeds:
+        st.reseed(seed)
+
+
+def replay(st: Machine, actions: Iterable[str | Action]) -> Machine:
     """Apply actions in notation to a game, returning it."""
     for a in actions:
         st.apply(a)

@@ -1,32 +1,24 @@
-"""Scenario files: the rulebook as executable tests.
+"""Scenario files: the rulebook as executable tests, for any game.
 
-A scenario starts a game from a mission and seed, sets any part of the position, forces
-dice, plays actions in the text notation and checks facts (DSL expressions) after any step,
-or that an action is refused. See docs/scenarios.md.
+A scenario starts a game (the game's own keys set it up: its rules, players, a position),
+plays actions in the text notation and checks facts (the game's expressions) after any
+step, or that an action is refused. See docs/scenarios.md.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Final
 
 import attrs
 
-from ..dsl import ast as a
-from ..dsl.compiler import Compiler
-from ..dsl.printer import expr as show_expr
-from ..missions import DEFAULT
-from .actions import Action
 from .errors import ArtError, GameError, Location, RulesError, closest
-from .loader import SourceMap, path_text, read_toml, scope_of
-from .position import apply_position
-from .rules import Ctx, Fn
-from .state import PHASES, State
+from .games import game_class
+from .loader import SourceMap, path_text, read_toml
+from .machine import Machine
 
-_TOP: Final = ("about", "cites", "mission", "variants", "cards", "players", "difficulty",
-               "seed", "phase", "position", "step", "invariants", "properties")
-_CTX: Final = Ctx()
+_KERNEL_KEYS: Final = ("about", "cites", "game", "seed", "step", "invariants", "properties")
 _STEP: Final = ("do", "refuse", "reason", "expect", "events", "legal", "illegal", "note")
 
 
@@ -39,6 +31,11 @@ class Result:
     about: str = ""
 
 
+# an expectation: its text, its check, its two sides (a comparison) to show, its place
+Check = tuple[str, Callable[..., Any], Any, Any, str, Location]
+Fail = Callable[..., RulesError]
+
+
 def run_scenario(path: str | Path, variants: tuple[str | Path, ...] = ()) -> Result:
     """Run one scenario file; RulesError when the file itself is wrong."""
     path = Path(path)
@@ -47,57 +44,46 @@ def run_scenario(path: str | Path, variants: tuple[str | Path, ...] = ()) -> Res
     def fail(msg: str, *p: Any) -> RulesError:
         return RulesError(msg, smap.locate(p), path_text(p))
 
+    cls = _game_of(doc, fail)
+    keys = (*_KERNEL_KEYS, *cls.SCENARIO_KEYS)
     for k in doc:
-        if k not in _TOP:
-            raise fail(f"unknown key {k!r}" + closest(k, _TOP) + "; expected one of: "
-                       + ", ".join(_TOP), k)
-    mission = doc.get("mission", DEFAULT)
-    if not isinstance(mission, str):
-        raise fail("'mission' must be a name or a path", "mission")
-    if mission.endswith(".toml") and not Path(mission).is_absolute():
-        mission = str(path.parent / mission)
-    extra = doc.get("variants", [])
-    if not isinstance(extra, list) or not all(isinstance(v, str) for v in extra):
-        raise fail("'variants' must be a list of names or paths", "variants")
-    variants = (*variants, *(str(path.parent / v) if v.endswith(".toml") else v for v in extra))
-    players, seed = doc.get("players", 2), doc.get("seed", 0)
-    difficulty, phase = doc.get("difficulty", "medium"), doc.get("phase", "mission")
-    if not isinstance(players, int) or not 1 <= players <= 6:
-        raise fail("'players' must be 1 to 6", "players")
-    if not isinstance(seed, int):
+        if k not in keys:
+            raise fail(f"unknown key {k!r}" + closest(k, keys) + "; expected one of: "
+                       + ", ".join(keys), k)
+    if not isinstance(doc.get("seed", 0), int):
         raise fail("'seed' must be a whole number", "seed")
-    if phase not in PHASES:
-        raise fail(f"unknown phase {phase!r}" + closest(str(phase), PHASES)
-                   + "; expected one of: " + ", ".join(PHASES), "phase")
-
-    from .loader import load_rules
-
-    cards = doc.get("cards")
-    if cards is not None:
-        if not isinstance(cards, str):
-            raise fail("'cards' must be the path of a card file", "cards")
-        cards = str(path.parent / cards) if not Path(cards).is_absolute() else cards
-    rules = load_rules(mission, variants, cards=cards)
-    try:
-        st = State.new(rules, players, str(difficulty), seed, start=False, log=True)
-    except GameError as err:
-        raise fail(str(err), "difficulty") from None
-    pos = doc.get("position", {})
-    if not isinstance(pos, dict):
-        raise fail("'position' must be a table", "position")
-    apply_position(st, pos, smap.locate)
-    st.start = {"phase": phase, "position": pos}
-    st.start_round(phase)
-
-    comp = Compiler(scope_of(rules))
+    st = cls.scenario_start(doc, path, variants, smap.locate, fail)
     steps = doc.get("step", [])
     if not isinstance(steps, list):
         raise fail("'step' must be an array of tables ([[step]])", "step")
-    checks = [_compile_step(s, i, comp, smap, fail) for i, s in enumerate(steps)]
+    compile_fact = st.scenario_checker()
+    checks = [_compile_step(s, i, compile_fact, smap, fail, st) for i, s in enumerate(steps)]
+    always = _file_checks(doc, fail)
+    failures = _run_steps(st, steps, checks, smap, always)
+    about = doc.get("about", "")
+    return Result(str(path), not failures, tuple(failures), len(steps),
+                  about if isinstance(about, str) else "")
+
+
+def _game_of(doc: Mapping[str, Any], fail: Fail) -> type[Machine]:
+    game = doc.get("game")
+    if game is not None and not isinstance(game, str):
+        raise fail("'game' must be a game's name", "game")
+    try:
+        return game_class(game)
+    except GameError as err:
+        raise fail(str(err), "game") from None
+
+
+def _file_checks(doc: Mapping[str, Any], fail: Fail) -> tuple[bool, bool]:
     for k in ("invariants", "properties"):
         if not isinstance(doc.get(k, False), bool):
             raise fail(f"'{k}' must be true or false", k)
-    always = (doc.get("invariants", False), doc.get("properties", False))
+    return bool(doc.get("invariants", False)), bool(doc.get("properties", False))
+
+
+def _run_steps(st: Machine, steps: list[Any], checks: list[list[Check]], smap: SourceMap,
+               always: tuple[bool, bool]) -> list[str]:
     failures: list[str] = []
     seen = 0  # a step's events are those since the previous step (the first: since setup)
     for i, (step, compiled) in enumerate(zip(steps, checks, strict=True)):
@@ -108,16 +94,11 @@ def run_scenario(path: str | Path, variants: tuple[str | Path, ...] = ()) -> Res
             failures += _run_checks(st, before, step, i, smap, *always)
         if failures:
             break
-    about = doc.get("about", "")
-    return Result(str(path), not failures, tuple(failures), len(steps),
-                  about if isinstance(about, str) else "")
+    return failures
 
 
-# an expectation: its text, its check, its two sides (a comparison) to show, its place
-Check = tuple[str, Fn, Fn | None, Fn | None, str, Location]
-
-
-def _compile_step(step: Any, i: int, comp: Compiler, smap: SourceMap, fail: Any) -> list[Check]:
+def _compile_step(step: Any, i: int, compile_fact: Callable[[str, Any], Any], smap: SourceMap,
+                  fail: Fail, st: Machine) -> list[Check]:
     if not isinstance(step, dict):
         raise fail("a step is a table", "step", i)
     for k in step:
@@ -127,10 +108,9 @@ def _compile_step(step: Any, i: int, comp: Compiler, smap: SourceMap, fail: Any)
     for k in ("do", "refuse"):
         if k in step:
             if not isinstance(step[k], str):
-                raise fail("expected an action in the notation, such as 'move p2 CITY'",
-                           "step", i, k)
+                raise fail("expected an action in the notation, such as 'done'", "step", i, k)
             try:
-                Action.parse(step[k])
+                st.registry.parse(step[k])
             except GameError as err:
                 raise fail(str(err), "step", i, k) from None
     for k in ("expect", "events", "legal", "illegal"):
@@ -140,22 +120,14 @@ def _compile_step(step: Any, i: int, comp: Compiler, smap: SourceMap, fail: Any)
     out: list[Check] = []
     for j, text in enumerate(step.get("expect", [])):
         p = ("step", i, "expect", j)
-        tree = comp.parse(text, "expr", smap.origin(p, text))
-        fn = comp.expr_node(tree) if tree is not None else None
-        if comp.errors or fn is None:
-            raise comp.errors[0]
-        left = right = None
-        left_text = ""
-        if isinstance(tree, a.Binary) and tree.op in ("==", "!=", "<", "<=", ">", ">="):
-            left, right = comp.expr_node(tree.left), comp.expr_node(tree.right)
-            left_text = show_expr(tree.left)
+        fn, left, right, left_text = compile_fact(text, smap.origin(p, text))
         out.append((text, fn, left, right, left_text, smap.locate(p)))
     return out
 
 
-def _run_checks(st: State, before: State | None, step: Mapping[str, Any], i: int,
+def _run_checks(st: Machine, before: Machine | None, step: Mapping[str, Any], i: int,
                 smap: SourceMap, invariants: bool, properties: bool) -> list[str]:
-    """The file-wide checks: the game's invariants, the mission's own properties."""
+    """The file-wide checks: the game's invariants, the rules' own properties."""
     from .invariants import Violation, check_invariants, check_properties, check_step
 
     where = smap.locate(("step", i)).prefix()
@@ -163,7 +135,7 @@ def _run_checks(st: State, before: State | None, step: Mapping[str, Any], i: int
         if invariants:
             check_invariants(st)
             if before is not None and "do" in step:
-                check_step(before, Action.parse(step["do"]), st)
+                check_step(before, st.registry.parse(step["do"]), st)
         if properties:
             check_properties(st)
     except Violation as v:
@@ -171,47 +143,73 @@ def _run_checks(st: State, before: State | None, step: Mapping[str, Any], i: int
     return []
 
 
-def _run_step(st: State, step: Mapping[str, Any], checks: list[Check], i: int,
+def _run_step(st: Machine, step: Mapping[str, Any], checks: list[Check], i: int,
               smap: SourceMap, seen: int) -> list[str]:
     where = smap.locate(("step", i)).prefix()
-    out: list[str] = []
     if "do" in step:
         try:
             st.apply(step["do"])
         except ArtError as err:
             return [f"{where}: step {i + 1}: {step['do']!r} was refused: {err}"]
     if "refuse" in step:
-        before = st.fingerprint()
-        try:
-            st.apply(step["refuse"])
-        except GameError as err:
-            reason = step.get("reason")
-            if reason and reason not in str(err):
-                out.append(f"{where}: step {i + 1}: {step['refuse']!r} was refused, but with "
-                           f"{str(err)!r}, not a reason containing {reason!r}")
-            if st.fingerprint() != before:
-                out.append(f"{where}: step {i + 1}: a refused action changed the state")
-        else:
+        out = _refused(st, step, where, i)
+        if out is None:
             return [f"{where}: step {i + 1}: {step['refuse']!r} was allowed; expected it "
                     "to be refused"]
+    else:
+        out = []
+    out += _events(st, step, where, i, seen)
+    out += _legal(st, step, where, i)
+    out += _facts(st, checks, i)
+    return out
+
+
+def _refused(st: Machine, step: Mapping[str, Any], where: str, i: int) -> list[str] | None:
+    """What is wrong with a refusal (None: the action was allowed)."""
+    out: list[str] = []
+    before = st.fingerprint()
+    try:
+        st.apply(step["refuse"])
+    except GameError as err:
+        reason = step.get("reason")
+        if reason and reason not in str(err):
+            out.append(f"{where}: step {i + 1}: {step['refuse']!r} was refused, but with "
+                       f"{str(err)!r}, not a reason containing {reason!r}")
+        if st.fingerprint() != before:
+            out.append(f"{where}: step {i + 1}: a refused action changed the state")
+        return out
+    return None
+
+
+def _events(st: Machine, step: Mapping[str, Any], where: str, i: int, seen: int) -> list[str]:
     new_events = st.events()[seen:]
-    for want in step.get("events", []):
-        if not any(want in e for e in new_events):
-            out.append(f"{where}: step {i + 1}: no event containing {want!r}; events were:\n"
-                       + "\n".join(f"      {e}" for e in new_events))
+    return [f"{where}: step {i + 1}: no event containing {want!r}; events were:\n"
+            + "\n".join(f"      {e}" for e in new_events)
+            for want in step.get("events", []) if not any(want in e for e in new_events)]
+
+
+def _legal(st: Machine, step: Mapping[str, Any], where: str, i: int) -> list[str]:
+    out: list[str] = []
     legal = {str(x) for x in st.legal_actions()}
+    parse = st.registry.parse
     for x in step.get("legal", []):
-        if str(Action.parse(x)) not in legal:
+        if str(parse(x)) not in legal:
             out.append(f"{where}: step {i + 1}: {x!r} should be legal; legal: "
                        + ", ".join(sorted(legal)))
     for x in step.get("illegal", []):
-        if str(Action.parse(x)) in legal:
+        if str(parse(x)) in legal:
             out.append(f"{where}: step {i + 1}: {x!r} should not be legal")
+    return out
+
+
+def _facts(st: Machine, checks: list[Check], i: int) -> list[str]:
+    out: list[str] = []
+    ctx = st.NO_CONTEXT
     for shown, fn, left, right, left_text, loc in checks:
-        ctx = _CTX
         if not fn(st, ctx):
             detail = ""
             if left is not None and right is not None:
                 detail = f" ({left_text} is {left(st, ctx)!r}, expected {right(st, ctx)!r})"
             out.append(f"{loc.prefix()}: step {i + 1}: expected {shown}{detail}")
     return out
+

@@ -13,8 +13,8 @@ from typing import Any, Final
 
 import attrs
 
+from ..core.art.rules import Ctx, Fn, Hook, Op
 from ..core.errors import RulesError, closest
-from ..core.rules import Ctx, Fn, Hook, Op
 from . import ast as a
 from .parser import Origin, parse
 
@@ -74,7 +74,7 @@ class Compiler:
     def __init__(self, scope: Scope) -> None:
         self.scope = scope
         self.errors: list[RulesError] = []
-        self._env: dict[str, Any] = {"_agents": _agents, "_on_track": _on_track}
+        self._env: dict[str, Any] = {"_agents": _agents, "_on_track": _on_track, "__made__": []}
         self._text = ""
         self._origin = Origin()
 
@@ -192,7 +192,11 @@ class Compiler:
     def _fn(self, params: str, body: str) -> Any:
         src = f"def _f({params}):\n" + "\n".join("    " + ln for ln in body.splitlines())
         exec(compile(src, "<dsl>", "exec"), self._env)  # trusted: made from a checked tree
-        return self._env.pop("_f")
+        fn = self._env.pop("_f")
+        # every function made, in the order made: a pickled game names a queued step by its
+        # place here (compiling the same files again makes the same list)
+        self._env["__made__"].append(fn)
+        return fn
 
     # ---- statements ---------------------------------------------------------------
     def _stmts(self, stmts: Iterable[a.Stmt], bound: frozenset[str]) -> tuple[Op, ...]:

@@ -8,23 +8,13 @@ actions each decision offers, and caches the result on the rules (`Rules.cache`)
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
-from .actions import ALLY_PAWN, TEAM, Action
+from ..actions import Action
+from .registry import ALLY_PAWN, act
 from .rules import Ctx, Road, Rules
 
 MAX_PLAYERS: Final = 6
-_INTERN: dict[tuple[str, int, str | int | None], Action] = {}
-
-
-def act(verb: str, player: int = TEAM, arg: str | int | None = None) -> Action:
-    """An interned action: building a NamedTuple costs more than finding the one made before."""
-    key = (verb, player, arg)
-    a = _INTERN.get(key)
-    if a is None:
-        a = _INTERN[key] = Action(verb, player, arg)
-    return a
-
 
 # a pawn's move from one city: (destination, road or None, its `move` and `carry` actions,
 # the context its cost is worked out in: who pays, the destination, the road)
@@ -104,26 +94,34 @@ class Tables:
         # play actions per player, by card
         self.plays = tuple({c: act("play", pl, c) for c in rules.cards}
                            for pl in range(MAX_PLAYERS))
-        # moves per pawn label (a player or the ally pawn), per city of departure
-        n = len(rules.cities)
-        if p["rules.movement"] == "anywhere":
-            ways: list[list[tuple[int, Road | None]]] = [
-                [(d, None) for d in range(n) if d != c] for c in range(n)]
-        else:
-            ways = [[(r.dst, r) for r in rules.neighbours[c]] for c in range(n)]
-        self.moves: dict[int, tuple[tuple[Move, ...], ...]] = {}
-        self.move_lists: dict[int, tuple[list[Action], ...]] = {}
-        self.move_to: dict[int, tuple[dict[str | int | None, Move], ...]] = {}
-        for who in (*range(MAX_PLAYERS), ALLY_PAWN):
-            payer = 0 if who == ALLY_PAWN else who  # the solo player pays for the ally (R24)
-            names = self.names
-            per_city = tuple(
-                tuple((d, r, act("move", who, names[d]), act("carry", who, names[d]),
-                       Ctx(payer, d, r)) for d, r in ways[c])
-                for c in range(n))
-            self.moves[who] = per_city
-            self.move_lists[who] = tuple([m[2] for m in ms] for ms in per_city)
-            self.move_to[who] = tuple({names[m[0]]: m for m in ms} for ms in per_city)
+        self.moves, self.move_lists, self.move_to = _move_tables(rules, self.names)
+
+
+def _ways(rules: Rules) -> list[list[tuple[int, Road | None]]]:
+    """Per city, where a pawn may go from it: along each road, or anywhere (R11, R22)."""
+    n = len(rules.cities)
+    if rules.params["rules.movement"] == "anywhere":
+        return [[(d, None) for d in range(n) if d != c] for c in range(n)]
+    return [[(r.dst, r) for r in rules.neighbours[c]] for c in range(n)]
+
+
+def _move_tables(rules: Rules, names: tuple[str, ...]) -> tuple[Any, Any, Any]:
+    """Moves per pawn label (a player or the ally pawn), per city of departure: as tuples,
+    as the list of `move` actions, and by destination name."""
+    ways = _ways(rules)
+    moves: dict[int, tuple[tuple[Move, ...], ...]] = {}
+    move_lists: dict[int, tuple[list[Action], ...]] = {}
+    move_to: dict[int, tuple[dict[str | int | None, Move], ...]] = {}
+    for who in (*range(MAX_PLAYERS), ALLY_PAWN):
+        payer = 0 if who == ALLY_PAWN else who  # the solo player pays for the ally (R24)
+        per_city = tuple(
+            tuple((d, r, act("move", who, names[d]), act("carry", who, names[d]),
+                   Ctx(payer, d, r)) for d, r in ways[c])
+            for c in range(len(rules.cities)))
+        moves[who] = per_city
+        move_lists[who] = tuple([m[2] for m in ms] for ms in per_city)
+        move_to[who] = tuple({names[m[0]]: m for m in ms} for ms in per_city)
+    return moves, move_lists, move_to
 
 
 def tables(rules: Rules) -> Tables:

@@ -1,7 +1,9 @@
-"""The static rules of one game: board, track, deck and compiled effects, frozen once built."""
+"""The static rules of one A.R.T. game: board, track, deck and compiled effects, frozen once
+built. A `Rules` pickles by reference to how it was loaded (mission, variants, card file)."""
 
 from __future__ import annotations
 
+import pickle
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
@@ -113,3 +115,25 @@ class Rules:
     def p(self, key: str) -> Any:
         """A rule parameter by dotted name (`rules.lost_city_at`)."""
         return self.params[key]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # by reference: loaded again from the same files (compiled effects and mapping
+        # proxies do not pickle, and need not: the files are the rules)
+        loaded = self.cache.get("loaded")
+        if loaded is None:
+            raise pickle.PicklingError(
+                f"rules {self.name!r} were not loaded by load_rules (made or changed in code), "
+                "so a pickle cannot name them")
+        return (_load_again, loaded)
+
+    def __copy__(self) -> Rules:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Rules:
+        return self  # frozen: a copy is the same rules
+
+
+def _load_again(mission: str, variants: tuple[str, ...], cards: str | None) -> Rules:
+    from ..loader import load_rules
+
+    return load_rules(mission, variants, cards=cards)

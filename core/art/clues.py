@@ -1,0 +1,107 @@
+"""The clue chain (R8's fourth section, R9, R10): a played card joins the chain clue side up;
+three matching clues uncover an artwork on the city of their symbol, in the order the team
+picks when several triples complete at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Final
+
+from .effects import emit
+from .registry import CITY, REG, SHOW_CITY, SYMBOL, answer_arg, answer_city, city_check
+from .rules import Ctx
+
+if TYPE_CHECKING:
+    from .state import State
+
+
+def add_clue(st: State, player: int, card: int) -> None:
+    """The played card turns clue side up onto the chain (R8, its fourth section)."""
+    d = st.discard
+    if d and d[-1] == card:  # where the play left it: nothing is discarded mid-card
+        d.pop()
+    else:
+        d.remove(card)
+    chains = st.chains
+    chain = chains[0] if len(chains) == 1 else chains[player]
+    chain.append(card)
+    # only this card's symbols can have reached a triple (the chain held none before)
+    if len(chain) >= st.tab.need:
+        done = completed(st, player, st.tab.clues[card])
+        if done:
+            st.pause(TRIPLE, done, _triple_choice, (Ctx(player),))
+
+
+def completed(st: State, player: int, among: Iterable[int] | None = None) -> list[str]:
+    """The symbols with a full triple in the player's chain (only `among`, if given)."""
+    chain = st.chain_of(player)
+    need = st.tab.need
+    clues = st.tab.clues
+    symbols = st.rules.symbols
+    if among is not None:
+        out = []
+        if len(chain) >= need:
+            for s in among:
+                k = 0
+                for c in chain:
+                    if s in clues[c]:
+                        k += 1
+                if k >= need:
+                    out.append(symbols[s])
+        return out
+    counts = [0] * len(symbols)
+    for c in chain:
+        for x in clues[c]:
+            counts[x] += 1
+    return [symbols[i] for i, k in enumerate(counts) if k >= need]
+
+
+def check_triples(st: State, player: int) -> None:
+    """R10's re-check: a triple completed again (or by a traded card) resolves too."""
+    done = completed(st, player)
+    if done:
+        st.pause(TRIPLE, done, _triple_choice, (Ctx(player),))
+
+
+def _triple_choice(st: State, symbol: str, ctx: Ctx) -> None:
+    resolve_triple(st, ctx.player, symbol)
+
+
+def resolve_triple(st: State, player: int, symbol: str) -> None:
+    """Discard the three cards bearing `symbol`; uncover an artwork on a free city of that
+    symbol, in the team's choice of city (R10)."""
+    i = st.rules.symbols.index(symbol)
+    need = int(st.rules.p("rules.clues_per_artwork"))
+    chain = st.chain_of(player)
+    bearing = [c for c in chain if i in st.rules.cards[c].clues][:need]
+    for c in bearing:
+        chain.remove(c)
+        st.discard.append(c)
+    st.note("triple", symbol)
+    st.push(check_triples, player)
+    free = [c for c in st.rules.by_symbol.get(symbol, ())
+            if not st.lost[c] and not st.artworks[c]]
+    if not free or st.reserve("artwork") <= 0:
+        st.note("wasted", symbol)
+    else:
+        st.pause(PLACE, free, _uncover, (Ctx(player),))
+
+
+def _uncover(st: State, city: int, ctx: Ctx) -> None:
+    uncover(st, city, ctx.player)
+
+
+def uncover(st: State, city: int, player: int) -> None:
+    st.artworks[city] = 1
+    st.note("uncovered", st.city_name(city))
+    emit(st, "artwork_uncovered", Ctx(player, city))
+
+
+V_TRIPLE: Final = REG.verb("triple", SYMBOL, apply=answer_arg,
+                           help="which completed clue triple resolves first (R10)")
+V_PLACE: Final = REG.verb("place", CITY, apply=answer_city, check=city_check,
+                          help="which city receives the artwork or agents")
+TRIPLE: Final = REG.choice("triple", V_TRIPLE, "which completed triple resolves first (R10)")
+PLACE: Final = REG.choice("place", V_PLACE, "which city an uncovered artwork goes to (R10)",
+                          show=SHOW_CITY)

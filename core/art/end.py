@@ -1,0 +1,46 @@
+"""The end of the round (rulebook phase D): cities with too many agents fall (R18), the
+mission's round-end hooks run, and the final round ends the game unless it was won (R20).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Final
+
+from .effects import emit, emit_step, end_game
+from .rules import Ctx
+
+if TYPE_CHECKING:
+    from .state import State
+
+NO_CTX: Final = Ctx()
+
+
+def op_end(st: State, ctx: Ctx) -> None:
+    st.phase = "end"
+    at = st.tab.lost_city_at
+    falling = [c for c in range(len(st.agents)) if not st.lost[c] and st.agents[c] >= at
+               ] if max(st.agents) >= at else []
+    for c in falling:  # R18
+        if st.reserve("marker") <= 0:
+            end_game(st, False, "a lost-city marker was needed and none was left (R2)")
+            return
+        st.agents[c] = 0
+        st.artworks[c] = 0
+        for i, p in enumerate(st.pawns):  # an artwork carried in the city goes back too
+            if p == c:
+                st.carried[i] = 0
+        st.lost[c] = 1
+        st.note("city_lost", st.city_name(c))
+    st.push(_round_checks)
+    for c in reversed(falling):  # each fallen city's hooks, the first fallen first
+        st.push(emit_step, "city_lost", Ctx(-1, c))
+
+
+def _round_checks(st: State) -> None:
+    emit(st, "round_end", NO_CTX)
+    st.push(_final_check)
+
+
+def _final_check(st: State) -> None:
+    if st.final_round:  # R20
+        end_game(st, False, "the final round ended before the last artwork was recovered (R20)")

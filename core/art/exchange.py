@@ -1,0 +1,59 @@
+"""Clue exchange (R21, `clue_exchange`): before battles, a player may hand a clue card of
+their own chain to another player in the same city without agents.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Final
+
+from ..actions import Action
+from ..registry import PLAYER
+from .clues import check_triples
+from .registry import A_DONE, CARD, DONE, REG, P, act, answer_player
+
+if TYPE_CHECKING:
+    from .state import State
+
+
+def exchange_groups(st: State) -> dict[int, list[int]]:
+    """Cities with 2+ players and no agent: where clue cards may change hands (R21)."""
+    by_city: dict[int, list[int]] = {}
+    for p in range(st.players):
+        by_city.setdefault(st.pawns[p], []).append(p)
+    return {c: ps for c, ps in by_city.items() if len(ps) > 1 and not st.agents[c]}
+
+
+def exchange_step(st: State) -> None:
+    if st.tab.clue_exchange and len(st.chains) > 1 and _legal_exchange(st)[:-1]:
+        st.phase = "exchange"
+        st.pause(EXCHANGE)
+
+
+def _legal_exchange(st: State) -> list[Action]:
+    out = [act(TRADE, p, c) for ps in exchange_groups(st).values() for p in ps
+           for c in sorted(st.chains[p])]
+    out.append(A_DONE)
+    return out
+
+
+def _apply_trade(st: State, a: Action) -> None:
+    mark = len(st.queue)
+    group = next(ps for ps in exchange_groups(st).values() if a.player in ps)
+    st.pause(RECEIVE, [p for p in group if p != a.player], _receive, (a.player, int(a.arg or 0)))
+    st.pause(EXCHANGE, after=mark)
+
+
+def _receive(st: State, p: int, giver: int, card: int) -> None:
+    st.chains[giver].remove(card)
+    st.chains[p].append(card)
+    st.note("trade", f"p{giver + 1}", card, P[p])
+    st.push(check_triples, p)  # the receiver may now hold a triple
+
+
+TRADE: Final = REG.verb("trade", PLAYER, CARD, apply=_apply_trade,
+                        help="a player hands a clue card to a player in the same city (R21)")
+V_RECEIVE: Final = REG.verb("receive", PLAYER, apply=answer_player, actor=False,
+                            help="who receives the traded clue card")
+EXCHANGE: Final = REG.kind("exchange", _legal_exchange, (TRADE, DONE),
+                           "clue cards handed between players in one city, then done (R21)")
+RECEIVE: Final = REG.choice("receive", V_RECEIVE, "who receives the traded clue card (R21)")

@@ -1,0 +1,323 @@
+"""The A.R.T. game's state: its table of fields, and the readings every rule shares.
+
+The rules themselves live one module per part of the round (setup, mission, clues,
+movement, collection, battle, exchange, allies, end, round) and in effects.py (the golden
+rule and the other effects); they run on the kernel's machine (core/machine.py). The
+methods bound here are what other modules, the DSL's compiled effects (see facade.py), the
+tools and the tests call on a state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Final
+
+from ..fields import (
+    COPY,
+    DERIVED,
+    HIDDEN,
+    LIST,
+    LISTS,
+    MACHINE,
+    PRIVATE,
+    PUBLIC,
+    SHARE,
+    Entry,
+    Field,
+)
+from ..machine import MACHINE_FIELDS, Machine
+from . import battle as _battle
+from . import chance, clues, collection, effects, info, invariants, pickling, position, setup
+from . import round as _round
+from .battle import NO_BATTLE, Battle
+from .registry import ALLY_PAWN, GAME, REG, no_such_player
+from .rules import Ctx, Rules
+from .tables import Tables
+
+pos = position
+
+
+def _battle_fp(b: Battle | None) -> dict[str, Any]:
+    b = b or NO_BATTLE
+    return {"reroller": b.reroller,
+            "battle": [b.city, b.leader, b.parts, b.dice, b.labels, b.bonus, b.picks, b.reroll]}
+
+
+def _entry(key: str, info: str = PUBLIC) -> Entry:
+    """A position entry read and written by position.py's `read_KEY` and `write_KEY`."""
+    return Entry(key, getattr(pos, f"read_{key}"), getattr(pos, f"write_{key}"), info)
+
+
+# The game's fields, after the machine's own (see core/fields.py): how a copy takes each,
+# what it is to the players, its fingerprint, its position entries (applied in this order).
+ART_FIELDS: Final = (
+    Field("tab", DERIVED, MACHINE),  # the rules' tables (tables.py), shared
+    Field("players", SHARE, PUBLIC),
+    Field("difficulty", SHARE, PUBLIC),
+    Field("solo", SHARE, PUBLIC),
+    Field("round", SHARE, PUBLIC, entries=(_entry("round"),)),
+    Field("phase", SHARE, PUBLIC, fp="phase"),
+    Field("van", LIST, PUBLIC, entries=(_entry("van"),)),
+    Field("health", LIST, PUBLIC, entries=(_entry("health"),)),
+    Field("pawns", LIST, PUBLIC, entries=(_entry("pawns"),)),
+    Field("agents", LIST, PUBLIC, entries=(_entry("agents"),)),
+    Field("hq", SHARE, PUBLIC, entries=(_entry("hq"),)),
+    Field("artworks", LIST, PUBLIC, entries=(_entry("artworks"),)),
+    Field("lost", LIST, PUBLIC, entries=(_entry("lost"),)),
+    Field("track", LIST, PUBLIC, entries=(_entry("track"),)),
+    Field("allies", SHARE, PUBLIC, entries=(_entry("allies"),)),
+    Field("hands", LISTS, PRIVATE, entries=(_entry("hands", PRIVATE),)),  # each in card order
+    Field("chains", LISTS, PUBLIC, entries=(_entry("chain"), _entry("chains"))),
+    Field("discard", LIST, PUBLIC, entries=(_entry("discard"),)),  # face up (our ruling)
+    Field("deck_top", LIST, HIDDEN, entries=(_entry("deck_top", HIDDEN),)),  # known to lie on
+    # top (scenarios), the last drawn first
+    Field("carried", LIST, PUBLIC, entries=(_entry("carried"),)),  # per pawn (R23)
+    Field("final_round", SHARE, PUBLIC, entries=(_entry("final_round"),)),
+    Field("forced_dice", LIST, HIDDEN, entries=(_entry("dice", HIDDEN),)),  # scenarios' dice
+    Field("deck", LIST, HIDDEN, fp="deck", enc=sorted),  # the cards left, in no order
+    Field("above", SHARE, PUBLIC, fp="above"),  # cards above the final card; -1: drawn (R3)
+    Field("removed", LIST, HIDDEN, fp="removed", enc=list),  # solo: out of the game (R24)
+    Field("plays_left", LIST, PUBLIC, fp="plays_left", enc=list),
+    Field("fought", LIST, PUBLIC, fp="fought", enc=list),
+    Field("moved", LIST, PUBLIC, fp="moved", enc=list),
+    Field("must_leave", LIST, PUBLIC, fp="must_leave", enc=list),
+    Field("deploy_left", LIST, PUBLIC, fp="deploy_left", enc=list),  # setup agents (R23)
+    Field("battle", COPY, PUBLIC, fp="*", enc=_battle_fp),  # the battle under way, if any
+)
+
+
+class State(Machine):
+    """One game of The A.R.T. Project in progress. Build it with `State.new()` (or
+    `artproject.new_game`)."""
+
+    game = GAME
+    registry = REG
+    FIELDS = MACHINE_FIELDS + ART_FIELDS
+    NO_CONTEXT = Ctx()
+    INVARIANTS = invariants.INVARIANTS
+    STEP_CHECKS = invariants.STEP_CHECKS
+    PROPERTY_CHECKS = invariants.PROPERTY_CHECKS
+    SCENARIO_KEYS = ("mission", "variants", "cards", "players", "difficulty", "phase",
+                     "position")
+    __slots__ = tuple(f.name for f in ART_FIELDS)
+
+    rules: Rules
+    tab: Tables
+    players: int
+    difficulty: str
+    solo: bool
+    round: int
+    phase: str
+    van: list[int]
+    health: list[int]
+    pawns: list[int]
+    agents: list[int]
+    hq: int
+    artworks: list[int]
+    lost: list[int]
+    track: list[str]
+    allies: int
+    hands: list[list[int]]
+    chains: list[list[int]]
+    discard: list[int]
+    deck_top: list[int]
+    carried: list[int]
+    final_round: bool
+    forced_dice: list[int]
+    deck: list[int]
+    above: int
+    removed: list[int]
+    plays_left: list[int]
+    fought: list[int]
+    moved: list[int]
+    must_leave: list[int]
+    deploy_left: list[int]
+    battle: Battle | None
+
+    # ------------------------------------------------------------------ building
+    new = classmethod(setup.new)
+    _build = classmethod(setup.build)
+    start_round = _round.start_round
+
+    def restart(self, log: bool) -> State:
+        """The same game at its start (set-up and any set position), not yet played."""
+        st = State.new(self.rules, self.players, self.difficulty, self.seed, start=False,
+                       log=log, chance="explicit" if self.explicit else "sample")
+        if self.start is not None:
+            position.apply_position(st, self.start.get("position", {}))
+            st.start = self.start
+        st.start_round(self.start.get("phase", "mission") if self.start else "mission")
+        return st
+
+    # ------------------------------------------------------------------ reading
+    def threat(self) -> int:
+        """The threat on the first free track space (R15)."""
+        return self.tab.threat_at[len(self.track)]
+
+    def ally_cost(self) -> int:
+        """Radio to unlock the next ally die: printed over the first free space (R17)."""
+        return self.tab.ally_cost_at[len(self.track)]
+
+    def reserve(self, kind: str) -> int:
+        """Tokens of `kind` left in the reserve (derived: the components minus those in play)."""
+        t = self.tab
+        r = t.res_index.get(kind)
+        if r is not None:
+            return t.res_cap - self.van[r]
+        count = _RESERVES.get(kind)
+        if count is None:
+            raise KeyError(kind)
+        return count(self)
+
+    def agent_strength(self, city: int) -> int:
+        """Agents in the city + threat + agents in headquarters (R15)."""
+        return self.agents[city] + self.threat() + self.hq
+
+    def strength(self) -> int:
+        """The team's strength in the battle under way: dice plus weapon bonuses."""
+        b = self.battle
+        return 0 if b is None else sum(b.dice) + b.bonus
+
+    def clue_count(self, symbol: str) -> int:
+        i = self.rules.symbols.index(symbol)
+        cards = self.rules.cards
+        return sum(1 for ch in self.chains for c in ch if i in cards[c].clues)
+
+    @property
+    def every_city(self) -> tuple[int, ...]:
+        return tuple(range(len(self.rules.cities)))
+
+    def pawn_index(self, player: int) -> int:
+        return self.players if player == ALLY_PAWN else player
+
+    def chain_of(self, player: int) -> list[int]:
+        return self.chains[0] if len(self.chains) == 1 else self.chains[max(player, 0)]
+
+    def city_name(self, c: int) -> str:
+        return self.tab.names[c]
+
+    def wait_name(self) -> str:
+        """The pending decision's name ('' when none)."""
+        return str(self.wait or "")
+
+    fighting = _battle.fighting
+    artwork_at = collection.artwork_at
+    can_collect = collection.can_collect
+    completed = clues.completed
+    deck_size = chance.deck_size
+
+    # ------------------------------------------------------------------ rules the DSL and
+    # the tools call as methods (the rule modules call the functions themselves)
+    gain_all = effects.gain_all
+    pay_all = effects.pay_all
+    lose_all = effects.lose_all
+    gain = effects.gain
+    pay = effects.pay
+    lose = effects.lose
+    lose_health = effects.lose_health
+    place_agents = effects.place_agents
+    end_game = effects.end_game
+    emit = effects.emit
+    add_clue = clues.add_clue
+    resolve_triple = clues.resolve_triple
+    uncover = clues.uncover
+    collect = collection.collect
+    roll = chance.roll
+    pick = chance.pick
+    draw_card = chance.draw_card
+
+    def if_city_falls(self, city: int) -> State:
+        """What happens if `city` falls now: a copy with the city lost and its `city_lost`
+        hooks run up to the next decision (for bots that weigh a city's fall)."""
+        probe = self.clone()
+        probe.lost[city] = 1
+        probe.queue.clear()
+        probe.wait, probe.options, probe.resume, probe.wargs = None, (), None, ()
+        effects.emit(probe, "city_lost", Ctx(-1, city))
+        probe._run()
+        return probe
+
+    # ------------------------------------------------------------------ the machine's hooks
+    def note(self, *event: Any) -> None:
+        """Record an event, stamped with its round (when this game records them)."""
+        if self.logging:
+            self.log.append((self.round, *event))
+
+    def refusal(self, action: Any) -> str | None:
+        return no_such_player(self, action) or super().refusal(action)
+
+    def over_text(self) -> str:
+        return f"the game is over (the team {self.outcome}: {self.reason})"
+
+    def returns(self) -> list[float]:
+        """Each seat's return: the team's +1 (won) or -1 (lost) for every player; 0 before
+        the end."""
+        v = 0.0 if self.outcome is None else 1.0 if self.outcome == "won" else -1.0
+        return [v] * self.players
+
+    # ------------------------------------------------------------------ saves, scenarios
+    def save_header(self) -> dict[str, Any]:
+        from .game import save_header
+
+        return save_header(self)
+
+    @classmethod
+    def read_header(cls, doc: Mapping[str, Any], name: str) -> dict[str, Any]:
+        from .game import read_header
+
+        return read_header(doc, name)
+
+    @classmethod
+    def from_header(cls, header: Mapping[str, Any], chance: str) -> State:
+        from .game import from_header
+
+        return from_header(header, chance)
+
+    @classmethod
+    def scenario_start(cls, doc: Mapping[str, Any], path: Path,
+                       variants: tuple[str | Path, ...], locate: Any, fail: Any) -> State:
+        from .game import scenario_start
+
+        return scenario_start(doc, path, variants, locate, fail)
+
+    def scenario_checker(self) -> Any:
+        from .game import scenario_checker
+
+        return scenario_checker(self)
+
+    observation = info.observation
+    start_view = info.start_view
+    _op_ref = pickling.op_ref
+    _arg_ref = pickling.arg_ref
+    _op_from = pickling.op_from
+    _arg_from = pickling.arg_from
+
+    def _after_unpickle(self) -> None:
+        from .tables import tables
+
+        self.tab = tables(self.rules)
+
+
+def _health_left(st: State) -> int:
+    return st.tab.health_tokens - sum(st.health)
+
+
+def _agents_left(st: State) -> int:
+    return st.tab.agent_tokens - sum(st.agents) - st.hq
+
+
+def _artworks_left(st: State) -> int:
+    return st.tab.artwork_tokens - sum(st.artworks) - len(st.track) - sum(st.carried)
+
+
+def _markers_left(st: State) -> int:
+    return st.tab.markers - sum(st.lost)
+
+
+def _allies_left(st: State) -> int:
+    return st.tab.ally_dice - st.allies
+
+
+_RESERVES: Final = {"health": _health_left, "agent": _agents_left, "artwork": _artworks_left,
+                    "marker": _markers_left, "ally": _allies_left}

@@ -1,0 +1,47 @@
+"""The games the kernel plays, by name: a second game plugs in by registering its state class.
+
+A game is a subclass of `Machine` (its state) that names itself (`game = "..."`), declares
+its decisions in its own `Registry` and its state in its own table of fields, and gives the
+hooks saves and scenarios need (see docs/architecture.md). The package of a shipped game
+registers it when imported; `game_class(name)` imports it on first use.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Final
+
+from .errors import GameError, closest
+
+if TYPE_CHECKING:
+    from .machine import Machine
+
+DEFAULT: Final = "art-project"
+# shipped games: name -> the module that registers it when imported
+_SHIPPED: Final = {"art-project": "artproject.core.art"}
+_GAMES: dict[str, type[Machine]] = {}
+
+
+def register_game(cls: type[Machine]) -> type[Machine]:
+    """Make a game's state class known by its name (`cls.game`); usable as a decorator."""
+    _GAMES[cls.game] = cls
+    return cls
+
+
+def game_class(name: str | None = None) -> type[Machine]:
+    """The state class of a game by name (the default game when None); GameError if unknown."""
+    name = name or DEFAULT
+    cls = _GAMES.get(name)
+    if cls is None and name in _SHIPPED:
+        import_module(_SHIPPED[name])
+        cls = _GAMES.get(name)
+    if cls is None:
+        known = sorted({*_GAMES, *_SHIPPED})
+        raise GameError(f"unknown game {name!r}{closest(name, known)}; games: "
+                        + ", ".join(known))
+    return cls
+
+
+def game_names() -> list[str]:
+    """Every game the kernel can play."""
+    return sorted({*_GAMES, *_SHIPPED})

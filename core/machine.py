@@ -1,0 +1,525 @@
+"""The kernel's decision machine: the work stack, one pause primitive, chance, the event log,
+the seeded generator, copies, and the information a player has. It knows no game.
+
+A game subclasses `Machine` (its state) and declares its fields (`FIELDS`, see fields.py)
+and its decisions (`registry`, see registry.py). Every rule runs as a step on the work
+stack (`queue`): a step may push more steps, or `pause` for a decision, and the machine
+stops there until `apply()` receives one of `legal_actions()`. Chance is a decision too:
+with `explicit` chance the machine stops at it (`is_chance_node()`), otherwise it draws
+from the seeded generator at once. See docs/architecture.md for a decision's life.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, ClassVar, Final, Self
+
+from .actions import CHANCE, TEAM, TERMINAL, Action
+from .errors import GameError, IllegalActionError
+from .fields import (
+    LIST,
+    MACHINE,
+    PRIVATE,
+    PUBLIC,
+    RESET,
+    SHARE,
+    Entry,
+    Field,
+    entries,
+    fingerprint_of,
+    make_clone,
+    pickled,
+    write_position,
+)
+from .registry import Kind, Registry
+
+MASK: Final = (1 << 64) - 1
+LCG_A: Final = 6364136223846793005  # Knuth's MMIX multiplier and increment (see `next`)
+LCG_C: Final = 1442695040888963407
+HOOK_LIMIT: Final = 10_000  # rule runs in one decision's work before it counts as a loop
+
+# Queue items are (function, args): the function is called as function(state, *args). Only
+# plain module-level functions (or rule steps the game can name, see `_op_ref`) go on the
+# queue, never bound methods or closures, so that a clone shares them and a pickle names them.
+Item = tuple[Callable[..., None], tuple[Any, ...]]
+Resume = Callable[..., None]
+
+
+def rng_state(seed: int) -> int:
+    """The generator's first state for a seed: the seed through splitmix64's mixer."""
+    z = (seed + 0x9E3779B97F4A7C15) & MASK
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+    return z ^ (z >> 31)
+
+
+def _str_or_none(w: Any) -> str | None:
+    return None if w is None else str(w)
+
+
+def _texts(xs: Sequence[Any]) -> list[str]:
+    return [str(x) for x in xs]
+
+
+def _length(q: Sequence[Any]) -> int:
+    return len(q)
+
+
+# The machine's own fields (a game's table follows them; see fields.py).
+MACHINE_FIELDS: Final = (
+    Field("rules", SHARE, MACHINE),
+    Field("seed", SHARE, MACHINE),
+    Field("rng", SHARE, MACHINE, fp="rng"),
+    Field("explicit", SHARE, MACHINE),  # chance stops the machine (explicit) or is drawn
+    Field("queue", LIST, MACHINE, fp="queue", enc=_length),
+    Field("wait", SHARE, PUBLIC, fp="wait", enc=_str_or_none),  # the decision pending
+    Field("options", SHARE, PUBLIC, fp="options", enc=_texts),  # its options, if it has some
+    Field("resume", SHARE, MACHINE),  # resume(st, answer, *wargs) takes the answer
+    Field("wargs", SHARE, MACHINE),
+    Field("outcome", SHARE, PUBLIC, fp="outcome"),
+    Field("reason", SHARE, PUBLIC, fp="reason"),
+    Field("history", LIST, PUBLIC),  # every action applied, in order
+    Field("trail", LIST, PRIVATE),  # every chance event: (at, kind, who, value)
+    Field("log", LIST, PUBLIC),  # the events, when recorded (`logging`)
+    Field("logging", SHARE, MACHINE),
+    Field("legal_cache", SHARE, MACHINE),  # legal_actions() until the state next changes
+    Field("hook_runs", RESET, MACHINE, reset=0),  # rule runs for this decision (a loop guard)
+    Field("start", SHARE, PUBLIC),  # the set position a game began from, if any
+    Field("reseeds", SHARE, MACHINE),  # (decisions taken, seed) of each `reseed`
+)
+
+
+class Machine:
+    """A game in progress, of any game (see the module's text)."""
+
+    __slots__ = tuple(f.name for f in MACHINE_FIELDS)
+
+    game: ClassVar[str] = ""  # its name in the game registry
+    registry: ClassVar[Registry]
+    FIELDS: ClassVar[tuple[Field, ...]] = MACHINE_FIELDS
+    ENTRIES: ClassVar[tuple[Entry, ...]] = ()
+
+    rules: Any
+    seed: int
+    rng: int
+    explicit: bool
+    queue: list[Item]
+    wait: Kind | None
+    options: tuple[Any, ...]
+    resume: Resume | None
+    wargs: tuple[Any, ...]
+    outcome: str | None
+    reason: str
+    history: list[Action]
+    trail: list[tuple[int, Kind, int, Any]]
+    log: list[tuple[Any, ...]]
+    logging: bool
+    legal_cache: list[Action] | None
+    hook_runs: int
+    start: dict[str, Any] | None
+    reseeds: tuple[tuple[int, int], ...]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "FIELDS" in cls.__dict__:
+            setattr(cls, "clone", make_clone(cls, cls.FIELDS))  # noqa: B010 (generated)
+            cls.ENTRIES = entries(cls.FIELDS)
+
+    def init_machine(self, rules: Any, seed: int, log: bool, explicit: bool) -> None:
+        """Set the machine's own fields for a new game."""
+        self.rules, self.seed, self.rng, self.explicit = rules, seed, rng_state(seed), explicit
+        self.queue, self.wait, self.options, self.resume, self.wargs = [], None, (), None, ()
+        self.outcome, self.reason = None, ""
+        self.history, self.trail, self.log, self.logging = [], [], [], log
+        self.legal_cache, self.hook_runs, self.start, self.reseeds = None, 0, None, ()
+
+    # ------------------------------------------------------------------ the work stack
+    def push(self, fn: Callable[..., None], *args: Any) -> None:
+        """Run fn(self, *args) next (before the work already queued)."""
+        self.queue.append((fn, args))
+
+    def push_ops(self, ops: Sequence[Callable[..., None]], ctx: Any) -> None:
+        """Run `ops` next, in order, each as op(self, ctx)."""
+        q = self.queue
+        for op in reversed(ops):
+            q.append((op, (ctx,)))
+
+    def push_many(self, items: Sequence[tuple[Callable[..., None], Any]]) -> None:
+        """Run each op(self, ctx) of `items` next, in order."""
+        q = self.queue
+        for op, ctx in reversed(items):
+            q.append((op, (ctx,)))
+
+    def pause(self, kind: Kind, options: Sequence[Any] = (), resume: Resume | None = None,
+              args: tuple[Any, ...] = (), after: int = -1) -> None:
+        """Stop the machine for decision `kind`: the one way a step asks for a decision.
+
+        With `options` and `resume`, the answer is one of the options and is handed to
+        resume(state, answer, *args); a single option is taken at once without asking.
+        Without, the kind lists its own actions and each applies itself.
+        With `after` (the work stack's length, `len(queue)`, taken before the work that
+        must come first: a step queues what must follow that work at that place), the pause
+        waits until the work queued since the mark has
+        run (at once when none was queued and nothing else is pending); otherwise it is now.
+        """
+        if resume is None:
+            if after < 0 or (len(self.queue) == after and self.wait is None):
+                self.wait = kind  # options, resume and wargs are clear between choices
+                return
+        elif len(options) == 1:
+            resume(self, options[0], *args)
+            return
+        opts = options if options.__class__ is tuple else tuple(options)
+        if after >= 0 and (len(self.queue) != after or self.wait is not None):
+            self.queue.insert(after, (_pause_step, (kind, opts, resume, args)))
+            return
+        self.wait, self.options, self.resume, self.wargs = kind, opts, resume, args
+
+    def resolve(self, answer: Any) -> None:
+        """Hand the answer of the pending choice to its resume step."""
+        resume, args = self.resume, self.wargs
+        self.wait, self.options, self.resume, self.wargs = None, (), None, ()
+        assert resume is not None
+        resume(self, answer, *args)
+
+    def _run(self) -> None:
+        """Run the work stack to the next decision or the end of the game."""
+        self.legal_cache = None
+        self.hook_runs = 0
+        q = self.queue
+        if self.wait is None and self.outcome is None:
+            pop = q.pop
+            while q:
+                fn, args = pop()
+                fn(self, *args)
+                if self.wait is not None or self.outcome is not None:
+                    break
+        if self.outcome is not None:
+            self._over()
+
+    def _over(self) -> None:
+        self.queue.clear()
+        self.wait, self.options, self.resume, self.wargs = None, (), None, ()
+
+    # ------------------------------------------------------------------ decisions
+    def legal_actions(self) -> list[Action]:
+        """Every action the rules allow now, in a stable order (a new list each call); at a
+        chance node, its outcomes."""
+        legal = self.legal_cache
+        if legal is None:
+            w = self.wait
+            legal = self.legal_cache = [] if w is None or self.outcome is not None else w.legal(
+                self)
+        return legal.copy()
+
+    def compute_legal(self) -> list[Action]:
+        """The legal actions worked out from the state, bypassing the cache."""
+        w = self.wait
+        if w is None or self.outcome is not None:
+            return []
+        return w.legal(self).copy()  # the tables' lists are shared: never hand them out
+
+    def apply(self, action: Action | str) -> None:
+        """Take one decision (or, at a chance node, one outcome); an illegal one raises
+        IllegalActionError with the reason and changes nothing."""
+        if isinstance(action, str):
+            action = self.registry.parse(action)
+        legal = self.legal_cache
+        if legal is None:
+            legal = self.legal_cache = self.compute_legal()
+        if action not in legal:
+            raise IllegalActionError(self.why_illegal(action))
+        verb = action[0]
+        if verb.__class__ is str:  # a verb written as text: the listed action's, declared
+            action = legal[legal.index(action)]
+            verb = action[0]
+        self.history.append(action)
+        self.wait = None
+        do = verb.apply  # type: ignore[attr-defined]  # the declared verb (registry.py)
+        if do is not None:
+            do(self, action)
+        if self.wait is None or self.outcome is not None:
+            self._run()  # the machine runs to the next decision
+        else:  # the action's own step asked the next decision: nothing to run
+            self.legal_cache = None
+            self.hook_runs = 0
+
+    def why_illegal(self, action: Action) -> str:
+        """A one-line reason why `action` is not allowed now."""
+        if self.outcome is not None:
+            return self.over_text()
+        chance = self.is_chance_node()
+        if action.player == CHANCE and not chance:
+            return (f"{action}: a chance outcome, but no chance is pending: the team is "
+                    f"deciding {self.wait}")
+        if chance and action.player != CHANCE:
+            return (f"{action}: chance decides now ({self.wait}), not a player: apply one of "
+                    "chance_outcomes()")
+        reason = self.refusal(action)
+        if reason:
+            return reason
+        legal = self.legal_actions()
+        same = [a for a in legal if a.verb == action.verb]
+        if not same:
+            verbs = sorted({a.verb for a in legal})
+            return (f"{action}: not now; the team is deciding {self.wait}"
+                    f" and may: {', '.join(verbs)}")
+        return f"{action}: not allowed now; allowed: " + ", ".join(str(a) for a in same[:12])
+
+    def refusal(self, action: Action) -> str | None:
+        """The game's own reason to refuse `action` (an unknown name, a player not in the
+        game), before the generic ones; None when it has none."""
+        verb = self.registry.verbs.get(action.verb)
+        return verb.check(self, action) if verb is not None and verb.check else None
+
+    def over_text(self) -> str:
+        return f"the game is over ({self.outcome}: {self.reason})"
+
+    @property
+    def actor(self) -> int:
+        """The player whose decision it is, or TEAM (-1) when any player may act."""
+        acts = {a.player for a in self.legal_actions()}
+        return acts.pop() if len(acts) == 1 else TEAM
+
+    def current_player(self) -> int:
+        """TERMINAL when the game is over, CHANCE at a chance node, else `actor`."""
+        if self.outcome is not None:
+            return TERMINAL
+        if self.is_chance_node():
+            return CHANCE
+        return self.actor
+
+    def is_over(self) -> bool:
+        return self.outcome is not None
+
+    def is_terminal(self) -> bool:
+        return self.outcome is not None
+
+    def returns(self) -> list[float]:
+        """Each seat's return (0 for all while the game goes on); the game says how."""
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ chance
+    def next(self) -> int:
+        """The generator's next 32 bits. A 64-bit linear congruential generator (Knuth's
+        MMIX constants) giving its high 32 bits: its whole state is one int, cheap to clone
+        and save, and a step is three integer operations; `rng_state` scrambles the seed."""
+        self.rng = z = (self.rng * LCG_A + LCG_C) & MASK
+        return z >> 32
+
+    def chance(self, node: Kind, resume: Resume, args: tuple[Any, ...] = ()) -> None:
+        """A chance event of kind `node`, its value handed to resume(state, value, *args):
+        drawn from the seeded generator at once, or (explicit chance) a pause at a chance
+        node unless only one outcome is possible."""
+        if not self.explicit:
+            assert node.sample is not None
+            resume(self, node.sample(self), *args)
+            return
+        assert node.outcomes is not None
+        outs = node.outcomes(self)
+        if len(outs) == 1:  # certain: nothing to decide
+            resume(self, outs[0][0], *args)
+            return
+        self.pause(node, tuple(v for v, _ in outs), resume, args)
+
+    def is_chance_node(self) -> bool:
+        """Whether chance decides next (only with explicit chance)."""
+        w = self.wait
+        return w is not None and w.chance and self.outcome is None
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        """At a chance node, each outcome's action with its probability (they sum to 1)."""
+        w = self.wait
+        if not self.is_chance_node() or w is None or w.outcomes is None or w.verb is None:
+            raise GameError("not a chance node: " + (self.over_text() if self.outcome
+                                                       else f"the team is deciding {w}"))
+        act = self.registry.act
+        return [(act(w.verb, CHANCE, v), p) for v, p in w.outcomes(self)]
+
+    def sample_chance(self) -> Action:
+        """At a chance node, the outcome the seeded generator picks (advancing it): the one a
+        game with sampled chance would have drawn here."""
+        w = self.wait
+        if not self.is_chance_node() or w is None or w.sample is None or w.verb is None:
+            raise GameError("not a chance node")
+        return self.registry.act(w.verb, CHANCE, w.sample(self))
+
+    def reseed(self, seed: int) -> None:
+        """Draw the rest of the game's chance from `seed`: a clone reseeded has a future of its
+        own. Saves and replays record where it happened."""
+        self.rng = rng_state(seed)
+        self.reseeds = (*self.reseeds, (len(self.history), seed))
+
+    def record(self, kind: Kind, who: int, value: Any) -> None:
+        """Note a chance event in the trail (what the information rules read)."""
+        self.trail.append((len(self.history), kind, who, value))
+
+    # ------------------------------------------------------------------ the event log
+    def note(self, *event: Any) -> None:
+        """Record an event (when this game records them: `logging`)."""
+        if self.logging:
+            self.log.append(event)
+
+    def events(self) -> list[str]:
+        """The event log as text lines.
+
+        A game that does not record its events (the default: recording costs every step
+        time) replays its decisions from its seed, recording, to tell them.
+        """
+        log = self.log if self.logging else self._replay_log()
+        return [" ".join(str(x) for x in e) for e in log]
+
+    def restart(self, log: bool) -> Machine:
+        """The same game at its start (set-up and any set position), not yet played."""
+        raise NotImplementedError
+
+    def replayed(self, log: bool = False) -> Machine:
+        """The game played again from its start: every action and reseed at its place."""
+        st = self.restart(log)
+        seeds = sorted(self.reseeds)
+        i = 0
+        for n, a in enumerate(self.history):
+            while i < len(seeds) and seeds[i][0] == n:
+                st.reseed(seeds[i][1])
+                i += 1
+            st.apply(a)
+        for _, seed in seeds[i:]:
+            st.reseed(seed)
+        return st
+
+    def _replay_log(self) -> list[tuple[Any, ...]]:
+        st = self.replayed(log=True)
+        if st.fingerprint() != self.fingerprint():
+            raise GameError("this game did not record its events and was changed outside "
+                            "its rules, so a replay cannot tell them: set it up with log=True")
+        return st.log
+
+    # ------------------------------------------------------------------ copies
+    def clone(self) -> Self:  # replaced per game by a generated copy (fields.make_clone)
+        """An independent copy (lists copied; rules, steps and contexts are shared values)."""
+        raise NotImplementedError
+
+    def __copy__(self) -> Self:
+        return self.clone()  # a shallow copy of a mutable game would share its lists
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        return self.clone()  # everything a clone shares is immutable or the rules
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        state = pickled(self, self.FIELDS)
+        state["legal_cache"] = None
+        state["queue"] = [(self._op_ref(fn), tuple(self._arg_ref(x) for x in args))
+                          for fn, args in self.queue]
+        state["resume"] = self._op_ref(self.resume) if self.resume is not None else None
+        state["wargs"] = tuple(self._arg_ref(x) for x in self.wargs)
+        return (_unpickle, (type(self), state))
+
+    def _op_ref(self, fn: Any) -> Any:
+        """A queued step as a pickle names it: a module-level function as itself; the game
+        names its rule steps (compiled effects) through its rules."""
+        return fn
+
+    def _arg_ref(self, ref: Any) -> Any:
+        return ref
+
+    def _op_from(self, ref: Any) -> Any:
+        return ref
+
+    def _arg_from(self, ref: Any) -> Any:
+        return ref
+
+    def _after_unpickle(self) -> None:
+        """Rebuild what a pickle leaves out (the fields derived from the rules)."""
+
+    # ------------------------------------------------------------------ the game's hooks
+    # for saves (saves.py) and scenario files (scenario.py); see docs/architecture.md
+    SCENARIO_KEYS: ClassVar[tuple[str, ...]] = ()
+    NO_CONTEXT: ClassVar[Any] = None  # the context a scenario's facts are read in
+    # the game's checks, run by core/invariants.py: state -> None, (before, action, after)
+    # -> None, state -> None; each raises Violation
+    INVARIANTS: ClassVar[tuple[Callable[..., None], ...]] = ()
+    STEP_CHECKS: ClassVar[tuple[Callable[..., None], ...]] = ()
+    PROPERTY_CHECKS: ClassVar[tuple[Callable[..., None], ...]] = ()
+
+    def save_header(self) -> dict[str, Any]:
+        """What a save records of how this game began (its rules, players, seed...)."""
+        raise NotImplementedError
+
+    @classmethod
+    def read_header(cls, doc: Mapping[str, Any], name: str) -> dict[str, Any]:
+        """A save's header, checked (SaveError naming the key at fault)."""
+        raise NotImplementedError
+
+    @classmethod
+    def from_header(cls, header: Mapping[str, Any], chance: str) -> Machine:
+        """The game a save's header began, not yet played."""
+        raise NotImplementedError
+
+    @classmethod
+    def scenario_start(cls, doc: Mapping[str, Any], path: Path,
+                       variants: tuple[str | Path, ...], locate: Any, fail: Any) -> Machine:
+        """The game a scenario file sets up (its own keys: `SCENARIO_KEYS`), started."""
+        raise NotImplementedError
+
+    def scenario_checker(self) -> Any:
+        """compile(text, origin) -> (fact, left, right, left text) for a scenario's facts."""
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ fingerprints
+    def position(self) -> dict[str, Any]:
+        """The state's position in the position format (every entry the table writes)."""
+        return write_position(self, self.ENTRIES)
+
+    def fingerprint(self) -> dict[str, Any]:
+        """Every fact of the state as plain data: equal fingerprints mean equal games."""
+        out = fingerprint_of(self, self.FIELDS)
+        out["position"] = self.position()
+        out["legal"] = [str(a) for a in self.legal_actions()]
+        return out
+
+    # ------------------------------------------------------------------ information
+    def information_state(self, player: int) -> tuple[Any, ...]:
+        """What `player` knows (hashable): the game's start as they know it, then, in order, every
+        action taken (all public) and every chance event as that player saw it. Equal for
+        two states the player cannot tell apart; perfect recall."""
+        # a trail entry's `at` is the history's length when it happened: the same place
+        # among the decisions whether chance was drawn or applied as outcomes (skipped here)
+        views: list[Any] = []
+        trail, j = self.trail, 0
+        for i, a in enumerate(self.history):
+            while j < len(trail) and trail[j][0] <= i:
+                views.append(self._view(trail[j], player))
+                j += 1
+            if a.player != CHANCE:
+                views.append(str(a))
+        views += [self._view(e, player) for e in trail[j:]]
+        return (self.game, self.start_view(player), player, tuple(views))
+
+    def _view(self, event: tuple[int, Kind, int, Any], player: int) -> Any:
+        _, kind, who, value = event
+        assert kind.view is not None
+        return kind.view(self, who, value, player)
+
+    def start_view(self, player: int) -> tuple[Any, ...]:
+        """What `player` knows of the game's start (its rules, the team, a set position)."""
+        raise NotImplementedError
+
+
+def _pause_step(st: Machine, kind: Kind, options: tuple[Any, ...], resume: Resume | None,
+                args: tuple[Any, ...]) -> None:
+    st.pause(kind, options, resume, args)
+
+
+def _unpickle(cls: type[Machine], state: dict[str, Any]) -> Machine:
+    st = cls.__new__(cls)
+    for k, v in state.items():
+        setattr(st, k, v)
+    st.hook_runs = 0
+    st._after_unpickle()
+    st.queue = [(st._op_from(fn), tuple(st._arg_from(x) for x in args)) for fn, args in
+                st.queue]
+    if st.resume is not None:
+        st.resume = st._op_from(st.resume)
+    st.wargs = tuple(st._arg_from(x) for x in st.wargs)
+    return st
