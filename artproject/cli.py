@@ -30,6 +30,9 @@ examples:
   artproject simulate --mission japan --variant house-rule.toml --games 100
   artproject simulate --mission all --difficulty all --players 2,3,4 --policy heuristic \\
       --games 200 --workers 2
+  artproject simulate --mission all --difficulty all --players all --policy heuristic \\
+      --games 2000 --store sweep.db --backend dask --address tcp://10.0.0.5:8786
+  artproject report sweep.db -o plots/
 """
 EPILOG_CHECK = """\
 examples:
@@ -104,6 +107,7 @@ def _parser() -> argparse.ArgumentParser:
                         "plays sensibly; or a registered plug-in")
     s.add_argument("--workers", type=int, default=1, metavar="N",
                    help="games in N processes at once; the same results as one (default: 1)")
+    _sweep_options(s)
     out = s.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print the results as JSON")
     out.add_argument("--csv", action="store_true", help="print the results as CSV")
@@ -193,7 +197,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ArtError as err:
         print(f"artproject: {err}" if "\n" not in str(err) else str(err), file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as err:
+        print(f"artproject: {err}" if isinstance(err, _Interrupted) else "artproject: interrupted",
+              file=sys.stderr)
         return 130
     except BrokenPipeError:  # `artproject simulate | head`: the reader left; so do we
         import os
@@ -207,7 +213,6 @@ def _simulate(args: argparse.Namespace) -> int:
     from .core.errors import GameError
     from .core.loader import shipped_missions
     from .policies import POLICIES
-    from .simulate import simulate_grid
 
     if args.games < 1:
         raise GameError(f"--games must be at least 1, not {args.games}")
@@ -226,17 +231,7 @@ def _simulate(args: argparse.Namespace) -> int:
                                      "player count")]
     for m in missions[1:]:
         _rules_for(m, args.variant)  # every mission loads before any game is played
-    total = len(missions) * len(diffs) * len(players) * args.games
-    from tqdm import tqdm
-
-    with tqdm(total=total, unit="game", file=sys.stderr, disable=None, leave=False,
-              desc="simulating") as bar:
-
-        def advance(n: int) -> None:
-            bar.update(n)
-
-        cells = simulate_grid(missions, diffs, players, args.games, args.seed, args.variant,
-                              args.policy, args.workers, advance)
+    cells = _sweep(args, missions, diffs, players)
     if args.json:
         import json
 
@@ -246,6 +241,77 @@ def _simulate(args: argparse.Namespace) -> int:
     else:
         print(report_text(cells))
     return 0
+
+
+def _sweep_options(s: argparse.ArgumentParser) -> None:
+    s.add_argument("--backend", default="local", metavar="NAME",
+                   help="where the games run: local (this machine's --workers processes, the "
+                        "default) or dask (a Dask cluster: docs/scaling.md)")
+    s.add_argument("--address", metavar="ADDR",
+                   help="with --backend dask: a running cluster's scheduler "
+                        "(tcp://HOST:8786); without it a local cluster of --workers processes")
+    s.add_argument("--connect-timeout", type=float, default=10.0, metavar="SECONDS",
+                   help="how long to wait for the cluster at --address (default: 10)")
+    s.add_argument("--store", metavar="FILE",
+                   help="keep every game's result in this SQLite file; run the same command "
+                        "again after an interruption and only the missing games are played")
+
+
+def _backend(args: argparse.Namespace) -> Any:
+    """The backend the options name (connected, for a cluster)."""
+    from .backends import make_backend
+    from .core.errors import GameError
+
+    if args.connect_timeout <= 0:
+        raise GameError(f"--connect-timeout must be above 0, not {args.connect_timeout:g}")
+    return make_backend(args.backend, args.workers, args.address, args.connect_timeout)
+
+
+def _sweep(args: argparse.Namespace, missions: Sequence[str], diffs: Sequence[str],
+           players: Sequence[int]) -> list[dict[str, Any]]:
+    """Run simulate's grid on its backend, into its store, with a progress bar; Ctrl-C stops
+    the workers, keeps every finished batch in the store, and ends with one line."""
+    from tqdm import tqdm
+
+    from .store import Store
+    from .sweep import grid_of, plan_sweep, run_plan
+
+    if args.backend != "dask" and args.address:
+        from .core.errors import GameError
+
+        raise GameError("--address is for --backend dask (the local backend runs here)")
+    backend = _backend(args)  # before the store: a cluster that does not answer changes nothing
+    store = None
+    try:
+        store = Store.open(args.store) if args.store else None
+        grid = grid_of(missions, diffs, players, args.games, args.seed, args.variant,
+                       args.policy)
+        plan = plan_sweep(grid, store, backend.workers)
+        with tqdm(total=plan.total, initial=plan.done, unit="game", file=sys.stderr,
+                  disable=None, leave=False, desc="simulating", smoothing=0.1) as bar:
+            def advance(n: int) -> None:
+                bar.update(n)
+
+            try:
+                return run_plan(plan, backend, store, advance)
+            except KeyboardInterrupt:
+                bar.close()
+                raise _Interrupted(_kept(store, plan.total)) from None
+    finally:
+        backend.close()
+        if store is not None:
+            store.close()
+
+
+def _kept(store: Any, total: int) -> str:
+    if store is None:
+        return "interrupted; nothing was kept (--store FILE keeps each game as it ends)"
+    return (f"interrupted; {store.path} keeps every game finished ({store.count()} in all): "
+            "run the same command again to play the rest")
+
+
+class _Interrupted(KeyboardInterrupt):
+    """Ctrl-C during a sweep, with the one line to print."""
 
 
 def _rules_for(mission: str, variants: Sequence[str]) -> Any:
