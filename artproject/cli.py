@@ -34,6 +34,15 @@ examples:
       --games 2000 --store sweep.db --backend dask --address tcp://10.0.0.5:8786
   artproject report sweep.db -o plots/
 """
+EPILOG_REPORT = """\
+examples:
+  artproject simulate --mission all --difficulty all --players 1-6 --policy heuristic \\
+      --games 200 --store sweep.db
+  artproject report sweep.db                  # the Hall of Fame, from every game stored
+  artproject report sweep.db -o plots/        # and win-rate, game-length, causes-of-loss
+                                              # plots, as PNG and SVG
+exit status: 0 written; 2 a file that is not a store, or a plot already there (--force).
+"""
 EPILOG_CHECK = """\
 examples:
   artproject check missions/japan.toml
@@ -112,6 +121,15 @@ def _parser() -> argparse.ArgumentParser:
     out.add_argument("--json", action="store_true", help="print the results as JSON")
     out.add_argument("--csv", action="store_true", help="print the results as CSV")
 
+    rp = sub.add_parser("report", help="the Hall of Fame and its plots from a results store "
+                        "(simulate --store)", epilog=EPILOG_REPORT,
+                        formatter_class=argparse.RawDescriptionHelpFormatter)
+    rp.add_argument("store", metavar="FILE", help="a results store written by simulate --store")
+    rp.add_argument("-o", "--output", metavar="DIR",
+                    help="draw the plots into this folder (made if missing), PNG and SVG")
+    rp.add_argument("--force", action="store_true",
+                    help="replace plots already in DIR (otherwise nothing is written)")
+
     c = sub.add_parser("check", help="validate rule files (missions, cards, variants, scenarios)",
                        epilog=EPILOG_CHECK, formatter_class=argparse.RawDescriptionHelpFormatter)
     c.add_argument("paths", nargs="+", metavar="PATH", help="files or folders of TOML files")
@@ -185,6 +203,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _simulate(args)
         if args.command == "check":
             return _check(args.paths)
+        if args.command == "report":
+            return _report(args)
         if args.command == "verify":
             return _verify(args)
         if args.command == "render":
@@ -358,6 +378,22 @@ def report_csv(cells: list[dict[str, Any]]) -> str:
                     f"{c['average_rounds']:.3f}", f"{c['average_decisions']:.3f}",
                     next(iter(c["causes"]), "")])
     return buf.getvalue()
+
+
+# ---------------------------------------------------------------------- report
+def _report(args: argparse.Namespace) -> int:
+    from .report import hall_of_fame, write_plots
+    from .store import Store
+
+    with Store.read(args.store) as store:
+        rows = list(store.rows())
+    if args.output:
+        written = write_plots(rows, Path(args.output), args.force)  # before any output
+    print(hall_of_fame(rows, args.store))
+    if args.output:
+        print(f"\nwrote {len(written)} plots in {args.output}: "
+              + ", ".join(p.name for p in written))
+    return 0
 
 
 # ---------------------------------------------------------------------- check
