@@ -43,6 +43,15 @@ examples:
                                               # plots, as PNG and SVG
 exit status: 0 written; 2 a file that is not a store, or a plot already there (--force).
 """
+EPILOG_TUNE = """\
+examples:
+  artproject tune japan --target easy=0.7,medium=0.45,hard=0.2,impossible=0.05 \\
+      --players 1-6 --games 100 --trials 40 --workers 2 -o japan-tuned.toml
+  artproject simulate --mission japan --variant japan-tuned.toml --difficulty all
+the mission's [tune] section names what may change (docs/missions.md); the search is
+seeded: the same arguments find the same values, on one process or a cluster.
+exit status: 0 written; 2 bad input (a target, a range, an output file already there).
+"""
 EPILOG_CHECK = """\
 examples:
   artproject check missions/japan.toml
@@ -130,6 +139,36 @@ def _parser() -> argparse.ArgumentParser:
     rp.add_argument("--force", action="store_true",
                     help="replace plots already in DIR (otherwise nothing is written)")
 
+    t = sub.add_parser("tune", help="search a mission's tunable numbers for target win rates "
+                       "and write them as a variant", epilog=EPILOG_TUNE,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    t.add_argument("mission", metavar="MISSION",
+                   help="a mission file (or a shipped mission's name) with a [tune] section")
+    t.add_argument("--variant", action="append", default=[], metavar="FILE",
+                   help="a variant to layer on the mission first; repeatable")
+    t.add_argument("--target", default="easy=0.7,medium=0.45,hard=0.2,impossible=0.05",
+                   metavar="D=RATE,...", help="the win rate wanted at each difficulty "
+                   "(default: easy=0.7,medium=0.45,hard=0.2,impossible=0.05)")
+    t.add_argument("--players", default="1-6", metavar="LIST",
+                   help="team sizes to balance: 2, 2,4, 1-6 or all (default: 1-6)")
+    t.add_argument("--games", type=int, default=50,
+                   help="games a difficulty and team size, each trial (default: 50)")
+    t.add_argument("--trials", type=int, default=30, help="values to try (default: 30)")
+    t.add_argument("--seed", type=int, default=1,
+                   help="the search's seed and the games' first seed (default: 1)")
+    t.add_argument("--policy", default="heuristic", metavar="NAME",
+                   help="who plays the games (default: heuristic)")
+    t.add_argument("--workers", type=int, default=1, metavar="N",
+                   help="each trial's games in N processes (default: 1)")
+    t.add_argument("--backend", default="local", metavar="NAME",
+                   help="local (default) or dask, as simulate's")
+    t.add_argument("--address", metavar="ADDR", help="with --backend dask: a running cluster")
+    t.add_argument("--connect-timeout", type=float, default=10.0, metavar="SECONDS",
+                   help="how long to wait for the cluster at --address (default: 10)")
+    t.add_argument("-o", "--output", metavar="FILE",
+                   help="the variant to write (default: MISSION-tuned.toml here)")
+    t.add_argument("--force", action="store_true", help="replace FILE if it exists")
+
     c = sub.add_parser("check", help="validate rule files (missions, cards, variants, scenarios)",
                        epilog=EPILOG_CHECK, formatter_class=argparse.RawDescriptionHelpFormatter)
     c.add_argument("paths", nargs="+", metavar="PATH", help="files or folders of TOML files")
@@ -205,6 +244,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _check(args.paths)
         if args.command == "report":
             return _report(args)
+        if args.command == "tune":
+            return _tune(args)
         if args.command == "verify":
             return _verify(args)
         if args.command == "render":
@@ -393,6 +434,81 @@ def _report(args: argparse.Namespace) -> int:
     if args.output:
         print(f"\nwrote {len(written)} plots in {args.output}: "
               + ", ".join(p.name for p in written))
+    return 0
+
+
+# ---------------------------------------------------------------------- tune
+def _team_sizes(text: str) -> list[int]:
+    """--players as a list: 2, 2,4, 1-6 or all."""
+    from .core.errors import GameError
+
+    known = [str(i) for i in range(1, 7)]
+    out: list[int] = []
+    for part in ("1-6" if text == "all" else text).split(","):
+        lo, dash, hi = part.strip().partition("-")
+        for end in (lo, hi) if dash else (lo,):
+            if end.strip() not in known:
+                raise GameError(f"--players: {part.strip()!r} is not a team size: 1 to 6, a "
+                                "list (2,4) or a range (1-6)")
+        first, last = int(lo), int(hi) if dash else int(lo)
+        if first > last:
+            raise GameError(f"--players: the range {part.strip()!r} is empty")
+        out += [p for p in range(first, last + 1) if p not in out]
+    return out
+
+
+def _tune(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    from .core.errors import GameError
+    from .core.loader import load_rules
+    from .core.tunables import tunables
+    from .policies import POLICIES
+    from .tune import parse_targets, report, search
+
+    for name in ("games", "trials", "workers"):
+        if getattr(args, name) < 1:
+            raise GameError(f"--{name} must be at least 1, not {getattr(args, name)}")
+    if args.policy not in POLICIES:
+        from .core.errors import closest
+
+        raise GameError(f"unknown policy {args.policy!r}{closest(args.policy, POLICIES)}; "
+                        "policies: " + ", ".join(POLICIES))
+    rules = load_rules(args.mission, args.variant)
+    targets = parse_targets(args.target, list(rules.difficulties))
+    players = _team_sizes(args.players)
+    dims = tunables(rules)
+    if not dims:
+        raise GameError(f"{rules.source}: the mission declares nothing to tune: add a [tune] "
+                        "section (docs/missions.md)")
+    out = Path(args.output or f"{rules.name}-tuned.toml")
+    if out.exists() and not args.force:
+        raise GameError(f"{out} already exists; nothing was written (--force replaces it)")
+    if not out.resolve().parent.is_dir():
+        raise GameError(f"{out}: cannot write: no such folder {str(out.parent)!r}")
+    if args.backend != "dask" and args.address:
+        raise GameError("--address is for --backend dask (the local backend runs here)")
+    backend = _backend(args)
+    try:
+        with tqdm(total=args.trials, unit="trial", file=sys.stderr, disable=None, leave=False,
+                  desc="tuning") as bar:
+
+            def advance(n: int, score: float) -> None:
+                bar.set_postfix(loss=f"{score:.4f}", refresh=False)
+                bar.update(n)
+
+            result = search(args.mission, args.variant, targets, players, args.games,
+                            args.trials, args.seed, args.policy, backend, advance)
+    finally:
+        backend.close()
+    header = (f"# Written by: artproject tune {args.mission} --target {args.target} "
+              f"--players {args.players} --games {args.games} --trials {args.trials} "
+              f"--seed {args.seed} --policy {args.policy}\n"
+              f"# Use it as a variant: artproject simulate --mission {args.mission} "
+              f"--variant {out}\n")
+    _write_atomic(out, header + result.text)
+    print(report(result, targets, rules, dims))
+    print(f"wrote {out}: a variant with the values found")
     return 0
 
 

@@ -243,6 +243,22 @@ def _win_margin(st: State, b: _Board, city: int) -> float:
     return strength - st.agent_strength(city)
 
 
+def _nearest(targets: list[int], pawns: list[int], d: tuple[tuple[int, ...], ...],
+             ) -> dict[int, list[int]]:
+    """Each target to its nearest pawn, the less busy one on a tie, then the first."""
+    mine: dict[int, list[int]] = {}
+    load = [0] * len(pawns)
+    for t in targets:
+        near, nd, nl = 0, d[pawns[0]][t], load[0]
+        for i in range(1, len(pawns)):
+            di = d[pawns[i]][t]
+            if di < nd or (di == nd and load[i] < nl):
+                near, nd, nl = i, di, load[i]
+        load[near] += 1
+        mine.setdefault(near, []).append(t)
+    return mine
+
+
 _HANDLERS: dict[type, dict[str, Callable[..., Action | None]]] = {}
 
 
@@ -490,16 +506,7 @@ class Heuristic:
             return None
         # each target to its nearest pawn, the less busy one on a tie, so that the pawns
         # spread out over the board (on a board where a pawn goes anywhere, every tie)
-        mine: dict[int, list[int]] = {}
-        load = [0] * len(pawns)
-        for t in targets:
-            near, nd, nl = 0, d[pawns[0]][t], load[0]
-            for i in range(1, len(pawns)):
-                di = d[pawns[i]][t]
-                if di < nd or (di == nd and load[i] < nl):
-                    near, nd, nl = i, di, load[i]
-            load[near] += 1
-            mine.setdefault(near, []).append(t)
+        mine = _nearest(targets, pawns, d)
         deliver: list[int] | None = None
         pawn: dict[int, tuple[int, int, list[int], bool, int]] = {}  # per mover, once
         steps = b.steps

@@ -169,12 +169,7 @@ def plot_causes(rows: Sequence[Row], most: int = 6) -> Any:
         diffs = sorted({r.difficulty for r in rows if _board(r) == b}, key=_difficulty_order)
         left = [0.0] * len(diffs)
         for label, colour in zip(labels, colours, strict=True):
-            share = []
-            for d in diffs:
-                here = [r for r in mine if r.difficulty == d]
-                k = sum(1 for r in here if (r.cause == label if label in shown
-                                            else r.cause not in shown))
-                share.append(100 * k / len(here) if here else 0.0)
+            share = [_share(mine, d, label, shown) for d in diffs]
             ax.barh(range(len(diffs)), share, left=left, color=colour, label=label)
             left = [a + s for a, s in zip(left, share, strict=True)]
         ax.set_yticks(range(len(diffs)), diffs)
@@ -186,6 +181,13 @@ def plot_causes(rows: Sequence[Row], most: int = 6) -> Any:
                fontsize="small")
     fig.suptitle("Causes of loss, by difficulty")
     return fig
+
+
+def _share(lost: Sequence[Row], difficulty: str, label: str, shown: list[str]) -> float:
+    """The percentage of a difficulty's lost games with this cause (or another cause)."""
+    here = [r for r in lost if r.difficulty == difficulty]
+    k = sum(1 for r in here if (r.cause == label if label in shown else r.cause not in shown))
+    return 100 * k / len(here) if here else 0.0
 
 
 def _colours(n: int) -> list[Any]:

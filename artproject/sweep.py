@@ -41,19 +41,24 @@ class Batch:
     seeds: tuple[int, ...]
 
 
-_TEXTS: dict[str, str] = {}  # a worker's files for variants shipped as text, by digest
+_TEXTS: dict[str, str] = {}  # this process's files for variants shipped as text, by digest
 
 
 def _text_file(text: str) -> str:
+    """A file holding a variant shipped as text, in this process's own temporary folder
+    (removed when the process ends)."""
     h = hashlib.sha256(text.encode()).hexdigest()[:16]
     path = _TEXTS.get(h)
-    if path is None or not Path(path).exists():
-        d = Path(tempfile.gettempdir()) / "artproject-variants"
-        d.mkdir(exist_ok=True)
-        p = d / f"variant-{h}.toml"
-        tmp = d / f".{h}.{id(text)}.tmp"
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(p)
+    if path is None:
+        if not _TEXTS:
+            import atexit
+            import shutil
+
+            folder = tempfile.mkdtemp(prefix="artproject-variants-")
+            _TEXTS[""] = folder
+            atexit.register(shutil.rmtree, folder, True)
+        p = Path(_TEXTS[""]) / f"variant-{h}.toml"
+        p.write_text(text, encoding="utf-8")
         path = _TEXTS[h] = str(p)
     return path
 
