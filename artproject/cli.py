@@ -36,7 +36,7 @@ examples:
 """
 EPILOG_REPORT = """\
 examples:
-  artproject simulate --mission all --difficulty all --players 1-6 --policy heuristic \\
+  artproject simulate --mission all --difficulty all --players all --policy heuristic \\
       --games 200 --store sweep.db
   artproject report sweep.db                  # the Hall of Fame, from every game stored
   artproject report sweep.db -o plots/        # and win-rate, game-length, causes-of-loss
