@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections import deque
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from .core.actions import ALLY_PAWN, Action
 from .core.rules import Ctx, Rules
@@ -124,11 +124,14 @@ class _Board:
     distances, roads, constants and each card's weights."""
 
     __slots__ = (
+        "anywhere",
         "bonus",
         "boost_i",
         "cards",
         "city_lost",
         "city_symbol",
+        "clues",
+        "costs",
         "dist",
         "lost_at",
         "need",
@@ -144,7 +147,7 @@ class _Board:
         # per mover (a player or the ally pawn), per city, per destination's name: the
         # destination and the context its cost is worked out in (who pays, where, the road)
         n = len(rules.cities)
-        anywhere = rules.params["rules.movement"] == "anywhere"
+        anywhere = self.anywhere = rules.params["rules.movement"] == "anywhere"
         ways = [[d for d in range(n) if d != c and (anywhere or (c, d) in road)]
                 for c in range(n)]
         self.steps: dict[int, tuple[dict[Any, tuple[int, Ctx]], ...]] = {
@@ -158,6 +161,8 @@ class _Board:
         self.boost_i = rules.resources.index(p["rules.boost_resource"])
         self.res_cap = int(p["components.resource_tokens"])
         self.cards = {i: _Card(rules, i) for i in rules.cards}
+        self.clues = {i: tuple(set(c.clues)) for i, c in rules.cards.items()}  # distinct
+        self.costs: dict[Any, tuple[tuple[tuple[int, int], ...], int]] = {}  # move costs met
         self.city_lost = bool(rules.hooks.get("city_lost"))
         self.city_symbol = tuple(c.symbol for c in rules.cities)
         self.symbol_cities = tuple(rules.by_symbol.get(s, ()) for s in rules.symbols)
@@ -209,13 +214,8 @@ class _Now:
         """Cards in the player's chain bearing each symbol."""
         counts = self.clues.get(player)
         if counts is None:
-            chain = self.st.chain_of(player)
-            counts = [0] * len(self.b.symbol_cities)
-            cards = self.st.rules.cards
-            for x in chain:
-                for s in set(cards[x].clues):
-                    counts[s] += 1
-            self.clues[player] = counts
+            counts = self.clues[player] = self.bot.chain_counts(self.st.chain_of(player),
+                                                                self.b)
         return counts
 
     def free_symbols(self) -> list[bool]:
@@ -259,6 +259,19 @@ def _nearest(targets: list[int], pawns: list[int], d: tuple[tuple[int, ...], ...
     return mine
 
 
+def _cost_facts(rules: Rules, cost: tuple[tuple[str, int], ...],
+                ) -> tuple[tuple[tuple[int, int], ...], int]:
+    """A cost as the bot weighs it: what it needs of each resource (index, or -1 for health:
+    the van holds none), the kinds together, and its size."""
+    need: dict[str, int] = {}
+    for k, n in cost:
+        need[k] = need.get(k, 0) + n
+    index = {k: i for i, k in enumerate(rules.resources)}
+    return (tuple((index[k] if k != "health" else -1, n) for k, n in need.items()),
+            sum(n for _, n in cost))
+
+
+_MOVES: Final = frozenset({"move", "carry"})
 _HANDLERS: dict[type, dict[str, Callable[..., Action | None]]] = {}
 
 
@@ -283,6 +296,7 @@ class Heuristic:
         self._critical: tuple[Any, frozenset[int]] = (None, frozenset())
         self.receiver = -1  # whom the clue card being traded is meant for
         self._on = _handlers(type(self))
+        self._chains: dict[int, tuple[list[int], list[int]]] = {}  # see chain_counts
 
     def critical(self, st: State) -> frozenset[int]:
         """Cities whose fall would lose the game at once (a mission's hook may say so): found
@@ -310,6 +324,30 @@ class Heuristic:
         result = frozenset(out)
         self._critical = (key, result)
         return result
+
+    def chain_counts(self, chain: list[int], b: _Board) -> list[int]:
+        """Cards of a clue chain bearing each symbol. A chain grows a card at a time: the
+        counts of the chain as last seen are kept, and only the cards added since counted
+        (a chain that changed otherwise is counted afresh)."""
+        seen = self._chains.get(id(chain))
+        if seen is not None:
+            was, counts = seen
+            n = len(was)
+            if n <= len(chain) and chain[:n] == was:
+                if n == len(chain):
+                    return counts
+                counts = counts.copy()
+                for x in chain[n:]:
+                    for s in b.clues[x]:
+                        counts[s] += 1
+                self._chains[id(chain)] = (chain.copy(), counts)
+                return counts
+        counts = [0] * len(b.symbol_cities)
+        for x in chain:
+            for s in b.clues[x]:
+                counts[s] += 1
+        self._chains[id(chain)] = (chain.copy(), counts)
+        return counts
 
     # ---------------------------------------------------------------- helpers
     @staticmethod
@@ -342,31 +380,37 @@ class Heuristic:
 
     def card_score(self, st: State, player: int, card: int) -> float:
         """How much the team gains by `player` playing `card` now (higher is better)."""
-        return self._card_score(_Now(self, st), player, card)
+        return self._scorer(_Now(self, st))(player, card)
 
-    def _card_score(self, now: _Now, player: int, card: int) -> float:
+    def _scorer(self, now: _Now) -> Callable[[int, int], float]:
+        """card_score for one decision: what every card's score reads, read once."""
         st, b = now.st, now.b
-        c = b.cards[card]
-        van = st.van
-        score = 0.0
-        score -= c.cost_weight
-        short = 0
-        for i, n in c.need:
-            short += max(0, n - (van[i] if i >= 0 else 0))
-        score -= short * (6.0 if short > max(0, st.health[player] - 1) else 1.0)
-        for i, n in c.gains:
-            if i < 0:
-                score += 2.0 * n
-            else:
-                score += min(n, b.res_cap - van[i]) * (1.2 if van[i] < 2 else 0.8)
-        placing = c.placing
-        if placing:
-            left = now.agents_left()
-            if left - placing < 4:
-                score -= 8.0 * (4 - (left - placing))  # running out loses (R2)
-        if c.agents:
-            lost, agents, at = st.lost, st.agents, b.lost_at
-            crit: frozenset[int] | None = None
+        cards, van, health, lost, agents = b.cards, st.van, st.health, st.lost, st.agents
+        res_cap, at, need = b.res_cap, b.lost_at, b.need
+        city_lost = b.city_lost
+        free = now.free_symbols()
+        clue_counts, margin, clues = now.clue_counts, now.margin, now.clues
+
+        def score_of(player: int, card: int) -> float:
+            c = cards[card]
+            score = 0.0
+            score -= c.cost_weight
+            short = 0
+            for i, n in c.need:
+                lack = n - van[i] if i >= 0 else n
+                if lack > 0:
+                    short += lack
+            score -= short * (6.0 if short > health[player] - 1 and short > 0 else 1.0)
+            for i, n in c.gains:
+                if i < 0:
+                    score += 2.0 * n
+                else:
+                    score += min(n, res_cap - van[i]) * (1.2 if van[i] < 2 else 0.8)
+            placing = c.placing
+            if placing:
+                left = now.agents_left()
+                if left - placing < 4:
+                    score -= 8.0 * (4 - (left - placing))  # running out loses (R2)
             for cities, n, lost_weight, weight, crit_weight in c.agents:
                 for city in cities:
                     if lost[city]:
@@ -374,25 +418,22 @@ class Heuristic:
                         continue
                     after = agents[city] + n
                     score -= weight
-                    if b.city_lost:
-                        if crit is None:
-                            crit = now.critical()
-                        if city in crit:
-                            score -= crit_weight * max(0, after - 1)
+                    if city_lost and city in now.critical():
+                        score -= crit_weight * (after - 1 if after > 1 else 0)
                     if after >= at:
-                        score -= 6.0 if now.margin(city) < 0 else 1.5
+                        score -= 6.0 if margin(city) < 0 else 1.5
                     elif after == at - 1:
                         score -= 1.0
-        counts = now.clue_counts(player)
-        free = now.free_symbols()
-        need = b.need
-        for s in c.clues:
-            have = counts[s]
-            if have + 1 >= need:
-                score += 4.0 if free[s] else -0.5
-            else:
-                score += 0.6 * (have + 1) if free[s] else 0.1
-        return score
+            counts = clues.get(player) or clue_counts(player)
+            for s in c.clues:
+                have = counts[s]
+                if have + 1 >= need:
+                    score += 4.0 if free[s] else -0.5
+                else:
+                    score += 0.6 * (have + 1) if free[s] else 0.1
+            return score
+
+        return score_of
 
     def targets(self, st: State) -> list[int]:
         """Cities worth going to: artworks to collect, agents near 5 to fight."""
@@ -441,9 +482,8 @@ class Heuristic:
         return None  # done
 
     def on_plan(self, st: State, legal: list[Action]) -> Action | None:
-        now = _Now(self, st)
-        scored = [(self._card_score(now, a.player, int(a.arg or 0)), a) for a in legal
-                  if a.verb == "play"]
+        score = self._scorer(_Now(self, st))
+        scored = [(score(a.player, int(a.arg or 0)), a) for a in legal if a.verb == "play"]
         best_by_player: dict[int, float] = {}
         for s, a in scored:
             best_by_player[a.player] = max(best_by_player.get(a.player, -99.0), s)
@@ -496,7 +536,7 @@ class Heuristic:
         d = b.dist
         targets = self._targets(now)
         pawns, players = st.pawns, st.players
-        moves = [a for a in legal if a.verb == "move" or a.verb == "carry"]
+        moves = [a for a in legal if a.verb in _MOVES]
         if st.must_leave:
             forced = [a for a in moves if st.pawn_index(a.player) in st.must_leave
                       and st.lost[pawns[st.pawn_index(a.player)]]]
@@ -508,8 +548,9 @@ class Heuristic:
         # spread out over the board (on a board where a pawn goes anywhere, every tie)
         mine = _nearest(targets, pawns, d)
         deliver: list[int] | None = None
-        pawn: dict[int, tuple[int, int, list[int], bool, int]] = {}  # per mover, once
-        steps = b.steps
+        pawn: dict[int, tuple[Any, ...]] = {}  # per mover, once
+        steps, costs, anywhere, names = b.steps, b.costs, b.anywhere, st.tab.names
+        van, health, carried = st.van, st.health, st.carried
         best: tuple[float, Action] | None = None
         for a in moves:
             who = a.player
@@ -519,11 +560,20 @@ class Heuristic:
                 goals = mine.get(i) or targets
                 here = pawns[i]
                 stay = here in goals and st.can_collect(here)
-                mover = pawn[who] = (i, here, goals, stay, min(map(d[here].__getitem__, goals)))
-            i, here, goals, stay, near = mover
-            if stay:
-                continue  # stay and collect
-            if a.verb == "carry" or st.carried[i]:
+                near = min(map(d[here].__getitem__, goals))
+                # at a goal, no move brings the pawn nearer, unless it carries an artwork
+                quiet = stay or (near == 0 and not carried[i])
+                # where a pawn goes anywhere in one move, only a move onto a goal is nearer
+                onto = (frozenset(names[t] for t in goals)
+                        if anywhere and not carried[i] else None)
+                mover = pawn[who] = (i, here, goals, stay, quiet, near, onto)
+            i, here, goals, stay, quiet, near, onto = mover
+            carry = a.verb == "carry"
+            if stay or (quiet and not carry):
+                continue  # stay and collect, or already where it is wanted
+            if onto is not None and not carry and a.arg not in onto:
+                continue  # no nearer
+            if carry or carried[i]:
                 if deliver is None:
                     deliver = self.delivery(st)
                 if deliver:  # take the artwork where it is wanted
@@ -534,11 +584,17 @@ class Heuristic:
             if gain <= 0:
                 continue
             cost = r.move_cost(st, ctx)
-            short = self.shortfall(st, cost) if cost else 0
-            if short > max(0, st.health[ctx.player] - 1):
+            facts = costs.get(cost)
+            if facts is None:
+                facts = costs[cost] = _cost_facts(r, cost)
+            need, total = facts
+            short = 0
+            for k, n in need:
+                short += max(0, n - (van[k] if k >= 0 else 0))
+            if short > max(0, health[ctx.player] - 1):
                 continue
-            value = gain - 1.2 * short - 0.3 * (sum(n for _, n in cost) if cost else 0)
-            if a.verb == "carry":
+            value = gain - 1.2 * short - 0.3 * total
+            if carry:
                 value += 1.5
             if best is None or value > best[0]:
                 best = (value, a)
@@ -548,19 +604,24 @@ class Heuristic:
         now = _Now(self, st)
         best: tuple[float, Action] | None = None
         at = now.b.lost_at
+        health, pawns, agents = st.health, st.pawns, st.agents
         for a in legal:
             if a.verb != "fight":
                 continue
             c = st.rules.city_index[str(a.arg)]
             margin = now.margin(c)
-            urgency = (3 if st.agents[c] >= at - 1 else 0) + (2 if st.artwork_at(c) else 0)
-            if c in now.critical() and st.agents[c] >= at - 2:
+            urgency = (3 if agents[c] >= at - 1 else 0) + (2 if st.artwork_at(c) else 0)
+            if c in now.critical() and agents[c] >= at - 2:
                 urgency += 3
             value = margin + urgency
-            leader_spare = max(self.spare(st, p) for p in range(st.players) if st.pawns[p] == c)
+            here = [p for p in range(st.players) if pawns[p] == c]
+            # the healthiest is the leader (the first of them on a tie) and the most to spare
+            leader = here[0]
+            for p in here:
+                if health[p] > health[leader]:
+                    leader = p
+            leader_spare = max(0, health[leader] - 1)
             if margin > -3 - 1.5 * leader_spare or (urgency >= 3 and margin > -6):
-                leader = max((p for p in range(st.players) if st.pawns[p] == c),
-                             key=lambda p: st.health[p])
                 act = Action("fight", leader, a.arg)
                 if act in legal and (best is None or value > best[0]):
                     best = (value, act)
@@ -616,6 +677,17 @@ class Heuristic:
         """Hand over a clue card that completes a triple in the receiver's chain (R21)."""
         r = st.rules
         need = int(r.params["rules.clues_per_artwork"])
+        held: dict[int, list[int]] = {}  # per receiver: the cards of its chain per symbol
+
+        def count(q: int, s: int) -> int:
+            counts = held.get(q)
+            if counts is None:
+                counts = held[q] = [0] * len(r.symbols)
+                for c in st.chains[q]:
+                    for x in set(r.cards[c].clues):
+                        counts[x] += 1
+            return counts[s]
+
         for a in legal:
             if a.verb != "trade":
                 continue
@@ -625,7 +697,7 @@ class Heuristic:
                 if q == a.player or st.pawns[q] != here:
                     continue
                 for s in card.clues:
-                    if sum(1 for c in st.chains[q] if s in r.cards[c].clues) == need - 1:
+                    if count(q, s) == need - 1:
                         self.receiver = q
                         return a
         return legal[-1]
