@@ -502,15 +502,19 @@ class State:
         if player == ALLY_PAWN:
             player = 0  # the solo player pays for the ally pawn (R24)
         if kind == "health":
+            if player < 0:  # a team's health cost: the team names who pays each token (R5)
+                for _ in range(n):
+                    self.push(State.lose, kind, 1, NO_CTX)
+                return
             self.lose_health(player, n, "pays health")
             return
         r = self.tab.res_index[kind]
         if player < 0:  # the team names who pays: one token at a time, each may stop to ask
-            if n > 1:
+            if self.van[r] >= n:  # the van holds it all: nobody is asked
+                self.van[r] -= n
+            elif n > 1:
                 for _ in range(n):
                     self.push(State.pay, player, kind, 1)
-            elif self.van[r] > 0:
-                self.van[r] -= 1
             else:
                 self.ask("hurt", self._alive(), _hurt_for(kind))
             return
@@ -1076,8 +1080,13 @@ def _give_health(st: State, p: int, ctx: Ctx) -> None:
 
 
 def _hurt_for(kind: str) -> Callable[..., None]:
+    # a health token standing in for a missing resource is logged as the golden rule's
+    # payments are (`health_for`); a plain loss of health is not
+    each = () if kind == "health" else ("health_for", kind)
+
     def hurt(st: State, p: int, ctx: Ctx) -> None:
-        st.lose_health(p, 1, f"health for missing {kind}")
+        st.lose_health(p, 1, f"health for missing {kind}",
+                       (each[0], _P[p], each[1]) if each else ())
     return hurt
 
 
@@ -1116,16 +1125,12 @@ _DONE: Final = _A("done")
 _ROLL: Final = _A("roll")
 _CONCEDE: Final = _A("concede")
 _UNLOCK: Final = [_A("unlock"), _DONE]
-_UNLOCK_BY: Final = [[*(_A("unlock", p) for p in range(n)), _DONE] for n in range(7)]
+_DONE_ONLY: Final = [_DONE]
 
 
 def _legal_boundary(st: State) -> list[Action]:
-    t = st.tab
-    if st.allies >= t.ally_dice:
-        return [_DONE]
-    if st.van[t.ally_res_i] >= t.ally_cost_at[len(st.track)]:
-        return _UNLOCK
-    return _UNLOCK_BY[st.players]  # R5: the team names who pays each missing radio
+    # R17; R5: an unlock names no payer: the team names one for each missing radio (`hurt`)
+    return _DONE_ONLY if st.allies >= st.tab.ally_dice else _UNLOCK
 
 
 def _legal_plan(st: State) -> list[Action]:
@@ -1271,7 +1276,10 @@ def _apply_unlock(st: State, a: Action) -> None:
     if st.logging:
         st.log.append((st.round, "unlock", st.allies, cost))
     at = len(st.queue)
-    st.pay(a.player if a.player >= 0 else 0, st.tab.ally_res, cost)
+    # R5: a team act: the van pays what it holds; each missing radio is paid with one
+    # health by a player the team names (a `hurt` question each), different radios by
+    # different players if the team likes
+    st.pay(TEAM, st.tab.ally_res, cost)
     _wait_after(st, at, "boundary")
 
 
