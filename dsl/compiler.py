@@ -28,7 +28,7 @@ EVENTS: Final = {
     "battle_won": "the team won the battle in `city`",
     "battle_lost": "the team conceded the battle in `city`",
     "city_lost": "`city` has just become lost",
-    "round_end": "the end of round checks are done",
+    "round_end": "the round ends: after lost cities, before the final-round check (R27)",
 }
 PLAYER_NAMES: Final = tuple(f"p{i}" for i in range(1, 7))
 _EXTRA_KINDS: Final = {"health", "resource", "clue"}
