@@ -59,6 +59,7 @@ class Tables:
         "need",
         "per_round",
         "plays",
+        "reroll_own_dice",
         "res_cap",
         "res_index",
         "resources",
@@ -84,6 +85,7 @@ class Tables:
         self.hooks = dict(rules.hooks)  # event -> hooks, in file order
         self.carry = bool(p["rules.carry_artworks"])
         self.clue_exchange = bool(p["rules.clue_exchange"])
+        self.reroll_own_dice = bool(p["rules.reroll_own_dice"])  # R21, with per_player chains
         self.lost_city_at = int(p["rules.lost_city_at"])
         # cards drawn and played by each player in a round's mission phase (R6; solo R24)
         self.per_round = (int(p["rules.draw_per_round"]), int(p["rules.play_per_round"]))
