@@ -273,7 +273,8 @@ def report_text(cells: list[dict[str, Any]]) -> str:
     for c in cells:
         causes.update(c["causes"])
     lost = sum(c["lost"] for c in cells)
-    lines = [head, "", table, "", f"causes of loss ({lost} games):"]
+    lines = [head, "", table, "",
+             f"causes of loss ({lost} games; the rulings cited are told in docs/rulings.md):"]
     lines += [f"  {k:6d}  {cause}" for cause, k in causes.most_common()]
     return "\n".join(lines)
 

@@ -38,7 +38,7 @@ def test_simulate_is_deterministic(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(args) == 0
     assert capsys.readouterr().out == first
     assert "Hall of Fame" in first and "20 games a row" in first and "95% CI" in first
-    assert "causes of loss" in first
+    assert "causes of loss" in first and "rulings cited are told in docs/rulings.md" in first
 
 
 def test_simulate_json(capsys: pytest.CaptureFixture[str]) -> None:
