@@ -123,3 +123,16 @@ def test_scenario_command_reports_every_file(tmp_path: Path) -> None:
     assert "a-bad.toml:2:9: position.hands.p1[0]: the final card" in r.stderr
     assert "expected round == 2" in r.stdout and "expected round == 3" in r.stdout
     assert "1 passed, 1 failed, 1 could not be read" in r.stdout
+
+
+def test_simulate_plays_the_heuristic_by_default(capsys: pytest.CaptureFixture[str]) -> None:
+    """README's main job must not look broken: without --policy the bot plays sensibly;
+    the random baseline stays a --policy away."""
+    assert main(["simulate", "--mission", "japan", "--players", "3", "--games", "20",
+                 "--seed", "1", "--json"]) == 0
+    (cell,) = json.loads(capsys.readouterr().out)
+    assert cell["policy"] == "heuristic" and cell["won"] > 0
+    assert main(["simulate", "--mission", "japan", "--players", "3", "--games", "20",
+                 "--seed", "1", "--json", "--policy", "random"]) == 0
+    (cell,) = json.loads(capsys.readouterr().out)
+    assert cell["policy"] == "random"
