@@ -39,7 +39,6 @@ class Tables:
         "ally_cost_at",
         "ally_dice",
         "ally_res",
-        "ally_res_i",
         "artwork_tokens",
         "boost_res",
         "card_steps",
@@ -81,7 +80,6 @@ class Tables:
         self.need = int(p["rules.clues_per_artwork"])
         self.ally_res = str(p["rules.ally_resource"])
         self.boost_res = str(p["rules.boost_resource"])
-        self.ally_res_i = self.res_index[self.ally_res]
         self.hooks = dict(rules.hooks)  # event -> hooks, in file order
         self.carry = bool(p["rules.carry_artworks"])
         self.clue_exchange = bool(p["rules.clue_exchange"])
