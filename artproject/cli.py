@@ -28,16 +28,16 @@ examples:
   artproject simulate --mission japan --players 3 --difficulty medium --games 200 --seed 1
   artproject simulate --mission my-mission.toml --players 2 --games 50 --json
   artproject simulate --mission japan --variant house-rule.toml --games 100
-  artproject simulate --mission all --difficulty all --players 2,3,4 --policy heuristic \\
-      --games 200 --workers 2
-  artproject simulate --mission all --difficulty all --players all --policy heuristic \\
-      --games 2000 --store sweep.db --backend dask --address tcp://10.0.0.5:8786
+  artproject simulate --mission all --difficulty all --players 2,3,4 --games 200 --workers 2
+  artproject simulate --mission japan --policy random --games 200   # the random baseline
+  artproject simulate --mission all --difficulty all --players all --games 2000 \\
+      --store sweep.db --backend dask --address tcp://10.0.0.5:8786
   artproject report sweep.db -o plots/
 """
 EPILOG_REPORT = """\
 examples:
-  artproject simulate --mission all --difficulty all --players all --policy heuristic \\
-      --games 200 --store sweep.db
+  artproject simulate --mission all --difficulty all --players all --games 200 \\
+      --store sweep.db
   artproject report sweep.db                  # the Hall of Fame, from every game stored
   artproject report sweep.db -o plots/        # and win-rate, game-length, causes-of-loss
                                               # plots, as PNG and SVG
@@ -119,10 +119,11 @@ def _parser() -> argparse.ArgumentParser:
                    help="easy, medium, hard or impossible, a list, or all (default: medium)")
     s.add_argument("--games", type=int, default=100, help="games to play (default: 100)")
     s.add_argument("--seed", type=int, default=0, help="the seed of the first game (default: 0)")
-    s.add_argument("--policy", default="random", metavar="NAME",
-                   help="random: random legal actions (default); cautious: random, but never "
-                        "paying health when another action does not; heuristic: a bot that "
-                        "plays sensibly; or a registered plug-in")
+    s.add_argument("--policy", default="heuristic", metavar="NAME",
+                   help="heuristic: a bot that plays sensibly (default); random: random legal "
+                        "actions, a baseline that loses almost every game; cautious: random, "
+                        "but never paying health when another action does not; or a "
+                        "registered plug-in")
     s.add_argument("--workers", type=int, default=1, metavar="N",
                    help="games in N processes at once; the same results as one (default: 1)")
     _sweep_options(s)
@@ -400,7 +401,8 @@ def report_text(cells: list[dict[str, Any]]) -> str:
     for c in cells:
         causes.update(c["causes"])
     lost = sum(c["lost"] for c in cells)
-    lines = [head, "", table, "", f"causes of loss ({lost} games):"]
+    lines = [head, "", table, "",
+             f"causes of loss ({lost} games; the rulings cited are told in docs/rulings.md):"]
     lines += [f"  {k:6d}  {cause}" for cause, k in causes.most_common()]
     return "\n".join(lines)
 

@@ -77,7 +77,7 @@ def hall_of_fame(rows: Sequence[Row], source: str) -> str:
     causes = Counter(r.cause for r in rows if r.outcome != "won")
     lost = sum(causes.values())
     lines = [f"Hall of Fame: {len(rows)} games from {source}", "", text, "",
-             f"causes of loss ({lost} games):"]
+             f"causes of loss ({lost} games; the rulings cited are told in docs/rulings.md):"]
     lines += [f"  {k:6d}  {cause}" for cause, k in causes.most_common()]
     return "\n".join(lines)
 

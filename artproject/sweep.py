@@ -89,7 +89,7 @@ class Grid:
     games: int
     seed: int = 0
     variants: tuple[str, ...] = ()
-    policy: str = "random"
+    policy: str = "heuristic"
     texts: tuple[str, ...] = ()  # variants given as TOML text (see Batch)
 
 

@@ -448,6 +448,7 @@ _PARAMS: Final[dict[str, type | tuple[type, ...]]] = {
     "components.lost_city_markers": int, "components.die_faces": int,
     "setup.van": dict, "setup.agents_per_city": int, "setup.final_card_from_bottom": int,
     "setup.player_agents": int, "rules.clue_exchange": bool, "rules.carry_artworks": bool,
+    "rules.reroll_own_dice": bool,
     "rules.ally_resource": str, "rules.boost_resource": str,
     "rules.draw_per_round": int, "rules.play_per_round": int, "rules.clues_per_artwork": int,
     "rules.lost_city_at": int, "rules.weapon_bonus": int, "rules.concede_health": int,
