@@ -30,6 +30,17 @@ def run(*args: str, cwd: Path = ROOT, **kw: object) -> subprocess.CompletedProce
                           text=True, cwd=cwd, check=False, **kw)  # type: ignore[call-overload]
 
 
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    """The command in this process (as `run`, without starting Python again)."""
+    import contextlib
+    import io
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(list(args))
+    return subprocess.CompletedProcess(list(args), code, out.getvalue(), err.getvalue())
+
+
 def digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
@@ -173,7 +184,7 @@ def test_a_store_of_another_version_or_schema_is_refused(tmp_path: Path, change:
                                                          message: str) -> None:
     db = _store_of(tmp_path, change)
     before = digest(db)
-    line = one_line_error(run("simulate", "--games", "3", "--store", str(db)))
+    line = one_line_error(cli("simulate", "--games", "3", "--store", str(db)))
     assert message in line and str(db) in line
     assert digest(db) == before
 
@@ -182,9 +193,9 @@ def test_other_files_are_not_stores(tmp_path: Path) -> None:
     text = tmp_path / "notes.db"
     text.write_text("not a database\n" * 100)
     before = digest(text)
-    assert "not a results store" in one_line_error(run("simulate", "--games", "2", "--store",
+    assert "not a results store" in one_line_error(cli("simulate", "--games", "2", "--store",
                                                        str(text)))
-    assert "not a results store" in one_line_error(run("report", str(text)))
+    assert "not a results store" in one_line_error(cli("report", str(text)))
     assert digest(text) == before
     other = tmp_path / "other.db"
     conn = sqlite3.connect(other)
@@ -192,11 +203,11 @@ def test_other_files_are_not_stores(tmp_path: Path) -> None:
         conn.execute("CREATE TABLE people (name TEXT)")
     conn.close()
     before = digest(other)
-    assert "not a results store" in one_line_error(run("simulate", "--games", "2", "--store",
+    assert "not a results store" in one_line_error(cli("simulate", "--games", "2", "--store",
                                                        str(other)))
     assert digest(other) == before
-    assert "no such results store" in one_line_error(run("report", str(tmp_path / "none.db")))
-    assert "no such folder" in one_line_error(run("simulate", "--games", "2", "--store",
+    assert "no such results store" in one_line_error(cli("report", str(tmp_path / "none.db")))
+    assert "no such folder" in one_line_error(cli("simulate", "--games", "2", "--store",
                                                   str(tmp_path / "no" / "s.db")))
 
 
@@ -206,7 +217,7 @@ def test_a_locked_store_is_refused(tmp_path: Path) -> None:
     # another program holds SQLite's lock
     holder = sqlite3.connect(db, isolation_level=None)
     holder.execute("BEGIN EXCLUSIVE")
-    line = one_line_error(run("simulate", "--games", "3", "--store", str(db)))
+    line = one_line_error(cli("simulate", "--games", "3", "--store", str(db)))
     assert "locked by another program" in line
     holder.execute("ROLLBACK")
     holder.close()
@@ -216,7 +227,7 @@ def test_a_locked_store_is_refused(tmp_path: Path) -> None:
     fd = os.open(db, os.O_RDWR)
     fcntl.flock(fd, fcntl.LOCK_EX)
     try:
-        line = one_line_error(run("simulate", "--games", "3", "--store", str(db)))
+        line = one_line_error(cli("simulate", "--games", "3", "--store", str(db)))
         assert "locked by another sweep" in line
     finally:
         os.close(fd)
@@ -252,7 +263,7 @@ def test_a_cluster_that_does_not_answer(tmp_path: Path) -> None:
     (["--backend", "dask", "--connect-timeout", "0"], "--connect-timeout must be above 0"),
 ])
 def test_bad_backend_options(args: list[str], message: str) -> None:
-    assert message in one_line_error(run("simulate", "--games", "2", *args))
+    assert message in one_line_error(cli("simulate", "--games", "2", *args))
 
 
 # ---------------------------------------------------------------- report
@@ -261,7 +272,7 @@ def test_report_prints_the_hall_of_fame_and_draws_the_plots(tmp_path: Path) -> N
     assert main(["simulate", "--mission", "japan,egypt", "--difficulty", "easy,hard",
                  "--players", "2,3", "--games", "5", "--policy", "heuristic", "--store",
                  str(db)]) == 0
-    r = run("report", str(db), "-o", str(tmp_path / "plots"))
+    r = cli("report", str(db), "-o", str(tmp_path / "plots"))
     assert r.returncode == 0, r.stderr
     assert "Hall of Fame: 40 games" in r.stdout and "95% CI" in r.stdout
     assert "japan" in r.stdout and "egypt" in r.stdout
@@ -274,10 +285,11 @@ def test_report_prints_the_hall_of_fame_and_draws_the_plots(tmp_path: Path) -> N
         assert len(data) > 10_000
         assert data.startswith(b"\x89PNG") if f.suffix == ".png" else b"<svg" in data
     before = {f.name: digest(f) for f in files}
-    line = one_line_error(run("report", str(db), "-o", str(tmp_path / "plots")))
+    line = one_line_error(cli("report", str(db), "-o", str(tmp_path / "plots")))
     assert "already exists; nothing was written" in line
     assert {f.name: digest(f) for f in files} == before
-    assert run("report", str(db), "-o", str(tmp_path / "plots"), "--force").returncode == 0
+    assert cli("report", str(db), "-o", str(tmp_path / "plots"), "--force").returncode == 0
+    assert sorted(f.name for f in (tmp_path / "plots").iterdir()) == [f.name for f in files]
 
 
 def test_report_never_overwrites_a_file_it_did_not_make(tmp_path: Path) -> None:
@@ -285,7 +297,7 @@ def test_report_never_overwrites_a_file_it_did_not_make(tmp_path: Path) -> None:
     mine = tmp_path / "out"
     mine.mkdir()
     (mine / "win-rate.svg").write_text("my drawing")
-    assert "win-rate.svg already exists" in one_line_error(run("report", str(db), "-o",
+    assert "win-rate.svg already exists" in one_line_error(cli("report", str(db), "-o",
                                                                str(mine)))
     assert (mine / "win-rate.svg").read_text() == "my drawing"
     assert sorted(p.name for p in mine.iterdir()) == ["win-rate.svg"]
@@ -330,9 +342,11 @@ def test_tune_is_seeded_and_writes_a_variant_that_plays_as_reported(tmp_path: Pa
     (["--players", "4-2"], "is empty"),
     (["--trials", "0"], "--trials must be at least 1"),
 ])
-def test_tune_bad_options(tmp_path: Path, args: list[str], message: str) -> None:
+def test_tune_bad_options(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str],
+                          message: str) -> None:
     (tmp_path / "harbour.toml").write_text(TUNABLE)
-    assert message in one_line_error(run("tune", "harbour.toml", *args, cwd=tmp_path))
+    monkeypatch.chdir(tmp_path)
+    assert message in one_line_error(cli("tune", "harbour.toml", *args))
     assert sorted(p.name for p in tmp_path.iterdir()) == ["harbour.toml"]
 
 
@@ -348,18 +362,20 @@ def test_tune_bad_options(tmp_path: Path, args: list[str], message: str) -> None
     ("[tune.rules]\nmovement = [1, 2]\n", "only whole-number parameters can be tuned"),
     ("[tune.difficulty]\nhrd = [1, 2]\n", "unknown difficulty 'hrd'"),
 ])
-def test_a_tunable_range_is_checked_where_it_is_written(tmp_path: Path, section: str,
-                                                        message: str) -> None:
+def test_a_tunable_range_is_checked_where_it_is_written(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch,
+                                                        section: str, message: str) -> None:
     (tmp_path / "harbour.toml").write_text('name = "harbour"\nextends = "japan"\n\n' + section)
-    r = run("tune", "harbour.toml", "--players", "2", cwd=tmp_path)
-    assert r.returncode == 2 and "Traceback" not in r.stderr
-    assert message in r.stderr
-    r = run("check", "harbour.toml", cwd=tmp_path)
+    monkeypatch.chdir(tmp_path)
+    r = cli("tune", "harbour.toml", "--players", "2")
     assert r.returncode == 2 and message in r.stderr
+    r = cli("check", "harbour.toml")
+    assert r.returncode == 2 and message in r.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["harbour.toml"]
 
 
 def test_tune_needs_a_tune_section(tmp_path: Path) -> None:
-    assert "declares nothing to tune" in one_line_error(run("tune", "japan", "-o",
+    assert "declares nothing to tune" in one_line_error(cli("tune", "japan", "-o",
                                                             str(tmp_path / "x.toml")))
 
 
