@@ -20,6 +20,9 @@ from .missions import DEFAULT
 EPILOG_MAIN = """\
 examples:
   artproject simulate --mission japan --players 3 --difficulty medium --games 200 --seed 1
+  artproject simulate --mission all --difficulty all --players all --store grid.db
+  artproject report grid.db -o plots/
+  artproject tune my-mission.toml --target easy=0.7,hard=0.2 --players 1-6
   artproject check missions/ cards/
   artproject scenario tests/scenarios/
 """

@@ -379,6 +379,16 @@ def test_tune_needs_a_tune_section(tmp_path: Path) -> None:
                                                             str(tmp_path / "x.toml")))
 
 
+def test_help_shows_the_new_commands() -> None:
+    r = run("--help")
+    assert "report" in r.stdout and "tune" in r.stdout
+    for cmd in ("report", "tune"):
+        r = run(cmd, "--help")
+        assert r.returncode == 0 and "examples:" in r.stdout
+    r = run("simulate", "--help")
+    assert "--store" in r.stdout and "--backend" in r.stdout and "--address" in r.stdout
+
+
 # ---------------------------------------------------------------- light imports
 def test_the_command_line_imports_no_heavy_package() -> None:
     code = ("import sys\nfrom artproject.cli import main\ntry:\n    main(['--help'])\n"
