@@ -101,7 +101,7 @@ def search(mission: str, variants: Sequence[str], targets: Mapping[str, float],
             progress(1, score)
         return score
 
-    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    optuna.logging.set_verbosity(optuna.logging.CRITICAL)  # a failed trial is ours to tell
     study = optuna.create_study(direction="minimize",
                                 sampler=optuna.samplers.TPESampler(seed=seed))
     now = {d.name: current(rules, d.name) for d in dims}

@@ -334,6 +334,24 @@ def test_tune_is_seeded_and_writes_a_variant_that_plays_as_reported(tmp_path: Pa
     assert run("check", "harbour-tuned.toml", cwd=tmp_path).returncode == 0
 
 
+def test_ctrl_c_stops_a_search_and_writes_nothing(tmp_path: Path) -> None:
+    (tmp_path / "harbour.toml").write_text(TUNABLE)
+    p = subprocess.Popen([sys.executable, "-m", "artproject", "tune", "harbour.toml",
+                          "--players", "2,4", "--games", "40", "--trials", "50", "--workers",
+                          "2"], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, start_new_session=True)
+    time.sleep(2.5)
+    os.killpg(p.pid, signal.SIGINT)
+    _, err = p.communicate(timeout=60)
+    assert p.returncode == 130 and err == "artproject: interrupted\n", err
+    assert sorted(x.name for x in tmp_path.iterdir()) == ["harbour.toml"]
+    for _ in range(30):
+        if not _group(p.pid):
+            break
+        time.sleep(0.1)
+    assert not _group(p.pid)
+
+
 @pytest.mark.parametrize(("args", "message"), [
     (["--target", "easy=0.7,hrd=0.2"], "unknown difficulty 'hrd' (did you mean 'hard'?)"),
     (["--target", "easy=1.5"], "easy's rate must be a number from 0 to 1"),
