@@ -30,22 +30,30 @@ def _difficulty_order(d: str) -> tuple[int, str]:
     return (ORDER.index(d) if d in ORDER else len(ORDER), d)
 
 
-Board = tuple[str, str, str, str]  # game, mission, variant, policy
+Board = tuple[str, str, str, str, str]  # game, mission, variant, policy, rules' digest
 
 
 def _board(r: Row | CellKey) -> Board:
-    return (r.game, r.mission, r.variant, r.policy)
+    return (r.game, r.mission, r.variant, r.policy, r.rules)
 
 
-def _title(b: Board) -> str:
-    return b[1] + (f" + {b[2]}" if b[2] else "") + f" ({b[3]})"
+def _mission(b: Board, boards: Sequence[Board]) -> str:
+    """A board's mission, with its rules' digest when the store holds games of the same
+    mission, variant and policy under other rules (a file edited between sweeps)."""
+    twins = sum(1 for o in boards if o[:4] == b[:4])
+    return b[1] + (f" [rules {b[4][:6]}]" if twins > 1 else "")
+
+
+def _title(b: Board, boards: Sequence[Board]) -> str:
+    return _mission(b, boards) + (f" + {b[2]}" if b[2] else "") + f" ({b[3]})"
 
 
 def cells(rows: Sequence[Row]) -> list[dict[str, Any]]:
     """One summary a cell, boards in name order, then difficulty, then team size."""
     groups: dict[CellKey, list[Row]] = defaultdict(list)
     for r in rows:
-        groups[CellKey(r.game, r.mission, r.variant, r.difficulty, r.players, r.policy)].append(r)
+        groups[CellKey(r.game, r.mission, r.variant, r.rules, r.difficulty, r.players,
+                       r.policy)].append(r)
     out = []
     for key in sorted(groups, key=lambda k: (_board(k), _difficulty_order(k.difficulty),
                                              k.players)):
@@ -64,12 +72,14 @@ def hall_of_fame(rows: Sequence[Row], source: str) -> str:
     from tabulate import tabulate
 
     table = []
-    for c in cells(rows):
+    summary = cells(rows)
+    boards = sorted({_board(c["key"]) for c in summary})
+    for c in summary:
         k = c["key"]
         lo, hi = c["ci95"]
         main = c["causes"].most_common(1)[0][0] if c["causes"] else ""
-        table.append([k.mission, k.variant or "-", k.policy, k.difficulty, k.players, c["won"],
-                      c["games"], f"{100 * c['win_rate']:.1f}%",
+        table.append([_mission(_board(k), boards), k.variant or "-", k.policy, k.difficulty,
+                      k.players, c["won"], c["games"], f"{100 * c['win_rate']:.1f}%",
                       f"{100 * lo:.1f}-{100 * hi:.1f}%", f"{c['rounds']:.1f}", main])
     text = tabulate(table, headers=["mission", "variant", "policy", "difficulty", "players",
                                     "won", "games", "win rate", "95% CI", "rounds",
@@ -122,7 +132,7 @@ def plot_win_rate(rows: Sequence[Row]) -> Any:
         ax.set_xlim(-0.4, len(diffs) - 0.6)
         ax.set_ylim(0, 100)
         ax.set_ylabel("win rate (%)")
-        ax.set_title(_title(b))
+        ax.set_title(_title(b, boards))
         ax.grid(axis="y", alpha=0.3)
     axes[0].legend(fontsize="small", loc="upper right")
     fig.suptitle("Win rate by difficulty and team size (bars: 95% Wilson interval)")
@@ -148,7 +158,7 @@ def plot_game_length(rows: Sequence[Row]) -> Any:
         ax.set_xlabel("rounds")
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_ylabel("games")
-        ax.set_title(_title(b))
+        ax.set_title(_title(b, boards))
         ax.legend(fontsize="small")
         ax.grid(axis="y", alpha=0.3)
     fig.suptitle("Game length: rounds played, by difficulty")
@@ -176,7 +186,7 @@ def plot_causes(rows: Sequence[Row], most: int = 6) -> Any:
         ax.invert_yaxis()
         ax.set_xlim(0, 100)
         ax.set_xlabel("share of lost games (%)")
-        ax.set_title(_title(b))
+        ax.set_title(_title(b, boards))
     fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=2,
                fontsize="small")
     fig.suptitle("Causes of loss, by difficulty")

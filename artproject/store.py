@@ -31,6 +31,7 @@ CREATE TABLE games (
     game TEXT NOT NULL,
     mission TEXT NOT NULL,
     variant TEXT NOT NULL,
+    rules TEXT NOT NULL,
     difficulty TEXT NOT NULL,
     players INTEGER NOT NULL,
     seed INTEGER NOT NULL,
@@ -40,10 +41,11 @@ CREATE TABLE games (
     rounds INTEGER NOT NULL,
     decisions INTEGER NOT NULL,
     engine TEXT NOT NULL,
-    PRIMARY KEY (game, mission, variant, difficulty, players, policy, seed)
+    PRIMARY KEY (game, mission, variant, rules, difficulty, players, policy, seed)
 );
 """
-COLUMNS: Final = ("game", "mission", "variant", "difficulty", "players", "seed", "policy",
+COLUMNS: Final = ("game", "mission", "variant", "rules", "difficulty", "players", "seed",
+                  "policy",
                   "outcome", "cause", "rounds", "decisions", "engine")
 
 
@@ -53,6 +55,7 @@ class Row(NamedTuple):
     game: str
     mission: str
     variant: str
+    rules: str  # a digest of the rules played (the mission, its variants, its cards)
     difficulty: str
     players: int
     seed: int
@@ -70,6 +73,7 @@ class CellKey(NamedTuple):
     game: str
     mission: str
     variant: str
+    rules: str
     difficulty: str
     players: int
     policy: str
@@ -154,8 +158,9 @@ class Store:
     def seeds(self, key: CellKey, first: int, stop: int) -> set[int]:
         """The seeds in first..stop-1 already stored for a cell."""
         cur = self.conn.execute(
-            "SELECT seed FROM games WHERE game=? AND mission=? AND variant=? AND difficulty=? "
-            "AND players=? AND policy=? AND seed>=? AND seed<?", (*key, first, stop))
+            "SELECT seed FROM games WHERE game=? AND mission=? AND variant=? AND rules=? "
+            "AND difficulty=? AND players=? AND policy=? AND seed>=? AND seed<?",
+            (*key, first, stop))
         return {s for (s,) in cur}
 
     def rows(self, key: CellKey | None = None, first: int | None = None,
@@ -164,13 +169,13 @@ class Store:
         sql = f"SELECT {', '.join(COLUMNS)} FROM games"
         args: list[Any] = []
         if key is not None:
-            sql += (" WHERE game=? AND mission=? AND variant=? AND difficulty=? AND players=? "
-                    "AND policy=?")
+            sql += (" WHERE game=? AND mission=? AND variant=? AND rules=? AND difficulty=? "
+                    "AND players=? AND policy=?")
             args += key
             if first is not None and stop is not None:
                 sql += " AND seed>=? AND seed<?"
                 args += [first, stop]
-        sql += " ORDER BY game, mission, variant, policy, difficulty, players, seed"
+        sql += " ORDER BY game, mission, variant, rules, policy, difficulty, players, seed"
         for r in self.conn.execute(sql, args):
             yield Row(*r)
 
@@ -268,6 +273,6 @@ def keys_of(rows: Iterable[Row]) -> list[CellKey]:
     """The distinct cells of some rows, in order of first appearance."""
     seen: dict[CellKey, None] = {}
     for r in rows:
-        seen.setdefault(CellKey(r.game, r.mission, r.variant, r.difficulty, r.players,
-                                r.policy), None)
+        seen.setdefault(CellKey(r.game, r.mission, r.variant, r.rules, r.difficulty,
+                                r.players, r.policy), None)
     return list(seen)

@@ -33,6 +33,7 @@ class Batch:
 
     mission: str  # a shipped name or an absolute path
     name: str  # the mission's name (its rules' `name`), as the store records it
+    rules: str  # the rules' digest (rules_digest): a worker that reads others is refused
     variants: tuple[str, ...]
     texts: tuple[str, ...]  # more variants, as TOML text (tune's trials): shipped with the job
     difficulty: str
@@ -63,9 +64,20 @@ def _text_file(text: str) -> str:
     return path
 
 
-def play_batch(b: Batch) -> tuple[str, list[tuple[int, str, str, int, int]]]:
-    """A worker's part: play a batch; (artproject version, per game: seed, outcome, cause,
-    rounds, decisions)."""
+def rules_digest(rules: Any) -> str:
+    """A digest of what decides a game besides the engine: the merged mission document
+    (its variants included) and the card texts."""
+    import json
+
+    doc = {"rules": rules.raw, "final": rules.final_card,
+           "cards": {str(i): dict(c.text) for i, c in sorted(rules.cards.items())}}
+    text = json.dumps(doc, sort_keys=True, default=str, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def play_batch(b: Batch) -> tuple[str, str, list[tuple[int, str, str, int, int]]]:
+    """A worker's part: play a batch; (artproject version, the rules' digest, per game:
+    seed, outcome, cause, rounds, decisions)."""
     from . import __version__
     from .policies import POLICIES
 
@@ -76,7 +88,7 @@ def play_batch(b: Batch) -> tuple[str, list[tuple[int, str, str, int, int]]]:
         st = State.new(rules, b.players, b.difficulty, seed)
         decisions = play(st, make(seed), MAX_DECISIONS)
         out.append((seed, st.outcome or "", cause_of(st.reason), st.round, decisions))
-    return __version__, out
+    return __version__, rules_digest(rules), out
 
 
 @attrs.frozen
@@ -121,9 +133,10 @@ class Plan:
 def plan_sweep(grid: Grid, store: Store | None = None, workers: int = 1) -> Plan:
     """Load every mission (an error here plays no game), and batch the games the store lacks:
     about two batches a worker a cell, BATCH_MAX games at most."""
-    names = {}
+    names, digests = {}, {}
     for m in grid.missions:
-        names[m] = load_rules(m, (*grid.variants, *map(_text_file, grid.texts))).name
+        rules = load_rules(m, (*grid.variants, *map(_text_file, grid.texts)))
+        names[m], digests[m] = rules.name, rules_digest(rules)
     label = variant_label(grid.variants, grid.texts)
     stop = grid.seed + grid.games
     variants = tuple(_ref(v) for v in grid.variants)
@@ -134,12 +147,12 @@ def plan_sweep(grid: Grid, store: Store | None = None, workers: int = 1) -> Plan
     for m in grid.missions:
         for d in grid.difficulties:
             for p in grid.players:
-                key = CellKey(GAME, names[m], label, d, p, grid.policy)
+                key = CellKey(GAME, names[m], label, digests[m], d, p, grid.policy)
                 cells.append(key)
                 have = store.seeds(key, grid.seed, stop) if store is not None else set()
                 done += len(have)
                 todo = [s for s in range(grid.seed, stop) if s not in have]
-                batches += [Batch(_ref(m), key.mission, variants, grid.texts, d, p,
+                batches += [Batch(_ref(m), key.mission, key.rules, variants, grid.texts, d, p,
                                   grid.policy, tuple(todo[i:i + size]))
                             for i in range(0, len(todo), size)]
     return Plan(grid, tuple(cells), tuple(batches), done, len(cells) * grid.games)
@@ -153,12 +166,16 @@ def run_plan(plan: Plan, backend: Any, store: Store | None = None,
 
     grid = plan.grid
     kept: dict[CellKey, list[Row]] = {}
-    for b, (version, results) in backend.run(_tagged, plan.batches):
+    for b, (version, digest, results) in backend.run(_tagged, plan.batches):
         if version != __version__:
             raise GameError(f"a worker runs artproject {version}; this is {__version__}: "
                             "install the same version on every worker")
-        key = CellKey(GAME, b.name, plan.cells[0].variant, b.difficulty, b.players, b.policy)
-        rows = [Row(*key[:5], seed, key.policy, outcome, cause, rounds, decisions, version)
+        if digest != b.rules:
+            raise GameError(f"a worker read other rules for {b.mission}: every machine needs "
+                            "the same mission and variant files at the same paths")
+        key = CellKey(GAME, b.name, plan.cells[0].variant, b.rules, b.difficulty, b.players,
+                      b.policy)
+        rows = [Row(*key[:6], seed, key.policy, outcome, cause, rounds, decisions, version)
                 for seed, outcome, cause, rounds, decisions in results]
         if store is not None:
             store.add(rows)
@@ -184,7 +201,7 @@ def run_sweep(grid: Grid, backend: Any, store: Store | None = None,
     return run_plan(plan, backend, store, progress)
 
 
-def _tagged(b: Batch) -> tuple[Batch, tuple[str, list[tuple[int, str, str, int, int]]]]:
+def _tagged(b: Batch) -> tuple[Batch, tuple[str, str, list[tuple[int, str, str, int, int]]]]:
     return b, play_batch(b)
 
 

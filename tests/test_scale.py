@@ -88,6 +88,29 @@ def test_a_resumed_sweep_plays_only_the_missing_games(tmp_path: Path) -> None:
     assert resumed == fresh
 
 
+def test_an_edited_mission_is_played_afresh_not_mixed(tmp_path: Path) -> None:
+    """A store keys games by the rules' digest too: after an edit, a sweep of the same
+    mission plays its games again, and the report tells the two apart."""
+    from artproject.report import hall_of_fame
+
+    mission = tmp_path / "harbour.toml"
+    mission.write_text('name = "harbour"\nextends = "japan"\n')
+    grid = Grid((str(mission),), ("easy",), (2,), 4, 1, (), "heuristic")
+    db = tmp_path / "s.db"
+    with Store.open(db) as store:
+        run_sweep(grid, _Inline(), store)
+        assert plan_sweep(grid, store).done == 4
+    mission.write_text('name = "harbour"\nextends = "japan"\n[rules]\nlost_city_at = 4\n')
+    with Store.open(db) as store:
+        assert plan_sweep(grid, store).done == 0
+        edited = run_sweep(grid, _Inline(), store)
+        assert store.count() == 8
+        rows = list(store.rows())
+    assert edited == run_sweep(grid, _Inline())
+    assert len({r.rules for r in rows}) == 2
+    assert hall_of_fame(rows, "s.db").count("harbour [rules ") == 2
+
+
 class _Inline:
     workers = 1
 
