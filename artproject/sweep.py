@@ -69,10 +69,13 @@ def rules_digest(rules: Any) -> str:
     (its variants included) and the card texts."""
     import json
 
-    doc = {"rules": rules.raw, "final": rules.final_card,
-           "cards": {str(i): dict(c.text) for i, c in sorted(rules.cards.items())}}
-    text = json.dumps(doc, sort_keys=True, default=str, separators=(",", ":"))
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
+    digest = rules.cache.get("digest")
+    if digest is None:
+        doc = {"rules": rules.raw, "final": rules.final_card,
+               "cards": {str(i): dict(c.text) for i, c in sorted(rules.cards.items())}}
+        text = json.dumps(doc, sort_keys=True, default=str, separators=(",", ":"))
+        digest = rules.cache["digest"] = hashlib.sha256(text.encode()).hexdigest()[:16]
+    return str(digest)
 
 
 def play_batch(b: Batch) -> tuple[str, str, list[tuple[int, str, str, int, int]]]:
