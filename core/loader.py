@@ -23,6 +23,7 @@ from ..dsl.parser import Origin
 from ..missions import DEFAULT
 from .errors import Location, RulesError, RulesErrors, closest
 from .rules import Card, City, Ctx, Hook, Property, Road, Rules, TrackSpace
+from .tunables import check_tunables
 
 MISSIONS_DIR: Final = Path(__file__).resolve().parent.parent / "missions"
 CARDS_DIR: Final = Path(__file__).resolve().parent.parent / "cards"
@@ -226,7 +227,7 @@ for _kind, _name in ((str, "text"), (int, "a whole number"), (float, "a number")
 
 _TOP_KEYS: Final = {
     "name", "title", "about", "extends", "cards", "symbols", "components", "difficulty",
-    "setup", "rules", "solo", "city", "road", "track", "hooks", "property",
+    "setup", "rules", "solo", "city", "road", "track", "hooks", "property", "tune",
 }
 
 
@@ -505,6 +506,9 @@ def _build(doc: dict[str, Any], owner: dict[tuple[Any, ...], Any], top: _Layer,
             err("health per player must be a whole number from 1", ("difficulty", k))
         else:
             difficulties[k] = v
+
+    # ---- what `artproject tune` may change (core/tunables.py)
+    check_tunables(doc.get("tune"), params, difficulties, err)
 
     # ---- board
     city_specs: list[CitySpec] = []

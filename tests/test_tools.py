@@ -150,6 +150,7 @@ def test_the_bot_finds_the_cities_whose_fall_loses() -> None:
     ("engine.py", ["--games", "40", "--full-games", "2"], "full-length games, japan 2 players"),
     ("engine.py", ["--games", "40", "--profile"], "ncalls"),
     ("effects.py", [], "geometric mean ratio"),
+    ("bot.py", ["--games", "1", "--rounds", "1", "--digest"], "bot/engine"),
 ])
 def test_benchmarks_run(script: str, args: list[str], expect: str) -> None:
     """The benchmark scripts still run (a smoke test: their figures are never asserted)."""
