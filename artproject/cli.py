@@ -20,6 +20,9 @@ from .missions import DEFAULT
 EPILOG_MAIN = """\
 examples:
   artproject simulate --mission japan --players 3 --difficulty medium --games 200 --seed 1
+  artproject simulate --mission all --difficulty all --players all --store grid.db
+  artproject report grid.db -o plots/
+  artproject tune my-mission.toml --target easy=0.7,hard=0.2 --players 1-6
   artproject check missions/ cards/
   artproject scenario tests/scenarios/
 """
@@ -28,8 +31,29 @@ examples:
   artproject simulate --mission japan --players 3 --difficulty medium --games 200 --seed 1
   artproject simulate --mission my-mission.toml --players 2 --games 50 --json
   artproject simulate --mission japan --variant house-rule.toml --games 100
-  artproject simulate --mission all --difficulty all --players 2,3,4 --policy heuristic \\
-      --games 200 --workers 2
+  artproject simulate --mission all --difficulty all --players 2,3,4 --games 200 --workers 2
+  artproject simulate --mission japan --policy random --games 200   # the random baseline
+  artproject simulate --mission all --difficulty all --players all --games 2000 \\
+      --store sweep.db --backend dask --address tcp://10.0.0.5:8786
+  artproject report sweep.db -o plots/
+"""
+EPILOG_REPORT = """\
+examples:
+  artproject simulate --mission all --difficulty all --players all --games 200 \\
+      --store sweep.db
+  artproject report sweep.db                  # the Hall of Fame, from every game stored
+  artproject report sweep.db -o plots/        # and win-rate, game-length, causes-of-loss
+                                              # plots, as PNG and SVG
+exit status: 0 written; 2 a file that is not a store, or a plot already there (--force).
+"""
+EPILOG_TUNE = """\
+examples:
+  artproject tune japan --target easy=0.7,medium=0.45,hard=0.2,impossible=0.05 \\
+      --players 1-6 --games 100 --trials 40 --workers 2 -o japan-tuned.toml
+  artproject simulate --mission japan --variant japan-tuned.toml --difficulty all
+the mission's [tune] section names what may change (docs/missions.md); the search is
+seeded: the same arguments find the same values, on one process or a cluster.
+exit status: 0 written; 2 bad input (a target, a range, an output file already there).
 """
 EPILOG_CHECK = """\
 examples:
@@ -98,15 +122,56 @@ def _parser() -> argparse.ArgumentParser:
                    help="easy, medium, hard or impossible, a list, or all (default: medium)")
     s.add_argument("--games", type=int, default=100, help="games to play (default: 100)")
     s.add_argument("--seed", type=int, default=0, help="the seed of the first game (default: 0)")
-    s.add_argument("--policy", default="random", metavar="NAME",
-                   help="random: random legal actions (default); cautious: random, but never "
-                        "paying health when another action does not; heuristic: a bot that "
-                        "plays sensibly; or a registered plug-in")
+    s.add_argument("--policy", default="heuristic", metavar="NAME",
+                   help="heuristic: a bot that plays sensibly (default); random: random legal "
+                        "actions, a baseline that loses almost every game; cautious: random, "
+                        "but never paying health when another action does not; or a "
+                        "registered plug-in")
     s.add_argument("--workers", type=int, default=1, metavar="N",
                    help="games in N processes at once; the same results as one (default: 1)")
+    _sweep_options(s)
     out = s.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print the results as JSON")
     out.add_argument("--csv", action="store_true", help="print the results as CSV")
+
+    rp = sub.add_parser("report", help="the Hall of Fame and its plots from a results store "
+                        "(simulate --store)", epilog=EPILOG_REPORT,
+                        formatter_class=argparse.RawDescriptionHelpFormatter)
+    rp.add_argument("store", metavar="FILE", help="a results store written by simulate --store")
+    rp.add_argument("-o", "--output", metavar="DIR",
+                    help="draw the plots into this folder (made if missing), PNG and SVG")
+    rp.add_argument("--force", action="store_true",
+                    help="replace plots already in DIR (otherwise nothing is written)")
+
+    t = sub.add_parser("tune", help="search a mission's tunable numbers for target win rates "
+                       "and write them as a variant", epilog=EPILOG_TUNE,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    t.add_argument("mission", metavar="MISSION",
+                   help="a mission file (or a shipped mission's name) with a [tune] section")
+    t.add_argument("--variant", action="append", default=[], metavar="FILE",
+                   help="a variant to layer on the mission first; repeatable")
+    t.add_argument("--target", default="easy=0.7,medium=0.45,hard=0.2,impossible=0.05",
+                   metavar="D=RATE,...", help="the win rate wanted at each difficulty "
+                   "(default: easy=0.7,medium=0.45,hard=0.2,impossible=0.05)")
+    t.add_argument("--players", default="1-6", metavar="LIST",
+                   help="team sizes to balance: 2, 2,4, 1-6 or all (default: 1-6)")
+    t.add_argument("--games", type=int, default=50,
+                   help="games a difficulty and team size, each trial (default: 50)")
+    t.add_argument("--trials", type=int, default=30, help="values to try (default: 30)")
+    t.add_argument("--seed", type=int, default=1,
+                   help="the search's seed and the games' first seed (default: 1)")
+    t.add_argument("--policy", default="heuristic", metavar="NAME",
+                   help="who plays the games (default: heuristic)")
+    t.add_argument("--workers", type=int, default=1, metavar="N",
+                   help="each trial's games in N processes (default: 1)")
+    t.add_argument("--backend", default="local", metavar="NAME",
+                   help="local (default) or dask, as simulate's")
+    t.add_argument("--address", metavar="ADDR", help="with --backend dask: a running cluster")
+    t.add_argument("--connect-timeout", type=float, default=10.0, metavar="SECONDS",
+                   help="how long to wait for the cluster at --address (default: 10)")
+    t.add_argument("-o", "--output", metavar="FILE",
+                   help="the variant to write (default: MISSION-tuned.toml here)")
+    t.add_argument("--force", action="store_true", help="replace FILE if it exists")
 
     c = sub.add_parser("check", help="validate rule files (missions, cards, variants, scenarios)",
                        epilog=EPILOG_CHECK, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -181,6 +246,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _simulate(args)
         if args.command == "check":
             return _check(args.paths)
+        if args.command == "report":
+            return _report(args)
+        if args.command == "tune":
+            return _tune(args)
         if args.command == "verify":
             return _verify(args)
         if args.command == "render":
@@ -193,7 +262,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ArtError as err:
         print(f"artproject: {err}" if "\n" not in str(err) else str(err), file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as err:
+        print(f"artproject: {err}" if isinstance(err, _Interrupted) else "artproject: interrupted",
+              file=sys.stderr)
         return 130
     except BrokenPipeError:  # `artproject simulate | head`: the reader left; so do we
         import os
@@ -207,7 +278,6 @@ def _simulate(args: argparse.Namespace) -> int:
     from .core.errors import GameError
     from .core.loader import shipped_missions
     from .policies import POLICIES
-    from .simulate import simulate_grid
 
     if args.games < 1:
         raise GameError(f"--games must be at least 1, not {args.games}")
@@ -226,17 +296,7 @@ def _simulate(args: argparse.Namespace) -> int:
                                      "player count")]
     for m in missions[1:]:
         _rules_for(m, args.variant)  # every mission loads before any game is played
-    total = len(missions) * len(diffs) * len(players) * args.games
-    from tqdm import tqdm
-
-    with tqdm(total=total, unit="game", file=sys.stderr, disable=None, leave=False,
-              desc="simulating") as bar:
-
-        def advance(n: int) -> None:
-            bar.update(n)
-
-        cells = simulate_grid(missions, diffs, players, args.games, args.seed, args.variant,
-                              args.policy, args.workers, advance)
+    cells = _sweep(args, missions, diffs, players)
     if args.json:
         import json
 
@@ -246,6 +306,77 @@ def _simulate(args: argparse.Namespace) -> int:
     else:
         print(report_text(cells))
     return 0
+
+
+def _sweep_options(s: argparse.ArgumentParser) -> None:
+    s.add_argument("--backend", default="local", metavar="NAME",
+                   help="where the games run: local (this machine's --workers processes, the "
+                        "default) or dask (a Dask cluster: docs/scaling.md)")
+    s.add_argument("--address", metavar="ADDR",
+                   help="with --backend dask: a running cluster's scheduler "
+                        "(tcp://HOST:8786); without it a local cluster of --workers processes")
+    s.add_argument("--connect-timeout", type=float, default=10.0, metavar="SECONDS",
+                   help="how long to wait for the cluster at --address (default: 10)")
+    s.add_argument("--store", metavar="FILE",
+                   help="keep every game's result in this SQLite file; run the same command "
+                        "again after an interruption and only the missing games are played")
+
+
+def _backend(args: argparse.Namespace) -> Any:
+    """The backend the options name (connected, for a cluster)."""
+    from .backends import make_backend
+    from .core.errors import GameError
+
+    if args.connect_timeout <= 0:
+        raise GameError(f"--connect-timeout must be above 0, not {args.connect_timeout:g}")
+    return make_backend(args.backend, args.workers, args.address, args.connect_timeout)
+
+
+def _sweep(args: argparse.Namespace, missions: Sequence[str], diffs: Sequence[str],
+           players: Sequence[int]) -> list[dict[str, Any]]:
+    """Run simulate's grid on its backend, into its store, with a progress bar; Ctrl-C stops
+    the workers, keeps every finished batch in the store, and ends with one line."""
+    from tqdm import tqdm
+
+    from .store import Store
+    from .sweep import grid_of, plan_sweep, run_plan
+
+    if args.backend != "dask" and args.address:
+        from .core.errors import GameError
+
+        raise GameError("--address is for --backend dask (the local backend runs here)")
+    backend = _backend(args)  # before the store: a cluster that does not answer changes nothing
+    store = None
+    try:
+        store = Store.open(args.store) if args.store else None
+        grid = grid_of(missions, diffs, players, args.games, args.seed, args.variant,
+                       args.policy)
+        plan = plan_sweep(grid, store, backend.workers)
+        with tqdm(total=plan.total, initial=plan.done, unit="game", file=sys.stderr,
+                  disable=None, leave=False, desc="simulating", smoothing=0.1) as bar:
+            def advance(n: int) -> None:
+                bar.update(n)
+
+            try:
+                return run_plan(plan, backend, store, advance)
+            except KeyboardInterrupt:
+                bar.close()
+                raise _Interrupted(_kept(store, plan.total)) from None
+    finally:
+        backend.close()
+        if store is not None:
+            store.close()
+
+
+def _kept(store: Any, total: int) -> str:
+    if store is None:
+        return "interrupted; nothing was kept (--store FILE keeps each game as it ends)"
+    return (f"interrupted; {store.path} keeps every game finished ({store.count()} in all): "
+            "run the same command again to play the rest")
+
+
+class _Interrupted(KeyboardInterrupt):
+    """Ctrl-C during a sweep, with the one line to print."""
 
 
 def _rules_for(mission: str, variants: Sequence[str]) -> Any:
@@ -273,7 +404,8 @@ def report_text(cells: list[dict[str, Any]]) -> str:
     for c in cells:
         causes.update(c["causes"])
     lost = sum(c["lost"] for c in cells)
-    lines = [head, "", table, "", f"causes of loss ({lost} games):"]
+    lines = [head, "", table, "",
+             f"causes of loss ({lost} games; the rulings cited are told in docs/rulings.md):"]
     lines += [f"  {k:6d}  {cause}" for cause, k in causes.most_common()]
     return "\n".join(lines)
 
@@ -292,6 +424,97 @@ def report_csv(cells: list[dict[str, Any]]) -> str:
                     f"{c['average_rounds']:.3f}", f"{c['average_decisions']:.3f}",
                     next(iter(c["causes"]), "")])
     return buf.getvalue()
+
+
+# ---------------------------------------------------------------------- report
+def _report(args: argparse.Namespace) -> int:
+    from .report import hall_of_fame, write_plots
+    from .store import Store
+
+    with Store.read(args.store) as store:
+        rows = list(store.rows())
+    if args.output:
+        written = write_plots(rows, Path(args.output), args.force)  # before any output
+    print(hall_of_fame(rows, args.store))
+    if args.output:
+        print(f"\nwrote {len(written)} plots in {args.output}: "
+              + ", ".join(p.name for p in written))
+    return 0
+
+
+# ---------------------------------------------------------------------- tune
+def _team_sizes(text: str) -> list[int]:
+    """--players as a list: 2, 2,4, 1-6 or all."""
+    from .core.errors import GameError
+
+    known = [str(i) for i in range(1, 7)]
+    out: list[int] = []
+    for part in ("1-6" if text == "all" else text).split(","):
+        lo, dash, hi = part.strip().partition("-")
+        for end in (lo, hi) if dash else (lo,):
+            if end.strip() not in known:
+                raise GameError(f"--players: {part.strip()!r} is not a team size: 1 to 6, a "
+                                "list (2,4) or a range (1-6)")
+        first, last = int(lo), int(hi) if dash else int(lo)
+        if first > last:
+            raise GameError(f"--players: the range {part.strip()!r} is empty")
+        out += [p for p in range(first, last + 1) if p not in out]
+    return out
+
+
+def _tune(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    from .core.art.tunables import tunables
+    from .core.errors import GameError
+    from .core.loader import load_rules
+    from .policies import POLICIES
+    from .tune import parse_targets, report, search
+
+    for name in ("games", "trials", "workers"):
+        if getattr(args, name) < 1:
+            raise GameError(f"--{name} must be at least 1, not {getattr(args, name)}")
+    if args.policy not in POLICIES:
+        from .core.errors import closest
+
+        raise GameError(f"unknown policy {args.policy!r}{closest(args.policy, POLICIES)}; "
+                        "policies: " + ", ".join(POLICIES))
+    rules = load_rules(args.mission, args.variant)
+    targets = parse_targets(args.target, list(rules.difficulties))
+    players = _team_sizes(args.players)
+    dims = tunables(rules)
+    if not dims:
+        raise GameError(f"{rules.source}: the mission declares nothing to tune: add a [tune] "
+                        "section (docs/missions.md)")
+    out = Path(args.output or f"{rules.name}-tuned.toml")
+    if out.exists() and not args.force:
+        raise GameError(f"{out} already exists; nothing was written (--force replaces it)")
+    if not out.resolve().parent.is_dir():
+        raise GameError(f"{out}: cannot write: no such folder {str(out.parent)!r}")
+    if args.backend != "dask" and args.address:
+        raise GameError("--address is for --backend dask (the local backend runs here)")
+    backend = _backend(args)
+    try:
+        with tqdm(total=args.trials, unit="trial", file=sys.stderr, disable=None, leave=False,
+                  desc="tuning") as bar:
+
+            def advance(n: int, score: float) -> None:
+                bar.set_postfix(loss=f"{score:.4f}", refresh=False)
+                bar.update(n)
+
+            result = search(args.mission, args.variant, targets, players, args.games,
+                            args.trials, args.seed, args.policy, backend, advance)
+    finally:
+        backend.close()
+    header = (f"# Written by: artproject tune {args.mission} --target {args.target} "
+              f"--players {args.players} --games {args.games} --trials {args.trials} "
+              f"--seed {args.seed} --policy {args.policy}\n"
+              f"# Use it as a variant: artproject simulate --mission {args.mission} "
+              f"--variant {out}\n")
+    _write_atomic(out, header + result.text)
+    print(report(result, targets, rules, dims))
+    print(f"wrote {out}: a variant with the values found")
+    return 0
 
 
 # ---------------------------------------------------------------------- check

@@ -10,13 +10,13 @@ from __future__ import annotations
 import random
 from collections import deque
 from collections.abc import Callable
-from functools import cache
-from typing import Any
+from typing import Any, Final
 
 from .core.actions import Action
-from .core.art.registry import ALLY_PAWN
+from .core.art.registry import ALLY_PAWN, REG
 from .core.art.rules import Ctx, Rules
 from .core.art.state import State
+from .core.registry import Kind
 
 Policy = Callable[[State], Action]
 PolicyFactory = Callable[[int], Policy]
@@ -60,7 +60,8 @@ def cautious_policy(seed: int) -> Policy:
         for a in legal:
             c = st.clone()
             c.apply(a)
-            if sum(c.health) >= health and c.outcome != "lost":
+            # a question of who pays a health token (R5's unlock) means health is paid
+            if sum(c.health) >= health and c.outcome != "lost" and c.wait != "hurt":
                 safe.append(a)
         pool = safe or legal
         verbs = sorted({a.verb for a in pool})
@@ -71,12 +72,15 @@ def cautious_policy(seed: int) -> Policy:
 
 
 # ====================================================================== the heuristic bot
-@cache
 def _distances(rules: Rules) -> tuple[tuple[int, ...], ...]:
     """Roads between every two cities (1 everywhere when pawns move anywhere)."""
+    return _board(rules).dist
+
+
+def _roads_between(rules: Rules) -> tuple[tuple[tuple[int, ...], ...], dict[tuple[int, int], Any]]:
     n = len(rules.cities)
     if rules.params["rules.movement"] == "anywhere":
-        return tuple(tuple(0 if a == b else 1 for b in range(n)) for a in range(n))
+        return tuple(tuple(0 if a == b else 1 for b in range(n)) for a in range(n)), {}
     out = []
     for a in range(n):
         dist = [99] * n
@@ -89,48 +93,257 @@ def _distances(rules: Rules) -> tuple[tuple[int, ...], ...]:
                     dist[r.dst] = dist[c] + 1
                     q.append(r.dst)
         out.append(tuple(dist))
-    return tuple(out)
+    first: dict[tuple[int, int], Any] = {}
+    for src, roads in enumerate(rules.neighbours):
+        for r in roads:
+            first.setdefault((src, r.dst), r)  # the first road between two cities
+    return tuple(out), first
+
+
+class _Card:
+    """A card as the bot weighs it, worked out once per rules."""
+
+    __slots__ = ("agents", "clues", "cost_weight", "gains", "need", "placing")
+
+    def __init__(self, rules: Rules, card: int) -> None:
+        c = rules.cards[card]
+        res = {k: i for i, k in enumerate(rules.resources)}
+        self.cost_weight = sum(n for _, n in c.cost) * 0.6
+        need: dict[str, int] = {}
+        for k, n in c.cost:
+            need[k] = need.get(k, 0) + n
+        # (resource index, or -1 for health: the van holds none, n)
+        self.need = tuple((res.get(k, -1) if k != "health" else -1, n) for k, n in need.items())
+        self.gains = tuple((res[k] if k != "health" else -1, n) for k, n in c.gain)
+        self.placing = sum(n * max(1, len(rules.by_symbol.get(sym, ()))) for sym, n in c.agents)
+        # (cities, n, and the weights the score takes n times, worked out once)
+        self.agents = tuple((rules.by_symbol.get(sym, ()), n, 1.5 * n, 0.5 * n, 1.0 * n)
+                            for sym, n in c.agents)
+        self.clues = c.clues
+
+
+class _Board:
+    """What the bot reads from the rules, worked out once per rules (kept in `rules.cache`):
+    distances, roads, constants and each card's weights."""
+
+    __slots__ = (
+        "anywhere",
+        "bonus",
+        "boost_i",
+        "cards",
+        "city_lost",
+        "city_symbol",
+        "clues",
+        "costs",
+        "dist",
+        "lost_at",
+        "need",
+        "res_cap",
+        "steps",
+        "symbol_cities",
+        "track_symbols",
+    )
+
+    def __init__(self, rules: Rules) -> None:
+        p = rules.params
+        self.dist, road = _roads_between(rules)
+        # per mover (a player or the ally pawn), per city, per destination's name: the
+        # destination and the context its cost is worked out in (who pays, where, the road)
+        n = len(rules.cities)
+        anywhere = self.anywhere = rules.params["rules.movement"] == "anywhere"
+        ways = [[d for d in range(n) if d != c and (anywhere or (c, d) in road)]
+                for c in range(n)]
+        self.steps: dict[int, tuple[dict[Any, tuple[int, Ctx]], ...]] = {
+            who: tuple({rules.cities[d].name: (d, Ctx(0 if who == ALLY_PAWN else who, d,
+                                                      road.get((c, d))))
+                        for d in ways[c]} for c in range(n))
+            for who in (*range(6), ALLY_PAWN)}
+        self.lost_at = int(p["rules.lost_city_at"])
+        self.need = int(p["rules.clues_per_artwork"])
+        self.bonus = int(p["rules.weapon_bonus"])
+        self.boost_i = rules.resources.index(p["rules.boost_resource"])
+        self.res_cap = int(p["components.resource_tokens"])
+        self.cards = {i: _Card(rules, i) for i in rules.cards}
+        self.clues = {i: tuple(set(c.clues)) for i, c in rules.cards.items()}  # distinct
+        self.costs: dict[Any, tuple[tuple[tuple[int, int], ...], int]] = {}  # move costs met
+        self.city_lost = bool(rules.hooks.get("city_lost"))
+        self.city_symbol = tuple(c.symbol for c in rules.cities)
+        self.symbol_cities = tuple(rules.by_symbol.get(s, ()) for s in rules.symbols)
+        self.track_symbols = tuple(s.symbol for s in rules.track)
+
+
+def _board(rules: Rules) -> _Board:
+    b = rules.cache.get("heuristic")
+    if b is None:
+        b = rules.cache["heuristic"] = _Board(rules)
+    assert isinstance(b, _Board)
+    return b
+
+
+class _Now:
+    """What one decision reads, each worked out at most once for it: the cities whose fall
+    loses, the battles' margins, each player's clues by symbol, the symbols still to find."""
+
+    __slots__ = ("b", "bot", "clues", "crit", "free", "left", "margins", "st")
+
+    def __init__(self, bot: Heuristic, st: State) -> None:
+        self.bot, self.st, self.b = bot, st, _board(st.rules)
+        self.crit: frozenset[int] | None = None
+        self.margins: dict[int, float] = {}
+        self.clues: dict[int, list[int]] = {}  # by player
+        self.free: list[bool] | None = None
+        self.left: int | None = None
+
+    def agents_left(self) -> int:
+        """Agent tokens left in the reserve."""
+        if self.left is None:
+            st = self.st
+            self.left = st.tab.agent_tokens - sum(st.agents) - st.hq
+        return self.left
+
+    def critical(self) -> frozenset[int]:
+        c = self.crit
+        if c is None:
+            c = self.crit = self.bot.critical(self.st) if self.b.city_lost else frozenset()
+        return c
+
+    def margin(self, city: int) -> float:
+        m = self.margins.get(city)
+        if m is None:
+            m = self.margins[city] = _win_margin(self.st, self.b, city)
+        return m
+
+    def clue_counts(self, player: int) -> list[int]:
+        """Cards in the player's chain bearing each symbol."""
+        counts = self.clues.get(player)
+        if counts is None:
+            counts = self.clues[player] = self.bot.chain_counts(self.st.chain_of(player),
+                                                                self.b)
+        return counts
+
+    def free_symbols(self) -> list[bool]:
+        """Per symbol: a city bearing it is neither lost nor holds its artwork yet."""
+        f = self.free
+        if f is None:
+            lost, artworks = self.st.lost, self.st.artworks
+            f = self.free = [any(not lost[x] and not artworks[x] for x in cities)
+                             for cities in self.b.symbol_cities]
+        return f
+
+
+def _win_margin(st: State, b: _Board, city: int) -> float:
+    """Expected team strength (dice and spare weapons) minus the agents' strength."""
+    n = 0
+    for p in range(st.players):
+        if st.pawns[p] == city:
+            n += 1
+    if not n:
+        return -99.0
+    n += st.allies
+    if st.solo and st.pawns[st.players] == city:
+        n += 1
+    strength = 3.5 * n + b.bonus * st.van[b.boost_i]
+    return strength - st.agent_strength(city)
+
+
+def _nearest(targets: list[int], pawns: list[int], d: tuple[tuple[int, ...], ...],
+             ) -> dict[int, list[int]]:
+    """Each target to its nearest pawn, the less busy one on a tie, then the first."""
+    mine: dict[int, list[int]] = {}
+    load = [0] * len(pawns)
+    for t in targets:
+        near, nd, nl = 0, d[pawns[0]][t], load[0]
+        for i in range(1, len(pawns)):
+            di = d[pawns[i]][t]
+            if di < nd or (di == nd and load[i] < nl):
+                near, nd, nl = i, di, load[i]
+        load[near] += 1
+        mine.setdefault(near, []).append(t)
+    return mine
+
+
+def _cost_facts(rules: Rules, cost: tuple[tuple[str, int], ...],
+                ) -> tuple[tuple[tuple[int, int], ...], int]:
+    """A cost as the bot weighs it: what it needs of each resource (index, or -1 for health:
+    the van holds none), the kinds together, and its size."""
+    need: dict[str, int] = {}
+    for k, n in cost:
+        need[k] = need.get(k, 0) + n
+    index = {k: i for i, k in enumerate(rules.resources)}
+    return (tuple((index[k] if k != "health" else -1, n) for k, n in need.items()),
+            sum(n for _, n in cost))
+
+
+_MOVES: Final = frozenset({"move", "carry"})
+_HANDLERS: dict[type, dict[Kind, Callable[..., Action | None]]] = {}
+
+
+def _handlers(cls: type) -> dict[Kind, Callable[..., Action | None]]:
+    """The bot's `on_KIND` method for each decision kind the game declares (its registry; a
+    subclass may add or replace them); a kind without one takes the default choice."""
+    h = _HANDLERS.get(cls)
+    if h is None:
+        h = _HANDLERS[cls] = {k: getattr(cls, f"on_{k.name}") for k in REG.kinds.values()
+                              if hasattr(cls, f"on_{k.name}")}
+    return h
 
 
 class Heuristic:
     """A bot that plays sensibly: it watches cities near 5 agents, artworks it can reach,
-    whether a battle is winnable, the fuel for the trip, and the golden rule's cost."""
+    whether a battle is winnable, the fuel for the trip, and the golden rule's cost.
+
+    What a decision reads from the rules is worked out once per rules (`_Board`), and what
+    it reads from the state once per decision (`_Now`), not once per option."""
 
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
         self._critical: tuple[Any, frozenset[int]] = (None, frozenset())
         self.receiver = -1  # whom the clue card being traded is meant for
+        self._on = _handlers(type(self))
+        self._chains: dict[int, tuple[list[int], list[int]]] = {}  # see chain_counts
 
     def critical(self, st: State) -> frozenset[int]:
         """Cities whose fall would lose the game at once (a mission's hook may say so): found
         by letting the engine itself play the fall on a copy, whatever the rules are."""
+        if not _board(st.rules).city_lost:
+            return frozenset()  # no hook on a city's fall: no fall loses at once
         key = (st.rules, st.round, len(st.track), tuple(st.lost))
         if self._critical[0] == key:
             return self._critical[1]
 
-        out = set()
-        if st.rules.hooks.get("city_lost"):
-            for c in range(len(st.rules.cities)):
-                if st.lost[c]:
-                    continue
-                probe = st.clone()
-                probe.lost[c] = 1
-                probe.queue.clear()
-                probe.wait = None
-                probe.emit("city_lost", Ctx(-1, c))
-                while probe.queue and probe.outcome is None and probe.wait is None:
-                    fn, args = probe.queue.pop()
-                    fn(probe, *args)
-                if probe.outcome == "lost":
-                    out.add(c)
-        result = frozenset(out)
+        result = frozenset(c for c in range(len(st.rules.cities))
+                           if not st.lost[c] and st.if_city_falls(c).outcome == "lost")
         self._critical = (key, result)
         return result
+
+    def chain_counts(self, chain: list[int], b: _Board) -> list[int]:
+        """Cards of a clue chain bearing each symbol. A chain grows a card at a time: the
+        counts of the chain as last seen are kept, and only the cards added since counted
+        (a chain that changed otherwise is counted afresh)."""
+        seen = self._chains.get(id(chain))
+        if seen is not None:
+            was, counts = seen
+            n = len(was)
+            if n <= len(chain) and chain[:n] == was:
+                if n == len(chain):
+                    return counts
+                counts = counts.copy()
+                for x in chain[n:]:
+                    for s in b.clues[x]:
+                        counts[s] += 1
+                self._chains[id(chain)] = (chain.copy(), counts)
+                return counts
+        counts = [0] * len(b.symbol_cities)
+        for x in chain:
+            for s in b.clues[x]:
+                counts[s] += 1
+        self._chains[id(chain)] = (chain.copy(), counts)
+        return counts
 
     # ---------------------------------------------------------------- helpers
     @staticmethod
     def have(st: State, kind: str) -> int:
-        return st.van[st.rules.resources.index(kind)]
+        return st.van[st.tab.res_index[kind]]
 
     @staticmethod
     def spare(st: State, player: int) -> int:
@@ -154,72 +367,89 @@ class Heuristic:
 
     def win_margin(self, st: State, city: int) -> float:
         """Expected team strength (dice and spare weapons) minus the agents' strength."""
-        here = [p for p in range(st.players) if st.pawns[p] == city]
-        if not here:
-            return -99.0
-        boost = st.rules.params["rules.boost_resource"]
-        bonus = int(st.rules.params["rules.weapon_bonus"])
-        strength = 3.5 * self.dice(st, city, here) + bonus * self.have(st, boost)
-        return strength - st.agent_strength(city)
+        return _win_margin(st, _board(st.rules), city)
 
     def card_score(self, st: State, player: int, card: int) -> float:
-        r = st.rules
-        c = r.cards[card]
-        score = 0.0
-        cost = c.cost
-        score -= sum(n for _, n in cost) * 0.6
-        short = self.shortfall(st, cost)
-        score -= short * (6.0 if short > self.spare(st, player) else 1.0)
-        for kind, n in c.gain:
-            if kind == "health":
-                score += 2.0 * n
-            else:
-                score += min(n, st.reserve(kind)) * (1.2 if self.have(st, kind) < 2 else 0.8)
-        placing = sum(n * max(1, len(r.by_symbol.get(sym, ()))) for sym, n in c.agents)
-        if placing and st.reserve("agent") - placing < 4:
-            score -= 8.0 * (4 - (st.reserve("agent") - placing))  # running out loses (R2)
-        for sym, n in c.agents:
-            for city in r.by_symbol.get(sym, ()):
-                if st.lost[city]:
-                    score -= 1.5 * n  # strengthens every battle
-                    continue
-                after = st.agents[city] + n
-                score -= 0.5 * n
-                if city in self.critical(st):
-                    score -= 1.0 * n * max(0, after - 1)
-                if after >= int(r.params["rules.lost_city_at"]):
-                    score -= 6.0 if self.win_margin(st, city) < 0 else 1.5
-                elif after == int(r.params["rules.lost_city_at"]) - 1:
-                    score -= 1.0
-        chain = st.chain_of(player)
-        need = int(r.params["rules.clues_per_artwork"])
-        for s in c.clues:
-            have = sum(1 for x in chain if s in r.cards[x].clues)
-            sym = r.symbols[s]
-            free = [x for x in r.by_symbol.get(sym, ()) if not st.lost[x] and not st.artworks[x]]
-            if have + 1 >= need:
-                score += 4.0 if free else -0.5
-            else:
-                score += 0.6 * (have + 1) if free else 0.1
-        return score
+        """How much the team gains by `player` playing `card` now (higher is better)."""
+        return self._scorer(_Now(self, st))(player, card)
+
+    def _scorer(self, now: _Now) -> Callable[[int, int], float]:
+        """card_score for one decision: what every card's score reads, read once."""
+        st, b = now.st, now.b
+        cards, van, health, lost, agents = b.cards, st.van, st.health, st.lost, st.agents
+        res_cap, at, need = b.res_cap, b.lost_at, b.need
+        city_lost = b.city_lost
+        free = now.free_symbols()
+        clue_counts, margin, clues = now.clue_counts, now.margin, now.clues
+
+        def score_of(player: int, card: int) -> float:
+            c = cards[card]
+            score = 0.0
+            score -= c.cost_weight
+            short = 0
+            for i, n in c.need:
+                lack = n - van[i] if i >= 0 else n
+                if lack > 0:
+                    short += lack
+            score -= short * (6.0 if short > health[player] - 1 and short > 0 else 1.0)
+            for i, n in c.gains:
+                if i < 0:
+                    score += 2.0 * n
+                else:
+                    score += min(n, res_cap - van[i]) * (1.2 if van[i] < 2 else 0.8)
+            placing = c.placing
+            if placing:
+                left = now.agents_left()
+                if left - placing < 4:
+                    score -= 8.0 * (4 - (left - placing))  # running out loses (R2)
+            for cities, n, lost_weight, weight, crit_weight in c.agents:
+                for city in cities:
+                    if lost[city]:
+                        score -= lost_weight  # strengthens every battle
+                        continue
+                    after = agents[city] + n
+                    score -= weight
+                    if city_lost and city in now.critical():
+                        score -= crit_weight * (after - 1 if after > 1 else 0)
+                    if after >= at:
+                        score -= 6.0 if margin(city) < 0 else 1.5
+                    elif after == at - 1:
+                        score -= 1.0
+            counts = clues.get(player) or clue_counts(player)
+            for s in c.clues:
+                have = counts[s]
+                if have + 1 >= need:
+                    score += 4.0 if free[s] else -0.5
+                else:
+                    score += 0.6 * (have + 1) if free[s] else 0.1
+            return score
+
+        return score_of
 
     def targets(self, st: State) -> list[int]:
         """Cities worth going to: artworks to collect, agents near 5 to fight."""
-        r = st.rules
-        at = int(r.params["rules.lost_city_at"])
-        nxt = r.track[len(st.track)].symbol if len(st.track) < len(r.track) else None
+        return self._targets(_Now(self, st))
+
+    def _targets(self, now: _Now) -> list[int]:
+        st, b = now.st, now.b
+        at = b.lost_at
+        syms = b.track_symbols
+        nxt = syms[len(st.track)] if len(st.track) < len(syms) else None
+        lost, agents, artworks = st.lost, st.agents, st.artworks
+        carried = {st.pawns[i] for i, k in enumerate(st.carried) if k}
+        city_symbol = b.city_symbol
         out = []
-        for c in range(len(r.cities)):
-            if st.lost[c]:
+        for c in range(len(lost)):
+            if lost[c]:
                 continue
-            if st.artwork_at(c) and (st.agents[c] == 0 or self.win_margin(st, c) > -4):
-                if nxt is None or nxt == r.cities[c].symbol or st.artworks[c]:
+            if (artworks[c] or c in carried) and (agents[c] == 0 or now.margin(c) > -4):
+                if nxt is None or nxt == city_symbol[c] or artworks[c]:
                     out.append(c)
-            elif st.agents[c] >= at - (3 if c in self.critical(st) else 2):
+            elif agents[c] >= at - (3 if c in now.critical() else 2):
                 out.append(c)
-        if nxt is not None and (any(st.artworks) or any(st.carried)):
+        if nxt is not None and (any(artworks) or carried):
             # a track that demands its artworks in order: deliver to the district it names
-            out += [c for c in r.by_symbol.get(nxt, ()) if not st.lost[c] and c not in out]
+            out += [c for c in st.rules.by_symbol.get(nxt, ()) if not lost[c] and c not in out]
         return out
 
     @staticmethod
@@ -232,20 +462,22 @@ class Heuristic:
     # ---------------------------------------------------------------- the decision
     def __call__(self, st: State) -> Action:
         legal = st.legal_actions()
-        w = st.wait
-        pick = getattr(self, f"on_{w}", None)
-        a = pick(st, legal) if pick is not None else None
+        pick = self._on.get(st.wait) if st.wait is not None else None
+        a = pick(self, st, legal) if pick is not None else None
         return a if a is not None else legal[-1] if legal[-1].verb == "done" else legal[0]
 
     def on_boundary(self, st: State, legal: list[Action]) -> Action | None:
+        # only when the van holds the radio: an unlock it cannot pay costs health (R5)
+        ally = st.rules.params["rules.ally_resource"]
         unlock = [a for a in legal if a.verb == "unlock"]
-        if unlock and unlock[0].player < 0 and (st.allies < 2 or st.ally_cost() <= 2):
+        if (unlock and self.have(st, ally) >= st.ally_cost()
+                and (st.allies < 2 or st.ally_cost() <= 2)):
             return unlock[0]
         return None  # done
 
     def on_plan(self, st: State, legal: list[Action]) -> Action | None:
-        plays = [a for a in legal if a.verb == "play"]
-        scored = [(self.card_score(st, a.player, int(a.arg or 0)), a) for a in plays]
+        score = self._scorer(_Now(self, st))
+        scored = [(score(a.player, int(a.arg or 0)), a) for a in legal if a.verb == "play"]
         best_by_player: dict[int, float] = {}
         for s, a in scored:
             best_by_player[a.player] = max(best_by_player.get(a.player, -99.0), s)
@@ -293,62 +525,97 @@ class Heuristic:
         return legal[0]
 
     def on_move(self, st: State, legal: list[Action]) -> Action | None:
-        r = st.rules
-        d = _distances(r)
-        targets = self.targets(st)
-        moves = [a for a in legal if a.verb in ("move", "carry")]
-        forced = [a for a in moves if st.pawn_index(a.player) in st.must_leave
-                  and st.lost[st.pawns[st.pawn_index(a.player)]]]
-        if forced:
-            return forced[0]
+        now = _Now(self, st)
+        r, b = st.rules, now.b
+        d = b.dist
+        targets = self._targets(now)
+        pawns, players = st.pawns, st.players
+        moves = [a for a in legal if a.verb in _MOVES]
+        if st.must_leave:
+            forced = [a for a in moves if st.pawn_index(a.player) in st.must_leave
+                      and st.lost[pawns[st.pawn_index(a.player)]]]
+            if forced:
+                return forced[0]
         if not targets:
             return None
         # each target to its nearest pawn, the less busy one on a tie, so that the pawns
         # spread out over the board (on a board where a pawn goes anywhere, every tie)
-        mine: dict[int, list[int]] = {}
-        for t in targets:
-            near = min(range(len(st.pawns)),
-                       key=lambda i: (d[st.pawns[i]][t], len(mine.get(i, ())), i))
-            mine.setdefault(near, []).append(t)
+        mine = _nearest(targets, pawns, d)
+        deliver: list[int] | None = None
+        pawn: dict[int, tuple[Any, ...]] = {}  # per mover, once
+        steps, costs, anywhere, names = b.steps, b.costs, b.anywhere, st.tab.names
+        van, health, carried = st.van, st.health, st.carried
         best: tuple[float, Action] | None = None
         for a in moves:
-            i = st.pawn_index(a.player)
-            goals = mine.get(i) or targets
-            here, dst = st.pawns[i], r.city_index[str(a.arg)]
-            if here in goals and st.can_collect(here):
-                continue  # stay and collect
-            if a.verb == "carry" or st.carried[i]:
-                goals = self.delivery(st) or goals  # take the artwork where it is wanted
-            gain = min(d[here][t] for t in goals) - min(d[dst][t] for t in goals)
+            who = a.player
+            mover = pawn.get(who)
+            if mover is None:
+                i = players if who == ALLY_PAWN else who
+                goals = mine.get(i) or targets
+                here = pawns[i]
+                stay = here in goals and st.can_collect(here)
+                near = min(map(d[here].__getitem__, goals))
+                # at a goal, no move brings the pawn nearer, unless it carries an artwork
+                quiet = stay or (near == 0 and not carried[i])
+                # where a pawn goes anywhere in one move, only a move onto a goal is nearer
+                onto = (frozenset(names[t] for t in goals)
+                        if anywhere and not carried[i] else None)
+                mover = pawn[who] = (i, here, goals, stay, quiet, near, onto)
+            i, here, goals, stay, quiet, near, onto = mover
+            carry = a.verb == "carry"
+            if stay or (quiet and not carry):
+                continue  # stay and collect, or already where it is wanted
+            if onto is not None and not carry and a.arg not in onto:
+                continue  # no nearer
+            if carry or carried[i]:
+                if deliver is None:
+                    deliver = self.delivery(st)
+                if deliver:  # take the artwork where it is wanted
+                    goals = deliver
+                    near = min(map(d[here].__getitem__, goals))
+            dst, ctx = steps[who][here][a.arg]
+            gain = near - min(map(d[dst].__getitem__, goals))
             if gain <= 0:
                 continue
-            payer = 0 if a.player == ALLY_PAWN else a.player
-            cost = r.move_cost(st, _ctx(payer, dst, here, r))
-            short = self.shortfall(st, cost)
-            if short > self.spare(st, payer):
+            cost = r.move_cost(st, ctx)
+            facts = costs.get(cost)
+            if facts is None:
+                facts = costs[cost] = _cost_facts(r, cost)
+            need, total = facts
+            short = 0
+            for k, n in need:
+                short += max(0, n - (van[k] if k >= 0 else 0))
+            if short > max(0, health[ctx.player] - 1):
                 continue
-            value = gain - 1.2 * short - 0.3 * sum(n for _, n in cost)
-            if a.verb == "carry":
+            value = gain - 1.2 * short - 0.3 * total
+            if carry:
                 value += 1.5
             if best is None or value > best[0]:
                 best = (value, a)
         return best[1] if best is not None and best[0] > 0 else None
 
     def on_battle(self, st: State, legal: list[Action]) -> Action | None:
-        fights = [a for a in legal if a.verb == "fight"]
+        now = _Now(self, st)
         best: tuple[float, Action] | None = None
-        at = int(st.rules.params["rules.lost_city_at"])
-        for a in fights:
+        at = now.b.lost_at
+        health, pawns, agents = st.health, st.pawns, st.agents
+        for a in legal:
+            if a.verb != "fight":
+                continue
             c = st.rules.city_index[str(a.arg)]
-            margin = self.win_margin(st, c)
-            urgency = (3 if st.agents[c] >= at - 1 else 0) + (2 if st.artwork_at(c) else 0)
-            if c in self.critical(st) and st.agents[c] >= at - 2:
+            margin = now.margin(c)
+            urgency = (3 if agents[c] >= at - 1 else 0) + (2 if st.artwork_at(c) else 0)
+            if c in now.critical() and agents[c] >= at - 2:
                 urgency += 3
             value = margin + urgency
-            leader_spare = max(self.spare(st, p) for p in range(st.players) if st.pawns[p] == c)
+            here = [p for p in range(st.players) if pawns[p] == c]
+            # the healthiest is the leader (the first of them on a tie) and the most to spare
+            leader = here[0]
+            for p in here:
+                if health[p] > health[leader]:
+                    leader = p
+            leader_spare = max(0, health[leader] - 1)
             if margin > -3 - 1.5 * leader_spare or (urgency >= 3 and margin > -6):
-                leader = max((p for p in range(st.players) if st.pawns[p] == c),
-                             key=lambda p: st.health[p])
                 act = Action("fight", leader, a.arg)
                 if act in legal and (best is None or value > best[0]):
                     best = (value, act)
@@ -404,6 +671,17 @@ class Heuristic:
         """Hand over a clue card that completes a triple in the receiver's chain (R21)."""
         r = st.rules
         need = int(r.params["rules.clues_per_artwork"])
+        held: dict[int, list[int]] = {}  # per receiver: the cards of its chain per symbol
+
+        def count(q: int, s: int) -> int:
+            counts = held.get(q)
+            if counts is None:
+                counts = held[q] = [0] * len(r.symbols)
+                for c in st.chains[q]:
+                    for x in set(r.cards[c].clues):
+                        counts[x] += 1
+            return counts[s]
+
         for a in legal:
             if a.verb != "trade":
                 continue
@@ -413,7 +691,7 @@ class Heuristic:
                 if q == a.player or st.pawns[q] != here:
                     continue
                 for s in card.clues:
-                    if sum(1 for c in st.chains[q] if s in r.cards[c].clues) == need - 1:
+                    if count(q, s) == need - 1:
                         self.receiver = q
                         return a
         return legal[-1]
@@ -426,13 +704,6 @@ class Heuristic:
 def heuristic_policy(seed: int) -> Policy:
     """The heuristic bot (see `Heuristic`)."""
     return Heuristic(seed)
-
-
-def _ctx(player: int, dst: int, src: int, rules: Rules) -> Any:
-
-
-    road = next((x for x in rules.neighbours[src] if x.dst == dst), None)
-    return Ctx(player, dst, road)
 
 
 register_policy("random", random_policy)

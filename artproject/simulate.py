@@ -8,14 +8,12 @@ from __future__ import annotations
 
 import math
 import re
-from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 import attrs
 
-from .core.art.game import new_game
 from .core.art.state import State
 from .core.errors import GameError
 from .policies import POLICIES, Policy, cautious_policy, random_policy
@@ -62,82 +60,34 @@ class Cell:
     players: int
 
 
-def _play_range(args: tuple[Cell, tuple[str, ...], str, int, int, int],
-                ) -> tuple[int, int, int, int, list[str]]:
-    """Games seed+start .. seed+stop-1 of a cell: (won, rounds, decisions, games, causes)."""
-    cell, variants, policy, seed, start, stop = args
-    make = POLICIES[policy]
-    won = rounds = decisions = 0
-    causes: list[str] = []
-    for i in range(start, stop):
-        st = new_game(cell.mission, cell.players, cell.difficulty, seed + i, variants)
-        decisions += play(st, make(seed + i))
-        rounds += st.round
-        if st.outcome == "won":
-            won += 1
-        else:
-            causes.append(cause_of(st.reason))
-    return won, rounds, decisions, stop - start, causes
-
-
 def simulate_grid(missions: Sequence[str | Path], difficulties: Sequence[str],
                   players: Sequence[int], games: int, seed: int,
-                  variants: Iterable[str | Path] = (), policy: str = "random", workers: int = 1,
-                  progress: Callable[[int], None] | None = None) -> list[dict[str, Any]]:
-    """A report per cell of the grid, in grid order; the same arguments, the same report."""
+                  variants: Iterable[str | Path] = (), policy: str = "heuristic",
+                  workers: int = 1,
+                  progress: Callable[[int], None] | None = None, backend: Any = None,
+                  store: Any = None) -> list[dict[str, Any]]:
+    """A report per cell of the grid, in grid order; the same arguments, the same report.
+
+    `backend` (artproject.backends) runs the games elsewhere, a pool of `workers` processes
+    here by default; `store` (artproject.store.Store) keeps every game's row and lets an
+    interrupted sweep resume (artproject.sweep).
+    """
+    from .backends import LocalBackend
+    from .sweep import grid_of, run_sweep
+
     if policy not in POLICIES:
         raise GameError(f"unknown policy {policy!r}; policies: {', '.join(POLICIES)}")
-    vs = tuple(str(v) for v in variants)
-    cells = [Cell(str(m), d, p) for m in missions for d in difficulties for p in players]
-    chunk = max(1, min(50, games // max(1, workers * 2)))
-    jobs = [(c, vs, policy, seed, a, min(a + chunk, games)) for c in cells
-            for a in range(0, games, chunk)]
-    if workers > 1 and len(jobs) > 1:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-
-        methods = multiprocessing.get_all_start_methods()
-        ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-        with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-            results = []
-            for r in pool.map(_play_range, jobs):
-                results.append(r)
-                if progress is not None:
-                    progress(r[3])
-    else:
-        results = []
-        for job in jobs:
-            r = _play_range(job)
-            results.append(r)
-            if progress is not None:
-                progress(r[3])
-    out: list[dict[str, Any]] = []
-    names: dict[str, str] = {}
-    for cell in cells:
-        won = rounds = decisions = n = 0
-        causes: Counter[str] = Counter()
-        for job, res in zip(jobs, results, strict=True):
-            if job[0] == cell:
-                won += res[0]
-                rounds += res[1]
-                decisions += res[2]
-                n += res[3]
-                causes.update(res[4])
-        if cell.mission not in names:
-            names[cell.mission] = new_game(cell.mission, 2, cell.difficulty, 0, vs).rules.name
-        lo, hi = wilson(won, n)
-        out.append({
-            "mission": names[cell.mission], "difficulty": cell.difficulty,
-            "players": cell.players, "games": n, "seed": seed, "policy": policy,
-            "variants": list(vs), "won": won, "lost": n - won, "win_rate": won / n,
-            "ci95": [round(lo, 4), round(hi, 4)],
-            "causes": dict(sorted(causes.items(), key=lambda kv: (-kv[1], kv[0]))),
-            "average_rounds": rounds / n, "average_decisions": decisions / n,
-        })
-    return out
+    grid = grid_of(missions, difficulties, players, games, seed, variants, policy)
+    own = backend is None
+    runner = LocalBackend(workers) if backend is None else backend
+    try:
+        return run_sweep(grid, runner, store, progress)
+    finally:
+        if own:
+            runner.close()
 
 
 def simulate(mission: str | Path, players: int, difficulty: str, games: int, seed: int,
-             variants: Iterable[str | Path] = (), policy: str = "random") -> dict[str, Any]:
+             variants: Iterable[str | Path] = (), policy: str = "heuristic") -> dict[str, Any]:
     """One cell: `games` games from seeds seed, seed+1, ..."""
     return simulate_grid([mission], [difficulty], [players], games, seed, variants, policy)[0]

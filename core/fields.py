@@ -29,11 +29,12 @@ MACHINE: Final = "machine"  # the engine's bookkeeping (the work stack, caches, 
 
 
 class Entry(NamedTuple):
-    """A position entry: `key` in a position table, how `read(st, value, fail)` sets the
-    state from it, and how `write(st)` gives it (or SKIP to leave it out)."""
+    """A position entry: `key` in a position table, how `read(st, value, reader)` sets the
+    state from it (the game's reader says where a mistake is; None: the game reads this
+    entry together with others), and how `write(st)` gives it (or SKIP to leave it out)."""
 
     key: str
-    read: Callable[[Any, Any, Callable[..., Exception]], None]
+    read: Callable[[Any, Any, Any], None] | None
     write: Callable[[Any], Any]
     info: str = PUBLIC
 
@@ -114,11 +115,11 @@ def write_position(st: Any, table: Iterable[Entry]) -> dict[str, Any]:
 
 
 def read_position(st: Any, pos: Mapping[str, Any], table: Iterable[Entry],
-                  fail: Callable[..., Exception]) -> None:
-    """Set the entries `pos` names, in table order."""
+                  reader: Any) -> None:
+    """Set the entries `pos` names that read on their own, in table order."""
     for e in table:
-        if e.key in pos:
-            e.read(st, pos[e.key], fail)
+        if e.read is not None and e.key in pos:
+            e.read(st, pos[e.key], reader)
 
 
 def pickled(st: Any, fields: Iterable[Field]) -> dict[str, Any]:

@@ -22,6 +22,7 @@ from ..dsl.compiler import Compiler, Scope
 from ..dsl.parser import Origin
 from ..missions import DEFAULT
 from .art.rules import Card, City, Ctx, Hook, Property, Road, Rules, TrackSpace
+from .art.tunables import check_tunables
 from .errors import Location, RulesError, RulesErrors, closest
 
 MISSIONS_DIR: Final = Path(__file__).resolve().parent.parent / "missions"
@@ -226,7 +227,7 @@ for _kind, _name in ((str, "text"), (int, "a whole number"), (float, "a number")
 
 _TOP_KEYS: Final = {
     "name", "title", "about", "extends", "cards", "symbols", "components", "difficulty",
-    "setup", "rules", "solo", "city", "road", "track", "hooks", "property",
+    "setup", "rules", "solo", "city", "road", "track", "hooks", "property", "tune",
 }
 
 
@@ -459,6 +460,7 @@ _PARAMS: Final[dict[str, type | tuple[type, ...]]] = {
     "components.lost_city_markers": int, "components.die_faces": int,
     "setup.van": dict, "setup.agents_per_city": int, "setup.final_card_from_bottom": int,
     "setup.player_agents": int, "rules.clue_exchange": bool, "rules.carry_artworks": bool,
+    "rules.reroll_own_dice": bool,
     "rules.ally_resource": str, "rules.boost_resource": str,
     "rules.draw_per_round": int, "rules.play_per_round": int, "rules.clues_per_artwork": int,
     "rules.lost_city_at": int, "rules.weapon_bonus": int, "rules.concede_health": int,
@@ -516,6 +518,9 @@ def _build(doc: dict[str, Any], owner: dict[tuple[Any, ...], Any], top: _Layer,
             err("health per player must be a whole number from 1", ("difficulty", k))
         else:
             difficulties[k] = v
+
+    # ---- what `artproject tune` may change (core/tunables.py)
+    check_tunables(doc.get("tune"), params, difficulties, err)
 
     # ---- board
     city_specs: list[CitySpec] = []

@@ -435,6 +435,7 @@ class Machine:
     # ------------------------------------------------------------------ the game's hooks
     # for saves (saves.py) and scenario files (scenario.py); see docs/architecture.md
     SCENARIO_KEYS: ClassVar[tuple[str, ...]] = ()
+    SCENARIO_STEPS: ClassVar[tuple[Any, ...]] = ()  # the game's own step keys (StepKey)
     NO_CONTEXT: ClassVar[Any] = None  # the context a scenario's facts are read in
     # the game's checks, run by core/invariants.py: state -> None, (before, action, after)
     # -> None, state -> None; each raises Violation
@@ -457,14 +458,20 @@ class Machine:
         raise NotImplementedError
 
     @classmethod
-    def scenario_start(cls, doc: Mapping[str, Any], path: Path,
-                       variants: tuple[str | Path, ...], locate: Any, fail: Any) -> Machine:
-        """The game a scenario file sets up (its own keys: `SCENARIO_KEYS`), started."""
+    def scenario_setup(cls, doc: Mapping[str, Any], path: Path,
+                       variants: tuple[str | Path, ...], locate: Any,
+                       fail: Any) -> tuple[Machine, Callable[[], None]]:
+        """The game a scenario file sets up from its own keys (`SCENARIO_KEYS`), recording
+        its events, and how it starts (the runner reports an engine failure there)."""
         raise NotImplementedError
 
     def scenario_checker(self) -> Any:
         """compile(text, origin) -> (fact, left, right, left text) for a scenario's facts."""
         raise NotImplementedError
+
+    def event_text(self, event: tuple[Any, ...]) -> str:
+        """An event as a scenario's event checks read it."""
+        return " ".join(str(x) for x in event)
 
     # ------------------------------------------------------------------ fingerprints
     def position(self) -> dict[str, Any]:

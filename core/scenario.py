@@ -3,23 +3,49 @@
 A scenario starts a game (the game's own keys set it up: its rules, players, a position),
 plays actions in the text notation and checks facts (the game's expressions) after any
 step, or that an action is refused. See docs/scenarios.md.
+
+A file that is wrong (a misspelt key, an unknown name, a position that cannot exist) raises
+RulesError before any step runs. Once the game runs, every failure is reported: a step's
+failed checks do not stop the later steps; only a step that cannot be played (a refused
+action, the engine failing) ends the scenario there, saying which steps were not run.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import traceback
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 import attrs
 
+from .actions import Action
 from .errors import ArtError, GameError, Location, RulesError, closest
 from .games import game_class
 from .loader import SourceMap, path_text, read_toml
 from .machine import Machine
 
 _KERNEL_KEYS: Final = ("about", "cites", "game", "seed", "step", "invariants", "properties")
-_STEP: Final = ("do", "refuse", "reason", "expect", "events", "legal", "illegal", "note")
+# the event checks: the key, whether the text must appear, whether a part of an event will do
+_EVENT_KEYS: Final = (("events", True, False), ("not_events", False, False),
+                      ("events_like", True, True), ("not_events_like", False, True))
+_LISTS: Final = ("expect", *(k for k, _, _ in _EVENT_KEYS), "legal", "illegal")
+_STEP: Final = ("do", "refuse", "reason", *_LISTS, "note")
+
+Fail = Callable[..., RulesError]
+# an expectation: its text, its check, its two sides (a comparison) to show, its place
+Check = tuple[str, Callable[..., Any], Any, Any, str, Location]
+
+
+class StepKey(NamedTuple):
+    """A step key of a game's own (`Machine.SCENARIO_STEPS`): read once with
+    compile(value, state, fail, *path) -> compiled, run after the step's action with
+    run(state, compiled, seen) -> failures (or raising Stop)."""
+
+    key: str
+    compile: Callable[..., Any]
+    run: Callable[[Any, Any, int], list[str]]
 
 
 @attrs.frozen
@@ -31,9 +57,19 @@ class Result:
     about: str = ""
 
 
-# an expectation: its text, its check, its two sides (a comparison) to show, its place
-Check = tuple[str, Callable[..., Any], Any, Any, str, Location]
-Fail = Callable[..., RulesError]
+@attrs.frozen
+class _Step:
+    """One [[step]], checked and compiled before the game starts."""
+
+    n: int  # 1-based, as reported
+    where: str  # file:line:col of the step
+    raw: Mapping[str, Any]
+    checks: tuple[Check, ...]
+    extras: tuple[tuple[StepKey, Any], ...]  # the game's own step keys, compiled
+
+
+class Stop(Exception):
+    """The step cannot be played: the scenario ends here (its message is the failure)."""
 
 
 def run_scenario(path: str | Path, variants: tuple[str | Path, ...] = ()) -> Result:
@@ -50,19 +86,24 @@ def run_scenario(path: str | Path, variants: tuple[str | Path, ...] = ()) -> Res
         if k not in keys:
             raise fail(f"unknown key {k!r}" + closest(k, keys) + "; expected one of: "
                        + ", ".join(keys), k)
-    if not isinstance(doc.get("seed", 0), int):
+    seed = doc.get("seed", 0)
+    if not isinstance(seed, int) or isinstance(seed, bool):
         raise fail("'seed' must be a whole number", "seed")
-    st = cls.scenario_start(doc, path, variants, smap.locate, fail)
-    steps = doc.get("step", [])
-    if not isinstance(steps, list):
-        raise fail("'step' must be an array of tables ([[step]])", "step")
-    compile_fact = st.scenario_checker()
-    checks = [_compile_step(s, i, compile_fact, smap, fail, st) for i, s in enumerate(steps)]
-    always = _file_checks(doc, fail)
-    failures = _run_steps(st, steps, checks, smap, always)
+    st, begin = cls.scenario_setup(doc, path, variants, smap.locate, fail)
+    steps = _compile_steps(doc, st, smap, fail)
+    for k in ("invariants", "properties"):
+        if not isinstance(doc.get(k, False), bool):
+            raise fail(f"'{k}' must be true or false", k)
+    always = (doc.get("invariants", False), doc.get("properties", False))
     about = doc.get("about", "")
-    return Result(str(path), not failures, tuple(failures), len(steps),
-                  about if isinstance(about, str) else "")
+    about = about if isinstance(about, str) else ""
+    try:
+        _guard(begin)
+    except Stop as stop:
+        return Result(str(path), False, (f"{path}: setting up the position: {stop}",),
+                      len(steps), about)
+    failures = _play(st, steps, always)
+    return Result(str(path), not failures, tuple(failures), len(steps), about)
 
 
 def _game_of(doc: Mapping[str, Any], fail: Fail) -> type[Machine]:
@@ -75,141 +116,188 @@ def _game_of(doc: Mapping[str, Any], fail: Fail) -> type[Machine]:
         raise fail(str(err), "game") from None
 
 
-def _file_checks(doc: Mapping[str, Any], fail: Fail) -> tuple[bool, bool]:
-    for k in ("invariants", "properties"):
-        if not isinstance(doc.get(k, False), bool):
-            raise fail(f"'{k}' must be true or false", k)
-    return bool(doc.get("invariants", False)), bool(doc.get("properties", False))
+# ====================================================================== compiling the steps
+def _compile_steps(doc: Mapping[str, Any], st: Machine, smap: SourceMap,
+                   fail: Fail) -> list[_Step]:
+    steps = doc.get("step", [])
+    if not isinstance(steps, list):
+        raise fail("'step' must be an array of tables ([[step]])", "step")
+    compile_fact = st.scenario_checker()
+    return [_compile_step(s, i, st, compile_fact, smap, fail) for i, s in enumerate(steps)]
 
 
-def _run_steps(st: Machine, steps: list[Any], checks: list[list[Check]], smap: SourceMap,
-               always: tuple[bool, bool]) -> list[str]:
+def _compile_step(step: Any, i: int, st: Machine, compile_fact: Callable[[str, Any], Any],
+                  smap: SourceMap, fail: Fail) -> _Step:
+    _check_step(step, i, st, fail)
+    extras = tuple((sk, sk.compile(step[sk.key], st, fail, "step", i, sk.key))
+                   for sk in st.SCENARIO_STEPS if sk.key in step)
+    checks = []
+    for j, text in enumerate(step.get("expect", [])):
+        p = ("step", i, "expect", j)
+        fn, left, right, left_text = compile_fact(text, smap.origin(p, text))
+        checks.append((text, fn, left, right, left_text, smap.locate(p)))
+    return _Step(i + 1, smap.locate(("step", i)).prefix(), step, tuple(checks), extras)
+
+
+def _check_step(step: Any, i: int, st: Machine, fail: Fail) -> None:
+    """A step's keys and the shape of their values; its actions in the notation."""
+    if not isinstance(step, dict):
+        raise fail("a step is a table", "step", i)
+    keys = (*_STEP, *(sk.key for sk in st.SCENARIO_STEPS))
+    for k in step:
+        if k not in keys:
+            raise fail(f"unknown step key {k!r}" + closest(k, keys) + "; expected one of: "
+                       + ", ".join(keys), "step", i, k)
+    _check_values(step, i, st, fail)
+
+
+def _check_values(step: Mapping[str, Any], i: int, st: Machine, fail: Fail) -> None:
+    for k in ("do", "refuse"):
+        if k in step:
+            _action(st, step[k], fail, "step", i, k)
+    for k in _LISTS:
+        if k in step and (not isinstance(step[k], list)
+                          or not all(isinstance(x, str) for x in step[k])):
+            raise fail("expected a list of strings", "step", i, k)
+    for k in ("legal", "illegal"):
+        for j, x in enumerate(step.get(k, [])):
+            _action(st, x, fail, "step", i, k, j)
+    if "reason" in step and not isinstance(step["reason"], str):
+        raise fail("expected the text the refusal's message must contain", "step", i, "reason")
+
+
+def _action(st: Machine, text: Any, fail: Fail, *path: Any) -> Action:
+    if not isinstance(text, str):
+        raise fail("expected an action in the notation, such as 'move p2 CITY'", *path)
+    try:
+        return st.registry.parse(text)
+    except GameError as err:
+        raise fail(str(err), *path) from None
+
+
+# ====================================================================== playing the steps
+def _play(st: Machine, steps: list[_Step], always: tuple[bool, bool]) -> list[str]:
+    """Every step in turn; every failure reported, the later steps run unless one could
+    not be played."""
     failures: list[str] = []
     seen = 0  # a step's events are those since the previous step (the first: since setup)
-    for i, (step, compiled) in enumerate(zip(steps, checks, strict=True)):
+    for k, step in enumerate(steps):
         before = st.clone() if always[0] else None
-        failures += _run_step(st, step, compiled, i, smap, seen)
-        seen = len(st.log)
-        if not failures:
-            failures += _run_checks(st, before, step, i, smap, *always)
-        if failures:
+        try:
+            failures += _guard(partial(_run_step, st, step, seen))
+            seen = len(st.log)
+            failures += _run_checks(st, before, step, *always)
+        except Stop as stop:
+            failures.append(f"{step.where}: step {step.n}: {stop}")
+            if k + 1 < len(steps):
+                rest = f"{k + 2}" if k + 2 == len(steps) else f"{k + 2}-{len(steps)}"
+                failures.append(f"{step.where}: step {step.n}: the game cannot go on: "
+                                f"step {rest} not run")
             break
     return failures
 
 
-def _compile_step(step: Any, i: int, compile_fact: Callable[[str, Any], Any], smap: SourceMap,
-                  fail: Fail, st: Machine) -> list[Check]:
-    if not isinstance(step, dict):
-        raise fail("a step is a table", "step", i)
-    for k in step:
-        if k not in _STEP:
-            raise fail(f"unknown step key {k!r}" + closest(k, _STEP) + "; expected one of: "
-                       + ", ".join(_STEP), "step", i, k)
-    for k in ("do", "refuse"):
-        if k in step:
-            if not isinstance(step[k], str):
-                raise fail("expected an action in the notation, such as 'done'", "step", i, k)
-            try:
-                st.registry.parse(step[k])
-            except GameError as err:
-                raise fail(str(err), "step", i, k) from None
-    for k in ("expect", "events", "legal", "illegal"):
-        if k in step and (not isinstance(step[k], list)
-                          or not all(isinstance(x, str) for x in step[k])):
-            raise fail("expected a list of strings", "step", i, k)
-    out: list[Check] = []
-    for j, text in enumerate(step.get("expect", [])):
-        p = ("step", i, "expect", j)
-        fn, left, right, left_text = compile_fact(text, smap.origin(p, text))
-        out.append((text, fn, left, right, left_text, smap.locate(p)))
-    return out
+def _guard(run: Callable[[], Any]) -> Any:
+    """Run a piece of the game; an error the engine did not mean to raise becomes Stop,
+    so one broken scenario is reported and the others still run."""
+    try:
+        return run()
+    except (Stop, RulesError):
+        raise
+    except Exception as err:  # a bug in the engine: reported as a failure, not raised
+        frame = traceback.extract_tb(err.__traceback__)[-1]
+        raise Stop(f"the engine failed: {type(err).__name__}: {err} (at "
+                   f"{Path(frame.filename).name}:{frame.lineno} in {frame.name})") from None
 
 
-def _run_checks(st: Machine, before: Machine | None, step: Mapping[str, Any], i: int,
-                smap: SourceMap, invariants: bool, properties: bool) -> list[str]:
-    """The file-wide checks: the game's invariants, the rules' own properties."""
+def _run_checks(st: Machine, before: Machine | None, step: _Step, invariants: bool,
+                properties: bool) -> list[str]:
+    """The file-wide checks: the game's invariants, the rules' own properties; a broken
+    invariant ends the scenario (the game is no longer one the rules can reach)."""
     from .invariants import Violation, check_invariants, check_properties, check_step
 
-    where = smap.locate(("step", i)).prefix()
     try:
         if invariants:
             check_invariants(st)
-            if before is not None and "do" in step:
-                check_step(before, st.registry.parse(step["do"]), st)
+            if before is not None and "do" in step.raw:
+                check_step(before, st.registry.parse(step.raw["do"]), st)
         if properties:
             check_properties(st)
     except Violation as v:
-        return [f"{where}: step {i + 1}: {v}"]
+        raise Stop(str(v)) from None
     return []
 
 
-def _run_step(st: Machine, step: Mapping[str, Any], checks: list[Check], i: int,
-              smap: SourceMap, seen: int) -> list[str]:
-    where = smap.locate(("step", i)).prefix()
-    if "do" in step:
-        try:
-            st.apply(step["do"])
-        except ArtError as err:
-            return [f"{where}: step {i + 1}: {step['do']!r} was refused: {err}"]
-    if "refuse" in step:
-        out = _refused(st, step, where, i)
-        if out is None:
-            return [f"{where}: step {i + 1}: {step['refuse']!r} was allowed; expected it "
-                    "to be refused"]
-    else:
-        out = []
-    out += _events(st, step, where, i, seen)
-    out += _legal(st, step, where, i)
-    out += _facts(st, checks, i)
-    return out
-
-
-def _refused(st: Machine, step: Mapping[str, Any], where: str, i: int) -> list[str] | None:
-    """What is wrong with a refusal (None: the action was allowed)."""
+def _run_step(st: Machine, step: _Step, seen: int) -> list[str]:
+    raw = step.raw
     out: list[str] = []
+    if "do" in raw:
+        try:
+            st.apply(raw["do"])
+        except ArtError as err:
+            raise Stop(f"{raw['do']!r} was refused: {err}") from None
+    for sk, compiled in step.extras:
+        out += sk.run(st, compiled, seen)
+    if "refuse" in raw:
+        out += _refused(st, raw)
+    events = [st.event_text(e) for e in st.log[seen:]]
+    out += _event_checks(raw, events)
+    out += _legal_checks(st, raw)
+    return [f"{step.where}: step {step.n}: {m}" for m in out] + _expectations(st, step)
+
+
+def _refused(st: Machine, raw: Mapping[str, Any]) -> list[str]:
     before = st.fingerprint()
     try:
-        st.apply(step["refuse"])
+        st.apply(raw["refuse"])
     except GameError as err:
-        reason = step.get("reason")
+        out = []
+        reason = raw.get("reason")
         if reason and reason not in str(err):
-            out.append(f"{where}: step {i + 1}: {step['refuse']!r} was refused, but with "
-                       f"{str(err)!r}, not a reason containing {reason!r}")
+            out.append(f"{raw['refuse']!r} was refused, but with {str(err)!r}, not a reason "
+                       f"containing {reason!r}")
         if st.fingerprint() != before:
-            out.append(f"{where}: step {i + 1}: a refused action changed the state")
+            out.append("a refused action changed the state")
         return out
-    return None
+    raise Stop(f"{raw['refuse']!r} was allowed; expected it to be refused")
 
 
-def _events(st: Machine, step: Mapping[str, Any], where: str, i: int, seen: int) -> list[str]:
-    new_events = st.events()[seen:]
-    return [f"{where}: step {i + 1}: no event containing {want!r}; events were:\n"
-            + "\n".join(f"      {e}" for e in new_events)
-            for want in step.get("events", []) if not any(want in e for e in new_events)]
-
-
-def _legal(st: Machine, step: Mapping[str, Any], where: str, i: int) -> list[str]:
-    out: list[str] = []
-    legal = {str(x) for x in st.legal_actions()}
-    parse = st.registry.parse
-    for x in step.get("legal", []):
-        if str(parse(x)) not in legal:
-            out.append(f"{where}: step {i + 1}: {x!r} should be legal; legal: "
-                       + ", ".join(sorted(legal)))
-    for x in step.get("illegal", []):
-        if str(parse(x)) in legal:
-            out.append(f"{where}: step {i + 1}: {x!r} should not be legal")
+def _event_checks(raw: Mapping[str, Any], events: Sequence[str]) -> list[str]:
+    """`events` / `not_events`: whole events (`battle_won CITY 13 14`) that must (not)
+    happen in the step; `events_like` / `not_events_like`: a part of an event will do."""
+    out = []
+    shown = "".join(f"\n      {e}" for e in events) or " none"
+    for key, wanted, part in _EVENT_KEYS:
+        for text in raw.get(key, []):
+            hits = [e for e in events if (text in e if part else text == e)]
+            what = f"containing {text!r}" if part else repr(text)
+            if wanted and not hits:
+                out.append(f"no event {what} ({key}); events were:{shown}")
+            elif not wanted and hits:
+                out.append(f"an event {what} happened ({key}): {hits[0]!r}")
     return out
 
 
-def _facts(st: Machine, checks: list[Check], i: int) -> list[str]:
-    out: list[str] = []
+def _legal_checks(st: Machine, raw: Mapping[str, Any]) -> list[str]:
+    out = []
+    legal = {str(x) for x in st.legal_actions()}
+    parse = st.registry.parse
+    for x in raw.get("legal", []):
+        if str(parse(x)) not in legal:
+            out.append(f"{x!r} should be legal; legal: " + ", ".join(sorted(legal)))
+    for x in raw.get("illegal", []):
+        if str(parse(x)) in legal:
+            out.append(f"{x!r} should not be legal")
+    return out
+
+
+def _expectations(st: Machine, step: _Step) -> list[str]:
+    out = []
     ctx = st.NO_CONTEXT
-    for shown, fn, left, right, left_text, loc in checks:
+    for shown, fn, left, right, left_text, loc in step.checks:
         if not fn(st, ctx):
             detail = ""
             if left is not None and right is not None:
                 detail = f" ({left_text} is {left(st, ctx)!r}, expected {right(st, ctx)!r})"
-            out.append(f"{loc.prefix()}: step {i + 1}: expected {shown}{detail}")
+            out.append(f"{loc.prefix()}: step {step.n}: expected {shown}{detail}")
     return out
-

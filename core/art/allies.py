@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from ..actions import Action
-from ..registry import PLAYER
+from ..actions import TEAM, Action
 from .effects import pay
 from .registry import A_DONE, DONE, REG, act
 
@@ -24,12 +23,8 @@ def op_boundary(st: State, label: str) -> None:
 
 
 def _legal_boundary(st: State) -> list[Action]:
-    t = st.tab
-    if st.allies >= t.ally_dice:
-        return [A_DONE]
-    if st.van[t.ally_res_i] >= t.ally_cost_at[len(st.track)]:
-        return _UNLOCK
-    return _UNLOCK_BY[st.players]  # R5: the team names who pays each missing radio
+    # R17; R5: an unlock names no payer: the team names one for each missing radio (`hurt`)
+    return _DONE_ONLY if st.allies >= st.tab.ally_dice else _UNLOCK
 
 
 def _apply_unlock(st: State, a: Action) -> None:
@@ -38,14 +33,17 @@ def _apply_unlock(st: State, a: Action) -> None:
     if st.logging:
         st.log.append((st.round, "unlock", st.allies, cost))
     mark = len(st.queue)
-    pay(st, a.player if a.player >= 0 else 0, st.tab.ally_res, cost)
+    # R5: a team act: the van pays what it holds; each missing radio is paid with one
+    # health by a player the team names (a `hurt` question each), different radios by
+    # different players if the team likes
+    pay(st, TEAM, st.tab.ally_res, cost)
     st.pause(BOUNDARY, after=mark)
 
 
 UNLOCK: Final = REG.verb(
-    "unlock", PLAYER.maybe(), apply=_apply_unlock, pays=True, golden=True,
-    help="unlock an ally die for radio; `unlock pN` names who pays missing radio (R5, R17)")
+    "unlock", apply=_apply_unlock, golden=True,
+    help="unlock an ally die for radio; `hurt pN` then names who pays each missing one (R5)")
 _UNLOCK: Final = [act(UNLOCK), A_DONE]
-_UNLOCK_BY: Final = [[*(act(UNLOCK, p) for p in range(n)), A_DONE] for n in range(7)]
+_DONE_ONLY: Final = [A_DONE]
 BOUNDARY: Final = REG.kind("boundary", _legal_boundary, (UNLOCK, DONE),
                            "a phase boundary: unlock ally dice, then done (R17)")

@@ -199,9 +199,10 @@ def _reroll_chains(st: State) -> list[list[int]]:
 
 
 def _rerollable(st: State) -> list[int]:
-    """The dice a reroll may pick: with per-player chains, only the card owner's (R21)."""
+    """The dice a reroll may pick: every die, or with per-player chains and
+    `reroll_own_dice` (R21) only the dice the card's owner rolls."""
     b = fighting(st)
-    r = b.reroller
+    r = b.reroller if st.tab.reroll_own_dice else -1
     return [i for i in range(len(b.labels)) if r < 0 or b.owner[i] == r]
 
 

@@ -87,15 +87,19 @@ def pay(st: State, player: int, kind: str, n: int) -> None:
     if player == ALLY_PAWN:
         player = 0  # the solo player pays for the ally pawn (R24)
     if kind == "health":
+        if player < 0:  # a team's health cost: the team names who pays each token (R5)
+            for _ in range(n):
+                st.push(lose, kind, 1, NO_CTX)
+            return
         lose_health(st, player, n, "pays health")
         return
     r = st.tab.res_index[kind]
     if player < 0:  # the team names who pays: one token at a time, each may stop to ask
-        if n > 1:
+        if st.van[r] >= n:  # the van holds it all: nobody is asked
+            st.van[r] -= n
+        elif n > 1:
             for _ in range(n):
                 st.push(pay, player, kind, 1)
-        elif st.van[r] > 0:
-            st.van[r] -= 1
         else:
             st.pause(HURT, range(st.players), _hurt, (kind,))
         return
@@ -222,7 +226,10 @@ def _give_health(st: State, p: int, ctx: Ctx) -> None:
 
 
 def _hurt(st: State, p: int, kind: str) -> None:
-    lose_health(st, p, 1, f"health for missing {kind}")
+    # a health token standing in for a missing resource is logged as the golden rule's
+    # payments are (`health_for`); a plain loss of health is not
+    each = () if kind == "health" else ("health_for", P[p], kind)
+    lose_health(st, p, 1, f"health for missing {kind}", each)
 
 
 def _discard_clue(st: State, card: int, ctx: Ctx) -> None:
@@ -240,8 +247,9 @@ def _lose_kind(st: State, kind: str) -> None:
 
 V_GIVE: Final = REG.verb("give", PLAYER, apply=answer_player,
                          help="the player who receives a gained health token (R8)")
-V_HURT: Final = REG.verb("hurt", PLAYER, apply=answer_player, pays=True,
-                         help="the player who discards health for a missing resource")
+V_HURT: Final = REG.verb(
+    "hurt", PLAYER, apply=answer_player, pays=True,
+    help="the player who pays (or loses) a health token for a missing resource (R4, R5)")
 V_LOSE: Final = REG.verb("lose", KIND, apply=answer_arg, help="which resource the team loses")
 V_DISCARD: Final = REG.verb("discard", CARD, apply=answer_arg,
                             help="which clue card the team loses")

@@ -37,8 +37,11 @@ def op_end(st: State, ctx: Ctx) -> None:
 
 
 def _round_checks(st: State) -> None:
-    emit(st, "round_end", NO_CTX)
+    # R27: lost cities (above), then the mission's round-end hooks, then the final-round
+    # check (R20), so a round_end hook can still win or lose the last round. The queue is
+    # a stack: the check goes on first, the hooks above it, and they run first.
     st.push(_final_check)
+    emit(st, "round_end", NO_CTX)
 
 
 def _final_check(st: State) -> None:

@@ -4,18 +4,17 @@ record, and how a scenario file sets one up and checks its facts.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, Final
 
 from ...missions import DEFAULT
-from ..errors import GameError, Location, RulesError, SaveError, closest
+from ..errors import GameError, RulesError, SaveError
 from ..games import game_class
 from ..loader import load_rules
 from ..saves import need
 from .position import apply_position
 from .round import PHASES
-from .rules import Rules
 from .state import State
 
 GAME: Final = State.game
@@ -75,77 +74,3 @@ def from_header(h: Mapping[str, Any], chance: str) -> State:
                         start.get("phase", "mission"), chance=chance)
     except RulesError as err:
         raise SaveError(f"{h['name']}: the save's rules cannot be loaded: {err}") from None
-
-
-# ====================================================================== scenarios
-def scenario_start(doc: Mapping[str, Any], path: Path, variants: tuple[str | Path, ...],
-                   locate: Callable[[tuple[Any, ...]], Location],
-                   fail: Callable[..., RulesError]) -> State:
-    """The game a scenario file sets up (recording its events), started."""
-    rules = _scenario_rules(doc, path, variants, fail)
-    players, seed = doc.get("players", 2), doc.get("seed", 0)
-    difficulty, phase = doc.get("difficulty", "medium"), doc.get("phase", "mission")
-    if not isinstance(players, int) or not 1 <= players <= 6:
-        raise fail("'players' must be 1 to 6", "players")
-    if phase not in PHASES:
-        raise fail(f"unknown phase {phase!r}" + closest(str(phase), PHASES)
-                   + "; expected one of: " + ", ".join(PHASES), "phase")
-    try:
-        st = State.new(rules, players, str(difficulty), seed, start=False, log=True)
-    except GameError as err:
-        raise fail(str(err), "difficulty") from None
-    pos = doc.get("position", {})
-    if not isinstance(pos, dict):
-        raise fail("'position' must be a table", "position")
-    apply_position(st, pos, locate)
-    st.start = {"phase": phase, "position": pos}
-    st.start_round(phase)
-    return st
-
-
-def _scenario_rules(doc: Mapping[str, Any], path: Path, variants: tuple[str | Path, ...],
-                    fail: Callable[..., RulesError]) -> Rules:
-    """The rules a scenario names: a mission, variants, a card file (paths from the file's
-    folder)."""
-    mission = doc.get("mission", DEFAULT)
-    if not isinstance(mission, str):
-        raise fail("'mission' must be a name or a path", "mission")
-    if mission.endswith(".toml") and not Path(mission).is_absolute():
-        mission = str(path.parent / mission)
-    extra = doc.get("variants", [])
-    if not isinstance(extra, list) or not all(isinstance(v, str) for v in extra):
-        raise fail("'variants' must be a list of names or paths", "variants")
-    variants = (*variants, *(str(path.parent / v) if v.endswith(".toml") else v for v in extra))
-    cards = doc.get("cards")
-    if cards is not None:
-        if not isinstance(cards, str):
-            raise fail("'cards' must be the path of a card file", "cards")
-        cards = str(path.parent / cards) if not Path(cards).is_absolute() else cards
-    return load_rules(mission, variants, cards=cards)
-
-
-Check = tuple[Callable[..., Any], Any, Any, str]  # a fact, its two sides (if a comparison)
-
-
-def scenario_checker(st: State) -> Callable[[str, Any], Check]:
-    """Compiles a scenario's facts (DSL expressions) against the game's rules."""
-    from ...dsl import ast as a
-    from ...dsl.compiler import Compiler
-    from ...dsl.printer import expr as show_expr
-    from ..loader import scope_of
-
-    comp = Compiler(scope_of(st.rules))
-
-    def compile_fact(text: str, origin: Any) -> Check:
-        tree = comp.parse(text, "expr", origin)
-        fn = comp.expr_node(tree) if tree is not None else None
-        if comp.errors or fn is None:
-            raise comp.errors[0]
-        left = right = None
-        left_text = ""
-        if isinstance(tree, a.Binary) and tree.op in ("==", "!=", "<", "<=", ">", ">="):
-            left, right = comp.expr_node(tree.left), comp.expr_node(tree.right)
-            left_text = show_expr(tree.left)
-        return fn, left, right, left_text
-    return compile_fact
-

@@ -28,7 +28,18 @@ from ..fields import (
 )
 from ..machine import MACHINE_FIELDS, Machine
 from . import battle as _battle
-from . import chance, clues, collection, effects, info, invariants, pickling, position, setup
+from . import (
+    chance,
+    clues,
+    collection,
+    effects,
+    info,
+    invariants,
+    pickling,
+    position,
+    scenarios,
+    setup,
+)
 from . import round as _round
 from .battle import NO_BATTLE, Battle
 from .registry import ALLY_PAWN, GAME, REG, no_such_player
@@ -98,8 +109,8 @@ class State(Machine):
     INVARIANTS = invariants.INVARIANTS
     STEP_CHECKS = invariants.STEP_CHECKS
     PROPERTY_CHECKS = invariants.PROPERTY_CHECKS
-    SCENARIO_KEYS = ("mission", "variants", "cards", "players", "difficulty", "phase",
-                     "position")
+    SCENARIO_KEYS = scenarios.KEYS
+    SCENARIO_STEPS = scenarios.STEPS
     __slots__ = tuple(f.name for f in ART_FIELDS)
 
     rules: Rules
@@ -275,16 +286,17 @@ class State(Machine):
         return from_header(header, chance)
 
     @classmethod
-    def scenario_start(cls, doc: Mapping[str, Any], path: Path,
-                       variants: tuple[str | Path, ...], locate: Any, fail: Any) -> State:
-        from .game import scenario_start
-
-        return scenario_start(doc, path, variants, locate, fail)
+    def scenario_setup(cls, doc: Mapping[str, Any], path: Path,
+                       variants: tuple[str | Path, ...], locate: Any,
+                       fail: Any) -> tuple[State, Any]:
+        return scenarios.setup(cls, doc, path, variants, locate, fail)
 
     def scenario_checker(self) -> Any:
-        from .game import scenario_checker
+        return scenarios.checker(self)
 
-        return scenario_checker(self)
+    def event_text(self, event: tuple[Any, ...]) -> str:
+        """An event as a scenario reads it: its words, without the round it is stamped with."""
+        return " ".join(str(x) for x in event[1:])
 
     observation = info.observation
     start_view = info.start_view

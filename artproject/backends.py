@@ -1,0 +1,186 @@
+"""Where a sweep's batches of games run: this machine's processes, or a Dask cluster.
+
+A backend maps a function over batches and yields each result as it comes back, in any
+order (a sweep's figures never depend on the order). Each closes cleanly on Ctrl-C: its
+workers are stopped and no process is left behind.
+
+    local  (default) --workers N processes on this machine; nothing to install or start
+    dask   a Dask cluster: --address tcp://HOST:8786 joins a running one; without an
+           address, a cluster of --workers processes is started here for the sweep
+
+Dask rather than Ray: see docs/scaling.md (install weight, start-up time, Ctrl-C).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, Final, Protocol
+
+from .core.errors import GameError
+
+BACKENDS: Final = ("local", "dask")
+CONNECT_TIMEOUT: Final = 10.0  # seconds to reach a cluster's scheduler
+
+
+class Backend(Protocol):
+    """What a sweep asks of a backend."""
+
+    workers: int
+
+    def run(self, fn: Callable[[Any], Any], jobs: Sequence[Any]) -> Iterator[Any]:
+        """`fn(job)` for every job, each result as it comes back."""
+        ...
+
+    def close(self) -> None:
+        """Stop the workers (started here) and let go of the cluster (joined)."""
+        ...
+
+
+def make_backend(name: str, workers: int = 1, address: str | None = None,
+                 timeout: float = CONNECT_TIMEOUT) -> Backend:
+    """A backend by name; a bad name, a missing package or a cluster that does not answer
+    is a GameError (one line)."""
+    if name == "local":
+        if address:
+            raise GameError("--address is for --backend dask (the local backend runs here)")
+        return LocalBackend(workers)
+    if name == "dask":
+        return DaskBackend(workers, address, timeout)
+    from .core.errors import closest
+
+    extra = " (Ray is not supported: docs/scaling.md says why)" if name == "ray" else ""
+    raise GameError(f"unknown backend {name!r}{closest(name, BACKENDS)}{extra}; backends: "
+                    + ", ".join(BACKENDS))
+
+
+def _ignore_sigint() -> None:
+    # Ctrl-C reaches every process of the terminal's group: the workers leave it to the
+    # parent, which stops them, so that none prints a traceback
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class LocalBackend:
+    """This machine: the games in this process (one worker) or in a pool of processes."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self._pool: Any = None
+
+    def run(self, fn: Callable[[Any], Any], jobs: Sequence[Any]) -> Iterator[Any]:
+        if self.workers <= 1 or len(jobs) <= 1:
+            for job in jobs:
+                yield fn(job)
+            return
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor, as_completed
+        from concurrent.futures.process import BrokenProcessPool
+
+        methods = multiprocessing.get_all_start_methods()
+        ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+        self._pool = ProcessPoolExecutor(min(self.workers, len(jobs)), mp_context=ctx,
+                                         initializer=_ignore_sigint)
+        try:
+            futures = [self._pool.submit(fn, job) for job in jobs]
+            for fut in as_completed(futures):
+                yield fut.result()
+        except BrokenProcessPool:
+            raise GameError("a worker process died (was it killed?) and the sweep stopped; "
+                            "with --store, the same command again plays only the games "
+                            "not kept") from None
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        pool.shutdown(wait=False, cancel_futures=True)
+        # stop the batches under way too (Ctrl-C, an error): the pool would finish them.
+        # Python 3.14 names this terminate_workers(); before it, the pool's own processes.
+        procs = list((getattr(pool, "_processes", None) or {}).values())
+        for p in procs:
+            p.terminate()
+        for p in procs:
+            p.join(5)
+        pool.shutdown(wait=True)
+
+
+def _dask() -> Any:
+    """Dask's distributed package (untyped: read as Any)."""
+    import importlib
+
+    return importlib.import_module("distributed")
+
+
+def _local_cluster(distributed: Any, workers: int) -> Any:
+    """A Dask cluster of `workers` processes on this machine. Its processes are started with
+    Ctrl-C ignored (they inherit that, and Python and asyncio then leave it so): the terminal's
+    Ctrl-C reaches only this process, which closes the cluster, and no worker prints a
+    traceback. Ctrl-C is ignored for the second it takes to start them."""
+    import logging
+    import signal
+
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        return distributed.LocalCluster(
+            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
+            silence_logs=logging.CRITICAL)
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
+class DaskBackend:
+    """A Dask cluster: joined at `address`, or started here with `workers` processes."""
+
+    def __init__(self, workers: int, address: str | None, timeout: float) -> None:
+        try:
+            distributed = _dask()
+        except ImportError:
+            raise GameError("the dask backend needs Dask: pip install 'artproject[scale]'"
+                            ) from None
+        import logging
+
+        for name in ("distributed", "tornado", "asyncio"):
+            logging.getLogger(name).setLevel(logging.CRITICAL)  # one line on a failure
+        self.address = address
+        self._cluster: Any = None
+        self._client: Any = None
+        try:
+            if address:
+                self._client = distributed.Client(address, timeout=timeout)
+            else:
+                self._cluster = _local_cluster(distributed, workers)
+                self._client = distributed.Client(self._cluster, timeout=timeout)
+        except (OSError, TimeoutError, ValueError) as err:
+            self.close()
+            where = f"the cluster at {address}" if address else "a local Dask cluster"
+            reason = str(err).splitlines()[0] if str(err) else type(err).__name__
+            raise GameError(f"cannot reach {where}: {reason}") from None
+        self.workers = max(1, sum(self._client.nthreads().values()))
+
+    def run(self, fn: Callable[[Any], Any], jobs: Sequence[Any]) -> Iterator[Any]:
+        distributed = _dask()
+        futures = self._client.map(fn, jobs, pure=False)
+        try:
+            for fut in distributed.as_completed(futures):
+                yield fut.result()
+        except distributed.KilledWorker:
+            raise GameError("a batch's worker died again and again (Dask's retries ran out); "
+                            "the games finished before are kept in the store") from None
+        finally:
+            with contextlib.suppress(Exception):
+                self._client.cancel(futures)
+
+    def close(self) -> None:
+        client = getattr(self, "_client", None)
+        if client is not None:
+            with contextlib.suppress(Exception):
+                client.close()
+            self._client = None
+        if self._cluster is not None:
+            with contextlib.suppress(Exception):
+                self._cluster.close()
+            self._cluster = None

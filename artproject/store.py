@@ -1,0 +1,278 @@
+"""The results store: one row a game in an SQLite file, so that a sweep survives interruption.
+
+`simulate --store FILE` appends each batch of games in one transaction as it comes back, and
+a sweep that was stopped (Ctrl-C, a killed worker, a lost node) plays only the games the
+store lacks when it is run again. A game is keyed by everything that decides it (game,
+mission, variant, difficulty, players, policy, seed), so none is ever counted twice.
+
+SQLite is in the standard library: nothing to install, a transaction per batch, and a file
+a person can open with any SQLite tool. A sweep holds an exclusive lock on the file (besides
+SQLite's own), so two sweeps never write to one store at once.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import Any, Final, NamedTuple
+
+from .core.errors import GameError
+
+FORMAT: Final = 1  # the store's schema version: a store of another one is refused
+KIND: Final = "artproject-results"
+GAME: Final = "art-project"  # the game a row is of (a later game adds its own name)
+
+_SCHEMA: Final = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE games (
+    game TEXT NOT NULL,
+    mission TEXT NOT NULL,
+    variant TEXT NOT NULL,
+    rules TEXT NOT NULL,
+    difficulty TEXT NOT NULL,
+    players INTEGER NOT NULL,
+    seed INTEGER NOT NULL,
+    policy TEXT NOT NULL,
+    outcome TEXT NOT NULL,
+    cause TEXT NOT NULL,
+    rounds INTEGER NOT NULL,
+    decisions INTEGER NOT NULL,
+    engine TEXT NOT NULL,
+    PRIMARY KEY (game, mission, variant, rules, difficulty, players, policy, seed)
+);
+"""
+COLUMNS: Final = ("game", "mission", "variant", "rules", "difficulty", "players", "seed",
+                  "policy",
+                  "outcome", "cause", "rounds", "decisions", "engine")
+
+
+class Row(NamedTuple):
+    """One game's result, as stored."""
+
+    game: str
+    mission: str
+    variant: str
+    rules: str  # a digest of the rules played (the mission, its variants, its cards)
+    difficulty: str
+    players: int
+    seed: int
+    policy: str
+    outcome: str  # won or lost
+    cause: str  # why it ended, with the player named generically
+    rounds: int
+    decisions: int
+    engine: str  # the artproject version that played it
+
+
+class CellKey(NamedTuple):
+    """What a cell of a sweep is, in the store's words."""
+
+    game: str
+    mission: str
+    variant: str
+    rules: str
+    difficulty: str
+    players: int
+    policy: str
+
+
+def _version() -> str:
+    from . import __version__
+
+    return __version__
+
+
+class Store:
+    """An open results store (`Store.open` for a sweep, `Store.read` for a report)."""
+
+    def __init__(self, path: Path, conn: sqlite3.Connection, lock: Any) -> None:
+        self.path, self.conn, self._lock = path, conn, lock
+
+    # ---------------------------------------------------------------- opening
+    @classmethod
+    def open(cls, path: str | Path) -> Store:
+        """Open (or create) a store to write a sweep into: checks its kind, schema and engine
+        version, and locks it. Every refusal is a GameError and leaves the file unchanged."""
+        p = Path(path)
+        if p.is_dir():
+            raise GameError(f"{p}: a folder, not a results store")
+        if not p.parent.is_dir() and str(p.parent):
+            raise GameError(f"{p}: cannot create the store: no such folder {str(p.parent)!r}")
+        existed = p.exists() and p.stat().st_size > 0
+        lock = _lock(p)
+        try:
+            conn = _connect(p)
+            if existed:
+                _check(p, conn, write=True)
+            else:
+                _create(p, conn)
+        except BaseException:
+            _unlock(lock)
+            raise
+        return cls(p, conn, lock)
+
+    @classmethod
+    def read(cls, path: str | Path) -> Store:
+        """Open an existing store to read (a report): checks its kind and schema."""
+        p = Path(path)
+        if not p.is_file():
+            raise GameError(f"{p}: no such results store")
+        try:
+            conn = sqlite3.connect(f"{p.resolve().as_uri()}?mode=ro", uri=True, timeout=5,
+                                   isolation_level=None)
+        except sqlite3.Error as err:
+            raise GameError(f"{p}: cannot open the store: {err}") from None
+        _check(p, conn, write=False)
+        return cls(p, conn, None)
+
+    def close(self) -> None:
+        self.conn.close()
+        _unlock(self._lock)
+        self._lock = None
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ---------------------------------------------------------------- writing, reading
+    def add(self, rows: Sequence[Row]) -> int:
+        """Append games in one transaction; a game already stored is kept as it was.
+        Returns how many were new."""
+        if not rows:
+            return 0
+        try:
+            with self.conn:  # one transaction: all of the batch or none of it
+                before = self.conn.total_changes
+                self.conn.executemany(
+                    f"INSERT OR IGNORE INTO games ({', '.join(COLUMNS)}) "
+                    f"VALUES ({', '.join('?' * len(COLUMNS))})", rows)
+                return self.conn.total_changes - before
+        except sqlite3.OperationalError as err:
+            raise GameError(f"{self.path}: cannot write to the store: {err}") from None
+
+    def seeds(self, key: CellKey, first: int, stop: int) -> set[int]:
+        """The seeds in first..stop-1 already stored for a cell."""
+        cur = self.conn.execute(
+            "SELECT seed FROM games WHERE game=? AND mission=? AND variant=? AND rules=? "
+            "AND difficulty=? AND players=? AND policy=? AND seed>=? AND seed<?",
+            (*key, first, stop))
+        return {s for (s,) in cur}
+
+    def rows(self, key: CellKey | None = None, first: int | None = None,
+             stop: int | None = None) -> Iterator[Row]:
+        """Stored games: of one cell and seed range, or all of them, in key order."""
+        sql = f"SELECT {', '.join(COLUMNS)} FROM games"
+        args: list[Any] = []
+        if key is not None:
+            sql += (" WHERE game=? AND mission=? AND variant=? AND rules=? AND difficulty=? "
+                    "AND players=? AND policy=?")
+            args += key
+            if first is not None and stop is not None:
+                sql += " AND seed>=? AND seed<?"
+                args += [first, stop]
+        sql += " ORDER BY game, mission, variant, rules, policy, difficulty, players, seed"
+        for r in self.conn.execute(sql, args):
+            yield Row(*r)
+
+    def count(self) -> int:
+        (n,) = self.conn.execute("SELECT COUNT(*) FROM games").fetchone()
+        return int(n)
+
+
+# ---------------------------------------------------------------------- checks
+def _connect(p: Path) -> sqlite3.Connection:
+    try:
+        # timeout 0: a store another program holds locked is an error at once, not a wait
+        conn = sqlite3.connect(p, timeout=0, isolation_level="DEFERRED")
+        conn.execute("PRAGMA foreign_keys = ON")
+        return conn
+    except sqlite3.Error as err:
+        raise GameError(f"{p}: cannot open the store: {err}") from None
+
+
+def _create(p: Path, conn: sqlite3.Connection) -> None:
+    try:
+        with conn:
+            conn.executescript("BEGIN;" + _SCHEMA + "COMMIT;")
+            conn.executemany("INSERT INTO meta (key, value) VALUES (?, ?)",
+                             [("kind", KIND), ("format", str(FORMAT)),
+                              ("engine", _version())])
+    except sqlite3.Error as err:
+        conn.close()
+        with contextlib.suppress(OSError):
+            if p.exists() and p.stat().st_size == 0:
+                p.unlink()
+        raise GameError(f"{p}: cannot create the store: {err}") from None
+
+
+def _check(p: Path, conn: sqlite3.Connection, write: bool) -> None:
+    """The file is a results store of this format and (to write) this engine version."""
+    try:
+        if write:
+            # take SQLite's write lock a moment: another program holding it is an error now
+            conn.execute("BEGIN IMMEDIATE")
+            conn.execute("ROLLBACK")
+        meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
+        cols = [r[1] for r in conn.execute("PRAGMA table_info(games)")]
+    except sqlite3.DatabaseError as err:
+        conn.close()
+        msg = str(err)
+        if "locked" in msg or "busy" in msg:
+            raise GameError(f"{p}: the store is locked by another program; try again when "
+                            "it is done") from None
+        raise GameError(f"{p}: not a results store ({msg})") from None
+    problem = None
+    if meta.get("kind") != KIND:
+        problem = "not a results store (no artproject results in it)"
+    elif meta.get("format") != str(FORMAT):
+        problem = (f"a results store of format {meta.get('format')}; this artproject reads "
+                   f"format {FORMAT}: use a new store")
+    elif tuple(cols) != COLUMNS:
+        problem = (f"a results store of another schema (columns {', '.join(cols)}); expected "
+                   f"{', '.join(COLUMNS)}")
+    elif write and meta.get("engine") != _version():
+        problem = (f"results of artproject {meta.get('engine')}; this is {_version()}, whose "
+                   "games may differ: use a new store")
+    if problem:
+        conn.close()
+        raise GameError(f"{p}: {problem}")
+
+
+# ---------------------------------------------------------------------- the sweep's lock
+def _lock(p: Path) -> Any:
+    """An exclusive lock on the store for one sweep (flock: SQLite uses other locks)."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX: SQLite's own locks only
+        return None
+    try:
+        fd = os.open(p, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as err:
+        raise GameError(f"{p}: cannot open the store: {err.strerror}") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        raise GameError(f"{p}: the store is locked by another sweep; wait for it to end, or "
+                        "use another store") from None
+    return fd
+
+
+def _unlock(fd: Any) -> None:
+    if fd is not None:
+        with contextlib.suppress(OSError):
+            os.close(fd)  # closing the descriptor releases the flock
+
+
+def keys_of(rows: Iterable[Row]) -> list[CellKey]:
+    """The distinct cells of some rows, in order of first appearance."""
+    seen: dict[CellKey, None] = {}
+    for r in rows:
+        seen.setdefault(CellKey(r.game, r.mission, r.variant, r.rules, r.difficulty,
+                                r.players, r.policy), None)
+    return list(seen)

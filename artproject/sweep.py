@@ -1,0 +1,233 @@
+"""A sweep: the games of a grid, in batches on a backend, each game's result kept.
+
+Game i of a cell is played from seed `seed + i` with the policy seeded the same way, so a
+game's result depends only on its cell and seed: one process, a pool or a cluster, in
+whatever order the batches come back, give the same rows and so the same report. With a
+results store, the games it already holds are not played again (a resumed sweep).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import tempfile
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any, Final
+
+import attrs
+
+from .core.art.state import State
+from .core.errors import GameError
+from .core.loader import load_rules
+from .simulate import MAX_DECISIONS, cause_of, play, wilson
+from .store import GAME, CellKey, Row, Store
+
+BATCH_MAX: Final = 50  # games a batch at most: scheduling a batch costs about a millisecond
+
+
+@attrs.frozen
+class Batch:
+    """Games of one cell, sent to a worker: everything it needs to play them."""
+
+    mission: str  # a shipped name or an absolute path
+    name: str  # the mission's name (its rules' `name`), as the store records it
+    rules: str  # the rules' digest (rules_digest): a worker that reads others is refused
+    variants: tuple[str, ...]
+    texts: tuple[str, ...]  # more variants, as TOML text (tune's trials): shipped with the job
+    difficulty: str
+    players: int
+    policy: str
+    seeds: tuple[int, ...]
+
+
+_TEXTS: dict[str, str] = {}  # this process's files for variants shipped as text, by digest
+
+
+def _text_file(text: str) -> str:
+    """A file holding a variant shipped as text, in this process's own temporary folder
+    (removed when the process ends)."""
+    h = hashlib.sha256(text.encode()).hexdigest()[:16]
+    path = _TEXTS.get(h)
+    if path is None:
+        if not _TEXTS:
+            import atexit
+            import shutil
+
+            folder = tempfile.mkdtemp(prefix="artproject-variants-")
+            _TEXTS[""] = folder
+            atexit.register(shutil.rmtree, folder, True)
+        p = Path(_TEXTS[""]) / f"variant-{h}.toml"
+        p.write_text(text, encoding="utf-8")
+        path = _TEXTS[h] = str(p)
+    return path
+
+
+def rules_digest(rules: Any) -> str:
+    """A digest of what decides a game besides the engine: the merged mission document
+    (its variants included) and the card texts."""
+    import json
+
+    digest = rules.cache.get("digest")
+    if digest is None:
+        doc = {"rules": rules.raw, "final": rules.final_card,
+               "cards": {str(i): dict(c.text) for i, c in sorted(rules.cards.items())}}
+        text = json.dumps(doc, sort_keys=True, default=str, separators=(",", ":"))
+        digest = rules.cache["digest"] = hashlib.sha256(text.encode()).hexdigest()[:16]
+    return str(digest)
+
+
+def play_batch(b: Batch) -> tuple[str, str, list[tuple[int, str, str, int, int]]]:
+    """A worker's part: play a batch; (artproject version, the rules' digest, per game:
+    seed, outcome, cause, rounds, decisions)."""
+    from . import __version__
+    from .policies import POLICIES
+
+    rules = load_rules(b.mission, (*b.variants, *map(_text_file, b.texts)))
+    make = POLICIES[b.policy]
+    out = []
+    for seed in b.seeds:
+        st = State.new(rules, b.players, b.difficulty, seed)
+        decisions = play(st, make(seed), MAX_DECISIONS)
+        out.append((seed, st.outcome or "", cause_of(st.reason), st.round, decisions))
+    return __version__, rules_digest(rules), out
+
+
+@attrs.frozen
+class Grid:
+    """What a sweep plays: missions x difficulties x team sizes, `games` a cell."""
+
+    missions: tuple[str, ...]
+    difficulties: tuple[str, ...]
+    players: tuple[int, ...]
+    games: int
+    seed: int = 0
+    variants: tuple[str, ...] = ()
+    policy: str = "heuristic"
+    texts: tuple[str, ...] = ()  # variants given as TOML text (see Batch)
+
+
+def _ref(mission: str) -> str:
+    """A mission as a worker elsewhere can find it: a shipped name, or an absolute path."""
+    if mission.endswith(".toml") or "/" in mission or "\\" in mission:
+        return str(Path(mission).resolve())
+    return mission
+
+
+def variant_label(variants: Sequence[str], texts: Sequence[str] = ()) -> str:
+    """How a cell's variants are named in the store: as given, joined by '+'."""
+    names = [Path(v).name if v.endswith(".toml") else v for v in variants]
+    names += [hashlib.sha256(t.encode()).hexdigest()[:12] for t in texts]
+    return "+".join(names)
+
+
+@attrs.frozen
+class Plan:
+    """A sweep worked out: its cells, the batches still to play, and the games already done."""
+
+    grid: Grid
+    cells: tuple[CellKey, ...]
+    batches: tuple[Batch, ...]
+    done: int  # games of the grid the store already holds
+    total: int  # games of the grid
+
+
+def plan_sweep(grid: Grid, store: Store | None = None, workers: int = 1) -> Plan:
+    """Load every mission (an error here plays no game), and batch the games the store lacks:
+    about two batches a worker a cell, BATCH_MAX games at most."""
+    names, digests = {}, {}
+    for m in grid.missions:
+        rules = load_rules(m, (*grid.variants, *map(_text_file, grid.texts)))
+        names[m], digests[m] = rules.name, rules_digest(rules)
+    label = variant_label(grid.variants, grid.texts)
+    stop = grid.seed + grid.games
+    variants = tuple(_ref(v) for v in grid.variants)
+    size = max(1, min(BATCH_MAX, math.ceil(grid.games / max(1, 2 * workers))))
+    cells = []
+    batches: list[Batch] = []
+    done = 0
+    for m in grid.missions:
+        for d in grid.difficulties:
+            for p in grid.players:
+                key = CellKey(GAME, names[m], label, digests[m], d, p, grid.policy)
+                cells.append(key)
+                have = store.seeds(key, grid.seed, stop) if store is not None else set()
+                done += len(have)
+                todo = [s for s in range(grid.seed, stop) if s not in have]
+                batches += [Batch(_ref(m), key.mission, key.rules, variants, grid.texts, d, p,
+                                  grid.policy, tuple(todo[i:i + size]))
+                            for i in range(0, len(todo), size)]
+    return Plan(grid, tuple(cells), tuple(batches), done, len(cells) * grid.games)
+
+
+def run_plan(plan: Plan, backend: Any, store: Store | None = None,
+             progress: Callable[[int], None] | None = None) -> list[dict[str, Any]]:
+    """Play a plan's batches on the backend; a report per cell, in grid order. With a store,
+    each batch's rows are written (one transaction) as the batch comes back."""
+    from . import __version__
+
+    grid = plan.grid
+    kept: dict[CellKey, list[Row]] = {}
+    for b, (version, digest, results) in backend.run(_tagged, plan.batches):
+        if version != __version__:
+            raise GameError(f"a worker runs artproject {version}; this is {__version__}: "
+                            "install the same version on every worker")
+        if digest != b.rules:
+            raise GameError(f"a worker read other rules for {b.mission}: every machine needs "
+                            "the same mission and variant files at the same paths")
+        key = CellKey(GAME, b.name, plan.cells[0].variant, b.rules, b.difficulty, b.players,
+                      b.policy)
+        rows = [Row(*key[:6], seed, key.policy, outcome, cause, rounds, decisions, version)
+                for seed, outcome, cause, rounds, decisions in results]
+        if store is not None:
+            store.add(rows)
+        else:
+            kept.setdefault(key, []).extend(rows)
+        if progress is not None:
+            progress(len(rows))
+    stop = grid.seed + grid.games
+    out = []
+    for key in plan.cells:
+        rows = (list(store.rows(key, grid.seed, stop)) if store is not None
+                else kept.get(key, []))
+        out.append(summary(key, rows, grid.seed, grid.games, list(grid.variants)))
+    return out
+
+
+def run_sweep(grid: Grid, backend: Any, store: Store | None = None,
+              progress: Callable[[int], None] | None = None) -> list[dict[str, Any]]:
+    """Plan and play a grid (see plan_sweep and run_plan)."""
+    plan = plan_sweep(grid, store, backend.workers)
+    if progress is not None and plan.done:
+        progress(plan.done)
+    return run_plan(plan, backend, store, progress)
+
+
+def _tagged(b: Batch) -> tuple[Batch, tuple[str, str, list[tuple[int, str, str, int, int]]]]:
+    return b, play_batch(b)
+
+
+def summary(key: CellKey, rows: Sequence[Row], seed: int, games: int,
+            variants: list[str]) -> dict[str, Any]:
+    """A cell's report from its games' rows (the Hall of Fame's row, and more)."""
+    n = len(rows)
+    won = sum(1 for r in rows if r.outcome == "won")
+    causes = Counter(r.cause for r in rows if r.outcome != "won")
+    lo, hi = wilson(won, n)
+    return {
+        "mission": key.mission, "difficulty": key.difficulty, "players": key.players,
+        "games": n, "seed": seed, "policy": key.policy, "variants": variants,
+        "won": won, "lost": n - won, "win_rate": won / n if n else 0.0,
+        "ci95": [round(lo, 4), round(hi, 4)],
+        "causes": dict(sorted(causes.items(), key=lambda kv: (-kv[1], kv[0]))),
+        "average_rounds": sum(r.rounds for r in rows) / n if n else 0.0,
+        "average_decisions": sum(r.decisions for r in rows) / n if n else 0.0,
+    }
+
+
+def grid_of(missions: Iterable[str | Path], difficulties: Iterable[str],
+            players: Iterable[int], games: int, seed: int, variants: Iterable[str | Path],
+            policy: str) -> Grid:
+    return Grid(tuple(str(m) for m in missions), tuple(difficulties), tuple(players), games,
+                seed, tuple(str(v) for v in variants), policy)

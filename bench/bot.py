@@ -1,0 +1,106 @@
+"""The heuristic bot's cost against the engine's, and a digest of every decision it took.
+
+    python bench/bot.py [--games N] [--profile] [--digest]
+
+Full-length games of the heuristic bot on every board, Easy and Hard, for each team size
+(1, 2, 4 and 6 players; N games a cell, seeds 1..N), one core. Each game is timed whole
+(the bot and the engine), then replayed from its recorded actions by the engine alone
+(set-up, `legal_actions()` and `apply()` at each decision, as the bot's game did); the
+bot's cost is the difference.
+
+`--digest` prints a SHA-256 of every game's actions, in order: the same digest before and
+after a change to the bot means it took the same decisions in every one of those games.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import statistics
+import time
+from typing import Any
+
+from artproject import new_game
+from artproject.core.loader import shipped_missions
+from artproject.policies import heuristic_policy
+
+TEAMS = (1, 2, 4, 6)
+
+
+def cells(players: int) -> list[tuple[str, str, int]]:
+    return [(m, d, players) for m in shipped_missions() for d in ("easy", "hard")]
+
+
+def bot_games(games: int, team: int) -> tuple[float, float, int, int, list[list[Any]]]:
+    """(seconds whole, seconds engine alone, games, decisions, each game's actions)."""
+    whole = engine = 0.0
+    decisions = 0
+    played: list[list[Any]] = []
+    for mission, diff, players in cells(team):
+        for seed in range(1, games + 1):
+            t = time.perf_counter()
+            g = new_game(mission, players, diff, seed)
+            choose = heuristic_policy(seed)
+            actions = []
+            while g.outcome is None:
+                a = choose(g)
+                g.apply(a)
+                actions.append(a)
+            whole += time.perf_counter() - t
+            t = time.perf_counter()
+            r = new_game(mission, players, diff, seed)
+            for a in actions:
+                r.legal_actions()
+                r.apply(a)
+            engine += time.perf_counter() - t
+            decisions += len(actions)
+            played.append(actions)
+    return whole, engine, len(played), decisions, played
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=10, help="games a cell (default: 10)")
+    ap.add_argument("--rounds", type=int, default=3, help="repeats; the median is shown")
+    ap.add_argument("--profile", action="store_true",
+                    help="profile the bot's games (cProfile) instead of the figures")
+    ap.add_argument("--digest", action="store_true",
+                    help="print a digest of every decision taken (to compare two versions)")
+    args = ap.parse_args()
+    bot_games(1, 2)  # warm up: templates, tables, interned actions
+    if args.profile:
+        import cProfile
+        import pstats
+
+        prof = cProfile.Profile()
+        for players in TEAMS:
+            prof.runcall(bot_games, args.games, players)
+        pstats.Stats(prof).strip_dirs().sort_stats("tottime").print_stats(25)
+        return
+    h = hashlib.sha256()
+    total = [0.0, 0.0, 0, 0]
+    print(f"heuristic games, every board, easy and hard, {args.games} games a cell, one core "
+          f"(median of {args.rounds} rounds):")
+    for players in TEAMS:
+        runs = [bot_games(args.games, players) for _ in range(args.rounds)]
+        per = [(w / d * 1e6, e / d * 1e6, g / w) for w, e, g, d, _ in runs]
+        w_us = statistics.median(p[0] for p in per)
+        e_us = statistics.median(p[1] for p in per)
+        ratio = statistics.median((p[0] - p[1]) / p[1] for p in per)
+        _, _, games, decisions, played = runs[0]
+        print(f"  {players} player(s): {statistics.median(p[2] for p in per):4.0f} games/s, "
+              f"{decisions / games:3.0f} decisions a game; per decision {w_us:5.1f} us in all, "
+              f"the engine {e_us:4.1f} us, the bot {w_us - e_us:5.1f} us: "
+              f"bot/engine {ratio:.2f}x")
+        for w, e, g, d, _ in runs:
+            total = [total[0] + w, total[1] + e, total[2] + g, total[3] + d]
+        for actions in played:
+            h.update(("|".join(map(str, actions)) + "\n").encode())
+    w, e, g, d = total
+    print(f"  all: {g / w:.0f} games/s; bot/engine {(w - e) / e:.2f}x")
+    if args.digest:
+        print(f"  digest of every decision: {h.hexdigest()}")
+
+
+if __name__ == "__main__":
+    main()
