@@ -1,1 +1,2 @@
-"""The core: interprets the rules (setup, the four phases, battles, the end of the game)."""
+"""The core: the kernel (a decision machine that knows no game: machine.py, registry.py,
+fields.py, games.py, saves.py, scenario.py, invariants.py) and, in art/, its first game."""

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Final, NamedTuple
 
 TEAM: Final = -1  # a decision of the whole team (every seat at once), naming no player
-CHANCE: Final = -3  # the player of a chance outcome (`chance die 4`); OpenSpiel's is -1
+CHANCE: Final = -3  # the player of a chance outcome (`chance VERB VALUE`); OpenSpiel's is -1
 TERMINAL: Final = -4  # `current_player()` of a game that is over (as in OpenSpiel)
-# Other negative player labels a game names in its notation (a game adds its own: `ally`).
+# Other negative player labels a game names in its notation (each game adds its own).
 LABELS: Final[dict[int, str]] = {}
 
 
@@ -38,21 +38,20 @@ class Action(NamedTuple):
         return game_class(game).registry.parse(text)
 
 
-def parse_player(word: str, allow_pawn_label: bool = False, text: str = "") -> int:
-    """`p2` to 1 (and a game's own label, such as `ally`, when allowed); MalformedActionError
-    otherwise."""
+def parse_player(word: str, allow_label: bool = False, text: str = "") -> int:
+    """`p2` to 1 (and a game's own labels, when allowed); MalformedActionError otherwise."""
     from .errors import MalformedActionError
     from .registry import parse_player as plain
 
     w = word.lower()
-    if allow_pawn_label:
+    if allow_label:
         for p, name in LABELS.items():
             if w == name:
                 return p
     try:
         return plain(word, text)
     except MalformedActionError:
-        if not allow_pawn_label or not LABELS:
+        if not allow_label or not LABELS:
             raise
         raise MalformedActionError(
             f"{(text or word).strip()!r}: {word!r} is not a player; expected p1..p6 or "

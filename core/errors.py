@@ -56,13 +56,13 @@ class ArtError(Exception):
 
 
 class RulesError(ArtError):
-    """A rule, card, mission, scenario or DSL text is wrong; says where and what was expected."""
+    """A rule file, a scenario or a rule text is wrong; says where and what was expected."""
 
     def __init__(self, message: str, where: Location | None = None, path: str = "") -> None:
         super().__init__(message)
         self.message = message
         self.where = where
-        self.path = path  # a path inside a TOML document, e.g. cards[17].gain
+        self.path = path  # a path inside a TOML document, e.g. step[3].expect[0]
 
     def __str__(self) -> str:
         head = self.message

@@ -24,7 +24,7 @@ DERIVED: Final = "derived"  # shared; rebuilt from the rules rather than pickled
 # what a field is to the players (the information rules)
 PUBLIC: Final = "public"  # everyone sees it
 PRIVATE: Final = "private"  # per player: each sees only their own part
-HIDDEN: Final = "hidden"  # no player sees it (the deck's order, cards out of the game)
+HIDDEN: Final = "hidden"  # no player sees it (what chance has yet to reveal, what is out)
 MACHINE: Final = "machine"  # the engine's bookkeeping (the work stack, caches, the seed)
 
 

@@ -177,7 +177,7 @@ class Machine:
         self.wait, self.options, self.resume, self.wargs = kind, opts, resume, args
 
     def resolve(self, answer: Any) -> None:
-        """Hand the answer of the pending choice to its resume step."""
+        """Give the answer of the pending choice to its resume step."""
         resume, args = self.resume, self.wargs
         self.wait, self.options, self.resume, self.wargs = None, (), None, ()
         assert resume is not None
@@ -218,7 +218,7 @@ class Machine:
         w = self.wait
         if w is None or self.outcome is not None:
             return []
-        return w.legal(self).copy()  # the tables' lists are shared: never hand them out
+        return w.legal(self).copy()  # the tables' lists are shared: never give them out
 
     def apply(self, action: Action | str) -> None:
         """Take one decision (or, at a chance node, one outcome); an illegal one raises
@@ -311,17 +311,16 @@ class Machine:
     def chance(self, node: Kind, resume: Resume, args: tuple[Any, ...] = ()) -> None:
         """A chance event of kind `node`, its value handed to resume(state, value, *args):
         drawn from the seeded generator at once, or (explicit chance) a pause at a chance
-        node unless only one outcome is possible."""
-        if not self.explicit:
-            assert node.sample is not None
+        node unless the outcome is known without the generator (`node.certain`)."""
+        assert node.sample is not None and node.outcomes is not None
+        if not self.explicit or (node.certain is not None and node.certain(self)):
             resume(self, node.sample(self), *args)
             return
-        assert node.outcomes is not None
         outs = node.outcomes(self)
-        if len(outs) == 1:  # certain: nothing to decide
-            resume(self, outs[0][0], *args)
-            return
-        self.pause(node, tuple(v for v, _ in outs), resume, args)
+        # a chance node, even of one outcome: the sampler draws there (a pause's one option
+        # would be taken at once, so it is set directly)
+        self.wait, self.options, self.resume, self.wargs = (
+            node, tuple(v for v, _ in outs), resume, args)
 
     def is_chance_node(self) -> bool:
         """Whether chance decides next (only with explicit chance)."""
@@ -481,6 +480,8 @@ class Machine:
     def fingerprint(self) -> dict[str, Any]:
         """Every fact of the state as plain data: equal fingerprints mean equal games."""
         out = fingerprint_of(self, self.FIELDS)
+        if self.explicit:  # chance comes from outside: the generator is no part of the game
+            out["rng"] = None
         out["position"] = self.position()
         out["legal"] = [str(a) for a in self.legal_actions()]
         return out

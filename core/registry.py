@@ -6,7 +6,7 @@ function that applies it. A decision *kind* is declared with the function that l
 legal actions and the verbs it offers; a chance kind also lists its outcomes with their
 probabilities. Everything that reads actions (legal actions, apply, the reasons for a
 refusal, the notation and its help, the invariants, the bots) reads these declarations,
-never a table of verb names kept in step by hand.
+never a table of verb names kept in step manually.
 
 A `Verb` is a `str` subclass equal to its name and a `Kind` compares equal to its name, so
 that the notation, logs, scenario texts (`wait == "losing"`) and saves read as before; the
@@ -29,6 +29,7 @@ Legal = Callable[[Any], list[Action]]  # state -> its legal actions, in a stable
 Check = Callable[[Any, Action], "str | None"]  # state, action -> why it is refused, or None
 Outcomes = Callable[[Any], "list[tuple[Any, float]]"]  # state -> (value, probability), ...
 Sample = Callable[[Any], Any]  # state -> the value the seeded generator picks (advancing it)
+Certain = Callable[[Any], bool]  # state -> whether the outcome is known without the generator
 View = Callable[[Any, int, Any, int], str]  # state, who, value, viewer -> what viewer sees
 
 
@@ -113,19 +114,23 @@ class Kind:
 
     `legal(state)` lists its actions. A chance kind (`chance=True`) is decided by chance:
     `outcomes(state)` gives each value with its probability, `sample(state)` the value the
-    seeded generator picks, `view(state, who, value, viewer)` what a player sees of it, and
-    `verb` the verb its outcome actions carry (`chance card 17`).
+    seeded generator picks (or the known one), `certain(state)` whether the outcome is known
+    without the generator (a chance node is then no node at all), `view(state, who, value,
+    viewer)` what a player sees of it, and `verb` the verb its outcome actions carry
+    (`chance VERB VALUE`).
     """
 
-    __slots__ = ("chance", "game", "help", "legal", "name", "outcomes", "sample", "verb",
-                 "verbs", "view")
+    __slots__ = ("certain", "chance", "game", "help", "legal", "name", "outcomes", "sample",
+                 "verb", "verbs", "view")
 
     def __init__(self, name: str, legal: Legal, verbs: Sequence[Verb], help: str, game: str, *,
                  chance: bool = False, outcomes: Outcomes | None = None,
-                 sample: Sample | None = None, view: View | None = None) -> None:
+                 sample: Sample | None = None, certain: Certain | None = None,
+                 view: View | None = None) -> None:
         self.name, self.legal, self.verbs, self.help, self.game = (
             name, legal, tuple(verbs), help, game)
         self.chance, self.outcomes, self.sample, self.view = chance, outcomes, sample, view
+        self.certain = certain
         self.verb: Verb | None = verbs[0] if chance and verbs else None
 
     def __eq__(self, other: object) -> bool:
@@ -191,7 +196,7 @@ class Registry:
         return self.kind(name, legal, (verb,), help)
 
     def chance_kind(self, name: str, verb: Verb, help: str, outcomes: Outcomes,
-                    sample: Sample, view: View) -> Kind:
+                    sample: Sample, certain: Certain, view: View) -> Kind:
         """A chance kind: its actions are its outcomes (`chance VERB VALUE`), the values its
         pause named; `verb` applies one (see `Kind`)."""
         act = self.act
@@ -199,7 +204,7 @@ class Registry:
         def legal(st: Machine) -> list[Action]:
             return [act(verb, CHANCE, v) for v in st.options]
         return self.kind(name, legal, (verb,), help, chance=True, outcomes=outcomes,
-                         sample=sample, view=view)
+                         sample=sample, certain=certain, view=view)
 
     # ---------------------------------------------------------------- actions
     def act(self, verb: str, player: int = TEAM, arg: str | int | None = None) -> Action:

@@ -3,7 +3,7 @@
 A save records how the game began (the game's own header: its rules, players, seed, and a
 set position if it began from one), every action taken, any reseed, and a digest of the
 final state. Loading replays the actions and checks the digest, so a save made with other
-rules, or edited by hand, is refused with a clear error instead of yielding a different
+rules, or edited outside the engine, is refused with a clear error instead of yielding a different
 game.
 
 Versions: 2 (the first game's saves, sampled chance, no `game` key) loads as the default
@@ -114,7 +114,7 @@ def need(doc: Mapping[str, Any], key: str, kind: type | tuple[type, ...], name: 
 def _version(doc: Mapping[str, Any], name: str) -> int:
     version: int = need(doc, "version", int, name)
     if version not in READS:
-        why = (" (its dice and draws came from an older generator, so its moves cannot be "
+        why = (" (its chance came from an older generator, so its moves cannot be "
                "replayed)" if version == 1 else "")
         raise SaveError(f"{name}: save format version {version}; this artproject reads "
                         f"versions {', '.join(map(str, READS))}{why}")

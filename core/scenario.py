@@ -168,7 +168,7 @@ def _check_values(step: Mapping[str, Any], i: int, st: Machine, fail: Fail) -> N
 
 def _action(st: Machine, text: Any, fail: Fail, *path: Any) -> Action:
     if not isinstance(text, str):
-        raise fail("expected an action in the notation, such as 'move p2 CITY'", *path)
+        raise fail("expected an action in the notation, such as 'done'", *path)
     try:
         return st.registry.parse(text)
     except GameError as err:
@@ -263,7 +263,7 @@ def _refused(st: Machine, raw: Mapping[str, Any]) -> list[str]:
 
 
 def _event_checks(raw: Mapping[str, Any], events: Sequence[str]) -> list[str]:
-    """`events` / `not_events`: whole events (`battle_won CITY 13 14`) that must (not)
+    """`events` / `not_events`: whole events (`EVENT WORD...`, as logged) that must (not)
     happen in the step; `events_like` / `not_events_like`: a part of an event will do."""
     out = []
     shown = "".join(f"\n      {e}" for e in events) or " none"

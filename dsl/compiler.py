@@ -3,7 +3,8 @@
 Compilation happens once, when the rules load: a city effect, hook, movement cost or
 property becomes flat generated Python source, made into functions with one exec each
 (constants live in the functions' globals), that the core runs during play with no
-parsing, name lookup or tree walking left on the hot path.
+parsing, name lookup or tree walking left on the hot path. The Python it writes touches a
+state only through the names of `RuleState` (core/art/facade.py), checked by the tests.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any, Final
 
 import attrs
 
+from ..core.art.facade import RuleState
 from ..core.art.position import card_place, deck_card, final_from_bottom, final_from_top
 from ..core.art.rules import Ctx, Fn, Hook, Op
 from ..core.errors import RulesError, closest
@@ -424,11 +426,11 @@ def _indent(code: str) -> str:
 _UNKNOWN: Final = ("None", "?")
 
 
-def _agents(st: Any, c: Any) -> int:
+def _agents(st: RuleState, c: int) -> int:
     return int(st.agents[c]) if c >= 0 else int(st.hq)
 
 
-def _on_track(st: Any, x: Any) -> bool:
+def _on_track(st: RuleState, x: Any) -> bool:
     sym = st.rules.cities[x].symbol if isinstance(x, int) else x
     return sym in st.track
 

@@ -24,9 +24,14 @@ if TYPE_CHECKING:
 
 
 # ====================================================================== the deck
+def deck_certain(st: State) -> bool:
+    """The next card is known: a card known to lie on top (scenarios), or the final card."""
+    return bool(st.deck_top) or st.above == 0
+
+
 def deck_outcomes(st: State) -> list[tuple[Any, float]]:
     """The next card's chances: certain from the top (scenarios) or the final card, else
-    uniform over the cards left."""
+    uniform over the cards left (one card left is still drawn: the sampler draws there)."""
     if st.deck_top:
         return [(st.deck_top[-1], 1.0)]
     if st.above == 0:
@@ -103,6 +108,10 @@ def _hidden_view(st: State, who: int, card: Any, viewer: int) -> str:
 
 
 # ====================================================================== the dice
+def die_certain(st: State) -> bool:
+    return bool(st.forced_dice)
+
+
 def die_outcomes(st: State) -> list[tuple[Any, float]]:
     if st.forced_dice:
         return [(st.forced_dice[0], 1.0)]
@@ -137,9 +146,9 @@ def _die_view(st: State, who: int, face: Any, viewer: int) -> str:
 V_CARD: Final = REG.verb("card", CARD, apply=answer_arg, help="chance: the card drawn")
 V_DIE: Final = REG.verb("die", FACE, apply=answer_arg, help="chance: a die's result")
 DEAL: Final = REG.chance_kind("deal", V_CARD, "chance: the card drawn into a hand",
-                              deck_outcomes, deck_sample, _deal_view)
+                              deck_outcomes, deck_sample, deck_certain, _deal_view)
 SET_ASIDE: Final = REG.chance_kind("set_aside", V_CARD, "chance: a card set aside (solo, R24)",
-                                   deck_outcomes, deck_sample, _hidden_view)
+                                   deck_outcomes, deck_sample, deck_certain, _hidden_view)
 DIE: Final = REG.chance_kind("die", V_DIE, "chance: a battle die's result (R14, R16)",
-                             die_outcomes, die_sample, _die_view)
+                             die_outcomes, die_sample, die_certain, _die_view)
 Then = Callable[..., None]
