@@ -25,9 +25,14 @@ __all__ = ["POLICIES", "Cell", "cautious_policy", "play", "random_policy", "simu
 
 
 def play(st: State, policy: Policy, limit: int = MAX_DECISIONS) -> int:
-    """Play `st` to its end; the number of decisions taken."""
+    """Play `st` to its end; the number of decisions taken. With explicit chance, each
+    chance node takes the outcome the game's own generator draws (the policy decides the
+    decisions only)."""
     n = 0
     while st.outcome is None:
+        if st.explicit and st.is_chance_node():
+            st.apply(st.sample_chance())
+            continue
         st.apply(policy(st))
         n += 1
         if n >= limit:
