@@ -112,7 +112,8 @@ class Session:
             self.write(f"saved to {AUTOSAVE}; bye")
             return False
         if cmd == "help":
-            self.write(HELP)
+            self.write(HELP + "\nactions:\n" + "\n".join(
+                f"  {usage:<18} {text}" for usage, text in self.st.registry.help_lines()))
             return True
         try:
             if cmd == "save" and len(words) == 2:

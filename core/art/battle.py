@@ -70,7 +70,8 @@ def op_battle(st: State, ctx: Ctx) -> None:
 # ====================================================================== the dice
 def roll_battle(st: State) -> None:
     """The leader rolls their die and every ally die; each other participant their own (R14)."""
-    b = fighting(st)
+    b = st.battle
+    assert b is not None
     lead = b.leader
     labels: list[str] = [f"p{lead + 1}"]
     owner: list[int] = [lead]
@@ -152,8 +153,11 @@ def _rerolled(st: State) -> None:
 
 def battle_check(st: State) -> None:
     """Won when the team's strength reaches the agents' (R15); losing otherwise (R16)."""
-    c = fighting(st).city
-    if st.strength() >= st.agent_strength(c):
+    b = st.battle
+    assert b is not None
+    c = b.city
+    # the team's strength (dice and boosts) against the agents' (R15), written out: hot
+    if sum(b.dice) + b.bonus >= st.agents[c] + st.tab.threat_at[len(st.track)] + st.hq:
         st.note("battle_won", st.city_name(c), st.strength(), st.agent_strength(c))
         st.agents[c] = 0
         st.battle = None
@@ -170,23 +174,27 @@ def battle_check(st: State) -> None:
 # ====================================================================== decisions
 def _legal_battle(st: State) -> list[Action]:
     out = []
+    fights, agents, fought, lost, pawns = st.tab.fights, st.agents, st.fought, st.lost, st.pawns
     for p in range(st.players):
-        c = st.pawns[p]
-        if st.agents[c] and c not in st.fought and not st.lost[c]:
-            out.append(act(FIGHT, p, st.city_name(c)))
+        c = pawns[p]
+        if agents[c] and c not in fought and not lost[c]:
+            out.append(fights[p][c])
     out.append(A_DONE)
     return out
 
 
 def _legal_muster(st: State) -> list[Action]:
-    b = fighting(st)
+    b = st.battle
+    assert b is not None
     return [act(JOIN, p) for p in range(st.players)
             if st.pawns[p] == b.city and p not in b.parts] + [A_ROLL]
 
 
 def _legal_losing(st: State) -> list[Action]:
+    b = st.battle
+    assert b is not None
     out = [act(REROLL, TEAM, c) for ch in _reroll_chains(st) for c in ch]
-    out += [act(BOOST, p) for p in fighting(st).parts]
+    out += [act(BOOST, p) for p in b.parts]
     out.append(A_CONCEDE)
     return out
 

@@ -72,9 +72,9 @@ def resolve_triple(st: State, player: int, symbol: str) -> None:
     """Discard the three cards bearing `symbol`; uncover an artwork on a free city of that
     symbol, in the team's choice of city (R10)."""
     i = st.rules.symbols.index(symbol)
-    need = int(st.rules.p("rules.clues_per_artwork"))
+    clues = st.tab.clues
     chain = st.chain_of(player)
-    bearing = [c for c in chain if i in st.rules.cards[c].clues][:need]
+    bearing = [c for c in chain if i in clues[c]][:st.tab.need]
     for c in bearing:
         chain.remove(c)
         st.discard.append(c)

@@ -37,6 +37,7 @@ class Tables:
         "clues",
         "die_faces",
         "draws",
+        "fights",
         "health_tokens",
         "hooks",
         "lost_city_at",
@@ -94,6 +95,9 @@ class Tables:
         # play actions per player, by card
         self.plays = tuple({c: act("play", pl, c) for c in rules.cards}
                            for pl in range(MAX_PLAYERS))
+        # fight actions per player, by city (R14)
+        self.fights = tuple(tuple(act("fight", pl, name) for name in self.names)
+                            for pl in range(MAX_PLAYERS))
         self.moves, self.move_lists, self.move_to = _move_tables(rules, self.names)
 
 
