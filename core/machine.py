@@ -156,7 +156,8 @@ class Machine:
         """Stop the machine for decision `kind`: the one way a step asks for a decision.
 
         With `options` and `resume`, the answer is one of the options and is handed to
-        resume(state, answer, *args); a single option is taken at once without asking.
+        resume(state, answer, *args); a single option is taken at once without asking (but
+        for chance: see `chance`).
         Without, the kind lists its own actions and each applies itself.
         With `after` (the work stack's length, `len(queue)`, taken before the work that
         must come first: a step queues what must follow that work at that place), the pause
@@ -167,8 +168,8 @@ class Machine:
             if after < 0 or (len(self.queue) == after and self.wait is None):
                 self.wait = kind  # options, resume and wargs are clear between choices
                 return
-        elif len(options) == 1:
-            resume(self, options[0], *args)
+        elif len(options) == 1 and not kind.chance:  # (a chance node of one outcome stays:
+            resume(self, options[0], *args)        # the sampler draws there too)
             return
         opts = options if options.__class__ is tuple else tuple(options)
         if after >= 0 and (len(self.queue) != after or self.wait is not None):
@@ -316,11 +317,7 @@ class Machine:
         if not self.explicit or (node.certain is not None and node.certain(self)):
             resume(self, node.sample(self), *args)
             return
-        outs = node.outcomes(self)
-        # a chance node, even of one outcome: the sampler draws there (a pause's one option
-        # would be taken at once, so it is set directly)
-        self.wait, self.options, self.resume, self.wargs = (
-            node, tuple(v for v, _ in outs), resume, args)
+        self.pause(node, tuple(v for v, _ in node.outcomes(self)), resume, args)
 
     def is_chance_node(self) -> bool:
         """Whether chance decides next (only with explicit chance)."""
