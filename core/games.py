@@ -9,7 +9,7 @@ registers it when imported; `game_class(name)` imports it on first use.
 from __future__ import annotations
 
 from importlib import import_module
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from .errors import GameError, closest
 
@@ -40,6 +40,11 @@ def game_class(name: str | None = None) -> type[Machine]:
         raise GameError(f"unknown game {name!r}{closest(name, known)}; games: "
                         + ", ".join(known))
     return cls
+
+
+def new_game(game: str | None = None, **options: Any) -> Machine:
+    """A new game of a registered game (the default game when None), from its options."""
+    return game_class(game).create(**options)
 
 
 def game_names() -> list[str]:

@@ -429,7 +429,13 @@ class Machine:
         """Rebuild what a pickle leaves out (the fields derived from the rules)."""
 
     # ------------------------------------------------------------------ the game's hooks
-    # for saves (saves.py) and scenario files (scenario.py); see docs/architecture.md
+    # for starting a game (games.py), saves (saves.py) and scenario files (scenario.py);
+    # see docs/architecture.md
+    @classmethod
+    def create(cls, **options: Any) -> Machine:
+        """A new game of this game, from `new_game`'s options (players, seed, log, chance
+        and the game's own)."""
+        raise NotImplementedError
     SCENARIO_KEYS: ClassVar[tuple[str, ...]] = ()
     SCENARIO_STEPS: ClassVar[tuple[Any, ...]] = ()  # the game's own step keys (StepKey)
     NO_CONTEXT: ClassVar[Any] = None  # the context a scenario's facts are read in

@@ -425,6 +425,8 @@ def test_the_invariants_read_who_pays_from_the_verbs() -> None:
 # ====================================================================== games
 def test_the_game_registry() -> None:
     assert games.game_class() is State and games.game_class("art-project") is State
+    made = games.new_game("art-project", mission="usa", players=3, seed=2)
+    assert isinstance(made, State) and made.rules.name == "usa" and made.players == 3
     with pytest.raises(GameError, match="unknown game 'art-of-ware'"):
         new_game("japan", game="art-of-ware")
     with pytest.raises(GameError, match="unknown chance mode 'explicitly'"):

@@ -31,10 +31,10 @@ def new_game(mission: str | Path = DEFAULT, players: int = 2, difficulty: str = 
     chance="explicit" stops at every draw and die roll as a chance node (see docs/api.md).
     `game` names the game (this one, "art-project", by default).
     """
-    if game is not None and game != GAME:
-        game_class(game)  # an unknown game is an error that names the games
-        raise GameError(f"{game!r} does not start from a mission: start it from its own "
-                        "state class")
+    if game is not None and game != GAME:  # another game: its own start (GameError if unknown)
+        return game_class(game).create(  # type: ignore[return-value]
+            players=players, difficulty=difficulty, seed=seed, variants=variants,
+            position=position, phase=phase, log=log, chance=chance)
     rules = load_rules(mission, variants)
     if phase not in PHASES:
         raise GameError(f"unknown phase {phase!r}; expected one of: {', '.join(PHASES)}")

@@ -268,6 +268,12 @@ class State(Machine):
         return [v] * self.players
 
     # ------------------------------------------------------------------ saves, scenarios
+    @classmethod
+    def create(cls, **options: Any) -> State:
+        from .game import new_game
+
+        return new_game(**options)
+
     def save_header(self) -> dict[str, Any]:
         from .game import save_header
 
