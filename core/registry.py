@@ -44,7 +44,7 @@ class Slot:
         self.name, self.read, self.sets_player, self.optional = name, read, sets_player, optional
 
     def maybe(self) -> Slot:
-        """The same word, optional (`unlock [player]`)."""
+        """The same word, optional (shown as `[player]`)."""
         return Slot(self.name, self.read, self.sets_player, True)
 
 
@@ -85,10 +85,10 @@ class Verb(str):
     shape: tuple[Slot, ...]
     help: str
     apply: Apply | None  # None: nothing to do (the machine goes on)
-    actor: bool
-    pays: bool
-    golden: bool
-    private: bool
+    actor: bool  # the action's player takes it (False: the team takes it, naming that player)
+    pays: bool  # only the player it names may pay for it (R5 in the first game)
+    golden: bool  # what it costs follows the first game's golden rule (R4): checked by invariants
+    private: bool  # it shows its player's private information (another's view leaves it out)
     check: Check | None
     registry: Registry
 

@@ -422,6 +422,9 @@ def test_the_invariants_read_who_pays_from_the_verbs() -> None:
     assert paying == {"draw", "move", "carry", "boost", "hurt"}
     golden = {str(v) for v in REG.verbs.values() if v.golden}
     assert golden == {"draw", "move", "carry", "boost", "unlock"}
+    # who takes a decision: the player it names, or the team naming a player (R5, R8, R21)
+    assert {str(v) for v in REG.verbs.values() if not v.actor} == {"give", "hurt", "receive"}
+    assert {str(v) for v in REG.verbs.values() if v.private} == {"play"}
 
 
 # ====================================================================== games

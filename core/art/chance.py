@@ -13,7 +13,6 @@ read: a drawn card's face is its drawer's to see, its back (the clue symbols) ev
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
 from ..machine import LCG_A, LCG_C, MASK
@@ -151,4 +150,3 @@ SET_ASIDE: Final = REG.chance_kind("set_aside", V_CARD, "chance: a card set asid
                                    deck_outcomes, deck_sample, deck_certain, _hidden_view)
 DIE: Final = REG.chance_kind("die", V_DIE, "chance: a battle die's result (R14, R16)",
                              die_outcomes, die_sample, die_certain, _die_view)
-Then = Callable[..., None]

@@ -245,10 +245,10 @@ def _lose_kind(st: State, kind: str) -> None:
     st.note("lost", kind)
 
 
-V_GIVE: Final = REG.verb("give", PLAYER, apply=answer_player,
+V_GIVE: Final = REG.verb("give", PLAYER, apply=answer_player, actor=False,
                          help="the player who receives a gained health token (R8)")
 V_HURT: Final = REG.verb(
-    "hurt", PLAYER, apply=answer_player, pays=True,
+    "hurt", PLAYER, apply=answer_player, pays=True, actor=False,
     help="the player who pays (or loses) a health token for a missing resource (R4, R5)")
 V_LOSE: Final = REG.verb("lose", KIND, apply=answer_arg, help="which resource the team loses")
 V_DISCARD: Final = REG.verb("discard", CARD, apply=answer_arg,

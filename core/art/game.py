@@ -1,5 +1,5 @@
-"""The A.R.T. game as the kernel sees it: how a game starts (`new_game`), what its saves
-record, and how a scenario file sets one up and checks its facts.
+"""How an A.R.T. game starts (`new_game`, the library's) and what its saves record of that
+(the kernel's saves.py writes and replays the rest). Scenario files: scenarios.py.
 """
 
 from __future__ import annotations
