@@ -11,8 +11,7 @@ from the seeded generator at once. See docs/architecture.md for a decision's lif
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from pathlib import Path
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Final, Self
 
 from .actions import CHANCE, TEAM, TERMINAL, Action
@@ -32,6 +31,7 @@ from .fields import (
     pickled,
     write_position,
 )
+from .hooks import GameHooks
 from .registry import Kind, Registry
 
 MASK: Final = (1 << 64) - 1
@@ -90,7 +90,7 @@ MACHINE_FIELDS: Final = (
 )
 
 
-class Machine:
+class Machine(GameHooks):
     """A game in progress, of any game (see the module's text)."""
 
     __slots__ = tuple(f.name for f in MACHINE_FIELDS)
@@ -297,10 +297,6 @@ class Machine:
     def is_terminal(self) -> bool:
         return self.outcome is not None
 
-    def returns(self) -> list[float]:
-        """Each seat's return (0 for all while the game goes on); the game says how."""
-        raise NotImplementedError
-
     # ------------------------------------------------------------------ chance
     def next(self) -> int:
         """The generator's next 32 bits. A 64-bit linear congruential generator (Knuth's
@@ -366,10 +362,6 @@ class Machine:
         log = self.log if self.logging else self._replay_log()
         return [" ".join(str(x) for x in e) for e in log]
 
-    def restart(self, log: bool) -> Machine:
-        """The same game at its start (set-up and any set position), not yet played."""
-        raise NotImplementedError
-
     def replayed(self, log: bool = False) -> Machine:
         """The game played again from its start: every action and reseed at its place."""
         st = self.restart(log)
@@ -411,70 +403,6 @@ class Machine:
         state["wargs"] = tuple(self._arg_ref(x) for x in self.wargs)
         return (_unpickle, (type(self), state))
 
-    def _op_ref(self, fn: Any) -> Any:
-        """A queued step as a pickle names it: a module-level function as itself; the game
-        names its rule steps (compiled effects) through its rules."""
-        return fn
-
-    def _arg_ref(self, ref: Any) -> Any:
-        return ref
-
-    def _op_from(self, ref: Any) -> Any:
-        return ref
-
-    def _arg_from(self, ref: Any) -> Any:
-        return ref
-
-    def _after_unpickle(self) -> None:
-        """Rebuild what a pickle leaves out (the fields derived from the rules)."""
-
-    # ------------------------------------------------------------------ the game's hooks
-    # for starting a game (games.py), saves (saves.py) and scenario files (scenario.py);
-    # see docs/architecture.md
-    @classmethod
-    def create(cls, **options: Any) -> Machine:
-        """A new game of this game, from `new_game`'s options (players, seed, log, chance
-        and the game's own)."""
-        raise NotImplementedError
-    SCENARIO_KEYS: ClassVar[tuple[str, ...]] = ()
-    SCENARIO_STEPS: ClassVar[tuple[Any, ...]] = ()  # the game's own step keys (StepKey)
-    NO_CONTEXT: ClassVar[Any] = None  # the context a scenario's facts are read in
-    # the game's checks, run by core/invariants.py: state -> None, (before, action, after)
-    # -> None, state -> None; each raises Violation
-    INVARIANTS: ClassVar[tuple[Callable[..., None], ...]] = ()
-    STEP_CHECKS: ClassVar[tuple[Callable[..., None], ...]] = ()
-    PROPERTY_CHECKS: ClassVar[tuple[Callable[..., None], ...]] = ()
-
-    def save_header(self) -> dict[str, Any]:
-        """What a save records of how this game began (its rules, players, seed...)."""
-        raise NotImplementedError
-
-    @classmethod
-    def read_header(cls, doc: Mapping[str, Any], name: str) -> dict[str, Any]:
-        """A save's header, checked (SaveError naming the key at fault)."""
-        raise NotImplementedError
-
-    @classmethod
-    def from_header(cls, header: Mapping[str, Any], chance: str) -> Machine:
-        """The game a save's header began, not yet played."""
-        raise NotImplementedError
-
-    @classmethod
-    def scenario_setup(cls, doc: Mapping[str, Any], path: Path,
-                       variants: tuple[str | Path, ...], locate: Any,
-                       fail: Any) -> tuple[Machine, Callable[[], None]]:
-        """The game a scenario file sets up from its own keys (`SCENARIO_KEYS`), recording
-        its events, and how it starts (the runner reports an engine failure there)."""
-        raise NotImplementedError
-
-    def scenario_checker(self) -> Any:
-        """compile(text, origin) -> (fact, left, right, left text) for a scenario's facts."""
-        raise NotImplementedError
-
-    def event_text(self, event: tuple[Any, ...]) -> str:
-        """An event as a scenario's event checks read it."""
-        return " ".join(str(x) for x in event)
-
     # ------------------------------------------------------------------ fingerprints
     def position(self) -> dict[str, Any]:
         """The state's position in the position format (every entry the table writes)."""
@@ -512,9 +440,6 @@ class Machine:
         assert kind.view is not None
         return kind.view(self, who, value, player)
 
-    def start_view(self, player: int) -> tuple[Any, ...]:
-        """What `player` knows of the game's start (its rules, the team, a set position)."""
-        raise NotImplementedError
 
 
 def _pause_step(st: Machine, kind: Kind, options: tuple[Any, ...], resume: Resume | None,

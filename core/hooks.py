@@ -1,0 +1,98 @@
+"""What a game gives the kernel: the hooks its state class fills in (docs/architecture.md,
+"A game"). The machine (machine.py) calls them; each stub says what it must do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+if TYPE_CHECKING:
+    from .machine import Machine
+
+
+class GameHooks:
+    """The game's part of a state class (`Machine` inherits it)."""
+
+    __slots__ = ()
+
+    # the scenario runner's (scenario.py) and the invariant framework's (invariants.py)
+    SCENARIO_KEYS: ClassVar[tuple[str, ...]] = ()  # the game's own top-level keys
+    SCENARIO_STEPS: ClassVar[tuple[Any, ...]] = ()  # the game's own step keys (StepKey)
+    NO_CONTEXT: ClassVar[Any] = None  # the context a scenario's facts are read in
+    # the game's checks: state -> None, (before, action, after) -> None, state -> None;
+    # each raises Violation
+    INVARIANTS: ClassVar[tuple[Callable[..., None], ...]] = ()
+    STEP_CHECKS: ClassVar[tuple[Callable[..., None], ...]] = ()
+    PROPERTY_CHECKS: ClassVar[tuple[Callable[..., None], ...]] = ()
+
+    # ------------------------------------------------------------------ starting a game
+    @classmethod
+    def create(cls, **options: Any) -> Machine:
+        """A new game of this game, from `new_game`'s options (players, seed, log, chance
+        and the game's own); games.new_game calls it."""
+        raise NotImplementedError
+
+    def restart(self, log: bool) -> Machine:
+        """The same game at its start (set-up and any set position), not yet played: what
+        replays (events, saves) start from."""
+        raise NotImplementedError
+
+    def returns(self) -> list[float]:
+        """Each seat's return (0 for all while the game goes on)."""
+        raise NotImplementedError
+
+    def start_view(self, player: int) -> tuple[Any, ...]:
+        """What `player` knows of the game's start (its rules, the team, a set position):
+        the head of their information state."""
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ saves, scenarios
+    def save_header(self) -> dict[str, Any]:
+        """What a save records of how this game began (its rules, players, seed...)."""
+        raise NotImplementedError
+
+    @classmethod
+    def read_header(cls, doc: Mapping[str, Any], name: str) -> dict[str, Any]:
+        """A save's header, checked (SaveError naming the key at fault)."""
+        raise NotImplementedError
+
+    @classmethod
+    def from_header(cls, header: Mapping[str, Any], chance: str) -> Machine:
+        """The game a save's header began, not yet played."""
+        raise NotImplementedError
+
+    @classmethod
+    def scenario_setup(cls, doc: Mapping[str, Any], path: Path,
+                       variants: tuple[str | Path, ...], locate: Any,
+                       fail: Any) -> tuple[Machine, Callable[[], None]]:
+        """The game a scenario file sets up from its own keys (`SCENARIO_KEYS`), recording
+        its events, and how it starts (the runner reports an engine failure there)."""
+        raise NotImplementedError
+
+    def scenario_checker(self) -> Any:
+        """compile(text, origin) -> (fact, left, right, left text) for a scenario's facts."""
+        raise NotImplementedError
+
+    def event_text(self, event: tuple[Any, ...]) -> str:
+        """An event as a scenario's event checks read it."""
+        return " ".join(str(x) for x in event)
+
+    # ------------------------------------------------------------------ pickling
+    def _op_ref(self, fn: Any) -> Any:
+        """A queued step as a pickle names it: a module-level function as itself; the game
+        names its rule steps (compiled effects) through its rules."""
+        return fn
+
+    def _arg_ref(self, ref: Any) -> Any:
+        return ref
+
+    def _op_from(self, ref: Any) -> Any:
+        return ref
+
+    def _arg_from(self, ref: Any) -> Any:
+        return ref
+
+    def _after_unpickle(self) -> None:
+        """Rebuild what a pickle leaves out (the fields derived from the rules)."""
