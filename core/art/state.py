@@ -46,8 +46,6 @@ from .registry import ALLY_PAWN, GAME, REG, no_such_player
 from .rules import Ctx, Rules
 from .tables import Tables
 
-pos = position
-
 
 def _battle_fp(b: Battle | None) -> dict[str, Any]:
     b = b or NO_BATTLE
@@ -57,7 +55,7 @@ def _battle_fp(b: Battle | None) -> dict[str, Any]:
 
 def _entry(key: str, info: str = PUBLIC) -> Entry:
     """A position entry read and written by position.py's `read_KEY` and `write_KEY`."""
-    return Entry(key, getattr(pos, f"read_{key}"), getattr(pos, f"write_{key}"), info)
+    return Entry(key, getattr(position, f"read_{key}"), getattr(position, f"write_{key}"), info)
 
 
 # The game's fields, after the machine's own (see core/fields.py): how a copy takes each,
