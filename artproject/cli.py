@@ -310,17 +310,19 @@ def _toml_files(paths: Sequence[str]) -> list[Path]:
 
 
 def _check(paths: Sequence[str]) -> int:
-    from .checking import check_file
+    from .checking import check
 
     files = _toml_files(paths)
-    errors = 0
+    errors = warnings = 0
     for f in files:
-        found = check_file(f)
-        for e in found:
+        found, odd = check(f)
+        for e in (*found, *odd):
             print(e, file=sys.stderr)
         errors += len(found)
+        warnings += len(odd)
     print(f"checked {len(files)} file(s): "
-          + ("no errors" if not errors else f"{errors} error(s)"))
+          + ("no errors" if not errors else f"{errors} error(s)")
+          + (f", {warnings} warning(s)" if warnings else ""))
     return 2 if errors else 0
 
 

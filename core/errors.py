@@ -13,6 +13,7 @@ __all__ = [
     "MalformedActionError",
     "RulesError",
     "RulesErrors",
+    "RulesWarning",
     "SaveError",
     "closest",
 ]
@@ -77,6 +78,13 @@ class RulesError(ArtError):
         elif self.path:
             head = f"{self.path}: {self.message}"
         return head
+
+
+class RulesWarning(RulesError):
+    """Something odd in a rule file that does not stop a game: `check` prints it, exit 0."""
+
+    def __str__(self) -> str:
+        return super().__str__().replace(self.message, f"warning: {self.message}", 1)
 
 
 class RulesErrors(RulesError):

@@ -8,6 +8,7 @@ parsing, name lookup or tree walking left on the hot path.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from typing import Any, Final
 
@@ -55,6 +56,20 @@ _STATE_REFS: Final[dict[str, tuple[str, str]]] = {
     "wait": ("str", "(st.wait or '')"),
 }
 _RESERVE_KINDS: Final = ("health", "agent", "artwork", "marker", "ally")
+
+
+def _keywords() -> frozenset[str]:
+    from .parser import GRAMMAR
+
+    return frozenset(re.findall(r'"([a-z_]+)"', GRAMMAR.read_text(encoding="utf-8")))
+
+
+# Words the DSL reads as something else: a city, symbol or resource may not be named so
+# (a city named `hq` would read as the headquarters, one named `p1` as a player).
+RESERVED: Final = (_keywords() | set(_STATE_REFS) | set(PLAYER_NAMES) | _EXTRA_KINDS
+                   | {"van", "reserve", "road", "city", "player", "ally", "resources", "clues",
+                      "heading", "from", "to"})
+MULTIPLIER: Final = re.compile(r"x[0-9]+\Z")  # `x2` reads as a multiplier, never a name
 
 
 @attrs.frozen

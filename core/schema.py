@@ -1,0 +1,590 @@
+"""Every rule file's sections and parameters, declared once: type, range or choices, meaning.
+
+The loader structures each file with cattrs against these declarations: a value of the
+wrong type, out of its range or not among its choices is refused with the file, line,
+column and key path, saying what was expected. A section of the wrong shape (text where a
+table belongs) is one error, never one per character. `docs/reference.md` is generated
+from these declarations (`python tools/reference.py`), and a test keeps the two the same.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, Final, NewType, TypeVar, get_args, get_origin
+
+import attrs
+import cattrs
+from cattrs.errors import (
+    ClassValidationError,
+    ForbiddenExtraKeysError,
+    IterableValidationError,
+    IterableValidationNote,
+)
+from cattrs.gen import make_dict_structure_fn, override
+
+from .errors import closest
+
+MAX_NUMBER: Final = 10_000  # every number in a rule file (and in its DSL) is at most this
+MAX_COORD: Final = 100  # map coordinates run 0..100 on both axes (y grows southwards)
+
+# A name the DSL can read: a city, artwork symbol, resource, road attribute.
+Name = NewType("Name", str)
+_NAME: Final = re.compile(r"[a-z_][a-z0-9_]*\Z")
+# A word on the command line (a difficulty): letters, digits, - and _, no commas.
+Word = NewType("Word", str)
+_WORD: Final = re.compile(r"[a-z0-9][a-z0-9_\-]*\Z")
+# A text in the effect DSL, compiled when the rules load (docs/dsl.md); `dsl` says which kind.
+Dsl = NewType("Dsl", str)
+
+T = TypeVar("T")
+
+
+@attrs.frozen
+class Param:
+    """What the reference says about one key: its meaning, range or choices, ruling."""
+
+    meaning: str
+    lo: float | None = None
+    hi: float | None = None
+    choices: tuple[str, ...] = ()
+    dsl: str = ""  # the DSL start rule of a text: cost, effect, hook, expr, amounts, ...
+    ruling: str = ""
+
+
+def param(meaning: str, *, lo: float | None = None, hi: float | None = None,
+          choices: tuple[str, ...] = (), dsl: str = "", ruling: str = "",
+          default: Any = attrs.NOTHING, factory: Any = None) -> Any:
+    """An attrs field that carries its declaration (for checking and for the reference)."""
+    meta = {"param": Param(meaning, lo, hi, choices, dsl, ruling)}
+    if factory is not None:
+        return attrs.field(factory=factory, metadata=meta)
+    return attrs.field(default=default, metadata=meta)
+
+
+def declaration(field: attrs.Attribute[Any]) -> Param:
+    p = field.metadata.get("param")
+    assert isinstance(p, Param), field.name
+    return p
+
+
+# ====================================================================== describing types
+_PRIMITIVE_WORDS: Final = {int: "a whole number", float: "a number", bool: "true or false",
+                           str: "text", Name: "a name (lowercase letters, digits, _)",
+                           Word: "a word (lowercase letters, digits, - and _)",
+                           Dsl: "DSL text"}
+
+
+def _range(p: Param | None, number: bool) -> str:
+    if p is None or not number:
+        return ""
+    lo, hi = p.lo, p.hi
+    lo_t = f"{lo:,g}" if lo is not None else None
+    hi_t = f"{hi:,g}" if hi is not None else f"{MAX_NUMBER:,}"
+    if lo_t is None:
+        return f" from -{MAX_NUMBER:,} to {hi_t}"
+    return f" from {lo_t} to {hi_t}"
+
+
+def describe(t: Any, p: Param | None = None) -> str:
+    """What a value of type `t` (declared as `p`) must be, in the reference's words."""
+    origin, args = get_origin(t), get_args(t)
+    if p is not None and p.choices:
+        return "one of: " + ", ".join(p.choices)
+    if (origin is tuple or origin is list) and p is not None and p.dsl:
+        return f"a list of DSL {p.dsl}s (docs/dsl.md)"
+    if p is not None and p.dsl:
+        return f"DSL {p.dsl} (docs/dsl.md)"
+    if origin is tuple or origin is list:
+        return f"a list of {_plural(args[0])}"
+    if origin is dict:
+        return f"a table of {_plural(args[0])} = {describe(args[1], p)}"
+    if args and type(None) in args:  # X | None: absent, or an X
+        inner = next(a for a in args if a is not type(None))
+        return describe(inner, p)
+    if attrs.has(t):
+        return "a table"
+    word = _PRIMITIVE_WORDS.get(t, getattr(t, "__name__", str(t)))
+    return word + _range(p, t in (int, float))
+
+
+def _plural(t: Any) -> str:
+    if attrs.has(t) or get_origin(t) is dict:
+        return "tables"
+    return {Name: "names", Word: "words", str: "texts", Dsl: "DSL texts", int: "whole numbers",
+            float: "numbers"}.get(t, describe(t))
+
+
+def what(value: Any) -> str:
+    """A value as the error shows it: its kind and (shortened) repr."""
+    kind = {bool: "a boolean", int: "a whole number", float: "a number", str: "text",
+            list: "a list", dict: "a table"}.get(type(value), type(value).__name__)
+    if isinstance(value, dict | list):
+        return kind
+    text = repr(value)
+    return f"{kind} {text[:40] + '...' if len(text) > 40 else text}"
+
+
+# ====================================================================== the converter
+class Wrong(ValueError):
+    """A value that is not what its key expects; the message says what was."""
+
+
+def _number(value: Any, t: type, p: Param | None) -> Any:
+    if isinstance(value, bool) or not isinstance(value, int | float) or (
+            t is int and not isinstance(value, int)):
+        raise Wrong(f"expected {describe(t, p)}, not {what(value)}")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise Wrong(f"expected {describe(t, p)}, not {value}")
+    lo = p.lo if p is not None and p.lo is not None else -MAX_NUMBER
+    hi = p.hi if p is not None and p.hi is not None else MAX_NUMBER
+    if not lo <= value <= min(hi, MAX_NUMBER):
+        raise Wrong(f"{value} is out of range: expected {describe(t, p)}")
+    return t(value)
+
+
+def _text(value: Any, t: Any, p: Param | None) -> str:
+    if not isinstance(value, str):
+        raise Wrong(f"expected {describe(t, p)}, not {what(value)}")
+    if t is Name and not _NAME.match(value):
+        raise Wrong(f"{value!r} is not a name: expected lowercase letters, digits and _, "
+                    "starting with a letter or _ (the DSL reads names so)")
+    if t is Word and not _WORD.match(value):
+        raise Wrong(f"{value!r} is not a word: expected lowercase letters, digits, - and _")
+    if p is not None and p.choices and value not in p.choices:
+        raise Wrong(f"unknown value {value!r}{closest(value, p.choices)}; expected one of: "
+                    + ", ".join(p.choices))
+    return value
+
+
+def _check(value: Any, t: Any, p: Param | None) -> Any:
+    """A primitive value, checked against its type and declaration."""
+    if t in (int, float):
+        return _number(value, t, p)
+    if t is bool:
+        if not isinstance(value, bool):
+            raise Wrong(f"expected true or false, not {what(value)}")
+        return value
+    return _text(value, t, p)
+
+
+CONVERTER: Final = cattrs.Converter(forbid_extra_keys=True, detailed_validation=True)
+_PRIMITIVES: Final = (int, float, bool, str, Name, Word, Dsl)
+for _t in _PRIMITIVES:
+    CONVERTER.register_structure_hook(_t, lambda v, t: _check(v, t, None))
+
+
+def _is_seq(t: Any) -> bool:
+    return get_origin(t) in (tuple, list)
+
+
+def _seq_hook(t: Any) -> Callable[[Any, Any], Any]:
+    item = get_args(t)[0]
+    item_hook = _hook_for(item, None)
+
+    def hook(value: Any, _: Any) -> Any:
+        if not isinstance(value, list):
+            raise Wrong(f"expected {describe(t)}, not {what(value)}")
+        out, errors = [], []
+        for i, x in enumerate(value):
+            try:
+                out.append(item_hook(x, item))
+            except Exception as exc:  # gathered, as cattrs gathers an attrs class's errors
+                exc.__notes__ = [*getattr(exc, "__notes__", []),
+                                 IterableValidationNote(f"@ index {i}", i, item)]
+                errors.append(exc)
+        if errors:
+            raise IterableValidationError(f"While structuring {t}", errors, t)
+        return tuple(out) if get_origin(t) is tuple else out
+    return hook
+
+
+def _map_hook(t: Any, p: Param | None) -> Callable[[Any, Any], Any]:
+    key_t, val_t = get_args(t)
+    val_hook = _hook_for(val_t, p)
+
+    def hook(value: Any, _: Any) -> Any:
+        if not isinstance(value, dict):
+            raise Wrong(f"expected {describe(t, p)}, not {what(value)}")
+        out, errors = {}, []
+        for k, v in value.items():
+            try:
+                out[_check(k, key_t, None)] = val_hook(v, val_t)
+            except Exception as exc:
+                exc.__notes__ = [*getattr(exc, "__notes__", []),
+                                 IterableValidationNote(f"@ key {k!r}", k, val_t)]
+                errors.append(exc)
+        if errors:
+            raise IterableValidationError(f"While structuring {t}", errors, t)
+        return out
+    return hook
+
+
+def _hook_for(t: Any, p: Param | None) -> Callable[[Any, Any], Any]:
+    """The structure hook for a field of type `t` declared as `p`."""
+    args = get_args(t)
+    if args and type(None) in args:
+        inner = next(a for a in args if a is not type(None))
+        inner_hook = _hook_for(inner, p)
+        return lambda v, _: None if v is None else inner_hook(v, inner)
+    if t in _PRIMITIVES:
+        return lambda v, _: _check(v, t, p)
+    if _is_seq(t):
+        return _seq_hook(t)
+    if get_origin(t) is dict:
+        return _map_hook(t, p)
+    return CONVERTER.get_structure_hook(t)
+
+
+def _section_hook(cls: type[Any], special: Mapping[str, Callable[[Any, Any], Any]] | None = None,
+                  ) -> Callable[[Any, Any], Any]:
+    """A table: refuses anything else as one error, then structures its keys (all errors)."""
+    special = special or {}
+    overrides = {f.name: override(struct_hook=special.get(f.name) or _hook_for(
+        f.type, f.metadata.get("param"))) for f in attrs.fields(cls)}
+    inner = make_dict_structure_fn(cls, CONVERTER, **overrides)  # type: ignore[arg-type]
+
+    def hook(value: Any, _: Any) -> Any:
+        if not isinstance(value, dict):
+            raise Wrong(f"expected {describe(cls)}, not {what(value)}")
+        return inner(value, cls)
+    return hook
+
+
+def _resolve_types(cls: type[Any]) -> None:
+    attrs.resolve_types(cls, globals())
+
+
+def section(cls: type[T]) -> type[T]:
+    """Register an attrs class as a declared section (decorator)."""
+    _resolve_types(cls)
+    CONVERTER.register_structure_hook(cls, _section_hook(cls))
+    return cls
+
+
+# ====================================================================== errors -> paths
+Path_ = tuple[Any, ...]
+
+
+def problems(exc: BaseException, path: Path_ = ()) -> Iterator[tuple[Path_, str]]:
+    """Each error inside a cattrs exception, with its key path and a message."""
+    if isinstance(exc, ClassValidationError | IterableValidationError):
+        for sub in exc.exceptions:
+            yield from problems(sub, (*path, *_note_path(sub)))
+    elif isinstance(exc, ForbiddenExtraKeysError):
+        known = [f.name.rstrip("_") for f in attrs.fields(exc.cl)]
+        kind = "rule parameter" if exc.cl in PARAMETERS else "key"
+        for k in sorted(exc.extra_fields):
+            yield (*path, k), f"unknown {kind} {k!r}{closest(k, known)}; expected one of: " \
+                + ", ".join(known)
+    elif isinstance(exc, KeyError):
+        yield path, "missing: this key is required"
+    elif isinstance(exc, Wrong):
+        yield path, str(exc)
+    else:  # a hook of ours that failed: said plainly, never a traceback
+        yield path, f"invalid value ({exc})"
+
+
+def _note_path(exc: BaseException) -> Path_:
+    for note in getattr(exc, "__notes__", ()):
+        if isinstance(note, IterableValidationNote):
+            return (note.index,)
+        name = getattr(note, "name", None)
+        if name is not None:
+            return (name,)
+    return ()
+
+
+def structure(value: Any, cls: type[T]) -> tuple[T | None, list[tuple[Path_, str]]]:
+    """`value` as a `cls`, or None and every problem found (key path, message)."""
+    try:
+        return CONVERTER.structure(value, cls), []
+    except (ClassValidationError, IterableValidationError, Wrong) as exc:
+        return None, list(problems(exc))
+
+
+# ====================================================================== mission files
+@section
+@attrs.frozen
+class Components:
+    """The game's components (R1, R2)."""
+
+    resources: tuple[Name, ...] = param("the resource types a van holds (R1)")
+    resource_tokens: int = param("tokens of each resource: van + reserve (R1)", lo=0,
+                                 ruling="R1")
+    health_tokens: int = param("health tokens in the game (R2)", lo=1, ruling="R2")
+    agent_tokens: int = param("agent tokens; needing one the reserve lacks loses (R2)", lo=1,
+                              ruling="R2")
+    artwork_tokens: int = param("artwork tokens (R2); the track needs one a space", lo=1,
+                                ruling="R2")
+    ally_dice: int = param("ally dice that can be unlocked (R17)", lo=0, ruling="R17")
+    lost_city_markers: int = param("lost-city markers; needing one more loses (R2)", lo=0,
+                                   ruling="R2")
+    die_faces: int = param("faces of every die", lo=1, hi=100)
+
+
+@section
+@attrs.frozen
+class Setup:
+    """The set-up (R3, R23)."""
+
+    van: dict[Name, int] = param("the van's resources at set-up, at most resource_tokens "
+                                 "each (R1)", lo=0, ruling="R1")
+    agents_per_city: int = param("agents in every city at set-up, unless a city says "
+                                 "`agents`", lo=0)
+    final_card_from_bottom: int = param("where the final card lies, counted from the bottom "
+                                        "of the deck (R3)", lo=1, ruling="R3")
+    player_agents: int = param("agents each player places where the team likes, before "
+                               "round 1 (R23)", lo=0, ruling="R23")
+
+
+@section
+@attrs.frozen
+class RuleParams:
+    """The round's rules."""
+
+    draw_per_round: int = param("mission cards each player draws a round (R6)", lo=1,
+                                ruling="R6")
+    play_per_round: int = param("mission cards each player plays a round", lo=1)
+    clues_per_artwork: int = param("matching clues in the chain that uncover an artwork (R10)",
+                                   lo=1, ruling="R10")
+    lost_city_at: int = param("agents at the end of a round that make a city lost (R18)",
+                              lo=1, ruling="R18")
+    weapon_bonus: int = param("battle strength per boost_resource spent (R16)", lo=0,
+                              ruling="R16")
+    boost_resource: Name = param("what a participant spends to add weapon_bonus (R16)",
+                                 ruling="R16")
+    ally_resource: Name = param("what an ally die costs, per the track's ally cost (R17)",
+                                ruling="R17")
+    concede_health: int = param("the leader's health lost on conceding (R16)", lo=0,
+                                ruling="R16")
+    movement: str = param("`roads`: one road at a time (R11); `anywhere`: any city",
+                          choices=("roads", "anywhere"), ruling="R11")
+    move_cost: Dsl = param("what a move costs; may read road.ATTRIBUTE and road.heading",
+                           dsl="cost")
+    clue_chains: str = param("`team`: one shared clue chain; `per_player`: each player's own "
+                             "(R21)", choices=("team", "per_player"), ruling="R21")
+    clue_exchange: bool = param("players together in a city without agents trade clue cards "
+                                "after the battles (R21)", ruling="R21")
+    carry_artworks: bool = param("a pawn may carry one artwork along as it moves (R23)",
+                                 ruling="R23")
+
+
+@section
+@attrs.frozen
+class Solo:
+    """Solo mode (rulebook, "Solo Mode"; R24)."""
+
+    enabled: bool = param("a one-player game plays solo mode (R24)", ruling="R24")
+    health_factor: int = param("the set-up health multiplier in solo mode", lo=1)
+    removed_cards: int = param("mission cards taken out of the deck at set-up in solo mode",
+                               lo=0)
+    draw_per_round: int = param("cards drawn a round in solo mode", lo=1)
+    play_per_round: int = param("cards played a round in solo mode", lo=1)
+
+
+@section
+@attrs.frozen
+class CitySpec:
+    """A city of the board: one [[city]] table."""
+
+    name: Name = param("the city's name, as actions and the DSL write it")
+    x: float = param("map position, west to east", lo=0, hi=MAX_COORD)
+    y: float = param("map position, north to south", lo=0, hi=MAX_COORD)
+    symbol: Name | None = param("the artwork symbol of the city; none for a junction",
+                                default=None)
+    start: bool = param("the pawns' start (the flag): exactly one city", default=False)
+    agents: int | None = param("agents here at set-up, instead of agents_per_city", lo=0,
+                               default=None)
+    artwork: bool = param("an artwork lies here at set-up", default=False)
+    title: str = param("the name shown to players, when it differs", default="")
+    on_collect: Dsl | None = param("an effect run when this city's artwork is collected",
+                                   dsl="effect", default=None)
+
+
+@section
+@attrs.frozen
+class RoadEnds:
+    """A road between two cities: one [[road]] table."""
+
+    from_: Name = param("one end: a city", default="")
+    to: Name = param("the other end: a city", default="")
+
+
+@section
+@attrs.frozen
+class TrackSpec:
+    """A space of the artwork track, lowest first: one [[track]] table."""
+
+    threat: int = param("the agents' threat while this is the first free space (R15)", lo=0,
+                        ruling="R15")
+    ally_cost: int = param("ally_resource to unlock the next ally die while it is (R17)",
+                           lo=0, ruling="R17")
+    symbol: Name | None = param("the artwork this space takes, for a track that demands an "
+                                "order", default=None)
+
+
+@section
+@attrs.frozen
+class PropertySpec:
+    """A property the mission promises: one [[property]] table (docs/verification.md)."""
+
+    name: str = param("what the property says, in words")
+    check: Dsl = param("must hold after every decision", dsl="expr")
+
+
+RoadAttr = str | int | bool  # a road's own attribute (thread = "red"), read by move_cost
+
+
+@attrs.frozen
+class MissionSpec:
+    """A mission, base or variant file, merged with everything it extends."""
+
+    name: str = param("the mission's name (default: the file's name)", default="")
+    title: str = param("the title shown to players", default="")
+    about: str = param("one line about the file", default="")
+    extends: str | None = param("the mission this file builds on: a shipped name or a path "
+                                "relative to this file", default=None)
+    cards: str = param("the card file: a shipped name or a path", default="")
+    symbols: tuple[Name, ...] = param("the artwork symbols", factory=tuple)
+    components: Components | None = param("the [components] table, below", default=None)
+    difficulty: dict[Word, int] = param("health tokens per player at set-up, by difficulty",
+                                        lo=1, factory=dict)
+    setup: Setup | None = param("the [setup] table, below", default=None)
+    rules: RuleParams | None = param("the [rules] table, below", default=None)
+    solo: Solo | None = param("the [solo] table, below", default=None)
+    city: tuple[CitySpec, ...] = param("the cities: [[city]] tables", factory=tuple)
+    road: tuple[dict[str, Any], ...] = param("the roads: [[road]] tables", factory=tuple)
+    track: tuple[TrackSpec, ...] = param("the artwork track: [[track]] tables, lowest first",
+                                         factory=tuple)
+    hooks: tuple[Dsl, ...] = param("rules run on events (`on EVENT: ...`); a variant's add "
+                                   "to the mission's", dsl="hook", factory=tuple)
+    property: tuple[PropertySpec, ...] = param("properties checked by verify", factory=tuple)
+
+
+def _road_hook(value: Any, _: Any) -> dict[str, Any]:
+    """A road: `from` and `to` (city names) and any attributes a move cost may read."""
+    if not isinstance(value, dict):
+        raise Wrong(f"expected a table with from, to and attributes, not {what(value)}")
+    errors: list[Exception] = []
+    out: dict[str, Any] = {}
+    for k, v in value.items():
+        try:
+            if k in ("from", "to"):
+                out[k] = _check(v, str, None)  # a city's name: the loader looks it up
+                continue
+            _check(k, Name, None)
+            if isinstance(v, dict | list) or (isinstance(v, float) and not math.isfinite(v)):
+                raise Wrong(f"a road attribute is text, a whole number or true/false, not "
+                            f"{what(v)}")
+            out[k] = _check(v, int, None) if isinstance(v, int | float) and not isinstance(
+                v, bool) else v
+        except Wrong as exc:
+            exc.__notes__ = [IterableValidationNote(f"@ key {k!r}", k, str)]
+            errors.append(exc)
+    for k in ("from", "to"):
+        if k not in value:
+            missing = Wrong(f"missing: a road needs '{k}' = a city name")
+            missing.__notes__ = [IterableValidationNote(f"@ key {k!r}", k, str)]
+            errors.append(missing)
+    if errors:
+        raise IterableValidationError("While structuring a road", errors, dict)
+    return out
+
+
+def _roads(value: Any, _: Any) -> tuple[dict[str, Any], ...]:
+    if not isinstance(value, list):
+        raise Wrong(f"expected a list of tables ([[road]]), not {what(value)}")
+    out, errors = [], []
+    for i, x in enumerate(value):
+        try:
+            out.append(_road_hook(x, None))
+        except Exception as exc:
+            exc.__notes__ = [*getattr(exc, "__notes__", []),
+                             IterableValidationNote(f"@ index {i}", i, dict)]
+            errors.append(exc)
+    if errors:
+        raise IterableValidationError("While structuring the roads", errors, list)
+    return tuple(out)
+
+
+# A road's extra keys are its attributes, not mistakes: the roads have their own hook.
+_resolve_types(MissionSpec)
+CONVERTER.register_structure_hook(MissionSpec, _section_hook(MissionSpec, {"road": _roads}))
+
+
+# The sections of rule parameters (every one has its value in missions/base.toml).
+PARAMETERS: Final = (Components, Setup, RuleParams, Solo)
+
+
+# ====================================================================== card files
+@section
+@attrs.frozen
+class FinalSpec:
+    """The final card: [final]."""
+
+    id: int = param("the final card's number", lo=0)
+    title: str = param("its title", default="Final card")
+
+
+@section
+@attrs.frozen
+class CardSpec:
+    """A mission card: one [[card]] table; its four sections are DSL (R8)."""
+
+    id: int = param("the card's number, unique in the file", lo=0)
+    clues: Dsl = param("the clue symbols on its back: 1 or 2 distinct (R9)", dsl="symbols",
+                       ruling="R9")
+    cost: Dsl = param("what playing it costs (R8: first)", dsl="amounts", default="nothing")
+    agents: Dsl = param("agents it places, by artwork symbol (R8: second)", dsl="placements",
+                        default="nothing")
+    gain: Dsl = param("what it gains (R8: third)", dsl="amounts", default="nothing")
+    title: str = param("its title", default="")
+
+
+@section
+@attrs.frozen
+class CardFile:
+    """A card file (cards/*.toml)."""
+
+    about: str = param("one line about the file", default="")
+    final: FinalSpec | None = param("[final]: the final card", default=None)
+    card: tuple[CardSpec, ...] = param("the mission cards: [[card]] tables", factory=tuple)
+
+
+# ====================================================================== the reference
+# The sections of each kind of file, in the order the reference lists them.
+MISSION_SECTIONS: Final[tuple[tuple[str, type[Any]], ...]] = (
+    ("top", MissionSpec), ("[components]", Components), ("[setup]", Setup),
+    ("[rules]", RuleParams), ("[solo]", Solo), ("[[city]]", CitySpec),
+    ("[[road]]", RoadEnds), ("[[track]]", TrackSpec), ("[[property]]", PropertySpec))
+CARD_SECTIONS: Final[tuple[tuple[str, type[Any]], ...]] = (
+    ("top", CardFile), ("[final]", FinalSpec), ("[[card]]", CardSpec))
+
+
+def fields_of(cls: type[Any]) -> list[tuple[str, str, Param, str]]:
+    """(key, what it expects, declaration, default) for every key of a section, in order."""
+    out = []
+    for f in attrs.fields(cls):
+        p = declaration(f)
+        if f.default is attrs.NOTHING:
+            default = "required"
+        elif isinstance(f.default, attrs.Factory):  # type: ignore[arg-type]
+            default = "empty"
+        elif f.default is None:
+            default = "none"
+        else:
+            default = f"`{_toml(f.default)}`"
+        out.append((f.name.rstrip("_"), describe(f.type, p), p, default))
+    return out
+
+
+def _toml(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return f'"{v}"' if isinstance(v, str) else str(v)
+
+
+def params_of(cls: type[Any]) -> tuple[str, ...]:
+    return tuple(f.name for f in attrs.fields(cls))
