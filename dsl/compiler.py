@@ -310,17 +310,36 @@ class Compiler:
                 return f"(not {code})", "bool"
             self._want(t, "int", e)
             return f"(-{code})", "int"
+        if e.op in _CHAINS:
+            return self._chain(e, bound)
         lc, lt = self._expr(e.left, bound)
         rc, rt = self._expr(e.right, bound)
-        if e.op in ("and", "or"):
-            return f"({lc} {e.op} {rc})", "bool"
-        if e.op in ("+", "-", "*", "<", "<=", ">", ">="):
+        if e.op in ("<", "<=", ">", ">="):
             self._want(lt, "int", e.left)
             self._want(rt, "int", e.right)
         elif lt != rt and "?" not in (lt, rt):
             self._err(f"cannot compare {lt} with {rt}", e)
         kind = "int" if e.op in "+-*" else "bool"
         return f"({lc} {e.op} {rc})", kind
+
+    def _chain(self, e: a.Binary, bound: frozenset[str]) -> tuple[str, str]:
+        """`a + b - c`, `a and b and c`: one flat Python expression, however long (the
+        parser folds a chain to the left, which Python would nest a bracket a term)."""
+        ops = _CHAINS[e.op]
+        tail: list[tuple[str, a.Expr]] = []
+        node: a.Expr = e
+        while isinstance(node, a.Binary) and node.op in ops:
+            tail.append((node.op, node.right))
+            node = node.left
+        parts = [(None, node), *reversed(tail)]
+        logic = e.op in ("and", "or")
+        code = []
+        for op, operand in parts:
+            c, t = self._expr(operand, bound)
+            if not logic:
+                self._want(t, "int", operand)
+            code.append(c if op is None else f"{op} {c}")
+        return "(" + " ".join(code) + ")", "bool" if logic else "int"
 
     def _want(self, got: str, want: str, node: Any) -> None:
         if got not in (want, "?"):
@@ -401,6 +420,9 @@ def _indent(code: str) -> str:
 
 
 _UNKNOWN: Final = ("None", "?")
+# Operators that chain (left to right, one precedence): and, or, + and -, *.
+_CHAINS: Final = {"and": ("and",), "or": ("or",), "+": ("+", "-"), "-": ("+", "-"),
+                  "*": ("*",)}
 
 
 def _agents(st: Any, c: Any) -> int:
