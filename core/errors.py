@@ -15,6 +15,7 @@ __all__ = [
     "RulesErrors",
     "RulesWarning",
     "SaveError",
+    "SaveWarning",
     "closest",
 ]
 
@@ -112,6 +113,10 @@ class IllegalActionError(GameError):
 
 class SaveError(ArtError):
     """A save file that is corrupt, foreign, or from an incompatible version."""
+
+
+class SaveWarning(UserWarning):
+    """A save loaded on trust although its digest is missing or wrong."""
 
 
 def closest(name: str, known: Iterable[str]) -> str:

@@ -39,7 +39,7 @@ def rules_error(label: str) -> MakeError:
 def read_text(path: str | Path, label: str | None = None,
               error: MakeError | None = None) -> str:
     """The text of a regular file of at most MAX_FILE_BYTES; `error` makes the refusal."""
-    label = label or str(path)
+    label = label or shorten(str(path))
     fail = error or rules_error(label)
     try:
         info = os.stat(path)
@@ -62,6 +62,11 @@ def read_text(path: str | Path, label: str | None = None,
         return data.decode("utf-8")
     except UnicodeDecodeError as err:
         raise fail(f"not UTF-8 text (byte {err.start}): is this a rule file?") from None
+
+
+def shorten(name: str, most: int = 160) -> str:
+    """A file name as messages show it: a very long one shortened in the middle."""
+    return name if len(name) <= most else f"{name[:most // 2]}...{name[-most // 2:]}"
 
 
 def _reason(err: BaseException) -> str:

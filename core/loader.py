@@ -21,7 +21,7 @@ from ..dsl.parser import Origin
 from ..missions import DEFAULT
 from . import meaning, schema
 from .errors import Location, RulesError, RulesErrors, RulesWarning, closest
-from .files import MAX_NESTING, doc_depth, exists, line_col, nesting, read_text
+from .files import MAX_NESTING, doc_depth, exists, line_col, nesting, read_text, shorten
 from .rules import Card, City, Ctx, Hook, Property, Road, Rules, TrackSpace
 from .schema import CardFile, CardSpec, MissionSpec
 
@@ -207,9 +207,9 @@ def _label(path: Path) -> str:
             base = _package_dir(pkg).resolve()
             if rp.is_relative_to(base):
                 return f"{pkg}/{rp.relative_to(base)}"
-    except (OSError, ValueError):
+    except (OSError, ValueError, RuntimeError):
         pass
-    return str(path)
+    return shorten(str(path))
 
 
 def _layers(mission: str | Path, errors: list[RulesError], base: Path | None = None,
@@ -226,10 +226,12 @@ def _layers(mission: str | Path, errors: list[RulesError], base: Path | None = N
         if _is_name(ref) and not exists(path):
             if not ref:
                 raise RulesError("no mission named: give a shipped mission's name or a file")
-            raise RulesError(f"unknown mission {ref!r}" + closest(str(ref), shipped_missions())
+            raise RulesError(f"unknown mission {shorten(str(ref))!r}"
+                             + closest(str(ref)[:100], shipped_missions())
                              + "; shipped missions: " + ", ".join(shipped_missions()))
         if _real(path) in seen:
-            raise RulesError(f"{path} extends itself (a loop of 'extends')", Location(str(path)))
+            raise RulesError(f"{shorten(str(path))} extends itself (a loop of 'extends')",
+                             Location(shorten(str(path))))
         seen.add(_real(path))
         doc, smap = read_toml(path, _label(path))
         chain.append(_Layer(doc, smap, path))
@@ -352,7 +354,8 @@ def _variant(ref: str | Path) -> _Layer:
         path = _package_dir("missions") / "variants" / f"{ref}.toml"
         if not exists(path):
             known = sorted(p.stem for p in path.parent.glob("*.toml"))
-            raise RulesError(f"unknown variant {ref!r}{closest(str(ref), known)}; shipped "
+            raise RulesError(f"unknown variant {shorten(str(ref))!r}"
+                             f"{closest(str(ref)[:100], known)}; shipped "
                              "variants: " + ", ".join(known) + " (or give a file)")
     doc, smap = read_toml(path, _label(path))
     return _Layer(doc, smap, path)

@@ -25,6 +25,7 @@ from cattrs.errors import (
 from cattrs.gen import make_dict_structure_fn, override
 
 from .errors import closest
+from .state import PHASES
 
 MAX_NUMBER: Final = 10_000  # every number in a rule file (and in its DSL) is at most this
 MAX_COORD: Final = 100  # map coordinates run 0..100 on both axes (y grows southwards)
@@ -80,11 +81,15 @@ def _range(p: Param | None, number: bool) -> str:
     if p is None or not number:
         return ""
     lo, hi = p.lo, p.hi
-    lo_t = f"{lo:,g}" if lo is not None else None
-    hi_t = f"{hi:,g}" if hi is not None else f"{MAX_NUMBER:,}"
+    lo_t = _num(lo) if lo is not None else None
+    hi_t = _num(hi) if hi is not None else f"{MAX_NUMBER:,}"
     if lo_t is None:
         return f" from -{MAX_NUMBER:,} to {hi_t}"
     return f" from {lo_t} to {hi_t}"
+
+
+def _num(x: float) -> str:
+    return f"{int(x):,}" if x == int(x) else f"{x:,g}"
 
 
 def describe(t: Any, p: Param | None = None) -> str:
@@ -138,8 +143,8 @@ def _number(value: Any, t: type, p: Param | None) -> Any:
     if isinstance(value, float) and not math.isfinite(value):
         raise Wrong(f"expected {describe(t, p)}, not {value}")
     lo = p.lo if p is not None and p.lo is not None else -MAX_NUMBER
-    hi = p.hi if p is not None and p.hi is not None else MAX_NUMBER
-    if not lo <= value <= min(hi, MAX_NUMBER):
+    hi = p.hi if p is not None and p.hi is not None else MAX_NUMBER  # only a seed goes higher
+    if not lo <= value <= hi:
         raise Wrong(f"{value} is out of range: expected {describe(t, p)}")
     return t(value)
 
@@ -553,6 +558,41 @@ class CardFile:
     card: tuple[CardSpec, ...] = param("the mission cards: [[card]] tables", factory=tuple)
 
 
+# ====================================================================== saves
+SAVE_FORMAT: Final = "artproject-save"
+
+
+@section
+@attrs.frozen
+class StartSpec:
+    """How a game from a set position began: [start]."""
+
+    phase: str = param("the phase the first round started in", choices=PHASES,
+                       default="mission")
+    position: dict[str, Any] = param("the position set before play (docs/scenarios.md)",
+                                     factory=dict)
+
+
+@section
+@attrs.frozen
+class SaveSpec:
+    """A save file, JSON or TOML (`save FILE` in play, `save_game`)."""
+
+    format: str = param(f'always "{SAVE_FORMAT}"', choices=(SAVE_FORMAT,))
+    version: int = param("the save format's version", lo=1)
+    mission: str = param("a shipped mission's name, or its file's path relative to the save")
+    variants: tuple[str, ...] = param("the variants, named the same way")
+    players: int = param("the team's size", lo=1, hi=6)
+    difficulty: str = param("the difficulty, one of the mission's")
+    seed: int = param("the seed of the game's dice and draws", lo=0, hi=2**63 - 1)
+    actions: tuple[str, ...] = param("every decision taken, in the action notation")
+    digest: str | None = param("a digest of the final state: loading replays the actions "
+                               "and compares; a save without it loads only with --trust",
+                               default=None)
+    start: StartSpec | None = param("[start]: the set position the game began from",
+                                    default=None)
+
+
 # ====================================================================== the reference
 # The sections of each kind of file, in the order the reference lists them.
 MISSION_SECTIONS: Final[tuple[tuple[str, type[Any]], ...]] = (
@@ -561,6 +601,8 @@ MISSION_SECTIONS: Final[tuple[tuple[str, type[Any]], ...]] = (
     ("[[road]]", RoadEnds), ("[[track]]", TrackSpec), ("[[property]]", PropertySpec))
 CARD_SECTIONS: Final[tuple[tuple[str, type[Any]], ...]] = (
     ("top", CardFile), ("[final]", FinalSpec), ("[[card]]", CardSpec))
+SAVE_SECTIONS: Final[tuple[tuple[str, type[Any]], ...]] = (
+    ("top", SaveSpec), ("[start]", StartSpec))
 
 
 def fields_of(cls: type[Any]) -> list[tuple[str, str, Param, str]]:
