@@ -1,13 +1,16 @@
 """The `artproject` command: check rule files, run scenarios, simulate games.
 
 Exit status: 0 success, 1 a failed check (a scenario or property that does not hold),
-2 bad input (a wrong file, name or option). Errors print as one clear message, never a
-traceback.
+2 bad input (a wrong file, name or option), 130 interrupted (Ctrl-C). Errors print as one
+clear message, never a traceback; the status stands even when the reader of the output has
+gone (`artproject verify ... | head -1`).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import sys
 from collections import Counter
 from collections.abc import Sequence
@@ -16,6 +19,11 @@ from typing import Any
 
 from . import __version__
 from .missions import DEFAULT
+
+MAX_GAMES = 1_000_000  # games a cell in one simulate run (a million take hours on one core)
+MAX_EXAMPLES = 100_000  # games one verify run tries
+MAX_WORKERS = 64  # processes, even with --force
+MAX_SEED = 2**63 - 1
 
 EPILOG_MAIN = """\
 examples:
@@ -42,7 +50,8 @@ examples:
   artproject verify missions/japan.toml
   artproject verify my-mission.toml --examples 500 --seed 3 --players 2,4
 exit status: 0 everything holds, 1 a counterexample (written as a scenario file),
-2 a bad file or option.
+2 a bad file or option. The default --out never replaces a file (counterexample-NAME-2.toml,
+...); an --out that exists is refused unless --force.
 """
 EPILOG_PLAY = """\
 examples:
@@ -50,13 +59,15 @@ examples:
   artproject play --load game.json
   printf '1\\n2\\nquit\\n' | artproject play --seed 4     # a scripted session
 at the prompt: a number or an action (move p1 kyoto), view pN, undo, save FILE,
-load FILE, help, quit. The end of the input saves to artproject-autosave.json.
+load FILE, help, quit. The end of the input saves to artproject-autosave.json (or
+artproject-autosave-2.json, ... when that is taken: an autosave never replaces another).
 """
 EPILOG_RENDER = """\
 examples:
   artproject render japan -o japan.svg
   artproject render my-mission.toml -o my-mission.svg
   artproject render --save game.json -o position.svg
+an existing file is replaced only when it is an SVG drawn by artproject, or with --force.
 """
 EPILOG_NEW = """\
 examples:
@@ -96,14 +107,18 @@ def _parser() -> argparse.ArgumentParser:
                    help="1 to 6, a comma-separated list, or all (default: 2)")
     s.add_argument("--difficulty", default="medium", metavar="LIST",
                    help="easy, medium, hard or impossible, a list, or all (default: medium)")
-    s.add_argument("--games", type=int, default=100, help="games to play (default: 100)")
+    s.add_argument("--games", type=int, default=100,
+                   help=f"games to play a cell, at most {MAX_GAMES:,} (default: 100)")
     s.add_argument("--seed", type=int, default=0, help="the seed of the first game (default: 0)")
     s.add_argument("--policy", default="random", metavar="NAME",
                    help="random: random legal actions (default); cautious: random, but never "
                         "paying health when another action does not; heuristic: a bot that "
                         "plays sensibly; or a registered plug-in")
     s.add_argument("--workers", type=int, default=1, metavar="N",
-                   help="games in N processes at once; the same results as one (default: 1)")
+                   help="games in N processes at once; the same results as one; at most the "
+                        "machine's cores unless --force (default: 1)")
+    s.add_argument("--force", action="store_true",
+                   help=f"allow more --workers than cores (up to {MAX_WORKERS})")
     out = s.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print the results as JSON")
     out.add_argument("--csv", action="store_true", help="print the results as CSV")
@@ -120,7 +135,7 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("--variant", action="append", default=[], metavar="FILE",
                    help="a variant to layer on the mission; repeatable")
     v.add_argument("--examples", type=int, default=100, metavar="N",
-                   help="games to try (default: 100)")
+                   help=f"games to try, at most {MAX_EXAMPLES:,} (default: 100)")
     v.add_argument("--seed", type=int, default=0, help="the search's seed (default: 0)")
     v.add_argument("--players", default="all", metavar="LIST",
                    help="player counts to try: 2, 1,2,4 or all (default: all)")
@@ -128,7 +143,8 @@ def _parser() -> argparse.ArgumentParser:
                    help="difficulties to try: medium, easy,hard or all (default: all)")
     v.add_argument("--out", metavar="FILE",
                    help="where to write a counterexample's scenario "
-                        "(default: counterexample-MISSION.toml)")
+                        "(default: counterexample-MISSION.toml, or -2, -3, ... if taken)")
+    v.add_argument("--force", action="store_true", help="replace an existing --out file")
     v.add_argument("--json", action="store_true", help="print the report as JSON")
 
     g = sub.add_parser("play", help="play at the terminal, 1-6 people at one screen",
@@ -141,6 +157,8 @@ def _parser() -> argparse.ArgumentParser:
     g.add_argument("--difficulty", default="medium", help="(default: medium)")
     g.add_argument("--seed", type=int, default=None, help="(default: a random seed)")
     g.add_argument("--load", metavar="FILE", help="continue a saved game")
+    g.add_argument("--trust", action="store_true",
+                   help="load a save whose digest is missing or wrong (with a warning)")
 
     d = sub.add_parser("render", help="draw a board (and a saved game's position) as SVG",
                        epilog=EPILOG_RENDER,
@@ -149,6 +167,10 @@ def _parser() -> argparse.ArgumentParser:
                    help="a shipped mission's name or a mission file (or give --save)")
     d.add_argument("-o", "--output", required=True, metavar="FILE.svg", help="the SVG to write")
     d.add_argument("--save", metavar="FILE", help="a save file: draw its position too")
+    d.add_argument("--trust", action="store_true",
+                   help="draw a save whose digest is missing or wrong (with a warning)")
+    d.add_argument("--force", action="store_true",
+                   help="replace FILE.svg even if it is not an SVG artproject drew")
     d.add_argument("--variant", action="append", default=[], metavar="FILE",
                    help="a variant to layer on the mission; repeatable")
 
@@ -170,62 +192,105 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console command."""
+    guard = _PipeGuard(sys.stdout)
+    sys.stdout = guard
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:  # Ctrl-C: one line, status 130, whatever was running
+        import signal
+
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C while we leave
+        _say("artproject: interrupted")
+        return 130
+    finally:
+        guard.flush()
+        sys.stdout = guard.stream
+
+
+def _main(argv: Sequence[str] | None) -> int:
     args = _parser().parse_args(argv)
     if args.command is None:
         _parser().print_help()
         return 0
-    from .core.errors import ArtError
+    import warnings
+
+    from .core.errors import ArtError, SaveWarning
 
     try:
-        if args.command == "simulate":
-            return _simulate(args)
-        if args.command == "check":
-            return _check(args.paths)
-        if args.command == "verify":
-            return _verify(args)
-        if args.command == "render":
-            return _render(args)
-        if args.command == "play":
-            return _play(args)
-        if args.command == "new":
-            return _new(args)
-        return _scenario(args.paths, args.variant, args.verbose)
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always", SaveWarning)
+            try:
+                return _run(args)
+            finally:
+                for w in seen:
+                    _say(f"artproject: warning: {w.message}")
     except ArtError as err:
-        print(f"artproject: {err}" if "\n" not in str(err) else str(err), file=sys.stderr)
+        _say(f"artproject: {err}" if "\n" not in str(err) else str(err))
         return 2
-    except KeyboardInterrupt:
-        return 130
-    except BrokenPipeError:  # `artproject simulate | head`: the reader left; so do we
-        import os
 
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
+
+def _run(args: argparse.Namespace) -> int:
+    if args.command == "simulate":
+        return _simulate(args)
+    if args.command == "check":
+        return _check(args.paths)
+    if args.command == "verify":
+        return _verify(args)
+    if args.command == "render":
+        return _render(args)
+    if args.command == "play":
+        return _play(args)
+    if args.command == "new":
+        return _new(args)
+    return _scenario(args.paths, args.variant, args.verbose)
+
+
+def _say(line: str) -> None:
+    """One line on stderr (which may be gone too: then nowhere)."""
+    with contextlib.suppress(OSError):
+        print(line, file=sys.stderr, flush=True)
+
+
+class _PipeGuard:
+    """stdout that outlives its reader: once the pipe closes (`| head -1`), output goes
+    nowhere and the command runs on to its own exit status, instead of dying on the write."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+        self.gone = False
+
+    def write(self, text: str) -> int:
+        if not self.gone:
+            try:
+                return int(self.stream.write(text))
+            except BrokenPipeError:
+                self._gone()
+        return len(text)
+
+    def flush(self) -> None:
+        if not self.gone:
+            try:
+                self.stream.flush()
+            except BrokenPipeError:
+                self._gone()
+
+    def _gone(self) -> None:
+        self.gone = True
+        # what the stream still holds is flushed at exit: into nothing, quietly
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), self.stream.fileno())
+
+    def __getattr__(self, name: str) -> Any:  # isatty, fileno, encoding...
+        return getattr(self.stream, name)
 
 
 # ---------------------------------------------------------------------- simulate
 def _simulate(args: argparse.Namespace) -> int:
-    from .core.errors import GameError
-    from .core.loader import shipped_missions
-    from .policies import POLICIES
     from .simulate import simulate_grid
 
-    if args.games < 1:
-        raise GameError(f"--games must be at least 1, not {args.games}")
-    if args.workers < 1:
-        raise GameError(f"--workers must be at least 1, not {args.workers}")
-    if args.policy not in POLICIES:
-        from .core.errors import closest
-
-        raise GameError(f"unknown policy {args.policy!r}{closest(args.policy, POLICIES)}; "
-                        "policies: " + ", ".join(POLICIES))
-    missions = (shipped_missions() if args.mission == "all"
-                else [m.strip() for m in args.mission.split(",") if m.strip()])
-    rules = _rules_for(missions[0], args.variant)
-    diffs = _list(args.difficulty, list(rules.difficulties), "difficulty")
-    players = [int(p) for p in _list(args.players, [str(i) for i in range(1, 7)],
-                                     "player count")]
-    for m in missions[1:]:
-        _rules_for(m, args.variant)  # every mission loads before any game is played
+    _check_counts(args)
+    missions, diffs, players = _grid(args)
+    workers = _workers(args.workers, args.force)
     total = len(missions) * len(diffs) * len(players) * args.games
     from tqdm import tqdm
 
@@ -236,7 +301,7 @@ def _simulate(args: argparse.Namespace) -> int:
             bar.update(n)
 
         cells = simulate_grid(missions, diffs, players, args.games, args.seed, args.variant,
-                              args.policy, args.workers, advance)
+                              args.policy, workers, advance)
     if args.json:
         import json
 
@@ -246,6 +311,60 @@ def _simulate(args: argparse.Namespace) -> int:
     else:
         print(report_text(cells))
     return 0
+
+
+def _check_counts(args: argparse.Namespace) -> None:
+    """simulate's numbers and policy, before anything is loaded."""
+    from .core.errors import GameError
+    from .policies import POLICIES
+
+    if not 1 <= args.games <= MAX_GAMES:
+        raise GameError(f"--games must be from 1 to {MAX_GAMES:,}, not {args.games}")
+    if args.workers < 1:
+        raise GameError(f"--workers must be at least 1, not {args.workers}")
+    _check_seed(args.seed, args.games)
+    if args.policy not in POLICIES:
+        from .core.errors import closest
+
+        raise GameError(f"unknown policy {args.policy!r}{closest(args.policy, POLICIES)}; "
+                        "policies: " + ", ".join(POLICIES))
+
+
+def _check_seed(seed: int, games: int) -> None:
+    from .core.errors import GameError
+
+    if not 0 <= seed <= MAX_SEED - games:
+        raise GameError(f"--seed must be from 0 to {MAX_SEED - games}, not {seed}")
+
+
+def _grid(args: argparse.Namespace) -> tuple[list[str], list[str], list[int]]:
+    """The missions, difficulties and player counts; every mission loads before a game."""
+    from .core.loader import shipped_missions
+
+    missions = (shipped_missions() if args.mission == "all" else
+                _items(args.mission, "--mission", "a mission's name or file, a list, or all"))
+    rules = _rules_for(missions[0], args.variant)
+    diffs = _list(args.difficulty, list(rules.difficulties), "difficulty", "--difficulty")
+    players = [int(p) for p in _list(args.players, [str(i) for i in range(1, 7)],
+                                     "player count", "--players")]
+    for m in missions[1:]:
+        _rules_for(m, args.variant)
+    return missions, diffs, players
+
+
+def _workers(n: int, force: bool) -> int:
+    """--workers, at most the machine's cores (unless forced) and never over MAX_WORKERS."""
+    from .core.errors import GameError
+
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
+        os.cpu_count() or 1)
+    if n > MAX_WORKERS:
+        raise GameError(f"--workers must be at most {MAX_WORKERS}, not {n}")
+    if n > cores and not force:
+        _say(f"artproject: note: --workers {n} is more than this machine's {cores} core(s); "
+             f"using {cores} (--force uses {n})")
+        return cores
+    return n
 
 
 def _rules_for(mission: str, variants: Sequence[str]) -> Any:
@@ -327,12 +446,28 @@ def _check(paths: Sequence[str]) -> int:
 
 
 # ---------------------------------------------------------------------- verify
-def _list(text: str, known: Sequence[str], what: str) -> list[str]:
+def _items(text: str, option: str, expected: str) -> list[str]:
+    """A comma-separated option's items: an empty item is refused, a repeated one counted
+    once (with a note)."""
+    from .core.errors import GameError
+
+    items = [t.strip() for t in text.split(",")]
+    if not text.strip() or not all(items):
+        raise GameError(f"{option} {text!r}: an empty item; expected {expected}")
+    once = list(dict.fromkeys(items))
+    if len(once) < len(items):
+        twice = sorted({t for t in items if items.count(t) > 1})
+        _say(f"artproject: note: {option} names {', '.join(twice)} more than once; "
+             "each is counted once")
+    return once
+
+
+def _list(text: str, known: Sequence[str], what: str, option: str) -> list[str]:
     from .core.errors import GameError, closest
 
     if text == "all":
         return list(known)
-    out = [t.strip() for t in text.split(",") if t.strip()]
+    out = _items(text, option, f"one of {', '.join(known)}, a comma-separated list, or all")
     for t in out:
         if t not in known:
             raise GameError(f"unknown {what} {t!r}{closest(t, known)}; expected one of: "
@@ -342,17 +477,22 @@ def _list(text: str, known: Sequence[str], what: str) -> list[str]:
 
 def _verify(args: argparse.Namespace) -> int:
     from .core.errors import GameError
+    from .core.files import exists, fresh_name, write_atomic
     from .core.loader import load_rules
     from .verify import counterexample_scenario, report_json, verify
 
-    if args.examples < 1:
-        raise GameError(f"--examples must be at least 1, not {args.examples}")
+    if not 1 <= args.examples <= MAX_EXAMPLES:
+        raise GameError(f"--examples must be from 1 to {MAX_EXAMPLES:,}, not {args.examples}")
+    _check_seed(args.seed, 0)
     rules = load_rules(args.mission, args.variant)
-    players = [int(p) for p in _list(args.players, [str(i) for i in range(1, 7)], "player count")]
-    diffs = _list(args.difficulty, list(rules.difficulties), "difficulty")
-    out = Path(args.out or f"counterexample-{rules.name}.toml")
+    players = [int(p) for p in _list(args.players, [str(i) for i in range(1, 7)],
+                                     "player count", "--players")]
+    diffs = _list(args.difficulty, list(rules.difficulties), "difficulty", "--difficulty")
+    out = Path(args.out) if args.out else fresh_name(f"counterexample-{rules.name}.toml")
     if not out.resolve().parent.is_dir():
         raise GameError(f"{out}: cannot write: no such folder {str(out.parent)!r}")
+    if args.out and exists(out) and not args.force:  # said now, not after the search
+        raise GameError(f"{out} already exists; nothing was written (--force replaces it)")
     progress = _Progress(sys.stderr)
     report = verify(rules, args.examples, args.seed, players, diffs, progress)
     progress.close()
@@ -371,7 +511,7 @@ def _verify(args: argparse.Namespace) -> int:
     ex, fail = report.example, report.failure
     text = counterexample_scenario(rules, _relative(args.mission, out),
                                    [_relative(v, out) for v in args.variant], ex, fail)
-    _write_atomic(out, text)
+    write_atomic(out, text, replace=bool(args.out and args.force))
     if not args.json:
         print(f"{rules.name}: COUNTEREXAMPLE: {fail.violation}")
         print(f"  {ex.players} player(s), {ex.difficulty}, seed {ex.seed}, "
@@ -389,22 +529,6 @@ def _relative(ref: str, out: Path) -> str:
     if not ref.endswith(".toml"):
         return ref  # a shipped name
     return os.path.relpath(Path(ref).resolve(), out.resolve().parent)
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    import os
-    import tempfile
-
-    from .core.errors import GameError
-
-    try:
-        fd, tmp = tempfile.mkstemp(dir=str(path.parent) if str(path.parent) else ".",
-                                   prefix=".tmp-")
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except OSError as err:
-        raise GameError(f"{path}: cannot write: {err.strerror}") from None
 
 
 class _Progress:
@@ -434,11 +558,12 @@ def _play(args: argparse.Namespace) -> int:
     from .play import run
 
     if args.load:
-        st = load_game(args.load)
+        st = load_game(args.load, trust=args.trust)
     else:
         import secrets
 
         seed = args.seed if args.seed is not None else secrets.randbelow(2**32)
+        _check_seed(seed, 0)
         st = new_game(args.mission, args.players, args.difficulty, seed, args.variant)
     return run(st, sys.stdin, sys.stdout)
 
@@ -446,27 +571,42 @@ def _play(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------------- render, new
 def _render(args: argparse.Namespace) -> int:
     from .core.errors import GameError
+    from .core.files import write_atomic
     from .core.loader import load_rules
     from .core.saves import load_game
     from .render import render
 
     st = None
+    out = Path(args.output)
+    replace = args.force or _our_svg(out)
     if args.save:
-        st = load_game(args.save)
+        st = load_game(args.save, trust=args.trust)
         rules = st.rules
     elif args.mission:
         rules = load_rules(args.mission, args.variant)
     else:
         raise GameError("name a MISSION or give --save FILE")
-    out = Path(args.output)
-    _write_atomic(out, render(rules, st))
+    write_atomic(out, render(rules, st), replace=replace)
     print(f"wrote {out}: {rules.title}, {len(rules.cities)} cities"
           + (f", the position of round {st.round}" if st else ""))
     return 0
 
 
+def _our_svg(path: Path) -> bool:
+    """Whether `path` is an SVG that `render` drew (so drawing again may replace it)."""
+    from .render import SIGNATURE
+
+    try:
+        with open(path, "rb") as f:
+            head = f.read(4096)
+    except (OSError, ValueError):
+        return False
+    return head.startswith(b"<?xml") and SIGNATURE.encode() in head
+
+
 def _new(args: argparse.Namespace) -> int:
     from .core.errors import GameError
+    from .core.files import write_atomic
     from .core.loader import load_rules, shipped_missions
     from .newmission import mission_text, valid_name
 
@@ -482,7 +622,7 @@ def _new(args: argparse.Namespace) -> int:
     if out.exists():
         raise GameError(f"{out} already exists; nothing was written")
     base = load_rules(args.base)
-    _write_atomic(out, mission_text(args.name, args.base, base.title))
+    write_atomic(out, mission_text(args.name, args.base, base.title))
     print(f"wrote {out}: a mission that extends {args.base}; next: artproject check {out}")
     return 0
 

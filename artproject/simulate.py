@@ -9,7 +9,8 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -80,6 +81,66 @@ def _play_range(args: tuple[Cell, tuple[str, ...], str, int, int, int],
     return won, rounds, decisions, stop - start, causes
 
 
+Job = tuple[Cell, tuple[str, ...], str, int, int, int]
+Result = tuple[int, int, int, int, list[str]]
+
+
+def _in_pool(jobs: list[Job], workers: int, progress: Callable[[int], None] | None,
+             ) -> list[Result]:
+    """The jobs' results, in order, from `workers` processes.
+
+    Ctrl-C stops them all at once: the workers ignore SIGINT (a terminal sends it to the
+    whole process group), and the main process, on its KeyboardInterrupt, terminates them
+    and waits for them before passing it on: no process is left behind.
+    """
+    import multiprocessing
+
+    methods = multiprocessing.get_all_start_methods()
+    ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    with _sigint_held():  # a Ctrl-C while the workers start is kept for after
+        pool = ctx.Pool(min(workers, len(jobs)), initializer=_ignore_sigint)
+    try:
+        results = []
+        for r in pool.imap(_play_range, jobs):
+            results.append(r)
+            if progress is not None:
+                progress(r[3])
+        pool.close()
+    except BaseException:
+        pool.terminate()  # SIGTERM to every worker, mid-game or not
+        raise
+    finally:
+        pool.join()
+    return results
+
+
+def _ignore_sigint() -> None:
+    """A worker's first step: the Ctrl-C is the main process's to handle."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@contextmanager
+def _sigint_held() -> Iterator[None]:
+    """Hold a SIGINT while the pool starts (a worker forked meanwhile must not take it as its
+    own), then raise KeyboardInterrupt if one came. Outside the main thread: nothing."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    came: list[int] = []
+    old = signal.signal(signal.SIGINT, lambda *_: came.append(1))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+    if came:
+        raise KeyboardInterrupt
+
+
 def simulate_grid(missions: Sequence[str | Path], difficulties: Sequence[str],
                   players: Sequence[int], games: int, seed: int,
                   variants: Iterable[str | Path] = (), policy: str = "random", workers: int = 1,
@@ -93,17 +154,7 @@ def simulate_grid(missions: Sequence[str | Path], difficulties: Sequence[str],
     jobs = [(c, vs, policy, seed, a, min(a + chunk, games)) for c in cells
             for a in range(0, games, chunk)]
     if workers > 1 and len(jobs) > 1:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-
-        methods = multiprocessing.get_all_start_methods()
-        ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-        with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-            results = []
-            for r in pool.map(_play_range, jobs):
-                results.append(r)
-                if progress is not None:
-                    progress(r[3])
+        results = _in_pool(jobs, workers, progress)
     else:
         results = []
         for job in jobs:
