@@ -36,8 +36,8 @@ examples:
   artproject simulate --mission japan --players 3 --difficulty medium --games 200 --seed 1
   artproject simulate --mission my-mission.toml --players 2 --games 50 --json
   artproject simulate --mission japan --variant house-rule.toml --games 100
-  artproject simulate --mission all --difficulty all --players 2,3,4 --policy heuristic \\
-      --games 200 --workers 2
+  artproject simulate --mission all --difficulty all --players 2,3,4 --games 200 --workers 2
+  artproject simulate --mission japan --policy random --games 200   # the random baseline
 """
 EPILOG_CHECK = """\
 examples:
@@ -110,10 +110,11 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--games", type=int, default=100,
                    help=f"games to play a cell, at most {MAX_GAMES:,} (default: 100)")
     s.add_argument("--seed", type=int, default=0, help="the seed of the first game (default: 0)")
-    s.add_argument("--policy", default="random", metavar="NAME",
-                   help="random: random legal actions (default); cautious: random, but never "
-                        "paying health when another action does not; heuristic: a bot that "
-                        "plays sensibly; or a registered plug-in")
+    s.add_argument("--policy", default="heuristic", metavar="NAME",
+                   help="heuristic: a bot that plays sensibly (default); random: random legal "
+                        "actions, a baseline that loses almost every game; cautious: random, "
+                        "but never paying health when another action does not; or a "
+                        "registered plug-in")
     s.add_argument("--workers", type=int, default=1, metavar="N",
                    help="games in N processes at once; the same results as one; at most the "
                         "machine's cores unless --force (default: 1)")
@@ -392,7 +393,8 @@ def report_text(cells: list[dict[str, Any]]) -> str:
     for c in cells:
         causes.update(c["causes"])
     lost = sum(c["lost"] for c in cells)
-    lines = [head, "", table, "", f"causes of loss ({lost} games):"]
+    lines = [head, "", table, "",
+             f"causes of loss ({lost} games; the rulings cited are told in docs/rulings.md):"]
     lines += [f"  {k:6d}  {cause}" for cause, k in causes.most_common()]
     return "\n".join(lines)
 

@@ -182,7 +182,8 @@ class Session:
         self.st.apply(action or text)
         self.undo_stack.append(before)
         if self.st.is_over():
-            self.write(f"== the team {self.st.outcome}: {self.st.reason}")
+            self.write(f"== the team {self.st.outcome}: {self.st.reason}"
+                       + (" (rulings: docs/rulings.md)" if "(R" in self.st.reason else ""))
         else:
             self.show()
 

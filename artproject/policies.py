@@ -59,7 +59,8 @@ def cautious_policy(seed: int) -> Policy:
         for a in legal:
             c = st.clone()
             c.apply(a)
-            if sum(c.health) >= health and c.outcome != "lost":
+            # a question of who pays a health token (R5's unlock) means health is paid
+            if sum(c.health) >= health and c.outcome != "lost" and c.wait != "hurt":
                 safe.append(a)
         pool = safe or legal
         verbs = sorted({a.verb for a in pool})
@@ -237,8 +238,11 @@ class Heuristic:
         return a if a is not None else legal[-1] if legal[-1].verb == "done" else legal[0]
 
     def on_boundary(self, st: State, legal: list[Action]) -> Action | None:
+        # only when the van holds the radio: an unlock it cannot pay costs health (R5)
+        ally = st.rules.params["rules.ally_resource"]
         unlock = [a for a in legal if a.verb == "unlock"]
-        if unlock and unlock[0].player < 0 and (st.allies < 2 or st.ally_cost() <= 2):
+        if (unlock and self.have(st, ally) >= st.ally_cost()
+                and (st.allies < 2 or st.ally_cost() <= 2)):
             return unlock[0]
         return None  # done
 

@@ -143,7 +143,7 @@ def _sigint_held() -> Iterator[None]:
 
 def simulate_grid(missions: Sequence[str | Path], difficulties: Sequence[str],
                   players: Sequence[int], games: int, seed: int,
-                  variants: Iterable[str | Path] = (), policy: str = "random", workers: int = 1,
+                  variants: Iterable[str | Path] = (), policy: str = "heuristic", workers: int = 1,
                   progress: Callable[[int], None] | None = None) -> list[dict[str, Any]]:
     """A report per cell of the grid, in grid order; the same arguments, the same report."""
     if policy not in POLICIES:
@@ -189,6 +189,6 @@ def simulate_grid(missions: Sequence[str | Path], difficulties: Sequence[str],
 
 
 def simulate(mission: str | Path, players: int, difficulty: str, games: int, seed: int,
-             variants: Iterable[str | Path] = (), policy: str = "random") -> dict[str, Any]:
+             variants: Iterable[str | Path] = (), policy: str = "heuristic") -> dict[str, Any]:
     """One cell: `games` games from seeds seed, seed+1, ..."""
     return simulate_grid([mission], [difficulty], [players], games, seed, variants, policy)[0]

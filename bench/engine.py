@@ -1,8 +1,15 @@
-"""The engine's speed: decisions per second under the random policy, clone, save size.
+"""The engine's speed: decisions per second on full-length games and random playouts,
+clone, save size.
 
-    python bench/engine.py [--games N] [--profile]
+    python bench/engine.py [--games N] [--full MISSION:PLAYERS ...] [--profile]
 
-Japan, 2 players, Medium, the random legal-action policy, one core.
+One core. Two figures, each beside OpenSpiel's games in the same rounds:
+- full-length games: heuristic games (Japan, 2 players, Medium by default), recorded once,
+  then their action sequences replayed through `legal_actions()` + `apply()` — real games
+  of 50-160 decisions, every phase and battle;
+- random playouts: the random legal-action policy, Japan, 2 players, Medium. Random teams
+  lose within a round or two (5-6 decisions), so this figure flatters: it is mostly the
+  first round.
 """
 
 from __future__ import annotations
@@ -14,8 +21,11 @@ import statistics
 import time
 from typing import Any
 
-from artproject import dumps, new_game
+from artproject import Action, dumps, new_game
+from artproject.policies import heuristic_policy
 from artproject.simulate import cautious_policy, play
+
+Recorded = tuple[str, int, str, int, list[Action]]  # mission, players, difficulty, seed, actions
 
 
 def playouts(games: int, seed: int) -> tuple[float, float, float]:
@@ -31,6 +41,32 @@ def playouts(games: int, seed: int) -> tuple[float, float, float]:
             steps += 1
     dt = time.perf_counter() - t
     return dt / steps * 1e6, games / dt, steps / games
+
+
+def record(mission: str, players: int, difficulty: str, games: int,
+           seed: int) -> list[Recorded]:
+    """Heuristic games played once: the action sequences the full-length figure replays."""
+    out: list[Recorded] = []
+    for i in range(games):
+        g = new_game(mission, players, difficulty, seed + i)
+        play(g, heuristic_policy(seed + i))
+        out.append((mission, players, difficulty, seed + i, list(g.history)))
+    return out
+
+
+def replays(games: list[Recorded]) -> tuple[float, float]:
+    """µs per decision replaying recorded games through legal_actions() + apply(), each
+    game's set-up included, and decisions per game."""
+    steps = 0
+    t = time.perf_counter()
+    for mission, players, difficulty, seed, actions in games:
+        g = new_game(mission, players, difficulty, seed)
+        for a in actions:
+            g.legal_actions()
+            g.apply(a)
+        steps += len(actions)
+    dt = time.perf_counter() - t
+    return dt / steps * 1e6, steps / len(games)
 
 
 def set_ups(games: int, seed: int) -> float:
@@ -80,7 +116,13 @@ def openspiel_run(game: Any, steps: int, seed: int) -> float:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--games", type=int, default=2000)
+    ap.add_argument("--games", type=int, default=2000, help="random playouts a round")
+    ap.add_argument("--full", nargs="*", default=["japan:2"], metavar="MISSION:PLAYERS",
+                    help="full-length figures to measure (default: japan:2; Medium)")
+    ap.add_argument("--full-games", type=int, default=100, metavar="N",
+                    help="recorded heuristic games a full-length figure replays (default 100)")
+    ap.add_argument("--rounds", type=int, default=7,
+                    help="interleaved rounds, ours then OpenSpiel's, for each figure (default 7)")
     ap.add_argument("--profile", action="store_true",
                     help="profile the random playouts alone (cProfile) and print where the "
                          "time goes, by function, instead of the figures")
@@ -97,9 +139,31 @@ def main() -> None:
     # five rounds; OpenSpiel's games, if installed, run in each round right after ours, as
     # many steps, so that the machine's drift hits both alike
     others = openspiel_games()
+    for spec in args.full:
+        mission, _, n = spec.partition(":")
+        recorded = record(mission, int(n or 2), "medium", args.full_games, 1)
+        replays(recorded)  # warm up
+        full: list[tuple[float, float]] = []
+        full_theirs: dict[str, list[float]] = {name: [] for name, _ in others}
+        for r in range(args.rounds):
+            full.append(replays(recorded))
+            for name, game in others:
+                steps = int(len(recorded) * full[-1][1])
+                full_theirs[name].append(openspiel_run(game, steps, r))
+        print(f"full-length games, {mission} {n or 2} players Medium: "
+              f"{statistics.median(f[0] for f in full):.2f} us per decision "
+              f"(legal_actions + apply, set-up included; range "
+              f"{min(f[0] for f in full):.2f}-{max(f[0] for f in full):.2f}), "
+              f"{full[0][1]:.0f} decisions a game (median of {args.rounds} x {len(recorded)} "
+              "recorded heuristic games)")
+        for name, times in full_theirs.items():
+            ratios = [f[0] / t for f, t in zip(full, times, strict=True)]
+            print(f"  OpenSpiel {name}: {statistics.median(times):.1f} us per step; ours is "
+                  f"{statistics.median(ratios):.2f}x theirs (range {min(ratios):.2f}-"
+                  f"{max(ratios):.2f})")
     runs: list[tuple[float, float, float]] = []
     theirs: dict[str, list[float]] = {name: [] for name, _ in others}
-    for r in range(5):
+    for r in range(args.rounds):
         runs.append(playouts(args.games, 1000 * r))
         for name, game in others:
             theirs[name].append(openspiel_run(game, int(args.games * runs[-1][2]), r))
@@ -107,15 +171,16 @@ def main() -> None:
     gps = statistics.median(r[1] for r in runs)
     per_game = statistics.median(r[2] for r in runs)
     setup = statistics.median(set_ups(args.games, 1000 * r) for r in range(5))
-    print(f"random playouts: {us:.2f} us per decision step (legal_actions + choice + apply, "
-          f"a new game's set-up included), {gps:.0f} games/s (median of 5 x {args.games} "
-          f"games of {per_game:.1f} decisions)")
+    print(f"random playouts (short games: a flattering figure): {us:.2f} us per decision "
+          f"step (legal_actions + choice + apply, a new game's set-up included), {gps:.0f} "
+          f"games/s (median of {args.rounds} x {args.games} games of {per_game:.1f} decisions)")
     print(f"  of which setting up a game: {setup:.2f} us a game; the decision steps alone: "
           f"{us - setup / per_game:.2f} us each")
     for name, times in theirs.items():
-        ratio = statistics.median(r[0] / t for r, t in zip(runs, times, strict=True))
-        print(f"  OpenSpiel {name}: {statistics.median(times):.1f} us per step (median of 5); "
-              f"ours is {ratio:.2f}x theirs (median of the rounds' ratios)")
+        ratios = [r[0] / t for r, t in zip(runs, times, strict=True)]
+        print(f"  OpenSpiel {name}: {statistics.median(times):.1f} us per step (median); "
+              f"ours is {statistics.median(ratios):.2f}x theirs (median of the rounds' ratios; "
+              f"range {min(ratios):.2f}-{max(ratios):.2f})")
     g = new_game("japan", 2, "medium", 7)
     choose = cautious_policy(7)
     for _ in range(40):

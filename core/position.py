@@ -6,7 +6,7 @@ are the rulebook's: pawns, agents, hq, van, health, hands, chain, track, allies,
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Final
 
 from .errors import Location, RulesError, closest
@@ -24,133 +24,238 @@ def _nowhere(path: tuple[Any, ...]) -> Location:
     return Location("<position>")
 
 
-def apply_position(st: State, pos: Mapping[str, Any], locate: Locate = _nowhere,
-                   prefix: tuple[Any, ...] = ("position",)) -> None:
-    """Set the parts of `st` that `pos` names; raise RulesError naming the bad entry."""
-    r = st.rules
-    st.legal_cache = None
+class _Reader:
+    """Reads a position's entries for one state: each mistake a RulesError naming its key."""
 
-    def fail(msg: str, *path: Any) -> RulesError:
-        full = (*prefix, *path)
-        return RulesError(msg, locate(full), ".".join(str(p) for p in full))
+    def __init__(self, st: State, locate: Locate, prefix: tuple[Any, ...]) -> None:
+        self.st, self.r, self.locate, self.prefix = st, st.rules, locate, prefix
 
-    def city(name: Any, *path: Any) -> int:
-        if not isinstance(name, str) or name not in r.city_index:
-            raise fail(f"unknown city {name!r}" + closest(str(name), r.city_index), *path)
-        return r.city_index[name]
+    def fail(self, msg: str, *path: Any) -> RulesError:
+        full = (*self.prefix, *path)
+        return RulesError(msg, self.locate(full), _path_text(full))
 
-    def player(key: str, *path: Any, pawn: bool = False) -> int:
+    def city(self, name: Any, *path: Any) -> int:
+        index = self.r.city_index
+        if not isinstance(name, str) or name not in index:
+            raise self.fail(f"unknown city {name!r}" + closest(str(name), index), *path)
+        return index[name]
+
+    def player(self, key: str, *path: Any, pawn: bool = False) -> int:
+        st = self.st
         if pawn and key == "ally" and st.solo:
             return st.players
         if len(key) == 2 and key[0] == "p" and key[1].isdigit() and 0 < int(key[1]) <= st.players:
             return int(key[1]) - 1
-        raise fail(f"no player {key!r} in a {st.players}-player game", *path)
+        raise self.fail(f"no player {key!r} in a {st.players}-player game", *path)
 
-    def number(v: Any, *path: Any, lo: int = 0, hi: int = 10_000) -> int:
+    def number(self, v: Any, *path: Any, lo: int = 0, hi: int = 10_000) -> int:
         if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
-            raise fail(f"expected a whole number from {lo} to {hi}, not {v!r}", *path)
+            raise self.fail(f"expected a whole number from {lo} to {hi}, not {v!r}", *path)
         return v
 
-    def cards(v: Any, *path: Any) -> list[int]:
-        if not isinstance(v, list):
-            raise fail("expected a list of card numbers", *path)
-        out = []
-        for i, c in enumerate(v):
-            if c not in r.cards and c != r.final_card:
-                raise fail(f"no card {c!r} in the deck", *path, i)
-            _take_card(st, c)
-            out.append(c)
-        return out
+    def table(self, v: Any, *path: Any) -> dict[str, Any]:
+        return _table(v, self.fail, *path)
 
+    def list(self, v: Any, *path: Any) -> list[Any]:
+        return _list(v, self.fail, *path)
+
+    def per_player(self, v: Any, key: str) -> Iterable[tuple[str, Any]]:
+        """`{ p2 = X }` or `[X1, X2]` (p1 first): (label, value) pairs."""
+        if isinstance(v, dict):
+            return v.items()
+        return ((f"p{i + 1}", x) for i, x in enumerate(self.list(v, key)))
+
+
+def apply_position(st: State, pos: Mapping[str, Any], locate: Locate = _nowhere,
+                   prefix: tuple[Any, ...] = ("position",)) -> None:
+    """Set the parts of `st` that `pos` names; raise RulesError naming the bad entry."""
+    rd = _Reader(st, locate, prefix)
+    st.legal_cache = None
     for key in pos:
         if key not in KEYS:
-            raise fail(f"unknown position entry {key!r}" + closest(key, KEYS)
-                       + "; expected one of: " + ", ".join(KEYS), key)
+            raise rd.fail(f"unknown position entry {key!r}" + closest(key, KEYS)
+                          + "; expected one of: " + ", ".join(KEYS), key)
+    _set_team(rd, pos)
+    _set_board(rd, pos)
+    _place_cards(rd, pos)
+    if "carried" in pos:
+        st.carried = [0] * len(st.pawns)
+        for i, k in enumerate(rd.list(pos["carried"], "carried")):
+            st.carried[rd.player(str(k), "carried", i, pawn=True)] = 1
+    for kind in ("agent", "health", "artwork", "marker"):
+        if st.reserve(kind) < 0:
+            raise rd.fail(f"this position uses more {kind} tokens than the game has "
+                          f"({-st.reserve(kind)} too many)")
+
+
+def _set_team(rd: _Reader, pos: Mapping[str, Any]) -> None:
+    """The round, the van, health, ally dice and the dice to come."""
+    st, r = rd.st, rd.r
     if "round" in pos:
-        st.round = number(pos["round"], "round", lo=1)
+        st.round = rd.number(pos["round"], "round", lo=1)
     if "van" in pos:
-        for k, v in _table(pos["van"], fail, "van").items():
+        cap = int(r.p("components.resource_tokens"))
+        for k, v in rd.table(pos["van"], "van").items():
             if k not in r.resources:
-                raise fail(f"unknown resource {k!r}" + closest(k, r.resources), "van", k)
-            cap = int(r.p("components.resource_tokens"))
-            st.van[r.resources.index(k)] = number(v, "van", k, hi=cap)
+                raise rd.fail(f"unknown resource {k!r}" + closest(k, r.resources), "van", k)
+            st.van[r.resources.index(k)] = rd.number(v, "van", k, hi=cap)
     if "health" in pos:
-        h = pos["health"]
-        items = h.items() if isinstance(h, dict) else ((f"p{i + 1}", v) for i, v in
-                                                       enumerate(_list(h, fail, "health")))
-        for k, v in items:
-            st.health[player(k, "health", k)] = number(v, "health", k, lo=1)
+        for k, v in rd.per_player(pos["health"], "health"):
+            st.health[rd.player(k, "health", k)] = rd.number(v, "health", k, lo=1)
+    if "allies" in pos:
+        st.allies = rd.number(pos["allies"], "allies", hi=int(r.p("components.ally_dice")))
+    if "dice" in pos:
+        faces = int(r.p("components.die_faces"))
+        st.forced_dice = [rd.number(d, "dice", i, lo=1, hi=faces)
+                          for i, d in enumerate(rd.list(pos["dice"], "dice"))]
+
+
+def _set_board(rd: _Reader, pos: Mapping[str, Any]) -> None:
+    """Pawns, agents, headquarters, artworks, lost cities and the track."""
+    st, r = rd.st, rd.r
     if "pawns" in pos:
         p = pos["pawns"]
         labels = [f"p{i + 1}" for i in range(st.players)] + (["ally"] if st.solo else [])
         pairs = list(p.items()) if isinstance(p, dict) else list(
-            zip(labels, _list(p, fail, "pawns"), strict=False))
+            zip(labels, rd.list(p, "pawns"), strict=False))
         for k, v in pairs:
-            st.pawns[player(k, "pawns", k, pawn=True)] = city(v, "pawns", k)
+            st.pawns[rd.player(k, "pawns", k, pawn=True)] = rd.city(v, "pawns", k)
     if "agents" in pos:
-        for k, v in _table(pos["agents"], fail, "agents").items():
-            st.agents[city(k, "agents", k)] = number(v, "agents", k)
+        for k, v in rd.table(pos["agents"], "agents").items():
+            st.agents[rd.city(k, "agents", k)] = rd.number(v, "agents", k)
     if "hq" in pos:
-        st.hq = number(pos["hq"], "hq")
+        st.hq = rd.number(pos["hq"], "hq")
     if "artworks" in pos:
         st.artworks = [0] * len(r.cities)
-        for i, v in enumerate(_list(pos["artworks"], fail, "artworks")):
-            st.artworks[city(v, "artworks", i)] = 1
+        for i, v in enumerate(rd.list(pos["artworks"], "artworks")):
+            st.artworks[rd.city(v, "artworks", i)] = 1
     if "lost" in pos:
         st.lost = [0] * len(r.cities)
-        for i, v in enumerate(_list(pos["lost"], fail, "lost")):
-            c = city(v, "lost", i)
+        for i, v in enumerate(rd.list(pos["lost"], "lost")):
+            c = rd.city(v, "lost", i)
             st.lost[c], st.agents[c] = 1, 0
     if "track" in pos:
-        track = _list(pos["track"], fail, "track")
-        if len(track) >= len(r.track):
-            raise fail(f"the track has {len(r.track)} spaces; a full track has already won",
-                       "track")
-        for i, v in enumerate(track):
-            if v not in r.symbols:
-                raise fail(f"unknown artwork symbol {v!r}" + closest(str(v), r.symbols),
-                           "track", i)
-        st.track = [str(v) for v in track]
-    if "allies" in pos:
-        st.allies = number(pos["allies"], "allies", hi=int(r.p("components.ally_dice")))
+        _set_track(rd, pos["track"])
+
+
+def _set_track(rd: _Reader, value: Any) -> None:
+    r = rd.r
+    track = rd.list(value, "track")
+    if len(track) >= len(r.track):
+        raise rd.fail(f"the track has {len(r.track)} spaces; a full track has already won",
+                      "track")
+    for i, v in enumerate(track):
+        if v not in r.symbols:
+            raise rd.fail(f"unknown artwork symbol {v!r}" + closest(str(v), r.symbols),
+                          "track", i)
+    rd.st.track = [str(v) for v in track]
+
+
+# ---------------------------------------------------------------------- cards (R3, R20)
+Fail = Callable[..., RulesError]
+# (key, the player whose hand or chain it is or -1, the entry's path, the cards it names)
+Named = tuple[str, int, tuple[Any, ...], list[int]]
+
+
+def _place_cards(rd: _Reader, pos: Mapping[str, Any]) -> None:
+    """Deal the cards the position names; the final card stays on the last 12 (R3) unless
+    the position says it was drawn (R20) or names its place in `deck_top`."""
+    st, fail = rd.st, rd.fail
+    named = _named_cards(rd, pos)
+    _check_named(rd, named)
+    final = st.rules.final_card
+    drawn, on_top = _final_card_fate(st, pos, named, fail)
+    if drawn or on_top:
+        _take_card(st, final, fail, ())
+        if drawn and not any(final in cards for *_, cards in named):
+            st.discard.append(final)  # drawn, it was discarded at once (R20)
+        st.final_round = drawn
+    for _, _, path, cards in named:
+        for i, c in enumerate(cards):
+            if c != final:
+                _take_card(st, c, fail, (*path, i))
+    for key, who, _, cards in named:
+        if key == "hands":
+            st.hands[who] = sorted(cards)  # hands are kept in card order
+        elif key in ("chain", "chains"):
+            st.chains[who] = list(cards)
+        elif key == "discard":
+            st.discard.extend(cards)
+        else:
+            st.deck_top.extend(reversed(cards))  # the first listed is drawn first
+
+
+def _named_cards(rd: _Reader, pos: Mapping[str, Any]) -> list[Named]:
+    """The card entries of the position, in the order they are dealt."""
+    st = rd.st
+    out: list[Named] = []
     if "hands" in pos:
-        h = pos["hands"]
-        items = h.items() if isinstance(h, dict) else ((f"p{i + 1}", v) for i, v in
-                                                       enumerate(_list(h, fail, "hands")))
-        for k, v in items:
-            st.hands[player(k, "hands", k)] = sorted(cards(v, "hands", k))  # in card order
+        out += [("hands", rd.player(k, "hands", k), ("hands", k), v)
+                for k, v in rd.per_player(pos["hands"], "hands")]
     if "chain" in pos:
-        st.chains[0] = cards(pos["chain"], "chain")
+        if len(st.chains) > 1:
+            raise rd.fail("this mission keeps a chain per player: use 'chains'", "chain")
+        out.append(("chain", 0, ("chain",), pos["chain"]))
     if "chains" in pos:
-        for k, v in _table(pos["chains"], fail, "chains").items():
-            i = player(k, "chains", k)
-            if len(st.chains) == 1:
-                raise fail("this mission has one team chain: use 'chain'", "chains")
-            st.chains[i] = cards(v, "chains", k)
-    if "discard" in pos:
-        st.discard.extend(cards(pos["discard"], "discard"))
-    if "deck_top" in pos:
-        top = cards(pos["deck_top"], "deck_top")
-        st.deck_top.extend(reversed(top))  # the first listed is drawn first
-    if "carried" in pos:
-        st.carried = [0] * len(st.pawns)
-        for i, k in enumerate(_list(pos["carried"], fail, "carried")):
-            st.carried[player(str(k), "carried", i, pawn=True)] = 1
-    if "final_round" in pos:
-        st.final_round = bool(pos["final_round"])
-    if "dice" in pos:
-        faces = int(r.p("components.die_faces"))
-        st.forced_dice = [number(d, "dice", i, lo=1, hi=faces)
-                          for i, d in enumerate(_list(pos["dice"], fail, "dice"))]
-    for kind in ("agent", "health", "artwork", "marker"):
-        if st.reserve(kind) < 0:
-            raise fail(f"this position uses more {kind} tokens than the game has "
-                       f"({-st.reserve(kind)} too many)")
+        if len(st.chains) == 1:
+            raise rd.fail("this mission has one team chain: use 'chain'", "chains")
+        out += [("chains", rd.player(k, "chains", k), ("chains", k), v)
+                for k, v in rd.table(pos["chains"], "chains").items()]
+    out += [(k, -1, (k,), pos[k]) for k in ("discard", "deck_top") if k in pos]
+    return out
 
 
-def _take_card(st: State, card: int) -> None:
-    if card == st.rules.final_card and st.above >= 0:
-        st.above = -1  # the final card leaves its place in the deck
+def _check_named(rd: _Reader, named: list[Named]) -> None:
+    """Each named card is a card of this deck, named once, and never the final card in a
+    hand or a chain."""
+    r = rd.r
+    seen: dict[int, str] = {}
+    for key, _, path, cards in named:
+        if not isinstance(cards, list):
+            raise rd.fail("expected a list of card numbers", *path)
+        for i, c in enumerate(cards):
+            here = (*path, i)
+            if isinstance(c, bool) or (c not in r.cards and c != r.final_card):
+                raise rd.fail(f"no card {c!r} in the deck", *here)
+            if c in seen:
+                raise rd.fail(f"card {c} is named twice (first at {seen[c]}): a card lies in "
+                              "one place", *here)
+            seen[c] = _path_text((*rd.prefix, *here))
+            if c == r.final_card and key in ("hands", "chain", "chains"):
+                where = "a hand" if key == "hands" else "a clue chain"
+                raise rd.fail(f"the final card ({c}) cannot be in {where}: drawn, it is "
+                              "discarded at once (R20)", *here)
+
+
+def _final_card_fate(st: State, pos: Mapping[str, Any], named: list[Named],
+                     fail: Fail) -> tuple[bool, bool]:
+    """(drawn, placed in deck_top): what the position says of the final card (R3, R20).
+    `final_round = true` or the final card in the discard say it was drawn."""
+    final = st.rules.final_card
+    at = {key for key, _, _, cards in named if final in cards}
+    fr = pos.get("final_round")
+    if fr is not None and not isinstance(fr, bool):
+        raise fail(f"expected true or false, not {fr!r}", "final_round")
+    if "discard" in at and fr is False:
+        raise fail("the final card is in the discard, so it was drawn and this round is the "
+                   "last (R20): final_round cannot be false", "final_round")
+    if "deck_top" in at and fr:
+        raise fail("the final card is still in the deck (deck_top names it): the final "
+                   "round has not begun (R20)", "final_round")
+    drawn = "discard" in at or bool(fr) or (fr is None and st.final_round)
+    return drawn, "deck_top" in at
+
+
+def _take_card(st: State, card: int, fail: Fail, path: tuple[Any, ...]) -> None:
+    """Take a card from wherever it lies. A card taken from the deck's unordered remainder
+    comes from above the final card, which keeps the last 12 beneath it (R3)."""
+    if card == st.rules.final_card:
+        if st.above >= 0:
+            st.above = -1  # the final card leaves its place in the deck
+        else:
+            for pile in (st.deck_top, st.discard):
+                if card in pile:
+                    pile.remove(card)
         return
     for pile in (st.deck_top, st.deck, st.discard, st.removed, *st.hands, *st.chains):
         if card in pile:
@@ -158,8 +263,69 @@ def _take_card(st: State, card: int) -> None:
             if pile is st.removed and st.deck:
                 st.removed.append(st._pick())  # solo: still 15 cards out of the game
             if pile is st.deck or pile is st.removed:
-                st.above = min(st.above, len(st.deck))
+                _above_final(st, fail, path)
             return
+
+
+def _above_final(st: State, fail: Fail, path: tuple[Any, ...]) -> None:
+    if st.above > 0:
+        st.above -= 1
+    elif st.above == 0:
+        last = int(st.rules.p("setup.final_card_from_bottom")) - 1
+        raise fail(f"too many cards taken out of the deck: the {len(st.deck) + 1} left lie "
+                   f"beneath the final card, which lies on the last {last} (R3); a position "
+                   "past it says so: final_round = true, or the final card in the discard",
+                   *path)
+
+
+def _path_text(path: tuple[Any, ...]) -> str:
+    out = ""
+    for p in path:
+        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
+    return out
+
+
+# ---------------------------------------------------------------------- reading the deck
+def final_from_top(st: State) -> int:
+    """The final card's place counted from the top of the deck (1: drawn next), 0 once drawn."""
+    final = st.rules.final_card
+    if st.above >= 0:
+        return len(st.deck_top) + st.above + 1
+    if final in st.deck_top:
+        return len(st.deck_top) - st.deck_top.index(final)
+    return 0
+
+
+def final_from_bottom(st: State) -> int:
+    """The final card's place counted from the bottom (13 at setup, R3), 0 once drawn."""
+    top = final_from_top(st)
+    return st.deck_size() - top + 1 if top else 0
+
+
+def deck_card(st: State, n: int) -> int:
+    """The nth card from the top of the deck where it is known (named in `deck_top`, or the
+    final card's place), -1 where it is one of the deck's unordered remainder."""
+    if 1 <= n <= len(st.deck_top):
+        return st.deck_top[-n]
+    return st.rules.final_card if n >= 1 and n == final_from_top(st) else -1
+
+
+def card_place(st: State, card: int) -> str:
+    """Where a card lies: "deck", "hand p1", "chain" (or "chain p2"), "discard", "removed"
+    (solo), or "" for a number that is no card of this deck."""
+    if card == st.rules.final_card:
+        return "deck" if final_from_top(st) else "discard" if card in st.discard else ""
+    for i, h in enumerate(st.hands):
+        if card in h:
+            return f"hand p{i + 1}"
+    for i, ch in enumerate(st.chains):
+        if card in ch:
+            return "chain" if len(st.chains) == 1 else f"chain p{i + 1}"
+    if card in st.discard:
+        return "discard"
+    if card in st.deck or card in st.deck_top:
+        return "deck"
+    return "removed" if card in st.removed else ""
 
 
 def _table(v: Any, fail: Callable[..., RulesError], *path: Any) -> dict[str, Any]:

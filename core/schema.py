@@ -372,6 +372,8 @@ class RuleParams:
                              "(R21)", choices=("team", "per_player"), ruling="R21")
     clue_exchange: bool = param("players together in a city without agents trade clue cards "
                                 "after the battles (R21)", ruling="R21")
+    reroll_own_dice: bool = param("with per_player chains, a clue card rerolls only dice its "
+                                  "owner rolls (R21)", ruling="R21")
     carry_artworks: bool = param("a pawn may carry one artwork along as it moves (R23)",
                                  ruling="R23")
 

@@ -502,15 +502,19 @@ class State:
         if player == ALLY_PAWN:
             player = 0  # the solo player pays for the ally pawn (R24)
         if kind == "health":
+            if player < 0:  # a team's health cost: the team names who pays each token (R5)
+                for _ in range(n):
+                    self.push(State.lose, kind, 1, NO_CTX)
+                return
             self.lose_health(player, n, "pays health")
             return
         r = self.tab.res_index[kind]
         if player < 0:  # the team names who pays: one token at a time, each may stop to ask
-            if n > 1:
+            if self.van[r] >= n:  # the van holds it all: nobody is asked
+                self.van[r] -= n
+            elif n > 1:
                 for _ in range(n):
                     self.push(State.pay, player, kind, 1)
-            elif self.van[r] > 0:
-                self.van[r] -= 1
             else:
                 self.ask("hurt", self._alive(), _hurt_for(kind))
             return
@@ -1024,8 +1028,11 @@ def _op_end(st: State, ctx: Ctx) -> None:
 
 
 def _op_round_checks(st: State) -> None:
-    st.emit("round_end", NO_CTX)
+    # R27: lost cities (above), then the mission's round-end hooks, then the final-round
+    # check (R20), so a round_end hook can still win or lose the last round. The queue is
+    # a stack: the check goes on first, the hooks above it, and they run first.
     st.push(_final_check)
+    st.emit("round_end", NO_CTX)
 
 
 def _final_check(st: State) -> None:
@@ -1076,8 +1083,13 @@ def _give_health(st: State, p: int, ctx: Ctx) -> None:
 
 
 def _hurt_for(kind: str) -> Callable[..., None]:
+    # a health token standing in for a missing resource is logged as the golden rule's
+    # payments are (`health_for`); a plain loss of health is not
+    each = () if kind == "health" else ("health_for", kind)
+
     def hurt(st: State, p: int, ctx: Ctx) -> None:
-        st.lose_health(p, 1, f"health for missing {kind}")
+        st.lose_health(p, 1, f"health for missing {kind}",
+                       (each[0], _P[p], each[1]) if each else ())
     return hurt
 
 
@@ -1116,16 +1128,12 @@ _DONE: Final = _A("done")
 _ROLL: Final = _A("roll")
 _CONCEDE: Final = _A("concede")
 _UNLOCK: Final = [_A("unlock"), _DONE]
-_UNLOCK_BY: Final = [[*(_A("unlock", p) for p in range(n)), _DONE] for n in range(7)]
+_DONE_ONLY: Final = [_DONE]
 
 
 def _legal_boundary(st: State) -> list[Action]:
-    t = st.tab
-    if st.allies >= t.ally_dice:
-        return [_DONE]
-    if st.van[t.ally_res_i] >= t.ally_cost_at[len(st.track)]:
-        return _UNLOCK
-    return _UNLOCK_BY[st.players]  # R5: the team names who pays each missing radio
+    # R17; R5: an unlock names no payer: the team names one for each missing radio (`hurt`)
+    return _DONE_ONLY if st.allies >= st.tab.ally_dice else _UNLOCK
 
 
 def _legal_plan(st: State) -> list[Action]:
@@ -1202,9 +1210,10 @@ def _reroll_chains(st: State) -> list[list[int]]:
 
 
 def _rerollable(st: State) -> list[int]:
-    """The dice a reroll may pick: with per-player chains, only the card owner's (R21)."""
+    """The dice a reroll may pick: every die, or with per-player chains and
+    `reroll_own_dice` (R21) only the dice the card's owner rolls."""
     b = st.fighting()
-    r = b.reroller
+    r = b.reroller if st.tab.reroll_own_dice else -1
     return [i for i in range(len(b.labels)) if r < 0 or b.owner[i] == r]
 
 
@@ -1271,7 +1280,10 @@ def _apply_unlock(st: State, a: Action) -> None:
     if st.logging:
         st.log.append((st.round, "unlock", st.allies, cost))
     at = len(st.queue)
-    st.pay(a.player if a.player >= 0 else 0, st.tab.ally_res, cost)
+    # R5: a team act: the van pays what it holds; each missing radio is paid with one
+    # health by a player the team names (a `hurt` question each), different radios by
+    # different players if the team likes
+    st.pay(TEAM, st.tab.ally_res, cost)
     _wait_after(st, at, "boundary")
 
 

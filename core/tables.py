@@ -39,7 +39,6 @@ class Tables:
         "ally_cost_at",
         "ally_dice",
         "ally_res",
-        "ally_res_i",
         "artwork_tokens",
         "boost_res",
         "card_steps",
@@ -59,6 +58,7 @@ class Tables:
         "need",
         "per_round",
         "plays",
+        "reroll_own_dice",
         "res_cap",
         "res_index",
         "resources",
@@ -80,10 +80,10 @@ class Tables:
         self.need = int(p["rules.clues_per_artwork"])
         self.ally_res = str(p["rules.ally_resource"])
         self.boost_res = str(p["rules.boost_resource"])
-        self.ally_res_i = self.res_index[self.ally_res]
         self.hooks = dict(rules.hooks)  # event -> hooks, in file order
         self.carry = bool(p["rules.carry_artworks"])
         self.clue_exchange = bool(p["rules.clue_exchange"])
+        self.reroll_own_dice = bool(p["rules.reroll_own_dice"])  # R21, with per_player chains
         self.lost_city_at = int(p["rules.lost_city_at"])
         # cards drawn and played by each player in a round's mission phase (R6; solo R24)
         self.per_round = (int(p["rules.draw_per_round"]), int(p["rules.play_per_round"]))

@@ -15,6 +15,7 @@ from typing import Any, Final
 import attrs
 
 from ..core.errors import RulesError, closest
+from ..core.position import card_place, deck_card, final_from_bottom, final_from_top
 from ..core.rules import Ctx, Fn, Hook, Op
 from . import ast as a
 from .parser import Origin, parse
@@ -29,7 +30,7 @@ EVENTS: Final = {
     "battle_won": "the team won the battle in `city`",
     "battle_lost": "the team conceded the battle in `city`",
     "city_lost": "`city` has just become lost",
-    "round_end": "the end of round checks are done",
+    "round_end": "the round ends: after lost cities, before the final-round check (R27)",
 }
 PLAYER_NAMES: Final = tuple(f"p{i}" for i in range(1, 7))
 _EXTRA_KINDS: Final = {"health", "resource", "clue"}
@@ -49,6 +50,9 @@ _STATE_REFS: Final[dict[str, tuple[str, str]]] = {
     "artworks": ("int", "sum(st.artworks)"),
     "chain": ("int", "sum(map(len, st.chains))"),
     "discard": ("int", "len(st.discard)"),
+    # the final card's place in the deck (13th from the bottom at setup, R3; 0 once drawn)
+    "final_from_bottom": ("int", "_final_from_bottom(st)"),
+    "final_from_top": ("int", "_final_from_top(st)"),
     "strength": ("int", "st.strength()"),
     "agent_strength": ("int", "(0 if st.battle is None else st.agent_strength(st.battle.city))"),
     "outcome": ("str", "(st.outcome or '')"),
@@ -56,6 +60,8 @@ _STATE_REFS: Final[dict[str, tuple[str, str]]] = {
     "wait": ("str", "(st.wait or '')"),
 }
 _RESERVE_KINDS: Final = ("health", "agent", "artwork", "marker", "ally")
+# what only a check may read (the deck's order, where each card lies): not a rule's business
+_HIDDEN: Final = frozenset({"card()", "deck_top()", "final_from_bottom", "final_from_top"})
 
 
 def _keywords() -> frozenset[str]:
@@ -89,9 +95,13 @@ class Compiler:
     def __init__(self, scope: Scope) -> None:
         self.scope = scope
         self.errors: list[RulesError] = []
-        self._env: dict[str, Any] = {"_agents": _agents, "_on_track": _on_track}
+        self._env: dict[str, Any] = {
+            "_agents": _agents, "_on_track": _on_track, "_card_place": card_place,
+            "_deck_card": deck_card, "_final_from_bottom": final_from_bottom,
+            "_final_from_top": final_from_top}
         self._text = ""
         self._origin = Origin()
+        self._rules_text = False  # compiling a rule (effect, hook, cost): no hidden cards
 
     # ---- entry points -------------------------------------------------------------
     def parse(self, text: str, start: str, origin: Origin | None = None) -> Any:
@@ -145,9 +155,20 @@ class Compiler:
     def effect(self, text: str, origin: Origin | None = None,
                bound: frozenset[str] = frozenset()) -> tuple[Op, ...] | None:
         tree = self.parse(text, "effect", origin)
-        return None if tree is None else self._stmts(tree, bound)
+        self._rules_text = True
+        try:
+            return None if tree is None else self._stmts(tree, bound)
+        finally:
+            self._rules_text = False
 
     def hook(self, text: str, origin: Origin | None = None) -> Hook | None:
+        self._rules_text = True
+        try:
+            return self._hook(text, origin)
+        finally:
+            self._rules_text = False
+
+    def _hook(self, text: str, origin: Origin | None) -> Hook | None:
         tree = self.parse(text, "hook", origin)
         if tree is None:
             return None
@@ -170,7 +191,11 @@ class Compiler:
     def cost(self, text: str, origin: Origin | None = None,
              ) -> Callable[[Any, Ctx], tuple[tuple[str, int], ...]] | None:
         tree = self.parse(text, "cost", origin)
-        return None if tree is None else self._cost(tree)
+        self._rules_text = True
+        try:
+            return None if tree is None else self._cost(tree)
+        finally:
+            self._rules_text = False
 
     # ---- checking helpers ---------------------------------------------------------
     def _err(self, message: str, node: Any) -> None:
@@ -341,6 +366,11 @@ class Compiler:
             code.append(c if op is None else f"{op} {c}")
         return "(" + " ".join(code) + ")", "bool" if logic else "int"
 
+    def _hidden(self, name: str, node: Any) -> None:
+        if self._rules_text and name in _HIDDEN:
+            self._err(f"{name} reads cards the players cannot see: it is for scenario "
+                      "checks and properties, not for a mission's rules", node)
+
     def _want(self, got: str, want: str, node: Any) -> None:
         if got not in (want, "?"):
             self._err(f"expected a number here, not a {got}", node)
@@ -381,6 +411,7 @@ class Compiler:
         if head in bound and head in ("city", "player"):
             return f"ctx.{head}", head
         if head in _STATE_REFS:
+            self._hidden(head, e)
             kind, code = _STATE_REFS[head]
             return code, kind
         if head in sc.cities:
@@ -398,6 +429,7 @@ class Compiler:
             return "st.hq", "int"
         args = [self._expr(x, bound) for x in e.args]
         sig = _CALLS.get(e.name)
+        self._hidden(f"{e.name}()", e)
         if sig is None:
             self._err(f"unknown function {e.name!r}" + closest(e.name, _CALLS)
                       + "; functions are: " + ", ".join(_CALLS), e)
@@ -447,6 +479,10 @@ _CALLS: Final[dict[str, tuple[tuple[tuple[str, ...], ...], str, str]]] = {
     "moved": ((("player",),), "bool", "({0} in st.moved)"),
     "at": ((("player",), ("city",)), "bool", "(st.pawns[{0}] == {1})"),
     "clues": ((("str",),), "int", "st.clue_count({0})"),
+    # cards by number: where one lies ("deck", "hand p1", "chain" or "chain p2", "discard",
+    # "removed"), and the nth card from the top of the deck where known (-1 where not)
+    "card": ((("int",),), "str", "_card_place(st, {0})"),
+    "deck_top": ((("int",),), "int", "_deck_card(st, {0})"),
     "min": ((("int",), ("int",)), "int", "min({0}, {1})"),
     "max": ((("int",), ("int",)), "int", "max({0}, {1})"),
 }

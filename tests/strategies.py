@@ -53,3 +53,30 @@ def stmts(depth: int = 2) -> st.SearchStrategy[a.Stmt]:
                   st.one_of(st.none(), exprs(1)), sub),
         st.lists(sub, min_size=2, max_size=3).map(lambda xs: a.Block(tuple(xs))),
     )
+
+
+@st.composite
+def card_positions(draw: st.DrawFn, deck: tuple[int, ...], final: int, players: int,
+                   ) -> dict[str, object]:
+    """The card entries of a position (hands, chain, discard, deck_top, final_round): some
+    cards of `deck`, each named once, and sometimes the final card where it may lie."""
+    named = draw(st.lists(st.sampled_from(deck), unique=True, max_size=len(deck)))
+    places = ["chain", "discard", "deck_top", *(f"p{i + 1}" for i in range(players))]
+    pos: dict[str, object] = {}
+    hands: dict[str, list[int]] = {}
+    for c in named:
+        where = draw(st.sampled_from(places))
+        if where.startswith("p"):
+            hands.setdefault(where, []).append(c)
+        else:
+            pos.setdefault(where, []).append(c)  # type: ignore[union-attr]
+    if hands:
+        pos["hands"] = hands
+    fate = draw(st.sampled_from(["deck", "discard", "deck_top", "final_round"]))
+    if fate == "final_round":
+        pos["final_round"] = True
+    elif fate != "deck":
+        pile = pos.setdefault(fate, [])
+        assert isinstance(pile, list)
+        pile.insert(draw(st.integers(0, len(pile))), final)
+    return pos

@@ -38,7 +38,7 @@ def test_simulate_is_deterministic(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(args) == 0
     assert capsys.readouterr().out == first
     assert "Hall of Fame" in first and "20 games a row" in first and "95% CI" in first
-    assert "causes of loss" in first
+    assert "causes of loss" in first and "rulings cited are told in docs/rulings.md" in first
 
 
 def test_simulate_json(capsys: pytest.CaptureFixture[str]) -> None:
@@ -144,6 +144,32 @@ def test_scenario_command(tmp_path: Path) -> None:
     bad.write_text("[[step]\n")
     r = run("scenario", str(bad))
     assert r.returncode == 2 and "not valid TOML" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_scenario_command_reports_every_file(tmp_path: Path) -> None:
+    """A wrong file and a failing scenario are each reported; the others still run."""
+    (tmp_path / "a-bad.toml").write_text("[position]\nhands = { p1 = [0] }\n")
+    (tmp_path / "b-fail.toml").write_text('[[step]]\nexpect = ["round == 2"]\n'
+                                          '[[step]]\nexpect = ["round == 3"]\n')
+    (tmp_path / "c-pass.toml").write_text('[[step]]\nexpect = ["round == 1"]\n')
+    r = run("scenario", str(tmp_path))
+    assert r.returncode == 2 and "Traceback" not in r.stderr + r.stdout
+    assert "a-bad.toml:2:9: position.hands.p1[0]: the final card" in r.stderr
+    assert "expected round == 2" in r.stdout and "expected round == 3" in r.stdout
+    assert "1 passed, 1 failed, 1 could not be read" in r.stdout
+
+
+def test_simulate_plays_the_heuristic_by_default(capsys: pytest.CaptureFixture[str]) -> None:
+    """README's main job must not look broken: without --policy the bot plays sensibly;
+    the random baseline stays a --policy away."""
+    assert main(["simulate", "--mission", "japan", "--players", "3", "--games", "20",
+                 "--seed", "1", "--json"]) == 0
+    (cell,) = json.loads(capsys.readouterr().out)
+    assert cell["policy"] == "heuristic" and cell["won"] > 0
+    assert main(["simulate", "--mission", "japan", "--players", "3", "--games", "20",
+                 "--seed", "1", "--json", "--policy", "random"]) == 0
+    (cell,) = json.loads(capsys.readouterr().out)
+    assert cell["policy"] == "random"
 
 
 # ---------------------------------------------------------------- nothing is lost (issue 11)

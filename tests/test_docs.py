@@ -25,7 +25,7 @@ def blocks(name: str, lang: str) -> list[tuple[str, str]]:
 def test_every_doc_has_examples() -> None:
     assert len(blocks("dsl.md", "dsl")) >= 15
     assert blocks("api.md", "python")
-    assert blocks("scenarios.md", "toml")
+    assert len([b for b in blocks("scenarios.md", "toml") if b[0] == "scenario"]) >= 2
 
 
 @pytest.mark.parametrize(("start", "text"), blocks("dsl.md", "dsl"))
@@ -56,8 +56,9 @@ def test_readme_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
     assert "lost" in out or "won" in out
 
 
-def test_scenario_example_passes(tmp_path: Path) -> None:
-    ((_, text),) = [b for b in blocks("scenarios.md", "toml") if b[0] == "scenario"]
+@pytest.mark.parametrize("text", [t for kind, t in blocks("scenarios.md", "toml")
+                                  if kind == "scenario"])
+def test_scenario_examples_pass(tmp_path: Path, text: str) -> None:
     p = tmp_path / "example.toml"
     p.write_text(text)
     res = run_scenario(p)
@@ -98,3 +99,29 @@ def test_authoring_tutorial_runs(tmp_path: Path) -> None:
                 assert "broken.toml:2:50: unknown city 'tokio' (did you mean 'tokyo'?)" in r.stderr
             ran += 1
     assert ran >= 9
+
+
+def test_every_ruling_cited_is_told_in_the_rulings_page() -> None:
+    """docs/rulings.md tells every ruling cited anywhere (code, rule files, scenarios, docs),
+    numbered as cited, and names only scenario files that exist."""
+    root = DOCS.parent
+    text = (DOCS / "rulings.md").read_text(encoding="utf-8")
+    told = set(re.findall(r'<a id="r(\d+)"></a>\*\*R(\1)\*\*', text))
+    assert {int(n) for n, _ in told} == set(range(1, 28))
+    cited: set[int] = set()
+    for folder, pattern in (("core", "*.py"), ("dsl", "*.py"), ("artproject", "*.py"),
+                            ("missions", "*.toml"), ("tests/scenarios", "*.toml"),
+                            ("docs", "*.md")):
+        for f in (root / folder).rglob(pattern):
+            cited.update(int(n) for n in re.findall(r"\bR(\d{1,2})\b", f.read_text("utf-8")))
+    assert cited <= {int(n) for n, _ in told}, sorted(cited - {int(n) for n, _ in told})
+    stems = {p.stem for p in (root / "tests" / "scenarios").glob("*.toml")}
+    for m in re.finditer(r"Scenarios?(?: \([^)]*\))?:((?:\s*`[^`]+`,?)+)", text):
+        for name in re.findall(r"`([^`]+)`", m.group(1)):
+            assert any(s.startswith(name.rstrip("*")) for s in stems) if name.endswith(
+                "*") else name in stems, name
+
+
+def test_readme_points_to_the_rulings_in_the_repository() -> None:
+    text = (DOCS.parent / "README.md").read_text(encoding="utf-8")
+    assert "docs/rulings.md" in text and "../shared" not in text

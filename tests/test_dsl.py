@@ -103,6 +103,10 @@ def test_error_shows_source_line_and_caret() -> None:
     ("agent(kyoto) > 1", "expr", "unknown function 'agent' (did you mean 'agents'?)"),
     ("agents(kyoto, osaka) > 1", "expr", "agents() takes 1 argument(s), not 2"),
     ("threat == \"x\"", "expr", "cannot compare int with str"),
+    ('on round_start if card(3) == "deck": win', "hook",
+     "card() reads cards the players cannot see: it is for scenario checks and properties"),
+    ("if deck_top(1) == 5 then gain 1 fuel", "effect", "deck_top() reads cards the players"),
+    ("1 fuel if final_from_top < 5 else nothing", "cost", "final_from_top reads cards"),
 ])
 def test_name_errors(compiler: Compiler, text: str, start: str, message: str) -> None:
     compiler.errors.clear()
@@ -113,6 +117,13 @@ def test_name_errors(compiler: Compiler, text: str, start: str, message: str) ->
         fn(text)
     assert compiler.errors, text
     assert message in str(compiler.errors[0]), str(compiler.errors[0])
+
+
+def test_checks_may_read_the_cards(compiler: Compiler) -> None:
+    """The hidden cards are a check's business (scenarios, properties), not a rule's."""
+    compiler.errors.clear()
+    compiler.expr('card(3) == "deck" and deck_top(1) == -1 and final_from_bottom == 13')
+    assert not compiler.errors
 
 
 def test_card_with_three_clues_is_refused(compiler: Compiler) -> None:

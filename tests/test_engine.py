@@ -86,7 +86,7 @@ def test_bad_game_requests() -> None:
 
 
 def test_action_notation_round_trips() -> None:
-    for text in ["done", "unlock", "unlock p2", "draw p1 fuel", "play p3 17", "move ally kyoto",
+    for text in ["done", "unlock", "hurt p2", "draw p1 fuel", "play p3 17", "move ally kyoto",
                  "fight p1 tokyo", "join p2", "reroll 5", "pick a1", "boost p2", "give p1",
                  "triple films", "collect kyoto", "lose fuel", "discard 3", "place kyoto"]:
         a = Action.parse(text)
@@ -323,13 +323,10 @@ def _reference_legal(g: State) -> list[Action] | None:
     """The decisions that have fast paths (action tables), worked out plainly from the rules
     as the rulebook states them; None for the others."""
     r, w, n = g.rules, g.wait, g.players
-    if w == "boundary":  # R17, R5
+    if w == "boundary":  # R17; R5: the payer of each missing radio is asked afterwards
         if g.allies >= r.params["components.ally_dice"]:
             return [Action("done")]
-        radio = g.van[r.resources.index(r.params["rules.ally_resource"])]
-        if radio >= r.track[min(len(g.track), len(r.track) - 1)].ally_cost:
-            return [Action("unlock"), Action("done")]
-        return [*(Action("unlock", p) for p in range(n)), Action("done")]
+        return [Action("unlock"), Action("done")]
     if w in ("plan", "play"):  # R6, R8
         out = [Action("play", p, c) for p in range(n) if g.plays_left[p]
                for c in sorted(g.hands[p])]
@@ -451,3 +448,15 @@ def test_core_names_no_resource() -> None:
         text = f.read_text()
         for kind in ('"fuel"', '"radio"', '"weapon"'):
             assert kind not in text, (f.name, kind)
+
+
+def test_a_team_health_cost_asks_who_pays(tmp_path: Path) -> None:
+    """R5: a cost with no acting player (a round hook's `pay 1 health`) is paid by a player
+    the team names, never by whichever player comes last."""
+    p = tmp_path / "toll.toml"
+    p.write_text('extends = "japan"\nhooks = ["on round_start: pay 1 health"]\n')
+    g = new_game(str(p), players=3, difficulty="medium", seed=1, log=True)
+    assert g.wait == "hurt" and [str(a) for a in g.legal_actions()] == ["hurt p1", "hurt p2",
+                                                                        "hurt p3"]
+    g.apply("hurt p2")
+    assert g.health == [3, 2, 3] and g.wait == "boundary"

@@ -186,3 +186,18 @@ def test_every_shipped_file_checks_clean() -> None:
     assert files
     for f in files:
         assert errors_of(f) == [], f
+
+
+def test_rio_keeps_the_rulebooks_facts() -> None:
+    """Rio's map is ours, but every fact the rulebook gives is kept: its example (R26) needs
+    the films district next to the paintings district, whose artwork the track wants first."""
+    r = load_rules("rio")
+    films, = r.by_symbol["films"]
+    paintings, = r.by_symbol["paintings"]
+    assert paintings in {road.dst for road in r.neighbours[films]}  # R26: neighbours
+    assert r.track[0].symbol == "paintings" and len(r.track) in (6, 7)
+    assert r.cities[r.start].name == "central" and r.cities[r.start].symbol is None
+    assert sorted(r.symbols) == sorted(c.symbol for c in r.cities if c.symbol)  # one each
+    assert set(r.setup_agents) == {0} and r.p("setup.player_agents") == 2  # R25
+    assert r.p("rules.carry_artworks")  # R23, R26
+    assert any(road.attrs.get("style") == "dashed" for roads in r.neighbours for road in roads)

@@ -162,7 +162,8 @@ def test_the_bot_finds_the_cities_whose_fall_loses() -> None:
 
 # ---------------------------------------------------------------- benchmarks
 @pytest.mark.parametrize(("script", "args", "expect"), [
-    ("engine.py", ["--games", "40"], "us per decision step"),
+    ("engine.py", ["--games", "40", "--full-games", "2"], "us per decision step"),
+    ("engine.py", ["--games", "40", "--full-games", "2"], "full-length games, japan 2 players"),
     ("engine.py", ["--games", "40", "--profile"], "ncalls"),
     ("effects.py", [], "geometric mean ratio"),
 ])
@@ -172,3 +173,16 @@ def test_benchmarks_run(script: str, args: list[str], expect: str) -> None:
                        capture_output=True, text=True, cwd=ROOT, check=False)
     assert r.returncode == 0, r.stderr
     assert expect in r.stdout
+
+
+def test_play_points_to_the_ruling_that_ended_the_game() -> None:
+    import io
+
+    from artproject.play import run as play
+
+    g = new_game("japan", players=2, seed=1, phase="movement",
+                 position={"van": {"fuel": 0}, "health": [1, 3], "pawns": ["tokyo", "tokyo"]})
+    out = io.StringIO()
+    play(g, io.StringIO("move p1 nagoya\n"), out)
+    assert ("== the team lost: p1 lost their last health token (R7) (rulings: "
+            "docs/rulings.md)") in out.getvalue()
