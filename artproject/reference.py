@@ -97,6 +97,16 @@ def reference() -> str:
     out += ["## Card files (`cards/*.toml`)", ""]
     for title, cls in schema.CARD_SECTIONS:
         out += [_heading(title, cls), "", *_table(cls, None), ""]
+    out += ["## Scenario files (`tests/scenarios/*.toml`)", "",
+            "What each key does in a scenario, with examples: docs/scenarios.md.", ""]
+    for title, cls in schema.SCENARIO_SECTIONS:
+        out += [_heading(title, cls), "", *_table(cls, None), ""]
+    out += ["## Saves (`save FILE` in play, `save_game`)", "",
+            "JSON, or TOML when the name ends in `.toml`. `[start]` is there when the game "
+            "began from a set position; its `position` has the keys of a scenario's "
+            "`[position]`.", ""]
+    for title, cls in schema.SAVE_SECTIONS:
+        out += [_heading(title, cls), "", *_table(cls, None), ""]
     return "\n".join(out).rstrip("\n") + "\n"
 
 

@@ -167,7 +167,7 @@ def from_dict(doc: Any, name: str = "<save>", trust: bool = False,
               folder: Path | None = None) -> State:
     """Rebuild a game from a save document by replaying it; checks the digest."""
     spec = _structure(doc, name)
-    st = _start(spec, name, folder)
+    st = _start(spec, doc, name, folder)
     for i, text in enumerate(spec.actions, start=1):
         try:
             st.apply(Action.parse(text))
@@ -195,8 +195,10 @@ def _structure(doc: Any, name: str) -> schema.SaveSpec:
     return spec
 
 
-def _start(spec: schema.SaveSpec, name: str, folder: Path | None) -> State:
-    """The game as it began: its rules, then its set-up or set position."""
+def _start(spec: schema.SaveSpec, doc: Mapping[str, Any], name: str, folder: Path | None,
+           ) -> State:
+    """The game as it began: its rules, then its set-up or set position (as written: the
+    schema has checked its shape)."""
     try:
         rules = load_rules(_resolve(spec.mission, folder),
                            [_resolve(v, folder) for v in spec.variants])
@@ -207,7 +209,7 @@ def _start(spec: schema.SaveSpec, name: str, folder: Path | None) -> State:
         if start is None:
             return new_game(rules, spec.players, spec.difficulty, spec.seed)
         return new_game(rules, spec.players, spec.difficulty, spec.seed,
-                        position=start.position, phase=start.phase)
+                        position=doc["start"].get("position", {}), phase=start.phase)
     except RulesError as err:  # the set position names something these rules lack
         raise SaveError(f"{name}: start.{err.path or 'position'}: {err.message}") from None
     except ArtError as err:

@@ -12,7 +12,8 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any, Final, NewType, TypeVar, get_args, get_origin
+from types import UnionType
+from typing import Any, Final, NewType, TypeVar, Union, get_args, get_origin
 
 import attrs
 import cattrs
@@ -24,6 +25,7 @@ from cattrs.errors import (
 )
 from cattrs.gen import make_dict_structure_fn, override
 
+from ..missions import DEFAULT
 from .errors import closest
 from .state import PHASES
 
@@ -52,13 +54,14 @@ class Param:
     choices: tuple[str, ...] = ()
     dsl: str = ""  # the DSL start rule of a text: cost, effect, hook, expr, amounts, ...
     ruling: str = ""
+    expects: str = ""  # what the reference says it expects, where the type alone says less
 
 
 def param(meaning: str, *, lo: float | None = None, hi: float | None = None,
-          choices: tuple[str, ...] = (), dsl: str = "", ruling: str = "",
+          choices: tuple[str, ...] = (), dsl: str = "", ruling: str = "", expects: str = "",
           default: Any = attrs.NOTHING, factory: Any = None) -> Any:
     """An attrs field that carries its declaration (for checking and for the reference)."""
-    meta = {"param": Param(meaning, lo, hi, choices, dsl, ruling)}
+    meta = {"param": Param(meaning, lo, hi, choices, dsl, ruling, expects)}
     if factory is not None:
         return attrs.field(factory=factory, metadata=meta)
     return attrs.field(default=default, metadata=meta)
@@ -95,6 +98,8 @@ def _num(x: float) -> str:
 def describe(t: Any, p: Param | None = None) -> str:
     """What a value of type `t` (declared as `p`) must be, in the reference's words."""
     origin, args = get_origin(t), get_args(t)
+    if p is not None and p.expects:
+        return p.expects
     if p is not None and p.choices:
         return "one of: " + ", ".join(p.choices)
     if (origin is tuple or origin is list) and p is not None and p.dsl:
@@ -102,23 +107,28 @@ def describe(t: Any, p: Param | None = None) -> str:
     if p is not None and p.dsl:
         return f"DSL {p.dsl} (docs/dsl.md)"
     if origin is tuple or origin is list:
-        return f"a list of {_plural(args[0])}"
+        return f"a list of {_plural(args[0], p)}"
+    if origin is dict and args[1] is Any:
+        return "a table"
     if origin is dict:
         return f"a table of {_plural(args[0])} = {describe(args[1], p)}"
     if args and type(None) in args:  # X | None: absent, or an X
-        inner = next(a for a in args if a is not type(None))
-        return describe(inner, p)
+        inner = [a for a in args if a is not type(None)]
+        return " or ".join(describe(a, p) for a in inner)
+    if origin in (Union, UnionType):  # a list (p1 first) or a table (p2 = ...)
+        return " or ".join(describe(a, p) for a in args)
     if attrs.has(t):
         return "a table"
     word = _PRIMITIVE_WORDS.get(t, getattr(t, "__name__", str(t)))
     return word + _range(p, t in (int, float))
 
 
-def _plural(t: Any) -> str:
+def _plural(t: Any, p: Param | None = None) -> str:
     if attrs.has(t) or get_origin(t) is dict:
         return "tables"
-    return {Name: "names", Word: "words", str: "texts", Dsl: "DSL texts", int: "whole numbers",
-            float: "numbers"}.get(t, describe(t))
+    if t in (int, float):
+        return ("whole numbers" if t is int else "numbers") + _range(p, True)
+    return {Name: "names", Word: "words", str: "texts", Dsl: "DSL texts"}.get(t, describe(t))
 
 
 def what(value: Any) -> str:
@@ -184,13 +194,18 @@ def _is_seq(t: Any) -> bool:
     return get_origin(t) in (tuple, list)
 
 
-def _seq_hook(t: Any) -> Callable[[Any, Any], Any]:
+def _inner(p: Param | None) -> Param | None:
+    """A declaration as its items see it: the range holds, the field's own wording not."""
+    return None if p is None else attrs.evolve(p, expects="")
+
+
+def _seq_hook(t: Any, p: Param | None = None) -> Callable[[Any, Any], Any]:
     item = get_args(t)[0]
-    item_hook = _hook_for(item, None)
+    item_hook = _hook_for(item, _inner(p) if item in (int, float) or _is_seq(item) else None)
 
     def hook(value: Any, _: Any) -> Any:
         if not isinstance(value, list):
-            raise Wrong(f"expected {describe(t)}, not {what(value)}")
+            raise Wrong(f"expected {describe(t, p)}, not {what(value)}")
         out, errors = [], []
         for i, x in enumerate(value):
             try:
@@ -207,7 +222,7 @@ def _seq_hook(t: Any) -> Callable[[Any, Any], Any]:
 
 def _map_hook(t: Any, p: Param | None) -> Callable[[Any, Any], Any]:
     key_t, val_t = get_args(t)
-    val_hook = _hook_for(val_t, p)
+    val_hook = _hook_for(val_t, _inner(p))
 
     def hook(value: Any, _: Any) -> Any:
         if not isinstance(value, dict):
@@ -230,16 +245,33 @@ def _hook_for(t: Any, p: Param | None) -> Callable[[Any, Any], Any]:
     """The structure hook for a field of type `t` declared as `p`."""
     args = get_args(t)
     if args and type(None) in args:
-        inner = next(a for a in args if a is not type(None))
-        inner_hook = _hook_for(inner, p)
-        return lambda v, _: None if v is None else inner_hook(v, inner)
+        inner = [a for a in args if a is not type(None)]
+        one = inner[0] if len(inner) == 1 else Union[tuple(inner)]  # noqa: UP007 - built
+        inner_hook = _hook_for(one, p)
+        return lambda v, _: None if v is None else inner_hook(v, one)
+    if get_origin(t) in (Union, UnionType):
+        return _union_hook(t, p)
     if t in _PRIMITIVES:
         return lambda v, _: _check(v, t, p)
     if _is_seq(t):
-        return _seq_hook(t)
+        return _seq_hook(t, p)
     if get_origin(t) is dict:
         return _map_hook(t, p)
     return CONVERTER.get_structure_hook(t)
+
+
+def _union_hook(t: Any, p: Param | None) -> Callable[[Any, Any], Any]:
+    """A list or a table (`health = [3, 2]` or `{ p2 = 1 }`): chosen by the value's shape."""
+    by_shape = {(list if _is_seq(a) else dict): (a, _hook_for(a, _inner(p)))
+                for a in get_args(t)}
+
+    def hook(value: Any, _: Any) -> Any:
+        shape = list if isinstance(value, list) else dict if isinstance(value, dict) else None
+        if shape not in by_shape:
+            raise Wrong(f"expected {describe(t, p)}, not {what(value)}")
+        kind, inner = by_shape[shape]
+        return inner(value, kind)
+    return hook
 
 
 def _section_hook(cls: type[Any], special: Mapping[str, Callable[[Any, Any], Any]] | None = None,
@@ -279,7 +311,7 @@ def problems(exc: BaseException, path: Path_ = ()) -> Iterator[tuple[Path_, str]
             yield from problems(sub, (*path, *_note_path(sub)))
     elif isinstance(exc, ForbiddenExtraKeysError):
         known = [f.name.rstrip("_") for f in attrs.fields(exc.cl)]
-        kind = "rule parameter" if exc.cl in PARAMETERS else "key"
+        kind = KEY_WORDS.get(exc.cl, "key")
         for k in sorted(exc.extra_fields):
             yield (*path, k), f"unknown {kind} {k!r}{closest(k, known)}; expected one of: " \
                 + ", ".join(known)
@@ -560,6 +592,119 @@ class CardFile:
     card: tuple[CardSpec, ...] = param("the mission cards: [[card]] tables", factory=tuple)
 
 
+# ====================================================================== positions
+# A player's entry: a list (p1 first) or a table by player (`p2 = ...`; `ally` for the solo
+# ally pawn where the entry allows it).
+PerPlayer = list[T] | dict[str, T]
+
+
+@section
+@attrs.frozen
+class PositionSpec:
+    """A position: any part of a game's state (scenarios' [position], saves' start)."""
+
+    round: int | None = param("the round", lo=1, default=None)
+    van: dict[Name, int] | None = param("resources in the van, at most resource_tokens each",
+                                        lo=0, default=None)
+    health: list[int] | dict[str, int] | None = param(
+        "each player's health", lo=1, default=None,
+        expects="a list of whole numbers from 1, p1 first, or a table of pN = health")
+    pawns: list[str] | dict[str, str] | None = param(
+        "each pawn's city (`ally`: the solo ally pawn)", default=None,
+        expects="a list of cities, p1 first, or a table of pN (or ally) = city")
+    agents: dict[str, int] | None = param("agents in cities, by city", lo=0, default=None,
+                                          expects="a table of city = whole number from 0")
+    hq: int | None = param("agents in the White Hand's headquarters", lo=0, default=None)
+    artworks: list[str] | None = param("the cities holding an artwork", default=None,
+                                       expects="a list of cities")
+    lost: list[str] | None = param("the lost cities (their agents are cleared)", default=None,
+                                   expects="a list of cities")
+    track: list[str] | None = param("artwork symbols already on the track, in order",
+                                    default=None, expects="a list of artwork symbols")
+    allies: int | None = param("ally dice unlocked", lo=0, default=None)
+    hands: list[list[int]] | dict[str, list[int]] | None = param(
+        "each player's hand, by card number", lo=0, default=None,
+        expects="a list of lists of card numbers, p1 first, or a table of pN = card numbers")
+    chain: list[int] | None = param("the team's clue chain by card number, oldest first",
+                                    lo=0, default=None)
+    chains: dict[str, list[int]] | None = param(
+        "each player's clue chain (clue_chains = \"per_player\")", lo=0, default=None,
+        expects="a table of pN = card numbers")
+    deck_top: list[int] | None = param("cards on top of the deck, the first listed drawn "
+                                       "first", lo=0, default=None)
+    discard: list[int] | None = param("cards in the discard pile", lo=0, default=None)
+    final_round: bool | None = param("the final card has been drawn (R20)", default=None)
+    dice: list[int] | None = param("the next dice results, before the seeded generator",
+                                   lo=1, hi=100, default=None)
+    carried: list[str] | None = param("the pawns carrying an artwork (R23)", default=None,
+                                      expects="a list of pN (or ally)")
+
+
+# ====================================================================== scenarios
+@section
+@attrs.frozen
+class StepSpec:
+    """A step of a scenario: one [[step]] table."""
+
+    do: str | None = param("an action to apply; the scenario fails if it is refused",
+                           default=None, expects="an action in the notation")
+    refuse: str | None = param("an action that must be refused, leaving the state untouched",
+                               default=None, expects="an action in the notation")
+    reason: str | None = param("text the refusal's message must contain", default=None)
+    pay_health: tuple[str, ...] | None = param(
+        "the players who pay health for missing resources in the step, in order (R4, R5)",
+        default=None, expects="a list of pN")
+    expect: tuple[Dsl, ...] = param("expressions that must hold after the step", dsl="expr",
+                                    factory=tuple)
+    events: tuple[str, ...] = param("whole events that must be logged in the step",
+                                    factory=tuple)
+    not_events: tuple[str, ...] = param("whole events that must not be logged",
+                                        factory=tuple)
+    events_like: tuple[str, ...] = param("texts some event of the step must contain",
+                                         factory=tuple)
+    not_events_like: tuple[str, ...] = param("texts no event of the step may contain",
+                                             factory=tuple)
+    legal: tuple[str, ...] = param("actions that must be legal after the step",
+                                   factory=tuple, expects="a list of actions")
+    illegal: tuple[str, ...] = param("actions that must not be legal after the step",
+                                     factory=tuple, expects="a list of actions")
+    note: str = param("what the step shows", default="")
+
+
+@section
+@attrs.frozen
+class ScenarioSpec:
+    """A scenario file (docs/scenarios.md)."""
+
+    about: str = param("one line: what the scenario proves", default="")
+    cites: tuple[str, ...] = param("the rulebook passages and rulings it checks",
+                                   factory=tuple)
+    mission: str = param("a shipped mission's name or a path (relative to the scenario)",
+                         default=DEFAULT)
+    variants: tuple[str, ...] = param("variants to layer on the mission: names or paths",
+                                      factory=tuple)
+    cards: str | None = param("a card file to play with instead of the mission's (relative "
+                              "to the scenario)", default=None)
+    players: int = param("the team's size", lo=1, hi=6, default=2)
+    difficulty: str = param("the difficulty, one of the mission's", default="medium")
+    seed: int = param("the seed of the game's dice and draws", lo=-(2**63), hi=2**64 - 1,
+                      default=0, expects="a whole number (64 bits)")
+    phase: str = param("where the round starts: mission (with the boundary before it), or "
+                       "in the phase itself", choices=PHASES, default="mission")
+    position: PositionSpec | None = param("[position]: any part of the state, below",
+                                          default=None, expects="a table (below)")
+    step: tuple[StepSpec, ...] = param("[[step]]: the steps, in order", factory=tuple)
+    invariants: bool = param("check the game's invariants after every step", default=False)
+    properties: bool = param("check the mission's properties after every step",
+                             default=False)
+
+
+# How an unknown key of each section is called in an error.
+KEY_WORDS: Final[dict[type[Any], str]] = {
+    **dict.fromkeys(PARAMETERS, "rule parameter"), PositionSpec: "position entry",
+    StepSpec: "step key"}
+
+
 # ====================================================================== saves
 SAVE_FORMAT: Final = "artproject-save"
 
@@ -571,8 +716,9 @@ class StartSpec:
 
     phase: str = param("the phase the first round started in", choices=PHASES,
                        default="mission")
-    position: dict[str, Any] = param("the position set before play (docs/scenarios.md)",
-                                     factory=dict)
+    position: PositionSpec | None = param("the position set before play "
+                                          "(docs/scenarios.md)", default=None,
+                                          expects="a table ([position] below)")
 
 
 @section
@@ -586,7 +732,8 @@ class SaveSpec:
     variants: tuple[str, ...] = param("the variants, named the same way")
     players: int = param("the team's size", lo=1, hi=6)
     difficulty: str = param("the difficulty, one of the mission's")
-    seed: int = param("the seed of the game's dice and draws", lo=0, hi=2**63 - 1)
+    seed: int = param("the seed of the game's dice and draws", lo=-(2**63), hi=2**64 - 1,
+                      expects="a whole number (64 bits)")
     actions: tuple[str, ...] = param("every decision taken, in the action notation")
     digest: str | None = param("a digest of the final state: loading replays the actions "
                                "and compares; a save without it loads only with --trust",
@@ -605,6 +752,8 @@ CARD_SECTIONS: Final[tuple[tuple[str, type[Any]], ...]] = (
     ("top", CardFile), ("[final]", FinalSpec), ("[[card]]", CardSpec))
 SAVE_SECTIONS: Final[tuple[tuple[str, type[Any]], ...]] = (
     ("top", SaveSpec), ("[start]", StartSpec))
+SCENARIO_SECTIONS: Final[tuple[tuple[str, type[Any]], ...]] = (
+    ("top", ScenarioSpec), ("[[step]]", StepSpec), ("[position]", PositionSpec))
 
 
 def fields_of(cls: type[Any]) -> list[tuple[str, str, Param, str]]:

@@ -33,6 +33,16 @@ def descendants(pid: int) -> list[int]:
     return out
 
 
+def cpu_seconds(pid: int) -> float:
+    """The CPU time a process has used (0 once it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().split(")")[-1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def alive(pid: int) -> bool:
     try:
         with open(f"/proc/{pid}/stat") as f:
@@ -55,10 +65,16 @@ def test_ctrl_c_ends_everything_at_once(workers: int, group: bool) -> None:
     p = start("simulate", "--games", "100000", "--workers", str(workers), "--force")
     try:
         deadline = time.monotonic() + 60  # a loaded machine starts slowly
-        while workers > 1 and len(descendants(p.pid)) < workers:
+
+        def playing() -> bool:  # past start-up (imports, the rules): the games under way
+            if workers == 1:
+                return cpu_seconds(p.pid) > 1.0
+            kids = descendants(p.pid)
+            return len(kids) >= workers and all(cpu_seconds(k) > 0.2 for k in kids)
+
+        while not playing():
             assert time.monotonic() < deadline and p.poll() is None, p.communicate()
             time.sleep(0.05)
-        time.sleep(0.5)  # the games are under way
         kids = descendants(p.pid)
         assert len(kids) >= (workers if workers > 1 else 0)
         sent = time.monotonic()
