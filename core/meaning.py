@@ -168,20 +168,11 @@ def _reach(rules: Rules, err: Report, warn: Report) -> None:
     need = rules.p("rules.clues_per_artwork")
     bearing: Counter[int] = Counter(s for card in rules.cards.values() for s in card.clues)
     near = reachable(rules)
-    far = [city.name for c, city in enumerate(rules.cities) if c not in near]
-    if far:
-        warn(f"no road leads from the start to {', '.join(far)}: no artwork there can be "
-             "collected nor any agent fought", ("road",))
+    _far(rules, near, warn)
     rare = {s for i, s in enumerate(rules.symbols) if bearing[i] < need}
     unreached = {s for s in rules.symbols
                  if not any(c in near for c in rules.by_symbol.get(s, ()))}
-    for i, space in enumerate(rules.track):
-        if space.symbol in rare:
-            err(f"the track demands a {space.symbol} artwork here, but fewer than {need} cards "
-                f"bear {space.symbol!r}: it can never be uncovered (R10)", ("track", i, "symbol"))
-        elif space.symbol in unreached:
-            err(f"the track demands a {space.symbol} artwork here, but no city the pawns can "
-                f"reach bears {space.symbol!r}", ("track", i, "symbol"))
+    _ordered_track(rules, rare, unreached, need, err)
     if not set(rules.symbols) - rare - unreached:
         why = (f"no symbol is on {need} cards (rules.clues_per_artwork, R10)" if
                rare == set(rules.symbols) else "no city the pawns can reach bears a symbol "
@@ -193,3 +184,22 @@ def _reach(rules: Rules, err: Report, warn: Report) -> None:
         if s in rare and rules.by_symbol.get(s):
             warn(f"fewer than {need} cards bear {s!r}: its artwork can never be uncovered "
                  "(R10)", ("symbols", i))
+
+
+def _far(rules: Rules, near: set[int], warn: Report) -> None:
+    far = [city.name for c, city in enumerate(rules.cities) if c not in near]
+    if far:
+        warn(f"no road leads from the start to {', '.join(far)}: no artwork there can be "
+             "collected nor any agent fought", ("road",))
+
+
+def _ordered_track(rules: Rules, rare: set[str], unreached: set[str], need: int,
+                   err: Report) -> None:
+    """A track that demands its artworks in order needs each one it names."""
+    for i, space in enumerate(rules.track):
+        if space.symbol in rare:
+            err(f"the track demands a {space.symbol} artwork here, but fewer than {need} cards "
+                f"bear {space.symbol!r}: it can never be uncovered (R10)", ("track", i, "symbol"))
+        elif space.symbol in unreached:
+            err(f"the track demands a {space.symbol} artwork here, but no city the pawns can "
+                f"reach bears {space.symbol!r}", ("track", i, "symbol"))

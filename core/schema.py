@@ -97,26 +97,25 @@ def _num(x: float) -> str:
 
 def describe(t: Any, p: Param | None = None) -> str:
     """What a value of type `t` (declared as `p`) must be, in the reference's words."""
-    origin, args = get_origin(t), get_args(t)
     if p is not None and p.expects:
         return p.expects
     if p is not None and p.choices:
         return "one of: " + ", ".join(p.choices)
-    if (origin is tuple or origin is list) and p is not None and p.dsl:
-        return f"a list of DSL {p.dsl}s (docs/dsl.md)"
     if p is not None and p.dsl:
-        return f"DSL {p.dsl} (docs/dsl.md)"
+        many = get_origin(t) in (tuple, list)
+        return f"a list of DSL {p.dsl}s (docs/dsl.md)" if many else f"DSL {p.dsl} (docs/dsl.md)"
+    return _describe_type(t, p)
+
+
+def _describe_type(t: Any, p: Param | None) -> str:
+    origin, args = get_origin(t), get_args(t)
     if origin is tuple or origin is list:
         return f"a list of {_plural(args[0], p)}"
-    if origin is dict and args[1] is Any:
-        return "a table"
     if origin is dict:
-        return f"a table of {_plural(args[0])} = {describe(args[1], p)}"
-    if args and type(None) in args:  # X | None: absent, or an X
-        inner = [a for a in args if a is not type(None)]
-        return " or ".join(describe(a, p) for a in inner)
-    if origin in (Union, UnionType):  # a list (p1 first) or a table (p2 = ...)
-        return " or ".join(describe(a, p) for a in args)
+        return "a table" if args[1] is Any else \
+            f"a table of {_plural(args[0])} = {describe(args[1], p)}"
+    if origin in (Union, UnionType):  # X | None: absent, or an X; a list or a table
+        return " or ".join(describe(a, p) for a in args if a is not type(None))
     if attrs.has(t):
         return "a table"
     word = _PRIMITIVE_WORDS.get(t, getattr(t, "__name__", str(t)))

@@ -189,3 +189,11 @@ def test_fresh_names(tmp_path: Path) -> None:
     p.write_text("{}")
     (tmp_path / "artproject-autosave-2.json").write_text("{}")
     assert fresh_name(p) == tmp_path / "artproject-autosave-3.json"
+
+
+def test_a_saves_mission_that_is_no_regular_file_is_refused() -> None:
+    doc = json.loads(dumps(a_game()))
+    for mission in ("/dev/zero", "/dev/stdin", "/"):
+        doc["mission"] = mission
+        with pytest.raises(SaveError, match="not a regular file|cannot be loaded"):
+            loads(json.dumps(doc))

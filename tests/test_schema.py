@@ -191,3 +191,33 @@ def test_warnings_stay_with_the_rules() -> None:
     assert rules.warnings == ()
     w = RulesWarning("odd", None, "rules.x")
     assert isinstance(w, RulesError) and str(w) == "rules.x: warning: odd"
+
+
+# ---------------------------------------------------------------- scenarios and positions
+def test_a_scenarios_shape_errors_are_reported_together(tmp_path: Path) -> None:
+    errors, _ = check_text(tmp_path, """
+        players = 0
+        phase = "lunch"
+        [position]
+        hands = { p1 = [1, [2]] }
+        dice = [0]
+        [[step]]
+        do = 3
+        expect = "round == 1"
+    """)
+    where = [e.splitlines()[0].split(": ")[1] for e in errors]
+    assert where == ["players", "phase", "position.hands.p1[1]", "position.dice[0]",
+                     "step[0].do", "step[0].expect"], errors
+
+
+@pytest.mark.parametrize(("position", "message"), [
+    ("hands = { p1 = [[1]] }", "position.hands.p1[0]: expected a whole number"),
+    ("health = 3", "position.health: expected a list of whole numbers from 1, p1 first, or a "
+                   "table of pN = health, not a whole number 3"),
+    ("deck_top = [1.5]", "position.deck_top[0]: expected a whole number"),
+    ("final_round = 1", "position.final_round: expected true or false"),
+    ("helth = [3]", "position.helth: unknown position entry 'helth' (did you mean 'health'?)"),
+])
+def test_a_positions_entries_are_declared(tmp_path: Path, position: str, message: str) -> None:
+    errors, _ = check_text(tmp_path, f"[position]\n{position}\n")
+    assert len(errors) == 1 and message in errors[0], errors
