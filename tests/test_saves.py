@@ -195,5 +195,5 @@ def test_a_saves_mission_that_is_no_regular_file_is_refused() -> None:
     doc = json.loads(dumps(a_game()))
     for mission in ("/dev/zero", "/dev/stdin", "/"):
         doc["mission"] = mission
-        with pytest.raises(SaveError, match="not a regular file|cannot be loaded"):
+        with pytest.raises(SaveError, match=r"not a regular file|cannot be loaded"):
             loads(json.dumps(doc))
