@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .core import schema
 from .core.errors import Location, RulesError, RulesErrors
 from .core.loader import load_rules, read_toml
 from .missions import DEFAULT
@@ -15,11 +16,14 @@ from .missions import DEFAULT
 # Keys only a mission (or the base rules) sets: a file with one of them is no variant.
 _MISSION_KEYS = ("extends", "name", "title", "cards", "symbols", "city", "road", "track")
 _BASE_SECTIONS = ("components", "setup", "rules", "solo")
+# Keys only a scenario has (steps, a position, a game's players, seed and phase...)
+_SCENARIO_KEYS = frozenset(schema.params_of(schema.ScenarioSpec)) - frozenset(
+    schema.params_of(schema.MissionSpec))
 
 
 def kind_of(doc: dict[str, object], path: Path) -> str:
     """What a TOML file is: scenario, cards, base, mission or variant."""
-    if "step" in doc or "position" in doc:
+    if _SCENARIO_KEYS & doc.keys():
         return "scenario"
     if "card" in doc or "final" in doc:
         return "cards"
