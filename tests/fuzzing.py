@@ -97,16 +97,16 @@ def hostile(rng: random.Random, like: Any = None) -> Any:
 Path_ = tuple[Any, ...]
 
 
-def paths(doc: Any, prefix: Path_ = ()) -> Iterator[Path_]:
-    """Every key path in a parsed document."""
-    if isinstance(doc, dict):
-        for k, v in doc.items():
+def paths(doc: Any) -> Iterator[Path_]:
+    """Every key path in a parsed document (without recursion: a mutant may be deep)."""
+    stack: list[tuple[Path_, Any]] = [((), doc)]
+    while stack:
+        prefix, v = stack.pop()
+        items = v.items() if isinstance(v, dict) else enumerate(v) if isinstance(
+            v, list) else ()
+        for k, x in items:
             yield (*prefix, k)
-            yield from paths(v, (*prefix, k))
-    elif isinstance(doc, list):
-        for i, v in enumerate(doc):
-            yield (*prefix, i)
-            yield from paths(v, (*prefix, i))
+            stack.append(((*prefix, k), x))
 
 
 def _parent(doc: Any, path: Path_) -> Any:
