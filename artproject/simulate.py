@@ -105,12 +105,13 @@ def _in_pool(jobs: list[Job], workers: int, progress: Callable[[int], None] | No
             results.append(r)
             if progress is not None:
                 progress(r[3])
-        pool.close()
     except BaseException:
-        pool.terminate()  # SIGTERM to every worker, mid-game or not
+        with _sigint_held():  # a second Ctrl-C must not stop the ending half-way
+            pool.terminate()  # SIGTERM to every worker, mid-game or not
+            pool.join()
         raise
-    finally:
-        pool.join()
+    pool.close()
+    pool.join()
     return results
 
 

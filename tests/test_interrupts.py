@@ -59,9 +59,11 @@ def start(*args: str) -> subprocess.Popen[str]:
 
 
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc (Linux)")
-@pytest.mark.parametrize(("workers", "group"), [(1, False), (2, False), (2, True), (4, False),
-                                                (4, True)])
-def test_ctrl_c_ends_everything_at_once(workers: int, group: bool) -> None:
+@pytest.mark.parametrize(("workers", "group", "times"), [
+    (1, False, 1), (2, False, 1), (2, True, 1), (4, False, 1), (4, True, 1),
+    (2, True, 2),  # Ctrl-C pressed twice: still one line, nothing left behind
+])
+def test_ctrl_c_ends_everything_at_once(workers: int, group: bool, times: int) -> None:
     p = start("simulate", "--games", "100000", "--workers", str(workers), "--force")
     try:
         deadline = time.monotonic() + 60  # a loaded machine starts slowly
@@ -78,10 +80,12 @@ def test_ctrl_c_ends_everything_at_once(workers: int, group: bool) -> None:
         kids = descendants(p.pid)
         assert len(kids) >= (workers if workers > 1 else 0)
         sent = time.monotonic()
-        if group:  # Ctrl-C at a terminal: the whole foreground group
-            os.killpg(p.pid, signal.SIGINT)
-        else:  # the main process alone (kill -INT)
-            os.kill(p.pid, signal.SIGINT)
+        for _ in range(times):
+            if group:  # Ctrl-C at a terminal: the whole foreground group
+                os.killpg(p.pid, signal.SIGINT)
+            else:  # the main process alone (kill -INT)
+                os.kill(p.pid, signal.SIGINT)
+            time.sleep(0.01)
         status = p.wait(timeout=30)
         took = time.monotonic() - sent
         out, err = p.communicate()
