@@ -6,21 +6,26 @@
     [Action(verb='unlock', player=-1, arg=None), Action(verb='done', player=-1, arg=None)]
 """
 
-from .core.actions import ALLY_PAWN, TEAM, Action
-from .core.errors import (
-    ArtError,
-    GameError,
-    IllegalActionError,
-    MalformedActionError,
-    RulesError,
-    RulesErrors,
-    SaveError,
-)
-from .core.loader import load_rules, shipped_missions
-from .core.position import apply_position, position_of
-from .core.rules import Rules
-from .core.saves import dumps, load_game, loads, new_game, replay, save_game
-from .core.state import State
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .core.actions import ALLY_PAWN, TEAM, Action
+    from .core.errors import (
+        ArtError,
+        GameError,
+        IllegalActionError,
+        MalformedActionError,
+        RulesError,
+        RulesErrors,
+        RulesWarning,
+        SaveError,
+        SaveWarning,
+    )
+    from .core.loader import load_rules, shipped_missions
+    from .core.position import apply_position, position_of
+    from .core.rules import Rules
+    from .core.saves import dumps, load_game, loads, new_game, replay, save_game
+    from .core.state import State
 
 __version__ = "0.1.0"
 
@@ -35,7 +40,9 @@ __all__ = [
     "Rules",
     "RulesError",
     "RulesErrors",
+    "RulesWarning",
     "SaveError",
+    "SaveWarning",
     "State",
     "__version__",
     "apply_position",
@@ -49,3 +56,47 @@ __all__ = [
     "save_game",
     "shipped_missions",
 ]
+
+# Each public name and the module that defines it, imported on first use: the command line
+# starts (and answers --help, or a Ctrl-C in its first moment) before the engine loads.
+_WHERE = {
+    "ALLY_PAWN": ".core.actions",
+    "TEAM": ".core.actions",
+    "Action": ".core.actions",
+    "ArtError": ".core.errors",
+    "GameError": ".core.errors",
+    "IllegalActionError": ".core.errors",
+    "MalformedActionError": ".core.errors",
+    "RulesError": ".core.errors",
+    "RulesErrors": ".core.errors",
+    "SaveError": ".core.errors",
+    "RulesWarning": ".core.errors",
+    "SaveWarning": ".core.errors",
+    "load_rules": ".core.loader",
+    "shipped_missions": ".core.loader",
+    "apply_position": ".core.position",
+    "position_of": ".core.position",
+    "Rules": ".core.rules",
+    "dumps": ".core.saves",
+    "load_game": ".core.saves",
+    "loads": ".core.saves",
+    "new_game": ".core.saves",
+    "replay": ".core.saves",
+    "save_game": ".core.saves",
+    "State": ".core.state",
+}
+
+
+def __getattr__(name: str) -> Any:
+    where = _WHERE.get(name)
+    if where is None:
+        raise AttributeError(f"module 'artproject' has no attribute {name!r}")
+    from importlib import import_module
+
+    value = getattr(import_module(where, __name__), name)
+    globals()[name] = value  # the next use is a plain lookup
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

@@ -55,15 +55,43 @@ def make_backend(name: str, workers: int = 1, address: str | None = None,
 
 
 def _ignore_sigint() -> None:
-    # Ctrl-C reaches every process of the terminal's group: the workers leave it to the
-    # parent, which stops them, so that none prints a traceback
+    """A worker's first step: Ctrl-C reaches every process of the terminal's group, and the
+    workers leave it to the parent, which stops them, so that none prints a traceback."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+@contextlib.contextmanager
+def _sigint_held() -> Iterator[None]:
+    """Hold a SIGINT for a moment that must not be cut short (workers being forked, which
+    must not take it as their own before they ignore it; workers being ended, which a second
+    Ctrl-C must not leave half-done), then raise KeyboardInterrupt if one came. Outside the
+    main thread: nothing (signals reach only the main thread)."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    came: list[int] = []
+    old = signal.signal(signal.SIGINT, lambda *_: came.append(1))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+    if came:
+        raise KeyboardInterrupt
+
+
 class LocalBackend:
-    """This machine: the games in this process (one worker) or in a pool of processes."""
+    """This machine: the games in this process (one worker) or in a pool of processes.
+
+    Ctrl-C (to this process alone or to its whole group, once or twice) ends the pool at
+    once: the workers ignore SIGINT, and this process, on its KeyboardInterrupt, terminates
+    them mid-game and waits for them before passing it on, so no process is left behind. A
+    worker killed from outside stops the sweep with a GameError within half a second.
+    """
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
@@ -75,21 +103,19 @@ class LocalBackend:
                 yield fn(job)
             return
         import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor, as_completed
-        from concurrent.futures.process import BrokenProcessPool
 
         methods = multiprocessing.get_all_start_methods()
         ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-        self._pool = ProcessPoolExecutor(min(self.workers, len(jobs)), mp_context=ctx,
-                                         initializer=_ignore_sigint)
         try:
-            futures = [self._pool.submit(fn, job) for job in jobs]
-            for fut in as_completed(futures):
-                yield fut.result()
-        except BrokenProcessPool:
-            raise GameError("a worker process died (was it killed?) and the sweep stopped; "
-                            "with --store, the same command again plays only the games "
-                            "not kept") from None
+            with _sigint_held():  # a worker forked meanwhile must not take it as its own
+                self._pool = ctx.Pool(min(self.workers, len(jobs)), initializer=_ignore_sigint)
+            started = list(self._pool._pool)  # its workers: one that ends was killed
+            results = self._pool.imap_unordered(fn, jobs)
+            for _ in jobs:
+                yield _next(results, started)
+            pool, self._pool = self._pool, None
+            pool.close()  # every job done: the workers leave on their own
+            pool.join()
         finally:
             self.close()
 
@@ -97,15 +123,23 @@ class LocalBackend:
         pool, self._pool = self._pool, None
         if pool is None:
             return
-        pool.shutdown(wait=False, cancel_futures=True)
-        # stop the batches under way too (Ctrl-C, an error): the pool would finish them.
-        # Python 3.14 names this terminate_workers(); before it, the pool's own processes.
-        procs = list((getattr(pool, "_processes", None) or {}).values())
-        for p in procs:
-            p.terminate()
-        for p in procs:
-            p.join(5)
-        pool.shutdown(wait=True)
+        with _sigint_held():  # a second Ctrl-C must not stop the ending half-way
+            pool.terminate()  # SIGTERM to every worker, mid-game or not
+            pool.join()
+
+
+def _next(results: Any, workers: Sequence[Any]) -> Any:
+    """The pool's next result; a GameError once a worker has died (the pool would start
+    another, and wait for ever for the games the dead one held)."""
+    import multiprocessing
+
+    while True:
+        if any(w.exitcode is not None for w in workers):
+            raise GameError("a worker process died (was it killed?) and the sweep stopped; "
+                            "with --store, the same command again plays only the games not "
+                            "kept")
+        with contextlib.suppress(multiprocessing.TimeoutError):
+            return results.next(timeout=0.5)
 
 
 def _dask() -> Any:

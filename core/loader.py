@@ -15,19 +15,19 @@ from types import MappingProxyType
 from typing import Any, Final
 
 import attrs
-import cattrs
-from cattrs.v import transform_error
 
 from ..dsl.compiler import Compiler, Scope
 from ..dsl.parser import Origin
 from ..missions import DEFAULT
-from .errors import Location, RulesError, RulesErrors, closest
+from . import meaning, schema
+from .errors import Location, RulesError, RulesErrors, RulesWarning, closest
+from .files import MAX_NESTING, doc_depth, exists, line_col, nesting, read_text, shorten
 from .rules import Card, City, Ctx, Hook, Property, Road, Rules, TrackSpace
+from .schema import CardFile, CardSpec, MissionSpec
 from .tunables import check_tunables
 
 MISSIONS_DIR: Final = Path(__file__).resolve().parent.parent / "missions"
 CARDS_DIR: Final = Path(__file__).resolve().parent.parent / "cards"
-_MAX_NUMBER: Final = 10_000  # a number larger than this in a rule file is refused
 
 
 def _package_dir(name: str) -> Path:
@@ -50,8 +50,9 @@ class SourceMap:
     _HEADER = re.compile(r"^\s*(\[\[?)\s*([A-Za-z0-9_.\-]+)\s*\]\]?")
     _KEY = re.compile(r"^(\s*)([A-Za-z0-9_\-]+)\s*=\s*")
 
-    def __init__(self, file: str, text: str) -> None:
+    def __init__(self, file: str, text: str, real: Path | None = None) -> None:
         self.file = file
+        self.real = real  # the file itself, to resolve paths written relative to it
         self.lines = text.splitlines()
         self.where: dict[tuple[Any, ...], tuple[int, int]] = {}
         counts: dict[str, int] = {}
@@ -101,9 +102,16 @@ class SourceMap:
             i += 1
         return i, False
 
+    def at(self, line: int, col: int) -> Location:
+        """The location of line:col, with its source line for the caret."""
+        src = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
+        return Location(self.file, line, col if src else 0, src)
+
     def locate(self, path: tuple[Any, ...]) -> Location:
         """The location of `path`, or of its nearest known ancestor."""
         p = path
+        if p not in self.where and (*p, 0) in self.where:
+            p = (*p, 0)  # an array of tables: its first table
         while p:
             if p in self.where:
                 line, col = self.where[p]
@@ -137,15 +145,18 @@ def path_text(path: Iterable[Any]) -> str:
 
 
 def read_toml(path: Path, label: str | None = None) -> tuple[dict[str, Any], SourceMap]:
-    """Parse a TOML file; a syntax error says file:line:col with a caret."""
+    """Parse a TOML file; a syntax error says file:line:col with a caret.
+
+    Only a regular file of at most `MAX_FILE_BYTES`, nested at most `MAX_NESTING` deep.
+    """
     label = label or str(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise RulesError("no such file", Location(label)) from None
-    except (OSError, UnicodeDecodeError) as err:
-        raise RulesError(f"cannot read this file: {err}", Location(label)) from None
-    smap = SourceMap(label, text)
+    text = read_text(path, label)
+    smap = SourceMap(label, text, path)
+    deepest, at = nesting(text)
+    if deepest > MAX_NESTING:
+        line, col = line_col(text, at)
+        raise RulesError(f"nested too deeply: more than {MAX_NESTING} levels of arrays and "
+                         "tables", smap.at(line, col))
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
@@ -153,117 +164,15 @@ def read_toml(path: Path, label: str | None = None) -> tuple[dict[str, Any], Sou
         m = re.search(r"\(at line (\d+), column (\d+)\)", msg)
         where = Location(label)
         if m:
-            line, col = int(m.group(1)), int(m.group(2))
-            src = smap.lines[line - 1] if 0 < line <= len(smap.lines) else ""
-            where = Location(label, line, col, src)
+            where = smap.at(int(m.group(1)), int(m.group(2)))
             msg = msg[: m.start()].strip()
         raise RulesError(f"not valid TOML: {msg}", where) from None
+    except (ValueError, RecursionError) as err:  # a number of thousands of digits, say
+        raise RulesError(f"not valid TOML: {str(err)[:120]}", Location(label)) from None
+    if doc_depth(doc) > MAX_NESTING:  # dotted keys nest without brackets: a.b.c.d = 1
+        raise RulesError(f"nested too deeply: more than {MAX_NESTING} levels of tables",
+                         Location(label))
     return doc, smap
-
-
-# ====================================================================== shapes (cattrs)
-@attrs.define
-class CardSpec:
-    id: int
-    clues: str
-    cost: str = "nothing"
-    agents: str = "nothing"
-    gain: str = "nothing"
-    title: str = ""
-
-
-@attrs.define
-class FinalSpec:
-    id: int
-    title: str = "Final card"
-
-
-@attrs.define
-class CitySpec:
-    name: str
-    x: float
-    y: float
-    symbol: str | None = None
-    start: bool = False
-    agents: int | None = None
-    artwork: bool = False
-    title: str = ""
-    on_collect: str | None = None  # an effect run when the city's artwork is collected
-
-
-@attrs.define
-class TrackSpec:
-    threat: int
-    ally_cost: int
-    symbol: str | None = None
-
-
-@attrs.define
-class PropertySpec:
-    name: str
-    check: str
-
-
-_CONVERTER: Final = cattrs.Converter(forbid_extra_keys=True)
-
-
-def _strict(kind: type, name: str) -> Any:
-    # cattrs would turn 3 into "3" or "3" into 3; a rule file must say what it means.
-    def hook(value: Any, _: Any) -> Any:
-        ok = isinstance(value, kind) and not (kind is not bool and isinstance(value, bool))
-        if kind is float and isinstance(value, int) and not isinstance(value, bool):
-            ok = True
-        if not ok:
-            raise ValueError(f"expected {name}, not {type(value).__name__} {value!r}")
-        if kind is int and not -_MAX_NUMBER <= value <= _MAX_NUMBER:
-            raise ValueError(f"{value} is out of range ({-_MAX_NUMBER} to {_MAX_NUMBER})")
-        return kind(value)
-    return hook
-
-
-for _kind, _name in ((str, "text"), (int, "a whole number"), (float, "a number"),
-                     (bool, "true or false")):
-    _CONVERTER.register_structure_hook(_kind, _strict(_kind, _name))
-
-_TOP_KEYS: Final = {
-    "name", "title", "about", "extends", "cards", "symbols", "components", "difficulty",
-    "setup", "rules", "solo", "city", "road", "track", "hooks", "property", "tune",
-}
-
-
-def _structure(value: Any, cls: type[Any], path: tuple[Any, ...], smap: SourceMap,
-               errors: list[RulesError]) -> Any:
-    try:
-        return _CONVERTER.structure(value, cls)
-    except Exception as exc:  # cattrs raises ClassValidationError / exception groups
-        for msg in transform_error(exc, path="$", format_exception=_format_exception):
-            text, _, where = msg.rpartition(" @ ")
-            sub = _parse_cattrs_path(where)
-            full = (*path, *sub)
-            errors.append(RulesError(text or msg, smap.locate(full), path_text(full)))
-        return None
-
-
-def _format_exception(exc: BaseException, kind: Any) -> str:
-    if isinstance(exc, ValueError):
-        return str(exc)
-    if isinstance(exc, KeyError):
-        return "required field missing"
-    if isinstance(exc, cattrs.ForbiddenExtraKeysError):
-        return f"unknown field(s): {', '.join(sorted(exc.extra_fields))}"
-    return f"invalid value ({exc})"
-
-
-def _parse_cattrs_path(where: str) -> tuple[Any, ...]:
-    out: list[Any] = []
-    for m in re.finditer(r"\.([A-Za-z0-9_]+)|\[(\d+)\]|\['([^']*)'\]", where.removeprefix("$")):
-        if m.group(1):
-            out.append(m.group(1))
-        elif m.group(2):
-            out.append(int(m.group(2)))
-        else:
-            out.append(m.group(3))
-    return tuple(out)
 
 
 # ====================================================================== merging
@@ -277,12 +186,18 @@ class _Layer:
 def _resolve(ref: str, relative_to: Path | None) -> Path:
     p = Path(ref)
     if p.suffix == ".toml" or "/" in ref or "\\" in ref:
-        if not p.is_absolute() and relative_to is not None and not p.exists():
+        if not p.is_absolute() and relative_to is not None and not exists(p):
             cand = relative_to.parent / p
-            if cand.exists():
+            if exists(cand):
                 return cand
         return p
     return _package_dir("missions") / f"{ref}.toml"
+
+
+def _is_name(ref: str | Path) -> bool:
+    """A shipped mission's name, not a path (my.toml, ./name)."""
+    return isinstance(ref, str) and "/" not in ref and "\\" not in ref and not ref.endswith(
+        ".toml")
 
 
 def _label(path: Path) -> str:
@@ -293,35 +208,39 @@ def _label(path: Path) -> str:
             base = _package_dir(pkg).resolve()
             if rp.is_relative_to(base):
                 return f"{pkg}/{rp.relative_to(base)}"
-    except (OSError, ValueError):
+    except (OSError, ValueError, RuntimeError):
         pass
-    return str(path)
+    return shorten(str(path))
 
 
-def _layers(mission: str | Path, errors: list[RulesError]) -> list[_Layer]:
-    """The chain of files a mission extends, base first."""
+def _layers(mission: str | Path, errors: list[RulesError], base: Path | None = None,
+            ) -> list[_Layer]:
+    """The chain of files a mission extends, base first (`base` replaces the shipped base)."""
     chain: list[_Layer] = []
     ref: str | Path = mission
     relative: Path | None = None
     seen: set[Path] = set()
     while True:
         path = ref if isinstance(ref, Path) else _resolve(ref, relative)
-        if not path.exists() and isinstance(ref, str) and "/" not in ref and not ref.endswith(
-                ".toml"):
-            raise RulesError(f"unknown mission {ref!r}" + closest(ref, shipped_missions())
+        if base is not None and ref == "base":
+            path = base
+        if _is_name(ref) and not exists(path):
+            if not ref:
+                raise RulesError("no mission named: give a shipped mission's name or a file")
+            raise RulesError(f"unknown mission {shorten(str(ref))!r}"
+                             + closest(str(ref)[:100], shipped_missions())
                              + "; shipped missions: " + ", ".join(shipped_missions()))
-        if path.resolve() in seen:
-            raise RulesError(f"{path} extends itself (a loop of 'extends')", Location(str(path)))
-        seen.add(path.resolve())
+        if _real(path) in seen:
+            raise RulesError(f"{shorten(str(path))} extends itself (a loop of 'extends')",
+                             Location(shorten(str(path))))
+        seen.add(_real(path))
         doc, smap = read_toml(path, _label(path))
         chain.append(_Layer(doc, smap, path))
         parent = doc.get("extends")
         if parent is None:
             break
         if not isinstance(parent, str):
-            errors.append(RulesError("'extends' must be the name or path of a mission",
-                                     smap.locate(("extends",)), "extends"))
-            break
+            break  # the schema says what 'extends' must be
         ref, relative = parent, path
     chain.reverse()
     return chain
@@ -344,12 +263,19 @@ def _merge(into: dict[str, Any], doc: Mapping[str, Any], prefix: tuple[Any, ...]
             owner[path] = smap
 
 
+def _real(path: Path) -> Path:
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):  # a loop of links: read_toml says so
+        return path
+
+
 class _Shifted:
     """A source map seen through an index shift (hooks appended after the parent's)."""
 
     def __init__(self, smap: SourceMap, path: tuple[Any, ...]) -> None:
         self.smap, self.path = smap, path
-        self.file = smap.file
+        self.file, self.real = smap.file, smap.real
 
     def locate(self, path: tuple[Any, ...]) -> Location:
         return self.smap.locate(self.path + path[2:])
@@ -369,18 +295,20 @@ def _owner(owner: Mapping[tuple[Any, ...], Any], path: tuple[Any, ...], default:
 
 # ====================================================================== building Rules
 def load_rules(mission: str | Path = DEFAULT, variants: Iterable[str | Path] = (),
-               cards: str | Path | None = None) -> Rules:
+               cards: str | Path | None = None, base: str | Path | None = None) -> Rules:
     """Load a mission (shipped name or file path) and variants on top; compile every effect.
 
-    `cards` replaces the mission's card file (used to check a card file on its own).
+    `cards` replaces the mission's card file and `base` the shipped base rules (used to
+    check such a file on its own, on the default board).
     """
-    if cards is None and not variants and mission.__class__ is str:
+    if cards is None and base is None and not variants and mission.__class__ is str:
         shipped = _SHIPPED.get(mission)
         if shipped is not None:  # the usual case, and a new game's first step: kept short
             return shipped
     variants = tuple(variants)
-    if cards is not None:
-        return _load(mission, variants, str(cards))
+    if cards is not None or base is not None:
+        return _load(mission, variants, None if cards is None else str(cards),
+                     None if base is None else Path(base))
     if _cacheable(mission, variants):
         rules = _SHIPPED[str(mission)] = attrs.evolve(_load(mission, ()), ref=str(mission))
         return rules
@@ -389,250 +317,312 @@ def load_rules(mission: str | Path = DEFAULT, variants: Iterable[str | Path] = (
 
 
 def _cacheable(mission: str | Path, variants: tuple[str | Path, ...]) -> bool:
-    return isinstance(mission, str) and "/" not in mission and not mission.endswith(
-        ".toml") and not variants
+    return _is_name(mission) and bool(mission) and not variants
 
 
 _SHIPPED: dict[str, Rules] = {}  # shipped missions by name, loaded once
 
 
 def _load(mission: str | Path, variants: tuple[str | Path, ...], cards: str | None = None,
-          ) -> Rules:
+          base: Path | None = None) -> Rules:
     errors: list[RulesError] = []
-    layers = _layers(Path(mission) if isinstance(mission, Path) else mission, errors)
-    last = layers[-1]
-    if ("step" in last.doc or "position" in last.doc) and "extends" not in last.doc:
-        raise RulesError("a scenario file, not a mission: run it with `artproject scenario`",
-                         Location(last.smap.file))
-    if ("card" in last.doc or "final" in last.doc) and "extends" not in last.doc:
-        raise RulesError("a card file, not a mission: a mission names it with cards = \"...\"",
-                         Location(last.smap.file))
+    layers = _layers(Path(mission) if isinstance(mission, Path) else mission, errors, base)
+    _refuse_other_kinds(layers[-1], "a mission")
     for v in variants:
-        vp = Path(v) if isinstance(v, Path) or str(v).endswith(".toml") else (
-            _package_dir("missions") / "variants" / f"{v}.toml")
-        doc, smap = read_toml(vp, _label(vp))
-        layers.append(_Layer(doc, smap, vp))
+        layer = _variant(v)
+        _refuse_other_kinds(layer, "a variant")
+        layers.append(layer)
     merged: dict[str, Any] = {}
     owner: dict[tuple[Any, ...], Any] = {}
     for layer in layers:
-        for k in layer.doc:
-            if k not in _TOP_KEYS:
-                errors.append(RulesError(f"unknown key {k!r}" + closest(k, _TOP_KEYS),
-                                         layer.smap.locate((k,)), k))
         _merge(merged, layer.doc, (), owner, layer.smap)
     if cards is not None:
         merged["cards"] = cards
-    top = layers[-1]
-    rules = _build(merged, owner, top, errors)
+    w = _Where(owner, layers[-1].smap, errors, [layer.smap.file for layer in layers])
+    rules = _build(merged, w)
     if errors:
         errors.sort(key=lambda e: (e.where.file, e.where.line, e.where.column) if e.where
                     else ("", 0, 0))
         raise RulesErrors(errors) if len(errors) > 1 else errors[0]
     assert rules is not None
+    return attrs.evolve(rules, warnings=tuple(w.warnings))
+
+
+def _variant(ref: str | Path) -> _Layer:
+    if isinstance(ref, Path) or not _is_name(ref):
+        path = Path(ref)
+    else:
+        path = _package_dir("missions") / "variants" / f"{ref}.toml"
+        if not exists(path):
+            known = sorted(p.stem for p in path.parent.glob("*.toml"))
+            raise RulesError(f"unknown variant {shorten(str(ref))!r}"
+                             f"{closest(str(ref)[:100], known)}; shipped "
+                             "variants: " + ", ".join(known) + " (or give a file)")
+    doc, smap = read_toml(path, _label(path))
+    return _Layer(doc, smap, path)
+
+
+def _refuse_other_kinds(layer: _Layer, wanted: str) -> None:
+    """A scenario or a card file given where a mission or variant belongs: say which it is."""
+    doc = layer.doc
+    if ("step" in doc or "position" in doc) and "extends" not in doc:
+        raise RulesError(f"a scenario, not {wanted}: run it with `artproject scenario`",
+                         Location(layer.smap.file))
+    if ("card" in doc or "final" in doc) and "extends" not in doc:
+        raise RulesError(f"a card file, not {wanted}: a mission names it with cards = \"...\"",
+                         Location(layer.smap.file))
+
+
+class _Where:
+    """Where each key of the merged document came from, to report in that key's own file."""
+
+    def __init__(self, owner: Mapping[tuple[Any, ...], Any], top: SourceMap,
+                 errors: list[RulesError], order: list[str] | None = None) -> None:
+        self.owner, self.top, self.errors = owner, top, errors
+        self.warnings: list[RulesError] = []
+        self.order = order or []  # the files, base first
+
+    def latest(self, paths: tuple[tuple[Any, ...], ...]) -> tuple[Any, ...]:
+        """Of several keys that together cause a problem, the one set last (by a variant
+        before its mission, by a mission before base): where its author will look."""
+        def rank(path: tuple[Any, ...]) -> int:
+            f = self.map(path).file
+            return self.order.index(f) if f in self.order else -1
+        return max(paths, key=rank)
+
+    def map(self, path: tuple[Any, ...]) -> Any:
+        return _owner(self.owner, path, self.top)
+
+    def origin(self, path: tuple[Any, ...], text: str) -> Origin:
+        return self.map(path).origin(path, text)  # type: ignore[no-any-return]
+
+    def err(self, msg: str, path: tuple[Any, ...], *also: tuple[Any, ...]) -> None:
+        """An error at `path` (or at one of `also`, whichever was set last)."""
+        path = self.latest((path, *also))
+        self.errors.append(RulesError(msg, self.map(path).locate(path), path_text(path)))
+
+    def warn(self, msg: str, path: tuple[Any, ...], *also: tuple[Any, ...]) -> None:
+        path = self.latest((path, *also))
+        self.warnings.append(RulesWarning(msg, self.map(path).locate(path), path_text(path)))
+
+
+@attrs.frozen
+class _Board:
+    cities: tuple[City, ...]
+    index: dict[str, int]
+    start: int
+    by_symbol: dict[str, tuple[int, ...]]
+    neighbours: tuple[tuple[Road, ...], ...]
+    road_attrs: frozenset[str]
+
+
+@attrs.frozen
+class _Sections:
+    components: schema.Components
+    setup: schema.Setup
+    rules: schema.RuleParams
+    solo: schema.Solo
+
+    def params(self) -> dict[str, Any]:
+        """The parameters by dotted name (`rules.lost_city_at`), as `Rules.p` reads them."""
+        out: dict[str, Any] = {}
+        for name in ("components", "setup", "rules", "solo"):
+            section = getattr(self, name)
+            for f in attrs.fields(type(section)):
+                out[f"{name}.{f.name}"] = getattr(section, f.name)
+        return out
+
+
+def _build(doc: dict[str, Any], w: _Where) -> Rules | None:
+    spec = _shape(doc, w)
+    sections = _sections(spec, doc, w) if spec is not None else None
+    if spec is None or sections is None:
+        return None  # a file of the wrong shape: its own errors, not a cascade of others
+    resources = sections.components.resources
+    meaning.names(spec, w.err)
+    check_tunables(spec.tune, spec.difficulty, w.err)  # what `artproject tune` may change
+    _check_resources(spec, sections, w)
+    board = _board(spec, w)
+    track = _track(spec, w)
+    if board is None or not track:
+        return None
+    scope = Scope(resources, spec.symbols, board.index, board.road_attrs, board.by_symbol)
+    comp = Compiler(scope)
+    move_cost = comp.cost(sections.rules.move_cost,
+                          w.origin(("rules", "move_cost"), sections.rules.move_cost))
+    hooks = _hooks(spec, comp, w)
+    props = _properties(spec, comp, w)
+    effects = _city_effects(spec, comp, w)
+    cards, deck, final = _load_cards(spec.cards, w.map(("cards",)), comp, resources, w.errors)
+    w.errors.extend(comp.errors)
+    if w.errors or move_cost is None:
+        return None
+    setup = _setup(spec, sections)
+    rules = Rules(
+        name=spec.name or Path(w.top.file).stem, title=spec.title or Path(w.top.file).stem,
+        source=w.top.file,
+        params=MappingProxyType(sections.params()), resources=resources,
+        symbols=spec.symbols, cities=board.cities, city_index=MappingProxyType(board.index),
+        start=board.start, neighbours=board.neighbours,
+        by_symbol=MappingProxyType(board.by_symbol), track=track,
+        cards=MappingProxyType(cards), deck=deck, final_card=final, move_cost=move_cost,
+        hooks=MappingProxyType({k: tuple(v) for k, v in hooks.items()}),
+        properties=tuple(props),
+        difficulties=MappingProxyType({str(k): v for k, v in spec.difficulty.items()}),
+        setup_agents=setup[0], setup_artworks=setup[1], setup_van=setup[2],
+        city_effects=tuple(effects), raw=doc,
+    )
+    meaning.check(rules, w.err, w.warn)
     return rules
 
 
-def _flatten(doc: Mapping[str, Any], sections: Iterable[str]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for sec in sections:
-        for k, v in doc.get(sec, {}).items():
-            out[f"{sec}.{k}"] = v
-    return out
+def _setup(spec: MissionSpec, s: _Sections,
+           ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """Set-up: agents per city, the cities holding an artwork, the van."""
+    per_city = s.setup.agents_per_city
+    return (tuple(per_city if c.agents is None else c.agents for c in spec.city),
+            tuple(i for i, c in enumerate(spec.city) if c.artwork),
+            tuple(s.setup.van.get(r, 0) for r in s.components.resources))
 
 
-# parameter -> (type, check) ; every parameter has its default in missions/base.toml
-_PARAMS: Final[dict[str, type | tuple[type, ...]]] = {
-    "components.resources": list, "components.resource_tokens": int,
-    "components.health_tokens": int, "components.agent_tokens": int,
-    "components.artwork_tokens": int, "components.ally_dice": int,
-    "components.lost_city_markers": int, "components.die_faces": int,
-    "setup.van": dict, "setup.agents_per_city": int, "setup.final_card_from_bottom": int,
-    "setup.player_agents": int, "rules.clue_exchange": bool, "rules.carry_artworks": bool,
-    "rules.reroll_own_dice": bool,
-    "rules.ally_resource": str, "rules.boost_resource": str,
-    "rules.draw_per_round": int, "rules.play_per_round": int, "rules.clues_per_artwork": int,
-    "rules.lost_city_at": int, "rules.weapon_bonus": int, "rules.concede_health": int,
-    "rules.movement": str, "rules.move_cost": str, "rules.clue_chains": str,
-    "solo.enabled": bool, "solo.health_factor": int, "solo.removed_cards": int,
-    "solo.draw_per_round": int, "solo.play_per_round": int,
-}
-_CHOICES: Final = {"rules.movement": ("roads", "anywhere"),
-                   "rules.clue_chains": ("team", "per_player")}
-
-
-def _build(doc: dict[str, Any], owner: dict[tuple[Any, ...], Any], top: _Layer,
-           errors: list[RulesError]) -> Rules | None:
-    def where(path: tuple[Any, ...]) -> Any:
-        return _owner(owner, path, top.smap)
-
-    def err(msg: str, path: tuple[Any, ...]) -> None:
-        errors.append(RulesError(msg, where(path).locate(path), path_text(path)))
-
-    params = _flatten(doc, ("components", "setup", "rules", "solo"))
-    for k, v in params.items():
-        path: tuple[Any, ...] = tuple(k.split("."))
-        want = _PARAMS.get(k)
-        if want is None:
-            err(f"unknown rule parameter {path[-1]!r}"
-                + closest(k, _PARAMS).replace(f"{path[0]}.", ""), path)
-        elif not isinstance(v, want) or (want is int and isinstance(v, bool)):
-            err(f"expected {getattr(want, '__name__', want)}, not {type(v).__name__}", path)
-        elif isinstance(v, int) and not 0 <= v <= _MAX_NUMBER:
-            err(f"{v} is out of range (0 to {_MAX_NUMBER})", path)
-        elif k in _CHOICES and v not in _CHOICES[k]:
-            err(f"unknown value {v!r}; expected one of: {', '.join(_CHOICES[k])}", path)
-    missing = [k for k in _PARAMS if k not in params]
-    if len(missing) > 3 and "extends" not in doc:
-        err("not a mission: it extends no mission and lacks the base rules; a mission file "
-            "says extends = \"base\" (or the name of a board)", ("extends",))
+def _shape(doc: dict[str, Any], w: _Where) -> MissionSpec | None:
+    """The merged document structured by the schema; every shape error, or None."""
+    spec, found = schema.structure(doc, MissionSpec)
+    missing = [path for path, msg in found if msg.startswith("missing")]
+    if missing and "extends" not in doc:  # one error for a file that forgot its parent
+        w.err(f"not a mission: it extends no mission and lacks {len(missing)} of the base "
+              f"rules ({path_text(missing[0])}, ...); a mission file says extends = \"base\" "
+              "(or the name of a board)", ("extends",))
         return None
-    for k in missing:
-        err(f"missing rule parameter {k!r} (does the file extend 'base'?)", (k.split(".")[0],))
-    if missing:
+    for path, msg in found:
+        w.err(msg, path)
+    return spec
+
+
+_SECTIONS: Final = ("components", "setup", "rules", "solo")
+
+
+def _sections(spec: MissionSpec, doc: Mapping[str, Any], w: _Where) -> _Sections | None:
+    """The four sections of parameters, which base.toml gives every mission."""
+    missing = [k for k in _SECTIONS if getattr(spec, k) is None]
+    if not missing:
+        return _Sections(spec.components, spec.setup, spec.rules,  # type: ignore[arg-type]
+                         spec.solo)  # type: ignore[arg-type]
+    if "extends" not in doc:
+        w.err("not a mission: it extends no mission and lacks the base rules; a mission file "
+              'says extends = "base" (or the name of a board)', ("extends",))
+    else:
+        for k in missing:
+            w.err(f"missing [{k}] (does the file extend 'base'?)", (k,))
+    return None
+
+
+def _check_resources(spec: MissionSpec, s: _Sections, w: _Where) -> None:
+    resources = s.components.resources
+    for key in ("ally_resource", "boost_resource"):
+        name = getattr(s.rules, key)
+        if name not in resources:
+            w.err(f"unknown resource {name!r}{closest(name, resources)}; resources: "
+                  + ", ".join(resources), ("rules", key))
+    for k in s.setup.van:
+        if k not in resources:
+            w.err(f"unknown resource {k!r}" + closest(k, resources), ("setup", "van", k))
+    if not spec.symbols:
+        w.err("no artwork symbols: 'symbols' must list them", ("symbols",))
+
+
+def _board(spec: MissionSpec, w: _Where) -> _Board | None:
+    """Cities, the start, the symbols' cities and the roads."""
+    if not spec.city:
+        w.err("a mission needs cities: add [[city]] tables", ("city",))
         return None
-    resources = tuple(str(r) for r in params["components.resources"])
-    for k in ("rules.ally_resource", "rules.boost_resource"):
-        if params[k] not in resources:
-            err(f"unknown resource {params[k]!r}" + closest(str(params[k]), resources),
-                tuple(k.split(".")))
-    symbols = tuple(str(s) for s in doc.get("symbols", ()))
-    if not symbols:
-        err("no artwork symbols: 'symbols' must list them", ("symbols",))
-
-    # ---- difficulty
-    difficulties: dict[str, int] = {}
-    for k, v in doc.get("difficulty", {}).items():
-        if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= _MAX_NUMBER:
-            err("health per player must be a whole number from 1", ("difficulty", k))
-        else:
-            difficulties[k] = v
-
-    # ---- what `artproject tune` may change (core/tunables.py)
-    check_tunables(doc.get("tune"), params, difficulties, err)
-
-    # ---- board
-    city_specs: list[CitySpec] = []
-    for i, raw in enumerate(doc.get("city", [])):
-        spec = _structure(raw, CitySpec, ("city", i), where(("city", i)), errors)
-        if spec is not None:
-            city_specs.append(spec)
-    if not city_specs:
-        err("a mission needs cities: add [[city]] tables", ("city",))
-        return None
-    city_index = {c.name: i for i, c in enumerate(city_specs)}
-    if len(city_index) != len(city_specs):
-        err("two cities share a name", ("city",))
-    for i, c in enumerate(city_specs):
-        if c.symbol is not None and c.symbol not in symbols:
-            err(f"unknown artwork symbol {c.symbol!r}" + closest(c.symbol, symbols),
-                ("city", i, "symbol"))
-    starts = [i for i, c in enumerate(city_specs) if c.start]
+    index: dict[str, int] = {}
+    for i, c in enumerate(spec.city):
+        if c.name in index:
+            w.err(f"two cities are named {c.name!r}", ("city", i, "name"))
+        index.setdefault(c.name, i)
+        if c.symbol is not None and c.symbol not in spec.symbols:
+            w.err(f"unknown artwork symbol {c.symbol!r}" + closest(c.symbol, spec.symbols),
+                  ("city", i, "symbol"))
+    starts = [i for i, c in enumerate(spec.city) if c.start]
     if len(starts) != 1:
-        err(f"exactly one city must be the start (start = true), not {len(starts)}", ("city",))
-    cities = tuple(City(c.name, c.symbol, c.x, c.y, c.title) for c in city_specs)
+        w.err(f"exactly one city must be the start (start = true), not {len(starts)}",
+              ("city",))
+        return None
+    cities = tuple(City(c.name, c.symbol, c.x, c.y, c.title) for c in spec.city)
     by_symbol: dict[str, tuple[int, ...]] = {
-        s: tuple(i for i, c in enumerate(cities) if c.symbol == s) for s in symbols}
+        s: tuple(i for i, c in enumerate(cities) if c.symbol == s) for s in spec.symbols}
+    neighbours, road_attrs = _roads(spec, index, cities, w)
+    return _Board(cities, index, starts[0], by_symbol, neighbours, road_attrs)
 
+
+def _roads(spec: MissionSpec, index: Mapping[str, int], cities: tuple[City, ...], w: _Where,
+           ) -> tuple[tuple[tuple[Road, ...], ...], frozenset[str]]:
     neighbours: list[list[Road]] = [[] for _ in cities]
     road_attrs: set[str] = set()
-    for i, raw in enumerate(doc.get("road", [])):
-        if not isinstance(raw, dict):
-            err("a road is a table with 'from' and 'to'", ("road", i))
-            continue
+    seen: set[tuple[int, int]] = set()
+    for i, raw in enumerate(spec.road):
         ends = []
         for k in ("from", "to"):
-            name = raw.get(k)
-            if not isinstance(name, str):
-                err(f"a road needs '{k}' = a city name", ("road", i, k))
-            elif name not in city_index:
-                err(f"unknown city {name!r}" + closest(name, city_index), ("road", i, k))
+            name = raw[k]
+            if name not in index:
+                w.err(f"unknown city {name!r}" + closest(name, index), ("road", i, k))
             else:
-                ends.append(city_index[name])
+                ends.append(index[name])
         extra = {k: v for k, v in raw.items() if k not in ("from", "to")}
         road_attrs.update(extra)
-        if len(ends) == 2:
-            a, b = ends
-            neighbours[a].append(Road(a, b, MappingProxyType(extra), _heading(cities, a, b)))
-            neighbours[b].append(Road(b, a, MappingProxyType(extra), _heading(cities, b, a)))
-
-    track: list[TrackSpace] = []
-    for i, raw in enumerate(doc.get("track", [])):
-        spec = _structure(raw, TrackSpec, ("track", i), where(("track", i)), errors)
-        if spec is not None:
-            if spec.symbol is not None and spec.symbol not in symbols:
-                err(f"unknown artwork symbol {spec.symbol!r}" + closest(spec.symbol, symbols),
-                    ("track", i, "symbol"))
-            track.append(TrackSpace(spec.threat, spec.ally_cost, spec.symbol))
-    if not track:
-        err("a mission needs an artwork track: add [[track]] tables", ("track",))
-        return None
-
-    scope = Scope(resources, symbols, city_index, frozenset(road_attrs), by_symbol)
-    comp = Compiler(scope)
-
-    # ---- movement cost
-    mc_path = ("rules", "move_cost")
-    mc_text = params["rules.move_cost"]
-    move_cost = comp.cost(mc_text, where(mc_path).origin(mc_path, mc_text))
-
-    # ---- hooks and properties
-    hooks: dict[str, list[Hook]] = {}
-    for i, text in enumerate(doc.get("hooks", [])):
-        path = ("hooks", i)
-        if not isinstance(text, str):
-            err("a hook is a string such as 'on round_end: ...'", path)
+        if len(ends) != 2:
             continue
-        h = comp.hook(text, where(path).origin(path, text))
+        a, b = ends
+        if a == b:
+            w.err(f"a road from {raw['from']!r} to itself", ("road", i))
+            continue
+        if (a, b) in seen:
+            w.warn(f"a second road between {raw['from']!r} and {raw['to']!r}: moves are "
+                   "offered once a road", ("road", i))
+        seen.update({(a, b), (b, a)})
+        neighbours[a].append(Road(a, b, MappingProxyType(extra), _heading(cities, a, b)))
+        neighbours[b].append(Road(b, a, MappingProxyType(extra), _heading(cities, b, a)))
+    return tuple(tuple(n) for n in neighbours), frozenset(road_attrs)
+
+
+def _track(spec: MissionSpec, w: _Where) -> tuple[TrackSpace, ...]:
+    if not spec.track:
+        w.err("a mission needs an artwork track: add [[track]] tables", ("track",))
+    for i, t in enumerate(spec.track):
+        if t.symbol is not None and t.symbol not in spec.symbols:
+            w.err(f"unknown artwork symbol {t.symbol!r}" + closest(t.symbol, spec.symbols),
+                  ("track", i, "symbol"))
+    return tuple(TrackSpace(t.threat, t.ally_cost, t.symbol) for t in spec.track)
+
+
+def _hooks(spec: MissionSpec, comp: Compiler, w: _Where) -> dict[str, list[Hook]]:
+    hooks: dict[str, list[Hook]] = {}
+    for i, text in enumerate(spec.hooks):
+        h = comp.hook(text, w.origin(("hooks", i), text))
         if h is not None:
             hooks.setdefault(h.event, []).append(h)
-    props: list[Property] = []
-    for i, raw in enumerate(doc.get("property", [])):
-        path = ("property", i)
-        spec = _structure(raw, PropertySpec, path, where(path), errors)
-        if spec is not None:
-            cpath = (*path, "check")
-            fn = comp.expr(spec.check, where(cpath).origin(cpath, spec.check))
-            if fn is not None:
-                props.append(Property(spec.name, fn, spec.check))
+    return hooks
 
-    # ---- city effects
-    city_effects: list[tuple[Any, ...]] = []
-    for i, c in enumerate(city_specs):
+
+def _properties(spec: MissionSpec, comp: Compiler, w: _Where) -> list[Property]:
+    props: list[Property] = []
+    for i, p in enumerate(spec.property):
+        fn = comp.expr(p.check, w.origin(("property", i, "check"), p.check))
+        if fn is not None:
+            props.append(Property(p.name, fn, p.check))
+    return props
+
+
+def _city_effects(spec: MissionSpec, comp: Compiler, w: _Where) -> list[tuple[Any, ...]]:
+    out: list[tuple[Any, ...]] = []
+    for i, c in enumerate(spec.city):
         ops: tuple[Any, ...] | None = ()
         if c.on_collect is not None:
             path = ("city", i, "on_collect")
-            ops = comp.effect(c.on_collect, where(path).origin(path, c.on_collect),
-                              frozenset({"city"}))
-        city_effects.append(ops or ())
-
-    # ---- setup
-    van = params["setup.van"]
-    for k in van:
-        if k not in resources:
-            err(f"unknown resource {k!r}" + closest(k, resources), ("setup", "van", k))
-    setup_van = tuple(int(van.get(r, 0)) for r in resources)
-    per_city = int(params["setup.agents_per_city"])
-    setup_agents = tuple(c.agents if c.agents is not None else per_city for c in city_specs)
-    setup_artworks = tuple(i for i, c in enumerate(city_specs) if c.artwork)
-
-    # ---- cards
-    cards, deck, final = _load_cards(doc, where(("cards",)), comp, resources, errors, err)
-    errors.extend(comp.errors)
-    if errors or move_cost is None:
-        return None
-    return Rules(
-        name=str(doc.get("name", top.path.stem)), title=str(doc.get("title", top.path.stem)),
-        source=top.smap.file, params=MappingProxyType(params), resources=resources,
-        symbols=symbols, cities=cities, city_index=MappingProxyType(city_index),
-        start=starts[0], neighbours=tuple(tuple(n) for n in neighbours),
-        by_symbol=MappingProxyType(by_symbol), track=tuple(track),
-        cards=MappingProxyType(cards), deck=deck, final_card=final, move_cost=move_cost,
-        hooks=MappingProxyType({k: tuple(v) for k, v in hooks.items()}),
-        properties=tuple(props), difficulties=MappingProxyType(difficulties),
-        setup_agents=setup_agents, setup_artworks=setup_artworks, setup_van=setup_van,
-        city_effects=tuple(city_effects),
-        raw=doc,
-    )
+            ops = comp.effect(c.on_collect, w.origin(path, c.on_collect), frozenset({"city"}))
+        out.append(ops or ())
+    return out
 
 
 def scope_of(rules: Rules) -> Scope:
@@ -649,25 +639,24 @@ def _heading(cities: tuple[City, ...], a: int, b: int) -> str:
     return "east" if dx > 0 else "west"
 
 
-def _load_cards(doc: Mapping[str, Any], smap: Any, comp: Compiler, resources: tuple[str, ...],
-                errors: list[RulesError], err: Any,
-                ) -> tuple[dict[int, Card], tuple[int, ...], int]:
-    ref = doc.get("cards")
-    if not isinstance(ref, str):
-        err("'cards' must name a card file (such as 'mission-cards')", ("cards",))
+# ====================================================================== card files
+Cards = tuple[dict[int, Card], tuple[int, ...], int]
+
+
+def _load_cards(ref: str, smap: Any, comp: Compiler, resources: tuple[str, ...],
+                errors: list[RulesError]) -> Cards:
+    if not ref:
+        errors.append(RulesError("'cards' must name a card file (such as 'mission-cards')",
+                                 smap.locate(("cards",)), "cards"))
         return {}, (), -1
-    p = Path(ref)
-    if p.suffix != ".toml":
-        p = _package_dir("cards") / f"{ref}.toml"
-    elif not p.is_absolute() and not p.exists() and smap.file:
-        p = Path(smap.file).parent / p
+    p = _card_path(ref, smap)
     # A card file compiles the same for every board with the same resources and symbols
     # (agents are placed by symbol when played), so one compile serves all six missions.
     try:
         st = p.stat()
         key: tuple[Any, ...] | None = (str(p.resolve()), st.st_mtime_ns, st.st_size, resources,
                                        comp.scope.symbols)
-    except OSError:
+    except (OSError, ValueError, RuntimeError):
         key = None
     if key is not None and key in _CARD_CACHE:
         return _CARD_CACHE[key]
@@ -680,45 +669,64 @@ def _load_cards(doc: Mapping[str, Any], smap: Any, comp: Compiler, resources: tu
     return result
 
 
-_CARD_CACHE: dict[tuple[Any, ...], tuple[dict[int, Card], tuple[int, ...], int]] = {}
+def _card_path(ref: str, smap: Any) -> Path:
+    p = Path(ref)
+    if p.suffix != ".toml":
+        return _package_dir("cards") / f"{ref}.toml"
+    if not p.is_absolute() and not exists(p) and smap.real is not None:
+        return Path(smap.real).parent / p  # a path relative to the file that names it
+    return p
+
+
+_CARD_CACHE: dict[tuple[Any, ...], Cards] = {}
 
 
 def _compile_cards(p: Path, comp: Compiler, resources: tuple[str, ...],
-                   errors: list[RulesError]) -> tuple[dict[int, Card], tuple[int, ...], int]:
+                   errors: list[RulesError]) -> Cards:
     cdoc, cmap = read_toml(p, _label(p))
-    for k in cdoc:
-        if k not in ("about", "final", "card"):
-            errors.append(RulesError(f"unknown key {k!r}" + closest(k, ("about", "final", "card")),
-                                     cmap.locate((k,)), k))
-    final = _structure(cdoc.get("final"), FinalSpec, ("final",), cmap, errors)
-    raw_cards = cdoc.get("card")
-    if not isinstance(raw_cards, list) or not raw_cards:
+    spec, found = schema.structure(cdoc, CardFile)
+    for path, msg in found:
+        errors.append(RulesError(msg, cmap.locate(path), path_text(path)))
+    if spec is None:
+        # Cards stand alone: those of the right shape are still compiled, for their errors.
+        raw = cdoc.get("card")
+        for i, item in enumerate(raw if isinstance(raw, list) else ()):
+            c, _ = schema.structure(item, CardSpec)
+            if c is not None:
+                _card(c, ("card", i), cmap, comp, (*resources, "health"))
+        return {}, (), -1
+    if not spec.card:
         errors.append(RulesError("a card file needs [[card]] tables", cmap.locate(("card",)),
                                  "card"))
-        return {}, (), -1
-    specs = [(i, _structure(raw, CardSpec, ("card", i), cmap, errors))
-             for i, raw in enumerate(raw_cards)]
-    if final is None:
+    if spec.final is None:
+        errors.append(RulesError("a card file needs its [final] card (id = ...)",
+                                 cmap.locate(("final",)), "final"))
+    if not spec.card or spec.final is None:
         return {}, (), -1
     cards: dict[int, Card] = {}
     kinds = (*resources, "health")
-    for i, c in specs:
-        if c is None:
-            continue
-        path: tuple[Any, ...] = ("card", i)
-        if c.id in cards or c.id == final.id:
-            errors.append(RulesError(f"card id {c.id} is used twice", cmap.locate((*path, "id")),
-                                     path_text((*path, "id"))))
-        texts = {"cost": c.cost, "agents": c.agents, "gain": c.gain, "clues": c.clues}
-        org = {k: cmap.origin((*path, k), v) for k, v in texts.items()}
-        cost = comp.amounts(c.cost, kinds, org["cost"])
-        agents = comp.placements(c.agents, org["agents"])
-        gain = comp.amounts(c.gain, kinds, org["gain"])
-        clues = comp.symbols(c.clues, org["clues"])
-        if cost is None or agents is None or gain is None or clues is None:
-            continue
-        cards[c.id] = Card(c.id, c.title, clues, MappingProxyType(texts), cost, agents, gain)
-    return cards, tuple(c.id for _, c in specs if c is not None), final.id
+    for i, c in enumerate(spec.card):
+        where: tuple[Any, ...] = ("card", i)
+        if c.id in cards or c.id == spec.final.id:
+            errors.append(RulesError(f"card id {c.id} is used twice",
+                                     cmap.locate((*where, "id")), path_text((*where, "id"))))
+        card = _card(c, where, cmap, comp, kinds)
+        if card is not None:
+            cards[c.id] = card
+    return cards, tuple(c.id for c in spec.card), spec.final.id
+
+
+def _card(c: CardSpec, path: tuple[Any, ...], cmap: SourceMap, comp: Compiler,
+          kinds: tuple[str, ...]) -> Card | None:
+    texts = {"cost": c.cost, "agents": c.agents, "gain": c.gain, "clues": c.clues}
+    org = {k: cmap.origin((*path, k), v) for k, v in texts.items()}
+    cost = comp.amounts(c.cost, kinds, org["cost"])
+    agents = comp.placements(c.agents, org["agents"])
+    gain = comp.amounts(c.gain, kinds, org["gain"])
+    clues = comp.symbols(c.clues, org["clues"])
+    if cost is None or agents is None or gain is None or clues is None:
+        return None
+    return Card(c.id, c.title, clues, MappingProxyType(texts), cost, agents, gain)
 
 
 __all__ = ["Ctx", "load_rules", "read_toml", "shipped_missions"]

@@ -9,13 +9,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Final
 
+from . import schema
 from .errors import Location, RulesError, closest
 from .state import State
 
-KEYS: Final = (
-    "round", "van", "health", "pawns", "agents", "hq", "artworks", "lost", "track", "allies",
-    "hands", "chain", "chains", "deck_top", "discard", "final_round", "dice", "carried",
-)
+# The entries a position may name, declared (type, range, meaning) in core/schema.py.
+KEYS: Final = schema.params_of(schema.PositionSpec)
 
 Locate = Callable[[tuple[Any, ...]], Location]
 
@@ -71,10 +70,10 @@ def apply_position(st: State, pos: Mapping[str, Any], locate: Locate = _nowhere,
     """Set the parts of `st` that `pos` names; raise RulesError naming the bad entry."""
     rd = _Reader(st, locate, prefix)
     st.legal_cache = None
-    for key in pos:
-        if key not in KEYS:
-            raise rd.fail(f"unknown position entry {key!r}" + closest(key, KEYS)
-                          + "; expected one of: " + ", ".join(KEYS), key)
+    _, found = schema.structure(dict(pos), schema.PositionSpec)  # each entry's shape first
+    if found:
+        path, msg = found[0]
+        raise rd.fail(msg, *path)
     _set_team(rd, pos)
     _set_board(rd, pos)
     _place_cards(rd, pos)

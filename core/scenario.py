@@ -23,22 +23,18 @@ import attrs
 from ..dsl import ast as a
 from ..dsl.compiler import Compiler
 from ..dsl.printer import expr as show_expr
-from ..missions import DEFAULT
+from . import schema
 from .actions import Action, parse_player
-from .errors import ArtError, GameError, Location, RulesError, closest
+from .errors import ArtError, GameError, Location, RulesError, RulesErrors
 from .loader import SourceMap, path_text, read_toml, scope_of
 from .position import apply_position
 from .rules import Ctx, Fn, Rules
-from .state import PHASES, State
+from .state import State
 
-_TOP: Final = ("about", "cites", "mission", "variants", "cards", "players", "difficulty",
-               "seed", "phase", "position", "step", "invariants", "properties")
 _CTX: Final = Ctx()
 # the event checks: the key, whether the text must appear, whether a part of an event will do
 _EVENT_KEYS: Final = (("events", True, False), ("not_events", False, False),
                       ("events_like", True, True), ("not_events_like", False, True))
-_LISTS: Final = ("expect", *(k for k, _, _ in _EVENT_KEYS), "legal", "illegal", "pay_health")
-_STEP: Final = ("do", "refuse", "reason", *_LISTS, "note")
 
 Fail = Callable[..., RulesError]
 # an expectation: its text, its check, its two sides (a comparison) to show, its place
@@ -77,71 +73,48 @@ def run_scenario(path: str | Path, variants: tuple[str | Path, ...] = ()) -> Res
     def fail(msg: str, *p: Any) -> RulesError:
         return RulesError(msg, smap.locate(p), path_text(p))
 
-    rules, players, difficulty, seed, phase = _read_top(doc, path, variants, fail)
+    spec = _shape(doc, fail)
+    rules = _rules_of(spec, path, variants)
     try:
-        st = State.new(rules, players, difficulty, seed, start=False, log=True)
+        st = State.new(rules, spec.players, spec.difficulty, spec.seed, start=False, log=True)
     except GameError as err:
         raise fail(str(err), "difficulty") from None
     pos = doc.get("position", {})
-    if not isinstance(pos, dict):
-        raise fail("'position' must be a table", "position")
     apply_position(st, pos, smap.locate)
-    steps = _compile_steps(doc, rules, players, smap, fail)
-    for k in ("invariants", "properties"):
-        if not isinstance(doc.get(k, False), bool):
-            raise fail(f"'{k}' must be true or false", k)
-    always = (doc.get("invariants", False), doc.get("properties", False))
-    about = doc.get("about", "")
-    about = about if isinstance(about, str) else ""
-    st.start = {"phase": phase, "position": pos}
+    steps = _compile_steps(doc, rules, spec.players, smap, fail)
+    always = (spec.invariants, spec.properties)
+    st.start = {"phase": spec.phase, "position": pos}
     try:
-        _guard(lambda: st.start_round(phase))
+        _guard(lambda: st.start_round(spec.phase))
     except _Stop as stop:
         return Result(str(path), False, (f"{path}: setting up the position: {stop}",),
-                      len(steps), about)
+                      len(steps), spec.about)
     failures = _play(st, steps, always)
-    return Result(str(path), not failures, tuple(failures), len(steps), about)
+    return Result(str(path), not failures, tuple(failures), len(steps), spec.about)
 
 
-def _read_top(doc: Mapping[str, Any], path: Path, variants: tuple[str | Path, ...],
-              fail: Fail) -> tuple[Rules, int, str, int, str]:
-    """The rules the scenario plays and its game: (rules, players, difficulty, seed, phase)."""
-    for k in doc:
-        if k not in _TOP:
-            raise fail(f"unknown key {k!r}" + closest(k, _TOP) + "; expected one of: "
-                       + ", ".join(_TOP), k)
-    players, seed = doc.get("players", 2), doc.get("seed", 0)
-    difficulty, phase = doc.get("difficulty", "medium"), doc.get("phase", "mission")
-    if not isinstance(players, int) or isinstance(players, bool) or not 1 <= players <= 6:
-        raise fail("'players' must be 1 to 6", "players")
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise fail("'seed' must be a whole number", "seed")
-    if phase not in PHASES:
-        raise fail(f"unknown phase {phase!r}" + closest(str(phase), PHASES)
-                   + "; expected one of: " + ", ".join(PHASES), "phase")
-    return _rules_of(doc, path, variants, fail), players, str(difficulty), seed, phase
+def _shape(doc: Mapping[str, Any], fail: Fail) -> schema.ScenarioSpec:
+    """The file structured by the schema (core/schema.py): every shape error at once."""
+    spec, found = schema.structure(dict(doc), schema.ScenarioSpec)
+    if spec is None:
+        errors = [fail(msg, *p) for p, msg in found]
+        raise errors[0] if len(errors) == 1 else RulesErrors(errors)
+    return spec
 
 
-def _rules_of(doc: Mapping[str, Any], path: Path, variants: tuple[str | Path, ...],
-              fail: Fail) -> Rules:
+def _rules_of(spec: schema.ScenarioSpec, path: Path, variants: tuple[str | Path, ...],
+              ) -> Rules:
     """The mission, its variants and card file, paths read relative to the scenario."""
     from .loader import load_rules
 
-    mission = doc.get("mission", DEFAULT)
-    if not isinstance(mission, str):
-        raise fail("'mission' must be a name or a path", "mission")
-    if mission.endswith(".toml") and not Path(mission).is_absolute():
-        mission = str(path.parent / mission)
-    extra = doc.get("variants", [])
-    if not isinstance(extra, list) or not all(isinstance(v, str) for v in extra):
-        raise fail("'variants' must be a list of names or paths", "variants")
-    variants = (*variants, *(str(path.parent / v) if v.endswith(".toml") else v for v in extra))
-    cards = doc.get("cards")
-    if cards is not None:
-        if not isinstance(cards, str):
-            raise fail("'cards' must be the path of a card file", "cards")
-        cards = str(path.parent / cards) if not Path(cards).is_absolute() else cards
-    return load_rules(mission, variants, cards=cards)
+    def beside(ref: str) -> str:
+        return str(path.parent / ref) if ref.endswith(".toml") and not Path(
+            ref).is_absolute() else ref
+
+    cards = None if spec.cards is None else beside(spec.cards) if spec.cards.endswith(
+        ".toml") else spec.cards
+    return load_rules(beside(spec.mission), (*variants, *map(beside, spec.variants)),
+                      cards=cards)
 
 
 # ====================================================================== compiling the steps
@@ -167,25 +140,13 @@ def _compile_step(step: Any, i: int, comp: Compiler, players: int, smap: SourceM
 
 
 def _check_step(step: Any, i: int, fail: Fail) -> None:
-    """A step's keys and the shape of their values; its actions in the notation."""
-    if not isinstance(step, dict):
-        raise fail("a step is a table", "step", i)
-    for k in step:
-        if k not in _STEP:
-            raise fail(f"unknown step key {k!r}" + closest(k, _STEP) + "; expected one of: "
-                       + ", ".join(_STEP), "step", i, k)
+    """A step's actions in the notation (the schema has checked every key's shape)."""
     for k in ("do", "refuse"):
         if k in step:
             _action(step[k], fail, "step", i, k)
-    for k in _LISTS:
-        if k in step and (not isinstance(step[k], list)
-                          or not all(isinstance(x, str) for x in step[k])):
-            raise fail("expected a list of strings", "step", i, k)
     for k in ("legal", "illegal"):
         for j, x in enumerate(step.get(k, [])):
             _action(x, fail, "step", i, k, j)
-    if "reason" in step and not isinstance(step["reason"], str):
-        raise fail("expected the text the refusal's message must contain", "step", i, "reason")
 
 
 def _action(text: Any, fail: Fail, *path: Any) -> Action:
