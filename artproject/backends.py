@@ -63,23 +63,31 @@ def _ignore_sigint() -> None:
 
 
 @contextlib.contextmanager
-def _sigint_held() -> Iterator[None]:
-    """Hold a SIGINT for a moment that must not be cut short (workers being forked, which
-    must not take it as their own before they ignore it; workers being ended, which a second
-    Ctrl-C must not leave half-done), then raise KeyboardInterrupt if one came. Outside the
-    main thread: nothing (signals reach only the main thread)."""
+def _sigint_deferred() -> Iterator[list[int]]:
+    """While inside, a SIGINT is only noted (in the list given): the code decides where the
+    KeyboardInterrupt is raised, never in the middle of a lock that a pool's thread needs,
+    and never in a worker forked meanwhile. Outside the main thread: nothing (signals reach
+    only the main thread)."""
     import signal
     import threading
 
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
     came: list[int] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield came
+        return
     old = signal.signal(signal.SIGINT, lambda *_: came.append(1))
     try:
-        yield
+        yield came
     finally:
         signal.signal(signal.SIGINT, old)
+
+
+@contextlib.contextmanager
+def _sigint_held() -> Iterator[None]:
+    """Hold a SIGINT for a moment that must not be cut short (workers being ended, which a
+    second Ctrl-C must not leave half-done), then raise KeyboardInterrupt if one came."""
+    with _sigint_deferred() as came:
+        yield
     if came:
         raise KeyboardInterrupt
 
@@ -88,9 +96,11 @@ class LocalBackend:
     """This machine: the games in this process (one worker) or in a pool of processes.
 
     Ctrl-C (to this process alone or to its whole group, once or twice) ends the pool at
-    once: the workers ignore SIGINT, and this process, on its KeyboardInterrupt, terminates
-    them mid-game and waits for them before passing it on, so no process is left behind. A
-    worker killed from outside stops the sweep with a GameError within half a second.
+    once: the workers ignore SIGINT, and this process takes it between waits for results
+    (a tenth of a second at most), terminates the workers mid-game and waits for them
+    before passing it on, so no process is left behind. A worker killed from outside stops
+    the sweep with a GameError (the pool notices the death, ends the other workers and
+    fails the batches left).
     """
 
     def __init__(self, workers: int) -> None:
@@ -103,43 +113,59 @@ class LocalBackend:
                 yield fn(job)
             return
         import multiprocessing
+        import queue
+        from concurrent.futures import ProcessPoolExecutor
+        from concurrent.futures.process import BrokenProcessPool
 
         methods = multiprocessing.get_all_start_methods()
         ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-        try:
-            with _sigint_held():  # a worker forked meanwhile must not take it as its own
-                self._pool = ctx.Pool(min(self.workers, len(jobs)), initializer=_ignore_sigint)
-            started = list(self._pool._pool)  # its workers: one that ends was killed
-            results = self._pool.imap_unordered(fn, jobs)
-            for _ in jobs:
-                yield _next(results, started)
-            pool, self._pool = self._pool, None
-            pool.close()  # every job done: the workers leave on their own
-            pool.join()
-        finally:
-            self.close()
+        # Ctrl-C raised at any bytecode could leave a future's lock held (as_completed takes
+        # them all), and the pool's thread would wait on it for ever: it is taken in _next.
+        with _sigint_deferred() as asked:
+            try:
+                self._pool = ProcessPoolExecutor(min(self.workers, len(jobs)), mp_context=ctx,
+                                                 initializer=_ignore_sigint)
+                done: queue.SimpleQueue[Any] = queue.SimpleQueue()
+                for job in jobs:
+                    self._pool.submit(fn, job).add_done_callback(done.put)
+                for _ in jobs:
+                    yield _next(done, asked).result()
+                self._pool.shutdown(wait=True)  # every job done: the workers leave
+                self._pool = None
+                if asked:
+                    raise KeyboardInterrupt  # pressed as the last games ended
+            except BrokenProcessPool:
+                raise GameError("a worker process died (was it killed?) and the sweep "
+                                "stopped; with --store, the same command again plays only "
+                                "the games not kept") from None
+            finally:
+                self.close()
 
     def close(self) -> None:
         pool, self._pool = self._pool, None
         if pool is None:
             return
         with _sigint_held():  # a second Ctrl-C must not stop the ending half-way
-            pool.terminate()  # SIGTERM to every worker, mid-game or not
-            pool.join()
+            # the batches under way are stopped, not finished (shutdown alone would wait for
+            # them): the workers are terminated first, the pool then sees them gone. Python
+            # 3.14 names this terminate_workers(); before it, the pool's own processes, read
+            # before shutdown() forgets them.
+            procs = list((getattr(pool, "_processes", None) or {}).values())
+            for p in procs:
+                p.terminate()  # SIGTERM, mid-game or not
+            for p in procs:
+                p.join()
+            pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _next(results: Any, workers: Sequence[Any]) -> Any:
-    """The pool's next result; a GameError once a worker has died (the pool would start
-    another, and wait for ever for the games the dead one held)."""
-    import multiprocessing
+def _next(done: Any, asked: list[int]) -> Any:
+    """The next finished future; KeyboardInterrupt once Ctrl-C has been pressed."""
+    import queue
 
-    while True:
-        if any(w.exitcode is not None for w in workers):
-            raise GameError("a worker process died (was it killed?) and the sweep stopped; "
-                            "with --store, the same command again plays only the games not "
-                            "kept")
-        with contextlib.suppress(multiprocessing.TimeoutError):
-            return results.next(timeout=0.5)
+    while not asked:
+        with contextlib.suppress(queue.Empty):
+            return done.get(timeout=0.1)
+    raise KeyboardInterrupt
 
 
 def _dask() -> Any:
