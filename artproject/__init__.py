@@ -6,19 +6,24 @@
     [Action(verb='unlock', player=-1, arg=None), Action(verb='done', player=-1, arg=None)]
 """
 
-from .core.actions import CHANCE, TEAM, Action
-from .core.art import ALLY_PAWN, Rules, State, apply_position, new_game, position_of
-from .core.errors import (
-    ArtError,
-    GameError,
-    IllegalActionError,
-    MalformedActionError,
-    RulesError,
-    RulesErrors,
-    SaveError,
-)
-from .core.loader import load_rules, shipped_missions
-from .core.saves import dumps, load_game, loads, replay, save_game
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .core.actions import CHANCE, TEAM, Action
+    from .core.art import ALLY_PAWN, Rules, State, apply_position, new_game, position_of
+    from .core.art.loader import load_rules, shipped_missions
+    from .core.errors import (
+        ArtError,
+        GameError,
+        IllegalActionError,
+        MalformedActionError,
+        RulesError,
+        RulesErrors,
+        RulesWarning,
+        SaveError,
+        SaveWarning,
+    )
+    from .core.saves import dumps, load_game, loads, replay, save_game
 
 __version__ = "0.1.0"
 
@@ -34,7 +39,9 @@ __all__ = [
     "Rules",
     "RulesError",
     "RulesErrors",
+    "RulesWarning",
     "SaveError",
+    "SaveWarning",
     "State",
     "__version__",
     "apply_position",
@@ -48,3 +55,48 @@ __all__ = [
     "save_game",
     "shipped_missions",
 ]
+
+# Each public name and the module that defines it, imported on first use: the command line
+# starts (and answers --help, or a Ctrl-C in its first moment) before the engine loads.
+_WHERE = {
+    "ALLY_PAWN": ".core.art",
+    "CHANCE": ".core.actions",
+    "TEAM": ".core.actions",
+    "Action": ".core.actions",
+    "ArtError": ".core.errors",
+    "GameError": ".core.errors",
+    "IllegalActionError": ".core.errors",
+    "MalformedActionError": ".core.errors",
+    "RulesError": ".core.errors",
+    "RulesErrors": ".core.errors",
+    "SaveError": ".core.errors",
+    "RulesWarning": ".core.errors",
+    "SaveWarning": ".core.errors",
+    "load_rules": ".core.art.loader",
+    "shipped_missions": ".core.art.loader",
+    "apply_position": ".core.art",
+    "position_of": ".core.art",
+    "Rules": ".core.art",
+    "dumps": ".core.saves",
+    "load_game": ".core.saves",
+    "loads": ".core.saves",
+    "new_game": ".core.art",
+    "replay": ".core.saves",
+    "save_game": ".core.saves",
+    "State": ".core.art",
+}
+
+
+def __getattr__(name: str) -> Any:
+    where = _WHERE.get(name)
+    if where is None:
+        raise AttributeError(f"module 'artproject' has no attribute {name!r}")
+    from importlib import import_module
+
+    value = getattr(import_module(where, __name__), name)
+    globals()[name] = value  # the next use is a plain lookup
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

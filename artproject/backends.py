@@ -55,15 +55,53 @@ def make_backend(name: str, workers: int = 1, address: str | None = None,
 
 
 def _ignore_sigint() -> None:
-    # Ctrl-C reaches every process of the terminal's group: the workers leave it to the
-    # parent, which stops them, so that none prints a traceback
+    """A worker's first step: Ctrl-C reaches every process of the terminal's group, and the
+    workers leave it to the parent, which stops them, so that none prints a traceback."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+@contextlib.contextmanager
+def _sigint_deferred() -> Iterator[list[int]]:
+    """While inside, a SIGINT is only noted (in the list given): the code decides where the
+    KeyboardInterrupt is raised, never in the middle of a lock that a pool's thread needs,
+    and never in a worker forked meanwhile. Outside the main thread: nothing (signals reach
+    only the main thread)."""
+    import signal
+    import threading
+
+    came: list[int] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield came
+        return
+    old = signal.signal(signal.SIGINT, lambda *_: came.append(1))
+    try:
+        yield came
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
+@contextlib.contextmanager
+def _sigint_held() -> Iterator[None]:
+    """Hold a SIGINT for a moment that must not be cut short (workers being ended, which a
+    second Ctrl-C must not leave half-done), then raise KeyboardInterrupt if one came."""
+    with _sigint_deferred() as came:
+        yield
+    if came:
+        raise KeyboardInterrupt
+
+
 class LocalBackend:
-    """This machine: the games in this process (one worker) or in a pool of processes."""
+    """This machine: the games in this process (one worker) or in a pool of processes.
+
+    Ctrl-C (to this process alone or to its whole group, once or twice) ends the pool at
+    once: the workers ignore SIGINT, and this process takes it between waits for results
+    (a tenth of a second at most), terminates the workers mid-game and waits for them
+    before passing it on, so no process is left behind. A worker killed from outside stops
+    the sweep with a GameError (the pool notices the death, ends the other workers and
+    fails the batches left).
+    """
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
@@ -75,37 +113,59 @@ class LocalBackend:
                 yield fn(job)
             return
         import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor, as_completed
+        import queue
+        from concurrent.futures import ProcessPoolExecutor
         from concurrent.futures.process import BrokenProcessPool
 
         methods = multiprocessing.get_all_start_methods()
         ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-        self._pool = ProcessPoolExecutor(min(self.workers, len(jobs)), mp_context=ctx,
-                                         initializer=_ignore_sigint)
-        try:
-            futures = [self._pool.submit(fn, job) for job in jobs]
-            for fut in as_completed(futures):
-                yield fut.result()
-        except BrokenProcessPool:
-            raise GameError("a worker process died (was it killed?) and the sweep stopped; "
-                            "with --store, the same command again plays only the games "
-                            "not kept") from None
-        finally:
-            self.close()
+        # Ctrl-C raised at any bytecode could leave a future's lock held (as_completed takes
+        # them all), and the pool's thread would wait on it for ever: it is taken in _next.
+        with _sigint_deferred() as asked:
+            try:
+                self._pool = ProcessPoolExecutor(min(self.workers, len(jobs)), mp_context=ctx,
+                                                 initializer=_ignore_sigint)
+                done: queue.SimpleQueue[Any] = queue.SimpleQueue()
+                for job in jobs:
+                    self._pool.submit(fn, job).add_done_callback(done.put)
+                for _ in jobs:
+                    yield _next(done, asked).result()
+                self._pool.shutdown(wait=True)  # every job done: the workers leave
+                self._pool = None
+                if asked:
+                    raise KeyboardInterrupt  # pressed as the last games ended
+            except BrokenProcessPool:
+                raise GameError("a worker process died (was it killed?) and the sweep "
+                                "stopped; with --store, the same command again plays only "
+                                "the games not kept") from None
+            finally:
+                self.close()
 
     def close(self) -> None:
         pool, self._pool = self._pool, None
         if pool is None:
             return
-        pool.shutdown(wait=False, cancel_futures=True)
-        # stop the batches under way too (Ctrl-C, an error): the pool would finish them.
-        # Python 3.14 names this terminate_workers(); before it, the pool's own processes.
-        procs = list((getattr(pool, "_processes", None) or {}).values())
-        for p in procs:
-            p.terminate()
-        for p in procs:
-            p.join(5)
-        pool.shutdown(wait=True)
+        with _sigint_held():  # a second Ctrl-C must not stop the ending half-way
+            # the batches under way are stopped, not finished (shutdown alone would wait for
+            # them): the workers are terminated first, the pool then sees them gone. Python
+            # 3.14 names this terminate_workers(); before it, the pool's own processes, read
+            # before shutdown() forgets them.
+            procs = list((getattr(pool, "_processes", None) or {}).values())
+            for p in procs:
+                p.terminate()  # SIGTERM, mid-game or not
+            for p in procs:
+                p.join()
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _next(done: Any, asked: list[int]) -> Any:
+    """The next finished future; KeyboardInterrupt once Ctrl-C has been pressed."""
+    import queue
+
+    while not asked:
+        with contextlib.suppress(queue.Empty):
+            return done.get(timeout=0.1)
+    raise KeyboardInterrupt
 
 
 def _dask() -> Any:

@@ -1,13 +1,16 @@
 """The `artproject` command: check rule files, run scenarios, simulate games.
 
 Exit status: 0 success, 1 a failed check (a scenario or property that does not hold),
-2 bad input (a wrong file, name or option). Errors print as one clear message, never a
-traceback.
+2 bad input (a wrong file, name or option), 130 interrupted (Ctrl-C). Errors print as one
+clear message, never a traceback; the status stands even when the reader of the output has
+gone (`artproject verify ... | head -1`).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import sys
 from collections import Counter
 from collections.abc import Sequence
@@ -16,6 +19,12 @@ from typing import Any
 
 from . import __version__
 from .missions import DEFAULT
+
+MAX_GAMES = 1_000_000  # games a cell in one simulate run (a million take hours on one core)
+MAX_EXAMPLES = 100_000  # games one verify run tries
+MAX_WORKERS = 64  # processes, even with --force
+MAX_TRIALS = 10_000  # values one tune run tries
+MAX_SEED = 2**63 - 1
 
 EPILOG_MAIN = """\
 examples:
@@ -66,7 +75,8 @@ examples:
   artproject verify missions/japan.toml
   artproject verify my-mission.toml --examples 500 --seed 3 --players 2,4
 exit status: 0 everything holds, 1 a counterexample (written as a scenario file),
-2 a bad file or option.
+2 a bad file or option. The default --out never replaces a file (counterexample-NAME-2.toml,
+...); an --out that exists is refused unless --force.
 """
 EPILOG_PLAY = """\
 examples:
@@ -74,13 +84,15 @@ examples:
   artproject play --load game.json
   printf '1\\n2\\nquit\\n' | artproject play --seed 4     # a scripted session
 at the prompt: a number or an action (move p1 kyoto), view pN, undo, save FILE,
-load FILE, help, quit. The end of the input saves to artproject-autosave.json.
+load FILE, help, quit. The end of the input saves to artproject-autosave.json (or
+artproject-autosave-2.json, ... when that is taken: an autosave never replaces another).
 """
 EPILOG_RENDER = """\
 examples:
   artproject render japan -o japan.svg
   artproject render my-mission.toml -o my-mission.svg
   artproject render --save game.json -o position.svg
+an existing file is replaced only when it is an SVG drawn by artproject, or with --force.
 """
 EPILOG_NEW = """\
 examples:
@@ -117,10 +129,11 @@ def _parser() -> argparse.ArgumentParser:
                    help="a variant (house rules): a file, or a shipped one by name "
                         "(city-falls-at-4); repeatable")
     s.add_argument("--players", default="2", metavar="LIST",
-                   help="1 to 6, a comma-separated list, or all (default: 2)")
+                   help="1 to 6, a comma-separated list, a range (2-4), or all (default: 2)")
     s.add_argument("--difficulty", default="medium", metavar="LIST",
                    help="easy, medium, hard or impossible, a list, or all (default: medium)")
-    s.add_argument("--games", type=int, default=100, help="games to play (default: 100)")
+    s.add_argument("--games", type=int, default=100,
+                   help=f"games to play a cell, at most {MAX_GAMES:,} (default: 100)")
     s.add_argument("--seed", type=int, default=0, help="the seed of the first game (default: 0)")
     s.add_argument("--policy", default="heuristic", metavar="NAME",
                    help="heuristic: a bot that plays sensibly (default); random: random legal "
@@ -128,8 +141,15 @@ def _parser() -> argparse.ArgumentParser:
                         "but never paying health when another action does not; or a "
                         "registered plug-in")
     s.add_argument("--workers", type=int, default=1, metavar="N",
-                   help="games in N processes at once; the same results as one (default: 1)")
-    _sweep_options(s)
+                   help="games in N processes at once; the same results as one; at most the "
+                        "machine's cores unless --force (default: 1)")
+    s.add_argument("--force", action="store_true",
+                   help=f"allow more --workers than cores (up to {MAX_WORKERS})")
+    _backend_options(s)
+    s.add_argument("--store", metavar="FILE",
+                   help="keep every game's result in this SQLite file; run the same command "
+                        "again after an interruption and only the missing games are played "
+                        "(a file that is not a results store is refused, never replaced)")
     out = s.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print the results as JSON")
     out.add_argument("--csv", action="store_true", help="print the results as CSV")
@@ -156,22 +176,24 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument("--players", default="1-6", metavar="LIST",
                    help="team sizes to balance: 2, 2,4, 1-6 or all (default: 1-6)")
     t.add_argument("--games", type=int, default=50,
-                   help="games a difficulty and team size, each trial (default: 50)")
-    t.add_argument("--trials", type=int, default=30, help="values to try (default: 30)")
+                   help=f"games a difficulty and team size, each trial, at most {MAX_GAMES:,} "
+                        "(default: 50)")
+    t.add_argument("--trials", type=int, default=30,
+                   help=f"values to try, at most {MAX_TRIALS:,} (default: 30)")
     t.add_argument("--seed", type=int, default=1,
                    help="the search's seed and the games' first seed (default: 1)")
     t.add_argument("--policy", default="heuristic", metavar="NAME",
                    help="who plays the games (default: heuristic)")
     t.add_argument("--workers", type=int, default=1, metavar="N",
-                   help="each trial's games in N processes (default: 1)")
-    t.add_argument("--backend", default="local", metavar="NAME",
-                   help="local (default) or dask, as simulate's")
-    t.add_argument("--address", metavar="ADDR", help="with --backend dask: a running cluster")
-    t.add_argument("--connect-timeout", type=float, default=10.0, metavar="SECONDS",
-                   help="how long to wait for the cluster at --address (default: 10)")
+                   help="each trial's games in N processes; at most the machine's cores "
+                        "unless --force (default: 1)")
+    _backend_options(t)
     t.add_argument("-o", "--output", metavar="FILE",
-                   help="the variant to write (default: MISSION-tuned.toml here)")
-    t.add_argument("--force", action="store_true", help="replace FILE if it exists")
+                   help="the variant to write (default: MISSION-tuned.toml here, never "
+                        "replacing a file)")
+    t.add_argument("--force", action="store_true",
+                   help=f"replace FILE if it exists; allow more --workers than cores (up to "
+                        f"{MAX_WORKERS})")
 
     c = sub.add_parser("check", help="validate rule files (missions, cards, variants, scenarios)",
                        epilog=EPILOG_CHECK, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -185,15 +207,16 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("--variant", action="append", default=[], metavar="FILE",
                    help="a variant to layer on the mission; repeatable")
     v.add_argument("--examples", type=int, default=100, metavar="N",
-                   help="games to try (default: 100)")
+                   help=f"games to try, at most {MAX_EXAMPLES:,} (default: 100)")
     v.add_argument("--seed", type=int, default=0, help="the search's seed (default: 0)")
     v.add_argument("--players", default="all", metavar="LIST",
-                   help="player counts to try: 2, 1,2,4 or all (default: all)")
+                   help="player counts to try: 2, 1,2,4, 2-4 or all (default: all)")
     v.add_argument("--difficulty", default="all", metavar="LIST",
                    help="difficulties to try: medium, easy,hard or all (default: all)")
     v.add_argument("--out", metavar="FILE",
                    help="where to write a counterexample's scenario "
-                        "(default: counterexample-MISSION.toml)")
+                        "(default: counterexample-MISSION.toml, or -2, -3, ... if taken)")
+    v.add_argument("--force", action="store_true", help="replace an existing --out file")
     v.add_argument("--json", action="store_true", help="print the report as JSON")
 
     g = sub.add_parser("play", help="play at the terminal, 1-6 people at one screen",
@@ -206,6 +229,8 @@ def _parser() -> argparse.ArgumentParser:
     g.add_argument("--difficulty", default="medium", help="(default: medium)")
     g.add_argument("--seed", type=int, default=None, help="(default: a random seed)")
     g.add_argument("--load", metavar="FILE", help="continue a saved game")
+    g.add_argument("--trust", action="store_true",
+                   help="load a save whose digest is missing or wrong (with a warning)")
 
     d = sub.add_parser("render", help="draw a board (and a saved game's position) as SVG",
                        epilog=EPILOG_RENDER,
@@ -214,6 +239,10 @@ def _parser() -> argparse.ArgumentParser:
                    help="a shipped mission's name or a mission file (or give --save)")
     d.add_argument("-o", "--output", required=True, metavar="FILE.svg", help="the SVG to write")
     d.add_argument("--save", metavar="FILE", help="a save file: draw its position too")
+    d.add_argument("--trust", action="store_true",
+                   help="draw a save whose digest is missing or wrong (with a warning)")
+    d.add_argument("--force", action="store_true",
+                   help="replace FILE.svg even if it is not an SVG artproject drew")
     d.add_argument("--variant", action="append", default=[], metavar="FILE",
                    help="a variant to layer on the mission; repeatable")
 
@@ -235,67 +264,106 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console command."""
+    guard = _PipeGuard(sys.stdout)
+    sys.stdout = guard
+    try:
+        return _main(argv)
+    except KeyboardInterrupt as err:  # Ctrl-C: one line, status 130, whatever was running
+        import signal
+
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C while we leave
+        _say(f"artproject: {err}" if isinstance(err, _Interrupted) else "artproject: interrupted")
+        return 130
+    finally:
+        guard.flush()
+        sys.stdout = guard.stream
+
+
+def _main(argv: Sequence[str] | None) -> int:
     args = _parser().parse_args(argv)
     if args.command is None:
         _parser().print_help()
         return 0
-    from .core.errors import ArtError
+    import warnings
+
+    from .core.errors import ArtError, SaveWarning
 
     try:
-        if args.command == "simulate":
-            return _simulate(args)
-        if args.command == "check":
-            return _check(args.paths)
-        if args.command == "report":
-            return _report(args)
-        if args.command == "tune":
-            return _tune(args)
-        if args.command == "verify":
-            return _verify(args)
-        if args.command == "render":
-            return _render(args)
-        if args.command == "play":
-            return _play(args)
-        if args.command == "new":
-            return _new(args)
-        return _scenario(args.paths, args.variant, args.verbose)
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always", SaveWarning)
+            try:
+                return _run(args)
+            finally:
+                for w in seen:
+                    _say(f"artproject: warning: {w.message}")
     except ArtError as err:
-        print(f"artproject: {err}" if "\n" not in str(err) else str(err), file=sys.stderr)
+        _say(f"artproject: {err}" if "\n" not in str(err) else str(err))
         return 2
-    except KeyboardInterrupt as err:
-        print(f"artproject: {err}" if isinstance(err, _Interrupted) else "artproject: interrupted",
-              file=sys.stderr)
-        return 130
-    except BrokenPipeError:  # `artproject simulate | head`: the reader left; so do we
-        import os
 
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
+
+def _run(args: argparse.Namespace) -> int:
+    if args.command == "simulate":
+        return _simulate(args)
+    if args.command == "check":
+        return _check(args.paths)
+    if args.command == "report":
+        return _report(args)
+    if args.command == "tune":
+        return _tune(args)
+    if args.command == "verify":
+        return _verify(args)
+    if args.command == "render":
+        return _render(args)
+    if args.command == "play":
+        return _play(args)
+    if args.command == "new":
+        return _new(args)
+    return _scenario(args.paths, args.variant, args.verbose)
+
+
+def _say(line: str) -> None:
+    """One line on stderr (which may be gone too: then nowhere)."""
+    with contextlib.suppress(OSError):
+        print(line, file=sys.stderr, flush=True)
+
+
+class _PipeGuard:
+    """stdout that outlives its reader: once the pipe closes (`| head -1`), output goes
+    nowhere and the command runs on to its own exit status, instead of dying on the write."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+        self.gone = False
+
+    def write(self, text: str) -> int:
+        if not self.gone:
+            try:
+                return int(self.stream.write(text))
+            except BrokenPipeError:
+                self._gone()
+        return len(text)
+
+    def flush(self) -> None:
+        if not self.gone:
+            try:
+                self.stream.flush()
+            except BrokenPipeError:
+                self._gone()
+
+    def _gone(self) -> None:
+        self.gone = True
+        # what the stream still holds is flushed at exit: into nothing, quietly
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), self.stream.fileno())
+
+    def __getattr__(self, name: str) -> Any:  # isatty, fileno, encoding...
+        return getattr(self.stream, name)
 
 
 # ---------------------------------------------------------------------- simulate
 def _simulate(args: argparse.Namespace) -> int:
-    from .core.errors import GameError
-    from .core.loader import shipped_missions
-    from .policies import POLICIES
-
-    if args.games < 1:
-        raise GameError(f"--games must be at least 1, not {args.games}")
-    if args.workers < 1:
-        raise GameError(f"--workers must be at least 1, not {args.workers}")
-    if args.policy not in POLICIES:
-        from .core.errors import closest
-
-        raise GameError(f"unknown policy {args.policy!r}{closest(args.policy, POLICIES)}; "
-                        "policies: " + ", ".join(POLICIES))
-    missions = (shipped_missions() if args.mission == "all"
-                else [m.strip() for m in args.mission.split(",") if m.strip()])
-    rules = _rules_for(missions[0], args.variant)
-    diffs = _list(args.difficulty, list(rules.difficulties), "difficulty")
-    players = [int(p) for p in _list(args.players, [str(i) for i in range(1, 7)],
-                                     "player count")]
-    for m in missions[1:]:
-        _rules_for(m, args.variant)  # every mission loads before any game is played
+    _check_counts(args)
+    missions, diffs, players = _grid(args)
     cells = _sweep(args, missions, diffs, players)
     if args.json:
         import json
@@ -308,18 +376,69 @@ def _simulate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _sweep_options(s: argparse.ArgumentParser) -> None:
-    s.add_argument("--backend", default="local", metavar="NAME",
+def _check_counts(args: argparse.Namespace) -> None:
+    """simulate's and tune's numbers and policy, before anything is loaded."""
+    from .core.errors import GameError
+    from .policies import POLICIES
+
+    if not 1 <= args.games <= MAX_GAMES:
+        raise GameError(f"--games must be from 1 to {MAX_GAMES:,}, not {args.games}")
+    if args.workers < 1:
+        raise GameError(f"--workers must be at least 1, not {args.workers}")
+    _check_seed(args.seed, args.games)
+    if args.policy not in POLICIES:
+        from .core.errors import closest
+
+        raise GameError(f"unknown policy {args.policy!r}{closest(args.policy, POLICIES)}; "
+                        "policies: " + ", ".join(POLICIES))
+
+
+def _check_seed(seed: int, games: int) -> None:
+    from .core.errors import GameError
+
+    if not 0 <= seed <= MAX_SEED - games:
+        raise GameError(f"--seed must be from 0 to {MAX_SEED - games}, not {seed}")
+
+
+def _grid(args: argparse.Namespace) -> tuple[list[str], list[str], list[int]]:
+    """The missions, difficulties and player counts; every mission loads before a game."""
+    from .core.art.loader import shipped_missions
+
+    missions = (shipped_missions() if args.mission == "all" else
+                _items(args.mission, "--mission", "a mission's name or file, a list, or all"))
+    rules = _rules_for(missions[0], args.variant)
+    diffs = _list(args.difficulty, list(rules.difficulties), "difficulty", "--difficulty")
+    players = _players(args.players)
+    for m in missions[1:]:
+        _rules_for(m, args.variant)
+    return missions, diffs, players
+
+
+def _workers(n: int, force: bool) -> int:
+    """--workers, at most the machine's cores (unless forced) and never over MAX_WORKERS."""
+    from .core.errors import GameError
+
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
+        os.cpu_count() or 1)
+    if n > MAX_WORKERS:
+        raise GameError(f"--workers must be at most {MAX_WORKERS}, not {n}")
+    if n > cores and not force:
+        _say(f"artproject: note: --workers {n} is more than this machine's {cores} core(s); "
+             f"using {cores} (--force uses {n})")
+        return cores
+    return n
+
+
+def _backend_options(p: argparse.ArgumentParser) -> None:
+    """Where simulate's and tune's games run (artproject/backends.py)."""
+    p.add_argument("--backend", default="local", metavar="NAME",
                    help="where the games run: local (this machine's --workers processes, the "
                         "default) or dask (a Dask cluster: docs/scaling.md)")
-    s.add_argument("--address", metavar="ADDR",
+    p.add_argument("--address", metavar="ADDR",
                    help="with --backend dask: a running cluster's scheduler "
                         "(tcp://HOST:8786); without it a local cluster of --workers processes")
-    s.add_argument("--connect-timeout", type=float, default=10.0, metavar="SECONDS",
+    p.add_argument("--connect-timeout", type=float, default=10.0, metavar="SECONDS",
                    help="how long to wait for the cluster at --address (default: 10)")
-    s.add_argument("--store", metavar="FILE",
-                   help="keep every game's result in this SQLite file; run the same command "
-                        "again after an interruption and only the missing games are played")
 
 
 def _backend(args: argparse.Namespace) -> Any:
@@ -329,7 +448,9 @@ def _backend(args: argparse.Namespace) -> Any:
 
     if args.connect_timeout <= 0:
         raise GameError(f"--connect-timeout must be above 0, not {args.connect_timeout:g}")
-    return make_backend(args.backend, args.workers, args.address, args.connect_timeout)
+    # a cluster joined at --address has its own workers: --workers is for this machine's
+    workers = args.workers if args.address else _workers(args.workers, args.force)
+    return make_backend(args.backend, workers, args.address, args.connect_timeout)
 
 
 def _sweep(args: argparse.Namespace, missions: Sequence[str], diffs: Sequence[str],
@@ -341,10 +462,6 @@ def _sweep(args: argparse.Namespace, missions: Sequence[str], diffs: Sequence[st
     from .store import Store
     from .sweep import grid_of, plan_sweep, run_plan
 
-    if args.backend != "dask" and args.address:
-        from .core.errors import GameError
-
-        raise GameError("--address is for --backend dask (the local backend runs here)")
     backend = _backend(args)  # before the store: a cluster that does not answer changes nothing
     store = None
     try:
@@ -361,18 +478,15 @@ def _sweep(args: argparse.Namespace, missions: Sequence[str], diffs: Sequence[st
                 return run_plan(plan, backend, store, advance)
             except KeyboardInterrupt:
                 bar.close()
-                raise _Interrupted(_kept(store, plan.total)) from None
+                if store is None:
+                    raise
+                raise _Interrupted(f"interrupted; {store.path} keeps every game finished "
+                                   f"({store.count()} in all): run the same command again "
+                                   "to play the rest") from None
     finally:
         backend.close()
         if store is not None:
             store.close()
-
-
-def _kept(store: Any, total: int) -> str:
-    if store is None:
-        return "interrupted; nothing was kept (--store FILE keeps each game as it ends)"
-    return (f"interrupted; {store.path} keeps every game finished ({store.count()} in all): "
-            "run the same command again to play the rest")
 
 
 class _Interrupted(KeyboardInterrupt):
@@ -380,7 +494,7 @@ class _Interrupted(KeyboardInterrupt):
 
 
 def _rules_for(mission: str, variants: Sequence[str]) -> Any:
-    from .core.loader import load_rules
+    from .core.art.loader import load_rules
 
     return load_rules(mission, variants)
 
@@ -443,56 +557,32 @@ def _report(args: argparse.Namespace) -> int:
 
 
 # ---------------------------------------------------------------------- tune
-def _team_sizes(text: str) -> list[int]:
-    """--players as a list: 2, 2,4, 1-6 or all."""
-    from .core.errors import GameError
-
-    known = [str(i) for i in range(1, 7)]
-    out: list[int] = []
-    for part in ("1-6" if text == "all" else text).split(","):
-        lo, dash, hi = part.strip().partition("-")
-        for end in (lo, hi) if dash else (lo,):
-            if end.strip() not in known:
-                raise GameError(f"--players: {part.strip()!r} is not a team size: 1 to 6, a "
-                                "list (2,4) or a range (1-6)")
-        first, last = int(lo), int(hi) if dash else int(lo)
-        if first > last:
-            raise GameError(f"--players: the range {part.strip()!r} is empty")
-        out += [p for p in range(first, last + 1) if p not in out]
-    return out
-
-
 def _tune(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
+    from .core.art.loader import load_rules
     from .core.art.tunables import tunables
     from .core.errors import GameError
-    from .core.loader import load_rules
-    from .policies import POLICIES
+    from .core.files import exists, write_atomic
     from .tune import parse_targets, report, search
 
-    for name in ("games", "trials", "workers"):
-        if getattr(args, name) < 1:
-            raise GameError(f"--{name} must be at least 1, not {getattr(args, name)}")
-    if args.policy not in POLICIES:
-        from .core.errors import closest
-
-        raise GameError(f"unknown policy {args.policy!r}{closest(args.policy, POLICIES)}; "
-                        "policies: " + ", ".join(POLICIES))
+    _check_counts(args)
+    if args.trials < 1:
+        raise GameError(f"--trials must be at least 1, not {args.trials}")
+    if args.trials > MAX_TRIALS:
+        raise GameError(f"--trials must be at most {MAX_TRIALS:,}, not {args.trials}")
     rules = load_rules(args.mission, args.variant)
     targets = parse_targets(args.target, list(rules.difficulties))
-    players = _team_sizes(args.players)
+    players = _players(args.players)
     dims = tunables(rules)
     if not dims:
         raise GameError(f"{rules.source}: the mission declares nothing to tune: add a [tune] "
                         "section (docs/missions.md)")
     out = Path(args.output or f"{rules.name}-tuned.toml")
-    if out.exists() and not args.force:
-        raise GameError(f"{out} already exists; nothing was written (--force replaces it)")
     if not out.resolve().parent.is_dir():
         raise GameError(f"{out}: cannot write: no such folder {str(out.parent)!r}")
-    if args.backend != "dask" and args.address:
-        raise GameError("--address is for --backend dask (the local backend runs here)")
+    if exists(out) and not args.force:  # said now, not after the search
+        raise GameError(f"{out} already exists; nothing was written (--force replaces it)")
     backend = _backend(args)
     try:
         with tqdm(total=args.trials, unit="trial", file=sys.stderr, disable=None, leave=False,
@@ -511,7 +601,7 @@ def _tune(args: argparse.Namespace) -> int:
               f"--seed {args.seed} --policy {args.policy}\n"
               f"# Use it as a variant: artproject simulate --mission {args.mission} "
               f"--variant {out}\n")
-    _write_atomic(out, header + result.text)
+    write_atomic(out, header + result.text, replace=args.force)
     print(report(result, targets, rules, dims))
     print(f"wrote {out}: a variant with the values found")
     return 0
@@ -533,27 +623,50 @@ def _toml_files(paths: Sequence[str]) -> list[Path]:
 
 
 def _check(paths: Sequence[str]) -> int:
-    from .checking import check_file
+    from .checking import check
 
     files = _toml_files(paths)
-    errors = 0
+    errors = warnings = 0
     for f in files:
-        found = check_file(f)
-        for e in found:
+        found, odd = check(f)
+        for e in (*found, *odd):
             print(e, file=sys.stderr)
         errors += len(found)
+        warnings += len(odd)
     print(f"checked {len(files)} file(s): "
-          + ("no errors" if not errors else f"{errors} error(s)"))
+          + ("no errors" if not errors else f"{errors} error(s)")
+          + (f", {warnings} warning(s)" if warnings else ""))
     return 2 if errors else 0
 
 
 # ---------------------------------------------------------------------- verify
-def _list(text: str, known: Sequence[str], what: str) -> list[str]:
+def _items(text: str, option: str, expected: str) -> list[str]:
+    """A comma-separated option's items: an empty item is refused, a repeated one counted
+    once (with a note)."""
+    from .core.errors import GameError
+
+    items = [t.strip() for t in text.split(",")]
+    if not text.strip() or not all(items):
+        raise GameError(f"{option} {text!r}: an empty item; expected {expected}")
+    return _once(items, option)
+
+
+def _once(items: list[Any], option: str) -> list[Any]:
+    """Each item once, in order; a note names those given more than once."""
+    once = list(dict.fromkeys(items))
+    if len(once) < len(items):
+        twice = sorted({str(t) for t in items if items.count(t) > 1})
+        _say(f"artproject: note: {option} names {', '.join(twice)} more than once; "
+             "each is counted once")
+    return once
+
+
+def _list(text: str, known: Sequence[str], what: str, option: str) -> list[str]:
     from .core.errors import GameError, closest
 
     if text == "all":
         return list(known)
-    out = [t.strip() for t in text.split(",") if t.strip()]
+    out = _items(text, option, f"one of {', '.join(known)}, a comma-separated list, or all")
     for t in out:
         if t not in known:
             raise GameError(f"unknown {what} {t!r}{closest(t, known)}; expected one of: "
@@ -561,19 +674,50 @@ def _list(text: str, known: Sequence[str], what: str) -> list[str]:
     return out
 
 
-def _verify(args: argparse.Namespace) -> int:
+def _players(text: str, option: str = "--players") -> list[int]:
+    """Team sizes: 2, a list (2,4), a range (1-6), a mix (1,3-4), or all; an empty item or
+    range is refused, a size named twice counted once (with a note)."""
     from .core.errors import GameError
-    from .core.loader import load_rules
+
+    known = [str(i) for i in range(1, 7)]
+    if text == "all":
+        return list(range(1, 7))
+    items = [t.strip() for t in text.split(",")]
+    if not text.strip() or not all(items):
+        raise GameError(f"{option} {text!r}: an empty item; expected one of "
+                        f"{', '.join(known)}, a comma-separated list, a range (1-6), or all")
+    sizes: list[int] = []
+    for item in items:
+        low, dash, high = (t.strip() for t in item.partition("-"))
+        if not dash:
+            sizes += map(int, _list(item, known, "player count", option))
+        elif low not in known or high not in known:
+            raise GameError(f"{option}: {item!r} is not a team size: 1 to 6, a list (2,4) "
+                            "or a range (1-6)")
+        elif int(low) > int(high):
+            raise GameError(f"{option}: the range {item!r} is empty")
+        else:
+            sizes += range(int(low), int(high) + 1)
+    return _once(sizes, option)
+
+
+def _verify(args: argparse.Namespace) -> int:
+    from .core.art.loader import load_rules
+    from .core.errors import GameError
+    from .core.files import exists, fresh_name, write_atomic
     from .verify import counterexample_scenario, report_json, verify
 
-    if args.examples < 1:
-        raise GameError(f"--examples must be at least 1, not {args.examples}")
+    if not 1 <= args.examples <= MAX_EXAMPLES:
+        raise GameError(f"--examples must be from 1 to {MAX_EXAMPLES:,}, not {args.examples}")
+    _check_seed(args.seed, 0)
     rules = load_rules(args.mission, args.variant)
-    players = [int(p) for p in _list(args.players, [str(i) for i in range(1, 7)], "player count")]
-    diffs = _list(args.difficulty, list(rules.difficulties), "difficulty")
-    out = Path(args.out or f"counterexample-{rules.name}.toml")
+    players = _players(args.players)
+    diffs = _list(args.difficulty, list(rules.difficulties), "difficulty", "--difficulty")
+    out = Path(args.out) if args.out else fresh_name(f"counterexample-{rules.name}.toml")
     if not out.resolve().parent.is_dir():
         raise GameError(f"{out}: cannot write: no such folder {str(out.parent)!r}")
+    if args.out and exists(out) and not args.force:  # said now, not after the search
+        raise GameError(f"{out} already exists; nothing was written (--force replaces it)")
     progress = _Progress(sys.stderr)
     report = verify(rules, args.examples, args.seed, players, diffs, progress)
     progress.close()
@@ -592,7 +736,7 @@ def _verify(args: argparse.Namespace) -> int:
     ex, fail = report.example, report.failure
     text = counterexample_scenario(rules, _relative(args.mission, out),
                                    [_relative(v, out) for v in args.variant], ex, fail)
-    _write_atomic(out, text)
+    write_atomic(out, text, replace=bool(args.out and args.force))
     if not args.json:
         print(f"{rules.name}: COUNTEREXAMPLE: {fail.violation}")
         print(f"  {ex.players} player(s), {ex.difficulty}, seed {ex.seed}, "
@@ -610,22 +754,6 @@ def _relative(ref: str, out: Path) -> str:
     if not ref.endswith(".toml"):
         return ref  # a shipped name
     return os.path.relpath(Path(ref).resolve(), out.resolve().parent)
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    import os
-    import tempfile
-
-    from .core.errors import GameError
-
-    try:
-        fd, tmp = tempfile.mkstemp(dir=str(path.parent) if str(path.parent) else ".",
-                                   prefix=".tmp-")
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except OSError as err:
-        raise GameError(f"{path}: cannot write: {err.strerror}") from None
 
 
 class _Progress:
@@ -656,40 +784,56 @@ def _play(args: argparse.Namespace) -> int:
     from .play import run
 
     if args.load:
-        st = load_game(args.load)
+        st = load_game(args.load, trust=args.trust)
     else:
         import secrets
 
         seed = args.seed if args.seed is not None else secrets.randbelow(2**32)
+        _check_seed(seed, 0)
         st = new_game(args.mission, args.players, args.difficulty, seed, args.variant)
     return run(st, sys.stdin, sys.stdout)
 
 
 # ---------------------------------------------------------------------- render, new
 def _render(args: argparse.Namespace) -> int:
+    from .core.art.loader import load_rules
     from .core.errors import GameError
-    from .core.loader import load_rules
+    from .core.files import write_atomic
     from .core.saves import load_game
     from .render import render
 
     st = None
+    out = Path(args.output)
+    replace = args.force or _our_svg(out)
     if args.save:
-        st = load_game(args.save)
+        st = load_game(args.save, trust=args.trust)
         rules = st.rules
     elif args.mission:
         rules = load_rules(args.mission, args.variant)
     else:
         raise GameError("name a MISSION or give --save FILE")
-    out = Path(args.output)
-    _write_atomic(out, render(rules, st))
+    write_atomic(out, render(rules, st), replace=replace)
     print(f"wrote {out}: {rules.title}, {len(rules.cities)} cities"
           + (f", the position of round {st.round}" if st else ""))
     return 0
 
 
+def _our_svg(path: Path) -> bool:
+    """Whether `path` is an SVG that `render` drew (so drawing again may replace it)."""
+    from .render import SIGNATURE
+
+    try:
+        with open(path, "rb") as f:
+            head = f.read(4096)
+    except (OSError, ValueError):
+        return False
+    return head.startswith(b"<?xml") and SIGNATURE.encode() in head
+
+
 def _new(args: argparse.Namespace) -> int:
+    from .core.art.loader import load_rules, shipped_missions
     from .core.errors import GameError
-    from .core.loader import load_rules, shipped_missions
+    from .core.files import write_atomic
     from .newmission import mission_text, valid_name
 
     if not valid_name(args.name):
@@ -704,7 +848,7 @@ def _new(args: argparse.Namespace) -> int:
     if out.exists():
         raise GameError(f"{out} already exists; nothing was written")
     base = load_rules(args.base)
-    _write_atomic(out, mission_text(args.name, args.base, base.title))
+    write_atomic(out, mission_text(args.name, args.base, base.title))
     print(f"wrote {out}: a mission that extends {args.base}; next: artproject check {out}")
     return 0
 

@@ -9,22 +9,25 @@ so a scripted session can drive it; the end of the input saves the game and quit
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import IO
 
 from .core.actions import parse_player
 from .core.art.state import State
 from .core.errors import ArtError
+from .core.files import exists, fresh_name
 from .core.saves import load_game, save_game
 
-AUTOSAVE = "artproject-autosave.json"
+AUTOSAVE = "artproject-autosave.json"  # or -2, -3, ...: an autosave never replaces a file
 HELP = f"""commands:
   NUMBER or ACTION   take a listed action (e.g. 3, or: move p1 kyoto)
   view pN            show pN's hand (pass the screen first)
   undo               take back the last decision, unless it revealed a card or a die
-  save FILE          save the game (JSON, or TOML when FILE ends in .toml)
+  save FILE          save the game (JSON, or TOML when FILE ends in .toml); a file this
+                     session did not write is kept: save FILE --force replaces it
   load FILE          load a saved game
   help               this list
-  quit               save to {AUTOSAVE} and stop"""
+  quit               save to {AUTOSAVE} (or a fresh name) and stop"""
 
 
 def _card_text(st: State, card: int) -> str:
@@ -86,6 +89,24 @@ class Session:
         self.write = write
         self.undo_stack: list[State] = []
         self.viewer = 0
+        self.written: set[Path] = set()  # files this session saved: it may save over them
+
+    def save(self, name: str, force: bool = False) -> None:
+        """Save to `name`: never over a file this session did not write, unless forced."""
+        path = Path(name)
+        mine = _real(path) in self.written
+        if exists(path) and not (mine or force):
+            raise ArtError(f"{name} already exists and this session did not write it; nothing "
+                           f"was written (save {name} --force replaces it)")
+        save_game(self.st, path, replace=mine or force)
+        self.written.add(_real(path))
+        self.write(f"saved to {name}")
+
+    def autosave(self) -> str:
+        """Save under a fresh name (never over an earlier game's autosave); the name."""
+        path = fresh_name(AUTOSAVE)
+        save_game(self.st, path, replace=False)
+        return str(path)
 
     def show(self) -> None:
         st = self.st
@@ -108,17 +129,21 @@ class Session:
             return True
         cmd = words[0].lower()
         if cmd == "quit":
-            save_game(self.st, AUTOSAVE)
-            self.write(f"saved to {AUTOSAVE}; bye")
+            try:
+                self.write(f"saved to {self.autosave()}; bye")
+            except ArtError as err:
+                self.write(f"! {err}")
+                return True  # nothing saved: the game stays open
             return False
         if cmd == "help":
             self.write(HELP + "\nactions:\n" + "\n".join(
                 f"  {usage:<18} {text}" for usage, text in self.st.registry.help_lines()))
             return True
         try:
-            if cmd == "save" and len(words) == 2:
-                save_game(self.st, words[1])
-                self.write(f"saved to {words[1]}")
+            if cmd == "save" and len(words) == 3 and "--force" in words[1:]:
+                self.save(next(w for w in words[1:] if w != "--force"), force=True)
+            elif cmd == "save" and len(words) == 2:
+                self.save(words[1])
             elif cmd == "load" and len(words) == 2:
                 self.st, self.undo_stack = load_game(words[1]), []
                 self.write(f"loaded {words[1]}")
@@ -164,6 +189,13 @@ class Session:
             self.show()
 
 
+def _real(path: Path) -> Path:
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):
+        return path.absolute()
+
+
 def run(st: State, stdin: IO[str], stdout: IO[str]) -> int:
     """Play until the game ends, `quit`, or the end of the input (which saves and quits)."""
     def write(text: str) -> None:
@@ -177,8 +209,7 @@ def run(st: State, stdin: IO[str], stdout: IO[str]) -> int:
         stdout.flush()
         line = stdin.readline()
         if not line:
-            save_game(s.st, AUTOSAVE)
-            write(f"\nend of input: saved to {AUTOSAVE}")
+            write(f"\nend of input: saved to {s.autosave()}")
             return 0
         if not s.handle(line):
             return 0

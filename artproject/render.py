@@ -12,6 +12,7 @@ from typing import Any
 from .core.art.rules import Rules
 from .core.art.state import State
 
+SIGNATURE = "drawn by artproject render"  # a later render may replace a file that says so
 SCALE = 8  # map units to pixels
 MARGIN = 60
 TRACK_H = 120
@@ -41,6 +42,7 @@ def render(rules: Rules, st: State | None = None) -> str:
     svg = ET.Element("svg", {"xmlns": "http://www.w3.org/2000/svg", "width": str(width),
                              "height": str(height),
                              "viewBox": f"0 0 {width} {height}"})
+    svg.append(ET.Comment(f" {SIGNATURE} "))
     _el(svg, "title", f"{rules.title}: the artproject board")
     _el(svg, "rect", x=0, y=0, width=width, height=height, fill="#f7f4ec")
     _el(svg, "text", rules.title, x=MARGIN, y=36, font_size=28, font_family="sans-serif",

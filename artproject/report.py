@@ -8,16 +8,15 @@ with interval bars; the game length in rounds; the causes of loss.
 
 from __future__ import annotations
 
-import contextlib
+import io
 import math
-import os
-import tempfile
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Final
 
 from .core.errors import GameError
+from .core.files import exists, write_atomic
 from .simulate import wilson
 from .store import CellKey, Row
 
@@ -221,10 +220,10 @@ def write_plots(rows: Sequence[Row], out: Path, force: bool = False) -> list[Pat
     if not rows:
         raise GameError("the store holds no games: nothing to plot")
     _matplotlib()
-    if out.exists() and not out.is_dir():
+    if exists(out) and not out.is_dir():
         raise GameError(f"{out}: not a folder (-o names the folder the plots go into)")
     paths = [out / f"{name}.{fmt}" for name in PLOTS for fmt in FORMATS]
-    there = [p for p in paths if p.exists()]
+    there = [p for p in paths if exists(p)]
     if there and not force:
         raise GameError(f"{there[0]} already exists; nothing was written (--force replaces "
                         f"{'it' if len(there) == 1 else f'the {len(there)} plots there'})")
@@ -237,25 +236,16 @@ def write_plots(rows: Sequence[Row], out: Path, force: bool = False) -> list[Pat
     for name in PLOTS:
         fig = draw[name](rows)
         for fmt in FORMATS:
-            _save(fig, out / f"{name}.{fmt}", fmt)
+            _save(fig, out / f"{name}.{fmt}", fmt, force)
     return paths
 
 
-def _save(fig: Any, path: Path, fmt: str) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=f".{fmt}")
-    try:
-        mask = os.umask(0)
-        os.umask(mask)
-        os.chmod(tmp, 0o666 & ~mask)  # as a plain new file would be, not mkstemp's 0600
-        with os.fdopen(fd, "wb") as f:
-            fig.savefig(f, format=fmt, metadata=_metadata(fmt))
-        os.replace(tmp, path)
-    except BaseException as err:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        if isinstance(err, OSError):
-            raise GameError(f"{path}: cannot write: {err.strerror}") from None
-        raise
+def _save(fig: Any, path: Path, fmt: str, replace: bool) -> None:
+    """One plot, drawn in memory and written whole (core/files.py: atomic, the umask's
+    permissions, never over a file unless `replace`)."""
+    buf = io.BytesIO()
+    fig.savefig(buf, format=fmt, metadata=_metadata(fmt))
+    write_atomic(path, buf.getvalue(), replace=replace)
 
 
 def _metadata(fmt: str) -> dict[str, Any]:

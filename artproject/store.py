@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Final, NamedTuple
 
 from .core.errors import GameError
+from .core.files import exists, not_regular
 
 FORMAT: Final = 1  # the store's schema version: a store of another one is refused
 KIND: Final = "artproject-results"
@@ -97,11 +98,15 @@ class Store:
         """Open (or create) a store to write a sweep into: checks its kind, schema and engine
         version, and locks it. Every refusal is a GameError and leaves the file unchanged."""
         p = Path(path)
-        if p.is_dir():
+        odd = not_regular(p)  # never a device (SQLite would write to it), pipe or folder
+        if odd == "a folder":
             raise GameError(f"{p}: a folder, not a results store")
+        if odd is not None:
+            raise GameError(f"{p}: not a regular file ({odd}): a results store is a file")
         if not p.parent.is_dir() and str(p.parent):
             raise GameError(f"{p}: cannot create the store: no such folder {str(p.parent)!r}")
-        existed = p.exists() and p.stat().st_size > 0
+        new = not exists(p)
+        existed = not new and p.stat().st_size > 0  # an empty file holds nothing to lose
         lock = _lock(p)
         try:
             conn = _connect(p)
@@ -111,6 +116,9 @@ class Store:
                 _create(p, conn)
         except BaseException:
             _unlock(lock)
+            if new:  # what this call created goes; a file that was there stays, untouched
+                with contextlib.suppress(OSError):
+                    p.unlink()
             raise
         return cls(p, conn, lock)
 
@@ -204,9 +212,6 @@ def _create(p: Path, conn: sqlite3.Connection) -> None:
                               ("engine", _version())])
     except sqlite3.Error as err:
         conn.close()
-        with contextlib.suppress(OSError):
-            if p.exists() and p.stat().st_size == 0:
-                p.unlink()
         raise GameError(f"{p}: cannot create the store: {err}") from None
 
 

@@ -18,9 +18,10 @@ from typing import Any, Final
 
 import attrs
 
+from .core.art.loader import load_rules
 from .core.art.state import State
 from .core.errors import GameError
-from .core.loader import load_rules
+from .core.files import write_atomic
 from .simulate import MAX_DECISIONS, cause_of, play, wilson
 from .store import GAME, CellKey, Row, Store
 
@@ -59,7 +60,7 @@ def _text_file(text: str) -> str:
             _TEXTS[""] = folder
             atexit.register(shutil.rmtree, folder, True)
         p = Path(_TEXTS[""]) / f"variant-{h}.toml"
-        p.write_text(text, encoding="utf-8")
+        write_atomic(p, text, replace=True)
         path = _TEXTS[h] = str(p)
     return path
 

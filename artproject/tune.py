@@ -16,10 +16,10 @@ from typing import Any
 
 import attrs
 
+from .core.art.loader import load_rules
 from .core.art.rules import Rules
 from .core.art.tunables import Tunable, current, tunables, variant_text
 from .core.errors import GameError, closest
-from .core.loader import load_rules
 from .sweep import Grid, run_sweep
 
 

@@ -21,7 +21,7 @@ import time
 from typing import Any
 
 from artproject import new_game
-from artproject.core.loader import shipped_missions
+from artproject.core.art.loader import shipped_missions
 from artproject.policies import heuristic_policy
 
 TEAMS = (1, 2, 4, 6)

@@ -13,8 +13,8 @@ from collections.abc import Callable
 from typing import Any
 
 from artproject import load_rules, new_game
+from artproject.core.art.loader import scope_of
 from artproject.core.art.rules import Ctx, Road
-from artproject.core.loader import scope_of
 from artproject.dsl.compiler import Compiler
 
 N = 200_000

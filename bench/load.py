@@ -10,11 +10,11 @@ import subprocess
 import sys
 import time
 
-from artproject.core.loader import _load, shipped_missions
+from artproject.core.art.loader import _load, shipped_missions
 
 FIRST = """
 import time
-from artproject.core.loader import _load, shipped_missions
+from artproject.core.art.loader import _load, shipped_missions
 import artproject.dsl.parser as p
 p._lark()  # the grammar, from Lark's cache
 t = time.perf_counter()

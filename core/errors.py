@@ -13,7 +13,9 @@ __all__ = [
     "MalformedActionError",
     "RulesError",
     "RulesErrors",
+    "RulesWarning",
     "SaveError",
+    "SaveWarning",
     "closest",
 ]
 
@@ -79,6 +81,13 @@ class RulesError(ArtError):
         return head
 
 
+class RulesWarning(RulesError):
+    """Something odd in a rule file that does not stop a game: `check` prints it, exit 0."""
+
+    def __str__(self) -> str:
+        return super().__str__().replace(self.message, f"warning: {self.message}", 1)
+
+
 class RulesErrors(RulesError):
     """Several rule errors found in one pass (`check` reports all of them)."""
 
@@ -104,6 +113,10 @@ class IllegalActionError(GameError):
 
 class SaveError(ArtError):
     """A save file that is corrupt, foreign, or from an incompatible version."""
+
+
+class SaveWarning(UserWarning):
+    """A save loaded on trust although its digest is missing or wrong."""
 
 
 def closest(name: str, known: Iterable[str]) -> str:

@@ -5,13 +5,17 @@ Each `Field` says how a copy takes it (shared, list copied, list of lists copied
 object's own `copy()`, or reset), what the field is to the players (public, private to
 its owner, hidden from everyone, or the machine's own bookkeeping), its key and encoding
 in the fingerprint, and the position entries (`Entry`) that read and write it in the
-position format of scenario files and saves.
+position format of scenario files and saves. An entry is declared there once, with its type
+and meaning: the position's schema (`position_section`, the reference's table, the shape
+checks before any entry is read) is made from the table.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Final, NamedTuple
+
+from . import schema
 
 # how a clone takes a field
 SHARE: Final = "share"  # the same value: immutable, or shared by design (rules, functions)
@@ -31,12 +35,15 @@ MACHINE: Final = "machine"  # the engine's bookkeeping (the work stack, caches, 
 class Entry(NamedTuple):
     """A position entry: `key` in a position table, how `read(st, value, reader)` sets the
     state from it (the game's reader says where a mistake is; None: the game reads this
-    entry together with others), and how `write(st)` gives it (or SKIP to leave it out)."""
+    entry together with others), how `write(st)` gives it (or SKIP to leave it out), and
+    its declaration: the type of its value and `schema.param(...)` (meaning, range)."""
 
     key: str
     read: Callable[[Any, Any, Any], None] | None
     write: Callable[[Any], Any]
     info: str = PUBLIC
+    type: Any = None
+    param: Any = None
 
 
 SKIP: Final = object()  # what `Entry.write` returns to leave its key out
@@ -102,6 +109,16 @@ def fingerprint_of(st: Any, fields: Iterable[Field]) -> dict[str, Any]:
 def entries(fields: Iterable[Field]) -> tuple[Entry, ...]:
     """Every position entry, in table order (the order a position is applied in)."""
     return tuple(e for f in fields for e in f.entries)
+
+
+def position_section(name: str, table: Iterable[Entry], module: str) -> type[Any]:
+    """The schema of a position (core/schema.py): every entry optional, of its declared type."""
+    fields = []
+    for e in table:
+        assert e.type is not None and e.param is not None, f"entry {e.key!r} is not declared"
+        fields.append((e.key, e.type | None, e.param))
+    return schema.make_section(name, "A position: any part of a game's state (scenarios' "
+                               "[position], saves' start).", fields, module, "position entry")
 
 
 def write_position(st: Any, table: Iterable[Entry]) -> dict[str, Any]:

@@ -18,8 +18,6 @@ class GameHooks:
     __slots__ = ()
 
     # the scenario runner's (scenario.py) and the invariant framework's (invariants.py)
-    SCENARIO_KEYS: ClassVar[tuple[str, ...]] = ()  # the game's own top-level keys
-    SCENARIO_STEPS: ClassVar[tuple[Any, ...]] = ()  # the game's own step keys (StepKey)
     NO_CONTEXT: ClassVar[Any] = None  # the context a scenario's facts are read in
     # the game's checks: state -> None, (before, action, after) -> None, state -> None;
     # each raises Violation
@@ -49,26 +47,42 @@ class GameHooks:
         raise NotImplementedError
 
     # ------------------------------------------------------------------ saves, scenarios
-    def save_header(self) -> dict[str, Any]:
-        """What a save records of how this game began (its rules, players, seed...)."""
+    @classmethod
+    def save_spec(cls) -> type[Any]:
+        """The keys of this game's saves: saves.SaveSpec's and the game's own (a subclass,
+        declared with core/schema.py)."""
+        from .saves import SaveSpec
+
+        return SaveSpec
+
+    def save_header(self, folder: Path | None) -> dict[str, Any]:
+        """What a save records of how this game began (its rules, players, seed...); a rule
+        file by its path relative to `folder`, where the save will lie."""
         raise NotImplementedError
 
     @classmethod
-    def read_header(cls, doc: Mapping[str, Any], name: str) -> dict[str, Any]:
-        """A save's header, checked (SaveError naming the key at fault)."""
+    def from_header(cls, spec: Any, doc: Mapping[str, Any], name: str,
+                    folder: Path | None) -> Machine:
+        """The game a save began, not yet played: `spec` is the save structured by
+        `save_spec()` (its chance: `spec.chance`), `doc` the save as read, `folder` where it
+        lies (SaveError naming the key at fault)."""
         raise NotImplementedError
 
     @classmethod
-    def from_header(cls, header: Mapping[str, Any], chance: str) -> Machine:
-        """The game a save's header began, not yet played."""
-        raise NotImplementedError
+    def scenario_spec(cls) -> type[Any]:
+        """The keys of this game's scenario files: scenario.ScenarioSpec's and the game's own
+        (a subclass; its step keys in a subclass of StepSpec, each a `step_key`)."""
+        from .scenario import ScenarioSpec
+
+        return ScenarioSpec
 
     @classmethod
-    def scenario_setup(cls, doc: Mapping[str, Any], path: Path,
+    def scenario_setup(cls, spec: Any, doc: Mapping[str, Any], path: Path,
                        variants: tuple[str | Path, ...], locate: Any,
                        fail: Any) -> tuple[Machine, Callable[[], None]]:
-        """The game a scenario file sets up from its own keys (`SCENARIO_KEYS`), recording
-        its events, and how it starts (the runner reports an engine failure there)."""
+        """The game a scenario file sets up from its keys (`spec`: the file structured by
+        `scenario_spec()`), recording its events, and how it starts (the runner reports an
+        engine failure there)."""
         raise NotImplementedError
 
     def scenario_checker(self) -> Any:

@@ -29,6 +29,7 @@ from .fields import (
     fingerprint_of,
     make_clone,
     pickled,
+    position_section,
     write_position,
 )
 from .hooks import GameHooks
@@ -99,6 +100,7 @@ class Machine(GameHooks):
     registry: ClassVar[Registry]
     FIELDS: ClassVar[tuple[Field, ...]] = MACHINE_FIELDS
     ENTRIES: ClassVar[tuple[Entry, ...]] = ()
+    POSITION_SPEC: ClassVar[type[Any]]  # the position's schema, made from ENTRIES
 
     rules: Any
     seed: int
@@ -125,6 +127,8 @@ class Machine(GameHooks):
         if "FIELDS" in cls.__dict__:
             setattr(cls, "clone", make_clone(cls, cls.FIELDS))  # noqa: B010 (generated)
             cls.ENTRIES = entries(cls.FIELDS)
+            cls.POSITION_SPEC = position_section(f"{cls.__name__}Position", cls.ENTRIES,
+                                                 cls.__module__)
 
     def init_machine(self, rules: Any, seed: int, log: bool, explicit: bool) -> None:
         """Set the machine's own fields for a new game."""

@@ -3,8 +3,15 @@
 A save records how the game began (the game's own header: its rules, players, seed, and a
 set position if it began from one), every action taken, any reseed, and a digest of the
 final state. Loading replays the actions and checks the digest, so a save made with other
-rules, or edited outside the engine, is refused with a clear error instead of yielding a different
-game.
+rules, or edited outside the engine, is refused with a clear error instead of yielding a
+different game; a save without its digest, or with a wrong one, loads only when trusted
+(`trust=True`, the command line's `--trust`), with a `SaveWarning`.
+
+Every key is declared once (core/schema.py): the kernel's here (`SaveSpec`), a game's in
+its subclass of it (its `save_spec()`); a save is read only from a regular file of at most
+2 MiB, nested at most 24 deep, and structured before anything is replayed. A game names its
+rule files by their path relative to the save (`save_header(folder)`), so a save and its
+files can move together.
 
 Versions: 2 (the first game's saves, sampled chance, no `game` key) loads as the default
 game; 3 adds `game`, `chance` ("explicit": the actions include the chance outcomes) and
@@ -15,23 +22,78 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 import tomllib
-from collections.abc import Iterable, Mapping
+import warnings
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, NewType
 
+import attrs
 import tomli_w
 
 from .actions import Action
-from .errors import ArtError, GameError, SaveError
+from .errors import ArtError, GameError, SaveError, SaveWarning
+from .files import MAX_NESTING, doc_depth, nesting, read_text, shorten, write_atomic
 from .games import DEFAULT, game_class
 from .machine import Machine
+from .schema import (
+    Wrong,
+    declared,
+    make_section,
+    param,
+    register_type,
+    section,
+    structure,
+    what,
+)
+from .sources import path_text
 
 FORMAT: Final = "artproject-save"
 VERSION: Final = 3
 READS: Final = (2, 3)
+_SEED: Final = (-(2**63), 2**64 - 1)  # a seed: any 64-bit number, signed or not
+
+# A reseed: [decisions taken, seed] (`Machine.reseed` after that many decisions).
+Reseed = NewType("Reseed", tuple[int, int])
+
+
+def _reseed(value: Any, _: Any) -> tuple[int, int]:
+    ok = isinstance(value, list) and len(value) == 2 and all(
+        type(x) is int for x in value) and value[0] >= 0 and _SEED[0] <= value[1] <= _SEED[1]
+    if not ok:
+        raise Wrong(f"expected [decisions taken, seed] (two whole numbers), not {what(value)}")
+    return value[0], value[1]
+
+
+register_type(Reseed, _reseed, "a pair [decisions taken, seed]", "pairs [decisions taken, seed]")
+
+
+@section()
+@attrs.frozen(kw_only=True)
+class SaveSpec:
+    """A save file, JSON or TOML (`save FILE` in play, `save_game`)."""
+
+    format: str = param(f'always "{FORMAT}"', choices=(FORMAT,))
+    version: int = param("the save format's version (2 or 3)", lo=1)
+    game: str = param("the game saved (version 3)", default=DEFAULT)
+    # (a game's own keys go here: `save_spec`)
+    actions: tuple[str, ...] = param("every decision taken, in the action notation")
+    digest: str | None = param("a digest of the final state: loading replays the actions "
+                               "and compares; a save without it loads only with --trust",
+                               default=None)
+    chance: str = param("`sample`: chance drawn from the seed; `explicit`: the actions "
+                        "include the chance outcomes", choices=("sample", "explicit"),
+                        default="sample")
+    reseeds: tuple[Reseed, ...] = param("where the game was given a new future: [decisions "
+                                        "taken, seed] pairs", factory=tuple)
+
+
+def save_spec(header: type[Any], name: str = "SaveFile") -> type[Any]:
+    """A game's saves: the kernel's keys with the game's own (`header`, an attrs class of
+    `param` fields: how its game began) after `game`, all declared once."""
+    kernel = declared(SaveSpec)
+    return make_section(name, SaveSpec.__doc__ or "", [
+        *kernel[:3], *declared(header), *kernel[3:]], header.__module__)
 
 
 def digest(st: Machine) -> str:
@@ -39,10 +101,11 @@ def digest(st: Machine) -> str:
     return hashlib.sha256(data.encode()).hexdigest()[:16]
 
 
-def to_dict(st: Machine) -> dict[str, Any]:
-    """The save document of a game, at any point of play."""
+def to_dict(st: Machine, folder: str | Path | None = None) -> dict[str, Any]:
+    """The save document of a game, at any point of play; a rule file is named by its path
+    relative to `folder` (where the save will lie; absolute without one)."""
     doc: dict[str, Any] = {"format": FORMAT, "version": VERSION, "game": st.game,
-                           **st.save_header(),
+                           **st.save_header(None if folder is None else Path(folder)),
                            "actions": [str(a) for a in st.history], "digest": digest(st)}
     if st.start is not None:
         doc["start"] = st.start
@@ -53,132 +116,126 @@ def to_dict(st: Machine) -> dict[str, Any]:
     return doc
 
 
-def dumps(st: Machine, fmt: str = "json") -> str:
+def dumps(st: Machine, fmt: str = "json", folder: str | Path | None = None) -> str:
     """The save as JSON (default) or TOML text."""
-    doc = to_dict(st)
+    doc = to_dict(st, folder)
     if fmt == "toml":
         return tomli_w.dumps(doc)
     return json.dumps(doc, indent=1) + "\n"
 
 
-def save_game(st: Machine, path: str | Path) -> None:
-    """Write a save (TOML when the name ends in .toml), atomically: never half-written."""
+def save_game(st: Machine, path: str | Path, replace: bool = True) -> None:
+    """Write a save (TOML when the name ends in .toml), atomically: never half-written.
+
+    With replace=False an existing file is left alone (SaveError): the command line's
+    saves never overwrite a file they did not write.
+    """
     path = Path(path)
-    text = dumps(st, "toml" if path.suffix == ".toml" else "json")
+    text = dumps(st, "toml" if path.suffix == ".toml" else "json", path.parent)
     try:
-        fd, tmp = tempfile.mkstemp(dir=path.parent if str(path.parent) else ".", prefix=".save-")
-    except OSError as err:
-        raise SaveError(f"{path}: cannot write: {err.strerror}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+        write_atomic(path, text, replace)
+    except GameError as err:
+        raise SaveError(str(err)) from None
 
 
-def loads(text: str, name: str = "<save>") -> Any:
-    """A game from save text (JSON or TOML); SaveError if it is corrupt or foreign."""
+def loads(text: str, name: str = "<save>", trust: bool = False,
+          folder: str | Path | None = None) -> Any:
+    """A game from save text (JSON or TOML); SaveError if it is corrupt or foreign.
+
+    `folder` is where the save lies (a rule file's path in it is relative to it); `trust`
+    loads a save whose digest is missing or wrong, with a SaveWarning.
+    """
+    deepest, _ = nesting(text)
+    if deepest > MAX_NESTING:
+        raise SaveError(f"{name}: nested too deeply: more than {MAX_NESTING} levels of arrays "
+                        "and tables; not a save")
     doc: Any
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as jerr:
         try:
             doc = tomllib.loads(text)
-        except tomllib.TOMLDecodeError:
+        except (tomllib.TOMLDecodeError, ValueError):
             raise SaveError(f"{name}:{jerr.lineno}:{jerr.colno}: not a save file "
                             f"(neither JSON nor TOML): {jerr.msg}") from None
-    return from_dict(doc, name)
+    except (ValueError, RecursionError) as err:  # a number of thousands of digits, say
+        raise SaveError(f"{name}: not a save file: {str(err)[:120]}") from None
+    if doc_depth(doc) > MAX_NESTING:
+        raise SaveError(f"{name}: nested too deeply: more than {MAX_NESTING} levels")
+    return from_dict(doc, name, trust, None if folder is None else Path(folder))
 
 
-def load_game(path: str | Path) -> Any:
-    """A game from a save file."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise SaveError(f"{path}: cannot read: {err}") from None
-    return loads(text, str(path))
+def load_game(path: str | Path, trust: bool = False) -> Any:
+    """A game from a save file (a regular file of at most 2 MiB)."""
+    name = shorten(str(path))
+    text = read_text(path, name, lambda msg: SaveError(f"{name}: cannot read: {msg}"))
+    return loads(text, name, trust, Path(path).parent)
 
 
-def need(doc: Mapping[str, Any], key: str, kind: type | tuple[type, ...], name: str) -> Any:
-    """`doc[key]`, of type `kind`; SaveError naming the key otherwise."""
-    if key not in doc:
-        raise SaveError(f"{name}: not a complete save: '{key}' is missing")
-    v = doc[key]
-    if not isinstance(v, kind) or (kind is int and isinstance(v, bool)):
-        raise SaveError(f"{name}: '{key}' has the wrong type ({type(v).__name__})")
-    return v
-
-
-def _version(doc: Mapping[str, Any], name: str) -> int:
-    version: int = need(doc, "version", int, name)
-    if version not in READS:
-        why = (" (its chance came from an older generator, so its moves cannot be "
-               "replayed)" if version == 1 else "")
-        raise SaveError(f"{name}: save format version {version}; this artproject reads "
-                        f"versions {', '.join(map(str, READS))}{why}")
-    return version
-
-
-def _game(doc: Mapping[str, Any], name: str) -> type[Machine]:
-    game = doc.get("game", DEFAULT)
-    if not isinstance(game, str):
-        raise SaveError(f"{name}: 'game' must be a game's name")
-    try:
-        return game_class(game)
-    except GameError as err:
-        raise SaveError(f"{name}: {err}") from None
-
-
-def _reseeds(doc: Mapping[str, Any], name: str) -> list[tuple[int, int]]:
-    raw = doc.get("reseeds", [])
-    ok = isinstance(raw, list) and all(
-        isinstance(r, list) and len(r) == 2 and all(type(x) is int for x in r) for r in raw)
-    if not ok:
-        raise SaveError(f"{name}: 'reseeds' must be a list of [decisions, seed] pairs")
-    return sorted((r[0], r[1]) for r in raw)
-
-
-def from_dict(doc: Any, name: str = "<save>") -> Any:
+def from_dict(doc: Any, name: str = "<save>", trust: bool = False,
+              folder: Path | None = None) -> Any:
     """Rebuild a game from a save document by replaying it; checks the digest."""
-    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        raise SaveError(f"{name}: not an artproject save (no format = {FORMAT!r})")
-    _version(doc, name)
-    cls = _game(doc, name)
-    header = cls.read_header(doc, name)
-    actions = need(doc, "actions", list, name)
-    chance = doc.get("chance", "sample")
-    if chance not in ("sample", "explicit"):
-        raise SaveError(f"{name}: 'chance' must be sample or explicit, not {chance!r}")
-    reseeds = _reseeds(doc, name)
+    cls, spec = _structure(doc, name)
     try:
-        st = cls.from_header(header, chance)
+        st = cls.from_header(spec, doc, name, folder)
     except SaveError:
         raise
     except ArtError as err:
         raise SaveError(f"{name}: {err}") from None
-    _replay_save(st, actions, reseeds, name)
-    want = doc.get("digest")
-    if want is not None and want != digest(st):
-        raise SaveError(f"{name}: the replayed game differs from the saved one (digest "
-                        f"{digest(st)} != {want}); was it saved with other rules?")
+    _replay_save(st, spec.actions, sorted(spec.reseeds), name)
+    _check_digest(st, spec.digest, name, trust)
     return st
 
 
-def _replay_save(st: Machine, actions: list[Any], reseeds: list[tuple[int, int]],
+def _structure(doc: Any, name: str) -> tuple[type[Machine], Any]:
+    """The save's game and the save structured by its declarations (SaveError naming the
+    first key at fault)."""
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise SaveError(f"{name}: not an artproject save (no format = {FORMAT!r})")
+    version = doc.get("version")
+    if type(version) is int and version not in READS:
+        why = (" (its chance came from an older generator, so its moves cannot be "
+               "replayed)" if version == 1 else "")
+        raise SaveError(f"{name}: save format version {version}; this artproject reads "
+                        f"versions {', '.join(map(str, READS))}{why}")
+    game = doc.get("game", DEFAULT)
+    try:
+        cls = game_class(game if isinstance(game, str) else DEFAULT)
+    except GameError as err:
+        raise SaveError(f"{name}: {err}") from None
+    spec, found = structure(doc, cls.save_spec())
+    if spec is None:
+        path, msg = found[0]
+        more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+        raise SaveError(f"{name}: {path_text(path)}: {msg}{more}")
+    return cls, spec
+
+
+def _replay_save(st: Machine, actions: Iterable[str], reseeds: list[tuple[int, int]],
                  name: str) -> None:
     for i, text in enumerate(actions, start=1):
         while reseeds and reseeds[0][0] == i - 1:
             st.reseed(reseeds.pop(0)[1])
-        if not isinstance(text, str):
-            raise SaveError(f"{name}: action {i} is not text")
         try:
             st.apply(st.registry.parse(text))
         except GameError as err:
-            raise SaveError(f"{name}: action {i} ({text!r}) does not replay: {err}") from None
+            raise SaveError(f"{name}: action {i} ({text[:60]!r}) does not replay: {err}"
+                            ) from None
     for _, seed in reseeds:
         st.reseed(seed)
+
+
+def _check_digest(st: Machine, want: str | None, name: str, trust: bool) -> None:
+    if want is not None and want == digest(st):
+        return
+    if want is None:
+        why = f"{name}: the save has no digest, so an edited save cannot be told apart"
+    else:
+        why = (f"{name}: the replayed game differs from the saved one (digest {digest(st)} "
+               f"!= {want}); was it saved with other rules, or edited?")
+    if not trust:
+        raise SaveError(why + "; --trust loads it anyway")
+    warnings.warn(SaveWarning(why + "; loaded on trust"), stacklevel=3)
 
 
 def replay(st: Machine, actions: Iterable[str | Action]) -> Machine:

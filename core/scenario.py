@@ -4,10 +4,14 @@ A scenario starts a game (the game's own keys set it up: its rules, players, a p
 plays actions in the text notation and checks facts (the game's expressions) after any
 step, or that an action is refused. See docs/scenarios.md.
 
-A file that is wrong (a misspelt key, an unknown name, a position that cannot exist) raises
-RulesError before any step runs. Once the game runs, every failure is reported: a step's
-failed checks do not stop the later steps; only a step that cannot be played (a refused
-action, the engine failing) ends the scenario there, saying which steps were not run.
+Every key is declared once (core/schema.py): the kernel's here (`ScenarioSpec`,
+`StepSpec`), a game's in its subclass of them (its `scenario_spec()`), and the whole file
+is structured against them before anything runs, every shape error reported at once. A
+file that is wrong in meaning (an unknown name, a position that cannot exist) raises
+RulesError before any step runs too. Once the game runs, every failure is reported: a
+step's failed checks do not stop the later steps; only a step that cannot be played (a
+refused action, the engine failing) ends the scenario there, saying which steps were not
+run.
 """
 
 from __future__ import annotations
@@ -21,31 +25,111 @@ from typing import Any, Final, NamedTuple
 import attrs
 
 from .actions import Action
-from .errors import ArtError, GameError, Location, RulesError, closest
+from .errors import ArtError, GameError, Location, RulesError, RulesErrors
 from .games import game_class
-from .loader import SourceMap, path_text, read_toml
 from .machine import Machine
+from .schema import Dsl, declared, make_section, param, section, structure
+from .sources import SourceMap, path_text, read_toml
 
-_KERNEL_KEYS: Final = ("about", "cites", "game", "seed", "step", "invariants", "properties")
 # the event checks: the key, whether the text must appear, whether a part of an event will do
 _EVENT_KEYS: Final = (("events", True, False), ("not_events", False, False),
                       ("events_like", True, True), ("not_events_like", False, True))
-_LISTS: Final = ("expect", *(k for k, _, _ in _EVENT_KEYS), "legal", "illegal")
-_STEP: Final = ("do", "refuse", "reason", *_LISTS, "note")
 
 Fail = Callable[..., RulesError]
 # an expectation: its text, its check, its two sides (a comparison) to show, its place
 Check = tuple[str, Callable[..., Any], Any, Any, str, Location]
 
 
+# ====================================================================== the files' keys
 class StepKey(NamedTuple):
-    """A step key of a game's own (`Machine.SCENARIO_STEPS`): read once with
-    compile(value, state, fail, *path) -> compiled, run after the step's action with
-    run(state, compiled, seen) -> failures (or raising Stop)."""
+    """What a game's own step key does: compile(value, state, fail, *path) -> compiled, once
+    before the game starts; run(state, compiled, seen) -> failures (or raising Stop), after
+    the step's action."""
 
-    key: str
     compile: Callable[..., Any]
     run: Callable[[Any, Any, int], list[str]]
+
+
+def step_key(meaning: str, does: StepKey, **declared: Any) -> Any:
+    """A game's own step key (in its subclass of `StepSpec`): declared like any key, with
+    what it does."""
+    f = param(meaning, default=None, **declared)
+    return attrs.field(default=None, metadata={**f.metadata, "step": does})
+
+
+@section("step key")
+@attrs.frozen(kw_only=True)
+class StepSpec:
+    """A step of a scenario: one [[step]] table."""
+
+    do: str | None = param("an action to apply; the scenario fails if it is refused",
+                           default=None, expects="an action in the notation")
+    refuse: str | None = param("an action that must be refused, leaving the state untouched",
+                               default=None, expects="an action in the notation")
+    reason: str | None = param("text the refusal's message must contain", default=None)
+    expect: tuple[Dsl, ...] = param("expressions that must hold after the step", dsl="expr",
+                                    factory=tuple)
+    events: tuple[str, ...] = param("whole events that must be logged in the step",
+                                    factory=tuple)
+    not_events: tuple[str, ...] = param("whole events that must not be logged",
+                                        factory=tuple)
+    events_like: tuple[str, ...] = param("texts some event of the step must contain",
+                                         factory=tuple)
+    not_events_like: tuple[str, ...] = param("texts no event of the step may contain",
+                                             factory=tuple)
+    legal: tuple[str, ...] = param("actions that must be legal after the step",
+                                   factory=tuple, expects="a list of actions")
+    illegal: tuple[str, ...] = param("actions that must not be legal after the step",
+                                     factory=tuple, expects="a list of actions")
+    note: str = param("what the step shows", default="")
+
+
+SEED: Final = param("the seed of the game's chance (its seeded generator)", lo=-(2**63),
+                    hi=2**64 - 1, default=0, expects="a whole number (64 bits)")
+
+
+@section()
+@attrs.frozen(kw_only=True)
+class ScenarioSpec:
+    """A scenario file (docs/scenarios.md)."""
+
+    about: str = param("one line: what the scenario proves", default="")
+    cites: tuple[str, ...] = param("the rulebook passages and rulings it checks",
+                                   factory=tuple)
+    game: str | None = param("the game it plays (default: the default game)", default=None)
+    seed: int = SEED
+    step: tuple[StepSpec, ...] = param("[[step]]: the steps, in order", factory=tuple)
+    invariants: bool = param("check the game's invariants after every step", default=False)
+    properties: bool = param("check the rules' own properties after every step",
+                             default=False)
+
+
+def scenario_spec(keys: type[Any], steps: type[Any] | None = None) -> type[Any]:
+    """A game's scenario files: the kernel's keys with the game's own (`keys`, an attrs class
+    of `param` fields: its rules, team, position...) and its own step keys (`steps`, of
+    `step_key` fields), each declared once."""
+    step = make_section("StepFile", StepSpec.__doc__ or "", [
+        *declared(StepSpec), *(declared(steps) if steps is not None else ())],
+        keys.__module__, "step key")
+    kernel = {k[0]: k for k in declared(ScenarioSpec)}
+    head = [kernel[k] for k in ("about", "cites", "game", "seed")]
+    tail = [("step", tuple[step, ...], kernel["step"][2]),  # type: ignore[valid-type]
+            kernel["invariants"],
+            kernel["properties"]]
+    return make_section("ScenarioFile", ScenarioSpec.__doc__ or "",
+                        [*head, *declared(keys), *tail], keys.__module__)
+
+
+def step_spec(spec: type[Any]) -> type[Any]:
+    """The [[step]] section of a scenario spec."""
+    step: Any = attrs.fields_dict(spec)["step"].type
+    return step.__args__[0]  # type: ignore[no-any-return]
+
+
+def step_keys(spec: type[Any]) -> tuple[tuple[str, StepKey], ...]:
+    """A scenario spec's own step keys (`step_key`) and what each does."""
+    return tuple((f.name, f.metadata["step"]) for f in attrs.fields(step_spec(spec))
+                 if "step" in f.metadata)
 
 
 @attrs.frozen
@@ -72,6 +156,7 @@ class Stop(Exception):
     """The step cannot be played: the scenario ends here (its message is the failure)."""
 
 
+# ====================================================================== running a file
 def run_scenario(path: str | Path, variants: tuple[str | Path, ...] = ()) -> Result:
     """Run one scenario file; RulesError when the file itself is wrong."""
     path = Path(path)
@@ -81,29 +166,17 @@ def run_scenario(path: str | Path, variants: tuple[str | Path, ...] = ()) -> Res
         return RulesError(msg, smap.locate(p), path_text(p))
 
     cls = _game_of(doc, fail)
-    keys = (*_KERNEL_KEYS, *cls.SCENARIO_KEYS)
-    for k in doc:
-        if k not in keys:
-            raise fail(f"unknown key {k!r}" + closest(k, keys) + "; expected one of: "
-                       + ", ".join(keys), k)
-    seed = doc.get("seed", 0)
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise fail("'seed' must be a whole number", "seed")
-    st, begin = cls.scenario_setup(doc, path, variants, smap.locate, fail)
-    steps = _compile_steps(doc, st, smap, fail)
-    for k in ("invariants", "properties"):
-        if not isinstance(doc.get(k, False), bool):
-            raise fail(f"'{k}' must be true or false", k)
-    always = (doc.get("invariants", False), doc.get("properties", False))
-    about = doc.get("about", "")
-    about = about if isinstance(about, str) else ""
+    spec = _shape(doc, cls.scenario_spec(), fail)
+    st, begin = cls.scenario_setup(spec, doc, path, variants, smap.locate, fail)
+    steps = _compile_steps(doc, st, step_keys(type(spec)), smap, fail)
+    always = (spec.invariants, spec.properties)
     try:
         _guard(begin)
     except Stop as stop:
         return Result(str(path), False, (f"{path}: setting up the position: {stop}",),
-                      len(steps), about)
+                      len(steps), spec.about)
     failures = _play(st, steps, always)
-    return Result(str(path), not failures, tuple(failures), len(steps), about)
+    return Result(str(path), not failures, tuple(failures), len(steps), spec.about)
 
 
 def _game_of(doc: Mapping[str, Any], fail: Fail) -> type[Machine]:
@@ -116,21 +189,34 @@ def _game_of(doc: Mapping[str, Any], fail: Fail) -> type[Machine]:
         raise fail(str(err), "game") from None
 
 
+def _shape(doc: Mapping[str, Any], cls: type[ScenarioSpec], fail: Fail) -> Any:
+    """The file structured by its game's declarations: every shape error at once."""
+    spec, found = structure(dict(doc), cls)
+    if spec is None:
+        errors = [fail(msg, *p) for p, msg in found]
+        raise errors[0] if len(errors) == 1 else RulesErrors(errors)
+    return spec
+
+
 # ====================================================================== compiling the steps
-def _compile_steps(doc: Mapping[str, Any], st: Machine, smap: SourceMap,
-                   fail: Fail) -> list[_Step]:
-    steps = doc.get("step", [])
-    if not isinstance(steps, list):
-        raise fail("'step' must be an array of tables ([[step]])", "step")
+def _compile_steps(doc: Mapping[str, Any], st: Machine, own: tuple[tuple[str, StepKey], ...],
+                   smap: SourceMap, fail: Fail) -> list[_Step]:
     compile_fact = st.scenario_checker()
-    return [_compile_step(s, i, st, compile_fact, smap, fail) for i, s in enumerate(steps)]
+    return [_compile_step(s, i, st, own, compile_fact, smap, fail)
+            for i, s in enumerate(doc.get("step", []))]
 
 
-def _compile_step(step: Any, i: int, st: Machine, compile_fact: Callable[[str, Any], Any],
+def _compile_step(step: Mapping[str, Any], i: int, st: Machine,
+                  own: tuple[tuple[str, StepKey], ...], compile_fact: Callable[[str, Any], Any],
                   smap: SourceMap, fail: Fail) -> _Step:
-    _check_step(step, i, st, fail)
-    extras = tuple((sk, sk.compile(step[sk.key], st, fail, "step", i, sk.key))
-                   for sk in st.SCENARIO_STEPS if sk.key in step)
+    for k in ("do", "refuse"):  # the schema has checked every key's shape: now the notation
+        if k in step:
+            _action(st, step[k], fail, "step", i, k)
+    for k in ("legal", "illegal"):
+        for j, x in enumerate(step.get(k, [])):
+            _action(st, x, fail, "step", i, k, j)
+    extras = tuple((sk, sk.compile(step[key], st, fail, "step", i, key))
+                   for key, sk in own if key in step)
     checks = []
     for j, text in enumerate(step.get("expect", [])):
         p = ("step", i, "expect", j)
@@ -139,36 +225,7 @@ def _compile_step(step: Any, i: int, st: Machine, compile_fact: Callable[[str, A
     return _Step(i + 1, smap.locate(("step", i)).prefix(), step, tuple(checks), extras)
 
 
-def _check_step(step: Any, i: int, st: Machine, fail: Fail) -> None:
-    """A step's keys and the shape of their values; its actions in the notation."""
-    if not isinstance(step, dict):
-        raise fail("a step is a table", "step", i)
-    keys = (*_STEP, *(sk.key for sk in st.SCENARIO_STEPS))
-    for k in step:
-        if k not in keys:
-            raise fail(f"unknown step key {k!r}" + closest(k, keys) + "; expected one of: "
-                       + ", ".join(keys), "step", i, k)
-    _check_values(step, i, st, fail)
-
-
-def _check_values(step: Mapping[str, Any], i: int, st: Machine, fail: Fail) -> None:
-    for k in ("do", "refuse"):
-        if k in step:
-            _action(st, step[k], fail, "step", i, k)
-    for k in _LISTS:
-        if k in step and (not isinstance(step[k], list)
-                          or not all(isinstance(x, str) for x in step[k])):
-            raise fail("expected a list of strings", "step", i, k)
-    for k in ("legal", "illegal"):
-        for j, x in enumerate(step.get(k, [])):
-            _action(st, x, fail, "step", i, k, j)
-    if "reason" in step and not isinstance(step["reason"], str):
-        raise fail("expected the text the refusal's message must contain", "step", i, "reason")
-
-
-def _action(st: Machine, text: Any, fail: Fail, *path: Any) -> Action:
-    if not isinstance(text, str):
-        raise fail("expected an action in the notation, such as 'done'", *path)
+def _action(st: Machine, text: str, fail: Fail, *path: Any) -> Action:
     try:
         return st.registry.parse(text)
     except GameError as err:

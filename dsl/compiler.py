@@ -9,6 +9,7 @@ state only through the names of `RuleState` (core/art/facade.py), checked by the
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from typing import Any, Final
 
@@ -63,6 +64,20 @@ _STATE_REFS: Final[dict[str, tuple[str, str]]] = {
 _RESERVE_KINDS: Final = ("health", "agent", "artwork", "marker", "ally")
 # what only a check may read (the deck's order, where each card lies): not a rule's business
 _HIDDEN: Final = frozenset({"card()", "deck_top()", "final_from_bottom", "final_from_top"})
+
+
+def _keywords() -> frozenset[str]:
+    from .parser import GRAMMAR
+
+    return frozenset(re.findall(r'"([a-z_]+)"', GRAMMAR.read_text(encoding="utf-8")))
+
+
+# Words the DSL reads as something else: a city, symbol or resource may not be named so
+# (a city named `hq` would read as the headquarters, one named `p1` as a player).
+RESERVED: Final = (_keywords() | set(_STATE_REFS) | set(PLAYER_NAMES) | _EXTRA_KINDS
+                   | {"van", "reserve", "road", "city", "player", "ally", "resources", "clues",
+                      "heading", "from", "to"})
+MULTIPLIER: Final = re.compile(r"x[0-9]+\Z")  # `x2` reads as a multiplier, never a name
 
 
 @attrs.frozen
@@ -326,17 +341,36 @@ class Compiler:
                 return f"(not {code})", "bool"
             self._want(t, "int", e)
             return f"(-{code})", "int"
+        if e.op in _CHAINS:
+            return self._chain(e, bound)
         lc, lt = self._expr(e.left, bound)
         rc, rt = self._expr(e.right, bound)
-        if e.op in ("and", "or"):
-            return f"({lc} {e.op} {rc})", "bool"
-        if e.op in ("+", "-", "*", "<", "<=", ">", ">="):
+        if e.op in ("<", "<=", ">", ">="):
             self._want(lt, "int", e.left)
             self._want(rt, "int", e.right)
         elif lt != rt and "?" not in (lt, rt):
             self._err(f"cannot compare {lt} with {rt}", e)
         kind = "int" if e.op in "+-*" else "bool"
         return f"({lc} {e.op} {rc})", kind
+
+    def _chain(self, e: a.Binary, bound: frozenset[str]) -> tuple[str, str]:
+        """`a + b - c`, `a and b and c`: one flat Python expression, however long (the
+        parser folds a chain to the left, which Python would nest a bracket a term)."""
+        ops = _CHAINS[e.op]
+        tail: list[tuple[str, a.Expr]] = []
+        node: a.Expr = e
+        while isinstance(node, a.Binary) and node.op in ops:
+            tail.append((node.op, node.right))
+            node = node.left
+        parts = [(None, node), *reversed(tail)]
+        logic = e.op in ("and", "or")
+        code = []
+        for op, operand in parts:
+            c, t = self._expr(operand, bound)
+            if not logic:
+                self._want(t, "int", operand)
+            code.append(c if op is None else f"{op} {c}")
+        return "(" + " ".join(code) + ")", "bool" if logic else "int"
 
     def _hidden(self, name: str, node: Any) -> None:
         if self._rules_text and name in _HIDDEN:
@@ -424,6 +458,9 @@ def _indent(code: str) -> str:
 
 
 _UNKNOWN: Final = ("None", "?")
+# Operators that chain (left to right, one precedence): and, or, + and -, *.
+_CHAINS: Final = {"and": ("and",), "or": ("or",), "+": ("+", "-"), "-": ("+", "-"),
+                  "*": ("*",)}
 
 
 def _agents(st: RuleState, c: int) -> int:

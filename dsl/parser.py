@@ -11,7 +11,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Final
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from ..core.errors import Location, RulesError
@@ -19,6 +19,13 @@ from . import ast as a
 
 GRAMMAR: Final = Path(__file__).with_name("effects.lark")
 STARTS: Final = ("amounts", "placements", "symbols", "effect", "cost", "hook", "expr")
+
+# Limits on one DSL text, refused with a clear error. Any text within them compiles: the
+# generated Python nests no deeper than the text does (chains such as a + b + c are flat).
+MAX_TEXT: Final = 10_000  # characters
+MAX_DEPTH: Final = 32  # constructs inside each other: if, not, braces, calls, operators
+MAX_SIZE: Final = 2_000  # parts: every name, number, operator and construct
+MAX_NUMBER: Final = 10_000  # as in the rule files
 
 # What each start rule is called in an error message.
 KIND_WORDS: Final = {
@@ -303,13 +310,57 @@ class _ToAst(Transformer[Token, Any]):
 _TO_AST: Final = _ToAst()
 
 
+def _limits(tree: Tree[Token], text: str, origin: Origin) -> None:
+    """Refuse a tree nested too deeply, too large, or with a number over the cap."""
+    size = 0
+    stack: list[tuple[Any, int]] = [(tree, 1)]
+    while stack:  # no recursion: the tree may be as deep as the text is long
+        node, depth = stack.pop()
+        size += 1
+        if isinstance(node, Token):
+            _number(node, text, origin)
+            continue
+        if depth > MAX_DEPTH:
+            raise RulesError(f"nested too deeply: at most {MAX_DEPTH} constructs (if, not, "
+                             "braces, calls, operators) inside each other",
+                             origin.locate(_first_pos(node), text))
+        stack.extend((child, depth + 1) for child in node.children if child is not None)
+    if size > MAX_SIZE:
+        raise RulesError(f"too large: {size} parts (names, numbers, operators); a text has "
+                         f"at most {MAX_SIZE}: split it into several hooks or effects",
+                         origin.locate((1, 1), text))
+
+
+def _number(tok: Token, text: str, origin: Origin) -> None:
+    if tok.type not in ("INT", "MULT"):
+        return
+    digits = str(tok).lstrip("x")
+    if len(digits) > 5 or int(digits) > MAX_NUMBER:
+        shown = digits if len(digits) <= 12 else digits[:12] + "..."
+        raise RulesError(f"{shown} is out of range: numbers are at most {MAX_NUMBER:,}",
+                         origin.locate(_pos(tok), text))
+
+
+def _first_pos(node: Tree[Token]) -> a.Pos:
+    meta = node.meta
+    if not getattr(meta, "empty", True):
+        return (meta.line, meta.column)
+    for tok in node.scan_values(lambda v: isinstance(v, Token)):
+        return _pos(tok)
+    return (1, 1)
+
+
 def parse(text: str, start: str = "effect", origin: Origin | None = None) -> Any:
     """Parse DSL `text` from start rule `start`; raise RulesError with a location on a mistake."""
     if start not in STARTS:
         raise ValueError(f"unknown start rule {start!r}")
     origin = origin or Origin()
+    if len(text) > MAX_TEXT:
+        raise RulesError(f"too long: {len(text):,} characters; a DSL text has at most "
+                         f"{MAX_TEXT:,}", origin.locate((1, 1), text[:200]))
     try:
         tree = _lark().parse(text, start=start)
     except UnexpectedInput as err:
         raise _syntax_error(err, text, start, origin) from None
+    _limits(tree, text, origin)
     return _TO_AST.transform(tree)

@@ -37,7 +37,12 @@ def expr(e: a.Expr, outer: int = 0) -> str:
     if prec == 4:  # comparisons do not chain: both sides bind tighter
         text = f"{expr(e.left, 5)} {e.op} {expr(e.right, 5)}"
     else:  # left-associative: the right side needs strictly tighter binding
-        text = f"{expr(e.left, prec)} {e.op} {expr(e.right, prec + 1)}"
+        tail = []
+        node: a.Expr = e
+        while isinstance(node, a.Binary) and _PREC[node.op] == prec:  # a chain, unrecursed
+            tail.append(f"{node.op} {expr(node.right, prec + 1)}")
+            node = node.left
+        text = " ".join([expr(node, prec), *reversed(tail)])
     return f"({text})" if prec < outer else text
 
 

@@ -74,15 +74,62 @@ def test_simulate_workers_give_the_same_results(capsys: pytest.CaptureFixture[st
     (["simulate", "--players", "9"], "unknown player count '9'"),
     (["simulate", "--policy", "heuristc"], "unknown policy 'heuristc' (did you mean 'heuristic'?)"),
     (["simulate", "--difficulty", "easy,medum"], "unknown difficulty 'medum'"),
-    (["simulate", "--games", "0"], "--games must be at least 1"),
+    (["simulate", "--games", "0"], "--games must be from 1 to 1,000,000, not 0"),
     (["check", "no/such/file.toml"], "no such file or folder"),
     (["simulate", "--variant", "missing.toml"], "missing.toml: no such file"),
+    # issue 11: list options, caps
+    (["simulate", "--players", ""], "--players '': an empty item; expected one of 1, 2"),
+    (["simulate", "--players", ","], "--players ',': an empty item"),
+    (["simulate", "--players", "2,,3"], "--players '2,,3': an empty item"),
+    (["simulate", "--difficulty", ""], "--difficulty '': an empty item"),
+    (["simulate", "--mission", ""], "--mission '': an empty item"),
+    (["simulate", "--mission", "japan,"], "--mission 'japan,': an empty item"),
+    (["verify", "japan", "--players", ""], "--players '': an empty item"),
+    (["verify", "japan", "--examples", "0"], "--examples must be from 1 to 100,000"),
+    (["simulate", "--workers", "1000"], "--workers must be at most 64, not 1000"),
+    (["simulate", "--games", "2000000"], "--games must be from 1 to 1,000,000"),
+    (["simulate", "--seed", "-1"], "--seed must be from 0 to"),
+    (["simulate", "--variant", "no-such-variant"], "unknown variant 'no-such-variant'"),
+    (["simulate", "--mission", "/dev/zero"], "/dev/zero: not a regular file"),
+    (["play", "--load", "/dev/zero"], "/dev/zero: cannot read: not a regular file"),
+    (["play", "--mission", ""], "no mission named"),
+    (["render", "--save", "/dev/null", "-o", "x.svg"], "/dev/null: cannot read: not a regular"),
 ])
 def test_bad_input_exits_2_without_traceback(args: list[str], message: str) -> None:
     r = run(*args)
     assert r.returncode == 2
     assert message in r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_a_repeated_list_item_counts_once_with_a_note() -> None:
+    r = run("simulate", "--players", "2,2", "--games", "3", "--csv")
+    assert r.returncode == 0, r.stderr
+    assert "artproject: note: --players names 2 more than once; each is counted once" in r.stderr
+    assert len(r.stdout.strip().splitlines()) == 2  # the header and one row, not two
+
+
+def test_players_take_lists_and_ranges_everywhere(capsys: pytest.CaptureFixture[str]) -> None:
+    from artproject.cli import _players
+
+    assert _players("all") == [1, 2, 3, 4, 5, 6]
+    assert _players("1-3,5") == [1, 2, 3, 5] and capsys.readouterr().err == ""
+    assert _players("2-4,3") == [2, 3, 4]
+    assert "--players names 3 more than once" in capsys.readouterr().err
+    r = run("simulate", "--players", "2-3", "--games", "2", "--csv")
+    assert r.returncode == 0 and len(r.stdout.strip().splitlines()) == 3, r.stderr
+    r = run("verify", "japan", "--players", "4-2")
+    assert r.returncode == 2 and "--players: the range '4-2' is empty" in r.stderr
+
+
+def test_workers_beyond_the_cores_are_capped_unless_forced() -> None:
+    import os
+
+    cores = len(os.sched_getaffinity(0))
+    r = run("simulate", "--workers", str(cores + 1), "--games", "2", "--json")
+    assert r.returncode == 0 and f"using {cores} (--force uses {cores + 1})" in r.stderr
+    r = run("simulate", "--workers", str(cores + 1), "--games", "2", "--json", "--force")
+    assert r.returncode == 0 and "note" not in r.stderr
 
 
 def test_check_reports_every_error(tmp_path: Path) -> None:
@@ -136,3 +183,43 @@ def test_simulate_plays_the_heuristic_by_default(capsys: pytest.CaptureFixture[s
                  "--seed", "1", "--json", "--policy", "random"]) == 0
     (cell,) = json.loads(capsys.readouterr().out)
     assert cell["policy"] == "random"
+
+
+# ---------------------------------------------------------------- nothing is lost (issue 11)
+def test_render_never_replaces_a_file_it_did_not_draw(tmp_path: Path) -> None:
+    mine = tmp_path / "mine.toml"
+    mine.write_text('extends = "japan"\n')
+    r = run("render", "japan", "-o", str(mine))
+    assert r.returncode == 2 and "already exists; nothing was written (--force replaces it)" \
+        in r.stderr
+    assert mine.read_text() == 'extends = "japan"\n'
+    svg = tmp_path / "japan.svg"
+    assert run("render", "japan", "-o", str(svg)).returncode == 0
+    assert run("render", "egypt", "-o", str(svg)).returncode == 0  # its own drawing: redrawn
+    assert "Egypt" in svg.read_text()
+    assert run("render", "japan", "-o", str(mine), "--force").returncode == 0
+    assert mine.read_text().startswith("<?xml")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["japan.svg", "mine.toml"]
+
+
+def test_outputs_follow_the_umask(tmp_path: Path) -> None:
+    r = subprocess.run(f"umask 027 && {sys.executable} -m artproject render japan -o j.svg",
+                       shell=True, cwd=tmp_path, capture_output=True, text=True, check=False)
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "j.svg").stat().st_mode & 0o777 == 0o640
+
+
+def test_verify_never_replaces_a_file(tmp_path: Path) -> None:
+    broken = ROOT / "tests" / "missions" / "fuel-cap.toml"
+    mission = tmp_path / "fuel-cap.toml"
+    mission.write_text(broken.read_text())
+    r = subprocess.run([sys.executable, "-m", "artproject", "verify", str(mission), "--out",
+                        str(mission), "--examples", "60"], capture_output=True, text=True,
+                       cwd=tmp_path, check=False)
+    assert r.returncode == 2 and "already exists; nothing was written" in r.stderr
+    assert mission.read_text() == broken.read_text()
+    for name in ("counterexample-fuel-cap.toml", "counterexample-fuel-cap-2.toml"):
+        r = subprocess.run([sys.executable, "-m", "artproject", "verify", str(mission),
+                            "--examples", "60"], capture_output=True, text=True,
+                           cwd=tmp_path, check=False)
+        assert r.returncode == 1 and f"written as a scenario: {name}" in r.stdout, r.stderr

@@ -9,7 +9,7 @@ import attrs
 import pytest
 
 from artproject.checking import check_file
-from artproject.core.loader import load_rules, scope_of
+from artproject.core.art.loader import load_rules, scope_of
 from artproject.core.scenario import run_scenario
 from artproject.dsl.compiler import Compiler
 

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
 from lark import Lark
 
+from artproject.core.art.game import new_game
+from artproject.core.art.loader import load_rules, scope_of
+from artproject.core.art.rules import Ctx
 from artproject.core.errors import RulesError
-from artproject.core.loader import load_rules, scope_of
 from artproject.dsl import ast as a
 from artproject.dsl.compiler import Compiler
 from artproject.dsl.parser import GRAMMAR, STARTS, Origin, parse
@@ -167,3 +171,91 @@ def test_random_text_only_our_errors(text: str, start: str) -> None:
         parse(text, start)
     except RulesError as err:
         assert str(err)
+
+
+# ---------------------------------------------------------------- limits (issue 11)
+# Each construct nested as deeply as the limit allows compiles and runs; one level more is
+# a clear error. The largest text the size limit allows compiles too: generated Python never
+# fails (no "too many nested parentheses", no RecursionError).
+NESTINGS = {
+    "not": ("expr", lambda n: "not " * n + "true"),
+    "minus": ("expr", lambda n: "-" * n + "1 == 1"),
+    "brackets": ("expr", lambda n: "(1 + " * n + "1" + ")" * n + " > 0"),
+    "and-or": ("expr", lambda n: "(true and " * n + "true" + ")" * n),
+    "calls": ("expr", lambda n: "min(1, " * n + "1" + ")" * n + " == 1"),
+    "if": ("effect", lambda n: "if true then " * n + "gain 1 fuel"),
+    "else": ("effect", lambda n: "if false then win else " * n + "gain 1 fuel"),
+    "braces": ("effect", lambda n: "{ gain 1 fuel; " * n + "win" + " }" * n),
+    "for each": ("effect", lambda n: "for each player do " * n + "gain 1 fuel"),
+    "cost": ("cost", lambda n: "1 fuel if true else " * n + "2 fuel"),
+}
+
+
+def _deepest(start: str, make: Callable[[int], str], hi: int = 400) -> int:
+    """The largest n for which make(n) parses (the nesting limit, in this construct)."""
+    lo = 1
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        try:
+            parse(make(mid), start)
+            lo = mid
+        except RulesError:
+            hi = mid - 1
+    return lo
+
+
+@pytest.mark.parametrize("construct", NESTINGS)
+def test_the_deepest_text_allowed_compiles_and_one_more_is_refused(compiler: Compiler,
+                                                                   construct: str) -> None:
+    start, make = NESTINGS[construct]
+    n = _deepest(start, make)
+    assert n >= 8  # real rules nest 6 deep at most
+    compiler.errors.clear()
+    compiled = getattr(compiler, start)(make(n))
+    assert compiled is not None and not compiler.errors, compiler.errors
+    if start in ("expr", "cost"):
+        compiled(new_game("japan", seed=1), Ctx())  # and it runs
+    with pytest.raises(RulesError, match="nested too deeply: at most 32"):
+        parse(make(n + 1), start)
+
+
+@pytest.mark.parametrize(("text", "start"), [
+    (" and ".join(["true"] * 200), "expr"),  # 200 ands: "too many nested parentheses" once
+    (" + ".join(["1"] * 250) + " > 0", "expr"),  # a sum of 250 terms: the same
+    (" - ".join(["threat"] * 300) + " < 0 or " + " * ".join(["1"] * 200) + " == 1", "expr"),
+    ("; ".join(["gain 1 fuel"] * 300), "effect"),
+])
+def test_long_chains_compile_flat(compiler: Compiler, text: str, start: str) -> None:
+    compiler.errors.clear()
+    fn = getattr(compiler, start)(text)
+    assert fn is not None and not compiler.errors, compiler.errors
+    if start == "expr":
+        fn(new_game("japan", seed=1), Ctx())
+
+
+def test_the_largest_text_allowed_compiles(compiler: Compiler) -> None:
+    def make(n: int) -> str:
+        return " + ".join(["threat"] * n) + " > 0"
+    n = _deepest("expr", make, hi=2000)
+    compiler.errors.clear()
+    assert compiler.expr(make(n)) is not None and not compiler.errors
+    with pytest.raises(RulesError, match=r"too large: .* at most 2000"):
+        parse(make(n + 1), "expr")
+
+
+@pytest.mark.parametrize(("text", "start", "message"), [
+    ("gain 99999999999999999999 fuel", "effect",
+     "<text>:1:6: 999999999999... is out of range: numbers are at most 10,000"),
+    ("gain 10001 fuel", "effect", "<text>:1:6: 10001 is out of range"),
+    ("films x10001", "placements", "<text>:1:7: 10001 is out of range"),
+    ("threat > 123456", "expr", "<text>:1:10: 123456 is out of range"),
+    ("gain 1 fuel; " * 1000, "effect", "<text>:1:1: too long: 13,000 characters"),
+])
+def test_dsl_limits_are_clear_errors(text: str, start: str, message: str) -> None:
+    with pytest.raises(RulesError) as err:
+        parse(text, start)
+    assert str(err.value).splitlines()[0].startswith(message), str(err.value)
+
+
+def test_the_number_cap_is_inclusive() -> None:
+    assert parse("gain 10000 fuel", "effect") == (a.Gain((a.Amount(10_000, "fuel"),)),)

@@ -185,7 +185,7 @@ def test_save_is_small() -> None:
     ("not a save", "not a save file"),
     ('{"format": "chess"}', "not an artproject save"),
     ('{"format": "artproject-save", "version": 99}', "version 99"),
-    ('{"format": "artproject-save", "version": 2, "mission": "japan"}', "'variants' is missing"),
+    ('{"format": "artproject-save", "version": 2, "mission": "japan"}', "variants: missing"),
     ('{"format": "artproject-save", "version": 1, "mission": "japan"}', "older generator"),
 ])
 def test_corrupt_saves(text: str, message: str) -> None:

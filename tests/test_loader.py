@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from artproject.checking import check_file
+from artproject.core.art.loader import load_rules, shipped_missions
 from artproject.core.errors import RulesError, RulesErrors
-from artproject.core.loader import load_rules, shipped_missions
 
 
 def write(tmp: Path, name: str, text: str) -> Path:
@@ -143,7 +143,8 @@ def test_unknown_keys_and_parameters(tmp_path: Path) -> None:
     assert any("unknown key 'hook' (did you mean 'hooks'?)" in e for e in errs)
     assert any("rules.lost_city_a: unknown rule parameter 'lost_city_a' (did you mean "
                "'lost_city_at'?)" in e for e in errs)
-    assert any("rules.weapon_bonus: expected int, not str" in e for e in errs)
+    assert any("rules.weapon_bonus: expected a whole number from 0 to 10,000, not text 'two'"
+               in e for e in errs)
 
 
 def test_huge_numbers_are_refused(tmp_path: Path) -> None:

@@ -119,7 +119,7 @@ def _scenario(tmp: Path, body: str) -> Path:
     ("[position]\ndiscard = [999]\n", "3:11: position.discard[0]",
      "no card 999 in the deck"),
     ("[position]\nfinal_round = 1\n", "3:15: position.final_round",
-     "expected true or false, not 1"),
+     "expected true or false, not a whole number 1"),
 ])
 def test_a_position_that_cannot_exist_is_a_clear_error(tmp_path: Path, body: str, where: str,
                                                        message: str) -> None:

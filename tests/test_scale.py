@@ -8,6 +8,7 @@ import os
 import signal
 import socket
 import sqlite3
+import stat
 import subprocess
 import sys
 import time
@@ -234,6 +235,20 @@ def test_other_files_are_not_stores(tmp_path: Path) -> None:
                                                   str(tmp_path / "no" / "s.db")))
 
 
+def test_a_store_is_never_a_device_or_a_pipe(tmp_path: Path) -> None:
+    """SQLite would write into whatever the name leads to (issue 11: only regular files)."""
+    pipe = tmp_path / "pipe.db"
+    os.mkfifo(pipe)
+    line = one_line_error(cli("simulate", "--games", "2", "--store", str(pipe)))
+    assert "not a regular file (a device, pipe or socket)" in line
+    assert stat.S_ISFIFO(os.stat(pipe).st_mode)
+    gone = tmp_path / "gone.db"
+    gone.symlink_to(tmp_path / "nothing")
+    assert "a link to nothing" in one_line_error(cli("simulate", "--games", "2", "--store",
+                                                     str(gone)))
+    assert not (tmp_path / "nothing").exists()
+
+
 def test_a_locked_store_is_refused(tmp_path: Path) -> None:
     db = _store_of(tmp_path, "SELECT 1")
     before = digest(db)
@@ -303,8 +318,11 @@ def test_report_prints_the_hall_of_fame_and_draws_the_plots(tmp_path: Path) -> N
     assert [f.name for f in files] == sorted(f"{n}.{x}" for n in ("win-rate", "game-length",
                                                                   "causes-of-loss")
                                              for x in ("png", "svg"))
+    mask = os.umask(0)
+    os.umask(mask)
     for f in files:
         data = f.read_bytes()
+        assert f.stat().st_mode & 0o777 == 0o666 & ~mask  # the umask's, not 0600
         assert len(data) > 10_000
         assert data.startswith(b"\x89PNG") if f.suffix == ".png" else b"<svg" in data
     before = {f.name: digest(f) for f in files}
@@ -349,6 +367,9 @@ def test_tune_is_seeded_and_writes_a_variant_that_plays_as_reported(tmp_path: Pa
     assert "track.threat.first" in r.stdout and "wrote harbour-tuned.toml" in r.stdout
     first = (tmp_path / "harbour-tuned.toml").read_text()
     assert "[[track]]" in first and "[setup]" in first
+    mask = os.umask(0)
+    os.umask(mask)
+    assert (tmp_path / "harbour-tuned.toml").stat().st_mode & 0o777 == 0o666 & ~mask
     # never over a file without --force; the same arguments, the same values
     assert "already exists" in one_line_error(run(*args, cwd=tmp_path))
     r = run(*args, "--force", "--workers", "2", cwd=tmp_path)
@@ -382,6 +403,17 @@ def test_ctrl_c_stops_a_search_and_writes_nothing(tmp_path: Path) -> None:
     (["--players", "0-3"], "is not a team size"),
     (["--players", "4-2"], "is empty"),
     (["--trials", "0"], "--trials must be at least 1"),
+    # issue 11's validation and caps, as every command's
+    (["--players", ""], "--players '': an empty item"),
+    (["--players", "2,,4"], "--players '2,,4': an empty item"),
+    (["--players", "7"], "unknown player count '7'"),
+    (["--games", "0"], "--games must be from 1 to 1,000,000, not 0"),
+    (["--games", "2000000"], "--games must be from 1 to 1,000,000"),
+    (["--trials", "20000"], "--trials must be at most 10,000, not 20000"),
+    (["--workers", "1000"], "--workers must be at most 64, not 1000"),
+    (["--seed", "-1"], "--seed must be from 0 to"),
+    (["--policy", "heuristc"], "(did you mean 'heuristic'?)"),
+    (["--address", "tcp://127.0.0.1:1"], "--address is for --backend dask"),
 ])
 def test_tune_bad_options(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str],
                           message: str) -> None:

@@ -58,7 +58,7 @@ def test_refused_action_that_is_allowed_fails(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("body", "message"), [
-    ('phase = "batle"', "unknown phase 'batle' (did you mean 'battle'?)"),
+    ('phase = "batle"', "phase: unknown value 'batle' (did you mean 'battle'?)"),
     ("[position]\npawns = ['tokio']", "position.pawns.p1: unknown city 'tokio'"),
     ("[[step]]\ndo = 'mvoe p1 kyoto'", "unknown verb 'mvoe'"),
     ("[[step]]\nexpect = ['van.fule == 1']", "unknown resource 'fule'"),
@@ -227,7 +227,8 @@ def test_cards_and_the_deck_as_expressions(tmp_path: Path) -> None:
     ("[[step]]\npay_health = ['p3']", "step[0].pay_health[0]: no player 'p3' in a 2-player game"),
     ("[[step]]\npay_health = ['x']", "'x' is not a player"),
     ("[[step]]\nlegal = ['unlock p1']", "step[0].legal[0]: 'unlock p1': expected 'unlock'"),
-    ("[[step]]\nnot_events = 'won'", "step[0].not_events: expected a list of strings"),
+    ("[[step]]\nnot_events = 'won'",
+     "step[0].not_events: expected a list of texts, not text 'won'"),
     ("[[step]]\nexpect = ['card(p1) == 1']", "card() wants int here, not player"),
 ])
 def test_bad_new_step_keys(tmp_path: Path, body: str, message: str) -> None:

@@ -82,9 +82,25 @@ def test_play_a_scripted_session(tmp_path: Path) -> None:
     assert "saved to g.json" in out and "commands:" in out
     assert "end of input: saved to artproject-autosave.json" in out
     assert (tmp_path / "g.json").exists() and (tmp_path / "artproject-autosave.json").exists()
-    # the autosave continues where the session stopped
+    # the autosave continues where the session stopped, and its own autosave takes a fresh
+    # name: the first game's stays (issue 11: ending a new game overwrote the last one's)
+    first = (tmp_path / "artproject-autosave.json").read_text()
     r = run("play", "--load", "artproject-autosave.json", cwd=tmp_path, stdin="quit\n")
-    assert r.returncode == 0 and "saved to artproject-autosave.json; bye" in r.stdout
+    assert r.returncode == 0 and "saved to artproject-autosave-2.json; bye" in r.stdout
+    assert (tmp_path / "artproject-autosave.json").read_text() == first
+
+
+def test_play_never_saves_over_a_file_it_did_not_write(tmp_path: Path) -> None:
+    mine = tmp_path / "mine.toml"
+    mine.write_text('extends = "japan"\n')
+    script = "save mine.toml\nsave g.json\ndone\nsave g.json\nsave mine.toml --force\nquit\n"
+    r = run("play", "--seed", "4", cwd=tmp_path, stdin=script)
+    assert r.returncode == 0, r.stderr
+    assert "! mine.toml already exists and this session did not write it; nothing was " \
+        "written (save mine.toml --force replaces it)" in r.stdout
+    assert r.stdout.count("saved to g.json") == 2  # its own file: saved over
+    assert "artproject-save" in mine.read_text()  # forced
+    assert len(list(tmp_path.glob(".*"))) == 0  # no temporary file left
 
 
 def test_play_shows_only_the_viewers_hand() -> None:

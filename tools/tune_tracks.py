@@ -17,7 +17,7 @@ import tempfile
 import tomllib
 from pathlib import Path
 
-from artproject.core.loader import _package_dir
+from artproject.core.art.loader import package_dir
 from artproject.simulate import simulate_grid
 
 ALLIES = {"steep": [5, 4, 3, 3, 2, 2, 1], "gentle": [4, 3, 3, 2, 2, 1, 1]}
@@ -37,7 +37,7 @@ def main() -> None:
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="tune-"))
     for board in args.boards:
-        doc = tomllib.loads((_package_dir("missions") / f"{board}.toml").read_text())
+        doc = tomllib.loads((package_dir("missions") / f"{board}.toml").read_text())
         symbols = [t.get("symbol") for t in doc["track"]]
         results = []
         for length, first, last, ramp in itertools.product((6, 7), (2, 3, 4), (10, 12, 14),

@@ -1,30 +1,42 @@
 """How an A.R.T. game starts (`new_game`, the library's) and what its saves record of that
-(the kernel's saves.py writes and replays the rest). Scenario files: scenarios.py.
+(the kernel's saves.py writes and replays the rest: its keys and these, declared in
+`SaveFile`). Scenario files: scenarios.py.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
+
+import attrs
 
 from ...missions import DEFAULT
-from ..errors import GameError, RulesError, SaveError
+from ..errors import ArtError, GameError, RulesError, SaveError
+from ..files import exists
 from ..games import game_class
-from ..loader import load_rules
-from ..saves import need
+from ..saves import save_spec
+from ..schema import param, section
+from .loader import is_name, load_rules, package_dir
 from .position import apply_position
 from .round import PHASES
+from .rules import Rules
 from .state import State
 
 GAME: Final = State.game
+if TYPE_CHECKING:
+    Position = dict[str, Any]
+else:  # the position's schema, made from the state's table of fields
+    Position = State.POSITION_SPEC
 
 
-def new_game(mission: str | Path = DEFAULT, players: int = 2, difficulty: str = "medium",
-             seed: int = 0, variants: Iterable[str | Path] = (),
+def new_game(mission: str | Path | Rules = DEFAULT, players: int = 2,
+             difficulty: str = "medium", seed: int = 0, variants: Iterable[str | Path] = (),
              position: Mapping[str, Any] | None = None, phase: str = "mission",
              log: bool = False, *, chance: str = "sample", game: str | None = None) -> State:
-    """Start a game: a shipped mission's name or a file path, 1-6 players, a seed.
+    """Start a game: a shipped mission's name, a file path (or loaded rules), 1-6 players,
+    a seed.
 
     log=True records the events as they happen (`events()` otherwise replays the game to
     tell them: right for a look now and then, slow to ask after every step).
@@ -35,7 +47,7 @@ def new_game(mission: str | Path = DEFAULT, players: int = 2, difficulty: str = 
         return game_class(game).create(  # type: ignore[return-value]
             players=players, difficulty=difficulty, seed=seed, variants=variants,
             position=position, phase=phase, log=log, chance=chance)
-    rules = load_rules(mission, variants)
+    rules = mission if isinstance(mission, Rules) else load_rules(mission, variants)
     if phase not in PHASES:
         raise GameError(f"unknown phase {phase!r}; expected one of: {', '.join(PHASES)}")
     if position is None and phase == "mission":
@@ -48,29 +60,84 @@ def new_game(mission: str | Path = DEFAULT, players: int = 2, difficulty: str = 
 
 
 # ====================================================================== saves
-def save_header(st: State) -> dict[str, Any]:
-    return {"mission": st.rules.ref or st.rules.name, "variants": list(st.rules.variants),
+@section()
+@attrs.frozen
+class StartSpec:
+    """How a game from a set position began: [start]."""
+
+    phase: str = param("the phase the first round started in", choices=PHASES,
+                       default="mission")
+    position: Position | None = param("the position set before play "
+                                      "(docs/scenarios.md)", default=None,
+                                      expects="a table ([position] below)")
+
+
+@attrs.frozen
+class _Began:
+    """How a saved game began: its keys in a save, among the kernel's (`saves.save_spec`)."""
+
+    mission: str = param("a shipped mission's name, or its file's path relative to the save")
+    variants: tuple[str, ...] = param("the variants, named the same way")
+    players: int = param("the team's size", lo=1, hi=6)
+    difficulty: str = param("the difficulty, one of the mission's")
+    seed: int = param("the seed of the game's dice and draws", lo=-(2**63), hi=2**64 - 1,
+                      expects="a whole number (64 bits)")
+    start: StartSpec | None = param("[start]: the set position the game began from",
+                                    default=None)
+
+
+SaveFile: Final = save_spec(_Began)
+
+
+def save_header(st: State, folder: Path | None) -> dict[str, Any]:
+    """What a save records of how the game began: a shipped mission or variant by its
+    name, any other by its path relative to `folder` (absolute without one)."""
+    return {"mission": _reference(st.rules.ref or st.rules.name, folder, "missions"),
+            "variants": [_reference(v, folder, "missions/variants") for v in st.rules.variants],
             "players": st.players, "difficulty": st.difficulty, "seed": st.seed}
 
 
-def read_header(doc: Mapping[str, Any], name: str) -> dict[str, Any]:
-    """The save's record of how the game began, checked."""
-    header = {"name": name, "mission": need(doc, "mission", str, name),
-              "variants": need(doc, "variants", list, name),
-              "players": need(doc, "players", int, name),
-              "difficulty": need(doc, "difficulty", str, name),
-              "seed": need(doc, "seed", int, name), "start": doc.get("start")}
-    if header["start"] is not None and not isinstance(header["start"], dict):
-        raise SaveError(f"{name}: 'start' must be a table")
-    return header
-
-
-def from_header(h: Mapping[str, Any], chance: str) -> State:
-    """The game a save began as, not yet played."""
-    start = h["start"] or {}
+def _reference(ref: str, folder: Path | None, shipped: str) -> str:
+    if is_name(ref):
+        return ref
     try:
-        return new_game(h["mission"], h["players"], h["difficulty"], h["seed"], h["variants"],
-                        start.get("position") if start else None,
-                        start.get("phase", "mission"), chance=chance)
+        p = Path(ref).resolve()
+        pkg, _, sub = shipped.partition("/")
+        if p.suffix == ".toml" and p.parent == (package_dir(pkg) / sub).resolve():
+            return p.stem  # a shipped file named by its path: its name travels better
+        if folder is not None:
+            return os.path.relpath(p, folder.resolve())
+        return str(p)
+    except (OSError, ValueError, RuntimeError):  # another drive, a loop of links
+        return ref
+
+
+def _resolve(ref: str, folder: Path | None) -> str:
+    """A save's mission or variant: a name, or a path relative to the save (or, as older
+    saves wrote it, to the current folder)."""
+    if is_name(ref) or folder is None or Path(ref).is_absolute():
+        return ref
+    beside = folder / ref
+    return str(beside) if exists(beside) or not exists(ref) else ref
+
+
+def from_header(spec: Any, doc: Mapping[str, Any], name: str, folder: Path | None,
+                ) -> State:
+    """The game a save began as, not yet played: its rules, then its set-up or set position
+    (as written: the schema has checked its shape)."""
+    try:
+        rules = load_rules(_resolve(spec.mission, folder),
+                           [_resolve(v, folder) for v in spec.variants])
     except RulesError as err:
-        raise SaveError(f"{h['name']}: the save's rules cannot be loaded: {err}") from None
+        raise SaveError(f"{name}: the save's rules cannot be loaded: {err}") from None
+    start = spec.start
+    try:
+        if start is None:
+            return new_game(rules, spec.players, spec.difficulty, spec.seed, chance=spec.chance)
+        return new_game(rules, spec.players, spec.difficulty, spec.seed,
+                        position=doc["start"].get("position", {}), phase=start.phase,
+                        chance=spec.chance)
+    except RulesError as err:  # the set position names something these rules lack
+        raise SaveError(f"{name}: start.{err.path or 'position'}: {err.message}") from None
+    except ArtError as err:
+        raise SaveError(f"{name}: {err}") from None

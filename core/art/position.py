@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from .. import schema
 from ..errors import Location, RulesError, closest
 from ..fields import SKIP, read_position
 
@@ -73,11 +74,11 @@ def apply_position(st: State, pos: Mapping[str, Any], locate: Locate = _nowhere,
     """Set the parts of `st` that `pos` names; raise RulesError naming the bad entry."""
     rd = _Reader(st, locate, prefix)
     st.legal_cache = None
-    keys = [e.key for e in st.ENTRIES]
-    for key in pos:
-        if key not in keys:
-            raise rd.fail(f"unknown position entry {key!r}" + closest(key, keys)
-                          + "; expected one of: " + ", ".join(keys), key)
+    # each entry's shape first (its declaration in the state's table), then its meaning
+    _, found = schema.structure(dict(pos), st.POSITION_SPEC)
+    if found:
+        path, msg = found[0]
+        raise rd.fail(msg, *path)
     read_position(st, pos, st.ENTRIES, rd)  # every entry but the cards'
     _place_cards(rd, pos)
     for kind in ("agent", "health", "artwork", "marker"):

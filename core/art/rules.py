@@ -108,6 +108,8 @@ class Rules:
     raw: Mapping[str, Any]  # the merged TOML document, for tools
     ref: str = ""  # how it was asked for: a shipped name or a file path (saves record it)
     variants: tuple[str, ...] = ()
+    # what `check` reports as odd but playable (RulesWarning), with its place in the files
+    warnings: tuple[Any, ...] = attrs.field(default=(), eq=False, repr=False)
     # Work derived from these rules once, for the engine's fast paths (set-up templates,
     # action tables). Never part of the rules' meaning; a copy made by evolve starts empty.
     cache: dict[Any, Any] = attrs.field(init=False, factory=dict, eq=False, repr=False)
@@ -133,7 +135,8 @@ class Rules:
         return self  # frozen: a copy is the same rules
 
 
-def _load_again(mission: str, variants: tuple[str, ...], cards: str | None) -> Rules:
-    from ..loader import load_rules
+def _load_again(mission: str, variants: tuple[str, ...], cards: str | None,
+                base: str | None = None) -> Rules:
+    from .loader import load_rules
 
-    return load_rules(mission, variants, cards=cards)
+    return load_rules(mission, variants, cards=cards, base=base)

@@ -1,6 +1,7 @@
 """Scenario files for the A.R.T. game: its keys (mission, variants, cards, players,
-difficulty, phase, position), its facts (DSL expressions) and its own step key, `pay_health`.
-The kernel's runner (core/scenario.py) does the rest.
+difficulty, phase, position), its facts (DSL expressions) and its own step key, `pay_health`,
+declared in `ScenarioFile` and `StepFile` beside the kernel's. The kernel's runner
+(core/scenario.py) does the rest.
 """
 
 from __future__ import annotations
@@ -10,67 +11,52 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
+import attrs
+
 from ...missions import DEFAULT
-from ..errors import GameError, Location, RulesError, closest
-from ..loader import load_rules, scope_of
+from ..errors import GameError, Location, RulesError
 from ..registry import parse_player
-from ..scenario import StepKey, Stop
+from ..scenario import StepKey, Stop, scenario_spec, step_key, step_spec
+from ..schema import param
 from .effects import HURT, V_HURT
+from .loader import load_rules, scope_of
 from .position import apply_position
 from .registry import act
 from .round import PHASES
 from .rules import Rules
+from .state import State
 
-if TYPE_CHECKING:
-    from .state import State
-
-KEYS: Final = ("mission", "variants", "cards", "players", "difficulty", "phase", "position")
 Fail = Callable[..., RulesError]
+if TYPE_CHECKING:
+    Position = dict[str, Any]
+else:  # the position's schema, made from the state's table of fields
+    Position = State.POSITION_SPEC
 
 
-def setup(cls: type[State], doc: Mapping[str, Any], path: Path,
+def setup(cls: type[State], spec: Any, doc: Mapping[str, Any], path: Path,
           variants: tuple[str | Path, ...], locate: Callable[[tuple[Any, ...]], Location],
           fail: Fail) -> tuple[State, Callable[[], None]]:
     """The game a scenario file sets up (recording its events), and how it starts."""
-    players = doc.get("players", 2)
-    difficulty, phase = doc.get("difficulty", "medium"), doc.get("phase", "mission")
-    if not isinstance(players, int) or isinstance(players, bool) or not 1 <= players <= 6:
-        raise fail("'players' must be 1 to 6", "players")
-    if phase not in PHASES:
-        raise fail(f"unknown phase {phase!r}" + closest(str(phase), PHASES)
-                   + "; expected one of: " + ", ".join(PHASES), "phase")
-    rules = _rules_of(doc, path, variants, fail)
+    rules = _rules_of(spec, path, variants)
     try:
-        st = cls.new(rules, players, str(difficulty), doc.get("seed", 0), start=False,
-                     log=True)
+        st = cls.new(rules, spec.players, spec.difficulty, spec.seed, start=False, log=True)
     except GameError as err:
         raise fail(str(err), "difficulty") from None
     pos = doc.get("position", {})
-    if not isinstance(pos, dict):
-        raise fail("'position' must be a table", "position")
     apply_position(st, pos, locate)
-    st.start = {"phase": phase, "position": pos}
-    return st, partial(st.start_round, phase)
+    st.start = {"phase": spec.phase, "position": pos}
+    return st, partial(st.start_round, spec.phase)
 
 
-def _rules_of(doc: Mapping[str, Any], path: Path, variants: tuple[str | Path, ...],
-              fail: Fail) -> Rules:
+def _rules_of(spec: Any, path: Path, variants: tuple[str | Path, ...]) -> Rules:
     """The mission, its variants and card file, paths read relative to the scenario."""
-    mission = doc.get("mission", DEFAULT)
-    if not isinstance(mission, str):
-        raise fail("'mission' must be a name or a path", "mission")
-    if mission.endswith(".toml") and not Path(mission).is_absolute():
-        mission = str(path.parent / mission)
-    extra = doc.get("variants", [])
-    if not isinstance(extra, list) or not all(isinstance(v, str) for v in extra):
-        raise fail("'variants' must be a list of names or paths", "variants")
-    variants = (*variants, *(str(path.parent / v) if v.endswith(".toml") else v for v in extra))
-    cards = doc.get("cards")
-    if cards is not None:
-        if not isinstance(cards, str):
-            raise fail("'cards' must be the path of a card file", "cards")
-        cards = str(path.parent / cards) if not Path(cards).is_absolute() else cards
-    return load_rules(mission, variants, cards=cards)
+    def beside(ref: str) -> str:
+        return str(path.parent / ref) if ref.endswith(".toml") and not Path(
+            ref).is_absolute() else ref
+
+    cards = None if spec.cards is None else beside(spec.cards)
+    return load_rules(beside(spec.mission), (*variants, *map(beside, spec.variants)),
+                      cards=cards)
 
 
 Fact = tuple[Callable[..., Any], Any, Any, str]  # a fact, its two sides (if a comparison)
@@ -99,9 +85,7 @@ def checker(st: State) -> Callable[[str, Any], Fact]:
 
 
 # ====================================================================== pay_health
-def _payers(value: Any, st: State, fail: Fail, *path: Any) -> tuple[int, ...]:
-    if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
-        raise fail("expected a list of strings", *path)
+def _payers(value: list[str], st: State, fail: Fail, *path: Any) -> tuple[int, ...]:
     out = []
     for j, text in enumerate(value):
         try:
@@ -140,4 +124,33 @@ def _health_payments(st: State, seen: int) -> list[int]:
     return [int(str(e[2])[1:]) - 1 for e in st.log[seen:] if e[1] == "health_for"]
 
 
-STEPS: Final = (StepKey("pay_health", _payers, _pay_health),)
+# ====================================================================== the files' keys
+@attrs.frozen
+class _Keys:
+    """The game's keys in a scenario file, among the kernel's (`scenario.scenario_spec`)."""
+
+    mission: str = param("a shipped mission's name or a path (relative to the scenario)",
+                         default=DEFAULT)
+    variants: tuple[str, ...] = param("variants to layer on the mission: names or paths",
+                                      factory=tuple)
+    cards: str | None = param("a card file to play with instead of the mission's (relative "
+                              "to the scenario)", default=None)
+    players: int = param("the team's size", lo=1, hi=6, default=2)
+    difficulty: str = param("the difficulty, one of the mission's", default="medium")
+    phase: str = param("where the round starts: mission (with the boundary before it), or "
+                       "in the phase itself", choices=PHASES, default="mission")
+    position: Position | None = param("[position]: any part of the state, below",
+                                      default=None, expects="a table (below)")
+
+
+@attrs.frozen
+class _Steps:
+    """The game's own step keys, among the kernel's."""
+
+    pay_health: tuple[str, ...] | None = step_key(
+        "the players who pay health for missing resources in the step, in order (R4, R5)",
+        StepKey(_payers, _pay_health), expects="a list of pN")
+
+
+ScenarioFile: Final = scenario_spec(_Keys, _Steps)
+StepFile: Final = step_spec(ScenarioFile)

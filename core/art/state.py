@@ -27,6 +27,7 @@ from ..fields import (
     Field,
 )
 from ..machine import MACHINE_FIELDS, Machine
+from ..schema import Name, param
 from . import battle as _battle
 from . import (
     chance,
@@ -37,7 +38,6 @@ from . import (
     invariants,
     pickling,
     position,
-    scenarios,
     setup,
 )
 from . import round as _round
@@ -53,9 +53,11 @@ def _battle_fp(b: Battle | None) -> dict[str, Any]:
             "battle": [b.city, b.leader, b.parts, b.dice, b.labels, b.bonus, b.picks, b.reroll]}
 
 
-def _entry(key: str, info: str = PUBLIC) -> Entry:
-    """A position entry read and written by position.py's `read_KEY` and `write_KEY`."""
-    return Entry(key, getattr(position, f"read_{key}"), getattr(position, f"write_{key}"), info)
+def _entry(key: str, t: Any, meaning: str, info: str = PUBLIC, **declared: Any) -> Entry:
+    """A position entry read and written by position.py's `read_KEY` and `write_KEY`, its
+    value of type `t`, declared (meaning, range) as `schema.param` declares any key."""
+    return Entry(key, getattr(position, f"read_{key}"), getattr(position, f"write_{key}"), info,
+                 t, param(meaning, default=None, **declared))
 
 
 # The game's fields, after the machine's own (see core/fields.py): how a copy takes each,
@@ -65,25 +67,51 @@ ART_FIELDS: Final = (
     Field("players", SHARE, PUBLIC),
     Field("difficulty", SHARE, PUBLIC),
     Field("solo", SHARE, PUBLIC),
-    Field("round", SHARE, PUBLIC, entries=(_entry("round"),)),
+    Field("round", SHARE, PUBLIC, entries=(_entry("round", int, "the round", lo=1),)),
     Field("phase", SHARE, PUBLIC, fp="phase"),
-    Field("van", LIST, PUBLIC, entries=(_entry("van"),)),
-    Field("health", LIST, PUBLIC, entries=(_entry("health"),)),
-    Field("pawns", LIST, PUBLIC, entries=(_entry("pawns"),)),
-    Field("agents", LIST, PUBLIC, entries=(_entry("agents"),)),
-    Field("hq", SHARE, PUBLIC, entries=(_entry("hq"),)),
-    Field("artworks", LIST, PUBLIC, entries=(_entry("artworks"),)),
-    Field("lost", LIST, PUBLIC, entries=(_entry("lost"),)),
-    Field("track", LIST, PUBLIC, entries=(_entry("track"),)),
-    Field("allies", SHARE, PUBLIC, entries=(_entry("allies"),)),
-    Field("hands", LISTS, PRIVATE, entries=(_entry("hands", PRIVATE),)),  # each in card order
-    Field("chains", LISTS, PUBLIC, entries=(_entry("chain"), _entry("chains"))),
-    Field("discard", LIST, PUBLIC, entries=(_entry("discard"),)),  # face up (our ruling)
-    Field("deck_top", LIST, HIDDEN, entries=(_entry("deck_top", HIDDEN),)),  # known to lie on
-    # top (scenarios), the last drawn first
-    Field("carried", LIST, PUBLIC, entries=(_entry("carried"),)),  # per pawn (R23)
-    Field("final_round", SHARE, PUBLIC, entries=(_entry("final_round"),)),
-    Field("forced_dice", LIST, HIDDEN, entries=(_entry("dice", HIDDEN),)),  # scenarios' dice
+    Field("van", LIST, PUBLIC, entries=(_entry(
+        "van", dict[Name, int], "resources in the van, at most resource_tokens each", lo=0),)),
+    Field("health", LIST, PUBLIC, entries=(_entry(
+        "health", list[int] | dict[str, int], "each player's health", lo=1,
+        expects="a list of whole numbers from 1, p1 first, or a table of pN = health"),)),
+    Field("pawns", LIST, PUBLIC, entries=(_entry(
+        "pawns", list[str] | dict[str, str], "each pawn's city (`ally`: the solo ally pawn)",
+        expects="a list of cities, p1 first, or a table of pN (or ally) = city"),)),
+    Field("agents", LIST, PUBLIC, entries=(_entry(
+        "agents", dict[str, int], "agents in cities, by city", lo=0,
+        expects="a table of city = whole number from 0"),)),
+    Field("hq", SHARE, PUBLIC, entries=(_entry(
+        "hq", int, "agents in the White Hand's headquarters", lo=0),)),
+    Field("artworks", LIST, PUBLIC, entries=(_entry(
+        "artworks", list[str], "the cities holding an artwork", expects="a list of cities"),)),
+    Field("lost", LIST, PUBLIC, entries=(_entry(
+        "lost", list[str], "the lost cities (their agents are cleared)",
+        expects="a list of cities"),)),
+    Field("track", LIST, PUBLIC, entries=(_entry(
+        "track", list[str], "artwork symbols already on the track, in order",
+        expects="a list of artwork symbols"),)),
+    Field("allies", SHARE, PUBLIC, entries=(_entry("allies", int, "ally dice unlocked", lo=0),)),
+    Field("hands", LISTS, PRIVATE, entries=(_entry(  # each in card order
+        "hands", list[list[int]] | dict[str, list[int]], "each player's hand, by card number",
+        PRIVATE, lo=0, expects="a list of lists of card numbers, p1 first, or a table of pN = "
+        "card numbers"),)),
+    Field("chains", LISTS, PUBLIC, entries=(
+        _entry("chain", list[int], "the team's clue chain by card number, oldest first", lo=0),
+        _entry("chains", dict[str, list[int]], "each player's clue chain (clue_chains = "
+               "\"per_player\")", lo=0, expects="a table of pN = card numbers"))),
+    Field("discard", LIST, PUBLIC, entries=(_entry(  # face up (our ruling)
+        "discard", list[int], "cards in the discard pile", lo=0),)),
+    Field("deck_top", LIST, HIDDEN, entries=(_entry(  # known to lie on top (scenarios)
+        "deck_top", list[int], "cards on top of the deck, the first listed drawn first",
+        HIDDEN, lo=0),)),
+    Field("carried", LIST, PUBLIC, entries=(_entry(  # per pawn (R23)
+        "carried", list[str], "the pawns carrying an artwork (R23)",
+        expects="a list of pN (or ally)"),)),
+    Field("final_round", SHARE, PUBLIC, entries=(_entry(
+        "final_round", bool, "the final card has been drawn (R20)"),)),
+    Field("forced_dice", LIST, HIDDEN, entries=(_entry(  # scenarios' dice
+        "dice", list[int], "the next dice results, before the seeded generator", HIDDEN,
+        lo=1, hi=100),)),
     Field("deck", LIST, HIDDEN, fp="deck", enc=sorted),  # the cards left, in no order
     Field("above", SHARE, PUBLIC, fp="above"),  # cards above the final card; -1: drawn (R3)
     Field("removed", LIST, HIDDEN, fp="removed", enc=list),  # solo: out of the game (R24)
@@ -107,8 +135,6 @@ class State(Machine):
     INVARIANTS = invariants.INVARIANTS
     STEP_CHECKS = invariants.STEP_CHECKS
     PROPERTY_CHECKS = invariants.PROPERTY_CHECKS
-    SCENARIO_KEYS = scenarios.KEYS
-    SCENARIO_STEPS = scenarios.STEPS
     __slots__ = tuple(f.name for f in ART_FIELDS)
 
     rules: Rules
@@ -272,31 +298,42 @@ class State(Machine):
 
         return new_game(**options)
 
-    def save_header(self) -> dict[str, Any]:
+    @classmethod
+    def save_spec(cls) -> type[Any]:
+        from .game import SaveFile
+
+        return SaveFile
+
+    def save_header(self, folder: Path | None) -> dict[str, Any]:
         from .game import save_header
 
-        return save_header(self)
+        return save_header(self, folder)
 
     @classmethod
-    def read_header(cls, doc: Mapping[str, Any], name: str) -> dict[str, Any]:
-        from .game import read_header
-
-        return read_header(doc, name)
-
-    @classmethod
-    def from_header(cls, header: Mapping[str, Any], chance: str) -> State:
+    def from_header(cls, spec: Any, doc: Mapping[str, Any], name: str,
+                    folder: Path | None) -> State:
         from .game import from_header
 
-        return from_header(header, chance)
+        return from_header(spec, doc, name, folder)
 
     @classmethod
-    def scenario_setup(cls, doc: Mapping[str, Any], path: Path,
+    def scenario_spec(cls) -> type[Any]:
+        from .scenarios import ScenarioFile
+
+        return ScenarioFile
+
+    @classmethod
+    def scenario_setup(cls, spec: Any, doc: Mapping[str, Any], path: Path,
                        variants: tuple[str | Path, ...], locate: Any,
                        fail: Any) -> tuple[State, Any]:
-        return scenarios.setup(cls, doc, path, variants, locate, fail)
+        from .scenarios import setup
+
+        return setup(cls, spec, doc, path, variants, locate, fail)
 
     def scenario_checker(self) -> Any:
-        return scenarios.checker(self)
+        from .scenarios import checker
+
+        return checker(self)
 
     def event_text(self, event: tuple[Any, ...]) -> str:
         """An event as a scenario reads it: its words, without the round it is stamped with."""

@@ -8,26 +8,30 @@
     threat = { first = [2, 4], last = [10, 14] }   # a ramp: the first and last space's
     ally_cost = { first = [4, 5], last = [1, 2] }  # value, the spaces between on a line
 
-Ranges are whole numbers, both ends included. The loader checks the section with the rest of
-the file (an unknown name, an empty range, a range the rules would refuse: file:line:col);
-`tunables()` reads it back from the loaded rules as the dimensions of a search.
+Ranges are whole numbers, both ends included. The schema (`core/art/schema.py`: TuneSpec)
+declares the section's shape like every other key; `check_tunables` reads it against the
+rules when they load (an unknown name, a number that is not a whole-number parameter, a range
+the schema would refuse for that parameter: file:line:col); `tunables()` reads it back from
+the loaded rules as the dimensions of a search.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import Any, Final, NamedTuple
 
-from ..errors import closest
-from .rules import Rules
+import attrs
 
-MAX_NUMBER: Final = 10_000  # as the loader: a larger number in a rule file is refused
+from .. import schema
+from ..errors import closest
+from ..schema import MAX_NUMBER
+from .rules import Rules
+from .schema import PARAMETERS, MissionSpec, TrackSpec, TuneSpec
+
 TRACK_KEYS: Final = ("threat", "ally_cost")
-# rule parameters whose value must be at least 1 for a game to be played at all
-_AT_LEAST_ONE: Final = frozenset({
-    "components.die_faces", "rules.clues_per_artwork", "rules.lost_city_at",
-    "rules.draw_per_round", "rules.play_per_round",
-})
+# The sections of rule parameters a [tune] section may name, with their declarations.
+_SECTIONS: Final = dict(zip(("components", "setup", "rules", "solo"), PARAMETERS,
+                            strict=True))
 
 
 class Tunable(NamedTuple):
@@ -41,97 +45,70 @@ class Tunable(NamedTuple):
 Err = Callable[[str, tuple[Any, ...]], None]
 
 
-def check_tunables(section: Any, params: Mapping[str, Any], difficulties: Mapping[str, int],
-                   err: Err) -> list[Tunable]:
-    """The `[tune]` section's dimensions; each mistake reported through `err(message, path)`."""
-    if section is None:
-        return []
-    out: list[Tunable] = []
-    if not isinstance(section, dict):
-        err("[tune] is a table of sections ([tune.setup], [tune.track] ...)", ("tune",))
-        return out
-    sections = sorted({k.split(".")[0] for k in params} | {"difficulty", "track"})
-    for sec, table in section.items():
-        path: tuple[Any, ...] = ("tune", sec)
-        if sec not in sections:
-            err(f"unknown section {sec!r} in [tune]{closest(sec, sections)}; expected one of: "
-                + ", ".join(sections), path)
-            continue
-        if not isinstance(table, dict):
-            err(f"[tune.{sec}] is a table: name = [low, high]", path)
-            continue
-        for key, value in table.items():
-            out += _one(sec, key, value, params, difficulties, err)
-    return out
-
-
-def _one(sec: str, key: str, value: Any, params: Mapping[str, Any],
-         difficulties: Mapping[str, int], err: Err) -> list[Tunable]:
-    path = ("tune", sec, key)
-    name = f"{sec}.{key}"
-    if sec == "track":
-        return _track(key, value, err)
-    if sec == "difficulty":
+def check_tunables(spec: TuneSpec | None, difficulties: Collection[str], err: Err) -> None:
+    """The checks of meaning on a [tune] section the schema has structured (its shape and
+    each range's order are the schema's): every name known, every number a whole-number
+    parameter, every range within what the schema lets that parameter be."""
+    if spec is None:
+        return
+    for sec, cls in _SECTIONS.items():
+        _check_params(sec, cls, getattr(spec, sec), err)
+    for key, (low, high) in spec.difficulty.items():
+        path = ("tune", "difficulty", key)
         if key not in difficulties:
             err(f"unknown difficulty {key!r}{closest(key, difficulties)}; expected one of: "
                 + ", ".join(difficulties), path)
-            return []
-        r = _range(value, 1, path, err)
-        return [Tunable(name, *r)] if r is not None else []
-    if name not in params:
-        known = [k.split(".", 1)[1] for k in params if k.startswith(sec + ".")]
-        err(f"unknown rule parameter {key!r} in [{sec}]{closest(key, known)}", path)
-        return []
-    current = params[name]
-    if not isinstance(current, int) or isinstance(current, bool):
-        err(f"{name} is not a number (it is {type(current).__name__} {current!r}): only "
-            "whole-number parameters can be tuned", path)
-        return []
-    r = _range(value, 1 if name in _AT_LEAST_ONE else 0, path, err)
-    return [Tunable(name, *r)] if r is not None else []
+        else:
+            _within(low, high, schema.declaration(attrs.fields(MissionSpec).difficulty),
+                    path, err)
+    track = {f.name: f for f in attrs.fields(TrackSpec)}
+    for number in TRACK_KEYS:
+        ramp = getattr(spec.track, number) if spec.track is not None else None
+        for low, high in (ramp.first, ramp.last) if ramp is not None else ():
+            _within(low, high, schema.declaration(track[number]), ("tune", "track", number),
+                    err)
 
 
-def _track(key: str, value: Any, err: Err) -> list[Tunable]:
-    path = ("tune", "track", key)
-    if key not in TRACK_KEYS:
-        err(f"unknown track number {key!r}{closest(key, TRACK_KEYS)}; expected one of: "
-            + ", ".join(TRACK_KEYS), path)
-        return []
-    if not isinstance(value, dict) or set(value) != {"first", "last"}:
-        err("a track ramp is { first = [low, high], last = [low, high] }: the first and "
-            "last space's values", path)
-        return []
-    out = []
-    for end in ("first", "last"):
-        r = _range(value[end], 0, path, err)
-        if r is not None:
-            out.append(Tunable(f"track.{key}.{end}", *r))
-    return out
+def _check_params(sec: str, cls: type[Any], ranges: Mapping[str, tuple[int, int]],
+                  err: Err) -> None:
+    fields = {f.name: f for f in attrs.fields(cls)}
+    for key, (low, high) in ranges.items():
+        path = ("tune", sec, key)
+        f = fields.get(key)
+        if f is None:
+            err(f"unknown rule parameter {key!r} in [{sec}]{closest(key, fields)}", path)
+        elif f.type is not int:
+            err(f"{sec}.{key} is {schema.describe(f.type, schema.declaration(f))}: only "
+                "whole-number parameters can be tuned", path)
+        else:
+            _within(low, high, schema.declaration(f), path, err)
 
 
-def _range(value: Any, least: int, path: tuple[Any, ...], err: Err) -> tuple[int, int] | None:
-    ok = (isinstance(value, list) and len(value) == 2
-          and all(isinstance(v, int) and not isinstance(v, bool) for v in value))
-    if not ok:
-        err(f"expected a range [low, high] of two whole numbers, not {value!r}", path)
-        return None
-    low, high = value
-    if low > high:
-        err(f"an empty range: its low end {low} is above its high end {high}", path)
-        return None
-    if low < least or high > MAX_NUMBER:
-        err(f"the range [{low}, {high}] is outside what the rules accept ({least} to "
-            f"{MAX_NUMBER})", path)
-        return None
-    return low, high
+def _within(low: int, high: int, p: schema.Param, path: tuple[Any, ...], err: Err) -> None:
+    least = int(p.lo) if p.lo is not None else -MAX_NUMBER
+    most = int(p.hi) if p.hi is not None else MAX_NUMBER
+    if low < least or high > most:
+        err(f"the range [{low}, {high}] is outside what the rules accept ({least} to {most})",
+            path)
 
 
 def tunables(rules: Rules) -> list[Tunable]:
-    """The dimensions a loaded mission declares (checked when it loaded)."""
-    def ignore(message: str, path: tuple[Any, ...]) -> None:
-        pass
-
-    return check_tunables(rules.raw.get("tune"), rules.params, rules.difficulties, ignore)
+    """The dimensions a loaded mission declares (checked when it loaded), in the order its
+    file names them."""
+    raw = rules.raw.get("tune")
+    spec, _ = schema.structure(raw, TuneSpec) if raw is not None else (None, [])
+    if spec is None or not isinstance(raw, dict):
+        return []
+    out: list[Tunable] = []
+    for sec in raw:
+        if sec != "track":
+            out += [Tunable(f"{sec}.{k}", *r) for k, r in getattr(spec, sec).items()]
+            continue
+        for key in raw[sec]:
+            ramp = getattr(spec.track, key)
+            out += [Tunable(f"track.{key}.first", *ramp.first),
+                    Tunable(f"track.{key}.last", *ramp.last)]
+    return out
 
 
 def current(rules: Rules, name: str) -> int:

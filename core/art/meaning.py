@@ -1,0 +1,205 @@
+"""Checks of meaning: rules whose every value has the right type, but which cannot work.
+
+The schema (`core/schema.py`) checks each value alone; these checks read values together.
+A board that cannot be played or cannot be won by any team is an error. A board that is
+merely odd (one team size cannot set up, a city no road reaches, a symbol too rare to
+uncover) is a warning: `artproject check` prints it and exits 0. docs/missions.md lists
+every check with its verdict.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from ...dsl.compiler import MULTIPLIER, RESERVED
+from .rules import Rules
+from .schema import MissionSpec
+
+# A finding's message, where it is, and other keys that share the blame (the one set last
+# is shown: a variant's change rather than base's value it broke).
+Report = Callable[..., None]
+TEAM_SIZES = range(1, 7)
+
+
+# ====================================================================== names
+def names(spec: MissionSpec, err: Report) -> None:
+    """Names the DSL can read unambiguously: no keyword, no clash between kinds, no twin."""
+    symbols = set(spec.symbols)
+    for i, s in enumerate(spec.symbols):
+        _word(s, "an artwork symbol", err, ("symbols", i))
+        if spec.symbols.index(s) != i:
+            err(f"artwork symbol {s!r} is listed twice", ("symbols", i))
+    if spec.components is not None:
+        res = spec.components.resources
+        if not res:
+            err("no resources: 'resources' must list them", ("components", "resources"))
+        for i, r in enumerate(res):
+            _word(r, "a resource", err, ("components", "resources", i))
+            if res.index(r) != i:
+                err(f"resource {r!r} is listed twice", ("components", "resources", i))
+            elif r in symbols:
+                err(f"resource {r!r} is also an artwork symbol: the DSL could not tell them "
+                    "apart", ("components", "resources", i))
+    for i, c in enumerate(spec.city):
+        _word(c.name, "a city", err, ("city", i, "name"))
+        if c.name in symbols:
+            err(f"city {c.name!r} has the name of an artwork symbol: `place 1 agent in "
+                f"{c.name}` could mean either", ("city", i, "name"))
+    for i, road in enumerate(spec.road):
+        if "heading" in road:
+            err("'heading' is worked out from the map; a road cannot set it", ("road", i,
+                                                                                "heading"))
+
+
+def _word(name: str, kind: str, err: Report, path: tuple[Any, ...]) -> None:
+    if name in RESERVED or MULTIPLIER.match(name):
+        err(f"{name!r} cannot be the name of {kind}: the DSL reads it as a word of its own "
+            "(hq, p1, every, threat, ...); choose another", path)
+
+
+# ====================================================================== meaning
+def check(rules: Rules, err: Report, warn: Report) -> None:
+    """Every check of meaning on built rules; `err` for the unplayable, `warn` for the odd."""
+    _caps(rules, err, warn)
+    _health(rules, err, warn)
+    _deck(rules, err, warn)
+    _track(rules, err, warn)
+    _reach(rules, err, warn)
+
+
+def _caps(rules: Rules, err: Report, warn: Report) -> None:
+    """Set-up within the components (R1, R2)."""
+    p = rules.p
+    cap = p("components.resource_tokens")
+    for r, n in zip(rules.resources, rules.setup_van, strict=True):
+        if n > cap:
+            err(f"{n} {r} in the van at set-up, but the game has {cap} {r} tokens (R1)",
+                ("setup", "van", r), ("components", "resource_tokens"))
+    tokens, placed = p("components.agent_tokens"), sum(rules.setup_agents)
+    if placed > tokens:
+        err(f"set-up places {placed} agents, but the game has {tokens} agent tokens (R2): "
+            "every game would be lost before it starts", ("setup", "agents_per_city"),
+            ("components", "agent_tokens"), ("city",))
+    else:
+        each = p("setup.player_agents")
+        short = [n for n in TEAM_SIZES if placed + n * each > tokens]
+        if short and short[0] == 1:
+            err(f"set-up places {placed} agents and each player {each} more, but the game "
+                f"has {tokens} agent tokens (R2)", ("setup", "player_agents"),
+                ("components", "agent_tokens"))
+        elif short:
+            warn(f"with {short[0]} or more players the set-up needs more than the {tokens} "
+                 "agent tokens (R2): those games are lost before they start",
+                 ("setup", "player_agents"), ("components", "agent_tokens"))
+    if len(rules.setup_artworks) > p("components.artwork_tokens"):
+        err(f"{len(rules.setup_artworks)} artworks at set-up, but the game has "
+            f"{p('components.artwork_tokens')} artwork tokens (R2)", ("city",))
+    if p("rules.lost_city_at") > tokens:
+        warn(f"no city can hold {p('rules.lost_city_at')} agents (the game has {tokens}): "
+             "cities never fall", ("rules", "lost_city_at"), ("components", "agent_tokens"))
+
+
+def _health(rules: Rules, err: Report, warn: Report) -> None:
+    """Every team size and difficulty takes its health from the health tokens (R2)."""
+    tokens = rules.p("components.health_tokens")
+    solo = rules.p("solo.enabled")
+    factor = rules.p("solo.health_factor")
+    for name, each in rules.difficulties.items():
+        need = {n: each * (factor if n == 1 and solo else n) for n in TEAM_SIZES}
+        short = [n for n in TEAM_SIZES if need[n] > tokens]
+        if len(short) == len(TEAM_SIZES):
+            err(f"{name}: every team needs more than the {tokens} health tokens at set-up",
+                ("difficulty", name), ("components", "health_tokens"))
+        elif short:
+            teams = ", ".join(map(str, short))
+            warn(f"{name}: teams of {teams} need more than the {tokens} health tokens at "
+                 "set-up (R2)", ("difficulty", name), ("components", "health_tokens"))
+
+
+def _deck(rules: Rules, err: Report, warn: Report) -> None:
+    """The final card lies within the deck (R3), in solo mode too (R24)."""
+    n = len(rules.deck)
+    below = rules.p("setup.final_card_from_bottom") - 1
+    if below >= n:
+        err(f"the final card would lie under {below} cards, but the deck has {n}: it would "
+            "be drawn first and every game would end in round 1 (R3)",
+            ("setup", "final_card_from_bottom"), ("cards",))
+    if not rules.p("solo.enabled"):
+        return
+    removed = rules.p("solo.removed_cards")
+    if removed >= n:
+        err(f"solo mode removes {removed} cards from a deck of {n}", ("solo", "removed_cards"))
+    elif below < n and n - removed - below <= 0:
+        warn(f"solo mode removes {removed} of {n} cards: the final card would be drawn "
+             "first and every solo game would end in round 1", ("solo", "removed_cards"))
+
+
+def _track(rules: Rules, err: Report, warn: Report) -> None:
+    """The track fits the artwork tokens and its threat does not fall."""
+    artworks = rules.p("components.artwork_tokens")
+    if len(rules.track) > artworks:
+        err(f"the track has {len(rules.track)} spaces, but the game has {artworks} artwork "
+            "tokens (components.artwork_tokens, R2): it can never be filled", ("track",),
+            ("components", "artwork_tokens"))
+    for i in range(1, len(rules.track)):
+        if rules.track[i].threat < rules.track[i - 1].threat:
+            warn("the threat falls along the track (each space's threat is usually at least "
+                 "the last one's)", ("track", i, "threat"))
+
+
+def reachable(rules: Rules) -> set[int]:
+    """The cities a pawn can reach from the start (every city when moves go anywhere)."""
+    if rules.p("rules.movement") == "anywhere":
+        return set(range(len(rules.cities)))
+    seen, todo = {rules.start}, [rules.start]
+    while todo:
+        c = todo.pop()
+        for r in rules.neighbours[c]:
+            if r.dst not in seen:
+                seen.add(r.dst)
+                todo.append(r.dst)
+    return seen
+
+
+def _reach(rules: Rules, err: Report, warn: Report) -> None:
+    """Every artwork the track needs can be uncovered (R10) and collected (R12)."""
+    need = rules.p("rules.clues_per_artwork")
+    bearing: Counter[int] = Counter(s for card in rules.cards.values() for s in card.clues)
+    near = reachable(rules)
+    _far(rules, near, warn)
+    rare = {s for i, s in enumerate(rules.symbols) if bearing[i] < need}
+    unreached = {s for s in rules.symbols
+                 if not any(c in near for c in rules.by_symbol.get(s, ()))}
+    _ordered_track(rules, rare, unreached, need, err)
+    if not set(rules.symbols) - rare - unreached:
+        why = (f"no symbol is on {need} cards (rules.clues_per_artwork, R10)" if
+               rare == set(rules.symbols) else "no city the pawns can reach bears a symbol "
+               f"that {need} cards bear")
+        err(f"no artwork can ever reach the track: {why}", ("track",),
+            ("rules", "clues_per_artwork"), ("road",), ("city",))
+        return
+    for i, s in enumerate(rules.symbols):
+        if s in rare and rules.by_symbol.get(s):
+            warn(f"fewer than {need} cards bear {s!r}: its artwork can never be uncovered "
+                 "(R10)", ("symbols", i))
+
+
+def _far(rules: Rules, near: set[int], warn: Report) -> None:
+    far = [city.name for c, city in enumerate(rules.cities) if c not in near]
+    if far:
+        warn(f"no road leads from the start to {', '.join(far)}: no artwork there can be "
+             "collected nor any agent fought", ("road",))
+
+
+def _ordered_track(rules: Rules, rare: set[str], unreached: set[str], need: int,
+                   err: Report) -> None:
+    """A track that demands its artworks in order needs each one it names."""
+    for i, space in enumerate(rules.track):
+        if space.symbol in rare:
+            err(f"the track demands a {space.symbol} artwork here, but fewer than {need} cards "
+                f"bear {space.symbol!r}: it can never be uncovered (R10)", ("track", i, "symbol"))
+        elif space.symbol in unreached:
+            err(f"the track demands a {space.symbol} artwork here, but no city the pawns can "
+                f"reach bears {space.symbol!r}", ("track", i, "symbol"))

@@ -1,0 +1,196 @@
+"""Reading and writing the project's files safely: caps on size and depth, atomic writes.
+
+Every rule file, scenario and save comes in through `read_text` (a regular file, at most
+`MAX_FILE_BYTES`, UTF-8) and `check_nesting` (at most `MAX_NESTING` levels of brackets), so
+no input can exhaust memory or the parsers' recursion. Every file the project writes goes
+out through `write_atomic`: a temporary file in the same folder, renamed into place, with
+the permissions the umask gives a new file, and never over an existing file unless asked.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Final
+
+from .errors import ArtError, GameError, Location, RulesError
+
+MAX_FILE_BYTES: Final = 2 * 1024 * 1024  # a rule file, scenario or save; ours are < 40 KB
+MAX_NESTING: Final = 24  # levels of tables and arrays inside each other; ours use 4
+
+# A piece of TOML or JSON that may hold a bracket that is not one: strings and comments.
+_TOML_PIECES: Final = re.compile(
+    r'"""(?:[^\\]|\\.)*?"""|\'\'\'.*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#[^\n]*|[\[\]{}]',
+    re.S)
+_JSON_PIECES: Final = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+
+MakeError = Callable[[str], ArtError]
+
+
+def rules_error(label: str) -> MakeError:
+    """Errors about a rule file, located at the file."""
+    return lambda msg: RulesError(msg, Location(label))
+
+
+def read_text(path: str | Path, label: str | None = None,
+              error: MakeError | None = None) -> str:
+    """The text of a regular file of at most MAX_FILE_BYTES; `error` makes the refusal."""
+    label = label or shorten(str(path))
+    fail = error or rules_error(label)
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        raise fail("no such file") from None
+    except (OSError, ValueError) as err:
+        raise fail(f"cannot read this file: {_reason(err)}") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise fail(f"not a regular file ({_kind(info.st_mode)}): give a TOML or JSON file")
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_FILE_BYTES + 1)
+    except OSError as err:
+        raise fail(f"cannot read this file: {_reason(err)}") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise fail(f"too large: more than {MAX_FILE_BYTES // (1024 * 1024)} MiB "
+                   "(rule files, scenarios and saves are far smaller)")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise fail(f"not UTF-8 text (byte {err.start}): is this a rule file?") from None
+
+
+def _kind(mode: int) -> str:
+    return "a folder" if stat.S_ISDIR(mode) else "a device, pipe or socket"
+
+
+def not_regular(path: str | Path) -> str | None:
+    """What is at `path` when it is there but is no regular file ("a folder", "a device,
+    pipe or socket", "a link to nothing"); None for a regular file or nothing at all."""
+    try:
+        return None if stat.S_ISREG(mode := os.stat(path).st_mode) else _kind(mode)
+    except (OSError, ValueError):
+        return "a link to nothing" if exists(path) else None
+
+
+def shorten(name: str, most: int = 160) -> str:
+    """A file name as messages show it: a very long one shortened in the middle."""
+    return name if len(name) <= most else f"{name[:most // 2]}...{name[-most // 2:]}"
+
+
+def _reason(err: BaseException) -> str:
+    return getattr(err, "strerror", None) or str(err)
+
+
+def nesting(text: str, json: bool = False) -> tuple[int, int]:
+    """The deepest nesting of brackets in TOML (or JSON) text, and the offset where it is."""
+    deepest = depth = at = 0
+    for m in (_JSON_PIECES if json else _TOML_PIECES).finditer(text):
+        piece = m.group(0)
+        if piece in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest, at = depth, m.start()
+        elif piece in "]}":
+            depth = max(depth - 1, 0)
+    return deepest, at
+
+
+def line_col(text: str, offset: int) -> tuple[int, int]:
+    """1-based line and column of an offset."""
+    line = text.count("\n", 0, offset) + 1
+    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+
+def doc_depth(doc: Any) -> int:
+    """How deeply tables and lists nest in a parsed document (without recursion)."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(doc, 1)]
+    while stack:
+        v, d = stack.pop()
+        if isinstance(v, dict):
+            deepest = max(deepest, d)
+            stack.extend((x, d + 1) for x in v.values())
+        elif isinstance(v, list):
+            deepest = max(deepest, d)
+            stack.extend((x, d + 1) for x in v)
+    return deepest
+
+
+# ---------------------------------------------------------------------- writing
+def umask() -> int:
+    """The process's umask (read by setting it and putting it back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def write_atomic(path: str | Path, text: str | bytes, replace: bool = False) -> None:
+    """Write `text` (or bytes: a plot) to `path` all at once: a reader sees the old file or
+    the new, never half.
+
+    A new file gets the permissions the umask allows (0666 & ~umask); a replaced file keeps
+    its own. Without `replace`, an existing file is never touched: GameError.
+    """
+    path = Path(path)
+    folder = path.parent if str(path.parent) else Path(".")
+    try:
+        mode = stat.S_IMODE(os.stat(path).st_mode) if replace and path.exists() else None
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name[:40]}.", suffix=".tmp")
+    except (OSError, ValueError) as err:
+        raise GameError(f"{path}: cannot write: {_reason(err)}") from None
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(text.encode("utf-8") if isinstance(text, str) else text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, mode if mode is not None else 0o666 & ~umask())
+        if replace:
+            os.replace(tmp, path)
+        else:
+            _claim(Path(tmp), path)
+    except FileExistsError:
+        Path(tmp).unlink(missing_ok=True)
+        raise GameError(f"{path} already exists; nothing was written (--force replaces it)"
+                        ) from None
+    except OSError as err:
+        Path(tmp).unlink(missing_ok=True)
+        raise GameError(f"{path}: cannot write: {_reason(err)}") from None
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _claim(tmp: Path, path: Path) -> None:
+    """Move `tmp` to `path` only if nothing is there (FileExistsError otherwise)."""
+    try:
+        os.link(tmp, path)  # fails if the name exists: no check-then-write race
+    except FileExistsError:
+        raise
+    except OSError:  # a file system without hard links: claim the name, then fill it
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        os.replace(tmp, path)
+        return
+    tmp.unlink()
+
+
+def exists(path: str | Path) -> bool:
+    """Whether anything is at `path` (a name too long or with a NUL is simply not there)."""
+    try:
+        os.lstat(path)
+    except (OSError, ValueError):
+        return False
+    return True
+
+
+def fresh_name(path: str | Path) -> Path:
+    """`path` if nothing is there, else NAME-2.EXT, NAME-3.EXT, ...: the first free one."""
+    p = Path(path)
+    n = 2
+    while exists(p):
+        p = Path(path).with_name(f"{Path(path).stem}-{n}{Path(path).suffix}")
+        n += 1
+    return p

@@ -1,0 +1,283 @@
+"""Rule files as documents, for any game: TOML read within limits, where each key's value
+lies (for errors at file:line:col), and files layered on one another (a variant on a board
+on the base rules) with every key remembered in the file that set it.
+
+A game's loader reads its files with `read_toml`, merges its layers with `merge`, and
+reports each problem through a `Where`, which places it in the file that set the key (of
+several keys to blame, the one set last: where the file's author will look).
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any, TypeVar
+
+import attrs
+
+from ..dsl.parser import Origin
+from . import schema
+from .errors import Location, RulesError, RulesErrors, RulesWarning
+from .files import MAX_NESTING, doc_depth, line_col, nesting, read_text
+
+T = TypeVar("T")
+Path_ = tuple[Any, ...]
+
+
+# ====================================================================== where keys are
+class SourceMap:
+    """Where each key's value starts in a TOML file, by document path; for error locations."""
+
+    _HEADER = re.compile(r"^\s*(\[\[?)\s*([A-Za-z0-9_.\-]+)\s*\]\]?")
+    _KEY = re.compile(r"^(\s*)([A-Za-z0-9_\-]+)\s*=\s*")
+
+    def __init__(self, file: str, text: str, real: Path | None = None) -> None:
+        self.file = file
+        self.real = real  # the file itself, to resolve paths written relative to it
+        self.lines = text.splitlines()
+        self.where: dict[tuple[Any, ...], tuple[int, int]] = {}
+        counts: dict[str, int] = {}
+        table: tuple[Any, ...] = ()
+        array_key: tuple[Any, ...] | None = None
+        array_i = 0
+        for n, line in enumerate(self.lines, start=1):
+            m = self._HEADER.match(line)
+            if m and not self._KEY.match(line):
+                name = m.group(2)
+                parts = tuple(name.split("."))
+                if m.group(1) == "[[":
+                    counts[name] = counts.get(name, -1) + 1
+                    table = (*parts, counts[name])
+                else:
+                    table = parts
+                self.where[table] = (n, 1)
+                array_key = None
+                continue
+            m = self._KEY.match(line)
+            if m and array_key is None:
+                key = (*table, m.group(2))
+                self.where[key] = (n, m.end() + 1)
+                if line[m.end():].startswith("["):
+                    array_key, array_i = key, 0
+                    array_i, done = self._items(n, line, m.end() + 1, key, 0)
+                    if done:
+                        array_key = None
+                continue
+            if array_key is not None:
+                array_i, done = self._items(n, line, 0, array_key, array_i)
+                if done:
+                    array_key = None
+
+    _STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|\]|#')
+
+    def _items(self, n: int, line: str, start: int, key: tuple[Any, ...], i: int,
+               ) -> tuple[int, bool]:
+        """Record the strings of an array of strings on this line; (next index, closed?)."""
+        for m in self._STRING.finditer(line, start):
+            tok = m.group(0)
+            if tok == "#":
+                break
+            if tok == "]":
+                return i, True
+            self.where[(*key, i)] = (n, m.start() + 1)
+            i += 1
+        return i, False
+
+    def at(self, line: int, col: int) -> Location:
+        """The location of line:col, with its source line for the caret."""
+        src = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
+        return Location(self.file, line, col if src else 0, src)
+
+    def locate(self, path: tuple[Any, ...]) -> Location:
+        """The location of `path`, or of its nearest known ancestor."""
+        p = path
+        if p not in self.where and (*p, 0) in self.where:
+            p = (*p, 0)  # an array of tables: its first table
+        while p:
+            if p in self.where:
+                line, col = self.where[p]
+                return Location(self.file, line, col, self.lines[line - 1])
+            p = p[:-1]
+        return Location(self.file)
+
+    def origin(self, path: tuple[Any, ...], value: str) -> Origin:
+        """Where the DSL text at `path` begins (inside its quotes), for the DSL's positions."""
+        loc = self.locate(path)
+        if loc.line and loc.column:
+            src = self.lines[loc.line - 1]
+            col = loc.column
+            quote = src[col - 1: col + 2]
+            if quote in ('"""', "'''"):
+                # A newline right after the opening """ (or ''') is not part of the value.
+                if src[col + 2:].strip() == "":
+                    return Origin(self.file, loc.line + 1, 1, self.lines)
+                return Origin(self.file, loc.line, col + 3, self.lines)
+            if quote[:1] in ('"', "'"):
+                return Origin(self.file, loc.line, col + 1, self.lines)
+        return Origin(self.file, loc.line or 1, 1, self.lines)
+
+
+def path_text(path: Iterable[Any]) -> str:
+    """`step[3].expect[0]` from ('step', 3, 'expect', 0)."""
+    out = ""
+    for p in path:
+        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
+    return out
+
+
+def read_toml(path: Path, label: str | None = None) -> tuple[dict[str, Any], SourceMap]:
+    """Parse a TOML file; a syntax error says file:line:col with a caret.
+
+    Only a regular file of at most `MAX_FILE_BYTES`, nested at most `MAX_NESTING` deep.
+    """
+    label = label or str(path)
+    text = read_text(path, label)
+    smap = SourceMap(label, text, path)
+    deepest, at = nesting(text)
+    if deepest > MAX_NESTING:
+        line, col = line_col(text, at)
+        raise RulesError(f"nested too deeply: more than {MAX_NESTING} levels of arrays and "
+                         "tables", smap.at(line, col))
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        msg = str(err)
+        m = re.search(r"\(at line (\d+), column (\d+)\)", msg)
+        where = Location(label)
+        if m:
+            where = smap.at(int(m.group(1)), int(m.group(2)))
+            msg = msg[: m.start()].strip()
+        raise RulesError(f"not valid TOML: {msg}", where) from None
+    except (ValueError, RecursionError) as err:  # a number of thousands of digits, say
+        raise RulesError(f"not valid TOML: {str(err)[:120]}", Location(label)) from None
+    if doc_depth(doc) > MAX_NESTING:  # dotted keys nest without brackets: a.b.c.d = 1
+        raise RulesError(f"nested too deeply: more than {MAX_NESTING} levels of tables",
+                         Location(label))
+    return doc, smap
+
+
+# ====================================================================== layers
+@attrs.define
+class Layer:
+    """One file of a layered document: its text parsed, where its keys are, the file."""
+
+    doc: dict[str, Any]
+    smap: SourceMap
+    path: Path
+
+
+def merge(into: dict[str, Any], doc: Mapping[str, Any], prefix: tuple[Any, ...],
+          owner: dict[tuple[Any, ...], Any], smap: SourceMap,
+          accumulate: tuple[str, ...] = ()) -> None:
+    """Merge `doc` into `into`: tables key by key, anything else replaced, except the
+    top-level lists named in `accumulate`, which add to the parent's; `owner` notes the
+    source map of each key set."""
+    for key, value in doc.items():
+        path = (*prefix, key)
+        if isinstance(value, dict) and isinstance(into.get(key), dict):
+            merge(into[key], value, path, owner, smap, accumulate)
+        elif key in accumulate and not prefix and isinstance(value, list) and isinstance(
+                into.get(key), list):
+            base = len(into[key])
+            into[key] = into[key] + value  # a later layer adds to these, never drops
+            for i in range(len(value)):
+                owner[(key, base + i)] = _Shifted(smap, (key, i))
+        else:
+            into[key] = value
+            owner[path] = smap
+
+
+def real_path(path: Path) -> Path:
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):  # a loop of links: read_toml says so
+        return path
+
+
+class _Shifted:
+    """A source map seen through an index shift (a list added after the parent's)."""
+
+    def __init__(self, smap: SourceMap, path: tuple[Any, ...]) -> None:
+        self.smap, self.path = smap, path
+        self.file, self.real = smap.file, smap.real
+
+    def locate(self, path: tuple[Any, ...]) -> Location:
+        return self.smap.locate(self.path + path[2:])
+
+    def origin(self, path: tuple[Any, ...], value: str) -> Origin:
+        return self.smap.origin(self.path + path[2:], value)
+
+
+def _owner(owner: Mapping[tuple[Any, ...], Any], path: tuple[Any, ...], default: Any) -> Any:
+    p = path
+    while p:
+        if p in owner:
+            return owner[p]
+        p = p[:-1]
+    return default
+
+
+class Where:
+    """Where each key of the merged document came from, to report in that key's own file."""
+
+    def __init__(self, owner: Mapping[tuple[Any, ...], Any], top: SourceMap,
+                 errors: list[RulesError], order: list[str] | None = None) -> None:
+        self.owner, self.top, self.errors = owner, top, errors
+        self.warnings: list[RulesError] = []
+        self.order = order or []  # the files, base first
+
+    def latest(self, paths: tuple[tuple[Any, ...], ...]) -> tuple[Any, ...]:
+        """Of several keys that together cause a problem, the one set last (by a later
+        layer before an earlier one): where its author will look."""
+        def rank(path: tuple[Any, ...]) -> int:
+            f = self.map(path).file
+            return self.order.index(f) if f in self.order else -1
+        return max(paths, key=rank)
+
+    def map(self, path: tuple[Any, ...]) -> Any:
+        return _owner(self.owner, path, self.top)
+
+    def origin(self, path: tuple[Any, ...], text: str) -> Origin:
+        return self.map(path).origin(path, text)  # type: ignore[no-any-return]
+
+    def err(self, msg: str, path: tuple[Any, ...], *also: tuple[Any, ...]) -> None:
+        """An error at `path` (or at one of `also`, whichever was set last)."""
+        path = self.latest((path, *also))
+        self.errors.append(RulesError(msg, self.map(path).locate(path), path_text(path)))
+
+    def warn(self, msg: str, path: tuple[Any, ...], *also: tuple[Any, ...]) -> None:
+        """A warning: odd, but playable (`check` prints it and exits 0)."""
+        path = self.latest((path, *also))
+        self.warnings.append(RulesWarning(msg, self.map(path).locate(path), path_text(path)))
+
+    def shape(self, doc: Any, cls: type[T]) -> T | None:
+        """`doc` structured as the declared `cls` (core/schema.py), each problem reported."""
+        spec, found = schema.structure(doc, cls)
+        for path, msg in found:
+            self.err(msg, path)
+        return spec
+
+    def raise_errors(self) -> None:
+        """Raise what was found, in file order: one RulesError, or RulesErrors."""
+        errors = self.errors
+        if errors:
+            errors.sort(key=lambda e: (e.where.file, e.where.line, e.where.column) if e.where
+                        else ("", 0, 0))
+            raise RulesErrors(errors) if len(errors) > 1 else errors[0]
+
+
+def layered(layers: Iterable[Layer], accumulate: tuple[str, ...] = (),
+            ) -> tuple[dict[str, Any], Where]:
+    """The layers (the lowest first) merged into one document, and its `Where`."""
+    merged: dict[str, Any] = {}
+    owner: dict[tuple[Any, ...], Any] = {}
+    files = []
+    top: SourceMap | None = None
+    for layer in layers:
+        merge(merged, layer.doc, (), owner, layer.smap, accumulate)
+        files.append(layer.smap.file)
+        top = layer.smap
+    assert top is not None, "no layers"
+    return merged, Where(owner, top, [], files)

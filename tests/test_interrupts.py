@@ -1,0 +1,155 @@
+"""Ctrl-C and closed pipes: status 130 within 2 s, one line, no traceback, no process left;
+an exit status that survives the reader of the output going away (issue 11)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+BROKEN = Path(__file__).parent / "missions" / "fuel-cap.toml"
+
+
+def descendants(pid: int) -> list[int]:
+    """The children of `pid` (Linux: /proc), and theirs."""
+    out: list[int] = []
+    todo = [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            for task in os.listdir(f"/proc/{p}/task"):
+                with open(f"/proc/{p}/task/{task}/children") as f:
+                    kids = [int(x) for x in f.read().split()]
+                out += kids
+                todo += kids
+        except OSError:
+            continue
+    return out
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time a process has used (0 once it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().split(")")[-1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(")")[-1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def start(*args: str) -> subprocess.Popen[str]:
+    # its own session: a SIGINT to its process group reaches no one else (not pytest)
+    return subprocess.Popen([sys.executable, "-m", "artproject", *args], cwd=ROOT, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True)
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc (Linux)")
+@pytest.mark.parametrize(("workers", "group", "times"), [
+    (1, False, 1), (2, False, 1), (2, True, 1), (4, False, 1), (4, True, 1),
+    (2, True, 2),  # Ctrl-C pressed twice: still one line, nothing left behind
+])
+def test_ctrl_c_ends_everything_at_once(workers: int, group: bool, times: int) -> None:
+    p = start("simulate", "--games", "100000", "--workers", str(workers), "--force")
+    try:
+        deadline = time.monotonic() + 60  # a loaded machine starts slowly
+
+        def playing() -> bool:  # past start-up (imports, the rules): the games under way
+            if workers == 1:
+                return cpu_seconds(p.pid) > 1.0
+            kids = descendants(p.pid)
+            return len(kids) >= workers and all(cpu_seconds(k) > 0.2 for k in kids)
+
+        while not playing():
+            assert time.monotonic() < deadline and p.poll() is None, p.communicate()
+            time.sleep(0.05)
+        kids = descendants(p.pid)
+        assert len(kids) >= (workers if workers > 1 else 0)
+        sent = time.monotonic()
+        for _ in range(times):
+            if group:  # Ctrl-C at a terminal: the whole foreground group
+                os.killpg(p.pid, signal.SIGINT)
+            else:  # the main process alone (kill -INT)
+                os.kill(p.pid, signal.SIGINT)
+            time.sleep(0.01)
+        status = p.wait(timeout=30)
+        took = time.monotonic() - sent
+        out, err = p.communicate()
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+    assert status == 130
+    assert took < 2.0, took
+    assert err == "artproject: interrupted\n", err  # one line, no traceback
+    assert out == ""
+    time.sleep(0.2)
+    assert [k for k in kids if alive(k)] == []  # no worker left behind
+
+
+def test_a_closed_pipe_keeps_the_exit_status(tmp_path: Path) -> None:
+    """`artproject verify broken.toml | head -1` exits 1, its counterexample written."""
+    mission = tmp_path / "fuel-cap.toml"
+    mission.write_text(BROKEN.read_text())
+    p = subprocess.Popen([sys.executable, "-m", "artproject", "verify", str(mission),
+                          "--examples", "60", "--out", str(tmp_path / "cx.toml")],
+                         cwd=tmp_path, text=True, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE)
+    assert p.stdout is not None and p.stderr is not None
+    p.stdout.close()  # the reader leaves before the first line
+    status = p.wait(timeout=120)
+    err = p.stderr.read()
+    p.stderr.close()
+    assert status == 1, err
+    assert "Traceback" not in err and "Exception ignored" not in err and "Broken" not in err
+    assert (tmp_path / "cx.toml").exists()
+
+
+def test_a_closed_pipe_after_a_success_is_still_a_success() -> None:
+    # head -c 0 leaves at once: every write of the report meets a closed pipe
+    r = subprocess.run(["bash", "-o", "pipefail", "-c", f"{sys.executable} -m artproject "
+                        "simulate --games 20 --players all --csv | head -c 0"], cwd=ROOT,
+                       text=True, capture_output=True, check=False)
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc (Linux)")
+def test_a_killed_worker_stops_the_sweep_and_the_store_keeps_its_games(tmp_path: Path) -> None:
+    """A worker killed from outside (the OOM killer, kill -9): the sweep stops with one line
+    and exit 2, the other workers end too, and the store keeps every finished batch (the
+    pool would otherwise start a new worker and wait for ever for the dead one's games)."""
+    db = tmp_path / "s.db"
+    p = start("simulate", "--games", "100000", "--workers", "2", "--force", "--store",
+              str(db))
+    try:
+        deadline = time.monotonic() + 60
+        while not (len(kids := descendants(p.pid)) >= 2
+                   and all(cpu_seconds(k) > 0.2 for k in kids)):
+            assert time.monotonic() < deadline and p.poll() is None, p.communicate()
+            time.sleep(0.05)
+        os.kill(kids[0], signal.SIGKILL)
+        status = p.wait(timeout=30)
+        out, err = p.communicate()
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+    assert status == 2, err
+    assert err.startswith("artproject: a worker process died") and err.count("\n") == 1, err
+    time.sleep(0.2)
+    assert [k for k in kids if alive(k)] == []
+    assert out == ""
