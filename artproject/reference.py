@@ -135,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     if "--check" in args:
         same = DOC.exists() and DOC.read_text(encoding="utf-8") == text
         print("docs/reference.md is up to date" if same else
-              "docs/reference.md differs from core/schema.py: run python tools/reference.py")
+              "docs/reference.md differs from the declarations: run python tools/reference.py")
         return 0 if same else 1
     write_atomic(DOC, text, replace=True)
     print(f"wrote {DOC}")

@@ -1,6 +1,6 @@
 """`artproject tune MISSION`: search the numbers a mission lets be tuned for target win rates.
 
-The mission's `[tune]` section (core/tunables.py) names the numbers and their ranges. Optuna's
+The mission's `[tune]` section (core/art/tunables.py) names the numbers and their ranges. Optuna's
 TPE sampler, seeded, proposes values; each trial plays the same grid (the target's
 difficulties x the team sizes, the same seeds) on the sweep's backend and scores the mean
 squared distance of its win rates from the targets. Trials run one after another, each

@@ -1,2 +1,3 @@
 """The core: the kernel (a decision machine that knows no game: machine.py, registry.py,
-fields.py, games.py, saves.py, scenario.py, invariants.py) and, in art/, its first game."""
+fields.py, games.py, saves.py, scenario.py, invariants.py; declared files: schema.py,
+sources.py, files.py) and, in art/, its first game."""

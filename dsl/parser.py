@@ -15,6 +15,7 @@ from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from ..core.errors import Location, RulesError
+from ..core.schema import MAX_NUMBER  # as in the rule files
 from . import ast as a
 
 GRAMMAR: Final = Path(__file__).with_name("effects.lark")
@@ -25,7 +26,6 @@ STARTS: Final = ("amounts", "placements", "symbols", "effect", "cost", "hook", "
 MAX_TEXT: Final = 10_000  # characters
 MAX_DEPTH: Final = 32  # constructs inside each other: if, not, braces, calls, operators
 MAX_SIZE: Final = 2_000  # parts: every name, number, operator and construct
-MAX_NUMBER: Final = 10_000  # as in the rule files
 
 # What each start rule is called in an error message.
 KIND_WORDS: Final = {

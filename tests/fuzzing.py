@@ -310,7 +310,8 @@ def fuzz_file(source: Path, seed: int, ws: Workspace, tally: Tally) -> None:
 
 # ---------------------------------------------------------------------- saves
 def base_saves() -> list[str]:
-    """Saves to mutate: games on every board, mid-game, and from set positions."""
+    """Saves to mutate: games on every board, mid-game, from set positions, and with
+    explicit chance and a reseed."""
     out = []
     for i, mission in enumerate(("japan", "egypt", "usa", "scandinavia", "polynesia", "rio")):
         rng = random.Random(i)
@@ -325,6 +326,14 @@ def base_saves() -> list[str]:
                             "agents": {"kyoto": 2}, "track": ["films"]})
     st.apply("fight p1 kyoto")
     out.append(dumps(st, "toml"))
+    # the kernel's own keys: explicit chance (its outcomes among the actions) and a reseed
+    st = new_game("egypt", players=2, seed=9, chance="explicit")
+    rng = random.Random(9)
+    while not st.is_over() and len(st.history) < 40:
+        st.apply(st.sample_chance() if st.is_chance_node() else rng.choice(st.legal_actions()))
+        if len(st.history) == 10:
+            st.reseed(77)
+    out.append(dumps(st))
     return out
 
 

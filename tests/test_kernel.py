@@ -34,8 +34,19 @@ from artproject import (
 from artproject.core import games
 from artproject.core.art import facade, info
 from artproject.core.art.registry import REG
+from artproject.core.errors import SaveError
 from artproject.core.fields import HIDDEN, MACHINE, PRIVATE, PUBLIC
 from artproject.core.machine import MACHINE_FIELDS
+from artproject.core.saves import to_dict
+from artproject.core.scenario import (
+    ScenarioSpec,
+    StepKey,
+    StepSpec,
+    scenario_spec,
+    step_keys,
+    step_spec,
+)
+from artproject.core.schema import Name, declaration, param, params_of, section, structure
 from artproject.policies import POLICIES, Heuristic
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -381,6 +392,71 @@ def test_saves_written_before_the_kernel_still_load() -> None:
         g = load_game(here / name)
         assert g.fingerprint() == fp, name
     assert len(fingerprints) >= 6
+
+
+def test_a_saves_kernel_keys_are_declared() -> None:
+    """A save's own keys (chance, reseeds) are the kernel's declarations: a wrong one is
+    refused naming its key, before anything is replayed."""
+    g = new_game("japan", seed=3)
+    for key, value, message in (("reseeds", [[1]], "reseeds[0]: expected [decisions taken, "
+                                 "seed]"), ("chance", "dice", "chance: unknown value 'dice'"),
+                                ("game", 5, "game: expected text")):
+        doc = {**to_dict(g), key: value}
+        with pytest.raises(SaveError, match=re.escape(message)):
+            loads(json.dumps(doc))
+
+
+# ====================================================================== declared files
+def test_a_position_is_declared_in_the_table_of_fields() -> None:
+    """Each position entry is declared once, in the state's table (its type and meaning):
+    the position's schema is made from it."""
+    assert params_of(State.POSITION_SPEC) == tuple(e.key for e in State.ENTRIES)
+    for f in attrs.fields(State.POSITION_SPEC):
+        assert declaration(f).meaning and f.default is None, f.name
+
+
+def test_a_games_step_keys_say_what_they_do() -> None:
+    """A game's own step key (A.R.T.'s pay_health) is declared with what it does; the runner
+    finds it there, and the kernel's keys come with every game's."""
+    spec = State.scenario_spec()
+    assert [k for k, _ in step_keys(spec)] == ["pay_health"]
+    assert all(isinstance(sk, StepKey) for _, sk in step_keys(spec))
+    assert set(params_of(ScenarioSpec)) <= set(params_of(spec))
+    assert set(params_of(StepSpec)) < set(params_of(step_spec(spec)))
+    assert set(params_of(State.save_spec())) > {"format", "version", "game", "actions",
+                                                "digest", "chance", "reseeds", "mission"}
+
+
+# A made-up game's rule file and scenario keys (text annotations read at module level)
+@section("rule parameter")
+@attrs.frozen
+class _Table:
+    """A made-up game's [table]."""
+
+    seats: int = param("seats at the table", lo=2, hi=7)
+    style: str = param("how it is played", choices=("open", "closed"), default="open")
+    names: tuple[Name, ...] = param("its pieces' names", factory=tuple)
+
+
+@attrs.frozen
+class _TableKeys:
+    table: _Table | None = param("[table]: the game's rules", default=None)
+
+
+def test_the_schema_serves_another_game() -> None:
+    """The declaration mechanism knows no game: a made-up game's rule file and scenario
+    keys are declared, structured and refused with their key paths the same way."""
+    spec, found = structure({"seats": 9, "stile": "open", "names": ["a", "B"]}, _Table)
+    assert spec is None
+    assert sorted((".".join(map(str, p)), m.split(":")[0]) for p, m in found) == [
+        ("names.1", "'B' is not a name"), ("seats", "9 is out of range"),
+        ("stile", "unknown rule parameter 'stile' (did you mean 'style'?); expected one of")]
+    assert structure({"seats": 4}, _Table) == (_Table(4, "open", ()), [])
+    scenario = scenario_spec(_TableKeys)
+    got, found = structure({"seed": 1, "table": {"seats": 3}, "step": [{"do": "x"}]}, scenario)
+    assert found == [] and got.table == _Table(3) and got.step[0].do == "x"
+    _, found = structure({"table": 5, "step": [{"dont": "x"}]}, scenario)
+    assert [p for p, _ in found] == [("table",), ("step", 0, "dont")]
 
 
 # ====================================================================== the registry

@@ -29,7 +29,7 @@ def check_text(tmp: Path, text: str, name: str = "m.toml") -> tuple[list[str], l
 
 
 def test_reference_doc_matches_the_schema() -> None:
-    """docs/reference.md is generated from core/schema.py: `python tools/reference.py`."""
+    """docs/reference.md is generated from the declarations: `python tools/reference.py`."""
     assert (ROOT / "docs" / "reference.md").read_text(encoding="utf-8") == reference()
 
 

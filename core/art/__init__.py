@@ -16,7 +16,11 @@
     position    positions (scenario files, saves from a set position)
     info        what each player may see and know
     invariants  the game's invariants
-    game        starting a game, saves and scenario files
+    game        starting a game, and what its saves record of that
+    scenarios   scenario files: the game's keys, its facts, pay_health
+    loader      rule files to Rules: the layers, a builder per section, the card files
+    schema      every key of the rule files, declared once (docs/reference.md)
+    meaning     checks of meaning: boards that cannot be played or won, odd ones
     rules, tables, registry, pickling, facade: the rules' data, their tables, the verbs'
                 words, pickling, and what compiled rule text may touch
 """

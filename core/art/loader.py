@@ -2,7 +2,9 @@
 
 Every mistake is gathered with its file, line and column (a DSL mistake) or its path inside
 the document (`cards/mission-cards.toml: card[17].gain`), and raised together as one
-`RulesErrors`, so `artproject check` can report all of them.
+`RulesErrors`, so `artproject check` can report all of them. Reading, layering and placing
+errors are the kernel's (core/sources.py); the keys are declared in schema.py, the checks
+of meaning are meaning.py's.
 """
 
 from __future__ import annotations

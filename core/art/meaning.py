@@ -1,6 +1,6 @@
 """Checks of meaning: rules whose every value has the right type, but which cannot work.
 
-The schema (`core/schema.py`) checks each value alone; these checks read values together.
+The schema (schema.py) checks each value alone; these checks read values together.
 A board that cannot be played or cannot be won by any team is an error. A board that is
 merely odd (one team size cannot set up, a city no road reaches, a symbol too rare to
 uncover) is a warning: `artproject check` prints it and exits 0. docs/missions.md lists

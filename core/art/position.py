@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from .. import schema
 from ..errors import Location, RulesError, closest
 from ..fields import SKIP, read_position
+from ..schema import MAX_NUMBER
 
 if TYPE_CHECKING:
     from .state import State
@@ -51,7 +52,7 @@ class _Reader:
             return int(key[1]) - 1
         raise self.fail(f"no player {key!r} in a {st.players}-player game", *path)
 
-    def number(self, v: Any, *path: Any, lo: int = 0, hi: int = 10_000) -> int:
+    def number(self, v: Any, *path: Any, lo: int = 0, hi: int = MAX_NUMBER) -> int:
         if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
             raise self.fail(f"expected a whole number from {lo} to {hi}, not {v!r}", *path)
         return v
