@@ -2,8 +2,10 @@
 
 Scenario files set a position this way, and saves made from a set position carry it. Names
 are the rulebook's: pawns, agents, hq, van, health, hands, chain, track, allies, lost...
-Each entry is declared beside its field in the state's table (state.py); this module holds
-the entries' readers and writers, one small function each. The cards a position names
+Each entry is declared beside its field in the state's table (state.py), with its type and
+meaning: the kernel makes the position's schema from that (`State.POSITION_SPEC`), and
+every entry's shape is checked against it before any is read. This module holds the
+entries' readers and writers, one small function each. The cards a position names
 (hands, chains, discard, deck_top, and final_round, which says where the final card is)
 are read together: a card lies in one place, and the final card keeps its place (R3, R20).
 """
