@@ -7,8 +7,9 @@ value of the wrong type, out of its range or not among its choices with its key 
 what was expected. A table of the wrong shape (text where a table belongs) is one error,
 never one per character. The same declarations give the generated reference
 (`fields_of`) and let a game's checks read a key's range (`declaration`). The kernel's own
-files (saves: saves.py; scenarios: scenario.py) are declared here the same way, and a game
-extends them with its own keys (a subclass).
+files are declared with it too (saves in saves.py, scenario files in scenario.py), and a
+game adds its own keys to theirs (`save_spec`, `scenario_spec`, made with `make_section`);
+a game's rule files are its own sections (A.R.T.'s: core/art/schema.py).
 """
 
 from __future__ import annotations
