@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from artproject import load_rules, new_game, save_game, shipped_missions
+from artproject.play import screen
 from artproject.policies import POLICIES, heuristic_policy, register_policy
 from artproject.render import render
 from artproject.simulate import play, simulate_grid, wilson
@@ -37,6 +38,24 @@ def test_render_shows_every_city_and_road(mission: str) -> None:
     assert lines == roads
     texts = [t.text for t in root.iter(f"{SVG}text")]
     assert str(rules.track[0].threat) in texts
+
+
+def test_render_and_play_show_the_threat_the_team_faces(tmp_path: Path) -> None:
+    """A game's track shows each space's threat with what its team's size adds
+    (rules.threat_by_players, docs/missions.md); the board alone shows the printed one."""
+    v = tmp_path / "team.toml"
+    v.write_text("[rules]\nthreat_by_players = [0, 0, 0, 7, 0, 0]\n", encoding="utf-8")
+    g = new_game("japan", players=4, seed=1, variants=[v])
+    printed = [s.threat for s in g.rules.track]
+
+    def shown(svg: str) -> list[str | None]:
+        root = ET.fromstring(svg.split("?>", 1)[1])
+        return [t.text for g in root.iter(f"{SVG}g") if g.get("id") == "track"
+                for t in g.iter(f"{SVG}text")]
+    assert all(str(t + 7) in shown(render(g.rules, g)) for t in printed)
+    assert all(str(t) in shown(render(g.rules)) for t in printed)
+    assert str(max(printed) + 7) not in shown(render(g.rules))
+    assert f"[{printed[0] + 7}/" in screen(g, 0) and f"threat {printed[0] + 7}," in screen(g, 0)
 
 
 def test_render_a_position(tmp_path: Path) -> None:

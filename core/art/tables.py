@@ -54,6 +54,7 @@ class Tables:
         "res_index",
         "resources",
         "solo_per_round",
+        "team_threat",
         "threat_at",
     )
 
@@ -90,6 +91,9 @@ class Tables:
         t = (*rules.track, rules.track[-1])
         self.threat_at = tuple(s.threat for s in t)
         self.ally_cost_at = tuple(s.ally_cost for s in t)
+        # the threat a team of n players adds to every space, at index n (R15;
+        # rules.threat_by_players, our reconstruction)
+        self.team_threat = (0, *(int(x) for x in p["rules.threat_by_players"]))
         # draw actions (R6) by team size and the van's counts, filled as they are met
         self.draws: dict[tuple[int, ...], list[Action]] = {}
         # play actions per player, by card
