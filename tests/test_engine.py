@@ -63,11 +63,11 @@ def test_the_threat_grows_with_the_team_as_the_rules_say(tmp_path: Path) -> None
     track space's threat for that team size, so to the agents' strength in every battle, to
     the DSL's `threat` and to what the game shows."""
     v = tmp_path / "team.toml"
-    v.write_text("[rules]\nthreat_by_players = [-1, 0, 1, 2, 3, 5]\n", encoding="utf-8")
+    v.write_text("[rules]\nthreat_by_players = [3, 0, 1, 2, 4, 5]\n", encoding="utf-8")
     printed = new_game("japan").rules.track[0].threat
     is_threat = Compiler(scope_of(new_game("japan").rules)).expr("threat == 5")
     assert is_threat is not None
-    for players, extra in zip(range(1, 7), (-1, 0, 1, 2, 3, 5), strict=True):
+    for players, extra in zip(range(1, 7), (3, 0, 1, 2, 4, 5), strict=True):
         g = new_game("japan", players=players, seed=1, variants=[v])
         assert g.threat() == printed + extra
         assert g.agent_strength(g.rules.start) == g.agents[g.rules.start] + printed + extra

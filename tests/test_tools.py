@@ -206,3 +206,33 @@ def test_play_points_to_the_ruling_that_ended_the_game() -> None:
     play(g, io.StringIO("move p1 nagoya\n"), out)
     assert ("== the team lost: p1 lost their last health token (R7) (rulings: "
             "docs/rulings.md)") in out.getvalue()
+
+
+# ---------------------------------------------------------------- the tuning tools
+def test_the_deck_is_what_make_deck_makes(tmp_path: Path) -> None:
+    """cards/mission-cards.toml is exactly what the command in its header writes (the deck
+    docs/balance.md tells of), so that the deck can be made again and changed by its knobs."""
+    deck = (ROOT / "cards" / "mission-cards.toml").read_text(encoding="utf-8")
+    (command,) = [ln.removeprefix("#     ") for ln in deck.splitlines()
+                  if ln.startswith("#     python tools/make_deck.py ")]
+    out = tmp_path / "deck.toml"
+    r = subprocess.run([sys.executable, str(ROOT / "tools" / "make_deck.py"),
+                        *command.split()[2:], "--out", str(out)],
+                       capture_output=True, text=True, check=False)
+    assert r.returncode == 0, r.stderr
+    assert out.read_text(encoding="utf-8") == deck
+
+
+def test_tune_tracks_runs_and_writes_nothing(tmp_path: Path) -> None:
+    """The track search (a smoke test on two games a cell) prints TOML to copy and leaves
+    the project's files as they were."""
+    def files() -> dict[Path, bytes]:
+        return {p: p.read_bytes() for d in ("missions", "cards") for p in (ROOT / d).rglob("*")
+                if p.is_file()}
+    before = files()
+    r = subprocess.run([sys.executable, str(ROOT / "tools" / "tune_tracks.py"), "usa",
+                        "--games", "2", "--workers", "1"],
+                       capture_output=True, text=True, cwd=tmp_path, check=False)
+    assert r.returncode == 0, r.stderr
+    assert "threat_by_players = [" in r.stdout and "[[track]]" in r.stdout
+    assert files() == before and not list(tmp_path.iterdir())
