@@ -429,13 +429,14 @@ class Machine(GameHooks):
         # a trail entry's `at` is the history's length when it happened: the same place
         # among the decisions whether chance was drawn or applied as outcomes (skipped here)
         views: list[Any] = []
-        trail, j = self.trail, 0
+        trail, j, verbs = self.trail, 0, self.registry.verbs
         for i, a in enumerate(self.history):
             while j < len(trail) and trail[j][0] <= i:
                 views.append(self._view(trail[j], player))
                 j += 1
             if a.player != CHANCE:
-                views.append(str(a))
+                seen = verbs[a.verb].seen  # what others learn of it (of a secret: less)
+                views.append(str(a) if seen is None or a.player == player else seen(a, player))
         views += [self._view(e, player) for e in trail[j:]]
         return (self.game, self.start_view(player), player, tuple(views))
 
