@@ -29,6 +29,10 @@ else:  # the position's schema, made from the state's table of fields
     Position = War.POSITION_SPEC
 
 
+# The first game's options, as new_game passes them on when they are left at their defaults.
+_ART_DEFAULTS: Final = {"difficulty": "medium", "phase": "mission"}
+
+
 def new_game(mission: str | Path | WarRules | None = None, players: int = 2, *,
              rules: str | Path | WarRules | None = None, seed: int = 0,
              variants: Iterable[str | Path] = (), position: Mapping[str, Any] | None = None,
@@ -39,10 +43,10 @@ def new_game(mission: str | Path | WarRules | None = None, players: int = 2, *,
     position (docs/art-of-war.md); chance="explicit" stops at every card drawn."""
     if game is not None and game != War.game:
         raise GameError(f"new_game of Art of War asked for the game {game!r}")
-    extra = {k: v for k, v in ignored.items() if v not in (None, (), "mission", "medium")}
+    extra = sorted(k for k, v in ignored.items() if v != _ART_DEFAULTS.get(k, object()))
     if extra:
-        raise GameError(f"Art of War has no option {sorted(extra)[0]!r}: it takes rules, "
-                        "variants, players, seed, position, log and chance")
+        raise GameError(f"Art of War has no option {extra[0]!r}: it takes rules, variants, "
+                        "players, seed, position, log and chance")
     ref = rules if rules is not None else mission if mission is not None else DEFAULT
     loaded = ref if isinstance(ref, WarRules) else load_rules(ref, variants)
     if position is None:
