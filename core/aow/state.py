@@ -212,6 +212,18 @@ class War(Machine):
         self.note("end", outcome, reason)
 
     # ------------------------------------------------------------------ the machine's hooks
+    def refusal(self, action: Any) -> str | None:
+        """An action of a living player whose decision it is not: say whose it is."""
+        why = super().refusal(action)
+        if why is None and 0 <= action.player < self.players and self.ask >= 0 and (
+                action.player != self.ask) and not self.is_chance_node():
+            return (f"{action}: it is {P[self.ask]}'s decision ({self.wait}), "
+                    f"not {P[action.player]}'s")
+        return why
+
+    def deciding(self) -> str:
+        return P[self.ask] if self.ask >= 0 else "nobody"
+
     def over_text(self) -> str:
         return f"the game is over ({self.reason})"
 
