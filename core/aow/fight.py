@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final
 
 from ..actions import Action
+from ..registry import Kind
 from .cards import to_discard
 from .registry import CARD, PLAYER, REG, TOKENS, P, act, dead_check
 from .rules import Ctx
@@ -351,18 +352,61 @@ def _blind_end(st: War) -> None:
         no_contest(st, ())  # fewer than two took part (W9)
 
 
-V_BET: Final = REG.verb("bet", PLAYER, TOKENS, apply=_apply_bet, check=dead_check,
+def _asked(st: War, a: Action, kind: Kind) -> bool:
+    """`a` is the asked player's, at a decision of `kind`: its numbers are the rule's."""
+    return st.wait is kind and a.player == st.ask and st.fight is not None
+
+
+def _bet_check(st: War, a: Action) -> str | None:
+    """A bet of no token or of more than the bettor holds names W5."""
+    if _asked(st, a, BET) and isinstance(a.arg, int) and not 1 <= a.arg <= st.tokens[a.player]:
+        return (f"{a}: a bet is 1 token or more, at most what the bettor holds "
+                f"({P[a.player]} holds {st.tokens[a.player]}) (W5)")
+    return dead_check(st, a)
+
+
+def _answer_check(st: War, a: Action) -> str | None:
+    """An accept or raise the defender cannot pay, or a raise past double, names W5, W7."""
+    f = st.fight
+    if not _asked(st, a, ANSWER) or f is None:
+        return dead_check(st, a)
+    p, held = a.player, st.tokens[a.player]
+    holds = f"{P[p]} holds {held} token{'' if held == 1 else 's'}"
+    if held < f.bet:
+        return f"{a}: {holds}, fewer than the bet of {f.bet}: only refuse (W5)"
+    if a.verb == "raise" and f.kind != DUEL:
+        return f"{a}: there is no raising in a Massacre or a Fortune Teller (W14)"
+    if a.verb == "raise" and isinstance(a.arg, int):
+        most = st.rules.p("rules.raise_limit") * f.bet
+        if not 1 <= a.arg <= most:
+            return (f"{a}: a raise adds 1 token or more, up to the initial bet again ({most}): "
+                    "at most double (W7)")
+        if f.bet + a.arg > held:
+            return f"{a}: {holds}, not the bet of {f.bet} and {a.arg} more (W5)"
+    return dead_check(st, a)
+
+
+def _match_check(st: War, a: Action) -> str | None:
+    """A match the attacker cannot pay names W7."""
+    f = st.fight
+    if _asked(st, a, RESPONSE) and f is not None and st.tokens[a.player] < f.raised:
+        return (f"{a}: {P[a.player]} holds {st.tokens[a.player]} of the {f.raised} the raise "
+                "asks: fold (W7)")
+    return dead_check(st, a)
+
+
+V_BET: Final = REG.verb("bet", PLAYER, TOKENS, apply=_apply_bet, check=_bet_check,
                         help="bet tokens, 1 to all you hold (W5)")
 V_PLAY: Final = REG.verb("play", PLAYER, CARD, apply=_apply_play, check=dead_check,
                          private=True, seen=_seen_play,
                          help="lay a card of your hand face down (W8)")
 V_REFUSE: Final = REG.verb("refuse", PLAYER, apply=_apply_refuse, check=dead_check,
                            help="refuse the challenge: pay half the bet, rounded up (W6)")
-V_ACCEPT: Final = REG.verb("accept", PLAYER, apply=_apply_accept, check=dead_check,
+V_ACCEPT: Final = REG.verb("accept", PLAYER, apply=_apply_accept, check=_answer_check,
                            help="accept: match the bet and lay a card face down")
-V_RAISE: Final = REG.verb("raise", PLAYER, TOKENS, apply=_apply_raise, check=dead_check,
+V_RAISE: Final = REG.verb("raise", PLAYER, TOKENS, apply=_apply_raise, check=_answer_check,
                           help="match the bet and add up to the bet again (W7)")
-V_MATCH: Final = REG.verb("match", PLAYER, apply=_apply_match, check=dead_check,
+V_MATCH: Final = REG.verb("match", PLAYER, apply=_apply_match, check=_match_check,
                           help="match the defender's raise (W7)")
 V_FOLD: Final = REG.verb("fold", PLAYER, apply=_apply_fold, check=dead_check,
                          help="give up your bet to the raiser (W7)")
