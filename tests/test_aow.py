@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import pickle
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from artproject import IllegalActionError, MalformedActionError, new_game
+from artproject import IllegalActionError, MalformedActionError, new_game, save_game
 from artproject.aow.policies import POLICIES
 from artproject.core.invariants import check_invariants, check_step
 
@@ -233,3 +234,81 @@ def test_every_game_ends(players: int, seed: int) -> None:
     g = new_game("art-of-war", players=players, seed=seed)
     _play(g, seed)
     assert g.reason and g.turn <= g.rules.p("rules.turn_limit")
+
+
+# ---------------------------------------------------------------------- the tools
+def test_play_passes_the_screen_and_shows_one_hand_at_a_time(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    monkeypatch.chdir(tmp_path)  # `quit` saves the game here
+
+    from artproject.aow.play import run
+
+    g = _war(hands={"p1": ["king", "farmer"], "p2": ["queen", "hermit"], "p3": ["chef"]})
+    out = io.StringIO()
+    run(g, io.StringIO("\ntake p1\n\nquit\n"), out)
+    text = out.getvalue()
+    first, _, second = text.partition("pass the screen to p2")
+    assert "pass the screen to p1" in first and "king" in first and "queen" not in first
+    assert "queen" in second and "hermit" in second and "king" not in second
+    assert "chef" not in text  # p3's hand is never shown
+    assert (tmp_path / "artproject-autosave.json").exists()
+
+
+def test_render_draws_no_hidden_face(tmp_path: Path) -> None:
+    from artproject.cli import main
+
+    g = _war(hands={"p1": ["king", "farmer"], "p2": ["queen", "hermit"], "p3": ["chef"]})
+    for a in ("challenge p1 p2", "bet p1 2", "play p1 king", "raise p2 1", "play p2 queen"):
+        g.apply(a)
+    save_game(g, tmp_path / "g.json")
+    assert main(["render", "--game", "art-of-war", "--save", str(tmp_path / "g.json"),
+                 "-o", str(tmp_path / "t.svg")]) == 0
+    svg = (tmp_path / "t.svg").read_text()
+    for secret in ("king", "farmer", "queen", "hermit", "chef"):
+        assert secret not in svg.lower(), secret
+
+
+def test_simulate_reports_seats_policies_length_and_deaths(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from artproject.cli import main
+
+    assert main(["simulate", "--game", "art-of-war", "--players", "2,3", "--games", "6",
+                 "--seed", "1", "--policy", "heuristic,random", "--json"]) == 0
+    cells = json.loads(capsys.readouterr().out)
+    assert [c["players"] for c in cells] == [2, 3]
+    for c in cells:
+        assert [s["seat"] for s in c["seats"]] == [f"p{i}" for i in range(1, c["players"] + 1)]
+        assert {p["policy"] for p in c["policies"]} == {"heuristic", "random"}
+        assert all(0 <= s["ci95"][0] <= s["win_rate"] <= s["ci95"][1] <= 1 for s in c["seats"])
+        assert c["average_turns"] > 0 and c["causes"]
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["simulate", "--game", "art-of-war", "--players", "8"], "unknown player count '8'"),
+    (["simulate", "--game", "chess"], "chess"),
+    (["play", "--game", "art-of-war", "--players", "1"], "players"),
+])
+def test_bad_options_exit_2_with_one_line(args: list[str], message: str,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    from artproject.cli import main
+
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_a_broken_card_file_is_named_by_line_and_column(tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    from artproject.cli import main
+
+    root = Path(__file__).resolve().parent.parent
+    text = (root / "cards" / "art-of-war.toml").read_text()
+    bad = tmp_path / "cards.toml"
+    bad.write_text(text.replace('"2 * played(great_dragon)"', '"2 * played(great_dragn)"'))
+    assert main(["check", str(bad)]) == 2
+    err = capsys.readouterr().err
+    line = 1 + text[:text.index("2 * played(great_dragon)")].count("\n")
+    assert f"cards.toml:{line}:20: unknown name 'great_dragn' (did you mean 'great_dragon'?)" \
+        in err

@@ -134,3 +134,25 @@ def test_every_ruling_cited_is_told_in_the_rulings_page() -> None:
 def test_readme_points_to_the_rulings_in_the_repository() -> None:
     text = (DOCS.parent / "README.md").read_text(encoding="utf-8")
     assert "docs/rulings.md" in text and "../shared" not in text
+
+
+def test_art_of_war_page_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/art-of-war.md: its scenario passes, its Python runs, its card table is the data."""
+    import tomllib
+
+    for _, text in [b for b in blocks("art-of-war.md", "toml") if b[0] == "scenario"]:
+        p = tmp_path / "example.toml"
+        p.write_text(text)
+        res = run_scenario(p)
+        assert res.passed, res.failures
+    (code,) = [t for _, t in blocks("art-of-war.md", "python")]
+    exec(compile(code, "docs/art-of-war.md", "exec"), {})
+    assert "(W18)" in capsys.readouterr().out
+    page = (DOCS / "art-of-war.md").read_text(encoding="utf-8")
+    rows = {m.group(1): (int(m.group(2)), int(m.group(3))) for m in re.finditer(
+        r"^\| (\w+) \| (\d+) \| (-?\d+) \|", page, re.M)}
+    cards = tomllib.loads((DOCS.parent / "cards" / "art-of-war.toml").read_text("utf-8"))
+    assert rows == {c["name"]: (c["count"], c["score"]) for c in cards["card"]}
+    for c in cards["card"]:
+        for key in ("collateral", "rank", "on_draw", "on_reveal"):
+            assert key not in c or f"`{c[key]}`" in page or f'"{c[key]}"' in page, (c, key)
