@@ -299,16 +299,25 @@ def test_bad_options_exit_2_with_one_line(args: list[str], message: str,
     assert message in err and "Traceback" not in err
 
 
-def test_a_broken_card_file_is_named_by_line_and_column(tmp_path: Path,
-                                                        capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(("good", "bad", "col", "message"), [
+    ("2 * played(great_dragon)", "2 * played(great_dragn)", 20,
+     "unknown name 'great_dragn' (did you mean 'great_dragon'?)"),
+    # a rule reads nothing the players cannot see (W19): a card's rank neither
+    ("2 * played(great_dragon)", "holds(player, king)", 9,
+     "holds() reads cards the players cannot see"),
+    ("for each other player do lose 2 tokens, 1 card", "for each other player do lose 2 fuel",
+     47, "unknown kind 'fuel'; expected one of: token, card"),
+])
+def test_a_broken_card_file_is_named_by_line_and_column(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], good: str, bad: str, col: int,
+        message: str) -> None:
     from artproject.cli import main
 
     root = Path(__file__).resolve().parent.parent
     text = (root / "cards" / "art-of-war.toml").read_text()
-    bad = tmp_path / "cards.toml"
-    bad.write_text(text.replace('"2 * played(great_dragon)"', '"2 * played(great_dragn)"'))
-    assert main(["check", str(bad)]) == 2
+    path = tmp_path / "cards.toml"
+    path.write_text(text.replace(f'"{good}"', f'"{bad}"'))
+    assert main(["check", str(path)]) == 2
     err = capsys.readouterr().err
-    line = 1 + text[:text.index("2 * played(great_dragon)")].count("\n")
-    assert f"cards.toml:{line}:20: unknown name 'great_dragn' (did you mean 'great_dragon'?)" \
-        in err
+    line = 1 + text[:text.index(f'"{good}"')].count("\n")
+    assert f"cards.toml:{line}:{col}: {message}" in err, err

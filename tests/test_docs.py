@@ -24,6 +24,7 @@ def blocks(name: str, lang: str) -> list[tuple[str, str]]:
 
 def test_every_doc_has_examples() -> None:
     assert len(blocks("dsl.md", "dsl")) >= 15
+    assert len(blocks("dsl.md", "war")) >= 4
     assert blocks("api.md", "python")
     assert len([b for b in blocks("scenarios.md", "toml") if b[0] == "scenario"]) >= 2
 
@@ -37,6 +38,16 @@ def test_dsl_examples_compile(start: str, text: str) -> None:
         comp.amounts(text.strip(), ("fuel", "radio", "weapon", "health"))
     else:
         getattr(comp, start)(text.strip())
+    assert not comp.errors, [str(e) for e in comp.errors]
+
+
+@pytest.mark.parametrize(("start", "text"), blocks("dsl.md", "war"))
+def test_art_of_war_dsl_examples_compile(start: str, text: str) -> None:
+    from artproject.core.aow.loader import load_rules as load_war
+    from artproject.core.aow.words import WORDS, WarScope
+
+    comp = Compiler(WarScope(dict(load_war("art-of-war").index)), WORDS)
+    getattr(comp, start)(text.strip(), None, frozenset({"player"}))
     assert not comp.errors, [str(e) for e in comp.errors]
 
 
