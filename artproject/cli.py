@@ -34,6 +34,7 @@ examples:
   artproject tune my-mission.toml --target easy=0.7,hard=0.2 --players 1-6
   artproject check missions/ cards/
   artproject scenario tests/scenarios/
+  artproject simulate --game art-of-war --players 2,4,6 --games 1000 --seed 1
 """
 EPILOG_SIMULATE = """\
 examples:
@@ -114,7 +115,9 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="artproject", description="A rules-as-data engine for The A.R.T. Project.",
+    p = _Parser(prog="artproject",
+                description="A rules-as-data engine for The A.R.T. Project (and Art of War: "
+                            "--game art-of-war).",
                 epilog=EPILOG_MAIN, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--version", action="version", version=f"artproject {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -225,7 +228,8 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("--force", action="store_true", help="replace an existing --out file")
     v.add_argument("--json", action="store_true", help="print the report as JSON")
 
-    g = sub.add_parser("play", help="play at the terminal, 1-6 people at one screen",
+    g = sub.add_parser("play", help="play at the terminal, 1-6 people at one screen (Art of "
+                                    "War: 2-7, hot seat)",
                        epilog=EPILOG_PLAY, formatter_class=argparse.RawDescriptionHelpFormatter)
     _game_option(g)
     g.add_argument("--mission", default=DEFAULT,
@@ -241,7 +245,8 @@ def _parser() -> argparse.ArgumentParser:
     g.add_argument("--trust", action="store_true",
                    help="load a save whose digest is missing or wrong (with a warning)")
 
-    d = sub.add_parser("render", help="draw a board (and a saved game's position) as SVG",
+    d = sub.add_parser("render", help="draw a board (and a saved game's position) as SVG; "
+                                      "Art of War's table or cards",
                        epilog=EPILOG_RENDER,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     d.add_argument("mission", nargs="?", metavar="MISSION",
