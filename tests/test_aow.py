@@ -68,6 +68,13 @@ def test_every_seat_gets_a_return_and_a_place(players: int) -> None:
         assert all(d["place"] > max(alive, default=0) for d in dead) or not alive
 
 
+def test_a_draw_at_the_turn_limit_is_among_the_living() -> None:
+    g = _war(turn=999, tokens=[6, 6, 0], dead=["p3"], hands={"p3": []})
+    g.apply("take p1")  # the 1,000th turn: no other begins (W18)
+    assert g.outcome == "draw" and g.returns() == [0.0, 0.0, -1.0] and g.winner() == -1
+    assert [(s["place"], s["won"]) for s in g.standing()] == [(1, False), (1, False), (3, False)]
+
+
 def test_bets_and_raises_are_numeric_choices_within_the_limits() -> None:
     g = _war(tokens=[5, 9, 6])
     g.apply("challenge p1 p2")

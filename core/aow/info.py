@@ -90,6 +90,9 @@ def start_view(st: War, player: int) -> tuple[Any, ...]:
 def standing(st: War) -> list[dict[str, Any]]:
     """Each seat's result (see `War.standing`)."""
     died = {p: (t, c, ks) for t, p, c, ks in st.deaths}
+    for p in range(st.players):  # dead in a set position, before any turn was recorded
+        if not st.alive[p] and p not in died:
+            died[p] = (0, "", ())
     order = sorted(range(st.players), key=lambda p: (p in died, -died[p][0] if p in died
                                                      else 0))
     places: dict[int, int] = {}
