@@ -328,3 +328,18 @@ def test_a_broken_card_file_is_named_by_line_and_column(
     err = capsys.readouterr().err
     line = 1 + text[:text.index(f'"{good}"')].count("\n")
     assert f"cards.toml:{line}:{col}: {message}" in err, err
+
+
+def test_core_names_no_card() -> None:
+    """Rules in data: no card of Art of War is named in the code (as a string or a name);
+    its powers are its card file's DSL and parameters. Comments may cite them."""
+    import ast
+    import tomllib
+
+    root = Path(__file__).resolve().parent.parent
+    cards = {c["name"] for c in tomllib.loads(
+        (root / "cards" / "art-of-war.toml").read_text())["card"]}
+    for f in sorted((root / "core").rglob("*.py")):
+        for node in ast.walk(ast.parse(f.read_text())):
+            word = node.value if isinstance(node, ast.Constant) else getattr(node, "id", None)
+            assert not (isinstance(word, str) and word in cards), (f.name, word)
