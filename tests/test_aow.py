@@ -343,3 +343,17 @@ def test_core_names_no_card() -> None:
         for node in ast.walk(ast.parse(f.read_text())):
             word = node.value if isinstance(node, ast.Constant) else getattr(node, "id", None)
             assert not (isinstance(word, str) and word in cards), (f.name, word)
+
+
+def test_a_save_replays_and_a_corrupt_one_is_refused(tmp_path: Path) -> None:
+    from artproject import SaveError, load_game
+
+    g = _war()
+    for a in ("challenge p1 p2", "bet p1 2"):
+        g.apply(a)
+    save_game(g, tmp_path / "g.json")
+    assert load_game(tmp_path / "g.json").fingerprint() == g.fingerprint()
+    text = (tmp_path / "g.json").read_text()
+    (tmp_path / "bad.json").write_text(text.replace('"bet p1 2"', '"bet p1 9"'))
+    with pytest.raises(SaveError, match=r"action 2 \('bet p1 9'\) does not replay: .*\(W5\)"):
+        load_game(tmp_path / "bad.json")
