@@ -263,6 +263,25 @@ def test_play_passes_the_screen_and_shows_one_hand_at_a_time(
     assert (tmp_path / "artproject-autosave.json").exists()
 
 
+def test_play_at_a_terminal_clears_the_screen_before_the_next_player_sits_down(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from artproject.aow.play import CLEAR, run
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.chdir(tmp_path)
+    out = Terminal()
+    run(_war(hands={"p1": ["king", "farmer"]}), io.StringIO("\ntake p1\n\nquit\n"), out)
+    text = out.getvalue()
+    for who in ("p1", "p2"):
+        assert f"{CLEAR}-- pass the screen to {who}, then press Enter" in text
+    assert "king" not in text.split(CLEAR)[-2]  # p1's hand gone when p2 comes
+
+
 def test_render_draws_no_hidden_face(tmp_path: Path) -> None:
     from artproject.cli import main
 
