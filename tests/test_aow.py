@@ -376,3 +376,28 @@ def test_a_save_replays_and_a_corrupt_one_is_refused(tmp_path: Path) -> None:
     (tmp_path / "bad.json").write_text(text.replace('"bet p1 2"', '"bet p1 9"'))
     with pytest.raises(SaveError, match=r"action 2 \('bet p1 9'\) does not replay: .*\(W5\)"):
         load_game(tmp_path / "bad.json")
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_explicit_chance_plays_the_same_game_and_information(players: int) -> None:
+    """chance="explicit" stops at every card drawn; resolved as the seeded generator would,
+    the game, each player's information state and the returns are the sampled game's."""
+    import math
+
+    sampled = new_game("art-of-war", players=players, seed=7)
+    explicit = new_game("art-of-war", players=players, seed=7, chance="explicit")
+    pick_s, pick_e = POLICIES["heuristic"](7), POLICIES["heuristic"](7)
+    nodes = 0
+    while True:
+        while explicit.is_chance_node():
+            outcomes = explicit.chance_outcomes()
+            assert math.isclose(math.fsum(p for _, p in outcomes), 1.0)
+            explicit.apply(explicit.sample_chance())
+            nodes += 1
+        for p in range(players):
+            assert sampled.information_state(p) == explicit.information_state(p)
+        if sampled.is_over():
+            break
+        sampled.apply(pick_s(sampled))
+        explicit.apply(pick_e(explicit))
+    assert explicit.is_over() and explicit.returns() == sampled.returns() and nodes
