@@ -614,17 +614,24 @@ def report_csv(cells: list[dict[str, Any]]) -> str:
 
 # ---------------------------------------------------------------------- report
 def _report(args: argparse.Namespace) -> int:
-    from .report import hall_of_fame, write_plots
+    from .report import WAR, hall_of_fame, war_report, write_plots
     from .store import Store
 
     with Store.read(args.store) as store:
         rows = list(store.rows())
-    if args.output:
-        written = write_plots(rows, Path(args.output), args.force)  # before any output
-    print(hall_of_fame(rows, args.store))
+    team = [r for r in rows if r.game != WAR]  # Art of War's games: their own table
+    war = [r for r in rows if r.game == WAR]
+    written = []
+    if args.output and (team or not war):
+        written = write_plots(team, Path(args.output), args.force)  # before any output
+    if team or not war:
+        print(hall_of_fame(team, args.store))
+    if war:
+        print(("\n" if team else "") + war_report(war))
     if args.output:
         print(f"\nwrote {len(written)} plots in {args.output}: "
-              + ", ".join(p.name for p in written))
+              + ", ".join(p.name for p in written) if written else
+              "\nno plots: they are drawn for The A.R.T. Project's games only")
     return 0
 
 

@@ -401,3 +401,21 @@ def test_explicit_chance_plays_the_same_game_and_information(players: int) -> No
         sampled.apply(pick_s(sampled))
         explicit.apply(pick_e(explicit))
     assert explicit.is_over() and explicit.returns() == sampled.returns() and nodes
+
+
+def test_report_gives_art_of_war_games_their_own_table(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A store of Art of War games reports per-seat and per-policy win rates, not a team's
+    win rate (which would read 0%)."""
+    from artproject.cli import main
+
+    db = str(tmp_path / "s.db")
+    assert main(["simulate", "--game", "art-of-war", "--players", "3", "--games", "6",
+                 "--policy", "heuristic,random", "--store", db]) == 0
+    assert main(["simulate", "--games", "2", "--store", db]) == 0
+    simulated = capsys.readouterr().out.split("Hall of Fame")[0]
+    assert main(["report", db]) == 0
+    out = capsys.readouterr().out
+    assert "Hall of Fame: 2 games" in out and "japan" in out  # the team game's, alone
+    war = out[out.index("Art of War:"):]
+    assert war.strip() == simulated[simulated.index("Art of War:"):].strip()
