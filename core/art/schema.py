@@ -86,7 +86,7 @@ class RuleParams:
                                  ruling="R23")
     threat_by_players: tuple[int, ...] = param(
         "the threat added to every track space, for 1, 2, 3, 4, 5 and 6 players (R15; our "
-        "reconstruction, docs/missions.md); no space's may fall below 0", ruling="R15",
+        "reconstruction, docs/missions.md); no space's threat may fall below 0", ruling="R15",
         expects="a list of 6 whole numbers, from -10,000 to 10,000")
 
 
