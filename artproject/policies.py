@@ -1,12 +1,14 @@
 """Policies: who takes the decisions in a simulated game. Plug-ins register by name.
 
-A policy factory takes a seed and returns a function from a state to one of its legal
-actions. `register_policy("mine", factory)` makes it available to `simulate` and
-`artproject simulate --policy mine`.
+A policy factory takes a seed (and, if it has any, its options as keywords) and returns a
+function from a state to one of its legal actions. `register_policy("mine", factory)` makes
+it available to `simulate` and `artproject simulate --policy mine`. A policy is named with
+its options as `NAME:KEY=VALUE,KEY=VALUE` (`ismcts:budget=64`): `make_policy` reads them.
 """
 
 from __future__ import annotations
 
+import inspect
 import random
 from collections import deque
 from collections.abc import Callable
@@ -19,13 +21,59 @@ from .core.art.state import State
 from .core.registry import Kind
 
 Policy = Callable[[State], Action]
-PolicyFactory = Callable[[int], Policy]
+PolicyFactory = Callable[..., Policy]  # (seed, **options) -> policy
 POLICIES: dict[str, PolicyFactory] = {}
 
 
 def register_policy(name: str, factory: PolicyFactory) -> None:
     """Make a policy available by name to `simulate` and the command line."""
     POLICIES[name] = factory
+
+
+def policy_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """A policy's name and options from `NAME` or `NAME:KEY=VALUE,...` (numbers read as
+    numbers); GameError saying what was expected, naming the policies or the options."""
+    from .core.errors import GameError, closest
+
+    name, _, rest = spec.partition(":")
+    factory = POLICIES.get(name)
+    if factory is None:
+        raise GameError(f"unknown policy {name!r}{closest(name, POLICIES)}; policies: "
+                        + ", ".join(POLICIES))
+    known = [k for k in inspect.signature(factory).parameters if k != "seed"]
+    options: dict[str, Any] = {}
+    for item in filter(None, rest.split(",")):
+        key, eq, value = item.partition("=")
+        key = key.strip()
+        if not eq or key not in known:
+            hint = closest(key, known) if eq else ""
+            raise GameError(f"policy {spec!r}: {item!r} is not an option{hint}; expected "
+                            + (f"KEY=VALUE with KEY one of: {', '.join(known)}" if known else
+                               f"none: {name} takes no options"))
+        options[key] = _option_value(value.strip())
+    return name, options
+
+
+def _option_value(text: str) -> Any:
+    for read in (int, float):
+        try:
+            return read(text)
+        except ValueError:
+            pass
+    return text
+
+
+def make_policy(spec: str, seed: int) -> Policy:
+    """The policy `spec` names (`NAME` or `NAME:KEY=VALUE,...`), seeded."""
+    from .core.errors import ArtError, GameError
+
+    name, options = policy_spec(spec)
+    try:
+        return POLICIES[name](seed, **options)
+    except TypeError as err:  # an option's value of the wrong kind
+        raise GameError(f"policy {spec!r}: {err}") from None
+    except ArtError as err:
+        raise GameError(f"policy {spec!r}: {err}") from None
 
 
 def random_policy(seed: int) -> Policy:
@@ -706,6 +754,20 @@ def heuristic_policy(seed: int) -> Policy:
     return Heuristic(seed)
 
 
+def ismcts_policy(seed: int, budget: int = 96, depth: int = 400, tree: int = 2,
+                  margin: float = 0.2) -> Policy:
+    """The search bot (artproject/search.py): information-set MCTS with the heuristic bot as
+    its rollouts and for the decisions it does not search. `budget`: simulations a searched
+    decision; `depth`: decisions a simulation plays before the shaped score judges it;
+    `tree`: the side's decisions deep the tree grows; `margin`: how much better than the
+    heuristic's choice another must be to be taken."""
+    from .search import Ismcts
+
+    return Ismcts(seed, Heuristic(seed), Heuristic(seed + 1), budget=budget, depth=depth,
+                  tree=tree, margin=margin)
+
+
 register_policy("random", random_policy)
 register_policy("cautious", cautious_policy)
 register_policy("heuristic", heuristic_policy)
+register_policy("ismcts", ismcts_policy)

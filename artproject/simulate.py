@@ -16,7 +16,7 @@ import attrs
 
 from .core.art.state import State
 from .core.errors import GameError
-from .policies import POLICIES, Policy, cautious_policy, random_policy
+from .policies import POLICIES, Policy, cautious_policy, policy_spec, random_policy
 
 MAX_DECISIONS = 100_000  # a game that needs more has a rule that never ends: an error
 
@@ -80,8 +80,7 @@ def simulate_grid(missions: Sequence[str | Path], difficulties: Sequence[str],
     from .backends import LocalBackend
     from .sweep import grid_of, run_sweep
 
-    if policy not in POLICIES:
-        raise GameError(f"unknown policy {policy!r}; policies: {', '.join(POLICIES)}")
+    policy_spec(policy)  # GameError for an unknown policy or option
     grid = grid_of(missions, difficulties, players, games, seed, variants, policy)
     own = backend is None
     runner = LocalBackend(workers) if backend is None else backend

@@ -83,14 +83,13 @@ def play_batch(b: Batch) -> tuple[str, str, list[tuple[int, str, str, int, int]]
     """A worker's part: play a batch; (artproject version, the rules' digest, per game:
     seed, outcome, cause, rounds, decisions)."""
     from . import __version__
-    from .policies import POLICIES
+    from .policies import make_policy
 
     rules = load_rules(b.mission, (*b.variants, *map(_text_file, b.texts)))
-    make = POLICIES[b.policy]
     out = []
     for seed in b.seeds:
         st = State.new(rules, b.players, b.difficulty, seed)
-        decisions = play(st, make(seed), MAX_DECISIONS)
+        decisions = play(st, make_policy(b.policy, seed), MAX_DECISIONS)
         out.append((seed, st.outcome or "", cause_of(st.reason), st.round, decisions))
     return __version__, rules_digest(rules), out
 
