@@ -250,6 +250,14 @@ class _ToAst(Transformer[Token, Any]):
         cond = next((i.expr for i in items if isinstance(i, _When)), None)
         return a.ForEach(city, cond, items[-1], at=_pos(meta))
 
+    def for_each_other(self, meta: Any, items: list[Any]) -> a.ForEach:
+        cond = next((i.expr for i in items if isinstance(i, _When)), None)
+        return a.ForEach(None, cond, items[-1], at=_pos(meta), others=True)
+
+    def do(self, meta: Any, items: list[Any]) -> a.Do:
+        args = tuple(i for i in items[1:] if i is not None)
+        return a.Do(str(items[0]), args, at=_pos(items[0]))
+
     def block(self, meta: Any, items: list[Any]) -> Any:
         # `{ s }` is s itself: braces only group (and settle a dangling else).
         return items[0] if len(items) == 1 else a.Block(tuple(items), at=_pos(meta))
