@@ -11,7 +11,7 @@ from __future__ import annotations
 import inspect
 import random
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from .core.actions import Action
@@ -25,21 +25,42 @@ PolicyFactory = Callable[..., Policy]  # (seed, **options) -> policy
 POLICIES: dict[str, PolicyFactory] = {}
 
 
+# each game's bots: the module whose `POLICIES` names them (the adapters' `others`)
+POLICY_MODULES: Final = {"art-project": __name__, "art-of-war": "artproject.aow.policies"}
+
+
+def policies_of(game: str) -> Mapping[str, PolicyFactory]:
+    """The policies of a game by its name (GameError for a game without bots)."""
+    import importlib
+
+    from .core.errors import GameError
+
+    module = POLICY_MODULES.get(game)
+    if module is None:
+        raise GameError(f"the {game} game has no bots; games with bots: "
+                        + ", ".join(POLICY_MODULES))
+    found: Mapping[str, PolicyFactory] = importlib.import_module(module).POLICIES
+    return found
+
+
 def register_policy(name: str, factory: PolicyFactory) -> None:
     """Make a policy available by name to `simulate` and the command line."""
     POLICIES[name] = factory
 
 
-def policy_spec(spec: str) -> tuple[str, dict[str, Any]]:
+def policy_spec(spec: str, policies: Mapping[str, PolicyFactory] | None = None,
+                ) -> tuple[str, dict[str, Any]]:
     """A policy's name and options from `NAME` or `NAME:KEY=VALUE,...` (numbers read as
-    numbers); GameError saying what was expected, naming the policies or the options."""
+    numbers), among `policies` (the first game's by default); GameError saying what was
+    expected, naming the policies or the options."""
     from .core.errors import GameError, closest
 
+    known_policies = POLICIES if policies is None else policies
     name, _, rest = spec.partition(":")
-    factory = POLICIES.get(name)
+    factory = known_policies.get(name)
     if factory is None:
-        raise GameError(f"unknown policy {name!r}{closest(name, POLICIES)}; policies: "
-                        + ", ".join(POLICIES))
+        raise GameError(f"unknown policy {name!r}{closest(name, known_policies)}; policies: "
+                        + ", ".join(known_policies))
     known = [k for k in inspect.signature(factory).parameters if k != "seed"]
     options: dict[str, Any] = {}
     for item in filter(None, rest.split(",")):
@@ -63,13 +84,16 @@ def _option_value(text: str) -> Any:
     return text
 
 
-def make_policy(spec: str, seed: int) -> Policy:
-    """The policy `spec` names (`NAME` or `NAME:KEY=VALUE,...`), seeded."""
+def make_policy(spec: str, seed: int, policies: Mapping[str, PolicyFactory] | None = None,
+                ) -> Policy:
+    """The policy `spec` names (`NAME` or `NAME:KEY=VALUE,...`) among `policies` (the first
+    game's by default), seeded."""
     from .core.errors import ArtError, GameError
 
-    name, options = policy_spec(spec)
+    known = POLICIES if policies is None else policies
+    name, options = policy_spec(spec, known)
     try:
-        return POLICIES[name](seed, **options)
+        return known[name](seed, **options)
     except TypeError as err:  # an option's value of the wrong kind
         raise GameError(f"policy {spec!r}: {err}") from None
     except ArtError as err:
@@ -755,7 +779,7 @@ def heuristic_policy(seed: int) -> Policy:
 
 
 def ismcts_policy(seed: int, budget: int = 96, depth: int = 400, tree: int = 2,
-                  margin: float = 0.2) -> Policy:
+                  margin: float = 0.2, z: float = 2.0) -> Policy:
     """The search bot (artproject/search.py): information-set MCTS with the heuristic bot as
     its rollouts and for the decisions it does not search. `budget`: simulations a searched
     decision; `depth`: decisions a simulation plays before the shaped score judges it;
@@ -764,7 +788,7 @@ def ismcts_policy(seed: int, budget: int = 96, depth: int = 400, tree: int = 2,
     from .search import Ismcts
 
     return Ismcts(seed, Heuristic(seed), Heuristic(seed + 1), budget=budget, depth=depth,
-                  tree=tree, margin=margin)
+                  tree=tree, margin=margin, z=z)
 
 
 register_policy("random", random_policy)

@@ -56,14 +56,14 @@ class Ismcts:
     """The search bot (see the module's text); a policy: `bot(state)` is an action."""
 
     def __init__(self, seed: int, base: Policy, rollout: Policy, budget: int = 96,
-                 depth: int = 400, tree: int = 2, margin: float = 0.2, c: float = 0.7,
-                 kinds: Sequence[str] = DEFAULT_KINDS) -> None:
+                 depth: int = 400, tree: int = 2, margin: float = 0.2, z: float = 2.0,
+                 c: float = 0.7, kinds: Sequence[str] = DEFAULT_KINDS) -> None:
         if budget < 1 or depth < 1 or tree < 1:
             raise GameError("ismcts: budget, depth and tree must be at least 1")
         self.rng = random.Random(seed)
         self.base, self.rollout = base, rollout
         self.budget, self.depth, self.tree = budget, depth, tree
-        self.margin, self.c, self.kinds = margin, c, frozenset(kinds)
+        self.margin, self.z, self.c, self.kinds = margin, z, c, frozenset(kinds)
         self.searched = 0  # decisions searched, and simulations run (for the cost report)
         self.simulations = 0
 
@@ -87,20 +87,29 @@ class Ismcts:
         """The action the search picks among `legal` (`choice`: the base policy's)."""
         self.searched += 1
         side, me = self._side(st)
-        root = {a: [0, 0.0] for a in legal}
+        values: dict[Action, list[float]] = {a: [] for a in legal}
         nodes: dict[tuple[Action, ...], _Node] = {}
-        rounds = max(1, self.budget // len(legal))
+        rounds = max(2, self.budget // len(legal))
         for _ in range(rounds):
             world = st.resample(side, self.rng.getrandbits(62))
             for a in legal:
-                value = self._simulate(world, a, nodes, me)
-                stats = root[a]
-                stats[0] += 1
-                stats[1] += value
+                values[a].append(self._simulate(world, a, nodes, me))
         self.simulations += rounds * len(legal)
-        best = max(legal, key=lambda a: (root[a][1], a == choice))
-        gain = (root[best][1] - root[choice][1]) / rounds
-        return best if gain > self.margin else choice
+        return self._decide(values, choice, rounds)
+
+    def _decide(self, values: dict[Action, list[float]], choice: Action, rounds: int) -> Action:
+        """The best action by mean value, if it beats the base policy's choice by more than
+        `margin` and by more than `z` standard errors of the paired differences (every
+        action was simulated in the same worlds: the differences cancel the luck the
+        actions share). Otherwise the base policy's choice: a noisy search must not undo a
+        sound heuristic."""
+        best = max(values, key=lambda a: (sum(values[a]), a == choice))
+        if best == choice:
+            return choice
+        diffs = [x - y for x, y in zip(values[best], values[choice], strict=True)]
+        mean = sum(diffs) / rounds
+        var = sum((d - mean) ** 2 for d in diffs) / (rounds - 1)
+        return best if mean > self.margin and mean > self.z * math.sqrt(var / rounds) else choice
 
     # ---------------------------------------------------------------- one simulation
     def _simulate(self, world: Machine, first: Action, nodes: dict[tuple[Action, ...], _Node],

@@ -88,7 +88,7 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64]):
             if not 0 <= seat < self.seated.num_seats():
                 raise GameError(f"seat must be from 0 to {self.seated.num_seats() - 1}, "
                                 f"not {seat}")
-            self._others = _policy(others)
+            self._others = _policy(game, others)
         except ArtError as err:
             raise ValueError(str(err)) from None
         s = self.seated
@@ -123,7 +123,7 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64]):
         game_seed = seed_from(self.np_random)
         self.seated = start(self.game, self.options, seed=game_seed, chance="sample",
                             max_decisions=self.max_decisions)
-        self._others = _policy(self.others_name, game_seed)
+        self._others = _policy(self.game, self.others_name, game_seed)
         self._others_play()
         self._over = self.seated.is_terminal()
         return self._obs(), self._info()
@@ -161,13 +161,15 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64]):
                 f"history: {' | '.join(str(a) for a in s.game.history[-8:])}")
 
 
-def _policy(name: str, seed: int = 0) -> Any:
-    from ..policies import POLICIES, make_policy
+def _policy(game: str, name: str, seed: int = 0) -> Any:
+    """The engine's policy `name` of `game`, for the other seats."""
+    from ..policies import make_policy, policies_of
 
-    if name.split(":")[0] not in POLICIES:
+    policies = policies_of(game)
+    if name.split(":")[0] not in policies:
         raise GameError(f"unknown policy {name!r} for the other seats; policies: "
-                        + ", ".join(POLICIES))
-    return make_policy(name, seed)
+                        + ", ".join(policies))
+    return make_policy(name, seed, policies)
 
 
 for _name in game_names():
