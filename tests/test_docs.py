@@ -139,11 +139,12 @@ def test_readme_points_to_the_rulings_in_the_repository() -> None:
 def test_ai_examples_run(capsys: pytest.CaptureFixture[str]) -> None:
     """docs/ai.md's examples, through each adapter (the `ai` extra, installed by `dev`)."""
     codes = blocks("ai.md", "python")
-    assert len(codes) == 4
+    assert len(codes) == 5
     for _, code in codes:
         exec(compile(code, "docs/ai.md", "exec"), {})
     out = capsys.readouterr().out
     assert "557 79" in out and "[0, 82]" in out and "the team's reward" in out
+    assert "546 25" in out and "[-1.0, -1.0, -1.0, 1.0]" in out  # Art of War's
 
 
 def _table_rows(name: str, head: str) -> list[list[str]]:
@@ -173,3 +174,18 @@ def test_ai_layout_tables_match_the_game() -> None:
     layout = [(n, str(at), str(shape)) for n, at, shape, _ in
               seated.layout("information_state").rows()]
     assert [(r[0], r[1], r[2]) for r in _table_rows("ai.md", "| segment |")] == layout
+
+
+def test_ai_art_of_war_tables_match_the_game() -> None:
+    """docs/ai.md's Art of War tables are its actions and tensor at 2 players, as made."""
+    from artproject import new_game
+    from artproject.core.seats import Seated
+
+    game = new_game("art-of-war", players=2)
+    seated = Seated(game, "players")
+    blocks_ = [(f"{a}-{b}" if a != b else str(a), usage)
+               for a, b, usage in game.action_space().decisions.table()]
+    assert [(r[0], r[1]) for r in _table_rows("ai.md", "| ids (Art of War) |")] == blocks_
+    layout = [(n, str(at), str(shape), meaning) for n, at, shape, meaning in
+              seated.layout("information_state").rows()]
+    assert [tuple(r) for r in _table_rows("ai.md", "| segment (Art of War) |")] == layout

@@ -21,9 +21,12 @@ if TYPE_CHECKING:
     from .state import War
 
 FIGHTS: Final = (DUEL, COLLECTIVE, BLIND)
-# the kinds of decision a player takes, in the registry's order (the `decision` segment)
-DECISIONS: Final = tuple(name for name, k in REG.kinds.items()
-                         if k.verb is None and k.verbs)
+
+def decisions() -> tuple[str, ...]:
+    """The kinds of decision a player takes, in the registry's order (the `decision`
+    segment), once every rule module has declared its own."""
+    return tuple(name for name, k in REG.kinds.items() if k.verb is None and k.verbs)
+
 # the trail's entries only their drawer sees: a card dealt or drawn into a hand (W19)
 PRIVATE_DRAWS: Final = (DEAL.name, DRAW.name)
 MAX_TURN_DECISIONS: Final = 40  # the adapters' cut: W18's turn limit times this
@@ -32,8 +35,9 @@ MAX_TURN_DECISIONS: Final = 40  # the adapters' cut: W18's turn limit times this
 # ====================================================================== tensors
 def _decision(st: War, v: int, out: list[float], at: int) -> None:
     w = st.wait
-    if w is not None and w.name in DECISIONS:
-        one_hot(out, at, DECISIONS.index(w.name))
+    kinds = decisions()
+    if w is not None and w.name in kinds:
+        one_hot(out, at, kinds.index(w.name))
 
 
 def _tokens(st: War, v: int, out: list[float], at: int) -> None:
@@ -110,8 +114,8 @@ def segments(st: War, kind: str) -> tuple[Segment, ...]:
     player count (docs/ai.md lists them)."""
     n, k = st.players, len(st.rules.cards)
     obs = (
-        Segment("decision", (len(DECISIONS),), "the decision pending, by kind: "
-                + ", ".join(DECISIONS), _decision),
+        Segment("decision", (len(decisions()),), "the decision pending, by kind: "
+                + ", ".join(decisions()), _decision),
         Segment("whose", (3, n), "whose turn it is, whose decision, the viewer (one-hot "
                 "rows)", _whose),
         Segment("counts", (4,), "turns begun (W18), tokens in the centre pile, out of the "
