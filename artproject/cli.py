@@ -141,7 +141,7 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--policy", default="heuristic", metavar="NAME",
                    help="heuristic: a bot that plays sensibly (default); ismcts: a search bot "
                         "on top of it (ismcts:budget=N: N simulations a searched decision, "
-                        "default 96; docs/ai.md); random: random legal actions, a baseline "
+                        "default 32; docs/ai.md); random: random legal actions, a baseline "
                         "that loses almost every game; cautious: random, but never paying "
                         "health when another action does not; or a registered plug-in. Art "
                         "of War: heuristic, random or ismcts, or a list seated in turn round "

@@ -778,7 +778,7 @@ def heuristic_policy(seed: int) -> Policy:
     return Heuristic(seed)
 
 
-def ismcts_policy(seed: int, budget: int = 96, depth: int = 400, tree: int = 2,
+def ismcts_policy(seed: int, budget: int = 32, depth: int = 400, tree: int = 2,
                   margin: float = 0.2, z: float = 2.0) -> Policy:
     """The search bot (artproject/search.py): information-set MCTS with the heuristic bot as
     its rollouts and for the decisions it does not search. `budget`: simulations a searched

@@ -55,7 +55,7 @@ class _Node:
 class Ismcts:
     """The search bot (see the module's text); a policy: `bot(state)` is an action."""
 
-    def __init__(self, seed: int, base: Policy, rollout: Policy, budget: int = 96,
+    def __init__(self, seed: int, base: Policy, rollout: Policy, budget: int = 32,
                  depth: int = 400, tree: int = 2, margin: float = 0.2, z: float = 2.0,
                  c: float = 0.7, kinds: Sequence[str] = DEFAULT_KINDS) -> None:
         if budget < 1 or depth < 1 or tree < 1:
