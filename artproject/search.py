@@ -30,7 +30,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .core.actions import CHANCE, TEAM, Action
+from .core.actions import TEAM, Action
 from .core.errors import GameError
 from .core.machine import Machine
 
@@ -40,6 +40,12 @@ Policy = Callable[[Any], Action]
 # and a battle being lost; the rest (phase boundaries, who pays, dice to reroll...) are
 # the heuristic's
 DEFAULT_KINDS = ("plan", "play", "move", "battle", "losing")
+
+
+def _ours(player: int, side: tuple[int, ...]) -> bool:
+    """A decision of the side's (the tree grows on those only: another player's is the
+    rollout policy's, never chosen to suit the side)."""
+    return player == TEAM or player in side
 
 
 class _Node:
@@ -93,7 +99,7 @@ class Ismcts:
         for _ in range(rounds):
             world = st.resample(side, self.rng.getrandbits(62))
             for a in legal:
-                values[a].append(self._simulate(world, a, nodes, me))
+                values[a].append(self._simulate(world, a, nodes, side, me))
         self.simulations += rounds * len(legal)
         return self._decide(values, choice, rounds)
 
@@ -113,7 +119,7 @@ class Ismcts:
 
     # ---------------------------------------------------------------- one simulation
     def _simulate(self, world: Machine, first: Action, nodes: dict[tuple[Action, ...], _Node],
-                  me: int) -> float:
+                  side: tuple[int, ...], me: int) -> float:
         g = world.clone()  # the world's future: the same for every root action
         g.apply(first)
         path: tuple[Action, ...] = (first,)
@@ -125,7 +131,7 @@ class Ismcts:
                 continue
             legal = g.legal_actions()
             if (len(path) < self.tree and len(legal) > 1 and g.wait is not None
-                    and g.wait.name in self.kinds and g.current_player() != CHANCE):
+                    and g.wait.name in self.kinds and _ours(g.current_player(), side)):
                 node = nodes.get(path)
                 if node is None:
                     node = nodes[path] = _Node()

@@ -168,7 +168,7 @@ def test_only_a_seat_per_player() -> None:
 @pytest.mark.parametrize("players", [2, 3, 5])
 def test_openspiel_random_simulation(players: int) -> None:
     game = pyspiel.load_game("python_art_of_war", {"players": players})
-    pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=10, serialize=True, verbose=False)
     assert game.num_players() == players
     assert game.get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
     assert str(game) == f"python_art_of_war(players={players},rules=art-of-war,seats=players)"
@@ -214,7 +214,9 @@ def test_pettingzoo_api_seed_tests_and_random_steps() -> None:
     e = raw_env(game=GAME, players=4)
     rng = np.random.default_rng(1)
     steps = 0
-    for seed in range(6):
+    for seed in range(60):
+        if steps >= 2000:
+            break
         e.reset(seed=seed)
         for agent in e.agent_iter():
             obs, _, term, trunc, _ = e.last()
@@ -227,7 +229,7 @@ def test_pettingzoo_api_seed_tests_and_random_steps() -> None:
                 e.step(int(np.flatnonzero(mask == 0)[0]))
             e.step(int(rng.choice(np.flatnonzero(mask))))
             steps += 1
-    assert steps > 300
+    assert steps >= 2000
 
 
 # ====================================================================== Gymnasium
@@ -240,7 +242,7 @@ def test_gymnasium_check_env_and_a_seat_against_the_heuristic() -> None:
     rng = np.random.default_rng(2)
     ends = 0
     obs, _ = e.reset(seed=4)
-    for _ in range(600):
+    for _ in range(2000):
         assert e.unwrapped.seated.current() in (2, -4)  # this seat's turn, or over
         obs, reward, term, trunc, _ = e.step(int(rng.choice(np.flatnonzero(
             obs["action_mask"]))))
@@ -248,7 +250,7 @@ def test_gymnasium_check_env_and_a_seat_against_the_heuristic() -> None:
             assert reward in (1.0, 0.0, -1.0)
             ends += 1
             obs, _ = e.reset()
-    assert ends >= 3
+    assert ends >= 10
     with pytest.raises(ValueError, match="unknown policy"):
         gym_adapter.KernelEnv(game=GAME, others="heurstic")
 

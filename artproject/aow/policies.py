@@ -249,11 +249,13 @@ def heuristic_policy(seed: int) -> Policy:
 SEARCHED: Final = ("turn", "bet", "play", "answer", "response")
 
 
-def ismcts_policy(seed: int, budget: int = 64, depth: int = 400, tree: int = 2,
-                  margin: float = 0.1, z: float = 2.0) -> Policy:
+def ismcts_policy(seed: int, budget: int = 128, depth: int = 400, tree: int = 2,
+                  margin: float = 0.0, z: float = 1.0) -> Policy:
     """The search bot (artproject/search.py) for one player: information-set MCTS over what
     that player may know, the heuristic bot playing every seat in its simulations and
-    taking the decisions it does not search. Options as the first game's ismcts."""
+    taking the decisions it does not search. Options as the first game's ismcts; its
+    simulations are cheap (games of a few turns) and its choices closer, so it searches
+    more and trusts a smaller lead (docs/ai.md)."""
     from ..search import Ismcts
 
     return Ismcts(seed, Heuristic(seed), Heuristic(seed + 1), budget=budget, depth=depth,
