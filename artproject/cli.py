@@ -34,6 +34,7 @@ examples:
   artproject tune my-mission.toml --target easy=0.7,hard=0.2 --players 1-6
   artproject check missions/ cards/
   artproject scenario tests/scenarios/
+  artproject simulate --game art-of-war --players 2,4,6 --games 1000 --seed 1
 """
 EPILOG_SIMULATE = """\
 examples:
@@ -114,7 +115,9 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="artproject", description="A rules-as-data engine for The A.R.T. Project.",
+    p = _Parser(prog="artproject",
+                description="A rules-as-data engine for The A.R.T. Project (and Art of War: "
+                            "--game art-of-war).",
                 epilog=EPILOG_MAIN, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--version", action="version", version=f"artproject {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -227,7 +230,8 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("--force", action="store_true", help="replace an existing --out file")
     v.add_argument("--json", action="store_true", help="print the report as JSON")
 
-    g = sub.add_parser("play", help="play at the terminal, 1-6 people at one screen",
+    g = sub.add_parser("play", help="play at the terminal, 1-6 people at one screen (Art of "
+                                    "War: 2-7, hot seat)",
                        epilog=EPILOG_PLAY, formatter_class=argparse.RawDescriptionHelpFormatter)
     _game_option(g)
     g.add_argument("--mission", default=DEFAULT,
@@ -243,7 +247,8 @@ def _parser() -> argparse.ArgumentParser:
     g.add_argument("--trust", action="store_true",
                    help="load a save whose digest is missing or wrong (with a warning)")
 
-    d = sub.add_parser("render", help="draw a board (and a saved game's position) as SVG",
+    d = sub.add_parser("render", help="draw a board (and a saved game's position) as SVG; "
+                                      "Art of War's table or cards",
                        epilog=EPILOG_RENDER,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     d.add_argument("mission", nargs="?", metavar="MISSION",
@@ -608,17 +613,24 @@ def report_csv(cells: list[dict[str, Any]]) -> str:
 
 # ---------------------------------------------------------------------- report
 def _report(args: argparse.Namespace) -> int:
-    from .report import hall_of_fame, write_plots
+    from .report import WAR, hall_of_fame, war_report, write_plots
     from .store import Store
 
     with Store.read(args.store) as store:
         rows = list(store.rows())
-    if args.output:
-        written = write_plots(rows, Path(args.output), args.force)  # before any output
-    print(hall_of_fame(rows, args.store))
+    team = [r for r in rows if r.game != WAR]  # Art of War's games: their own table
+    war = [r for r in rows if r.game == WAR]
+    written = []
+    if args.output and (team or not war):
+        written = write_plots(team, Path(args.output), args.force)  # before any output
+    if team or not war:
+        print(hall_of_fame(team, args.store))
+    if war:
+        print(("\n" if team else "") + war_report(war))
     if args.output:
         print(f"\nwrote {len(written)} plots in {args.output}: "
-              + ", ".join(p.name for p in written))
+              + ", ".join(p.name for p in written) if written else
+              "\nno plots: they are drawn for The A.R.T. Project's games only")
     return 0
 
 

@@ -152,9 +152,15 @@ class Compiler:
         return self.words.hook(tree.event, cond, self._stmts(tree.body, bound), text)
 
     def expr(self, text: str, origin: Origin | None = None, bound: frozenset[str] = frozenset(),
-             ) -> Fn | None:
+             rules: bool = False) -> Fn | None:
+        """An expression; `rules`: part of a card's or a board's rules, so it may not read
+        what the players cannot see (a scenario's check or a property may)."""
         tree = self.parse(text, "expr", origin)
-        return None if tree is None else self._bool(tree, bound)
+        self._rules_text = rules
+        try:
+            return None if tree is None else self._bool(tree, bound)
+        finally:
+            self._rules_text = False
 
     def expr_node(self, node: a.Expr, bound: frozenset[str] = frozenset()) -> Fn:
         """Compile an already parsed expression (positions refer to the last parsed text)."""

@@ -24,6 +24,7 @@ def blocks(name: str, lang: str) -> list[tuple[str, str]]:
 
 def test_every_doc_has_examples() -> None:
     assert len(blocks("dsl.md", "dsl")) >= 15
+    assert len(blocks("dsl.md", "war")) >= 4
     assert blocks("api.md", "python")
     assert len([b for b in blocks("scenarios.md", "toml") if b[0] == "scenario"]) >= 2
 
@@ -37,6 +38,16 @@ def test_dsl_examples_compile(start: str, text: str) -> None:
         comp.amounts(text.strip(), ("fuel", "radio", "weapon", "health"))
     else:
         getattr(comp, start)(text.strip())
+    assert not comp.errors, [str(e) for e in comp.errors]
+
+
+@pytest.mark.parametrize(("start", "text"), blocks("dsl.md", "war"))
+def test_art_of_war_dsl_examples_compile(start: str, text: str) -> None:
+    from artproject.core.aow.loader import load_rules as load_war
+    from artproject.core.aow.words import WORDS, WarScope
+
+    comp = Compiler(WarScope(dict(load_war("art-of-war").index)), WORDS)
+    getattr(comp, start)(text.strip(), None, frozenset({"player"}))
     assert not comp.errors, [str(e) for e in comp.errors]
 
 
@@ -189,3 +200,25 @@ def test_ai_art_of_war_tables_match_the_game() -> None:
     layout = [(n, str(at), str(shape), meaning) for n, at, shape, meaning in
               seated.layout("information_state").rows()]
     assert [tuple(r) for r in _table_rows("ai.md", "| segment (Art of War) |")] == layout
+
+
+def test_art_of_war_page_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/art-of-war.md: its scenario passes, its Python runs, its card table is the data."""
+    import tomllib
+
+    for _, text in [b for b in blocks("art-of-war.md", "toml") if b[0] == "scenario"]:
+        p = tmp_path / "example.toml"
+        p.write_text(text)
+        res = run_scenario(p)
+        assert res.passed, res.failures
+    (code,) = [t for _, t in blocks("art-of-war.md", "python")]
+    exec(compile(code, "docs/art-of-war.md", "exec"), {})
+    assert "(W18)" in capsys.readouterr().out
+    page = (DOCS / "art-of-war.md").read_text(encoding="utf-8")
+    rows = {m.group(1): (int(m.group(2)), int(m.group(3))) for m in re.finditer(
+        r"^\| (\w+) \| (\d+) \| (-?\d+) \|", page, re.M)}
+    cards = tomllib.loads((DOCS.parent / "cards" / "art-of-war.toml").read_text("utf-8"))
+    assert rows == {c["name"]: (c["count"], c["score"]) for c in cards["card"]}
+    for c in cards["card"]:
+        for key in ("collateral", "rank", "on_draw", "on_reveal"):
+            assert key not in c or f"`{c[key]}`" in page or f'"{c[key]}"' in page, (c, key)

@@ -1,13 +1,14 @@
 """`artproject play --game art-of-war`: Art of War at a terminal, hot-seat for 2-7 people at
 one screen, never showing a hand to the wrong player.
 
-Each decision is one player's. When the player to decide changes, the screen says whose
-turn it is and waits ("pass the screen to p3, then press Enter") and clears before it shows
-anything of theirs: the table as everyone sees it (tokens, hand sizes, the centre pile, the
-discard pile, the deck, the bets, face-down cards as `?` until revealed, W19), then that
-player's own hand and their actions, numbered. There is no `view` of another's hand and no
-`undo` (it would show what was hidden). `save FILE`, `load FILE`, `help` and `quit` are as
-in the first game's terminal game; the end of the input saves the game and quits.
+Each decision is one player's. When the player to decide changes, the screen is cleared,
+says whose turn it is and waits ("pass the screen to p3, then press Enter"), and clears
+again before it shows anything of theirs: the table as everyone sees it (tokens, hand
+sizes, the centre pile, the discard pile, the deck, the bets, face-down cards as `?` until
+revealed, W19), then that player's own hand and their actions, numbered. There is no
+`view` of another's hand and no `undo` (it would show what was hidden). `save FILE`,
+`load FILE`, `help` and `quit` are as in the first game's terminal game; the end of the
+input saves the game and quits.
 """
 
 from __future__ import annotations
@@ -78,7 +79,9 @@ class WarSession(Session):
         st = cast(War, self.st)
         who = st.current_player()
         if who >= 0 and who != self.viewer:
-            self.write(f"-- pass the screen to {P[who]}, then press Enter")
+            # cleared before the wait too: the next player sits down to no one's hand
+            self.write((CLEAR if self.tty else "") + f"-- pass the screen to {P[who]}, then "
+                       "press Enter")
             self.read()
             self.write(CLEAR if self.tty else "\n" * 3)
             self.viewer = who

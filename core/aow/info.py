@@ -87,9 +87,19 @@ def start_view(st: War, player: int) -> tuple[Any, ...]:
             json.dumps(own))
 
 
+def _died(st: War) -> dict[int, tuple[int, str, tuple[int, ...]]]:
+    """Each dead seat's (turn, cause, killers); one dead in a set position, before any turn
+    was recorded, died at turn 0 of no recorded cause."""
+    died = {p: (t, c, ks) for t, p, c, ks in st.deaths}
+    for p in range(st.players):
+        if not st.alive[p] and p not in died:
+            died[p] = (0, "", ())
+    return died
+
+
 def standing(st: War) -> list[dict[str, Any]]:
     """Each seat's result (see `War.standing`)."""
-    died = {p: (t, c, ks) for t, p, c, ks in st.deaths}
+    died = _died(st)
     order = sorted(range(st.players), key=lambda p: (p in died, -died[p][0] if p in died
                                                      else 0))
     places: dict[int, int] = {}

@@ -255,7 +255,8 @@ def _card(c: WarCardSpec, i: int, cmap: SourceMap, comp: Compiler,
             return ()
         return comp.effect(text, cmap.origin((*path, key), text), frozenset({"player"}))
 
-    rank = comp.expr(c.rank, cmap.origin((*path, "rank"), c.rank), frozenset({"player"}))
+    rank = comp.expr(c.rank, cmap.origin((*path, "rank"), c.rank), frozenset({"player"}),
+                     rules=True)  # a rule: it reads nothing the players cannot see (W19)
     collateral, on_reveal, on_draw = effect("collateral"), effect("on_reveal"), effect("on_draw")
     if on_draw and c.deal:
         errors.append(RulesError(f"{c.name!r} is played at once when drawn (on_draw), so it "
