@@ -169,6 +169,7 @@ def test_the_bot_finds_the_cities_whose_fall_loses() -> None:
     ("engine.py", ["--games", "40", "--full-games", "1", "--cells", "usa:4", "--profile"],
      "ncalls"),
     ("count.py", ["--games", "1", "--random", "2", "--dry-run"], "decisions counted"),
+    ("digest.py", ["--games", "1", "--quick"], "digest of"),
     ("effects.py", [], "geometric mean ratio"),
     ("bot.py", ["--games", "1", "--rounds", "1", "--digest"], "bot/engine"),
 ])

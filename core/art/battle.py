@@ -72,11 +72,12 @@ def roll_battle(st: State) -> None:
     """The leader rolls their die and every ally die; each other participant their own (R14)."""
     b = st.battle
     assert b is not None
-    lead = b.leader
-    labels: list[str] = [f"p{lead + 1}"]
-    owner: list[int] = [lead]
-    labels += [f"a{i + 1}" for i in range(st.allies)]
-    owner += [lead] * st.allies
+    lead, n = b.leader, st.allies
+    t = st.tab
+    ally = t.ally_labels
+    labels: list[str] = [P[lead], *(ally[:n] if n <= len(ally) else
+                                    (f"a{i + 1}" for i in range(n)))]
+    owner: list[int] = [lead] * (n + 1)
     if st.solo and st.pawns[st.players] == b.city:
         labels.append("ally")  # the ally pawn's die, rolled by the solo player (R24)
         owner.append(lead)
@@ -85,30 +86,27 @@ def roll_battle(st: State) -> None:
             labels.append(P[p])
             owner.append(p)
     b.labels, b.owner = labels, owner
-    if not st.explicit:
-        b.dice = dice = _roll_now(st, len(labels))
+    if st.explicit:
+        b.dice = [0] * len(labels)
+        st.push(_rolled_all)
+        for i in reversed(range(len(labels))):
+            st.push(_roll_die, i)
+        return
+    if st.forced_dice:
+        b.dice = dice = [roll(st) for _ in labels]
         trail, at = st.trail, len(st.history)
         for d in dice:
             trail.append((at, DIE, -1, d))
-        _rolled_all(st)
-        return
-    b.dice = [0] * len(labels)
-    st.push(_rolled_all)
-    for i in reversed(range(len(labels))):
-        st.push(_roll_die, i)
-
-
-def _roll_now(st: State, n: int) -> list[int]:
-    """n dice drawn at once: the forced ones first (scenarios), then as `roll` draws each
-    (written out: hot)."""
-    if st.forced_dice:
-        return [roll(st) for _ in range(n)]
-    z, faces, out = st.rng, st.tab.die_faces, []
-    for _ in range(n):
-        z = (z * LCG_A + LCG_C) & MASK
-        out.append(1 + (z >> 32) % faces)
-    st.rng = z
-    return out
+    else:  # each die as `roll` draws it, and into the trail (written out: hot)
+        z, faces, trail, at = st.rng, t.die_faces, st.trail, len(st.history)
+        b.dice = dice = []
+        for _ in labels:
+            z = (z * LCG_A + LCG_C) & MASK
+            d = 1 + (z >> 32) % faces
+            dice.append(d)
+            trail.append((at, DIE, -1, d))
+        st.rng = z
+    _rolled_all(st)
 
 
 def _roll_die(st: State, i: int) -> None:
@@ -158,7 +156,8 @@ def battle_check(st: State) -> None:
     c = b.city
     # the team's strength (dice and boosts) against the agents' (R15), written out: hot
     if sum(b.dice) + b.bonus >= st.agents[c] + st.tab.threat_at[len(st.track)] + st.hq:
-        st.note("battle_won", st.city_name(c), st.strength(), st.agent_strength(c))
+        if st.logging:
+            st.note("battle_won", st.city_name(c), st.strength(), st.agent_strength(c))
         st.agents[c] = 0
         st.battle = None
         st.fought.append(c)
@@ -186,24 +185,26 @@ def _legal_battle(st: State) -> list[Action]:
 def _legal_muster(st: State) -> list[Action]:
     b = st.battle
     assert b is not None
-    return [act(JOIN, p) for p in range(st.players)
-            if st.pawns[p] == b.city and p not in b.parts] + [A_ROLL]
+    joins, pawns, c, parts = st.tab.joins, st.pawns, b.city, b.parts
+    out = [joins[p] for p in range(st.players) if pawns[p] == c and p not in parts]
+    out.append(A_ROLL)
+    return out
 
 
 def _legal_losing(st: State) -> list[Action]:
     b = st.battle
     assert b is not None
-    out = [act(REROLL, TEAM, c) for ch in _reroll_chains(st) for c in ch]
-    out += [act(BOOST, p) for p in b.parts]
+    t = st.tab
+    rerolls = t.rerolls
+    chains = st.chains
+    if len(chains) == 1:
+        out = [rerolls[c] for c in chains[0]]
+    else:  # R21: each player rerolls with their own cards
+        out = [rerolls[c] for p in b.parts for c in chains[p]]
+    boosts = t.boosts
+    out += [boosts[p] for p in b.parts]
     out.append(A_CONCEDE)
     return out
-
-
-def _reroll_chains(st: State) -> list[list[int]]:
-    if len(st.chains) == 1:
-        return st.chains
-    # R21: each player rerolls with their own cards
-    return [st.chains[p] for p in fighting(st).parts]
 
 
 def _rerollable(st: State) -> list[int]:
@@ -223,15 +224,19 @@ def _legal_pick(st: State) -> list[Action]:
 
 
 def _muster_or_roll(st: State) -> None:
-    if len(_legal_muster(st)) > 1:
+    b = st.battle
+    assert b is not None
+    # another player in the city may join (the participants are players in the city)
+    if st.pawns[:st.players].count(b.city) > len(b.parts):
         st.pause(MUSTER)
     else:
         roll_battle(st)
 
 
 def _apply_fight(st: State, a: Action) -> None:
-    st.battle = Battle(st.rules.city_index[str(a.arg)], a.player)
-    st.note("battle", st.city_name(st.battle.city), f"p{a.player + 1}")
+    st.battle = b = Battle(st.rules.city_index[a.arg], a.player)  # type: ignore[index]
+    if st.logging:
+        st.note("battle", st.city_name(b.city), f"p{a.player + 1}")
     _muster_or_roll(st)
 
 

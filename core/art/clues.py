@@ -27,8 +27,12 @@ def add_clue(st: State, player: int, card: int) -> None:
     chain = chains[0] if len(chains) == 1 else chains[player]
     chain.append(card)
     # only this card's symbols can have reached a triple (the chain held none before)
-    if len(chain) >= st.tab.need:
-        done = completed(st, player, st.tab.clues[card])
+    t = st.tab
+    need = t.need
+    if len(chain) >= need:
+        bearing, symbols = t.bearing, st.rules.symbols
+        done = [symbols[s] for s in t.clues[card]
+                if sum(map(bearing[s].__contains__, chain)) >= need]
         if done:
             st.pause(TRIPLE, done, _triple_choice, (Ctx(player),))
 
@@ -36,25 +40,12 @@ def add_clue(st: State, player: int, card: int) -> None:
 def completed(st: State, player: int, among: Iterable[int] | None = None) -> list[str]:
     """The symbols with a full triple in the player's chain (only `among`, if given)."""
     chain = st.chain_of(player)
-    need = st.tab.need
-    clues = st.tab.clues
-    symbols = st.rules.symbols
-    if among is not None:
-        out = []
-        if len(chain) >= need:
-            for s in among:
-                k = 0
-                for c in chain:
-                    if s in clues[c]:
-                        k += 1
-                if k >= need:
-                    out.append(symbols[s])
-        return out
-    counts = [0] * len(symbols)
-    for c in chain:
-        for x in clues[c]:
-            counts[x] += 1
-    return [symbols[i] for i, k in enumerate(counts) if k >= need]
+    t = st.tab
+    need, bearing, symbols = t.need, t.bearing, st.rules.symbols
+    if len(chain) < need:
+        return []
+    return [symbols[s] for s in (range(len(symbols)) if among is None else among)
+            if sum(map(bearing[s].__contains__, chain)) >= need]
 
 
 def check_triples(st: State, player: int) -> None:

@@ -170,6 +170,13 @@ def place_agents(st: State, cities: Sequence[int], n: int, ctx: Ctx) -> None:
     """Agents onto cities; a lost city's go to headquarters; none left loses (R2, R18)."""
     agents, lost = st.agents, st.lost
     left = st.tab.agent_tokens - sum(agents) - st.hq
+    if n * len(cities) <= left and not st.logging:  # enough for all: the usual case
+        for c in cities:
+            if c < 0 or lost[c]:
+                st.hq += n
+            else:
+                agents[c] += n
+        return
     for c in cities:  # -1 stands for the White Hand's headquarters
         hq = c < 0 or lost[c]
         put = n if n <= left else left

@@ -5,6 +5,8 @@ artwork of its city along (R23, R26).
 
 from __future__ import annotations
 
+from itertools import chain
+from operator import getitem
 from typing import TYPE_CHECKING, Final
 
 from ..actions import Action
@@ -12,6 +14,7 @@ from .collection import op_collection
 from .effects import end_game, pay
 from .registry import A_DONE, ALLY_PAWN, CITY, DONE, PAWN, REG, city_check
 from .rules import Ctx
+from .tables import open_moves
 
 if TYPE_CHECKING:
     from .state import State
@@ -33,19 +36,20 @@ def op_movement(st: State, ctx: Ctx) -> None:
 
 
 def _legal_move(st: State) -> list[Action]:
-    out: list[Action] = []
-    t, lost, players = st.tab, st.lost, st.players
-    anylost = any(lost)
-    for i, c in enumerate(st.pawns):
-        who = i if i < players else ALLY_PAWN
-        if not anylost:
-            out += t.move_lists[who][c]
-        else:
-            out += [m[2] for m in t.moves[who][c] if not lost[m[0]]]
-        if t.carry and st.artworks[c] and not st.carried[i]:  # R23: one artwork a pawn
-            out += [m[3] for m in t.moves[who][c] if not lost[m[0]]]
+    t, lost = st.tab, st.lost
+    moves, carries = open_moves(t, st.solo, lost)
+    pawns = st.pawns
+    if not t.carry:
+        out = [*chain.from_iterable(map(getitem, moves, pawns))]  # each pawn's, in order
+    else:
+        out = []
+        arts, carried = st.artworks, st.carried
+        for i, c in enumerate(pawns):
+            out += moves[i][c]
+            if arts[c] and not carried[i]:  # R23: one artwork a pawn
+                out += carries[i][c]
     must = st.must_leave
-    if not must or not any(lost[st.pawns[i]] for i in must):
+    if not must or not any(lost[pawns[i]] for i in must):
         out.append(A_DONE)
     return out
 
