@@ -48,6 +48,8 @@ def digest(games: int, players: tuple[int, ...], difficulties: tuple[str, ...]) 
                             legal = g.legal_actions()
                             a = g.sample_chance() if g.is_chance_node() else choose(g)
                             h.update(f"{g.wait}|{'|'.join(map(str, legal))}>{a}\n".encode())
+                            if decisions % 5 == 0:  # mid-game states, as saves' digests see
+                                h.update(repr(sorted(g.fingerprint().items())).encode())
                             g.apply(a)
                             decisions += 1
                         h.update(repr(sorted(g.fingerprint().items())).encode())

@@ -50,6 +50,7 @@ class Battle:
 
 
 NO_BATTLE: Final = Battle(-1, -1)  # what a fingerprint shows when no battle is under way
+_EXCHANGE: Final = (exchange_step, ())  # R21, after the battles (`clue_exchange`)
 
 
 def fighting(st: State) -> Battle:
@@ -63,7 +64,7 @@ def fighting(st: State) -> Battle:
 def op_battle(st: State, ctx: Ctx) -> None:
     st.phase = "battle"
     st.fought = []
-    st.push(exchange_step)
+    st.queue.append(_EXCHANGE)
     st.pause(BATTLE)
 
 
@@ -161,10 +162,12 @@ def battle_check(st: State) -> None:
         st.agents[c] = 0
         st.battle = None
         st.fought.append(c)
-        mark = len(st.queue)
-        emit(st, "battle_won", Ctx(-1, c))
+        q = st.queue
+        mark = len(q)
+        if "battle_won" in st.tab.hooks:
+            emit(st, "battle_won", st.tab.city_ctx[c])
         if can_collect(st, c):
-            st.push(collect, c)  # collected at once (R15)
+            q.append((collect, (c,)))  # collected at once (R15)
         st.pause(BATTLE, after=mark)
     else:
         st.pause(LOSING)
@@ -241,12 +244,16 @@ def _apply_fight(st: State, a: Action) -> None:
 
 
 def _apply_join(st: State, a: Action) -> None:
-    fighting(st).parts.append(a.player)
+    b = st.battle
+    assert b is not None  # (a join is listed only in a battle: see `fighting`)
+    b.parts.append(a.player)
     _muster_or_roll(st)
 
 
 def _apply_roll(st: State, a: Action) -> None:
-    if fighting(st).picks:
+    b = st.battle
+    assert b is not None  # (a roll is listed only in a battle: see `fighting`)
+    if b.picks:
         _reroll_picks(st)
     else:
         roll_battle(st)
@@ -260,8 +267,9 @@ def _apply_reroll(st: State, a: Action) -> None:
             ch.remove(card)
             b.reroller = owner if len(st.chains) > 1 else -1
     st.discard.append(card)
-    b.reroll = len(st.rules.cards[card].clues)
-    st.note("reroll_card", card)
+    b.reroll = len(st.tab.clues[card])
+    if st.logging:
+        st.note("reroll_card", card)
     st.pause(PICK_KIND)
 
 
@@ -275,10 +283,14 @@ def _apply_pick(st: State, a: Action) -> None:
 
 
 def _apply_boost(st: State, a: Action) -> None:
-    pay(st, a.player, st.tab.boost_res, 1)
+    t = st.tab
+    pay(st, a.player, t.boost_res, 1)
     if st.outcome is None:
-        fighting(st).bonus += int(st.rules.p("rules.weapon_bonus"))
-        st.note("boost", f"p{a.player + 1}")
+        b = st.battle
+        assert b is not None  # (a boost is listed only in a battle: see `fighting`)
+        b.bonus += t.weapon_bonus
+        if st.logging:
+            st.note("boost", f"p{a.player + 1}")
         battle_check(st)
 
 
@@ -287,7 +299,8 @@ def _apply_concede(st: State, a: Action) -> None:
     c, leader = b.city, b.leader
     st.fought.append(c)
     st.battle = None
-    st.note("battle_lost", st.city_name(c))
+    if st.logging:
+        st.note("battle_lost", st.city_name(c))
     mark = len(st.queue)
     emit(st, "battle_lost", Ctx(leader, c))
     lose_health(st, leader, int(st.rules.p("rules.concede_health")), "conceded")

@@ -100,7 +100,8 @@ def op_mission_end(st: State) -> None:
     for h in st.hands:
         st.discard.extend(h)
         h.clear()
-    emit(st, "mission_end", NO_CTX)
+    if "mission_end" in st.tab.hooks:
+        emit(st, "mission_end", NO_CTX)
 
 
 # ====================================================================== decisions

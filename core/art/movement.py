@@ -10,7 +10,7 @@ from operator import getitem
 from typing import TYPE_CHECKING, Final
 
 from ..actions import Action
-from .collection import op_collection
+from .collection import queue_collection
 from .effects import end_game, pay
 from .registry import A_DONE, ALLY_PAWN, CITY, DONE, PAWN, REG, city_check
 from .rules import Ctx
@@ -31,13 +31,14 @@ def op_movement(st: State, ctx: Ctx) -> None:
         if all(st.lost[m[0]] for m in moves):
             end_game(st, False, f"a pawn in lost {st.city_name(c)} cannot leave (R13)")
             return
-    st.push(op_collection)
+    queue_collection(st)
     st.pause(MOVE)
 
 
 def _legal_move(st: State) -> list[Action]:
     t, lost = st.tab, st.lost
-    moves, carries = open_moves(t, st.solo, lost)
+    got = t.open_moves.get((st.solo, bytes(lost)))
+    moves, carries = open_moves(t, st.solo, lost) if got is None else got
     pawns = st.pawns
     if not t.carry:
         out = [*chain.from_iterable(map(getitem, moves, pawns))]  # each pawn's, in order
@@ -55,21 +56,14 @@ def _legal_move(st: State) -> list[Action]:
 
 
 def _apply_move(st: State, a: Action) -> None:
-    _move(st, a, False)
-
-
-def _apply_carry(st: State, a: Action) -> None:
-    _move(st, a, True)
-
-
-def _move(st: State, a: Action, carry: bool) -> None:
+    """A move or a carry (the verb says which)."""
     who = a.player
     i = st.players if who == ALLY_PAWN else who
     src = st.pawns[i]
     dst, _, _, _, ctx = st.tab.move_to[who][src][a.arg]
     payer = ctx.player
     cost = st.rules.move_cost(st, ctx)
-    if carry:
+    if a[0] is V_CARRY:  # R23: the artwork goes along
         st.artworks[src], st.carried[i] = 0, 1
     st.pawns[i] = dst
     if i not in st.moved:
@@ -79,7 +73,12 @@ def _move(st: State, a: Action, carry: bool) -> None:
         st.log.append((st.round, "move", "ally" if who == ALLY_PAWN else f"p{who + 1}",
                        names[src], names[dst]))
     mark = len(st.queue)
+    van, index = st.van, st.tab.res_index
     for kind, n in cost:
+        r = index.get(kind)
+        if r is not None and van[r] >= n:  # the van pays it all (R4), as `pay` would
+            van[r] -= n
+            continue
         pay(st, payer, kind, n)
         if st.outcome is not None:
             return
@@ -95,7 +94,7 @@ def _move_check(st: State, a: Action) -> str | None:
 
 V_MOVE: Final = REG.verb("move", PAWN, CITY, apply=_apply_move, pays=True, golden=True,
                          check=_move_check, help="move a pawn one road (R11)")
-V_CARRY: Final = REG.verb("carry", PAWN, CITY, apply=_apply_carry, pays=True, golden=True,
+V_CARRY: Final = REG.verb("carry", PAWN, CITY, apply=_apply_move, pays=True, golden=True,
                           check=_move_check,
                           help="move a pawn one road, taking the artwork of its city along (R23)")
 MOVE: Final = REG.kind("move", _legal_move, (V_MOVE, V_CARRY, DONE),

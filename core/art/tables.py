@@ -36,6 +36,8 @@ class Tables:
         "boosts",
         "card_steps",
         "carry",
+        "city_ctx",
+        "city_symbol",
         "clue_exchange",
         "clues",
         "deploys",
@@ -53,6 +55,7 @@ class Tables:
         "need",
         "open_moves",
         "per_round",
+        "player_ctx",
         "plays",
         "reroll_own_dice",
         "rerolls",
@@ -61,6 +64,9 @@ class Tables:
         "resources",
         "solo_per_round",
         "threat_at",
+        "track_mark",
+        "track_need",
+        "weapon_bonus",
     )
 
     def __init__(self, rules: Rules) -> None:
@@ -82,7 +88,8 @@ class Tables:
         self.need = int(p["rules.clues_per_artwork"])
         self.ally_res = str(p["rules.ally_resource"])
         self.boost_res = str(p["rules.boost_resource"])
-        self.hooks = dict(rules.hooks)  # event -> hooks, in file order
+        self.weapon_bonus = int(p["rules.weapon_bonus"])  # a boost's strength (R16)
+        self.hooks = {e: hs for e, hs in rules.hooks.items() if hs}  # in file order
         self.carry = bool(p["rules.carry_artworks"])
         self.clue_exchange = bool(p["rules.clue_exchange"])
         self.reroll_own_dice = bool(p["rules.reroll_own_dice"])  # R21, with per_player chains
@@ -98,6 +105,14 @@ class Tables:
         self.ally_cost_at = tuple(s.ally_cost for s in t)
         # the ally dice's labels in a battle (R17): a1, a2...
         self.ally_labels = tuple(f"a{i + 1}" for i in range(self.ally_dice))
+        # the contexts of an event about a city (no player), and of a player's act
+        self.city_ctx = tuple(Ctx(-1, c) for c in range(len(rules.cities)))
+        self.player_ctx = tuple(Ctx(p) for p in range(MAX_PLAYERS))
+        # what goes onto the track: by artworks already there, the symbol the next space
+        # demands (None: any, or the track is full; R23); by city, what it puts there
+        self.track_need = (*(s.symbol for s in rules.track), None)
+        self.track_mark = tuple(c.symbol or c.name for c in rules.cities)
+        self.city_symbol = tuple(c.symbol for c in rules.cities)
 
     def _cards(self, rules: Rules) -> None:
         self.clues = {i: c.clues for i, c in rules.cards.items()}
