@@ -45,6 +45,12 @@ def check_file(path: Path) -> list[RulesError]:
 
 def check(path: Path) -> tuple[list[RulesError], list[RulesError]]:
     """Every error and every warning found in one file."""
+    return checked(path)[:2]
+
+
+def checked(path: Path) -> tuple[list[RulesError], list[RulesError], str]:
+    """Every error and every warning found in one file, and what the file is (`kind_of`)."""
+    kind = "unread"
     try:
         doc, _ = read_toml(path)
         if not doc:
@@ -55,7 +61,7 @@ def check(path: Path) -> tuple[list[RulesError], list[RulesError]]:
             from .core.scenario import run_scenario
 
             run_scenario(path)  # loading it checks every name; its verdict is `scenario`'s job
-            return [], []
+            return [], [], kind
         if kind == "cards":
             rules = load_rules(DEFAULT, cards=path.resolve())
         elif kind == "mission":
@@ -65,7 +71,7 @@ def check(path: Path) -> tuple[list[RulesError], list[RulesError]]:
         else:
             rules = load_rules(DEFAULT, [path])
     except RulesErrors as errs:
-        return list(errs.errors), []
+        return list(errs.errors), [], kind
     except RulesError as err:
-        return [err], []
-    return [], list(rules.warnings)
+        return [err], [], kind
+    return [], list(rules.warnings), kind

@@ -15,7 +15,8 @@ from typing import Any, Final
 
 import attrs
 
-from ..core.art.facade import RuleState
+from ..core.art.facade import agents_in as _agents
+from ..core.art.facade import on_track as _on_track
 from ..core.art.position import card_place, deck_card, final_from_bottom, final_from_top
 from ..core.art.rules import Ctx, Fn, Hook, Op
 from ..core.errors import RulesError, closest
@@ -100,7 +101,7 @@ class Compiler:
         self._env: dict[str, Any] = {
             "_agents": _agents, "_on_track": _on_track, "_card_place": card_place,
             "_deck_card": deck_card, "_final_from_bottom": final_from_bottom,
-            "_final_from_top": final_from_top, "__made__": []}
+            "_final_from_top": final_from_top, "__made__": [], "__codes__": []}
         self._text = ""
         self._origin = Origin()
         self._rules_text = False  # compiling a rule (effect, hook, cost): no hidden cards
@@ -233,11 +234,14 @@ class Compiler:
 
     def _fn(self, params: str, body: str) -> Any:
         src = f"def _f({params}):\n" + "\n".join("    " + ln for ln in body.splitlines())
-        exec(compile(src, "<dsl>", "exec"), self._env)  # trusted: made from a checked tree
+        code = compile(src, "<dsl>", "exec")
+        exec(code, self._env)  # trusted: made from a checked tree
         fn = self._env.pop("_f")
         # every function made, in the order made: a pickled game names a queued step by its
-        # place here (compiling the same files again makes the same list)
+        # place here (compiling the same files again makes the same list); and its code, for
+        # the compiled-rules cache (core/art/frozen.py)
         self._env["__made__"].append(fn)
+        self._env["__codes__"].append(code)
         return fn
 
     # ---- statements ---------------------------------------------------------------
@@ -461,15 +465,6 @@ _UNKNOWN: Final = ("None", "?")
 # Operators that chain (left to right, one precedence): and, or, + and -, *.
 _CHAINS: Final = {"and": ("and",), "or": ("or",), "+": ("+", "-"), "-": ("+", "-"),
                   "*": ("*",)}
-
-
-def _agents(st: RuleState, c: int) -> int:
-    return int(st.agents[c]) if c >= 0 else int(st.hq)
-
-
-def _on_track(st: RuleState, x: Any) -> bool:
-    sym = st.rules.cities[x].symbol if isinstance(x, int) else x
-    return sym in st.track
 
 
 # function -> (argument kinds, result kind, Python template over the arguments' code)
