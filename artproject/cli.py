@@ -72,6 +72,8 @@ examples:
   artproject check missions/japan.toml
   artproject check missions/ cards/ tests/scenarios/
 exit status: 0 when every file is clean, 2 with every error found.
+a clean file's verdict is kept in the cache ($XDG_CACHE_HOME/artproject): checked again,
+unchanged and every file it reads unchanged, it answers at once (ARTPROJECT_CACHE=off: never).
 """
 EPILOG_VERIFY = """\
 examples:
