@@ -66,6 +66,7 @@ class Tables:
         "threat_at",
         "track_mark",
         "track_need",
+        "trades",
         "weapon_bonus",
     )
 
@@ -134,6 +135,8 @@ class Tables:
         self.draws: dict[tuple[int, ...], list[Action]] = {}
         # play actions per player, by card
         self.plays = tuple({c: act("play", pl, c) for c in rules.cards} for pl in players)
+        # a player's clue card handed on (R21), by player and card
+        self.trades = tuple({c: act("trade", pl, c) for c in rules.cards} for pl in players)
         # fight actions per player, by city (R14)
         self.fights = tuple(tuple(act("fight", pl, name) for name in names) for pl in players)
         # who joins a battle, boosts it, which clue card rerolls (R14, R16); set-up agents by
