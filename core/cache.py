@@ -46,23 +46,24 @@ def folder() -> Path | None:
 
 
 def code_digest() -> str:
-    """The sha256 of the engine's own code (every .py and .lark file of the package): a
-    changed engine never reads another's entries."""
+    """The sha256 of the engine's own code (every .py and .lark file of the package: the
+    command line, the kernel and every game under it, the DSL): a changed engine never reads
+    another's entries."""
     global _code
     if _code is None:
         here = Path(__file__).resolve().parent  # core/
         top = Path(sys.modules["artproject"].__file__ or "").resolve().parent
+        dsl = here.parent / "dsl"
         h = files.sha256()
-        for d in sorted({top, here, here / "art", here.parent / "dsl"}):
-            try:
-                names = sorted(os.listdir(d))
-            except OSError:
-                continue
-            for name in names:
-                if name.endswith((".py", ".lark")):
-                    h.update(name.encode())
-                    with open(d / name, "rb") as f:
-                        h.update(files.sha256(f.read()).digest())
+        for root in sorted({top, here, dsl}):
+            for d, dirs, names in os.walk(root):  # (each folder once: installed, core/ and
+                dirs[:] = sorted(x for x in dirs  # dsl/ are inside the package's folder)
+                                 if x != "__pycache__" and Path(d) / x not in (here, dsl))
+                for name in sorted(names):
+                    if name.endswith((".py", ".lark")):
+                        h.update(os.path.relpath(os.path.join(d, name), root).encode())
+                        with open(os.path.join(d, name), "rb") as f:
+                            h.update(files.sha256(f.read()).digest())
         _code = h.hexdigest()
     return _code
 
