@@ -9,8 +9,8 @@ any difference, or an entry that cannot be read, is a miss, and the entry is mad
 
 Where: `$XDG_CACHE_HOME/artproject`, else `~/.cache/artproject`. Off: `ARTPROJECT_CACHE=off`
 (also 0, no, false). An entry that cannot be written is simply not kept. Entries are pickles
-and marshalled code, read only from this user's own cache folder (made 0700); deleting the
-folder at any time costs one slower load.
+and marshalled code, so the folder is used only when it is this user's own and no one else
+may write in it (it is made 0700); deleting it at any time costs one slower load.
 """
 
 from __future__ import annotations
@@ -68,9 +68,22 @@ def code_digest() -> str:
     return _code
 
 
+def _safe(where: Path) -> bool:
+    """Whether the folder is this user's own and no one else may write in it (an entry is
+    code: one planted by another user would run). A folder not made yet is made so."""
+    try:
+        info = os.stat(where)
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    mine = not hasattr(os, "getuid") or info.st_uid == os.getuid()
+    return mine and not info.st_mode & 0o022
+
+
 def _path(kind: str, request: Any) -> Path | None:
     where = folder()
-    if where is None:
+    if where is None or not _safe(where):
         return None
     key = repr((FORMAT, sys.version, code_digest(), os.getcwd(), kind, request))
     return where / f"{kind}-{files.sha256(key.encode()).hexdigest()[:40]}"

@@ -187,6 +187,19 @@ def test_off_moved_and_unwritable(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     assert cache.folder() == Path.home() / ".cache" / "artproject"
 
 
+def test_a_folder_others_may_write_in_is_not_used(here: Path) -> None:
+    loader._load("egypt", ())
+    (entry,) = entries(here)
+    request = (("str", "egypt"), ("NoneType", "None"), ("NoneType", "None"))
+    assert cache.lookup("rules", request) is not None
+    here.chmod(0o777)  # a planted entry would be code that runs: the cache is off then
+    assert cache.lookup("rules", request) is None
+    entry.write_bytes(b"planted")
+    assert loader._load("egypt", ()).name == "egypt"
+    assert entry.read_bytes() == b"planted"  # nor written
+    here.chmod(0o700)
+
+
 def test_other_code_reads_other_entries(here: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     key = cache._path("rules", ("x",))
     monkeypatch.setattr(cache, "_code", "another engine")
