@@ -1,7 +1,9 @@
 """`artproject check`: validate any rule file and report every error and warning in it.
 
 A card file, a variant or a base file alone is checked on the default board (a base file's
-own values, under the default board's map).
+own values, under the default board's map). A file of another game says so at its top
+(`game = "art-of-war"`) and is checked as that game's: its rules, a variant of them (on
+its shipped rules), its card file or a scenario.
 """
 
 from __future__ import annotations
@@ -11,9 +13,10 @@ from pathlib import Path
 from .core.art.loader import load_rules
 from .core.art.scenarios import ScenarioFile
 from .core.art.schema import MissionSpec
-from .core.errors import Location, RulesError, RulesErrors
+from .core.errors import Location, RulesError, RulesErrors, closest
+from .core.games import DEFAULT as GAME
 from .core.schema import params_of
-from .core.sources import read_toml
+from .core.sources import SourceMap, read_toml
 from .missions import DEFAULT
 
 # Keys only a mission (or the base rules) sets: a file with one of them is no variant. Not
@@ -44,18 +47,23 @@ def check_file(path: Path) -> list[RulesError]:
 
 
 def check(path: Path) -> tuple[list[RulesError], list[RulesError]]:
-    """Every error and every warning found in one file."""
+    """Every error and every warning found in one file (a file of another game than the
+    default says so: `game = "art-of-war"`)."""
     return checked(path)[:2]
 
 
 def checked(path: Path) -> tuple[list[RulesError], list[RulesError], str]:
-    """Every error and every warning found in one file, and what the file is (`kind_of`)."""
+    """Every error and every warning found in one file, and what the file is (`kind_of`;
+    another game's files: `GAME:KIND`)."""
     kind = "unread"
     try:
-        doc, _ = read_toml(path)
+        doc, smap = read_toml(path)
         if not doc:
             raise RulesError("empty file: not a mission, variant, card file or scenario",
                              Location(str(path)))
+        game = doc.get("game")
+        if game is not None and game != GAME:
+            return _other_game(path, doc, game, smap)
         kind = kind_of(doc, path)
         if kind == "scenario":
             from .core.scenario import run_scenario
@@ -74,4 +82,38 @@ def checked(path: Path) -> tuple[list[RulesError], list[RulesError], str]:
         return list(errs.errors), [], kind
     except RulesError as err:
         return [err], [], kind
+    return [], list(rules.warnings), kind
+
+
+def war_kind(doc: dict[str, object]) -> str:
+    """What a file of Art of War is: scenario, cards, rules or variant."""
+    from .core.aow.scenarios import ScenarioFile as WarScenario
+    from .core.aow.schema import WarSpec
+
+    if (frozenset(params_of(WarScenario)) - frozenset(params_of(WarSpec))) & doc.keys():
+        return "scenario"
+    if "card" in doc:
+        return "cards"
+    return "rules" if "cards" in doc else "variant"
+
+
+def _other_game(path: Path, doc: dict[str, object], game: object,
+                smap: SourceMap) -> tuple[list[RulesError], list[RulesError], str]:
+    from .core.aow.loader import check_card_file
+    from .core.aow.loader import load_rules as load_war
+    from .core.games import game_names
+
+    if game != "art-of-war":
+        known = game_names()
+        return [RulesError(f"unknown game {game!r}{closest(str(game), known)}; games: "
+                           + ", ".join(known), smap.locate(("game",)), "game")], [], "unknown"
+    kind = f"{game}:{war_kind(doc)}"
+    if kind.endswith(":scenario"):
+        from .core.scenario import run_scenario
+
+        run_scenario(path)
+        return [], [], kind
+    if kind.endswith(":cards"):
+        return check_card_file(path), [], kind
+    rules = load_war(path) if kind.endswith(":rules") else load_war("art-of-war", [path])
     return [], list(rules.warnings), kind

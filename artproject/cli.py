@@ -37,6 +37,7 @@ examples:
   artproject tune my-mission.toml --target easy=0.7,hard=0.2 --players 1-6
   artproject check missions/ cards/
   artproject scenario tests/scenarios/
+  artproject simulate --game art-of-war --players 2,4,6 --games 1000 --seed 1
 """
 EPILOG_SIMULATE = """\
 examples:
@@ -119,7 +120,9 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="artproject", description="A rules-as-data engine for The A.R.T. Project.",
+    p = _Parser(prog="artproject",
+                description="A rules-as-data engine for The A.R.T. Project (and Art of War: "
+                            "--game art-of-war).",
                 epilog=EPILOG_MAIN, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--version", action="version", version=f"artproject {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -127,14 +130,17 @@ def _parser() -> argparse.ArgumentParser:
     s = sub.add_parser("simulate", help="play whole games with a policy and report the results",
                        epilog=EPILOG_SIMULATE,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
+    _game_option(s)
     s.add_argument("--mission", default=DEFAULT, metavar="LIST",
                    help="a shipped mission's name or a mission file, a comma-separated list, "
-                        f"or all (default: {DEFAULT})")
+                        f"or all (default: {DEFAULT}); with --game art-of-war, its rules "
+                        "(default: art-of-war)")
     s.add_argument("--variant", action="append", default=[], metavar="FILE",
                    help="a variant (house rules): a file, or a shipped one by name "
                         "(city-falls-at-4); repeatable")
     s.add_argument("--players", default="2", metavar="LIST",
-                   help="1 to 6, a comma-separated list, a range (2-4), or all (default: 2)")
+                   help="1 to 6 (Art of War: 2 to 7), a comma-separated list, a range (2-4), "
+                        "or all (default: 2)")
     s.add_argument("--difficulty", default="medium", metavar="LIST",
                    help="easy, medium, hard or impossible, a list, or all (default: medium)")
     s.add_argument("--games", type=int, default=100,
@@ -144,7 +150,8 @@ def _parser() -> argparse.ArgumentParser:
                    help="heuristic: a bot that plays sensibly (default); random: random legal "
                         "actions, a baseline that loses almost every game; cautious: random, "
                         "but never paying health when another action does not; or a "
-                        "registered plug-in")
+                        "registered plug-in. Art of War: heuristic or random, or a list seated "
+                        "in turn round the table (heuristic,random)")
     s.add_argument("--workers", type=int, default=1, metavar="N",
                    help="games in N processes at once; the same results as one; at most the "
                         "machine's cores unless --force (default: 1)")
@@ -208,7 +215,9 @@ def _parser() -> argparse.ArgumentParser:
                        "the mission's own properties", epilog=EPILOG_VERIFY,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     v.add_argument("mission", metavar="MISSION",
-                   help="a mission file (or a shipped mission's name)")
+                   help="a mission file (or a shipped mission's name); Art of War's rules "
+                        "(art-of-war, or its file) with --game art-of-war")
+    _game_option(v)
     v.add_argument("--variant", action="append", default=[], metavar="FILE",
                    help="a variant to layer on the mission; repeatable")
     v.add_argument("--examples", type=int, default=100, metavar="N",
@@ -224,24 +233,31 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("--force", action="store_true", help="replace an existing --out file")
     v.add_argument("--json", action="store_true", help="print the report as JSON")
 
-    g = sub.add_parser("play", help="play at the terminal, 1-6 people at one screen",
+    g = sub.add_parser("play", help="play at the terminal, 1-6 people at one screen (Art of "
+                                    "War: 2-7, hot seat)",
                        epilog=EPILOG_PLAY, formatter_class=argparse.RawDescriptionHelpFormatter)
+    _game_option(g)
     g.add_argument("--mission", default=DEFAULT,
-                   help=f"a shipped mission's name or a mission file (default: {DEFAULT})")
+                   help=f"a shipped mission's name or a mission file (default: {DEFAULT}); "
+                        "with --game art-of-war, its rules (default: art-of-war)")
     g.add_argument("--variant", action="append", default=[], metavar="FILE",
                    help="a variant to layer on the mission; repeatable")
-    g.add_argument("--players", type=int, default=2, help="1 to 6 (default: 2)")
+    g.add_argument("--players", type=int, default=2,
+                   help="1 to 6; Art of War: 2 to 7 (default: 2)")
     g.add_argument("--difficulty", default="medium", help="(default: medium)")
     g.add_argument("--seed", type=int, default=None, help="(default: a random seed)")
     g.add_argument("--load", metavar="FILE", help="continue a saved game")
     g.add_argument("--trust", action="store_true",
                    help="load a save whose digest is missing or wrong (with a warning)")
 
-    d = sub.add_parser("render", help="draw a board (and a saved game's position) as SVG",
+    d = sub.add_parser("render", help="draw a board (and a saved game's position) as SVG; "
+                                      "Art of War's table or cards",
                        epilog=EPILOG_RENDER,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     d.add_argument("mission", nargs="?", metavar="MISSION",
-                   help="a shipped mission's name or a mission file (or give --save)")
+                   help="a shipped mission's name or a mission file (or give --save); with "
+                        "--game art-of-war, its rules: a table of its cards")
+    _game_option(d)
     d.add_argument("-o", "--output", required=True, metavar="FILE.svg", help="the SVG to write")
     d.add_argument("--save", metavar="FILE", help="a save file: draw its position too")
     d.add_argument("--trust", action="store_true",
@@ -265,6 +281,32 @@ def _parser() -> argparse.ArgumentParser:
                    help="a variant file to layer on each scenario's mission; repeatable")
     r.add_argument("-v", "--verbose", action="store_true", help="print each scenario's summary")
     return p
+
+
+def _game_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--game", default="art-project", metavar="NAME",
+                   help="the game: art-project (The A.R.T. Project, the default) or art-of-war "
+                        "(docs/art-of-war.md)")
+
+
+def _game(args: argparse.Namespace) -> str:
+    """--game, checked: a game the kernel plays; left at the default, the game of the rules
+    named (`--mission art-of-war`, or a file that says `game = "art-of-war"`)."""
+    from .core.errors import GameError, closest
+    from .core.games import game_names
+    from .core.sources import game_of
+
+    name = str(getattr(args, "game", "art-project"))
+    if name not in game_names():
+        raise GameError(f"unknown game {name!r}{closest(name, game_names())}; --game is one "
+                        "of: " + ", ".join(game_names()))
+    ref = getattr(args, "mission", None)
+    if name == "art-project" and isinstance(ref, str):
+        if ref in game_names():
+            return ref
+        if ref.endswith(".toml"):
+            return game_of(ref) or name
+    return name
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -367,6 +409,8 @@ class _PipeGuard:
 
 # ---------------------------------------------------------------------- simulate
 def _simulate(args: argparse.Namespace) -> int:
+    if _game(args) != "art-project":
+        return _simulate_war(args)
     _check_counts(args)
     missions, diffs, players = _grid(args)
     cells = _sweep(args, missions, diffs, players)
@@ -381,7 +425,35 @@ def _simulate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _check_counts(args: argparse.Namespace) -> None:
+def _simulate_war(args: argparse.Namespace) -> int:
+    """simulate --game art-of-war: seat policies, per-seat and per-policy win rates."""
+    from .aow.simulate import policy_names, report_csv
+    from .aow.simulate import report_text as war_text
+    from .core.aow.loader import load_rules as load_war
+    from .core.errors import GameError
+
+    _check_counts(args, policies=False)
+    policy_names(args.policy)
+    if args.difficulty != "medium":
+        raise GameError(f"--difficulty {args.difficulty!r}: Art of War has no difficulty")
+    rules = "art-of-war" if args.mission in (DEFAULT, "all") else args.mission
+    missions = _items(rules, "--mission", "Art of War's rules: art-of-war or a file")
+    for m in missions:
+        load_war(m, args.variant)
+    players = _players(args.players, low=2, high=7)
+    cells = _sweep(args, missions, ["-"], players, game="art-of-war")
+    if args.json:
+        import json
+
+        print(json.dumps(cells, indent=1))
+    elif args.csv:
+        print(report_csv(cells), end="")
+    else:
+        print(war_text(cells))
+    return 0
+
+
+def _check_counts(args: argparse.Namespace, policies: bool = True) -> None:
     """simulate's and tune's numbers and policy, before anything is loaded."""
     from .core.errors import GameError
     from .policies import POLICIES
@@ -391,7 +463,7 @@ def _check_counts(args: argparse.Namespace) -> None:
     if args.workers < 1:
         raise GameError(f"--workers must be at least 1, not {args.workers}")
     _check_seed(args.seed, args.games)
-    if args.policy not in POLICIES:
+    if policies and args.policy not in POLICIES:
         from .core.errors import closest
 
         raise GameError(f"unknown policy {args.policy!r}{closest(args.policy, POLICIES)}; "
@@ -459,7 +531,7 @@ def _backend(args: argparse.Namespace) -> Any:
 
 
 def _sweep(args: argparse.Namespace, missions: Sequence[str], diffs: Sequence[str],
-           players: Sequence[int]) -> list[dict[str, Any]]:
+           players: Sequence[int], game: str = "art-project") -> list[dict[str, Any]]:
     """Run simulate's grid on its backend, into its store, with a progress bar; Ctrl-C stops
     the workers, keeps every finished batch in the store, and ends with one line."""
     from tqdm import tqdm
@@ -472,7 +544,7 @@ def _sweep(args: argparse.Namespace, missions: Sequence[str], diffs: Sequence[st
     try:
         store = Store.open(args.store) if args.store else None
         grid = grid_of(missions, diffs, players, args.games, args.seed, args.variant,
-                       args.policy)
+                       args.policy, game)
         plan = plan_sweep(grid, store, backend.workers)
         with tqdm(total=plan.total, initial=plan.done, unit="game", file=sys.stderr,
                   disable=None, leave=False, desc="simulating", smoothing=0.1) as bar:
@@ -547,17 +619,24 @@ def report_csv(cells: list[dict[str, Any]]) -> str:
 
 # ---------------------------------------------------------------------- report
 def _report(args: argparse.Namespace) -> int:
-    from .report import hall_of_fame, write_plots
+    from .report import WAR, hall_of_fame, war_report, write_plots
     from .store import Store
 
     with Store.read(args.store) as store:
         rows = list(store.rows())
-    if args.output:
-        written = write_plots(rows, Path(args.output), args.force)  # before any output
-    print(hall_of_fame(rows, args.store))
+    team = [r for r in rows if r.game != WAR]  # Art of War's games: their own table
+    war = [r for r in rows if r.game == WAR]
+    written = []
+    if args.output and (team or not war):
+        written = write_plots(team, Path(args.output), args.force)  # before any output
+    if team or not war:
+        print(hall_of_fame(team, args.store))
+    if war:
+        print(("\n" if team else "") + war_report(war))
     if args.output:
         print(f"\nwrote {len(written)} plots in {args.output}: "
-              + ", ".join(p.name for p in written))
+              + ", ".join(p.name for p in written) if written else
+              "\nno plots: they are drawn for The A.R.T. Project's games only")
     return 0
 
 
@@ -642,6 +721,11 @@ def _check(paths: Sequence[str]) -> int:
     return 2 if errors else 0
 
 
+# The kinds of file whose clean verdict is kept: those loaded through the first game's
+# loader, which notes every file it reads (another game's, and scenarios, are checked afresh)
+_KEPT = ("mission", "variant", "cards", "base")
+
+
 def _verdict(path: Path) -> tuple[list[str], list[str]]:
     """One file's errors and warnings as printed. A clean file's are kept in the cache
     (core/cache.py): checked again, unchanged and every file it reads unchanged, it is
@@ -659,7 +743,7 @@ def _verdict(path: Path) -> tuple[list[str], list[str]]:
 
     with cache.watching() as read:
         found, odd, kind = checked(path)
-    if not found and kind != "scenario":
+    if not found and kind in _KEPT:
         cache.store("check", request, read, marshal.dumps(tuple(str(w) for w in odd)))
     return [str(e) for e in found], [str(w) for w in odd]
 
@@ -699,30 +783,31 @@ def _list(text: str, known: Sequence[str], what: str, option: str) -> list[str]:
     return out
 
 
-def _players(text: str, option: str = "--players") -> list[int]:
+def _players(text: str, option: str = "--players", low: int = 1, high: int = 6) -> list[int]:
     """Team sizes: 2, a list (2,4), a range (1-6), a mix (1,3-4), or all; an empty item or
-    range is refused, a size named twice counted once (with a note)."""
+    range is refused, a size named twice counted once (with a note). Art of War's are 2-7."""
     from .core.errors import GameError
 
-    known = [str(i) for i in range(1, 7)]
+    known = [str(i) for i in range(low, high + 1)]
+    span = f"{low}-{high}"
     if text == "all":
-        return list(range(1, 7))
+        return list(range(low, high + 1))
     items = [t.strip() for t in text.split(",")]
     if not text.strip() or not all(items):
         raise GameError(f"{option} {text!r}: an empty item; expected one of "
-                        f"{', '.join(known)}, a comma-separated list, a range (1-6), or all")
+                        f"{', '.join(known)}, a comma-separated list, a range ({span}), or all")
     sizes: list[int] = []
     for item in items:
-        low, dash, high = (t.strip() for t in item.partition("-"))
+        first, dash, last = (t.strip() for t in item.partition("-"))
         if not dash:
             sizes += map(int, _list(item, known, "player count", option))
-        elif low not in known or high not in known:
-            raise GameError(f"{option}: {item!r} is not a team size: 1 to 6, a list (2,4) "
-                            "or a range (1-6)")
-        elif int(low) > int(high):
+        elif first not in known or last not in known:
+            raise GameError(f"{option}: {item!r} is not a team size: {low} to {high}, a list "
+                            f"(2,4) or a range ({span})")
+        elif int(first) > int(last):
             raise GameError(f"{option}: the range {item!r} is empty")
         else:
-            sizes += range(int(low), int(high) + 1)
+            sizes += range(int(first), int(last) + 1)
     return _once(sizes, option)
 
 
@@ -735,6 +820,8 @@ def _verify(args: argparse.Namespace) -> int:
     if not 1 <= args.examples <= MAX_EXAMPLES:
         raise GameError(f"--examples must be from 1 to {MAX_EXAMPLES:,}, not {args.examples}")
     _check_seed(args.seed, 0)
+    if _game(args) != "art-project":
+        return _verify_war(args)
     rules = load_rules(args.mission, args.variant)
     players = _players(args.players)
     diffs = _list(args.difficulty, list(rules.difficulties), "difficulty", "--difficulty")
@@ -766,6 +853,49 @@ def _verify(args: argparse.Namespace) -> int:
         print(f"{rules.name}: COUNTEREXAMPLE: {fail.violation}")
         print(f"  {ex.players} player(s), {ex.difficulty}, seed {ex.seed}, "
               f"{len(fail.actions)} decisions:")
+        for i, a in enumerate(fail.actions, 1):
+            print(f"  {i:4d}. {a}")
+        print(f"  written as a scenario: {out} (artproject scenario {out})")
+    return 1
+
+
+def _verify_war(args: argparse.Namespace) -> int:
+    """verify --game art-of-war: the invariants after every decision (docs/art-of-war.md)."""
+    from .aow.verify import counterexample_scenario, verify
+    from .core.aow.loader import load_rules as load_war
+    from .core.errors import GameError
+    from .core.files import exists, fresh_name, write_atomic
+    from .verify import report_json
+
+    rules = load_war(args.mission, args.variant)
+    if args.difficulty != "all":
+        raise GameError(f"--difficulty {args.difficulty!r}: Art of War has no difficulty")
+    players = _players(args.players, low=2, high=7)
+    out = Path(args.out) if args.out else fresh_name(f"counterexample-{rules.name}.toml")
+    if not out.resolve().parent.is_dir():
+        raise GameError(f"{out}: cannot write: no such folder {str(out.parent)!r}")
+    if args.out and exists(out) and not args.force:
+        raise GameError(f"{out} already exists; nothing was written (--force replaces it)")
+    progress = _Progress(sys.stderr)
+    report = verify(rules, args.examples, args.seed, players, progress)
+    progress.close()
+    if args.json:
+        print(report_json(report))
+    if report.failure is None or report.example is None:
+        if not args.json:
+            print(f"{rules.name}: everything holds in {report.games} games, {report.steps} "
+                  f"decisions (players {','.join(map(str, players))})")
+            print("  checked after every decision: cards and tokens conserved (W1), hands "
+                  "within the limit once a turn is settled (W4), bets (W5, W7), the dead hold "
+                  "nothing (W17), the end (W18); per game: determinism, save and load, clone")
+        return 0
+    ex, fail = report.example, report.failure
+    text = counterexample_scenario(rules, _relative(args.mission, out),
+                                   [_relative(v, out) for v in args.variant], ex, fail)
+    write_atomic(out, text, replace=bool(args.out and args.force))
+    if not args.json:
+        print(f"{rules.name}: COUNTEREXAMPLE: {fail.violation}")
+        print(f"  {ex.players} players, seed {ex.seed}, {len(fail.actions)} decisions:")
         for i, a in enumerate(fail.actions, 1):
             print(f"  {i:4d}. {a}")
         print(f"  written as a scenario: {out} (artproject scenario {out})")
@@ -808,6 +938,7 @@ def _play(args: argparse.Namespace) -> int:
     from .core.saves import load_game
     from .play import run
 
+    game = _game(args)
     if args.load:
         st = load_game(args.load, trust=args.trust)
     else:
@@ -815,7 +946,15 @@ def _play(args: argparse.Namespace) -> int:
 
         seed = args.seed if args.seed is not None else secrets.randbelow(2**32)
         _check_seed(seed, 0)
-        st = new_game(args.mission, args.players, args.difficulty, seed, args.variant)
+        if game != "art-project":
+            rules = "art-of-war" if args.mission == DEFAULT else args.mission
+            st = new_game(rules, args.players, seed=seed, variants=args.variant, game=game)
+        else:
+            st = new_game(args.mission, args.players, args.difficulty, seed, args.variant)
+    if st.game != "art-project":  # hot-seat: a hand shown only to its owner
+        from .aow.play import run as run_war
+
+        return run_war(st, sys.stdin, sys.stdout)
     return run(st, sys.stdin, sys.stdout)
 
 
@@ -830,16 +969,32 @@ def _render(args: argparse.Namespace) -> int:
     st = None
     out = Path(args.output)
     replace = args.force or _our_svg(out)
+    game = _game(args)
     if args.save:
         st = load_game(args.save, trust=args.trust)
         rules = st.rules
-    elif args.mission:
+    if (st.game if st is not None else game) != "art-project":
+        return _render_war(args, st, out, replace)
+    if st is None and args.mission:
         rules = load_rules(args.mission, args.variant)
-    else:
+    elif st is None:
         raise GameError("name a MISSION or give --save FILE")
     write_atomic(out, render(rules, st), replace=replace)
     print(f"wrote {out}: {rules.title}, {len(rules.cities)} cities"
           + (f", the position of round {st.round}" if st else ""))
+    return 0
+
+
+def _render_war(args: argparse.Namespace, st: Any, out: Path, replace: bool) -> int:
+    from .aow.render import render_war
+    from .core.aow.loader import load_rules as load_war
+    from .core.files import write_atomic
+
+    rules = st.rules if st is not None else load_war(
+        args.mission or "art-of-war", args.variant)
+    write_atomic(out, render_war(rules, st), replace=replace)
+    print(f"wrote {out}: {rules.title}, "
+          + (f"the table at turn {st.turn}" if st is not None else f"{len(rules.cards)} cards"))
     return 0
 
 
@@ -879,15 +1034,28 @@ def _new(args: argparse.Namespace) -> int:
 
 
 # ---------------------------------------------------------------------- scenario
+def _variant_game(ref: str) -> str:
+    """The game a variant is for: its file's `game` key; a shipped name, the shipped file's."""
+    from .core.art.loader import package_dir
+    from .core.sources import game_of
+
+    path = Path(ref) if ref.endswith(".toml") or "/" in ref else (
+        package_dir("missions") / "variants" / f"{ref}.toml")
+    return game_of(path) or "art-project"
+
+
 def _scenario(paths: Sequence[str], variants: Sequence[str], verbose: bool) -> int:
     from .core.errors import RulesError
     from .core.scenario import run_scenario
+    from .core.sources import game_of
 
     files = _toml_files(paths)
     failed = bad = 0
+    games = {v: _variant_game(v) for v in variants}
     for f in files:
+        game = game_of(f) or "art-project"  # a variant applies to the scenarios of its game
         try:
-            res = run_scenario(f, tuple(variants))
+            res = run_scenario(f, tuple(v for v in variants if games[v] == game))
         except RulesError as err:
             print(err, file=sys.stderr)
             bad += 1

@@ -115,7 +115,34 @@ def reference() -> str:
                 "JSON, or TOML when the name ends in `.toml`. `[start]` is there when the game "
                 "began from a set position; its `position` has the keys of a scenario's "
                 "`[position]`.", SAVE_SECTIONS)
-    return "\n".join(out).rstrip("\n") + "\n"
+    return "\n".join(out + _war()).rstrip("\n") + "\n"
+
+
+def _war() -> list[str]:
+    """Art of War's files (`game = "art-of-war"`): its rules and variants, its cards, its
+    scenarios' and saves' own keys (docs/art-of-war.md)."""
+    from .core.aow import schema as war_schema
+    from .core.aow.game import SaveFile as WarSave
+    from .core.aow.game import WarStart
+    from .core.aow.scenarios import ScenarioFile as WarScenario
+    from .core.aow.scenarios import StepFile as WarStep
+    from .core.aow.state import War
+
+    out = ["# Art of War", "",
+           "The second game's files carry `game = \"art-of-war\"` at the top; what each "
+           "value means in play is in docs/art-of-war.md and the rulings W1-W19 in "
+           "docs/rulings.md.", ""]
+    out += part("## Art of War's rules and variants (`missions/art-of-war.toml`)",
+                "A variant (`missions/variants/refused-card-hand.toml`) holds any of the same "
+                "keys and is layered on the rules.", war_schema.RULES_SECTIONS)
+    out += part("## Art of War's cards (`cards/art-of-war.toml`)",
+                "Every DSL text is compiled when the rules load (docs/dsl.md, \"Art of "
+                "War\").", war_schema.CARD_SECTIONS)
+    out += part("## Art of War's scenario files", "",
+                (("top", WarScenario), ("[[step]]", WarStep),
+                 ("[position]", War.POSITION_SPEC)))
+    out += part("## Art of War's saves", "", (("top", WarSave), ("[start]", WarStart)))
+    return out
 
 
 def part(heading: str, intro: str, sections: Sections) -> list[str]:

@@ -1,9 +1,11 @@
 """`artproject report`: the Hall of Fame from a results store, and its plots.
 
 The table gives each cell (board, variant, policy, difficulty, team size) its win rate with
-a 95% Wilson interval. The plots, as PNG and SVG, drawn with matplotlib's object API (no
-window, no global state): the win rate by difficulty for each board, a line a team size
-with interval bars; the game length in rounds; the causes of loss.
+a 95% Wilson interval; Art of War's games (competitive: a winner's seat, not a team's win)
+get simulate's own table, per seat and per policy, and no plots. The plots, as PNG and
+SVG, drawn with matplotlib's object API (no window, no global state): the win rate by
+difficulty for each board, a line a team size with interval bars; the game length in
+rounds; the causes of loss.
 """
 
 from __future__ import annotations
@@ -89,6 +91,28 @@ def hall_of_fame(rows: Sequence[Row], source: str) -> str:
              f"causes of loss ({lost} games; the rulings cited are told in docs/rulings.md):"]
     lines += [f"  {k:6d}  {cause}" for cause, k in causes.most_common()]
     return "\n".join(lines)
+
+
+WAR: Final = "art-of-war"  # Art of War's games: per-seat outcomes, not a team's
+
+
+def war_report(rows: Sequence[Row]) -> str:
+    """Art of War's games in a store: simulate's table for each (rules, variant, policies),
+    a row for each player count (each seat's and each policy's win rate, 95% Wilson
+    intervals, draws, turns, causes of death; artproject/aow/simulate.py)."""
+    from .aow.simulate import report_text, summary
+
+    groups: dict[CellKey, list[Row]] = defaultdict(list)
+    for r in rows:
+        groups[CellKey(r.game, r.mission, r.variant, r.rules, r.difficulty, r.players,
+                       r.policy)].append(r)
+    tables: dict[tuple[str, str, str], list[dict[str, Any]]] = defaultdict(list)
+    for key in sorted(groups, key=lambda k: (k.mission, k.variant, k.policy, k.players)):
+        g = groups[key]
+        variants = key.variant.split("+") if key.variant else []
+        tables[(key.mission, key.variant, key.policy)].append(
+            summary(key, g, min(r.seed for r in g), len(g), variants))
+    return "\n\n".join(report_text(cells) for cells in tables.values())
 
 
 # ---------------------------------------------------------------------- plots

@@ -42,7 +42,7 @@ def play(st: State, policy: Policy, limit: int = MAX_DECISIONS) -> int:
 
 def cause_of(reason: str) -> str:
     """A loss reason with the player named generically, to count causes together."""
-    return re.sub(r"\bp[1-6]\b", "a player", reason)
+    return re.sub(r"\bp[1-9]\b", "a player", reason)
 
 
 def wilson(won: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -70,19 +70,26 @@ def simulate_grid(missions: Sequence[str | Path], difficulties: Sequence[str],
                   variants: Iterable[str | Path] = (), policy: str = "heuristic",
                   workers: int = 1,
                   progress: Callable[[int], None] | None = None, backend: Any = None,
-                  store: Any = None) -> list[dict[str, Any]]:
+                  store: Any = None, game: str = "art-project") -> list[dict[str, Any]]:
     """A report per cell of the grid, in grid order; the same arguments, the same report.
 
     `backend` (artproject.backends) runs the games elsewhere, a pool of `workers` processes
     here by default; `store` (artproject.store.Store) keeps every game's row and lets an
-    interrupted sweep resume (artproject.sweep).
+    interrupted sweep resume (artproject.sweep). `game="art-of-war"` plays the second game:
+    `missions` its rules (`["art-of-war"]`), `difficulties` `["-"]`, `policy` the policies
+    seated in turn (`"heuristic,random"`), and each cell reports per seat and per policy
+    (artproject/aow/simulate.py).
     """
     from .backends import LocalBackend
     from .sweep import grid_of, run_sweep
 
-    if policy not in POLICIES:
+    if game != "art-project":
+        from .aow.simulate import policy_names
+
+        policy_names(policy)
+    elif policy not in POLICIES:
         raise GameError(f"unknown policy {policy!r}; policies: {', '.join(POLICIES)}")
-    grid = grid_of(missions, difficulties, players, games, seed, variants, policy)
+    grid = grid_of(missions, difficulties, players, games, seed, variants, policy, game)
     own = backend is None
     runner = LocalBackend(workers) if backend is None else backend
     try:

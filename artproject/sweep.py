@@ -41,6 +41,7 @@ class Batch:
     players: int
     policy: str
     seeds: tuple[int, ...]
+    game: str = GAME  # the game played (its rules, policies and results are its own)
 
 
 _TEXTS: dict[str, str] = {}  # this process's files for variants shipped as text, by digest
@@ -79,12 +80,35 @@ def rules_digest(rules: Any) -> str:
     return str(digest)
 
 
+def _rules(game: str, mission: str, variants: Sequence[str]) -> Any:
+    """A game's rules, by the game's own loader."""
+    if game == GAME:
+        return load_rules(mission, variants)
+    from .core.aow.loader import load_rules as load_war
+
+    return load_war(mission, variants)
+
+
+def _digest(game: str, rules: Any) -> str:
+    if game == GAME:
+        return rules_digest(rules)
+    from .aow.simulate import rules_digest as war_digest
+
+    return war_digest(rules)
+
+
 def play_batch(b: Batch) -> tuple[str, str, list[tuple[int, str, str, int, int]]]:
     """A worker's part: play a batch; (artproject version, the rules' digest, per game:
     seed, outcome, cause, rounds, decisions)."""
     from . import __version__
     from .policies import POLICIES
 
+    if b.game != GAME:  # Art of War: its seat policies, its results (artproject/aow)
+        from .aow.simulate import play_one
+
+        war = _rules(b.game, b.mission, b.variants)
+        return __version__, _digest(b.game, war), [
+            play_one(war, b.players, seed, b.policy) for seed in b.seeds]
     rules = load_rules(b.mission, (*b.variants, *map(_text_file, b.texts)))
     make = POLICIES[b.policy]
     out = []
@@ -107,6 +131,7 @@ class Grid:
     variants: tuple[str, ...] = ()
     policy: str = "heuristic"
     texts: tuple[str, ...] = ()  # variants given as TOML text (see Batch)
+    game: str = GAME
 
 
 def _ref(mission: str) -> str:
@@ -139,8 +164,8 @@ def plan_sweep(grid: Grid, store: Store | None = None, workers: int = 1) -> Plan
     about two batches a worker a cell, BATCH_MAX games at most."""
     names, digests = {}, {}
     for m in grid.missions:
-        rules = load_rules(m, (*grid.variants, *map(_text_file, grid.texts)))
-        names[m], digests[m] = rules.name, rules_digest(rules)
+        rules = _rules(grid.game, m, (*grid.variants, *map(_text_file, grid.texts)))
+        names[m], digests[m] = rules.name, _digest(grid.game, rules)
     label = variant_label(grid.variants, grid.texts)
     stop = grid.seed + grid.games
     variants = tuple(_ref(v) for v in grid.variants)
@@ -151,13 +176,13 @@ def plan_sweep(grid: Grid, store: Store | None = None, workers: int = 1) -> Plan
     for m in grid.missions:
         for d in grid.difficulties:
             for p in grid.players:
-                key = CellKey(GAME, names[m], label, digests[m], d, p, grid.policy)
+                key = CellKey(grid.game, names[m], label, digests[m], d, p, grid.policy)
                 cells.append(key)
                 have = store.seeds(key, grid.seed, stop) if store is not None else set()
                 done += len(have)
                 todo = [s for s in range(grid.seed, stop) if s not in have]
                 batches += [Batch(_ref(m), key.mission, key.rules, variants, grid.texts, d, p,
-                                  grid.policy, tuple(todo[i:i + size]))
+                                  grid.policy, tuple(todo[i:i + size]), grid.game)
                             for i in range(0, len(todo), size)]
     return Plan(grid, tuple(cells), tuple(batches), done, len(cells) * grid.games)
 
@@ -177,7 +202,7 @@ def run_plan(plan: Plan, backend: Any, store: Store | None = None,
         if digest != b.rules:
             raise GameError(f"a worker read other rules for {b.mission}: every machine needs "
                             "the same mission and variant files at the same paths")
-        key = CellKey(GAME, b.name, plan.cells[0].variant, b.rules, b.difficulty, b.players,
+        key = CellKey(b.game, b.name, plan.cells[0].variant, b.rules, b.difficulty, b.players,
                       b.policy)
         rows = [Row(*key[:6], seed, key.policy, outcome, cause, rounds, decisions, version)
                 for seed, outcome, cause, rounds, decisions in results]
@@ -192,8 +217,16 @@ def run_plan(plan: Plan, backend: Any, store: Store | None = None,
     for key in plan.cells:
         rows = (list(store.rows(key, grid.seed, stop)) if store is not None
                 else kept.get(key, []))
-        out.append(summary(key, rows, grid.seed, grid.games, list(grid.variants)))
+        report = summary if grid.game == GAME else _war_summary
+        out.append(report(key, rows, grid.seed, grid.games, list(grid.variants)))
     return out
+
+
+def _war_summary(key: CellKey, rows: Sequence[Row], seed: int, games: int,
+                 variants: list[str]) -> dict[str, Any]:
+    from .aow.simulate import summary as war
+
+    return war(key, rows, seed, games, variants)
 
 
 def run_sweep(grid: Grid, backend: Any, store: Store | None = None,
@@ -229,6 +262,6 @@ def summary(key: CellKey, rows: Sequence[Row], seed: int, games: int,
 
 def grid_of(missions: Iterable[str | Path], difficulties: Iterable[str],
             players: Iterable[int], games: int, seed: int, variants: Iterable[str | Path],
-            policy: str) -> Grid:
+            policy: str, game: str = GAME) -> Grid:
     return Grid(tuple(str(m) for m in missions), tuple(difficulties), tuple(players), games,
-                seed, tuple(str(v) for v in variants), policy)
+                seed, tuple(str(v) for v in variants), policy, game=game)

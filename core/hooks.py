@@ -89,6 +89,10 @@ class GameHooks:
         """compile(text, origin) -> (fact, left, right, left text) for a scenario's facts."""
         raise NotImplementedError
 
+    def deciding(self) -> str:
+        """Who is deciding now, as a refusal says it ("the team"; a player: "p3")."""
+        return "the team"
+
     def event_text(self, event: tuple[Any, ...]) -> str:
         """An event as a scenario's event checks read it."""
         return " ".join(str(x) for x in event)

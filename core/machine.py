@@ -264,8 +264,8 @@ class Machine(GameHooks):
             return self.over_text()
         chance = self.is_chance_node()
         if action.player == CHANCE and not chance:
-            return (f"{action}: a chance outcome, but no chance is pending: the team is "
-                    f"deciding {self.wait}")
+            return (f"{action}: a chance outcome, but no chance is pending: "
+                    f"{self.deciding()} is deciding {self.wait}")
         if chance and action.player != CHANCE:
             return (f"{action}: chance decides now ({self.wait}), not a player: apply one of "
                     "chance_outcomes()")
@@ -276,7 +276,7 @@ class Machine(GameHooks):
         same = [a for a in legal if a.verb == action.verb]
         if not same:
             verbs = sorted({a.verb for a in legal})
-            return (f"{action}: not now; the team is deciding {self.wait}"
+            return (f"{action}: not now; {self.deciding()} is deciding {self.wait}"
                     f" and may: {', '.join(verbs)}")
         return f"{action}: not allowed now; allowed: " + ", ".join(str(a) for a in same[:12])
 
@@ -337,7 +337,7 @@ class Machine(GameHooks):
         w = self.wait
         if not self.is_chance_node() or w is None or w.outcomes is None or w.verb is None:
             raise GameError("not a chance node: " + (self.over_text() if self.outcome
-                                                       else f"the team is deciding {w}"))
+                                                       else f"{self.deciding()} is deciding {w}"))
         act = self.registry.act
         return [(act(w.verb, CHANCE, v), p) for v, p in w.outcomes(self)]
 
@@ -437,13 +437,14 @@ class Machine(GameHooks):
         # a trail entry's `at` is the history's length when it happened: the same place
         # among the decisions whether chance was drawn or applied as outcomes (skipped here)
         views: list[Any] = []
-        trail, j = self.trail, 0
+        trail, j, verbs = self.trail, 0, self.registry.verbs
         for i, a in enumerate(self.history):
             while j < len(trail) and trail[j][0] <= i:
                 views.append(self._view(trail[j], player))
                 j += 1
             if a.player != CHANCE:
-                views.append(str(a))
+                seen = verbs[a.verb].seen  # what others learn of it (of a secret: less)
+                views.append(str(a) if seen is None or a.player == player else seen(a, player))
         views += [self._view(e, player) for e in trail[j:]]
         return (self.game, self.start_view(player), player, tuple(views))
 

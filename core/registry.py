@@ -48,16 +48,23 @@ class Slot:
         return Slot(self.name, self.read, self.sets_player, True)
 
 
-def _read_player(word: str, text: str) -> int:
+def _seat(word: str) -> int:
+    """`p2` to 1 (p1..p9), -1 for anything else."""
     w = word.lower()
-    if len(w) == 2 and w[0] == "p" and w[1] in "123456":
-        return int(w[1]) - 1
-    raise MalformedActionError(f"{text.strip()!r}: {word!r} is not a player; expected p1..p6")
+    return int(w[1]) - 1 if len(w) == 2 and w[0] == "p" and w[1] in "123456789" else -1
 
 
-def parse_player(word: str, text: str = "") -> int:
-    """`p2` to 1; MalformedActionError otherwise."""
-    return _read_player(word, text or word)
+def _read_player(word: str, text: str, seats: int = 6) -> int:
+    p = _seat(word)
+    if not 0 <= p < seats:
+        raise MalformedActionError(f"{text.strip()!r}: {word!r} is not a player; expected "
+                                   f"p1..p{seats}")
+    return p
+
+
+def parse_player(word: str, text: str = "", seats: int = 6) -> int:
+    """`p2` to 1, for a game of at most `seats` seats; MalformedActionError otherwise."""
+    return _read_player(word, text or word, seats)
 
 
 def number(name: str) -> Slot:
@@ -90,14 +97,18 @@ class Verb(str):
     golden: bool  # what it costs follows the first game's golden rule (R4): checked by invariants
     private: bool  # it shows its player's private information (another's view leaves it out)
     check: Check | None
+    # what another player learns of the action (its information state's entry), where that is
+    # less than the action itself: a secret choice (None: every action is public)
+    seen: Callable[[Action, int], str] | None
     registry: Registry
 
     def __new__(cls, name: str, shape: Sequence[Slot], help: str, apply: Apply | None, *,
                 actor: bool = True, pays: bool = False, golden: bool = False,
-                private: bool = False, check: Check | None = None) -> Verb:
+                private: bool = False, check: Check | None = None,
+                seen: Callable[[Action, int], str] | None = None) -> Verb:
         v = super().__new__(cls, name)
         v.shape, v.help, v.apply, v.actor = tuple(shape), help, apply, actor
-        v.pays, v.golden, v.private, v.check = pays, golden, private, check
+        v.pays, v.golden, v.private, v.check, v.seen = pays, golden, private, check, seen
         return v
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -156,10 +167,11 @@ def _kind(game: str, name: str) -> Kind:
 
 
 class Registry:
-    """The verbs and kinds of one game, and its interned actions."""
+    """The verbs and kinds of one game, and its interned actions; `seats`: the most players
+    its notation names (p1..p6 for the first game)."""
 
-    def __init__(self, game: str) -> None:
-        self.game = game
+    def __init__(self, game: str, seats: int = 6) -> None:
+        self.game, self.seats = game, seats
         self.verbs: dict[str, Verb] = {}
         self.kinds: dict[str, Kind] = {}
         self._intern: dict[tuple[str, int, str | int | None], Action] = {}
@@ -249,6 +261,9 @@ class Registry:
             raise MalformedActionError(f"{text.strip()!r}: expected '{usage}'")
         arg: str | int | None = None
         for slot, w in zip(verb.shape, rest, strict=False):
+            if slot.read is _read_player:  # a seat: this game's own number of them
+                player = _read_player(w, text, self.seats)
+                continue
             value = slot.read(w, text)
             if slot.sets_player:
                 player = value

@@ -119,6 +119,21 @@ class SourceMap:
         return Origin(self.file, loc.line or 1, 1, self.lines)
 
 
+_GAME_LINE = re.compile(r'^game\s*=\s*["\']([^"\']*)["\']', re.M)
+
+
+def game_of(path: str | Path) -> str | None:
+    """The `game = "..."` a TOML file declares among its top-level keys, read without
+    parsing the file (None: none, a file of the default game). Tools and loaders dispatch on
+    it: the shipped files of every game lie side by side in the same data folders."""
+    try:
+        text = read_text(path)
+    except RulesError:
+        return None
+    m = _GAME_LINE.search(text.split("\n[", 1)[0])  # top-level keys precede the tables
+    return m.group(1) if m else None
+
+
 def path_text(path: Iterable[Any]) -> str:
     """`step[3].expect[0]` from ('step', 3, 'expect', 0)."""
     out = ""

@@ -131,11 +131,22 @@ class If:
 
 @attrs.frozen
 class ForEach:
-    """`for each player [in CITY] [if COND] do STMT`: runs STMT with `player` bound."""
+    """`for each [other] player [in CITY] [if COND] do STMT`: runs STMT with `player` bound;
+    `other`: every player but the one the text runs for."""
 
     city: str | None
     cond: Expr | None
     body: Stmt
+    at: Pos = _AT
+    others: bool = False
+
+
+@attrs.frozen
+class Do:
+    """`steal(1)`: a statement the game declares by name, with its arguments."""
+
+    name: str
+    args: tuple[Expr, ...]
     at: Pos = _AT
 
 
@@ -145,7 +156,7 @@ class Block:
     at: Pos = _AT
 
 
-Stmt: TypeAlias = Gain | Pay | Lose | Place | EndGame | If | ForEach | Block
+Stmt: TypeAlias = Gain | Pay | Lose | Place | EndGame | If | ForEach | Block | Do
 
 
 @attrs.frozen

@@ -7,6 +7,7 @@ this project's words, what was expected.
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from pathlib import Path
 from typing import Any, Final
@@ -14,7 +15,7 @@ from typing import Any, Final
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from ..core.errors import Location, RulesError
+from ..core.errors import Location, RulesError, closest
 from ..core.schema import MAX_NUMBER  # as in the rule files
 from . import ast as a
 
@@ -126,6 +127,19 @@ def _expected_before(prefix: str, start: str) -> str:
     return ""
 
 
+_STATEMENT_WORDS: Final = ("gain", "pay", "lose", "place", "win", "defeat", "if", "for")
+
+
+def _misspelt_statement(text: str, err: UnexpectedToken) -> str:
+    """`loose 1 token` reads as a call statement missing its '(': name the statement word
+    it may have meant."""
+    if set(err.expected) != {"LPAR"}:
+        return ""
+    before = re.findall(r"[A-Za-z_]\w*", text[:err.token.start_pos or 0])
+    hint = closest(before[-1], _STATEMENT_WORDS) if before else ""
+    return f"; {before[-1]!r} is not a statement{hint}" if hint else ""
+
+
 def _syntax_error(err: UnexpectedInput, text: str, start: str, origin: Origin) -> RulesError:
     line, col = max(err.line, 1), max(err.column, 1)
     if isinstance(err, UnexpectedEOF) or (
@@ -137,6 +151,7 @@ def _syntax_error(err: UnexpectedInput, text: str, start: str, origin: Origin) -
         msg = f"unexpected end of {what}{_expected(set(err.expected))}"
     elif isinstance(err, UnexpectedToken):
         msg = f"unexpected {str(err.token)!r}{_expected(set(err.expected))}"
+        msg += _misspelt_statement(text, err)
     elif isinstance(err, UnexpectedCharacters):
         at = err.pos_in_stream or 0
         ch = text[at] if at < len(text) else "?"
@@ -249,6 +264,14 @@ class _ToAst(Transformer[Token, Any]):
         city = next((i for i in items if isinstance(i, str)), None)
         cond = next((i.expr for i in items if isinstance(i, _When)), None)
         return a.ForEach(city, cond, items[-1], at=_pos(meta))
+
+    def for_each_other(self, meta: Any, items: list[Any]) -> a.ForEach:
+        cond = next((i.expr for i in items if isinstance(i, _When)), None)
+        return a.ForEach(None, cond, items[-1], at=_pos(meta), others=True)
+
+    def do(self, meta: Any, items: list[Any]) -> a.Do:
+        args = tuple(i for i in items[1:] if i is not None)
+        return a.Do(str(items[0]), args, at=_pos(items[0]))
 
     def block(self, meta: Any, items: list[Any]) -> Any:
         # `{ s }` is s itself: braces only group (and settle a dangling else).

@@ -76,8 +76,10 @@ def stmt(s: a.Stmt) -> str:
     if isinstance(s, a.If):
         text = f"if {expr(s.cond)} then {_nested(s.then)}"
         return text if s.otherwise is None else f"{text} else {_nested(s.otherwise)}"
+    if isinstance(s, a.Do):
+        return f"{s.name}({', '.join(expr(x) for x in s.args)})"
     if isinstance(s, a.ForEach):
-        text = "for each player"
+        text = "for each other player" if s.others else "for each player"
         if s.city is not None:
             text += f" in {s.city}"
         if s.cond is not None:

@@ -24,6 +24,7 @@ def blocks(name: str, lang: str) -> list[tuple[str, str]]:
 
 def test_every_doc_has_examples() -> None:
     assert len(blocks("dsl.md", "dsl")) >= 15
+    assert len(blocks("dsl.md", "war")) >= 4
     assert blocks("api.md", "python")
     assert len([b for b in blocks("scenarios.md", "toml") if b[0] == "scenario"]) >= 2
 
@@ -37,6 +38,16 @@ def test_dsl_examples_compile(start: str, text: str) -> None:
         comp.amounts(text.strip(), ("fuel", "radio", "weapon", "health"))
     else:
         getattr(comp, start)(text.strip())
+    assert not comp.errors, [str(e) for e in comp.errors]
+
+
+@pytest.mark.parametrize(("start", "text"), blocks("dsl.md", "war"))
+def test_art_of_war_dsl_examples_compile(start: str, text: str) -> None:
+    from artproject.core.aow.loader import load_rules as load_war
+    from artproject.core.aow.words import WORDS, WarScope
+
+    comp = Compiler(WarScope(dict(load_war("art-of-war").index)), WORDS)
+    getattr(comp, start)(text.strip(), None, frozenset({"player"}))
     assert not comp.errors, [str(e) for e in comp.errors]
 
 
@@ -115,6 +126,15 @@ def test_every_ruling_cited_is_told_in_the_rulings_page() -> None:
         for f in (root / folder).rglob(pattern):
             cited.update(int(n) for n in re.findall(r"\bR(\d{1,2})\b", f.read_text("utf-8")))
     assert cited <= {int(n) for n, _ in told}, sorted(cited - {int(n) for n, _ in told})
+    told_w = set(re.findall(r'<a id="w(\d+)"></a>\*\*W(\1)\*\*', text))
+    assert {int(n) for n, _ in told_w} == set(range(1, 20))  # Art of War's, W1-W19
+    cited_w: set[int] = set()
+    for folder, pattern in (("core/aow", "*.py"), ("artproject/aow", "*.py"),
+                            ("cards", "art-of-war.toml"), ("missions", "*.toml"),
+                            ("tests/scenarios", "aow-*.toml"), ("docs", "*.md")):
+        for f in (root / folder).rglob(pattern):
+            cited_w.update(int(n) for n in re.findall(r"\bW(\d{1,2})\b", f.read_text("utf-8")))
+    assert cited_w <= set(range(1, 20)), sorted(cited_w - set(range(1, 20)))
     stems = {p.stem for p in (root / "tests" / "scenarios").glob("*.toml")}
     for m in re.finditer(r"Scenarios?(?: \([^)]*\))?:((?:\s*`[^`]+`,?)+)", text):
         for name in re.findall(r"`([^`]+)`", m.group(1)):
@@ -125,3 +145,25 @@ def test_every_ruling_cited_is_told_in_the_rulings_page() -> None:
 def test_readme_points_to_the_rulings_in_the_repository() -> None:
     text = (DOCS.parent / "README.md").read_text(encoding="utf-8")
     assert "docs/rulings.md" in text and "../shared" not in text
+
+
+def test_art_of_war_page_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/art-of-war.md: its scenario passes, its Python runs, its card table is the data."""
+    import tomllib
+
+    for _, text in [b for b in blocks("art-of-war.md", "toml") if b[0] == "scenario"]:
+        p = tmp_path / "example.toml"
+        p.write_text(text)
+        res = run_scenario(p)
+        assert res.passed, res.failures
+    (code,) = [t for _, t in blocks("art-of-war.md", "python")]
+    exec(compile(code, "docs/art-of-war.md", "exec"), {})
+    assert "(W18)" in capsys.readouterr().out
+    page = (DOCS / "art-of-war.md").read_text(encoding="utf-8")
+    rows = {m.group(1): (int(m.group(2)), int(m.group(3))) for m in re.finditer(
+        r"^\| (\w+) \| (\d+) \| (-?\d+) \|", page, re.M)}
+    cards = tomllib.loads((DOCS.parent / "cards" / "art-of-war.toml").read_text("utf-8"))
+    assert rows == {c["name"]: (c["count"], c["score"]) for c in cards["card"]}
+    for c in cards["card"]:
+        for key in ("collateral", "rank", "on_draw", "on_reveal"):
+            assert key not in c or f"`{c[key]}`" in page or f'"{c[key]}"' in page, (c, key)

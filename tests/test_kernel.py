@@ -611,8 +611,9 @@ def test_compiled_rule_text_touches_only_the_facade(monkeypatch: pytest.MonkeyPa
         assert not comp.errors
     finally:
         compiler.Compiler._fn = real  # type: ignore[method-assign]
-    templates = [code for _, code in compiler._STATE_REFS.values()]
-    templates += [t.format(*(["x"] * 3)) for _, _, t in compiler._CALLS.values()]
+    words = compiler._default_words()
+    templates = [code for _, code in words.names.values()]
+    templates += [t.format(*(["x"] * 3)) for _, _, t in words.calls.values()]
     used: set[str] = set()
     for src in made + templates:
         for node in ast.walk(ast.parse(src)):

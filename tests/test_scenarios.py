@@ -26,8 +26,9 @@ def test_scenarios_cite_the_rules() -> None:
     for p in SCENARIOS:
         doc = tomllib.loads(p.read_text())
         assert doc.get("about") and doc.get("cites"), p
-        cited.update(c for c in doc["cites"] if c.startswith("R"))
+        cited.update(c for c in doc["cites"] if c[:1] in "RW")
     wanted = {f"R{i}" for i in range(1, 28)}  # every ruling (docs/rulings.md)
+    wanted |= {f"W{i}" for i in range(1, 20)}  # and Art of War's
     assert wanted <= cited, sorted(wanted - cited)
 
 

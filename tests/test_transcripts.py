@@ -67,7 +67,61 @@ def test_game_plays_as_recorded(game: tuple[str, int, str, int, str]) -> None:
                     f"ARTPROJECT_WRITE_TRANSCRIPTS=1 if meant):\n{diff}", pytrace=False)
 
 
+# Art of War: (players, seed, policies seated in turn, variant or ""): heuristic and random
+# seats, the Massacre and the Fortune Teller drawn, W6's house rule
+WAR_GAMES = [
+    (3, 1, "heuristic", ""),
+    (5, 2, "heuristic,random", ""),
+    (4, 3, "random", "refused-card-hand"),
+]
+
+
+def _war_name(players: int, seed: int, policies: str, variant: str) -> str:
+    tail = f"-{variant}" if variant else ""
+    return f"art-of-war-{players}p-seed{seed}-{policies.replace(',', '-')}{tail}.txt"
+
+
+def war_transcript(players: int, seed: int, policies: str, variant: str) -> str:
+    """An Art of War game as text, the same way: events, `> action`, the outcome."""
+    from artproject.aow.policies import POLICIES as WAR
+
+    g = new_game("art-of-war", players=players, seed=seed, log=True,
+                 variants=[variant] if variant else [])
+    names = policies.split(",")
+    seats = [WAR[names[p % len(names)]](seed + p) for p in range(players)]
+    lines = [f"# art-of-war, {players} players, seed {seed}, {policies}, {variant or 'seed rules'}"]
+    seen = 0
+    while True:
+        events = g.events()
+        lines += events[seen:]
+        seen = len(events)
+        if g.is_over():
+            break
+        action = seats[g.current_player()](g)
+        lines.append(f"> {action}")
+        g.apply(action)
+    lines.append(f"= {g.outcome}: {g.reason}; returns {g.returns()}")
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("game", WAR_GAMES, ids=[_war_name(*g)[11:-4] for g in WAR_GAMES])
+def test_art_of_war_plays_as_recorded(game: tuple[int, int, str, str]) -> None:
+    path = HERE / _war_name(*game)
+    now = war_transcript(*game)
+    if WRITE:
+        HERE.mkdir(exist_ok=True)
+        path.write_text(now)
+    stored = path.read_text()
+    if now != stored:
+        diff = "".join(list(difflib.unified_diff(
+            stored.splitlines(keepends=True), now.splitlines(keepends=True),
+            str(path), "this run", n=2))[:80])
+        pytest.fail(f"{path.name} plays differently now (rewrite with "
+                    f"ARTPROJECT_WRITE_TRANSCRIPTS=1 if meant):\n{diff}", pytrace=False)
+
+
 def test_transcripts_are_all_in_use() -> None:
     """No stored transcript is left behind by a game taken off the list."""
     names = {f"{g[0]}-{g[1]}p-{g[2]}-seed{g[3]}-{g[4]}.txt" for g in GAMES}
+    names |= {_war_name(*g) for g in WAR_GAMES}
     assert {p.name for p in HERE.glob("*.txt")} == names

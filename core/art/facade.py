@@ -76,14 +76,3 @@ def names() -> frozenset[str]:
 
 def _provides(st: State) -> RuleState:  # pragma: no cover - read by mypy, never called
     return st
-
-
-# Helpers the compiled rule text calls (the compiler's `_agents`, `_on_track`): here, beside
-# what they touch, so that rules thawed from the cache (frozen.py) need no compiler.
-def agents_in(st: RuleState, c: int) -> int:
-    return int(st.agents[c]) if c >= 0 else int(st.hq)
-
-
-def on_track(st: RuleState, x: Any) -> bool:
-    sym = st.rules.cities[x].symbol if isinstance(x, int) else x
-    return sym in st.track

@@ -5,8 +5,9 @@ pickle cannot name. Frozen, they travel as their code (marshalled, in the order 
 pickle of everything else that names each of them by its place in that order; the
 compiler's constants (its functions' globals) go along. Thawing runs the code again into one
 namespace, as the compiler did, so a thawed rules' functions and a pickled game's references
-to them (pickling.py: "the same files compile to the same list") are as compiled: the
-compiler, the parser and the schema are not needed, nor imported.
+to them (pickling.py: "the same files compile to the same list") are as compiled, with no
+file parsed, checked or compiled (the helpers the code calls, its game's words, come by
+reference: core/art/words.py).
 """
 
 from __future__ import annotations

@@ -36,13 +36,15 @@ def new_game(mission: str | Path | Rules = DEFAULT, players: int = 2,
              position: Mapping[str, Any] | None = None, phase: str = "mission",
              log: bool = False, *, chance: str = "sample", game: str | None = None) -> State:
     """Start a game: a shipped mission's name, a file path (or loaded rules), 1-6 players,
-    a seed.
+    a seed; or another game by its name (`new_game("art-of-war", players=4, seed=1)`).
 
     log=True records the events as they happen (`events()` otherwise replays the game to
     tell them: right for a look now and then, slow to ask after every step).
     chance="explicit" stops at every draw and die roll as a chance node (see docs/api.md).
     `game` names the game (this one, "art-project", by default).
     """
+    if game is None and isinstance(mission, str) and mission in _other_games():
+        game, mission = mission, DEFAULT  # new_game("art-of-war", players=4): that game
     if game is not None and game != GAME:  # another game: its own start (GameError if unknown)
         return game_class(game).create(  # type: ignore[return-value]
             players=players, difficulty=difficulty, seed=seed, variants=variants,
@@ -57,6 +59,12 @@ def new_game(mission: str | Path | Rules = DEFAULT, players: int = 2,
     st.start = {"phase": phase, "position": dict(position or {})}
     st.start_round(phase)
     return st
+
+
+def _other_games() -> set[str]:
+    from ..games import game_names
+
+    return set(game_names()) - {GAME}
 
 
 # ====================================================================== saves

@@ -21,11 +21,21 @@ from ...missions import DEFAULT
 from .. import schema
 from ..errors import Location, RulesError, closest
 from ..files import WATCHERS, exists, sha256, shorten, watched
-from ..sources import Layer, SourceMap, Where, layered, path_text, read_toml, real_path
+from ..sources import (
+    Layer,
+    SourceMap,
+    Where,
+    game_of,
+    layered,
+    path_text,
+    read_toml,
+    real_path,
+)
 from . import meaning
 from .rules import Card, City, Ctx, Hook, Property, Road, Rules, TrackSpace
 from .schema import CardFile, CardSpec, Components, MissionSpec, RuleParams, Setup, Solo
 from .tunables import check_tunables
+from .words import WORDS
 
 
 def package_dir(name: str) -> Path:
@@ -36,9 +46,16 @@ def package_dir(name: str) -> Path:
 
 
 def shipped_missions() -> list[str]:
-    """Names of the mission boards shipped with the package."""
+    """Names of the mission boards shipped with the package (not another game's rules, which
+    lie beside them: `game = "..."`)."""
     d = package_dir("missions")
-    return sorted(p.stem for p in d.glob("*.toml") if p.stem != "base")
+    return sorted(p.stem for p in d.glob("*.toml") if p.stem != "base" and game_of(p) is None)
+
+
+def shipped_variants() -> list[str]:
+    """Names of the variants of this game shipped with the package."""
+    d = package_dir("missions") / "variants"
+    return sorted(p.stem for p in d.glob("*.toml") if game_of(p) is None)
 
 
 # ====================================================================== merging
@@ -88,6 +105,11 @@ def _layers(mission: str | Path, base: Path | None = None) -> list[Layer]:
             raise RulesError(f"unknown mission {shorten(str(ref))!r}"
                              + closest(str(ref)[:100], shipped_missions())
                              + "; shipped missions: " + ", ".join(shipped_missions()))
+        other = game_of(path) if exists(path) else None
+        if other is not None:
+            raise RulesError(f"the rules of another game, {other!r}, not a mission of The "
+                             f"A.R.T. Project: play it with --game {other}",
+                             Location(_label(path)))
         if real_path(path) in seen:
             raise RulesError(f"{shorten(str(path))} extends itself (a loop of 'extends')",
                              Location(shorten(str(path))))
@@ -191,11 +213,15 @@ def _variant(ref: str | Path) -> Layer:
         path = Path(ref)
     else:
         path = package_dir("missions") / "variants" / f"{ref}.toml"
-        if not exists(path):
-            known = sorted(p.stem for p in path.parent.glob("*.toml"))
+        if not exists(path) or game_of(path) is not None:
+            known = shipped_variants()
             raise RulesError(f"unknown variant {shorten(str(ref))!r}"
                              f"{closest(str(ref)[:100], known)}; shipped "
                              "variants: " + ", ".join(known) + " (or give a file)")
+    other = game_of(path) if exists(path) else None
+    if other is not None:
+        raise RulesError(f"a variant of another game ({other!r}), not of The A.R.T. Project",
+                         Location(_label(path)))
     doc, smap = read_toml(path, _label(path))
     return Layer(doc, smap, path)
 
@@ -252,7 +278,7 @@ def _build(doc: dict[str, Any], w: Where) -> Rules | None:
     if board is None or not track:
         return None
     scope = Scope(resources, spec.symbols, board.index, board.road_attrs, board.by_symbol)
-    comp = Compiler(scope)
+    comp = Compiler(scope, WORDS)
     move_cost = comp.cost(sections.rules.move_cost,
                           w.origin(("rules", "move_cost"), sections.rules.move_cost))
     hooks = _hooks(spec, comp, w)

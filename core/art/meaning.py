@@ -13,9 +13,10 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from ...dsl.compiler import MULTIPLIER, RESERVED
+from ...dsl.compiler import MULTIPLIER
 from .rules import Rules
 from .schema import MissionSpec
+from .words import RESERVED
 
 # A finding's message, where it is, and other keys that share the blame (the one set last
 # is shown: a variant's change rather than base's value it broke).

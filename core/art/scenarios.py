@@ -25,6 +25,7 @@ from .registry import act
 from .round import PHASES
 from .rules import Rules
 from .state import State
+from .words import WORDS
 
 Fail = Callable[..., RulesError]
 if TYPE_CHECKING:
@@ -68,7 +69,7 @@ def checker(st: State) -> Callable[[str, Any], Fact]:
     from ...dsl.compiler import Compiler
     from ...dsl.printer import expr as show_expr
 
-    comp = Compiler(scope_of(st.rules))
+    comp = Compiler(scope_of(st.rules), WORDS)
 
     def compile_fact(text: str, origin: Any) -> Fact:
         tree = comp.parse(text, "expr", origin)

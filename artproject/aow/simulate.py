@@ -1,0 +1,161 @@
+"""Simulated games of Art of War: whole games under seat policies, and their table.
+
+`--policy heuristic,random` seats the policies in turn round the table, and game i (seed s)
+shifts them by s, so that over a run each policy sits in every seat as often. A game's
+result is its winner's seat (or `draw`), its length in turns, its decisions, and every
+death with its cause and killers (W17, W18). The table gives each seat's win rate and each
+policy's win rate per seat it held, with 95% Wilson intervals, against the fair share
+(1 in N); then the game lengths and the causes of death.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any, Final
+
+from ..core.aow.registry import P
+from ..core.aow.rules import WarRules
+from ..core.aow.state import War
+from ..core.errors import GameError, closest
+from .policies import POLICIES
+
+MAX_DECISIONS: Final = 200_000  # W18's turn limit ends every game well before this
+GAME: Final = "art-of-war"
+CAUSES: Final = {"cards": "out of cards (W17)", "tokens": "out of tokens (W17)"}
+
+
+def policy_names(text: str) -> list[str]:
+    """`heuristic,random` -> the policies seated in turn; GameError naming an unknown one."""
+    names = [t.strip() for t in text.split(",")]
+    for n in names:
+        if n not in POLICIES:
+            raise GameError(f"unknown policy {n!r} for Art of War{closest(n, POLICIES)}; "
+                            "policies: " + ", ".join(POLICIES) + " (a list seats them in turn: "
+                            "heuristic,random)")
+    return names
+
+
+def seating(names: Sequence[str], players: int, seed: int) -> list[str]:
+    """Each seat's policy in the game of `seed` (see the module's text)."""
+    return [names[(s + seed) % len(names)] for s in range(players)]
+
+
+def play_one(rules: WarRules, players: int, seed: int, policy: str,
+             ) -> tuple[int, str, str, int, int]:
+    """One game: (seed, outcome, deaths, turns, decisions); outcome is the winner's seat
+    (`p2`) or `draw`; deaths `p1 cards p2;p3 tokens p2` (seat, cause, killers)."""
+    st = War.new(rules, players, seed)
+    names = seating(policy_names(policy), players, seed)
+    bots = [POLICIES[n](seed * 8 + s) for s, n in enumerate(names)]
+    n = 0
+    while st.outcome is None:
+        st.apply(bots[st.current_player()](st))
+        n += 1
+        if n >= MAX_DECISIONS:
+            raise GameError(f"the game did not end within {MAX_DECISIONS} decisions")
+    deaths = ";".join(" ".join([P[p], cause, *(P[k] for k in ks)])
+                      for _, p, cause, ks in st.deaths)
+    return seed, st.outcome or "", deaths, st.turn, n
+
+
+def rules_digest(rules: WarRules) -> str:
+    """A digest of what decides a game besides the engine: the merged rules and the cards."""
+    digest = rules.cache.get("digest")
+    if digest is None:
+        doc = {"rules": rules.raw, "cards": [
+            [c.name, c.count, c.score, c.deal, c.bonus, c.draws, dict(c.text)]
+            for c in rules.cards]}
+        text = json.dumps(doc, sort_keys=True, default=str, separators=(",", ":"))
+        digest = rules.cache["digest"] = hashlib.sha256(text.encode()).hexdigest()[:16]
+    return str(digest)
+
+
+def summary(key: Any, rows: Sequence[Any], seed: int, games: int,
+            variants: list[str]) -> dict[str, Any]:
+    """A cell's report (a player count) from its games' rows."""
+    from ..simulate import wilson
+
+    players, names = key.players, policy_names(key.policy)
+    n = len(rows)
+    seat_wins = Counter(r.outcome for r in rows)
+    pol_wins: Counter[str] = Counter()
+    pol_seats: Counter[str] = Counter()
+    causes: Counter[str] = Counter()
+    for r in rows:
+        seats = seating(names, players, r.seed)
+        pol_seats.update(seats)
+        if r.outcome in P:
+            pol_wins[seats[P.index(r.outcome)]] += 1
+        for death in filter(None, r.cause.split(";")):
+            causes[CAUSES.get(death.split()[1], death.split()[1])] += 1
+    seats_out = [{"seat": P[s], "won": seat_wins[P[s]],
+                  "win_rate": seat_wins[P[s]] / n if n else 0.0,
+                  "ci95": [round(x, 4) for x in wilson(seat_wins[P[s]], n)]}
+                 for s in range(players)]
+    pols = [{"policy": p, "seat_games": pol_seats[p], "won": pol_wins[p],
+             "win_rate": pol_wins[p] / pol_seats[p] if pol_seats[p] else 0.0,
+             "ci95": [round(x, 4) for x in wilson(pol_wins[p], pol_seats[p])]}
+            for p in dict.fromkeys(names)]
+    return {"game": GAME, "mission": key.mission, "players": players, "games": n,
+            "seed": seed, "policy": key.policy, "variants": variants,
+            "fair_share": 1 / players, "seats": seats_out, "policies": pols,
+            "draws": seat_wins["draw"],
+            "average_turns": sum(r.rounds for r in rows) / n if n else 0.0,
+            "longest": max((r.rounds for r in rows), default=0),
+            "average_decisions": sum(r.decisions for r in rows) / n if n else 0.0,
+            "causes": dict(causes.most_common())}
+
+
+def report_text(cells: list[dict[str, Any]]) -> str:
+    """The table: per player count, each seat's and each policy's win rate (95% Wilson
+    interval) against the fair share, draws, game length; then the causes of death."""
+    from tabulate import tabulate
+
+    first = cells[0]
+    seated = " (seated in turn)" if "," in first["policy"] else " in every seat"
+    head = (f"Art of War: {first['policy']}{seated}, {first['games']} games a row, "
+            f"seeds {first['seed']}..{first['seed'] + first['games'] - 1}"
+            + (f", variants {', '.join(first['variants'])}" if first["variants"] else ""))
+    rows = []
+    for c in cells:
+        seats = "  ".join(f"{s['seat']} {_pct(s['win_rate'])}" for s in c["seats"])
+        for i, p in enumerate(c["policies"]):
+            lo, hi = p["ci95"]
+            rows.append([c["players"] if i == 0 else "", c["games"] if i == 0 else "",
+                         p["policy"], f"{_pct(p['win_rate'])} ({_pct(lo)}-{_pct(hi)})",
+                         _pct(c["fair_share"]), c["draws"] if i == 0 else "",
+                         f"{c['average_turns']:.1f} (max {c['longest']})" if i == 0 else "",
+                         seats if i == 0 else ""])
+    table = tabulate(rows, headers=["players", "games", "policy", "wins a seat (95% CI)",
+                                    "fair", "draws", "turns", "wins by seat"],
+                     tablefmt="simple")
+    causes: Counter[str] = Counter()
+    for c in cells:
+        causes.update(c["causes"])
+    lines = [head, "", table, "", f"causes of death ({sum(causes.values())} deaths; the "
+             "rulings cited are told in docs/rulings.md):"]
+    lines += [f"  {k:6d}  {cause}" for cause, k in causes.most_common()]
+    return "\n".join(lines)
+
+
+def report_csv(cells: list[dict[str, Any]]) -> str:
+    import csv
+    import io
+
+    buf = io.StringIO()
+    w = csv.writer(buf)
+    w.writerow(["players", "games", "policy", "seat_games", "won", "win_rate", "ci95_low",
+                "ci95_high", "fair_share", "draws", "average_turns"])
+    for c in cells:
+        for p in c["policies"]:
+            w.writerow([c["players"], c["games"], p["policy"], p["seat_games"], p["won"],
+                        f"{p['win_rate']:.4f}", p["ci95"][0], p["ci95"][1],
+                        f"{c['fair_share']:.4f}", c["draws"], f"{c['average_turns']:.3f}"])
+    return buf.getvalue()
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"

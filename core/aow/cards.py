@@ -1,0 +1,115 @@
+"""Cards moving between the deck, hands, the table and the discard pile (W4, W9, W14-W17).
+
+A hand is a sorted list of kinds (cards of one name are alike, W2); the deck and the discard
+pile are counts by kind. A card drawn into a hand that is played at once when drawn (a
+Massacre, a Fortune Teller: its `on_draw`, W14, W15) goes face up to the discard pile and
+its text runs for its drawer instead. Discarding by choice (collateral damage, W9; a
+killer's hand over the limit, W17) is a decision of the hand's owner: `discard pN CARD`,
+always asked (even with one kind in hand), so that what the others see never tells
+whether there was a choice.
+"""
+
+from __future__ import annotations
+
+from bisect import insort
+from typing import TYPE_CHECKING, Any, Final
+
+from ..actions import Action
+from .chance import DRAW, REVEAL, deck_size, take
+from .registry import CARD, PLAYER, REG, act, dead_check
+from .rules import Ctx
+
+if TYPE_CHECKING:
+    from .state import War
+
+
+# ====================================================================== draws
+def draw_into_hand(st: War, p: int) -> None:
+    """A step: `p` draws a card into their hand (W4, W9): nothing from an empty deck."""
+    if deck_size(st):
+        st.chance(DRAW, _drawn, (p,))
+
+
+def _drawn(st: War, name: Any, p: int) -> None:
+    kind = st.rules.index[name]
+    take(st, kind)
+    st.record(DRAW, p, kind)
+    card = st.rules.cards[kind]
+    if card.on_draw:  # played at once, replaced by nothing (W14, W15)
+        st.discard[kind] += 1
+        st.note("played_at_once", st.seat(p), card.name)
+        st.push_ops(card.on_draw, Ctx(p))
+        return
+    insort(st.hands[p], kind)
+    st.note("draw", st.seat(p), card.name)
+
+
+def to_discard(st: War, kinds: list[int], who: int = -1) -> None:
+    """Cards laid face up on the discard pile (W8): each shown, then discarded."""
+    for k in kinds:
+        if who >= 0:
+            st.record(REVEAL, who, k)
+        st.discard[k] += 1
+
+
+# ====================================================================== losses (W9)
+def lose_tokens(st: War, p: int, n: int) -> None:
+    """`p` loses up to `n` tokens to the centre pile (collateral damage, W9)."""
+    if p < 0 or not st.alive[p]:
+        return
+    k = min(n, st.tokens[p])
+    st.tokens[p] -= k
+    st.centre += k
+    if k:
+        st.note("collateral", st.seat(p), f"{k}_tokens")
+
+
+def gain_tokens(st: War, p: int, n: int) -> None:
+    """`p` takes up to `n` tokens from the centre pile."""
+    if p < 0 or not st.alive[p]:
+        return
+    k = min(n, st.centre)
+    st.centre -= k
+    st.tokens[p] += k
+
+
+def lose_cards(st: War, p: int, n: int) -> None:
+    """`p` discards `n` cards of their choice, as far as their hand goes (W9)."""
+    if p < 0 or not st.alive[p]:
+        return
+    for _ in range(n):
+        st.push(discard_one, p)
+
+
+def discard_one(st: War, p: int) -> None:
+    """A step: `p` discards a card of their choice, if they hold one."""
+    if st.hands[p]:
+        st.ask = p
+        st.pause(DISCARD)
+
+
+def _legal_discard(st: War) -> list[Action]:
+    p = st.ask
+    names = st.rules.cards
+    return [act(V_DISCARD, p, names[k].name) for k in sorted(set(st.hands[p]))]
+
+
+def _apply_discard(st: War, a: Action) -> None:
+    kind = st.rules.index[str(a.arg)]
+    st.hands[a.player].remove(kind)
+    to_discard(st, [kind], a.player)
+    st.note("discard", st.seat(a.player), a.arg)
+
+
+def trim(st: War, p: int) -> None:
+    """A step: `p` discards down to the hand limit, a card at a time (W4, W17)."""
+    if st.alive[p] and len(st.hands[p]) > st.rules.p("components.hand_limit"):
+        st.push(trim, p)
+        discard_one(st, p)
+
+
+V_DISCARD: Final = REG.verb("discard", PLAYER, CARD, apply=_apply_discard, check=dead_check,
+                            help="discard a card of your choice, face up (collateral "
+                                 "damage; a hand over the limit)")
+DISCARD: Final = REG.kind("discard", _legal_discard, (V_DISCARD,),
+                          "a player discards a card of their choice (W9, W17)")

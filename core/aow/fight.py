@@ -1,0 +1,418 @@
+"""Challenges: a player's challenge of another (W5-W7), the Massacre's collective challenge
+(W14) and the Fortune Teller's blind one (W15), up to the reveal; settle.py reveals and
+settles them.
+
+A challenge under way is a `Fight` on the state: who attacks, who takes part and in what
+order of play (W3), each one's stake on the table and face-down card. Its decisions, in
+order: the attacker's bet and face-down card; the defender's answer (refuse, accept or
+raise, W6-W7; in a Massacre refuse or accept, W14) and card; after a raise, the attacker's
+match or fold. Bets and raises are numbers listed as legal actions: `bet p1 3`, `raise p3 2`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Final
+
+from ..actions import Action
+from ..registry import Kind
+from .cards import to_discard
+from .registry import CARD, PLAYER, REG, TOKENS, P, act, dead_check
+from .rules import Ctx
+
+if TYPE_CHECKING:
+    from .state import War
+
+DUEL: Final = "duel"  # a turn's challenge of one player (W5-W10)
+COLLECTIVE: Final = "collective"  # a Massacre's: the drawer against everyone (W14)
+BLIND: Final = "blind"  # a Fortune Teller's: everyone on the deck's next card (W15)
+
+
+class Fight:
+    """A challenge under way (see the module's text); `copy()` for a clone of the state."""
+
+    __slots__ = ("added", "attacker", "bet", "card", "defender", "kind", "out", "raised",
+                 "revealed", "seats", "stake", "wise")
+
+    def __init__(self, kind: str, attacker: int, defender: int, players: int) -> None:
+        self.kind, self.attacker, self.defender = kind, attacker, defender
+        self.bet = self.raised = 0
+        self.stake = [0] * players  # tokens on the table, by seat
+        self.card = [-1] * players  # the face-down card's kind, by seat (-1: none)
+        self.added: list[list[int]] = [[] for _ in range(players)]  # Wise Men added (W8)
+        self.out = [0] * players  # 1: out of the comparison (a Thief, W11)
+        self.seats: list[int] = []  # who took part, in order of play from the attacker
+        self.revealed = False
+        self.wise = [0, 0]  # the Wise Men rounds: whose turn (an index), passes in a row
+
+    def copy(self) -> Fight:
+        c = Fight.__new__(Fight)
+        c.kind, c.attacker, c.defender, c.bet, c.raised = (
+            self.kind, self.attacker, self.defender, self.bet, self.raised)
+        c.stake, c.card, c.out, c.seats, c.wise = (
+            self.stake.copy(), self.card.copy(), self.out.copy(), self.seats.copy(),
+            self.wise.copy())
+        c.added = [x.copy() for x in self.added]
+        c.revealed = self.revealed
+        return c
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Fight) and self.facts() == other.facts()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def facts(self) -> list[Any]:
+        """Every fact of the challenge as plain data (the fingerprint's)."""
+        return [self.kind, self.attacker, self.defender, self.bet, self.raised, self.stake,
+                self.card, self.added, self.out, self.seats, self.revealed, self.wise]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_fight, (self.facts(),))
+
+    def table(self) -> int:
+        return sum(self.stake)
+
+
+def _fight(facts: list[Any]) -> Fight:
+    f = Fight.__new__(Fight)
+    (f.kind, f.attacker, f.defender, f.bet, f.raised, f.stake, f.card, f.added, f.out,
+     f.seats, f.revealed, f.wise) = facts
+    return f
+
+
+def _half(n: int) -> int:
+    """Half, rounded up (the seed: "the attacker bet 3, you owe them 2")."""
+    return (n + 1) // 2
+
+
+def _stake(st: War, p: int, n: int) -> None:
+    f = st.fight
+    assert f is not None
+    st.tokens[p] -= n
+    f.stake[p] += n
+    if p not in f.seats:
+        f.seats.append(p)
+        f.seats.sort(key=st.order_key(f.attacker))
+
+
+# ====================================================================== a duel (W5-W7)
+def challenge(st: War, attacker: int, defender: int) -> None:
+    """`attacker` challenges `defender` (W4): a bet, a face-down card, the answer."""
+    st.fight = Fight(DUEL, attacker, defender, st.players)
+    st.note("challenge", st.seat(attacker), st.seat(defender))
+    st.push(_ask_defender)
+    ask_bet(st, attacker)
+
+
+def ask_bet(st: War, p: int) -> None:
+    st.ask = p
+    st.pause(BET)
+
+
+def _legal_bet(st: War) -> list[Action]:
+    p = st.ask
+    return [act(V_BET, p, n) for n in range(1, st.tokens[p] + 1)]  # W5
+
+
+def _apply_bet(st: War, a: Action) -> None:
+    f = st.fight
+    assert f is not None and isinstance(a.arg, int)
+    f.bet = a.arg
+    _stake(st, a.player, a.arg)
+    st.note("bet", st.seat(a.player), a.arg)
+    st.pause(PLAY)  # the card face down, before the target answers
+
+
+def _legal_play(st: War) -> list[Action]:
+    p = st.ask
+    names = st.rules.cards
+    return [act(V_PLAY, p, names[k].name) for k in sorted(set(st.hands[p]))]  # W8: any card
+
+
+def _apply_play(st: War, a: Action) -> None:
+    f = st.fight
+    assert f is not None
+    kind = st.rules.index[str(a.arg)]
+    st.hands[a.player].remove(kind)
+    f.card[a.player] = kind
+    st.note("face_down", st.seat(a.player), a.arg)
+
+
+def _seen_play(a: Action, viewer: int) -> str:
+    return f"play {P[a.player]}"  # the card stays face down until revealed (W19)
+
+
+def _ask_defender(st: War) -> None:
+    f = st.fight
+    assert f is not None
+    st.ask = f.defender
+    st.pause(ANSWER)
+
+
+def _legal_answer(st: War) -> list[Action]:
+    f = st.fight
+    assert f is not None
+    p, bet = st.ask, f.bet
+    out = [act(V_REFUSE, p)]
+    if st.tokens[p] >= bet:  # W5: with fewer tokens than the bet, only refuse
+        out.append(act(V_ACCEPT, p))
+        if f.kind == DUEL:  # W7: up to the initial bet again; none in a Massacre (W14)
+            most = min(st.rules.p("rules.raise_limit") * bet, st.tokens[p] - bet)
+            out += [act(V_RAISE, p, n) for n in range(1, most + 1)]
+    return out
+
+
+def _apply_refuse(st: War, a: Action) -> None:
+    """W6: the defender pays half the bet, rounded up, as far as their tokens go."""
+    f = st.fight
+    assert f is not None
+    p, att = a.player, f.attacker
+    paid = min(_half(f.bet), st.tokens[p])
+    st.tokens[p] -= paid
+    st.tokens[att] += paid
+    st.note("refuse", st.seat(p), paid)
+    if f.kind == DUEL:
+        _refused_duel(st)
+
+
+def _refused_duel(st: War) -> None:
+    """W6: the attacker takes back the bet; their engaged card is discarded face up (or,
+    under the house rule, goes back to hand unrevealed)."""
+    from .settle import close
+
+    f = st.fight
+    assert f is not None
+    att = f.attacker
+    st.tokens[att] += f.stake[att]
+    f.stake[att] = 0
+    kind = f.card[att]
+    if st.rules.p("rules.refused_card") == "hand":
+        st.hands[att].append(kind)
+        st.hands[att].sort()
+    else:
+        to_discard(st, [kind], att)
+    f.card[att] = -1
+    close(st, (att,))
+
+
+def _apply_accept(st: War, a: Action) -> None:
+    f = st.fight
+    assert f is not None
+    _stake(st, a.player, f.bet)
+    st.note("accept", st.seat(a.player))
+    if f.kind == DUEL:
+        from .settle import reveal
+
+        st.push(reveal)
+    st.pause(PLAY)
+
+
+def _apply_raise(st: War, a: Action) -> None:
+    """W7: match the bet, add 1 or more up to the initial bet, a card face down; then the
+    attacker matches or folds."""
+    f = st.fight
+    assert f is not None and isinstance(a.arg, int)
+    f.raised = a.arg
+    _stake(st, a.player, f.bet + a.arg)
+    st.note("raise", st.seat(a.player), a.arg)
+    st.push(_ask_attacker)
+    st.pause(PLAY)
+
+
+def _ask_attacker(st: War) -> None:
+    f = st.fight
+    assert f is not None
+    st.ask = f.attacker
+    st.pause(RESPONSE)
+
+
+def _legal_response(st: War) -> list[Action]:
+    f = st.fight
+    assert f is not None
+    p = st.ask
+    out = [act(V_MATCH, p)] if st.tokens[p] >= f.raised else []
+    return [*out, act(V_FOLD, p)]
+
+
+def _apply_match(st: War, a: Action) -> None:
+    from .settle import reveal
+
+    f = st.fight
+    assert f is not None
+    _stake(st, a.player, f.raised)
+    st.note("match", st.seat(a.player))
+    st.push(reveal)
+
+
+def _apply_fold(st: War, a: Action) -> None:
+    """W7: the defender takes the attacker's bet and their own stake back; both cards are
+    discarded face up; no collateral damage; the defender, as winner, draws one card."""
+    from .settle import close, replace
+
+    f = st.fight
+    assert f is not None
+    d = f.defender
+    st.tokens[d] += f.table()
+    f.stake = [0] * st.players
+    st.note("fold", st.seat(a.player))
+    to_discard(st, [f.card[f.attacker]], f.attacker)
+    to_discard(st, [f.card[d]], d)
+    f.card[f.attacker] = f.card[d] = -1
+    st.push(replace, d, 1)
+    close(st, (d,))
+
+
+# ====================================================================== a Massacre (W14)
+def collective_challenge(st: War, ctx: Ctx) -> None:
+    """The Massacre's drawer attacks every other player holding a card and a token (W14)."""
+    p = ctx.player
+    if not st.hands[p]:  # W13: a drawer with no card in hand dies; tokens to the centre
+        st.fated[p] = 1
+        st.note("fated", st.seat(p))
+        return
+    if not st.tokens[p]:  # (no token to bet: no challenge; the drawer dies of it, W17)
+        return
+    st.fight = Fight(COLLECTIVE, p, -1, st.players)
+    others = [q for q in st.order_from(p, True) if st.hands[q] and st.tokens[q]]
+    st.note("collective", st.seat(p))
+    st.push(_collective_end)
+    st.push(_ask_each, tuple(others))
+    ask_bet(st, p)
+
+
+def _ask_each(st: War, others: tuple[int, ...]) -> None:
+    """Each other player in order of play: refuse (paying half the bet) or accept (W14)."""
+    if others:
+        st.push(_ask_each, others[1:])
+        st.ask = others[0]
+        st.pause(ANSWER)
+
+
+def _collective_end(st: War) -> None:
+    from .settle import close, reveal
+
+    f = st.fight
+    assert f is not None
+    if len(f.seats) > 1:
+        reveal(st)
+        return
+    # everyone refused: the attacker takes back the bet and wins the refusals (W14, W17)
+    att = f.attacker
+    st.tokens[att] += f.stake[att]
+    f.stake[att] = 0
+    to_discard(st, [f.card[att]], att)
+    f.card[att] = -1
+    close(st, (att,))
+
+
+# ====================================================================== a Fortune Teller (W15)
+def blind_challenge(st: War, ctx: Ctx, n: int) -> None:
+    """Every player holding a card and `n` tokens, in order of play from the drawer, bets
+    `n` and draws a card from the deck onto the table; then all are revealed (W15)."""
+    p = ctx.player
+    st.fight = Fight(BLIND, p, -1, st.players)
+    seats = tuple(q for q in st.order_from(p, False) if st.hands[q] and st.tokens[q] >= n)
+    st.note("blind", st.seat(p))
+    st.push(_blind_end)
+    st.push(_blind_draw, seats, n)
+
+
+def _blind_draw(st: War, seats: tuple[int, ...], n: int) -> None:
+    from .chance import BLIND as DRAWN
+    from .chance import deck_size
+
+    if not seats:
+        return
+    st.push(_blind_draw, seats[1:], n)
+    if deck_size(st):  # a player who cannot draw takes no part (W15)
+        _stake(st, seats[0], n)
+        st.chance(DRAWN, _blind_drawn, (seats[0],))
+
+
+def _blind_drawn(st: War, name: Any, p: int) -> None:
+    from .chance import BLIND as DRAWN
+    from .chance import take
+
+    kind = st.rules.index[name]
+    take(st, kind)
+    st.record(DRAWN, p, kind)
+    f = st.fight
+    assert f is not None
+    f.card[p] = kind
+    st.note("blind_draw", st.seat(p), name)
+
+
+def _blind_end(st: War) -> None:
+    from .settle import no_contest, reveal
+
+    f = st.fight
+    assert f is not None
+    if len(f.seats) > 1:
+        reveal(st)
+    else:
+        no_contest(st, ())  # fewer than two took part (W9)
+
+
+def _asked(st: War, a: Action, kind: Kind) -> bool:
+    """`a` is the asked player's, at a decision of `kind`: its numbers are the rule's."""
+    return st.wait is kind and a.player == st.ask and st.fight is not None
+
+
+def _bet_check(st: War, a: Action) -> str | None:
+    """A bet of no token or of more than the bettor holds names W5."""
+    if _asked(st, a, BET) and isinstance(a.arg, int) and not 1 <= a.arg <= st.tokens[a.player]:
+        return (f"{a}: a bet is 1 token or more, at most what the bettor holds "
+                f"({P[a.player]} holds {st.tokens[a.player]}) (W5)")
+    return dead_check(st, a)
+
+
+def _answer_check(st: War, a: Action) -> str | None:
+    """An accept or raise the defender cannot pay, or a raise past double, names W5, W7."""
+    f = st.fight
+    if not _asked(st, a, ANSWER) or f is None:
+        return dead_check(st, a)
+    p, held = a.player, st.tokens[a.player]
+    holds = f"{P[p]} holds {held} token{'' if held == 1 else 's'}"
+    if held < f.bet:
+        return f"{a}: {holds}, fewer than the bet of {f.bet}: only refuse (W5)"
+    if a.verb == "raise" and f.kind != DUEL:
+        return f"{a}: there is no raising in a Massacre or a Fortune Teller (W14)"
+    if a.verb == "raise" and isinstance(a.arg, int):
+        most = st.rules.p("rules.raise_limit") * f.bet
+        if not 1 <= a.arg <= most:
+            return (f"{a}: a raise adds 1 token or more, up to the initial bet again ({most}): "
+                    "at most double (W7)")
+        if f.bet + a.arg > held:
+            return f"{a}: {holds}, not the bet of {f.bet} and {a.arg} more (W5)"
+    return dead_check(st, a)
+
+
+def _match_check(st: War, a: Action) -> str | None:
+    """A match the attacker cannot pay names W7."""
+    f = st.fight
+    if _asked(st, a, RESPONSE) and f is not None and st.tokens[a.player] < f.raised:
+        return (f"{a}: {P[a.player]} holds {st.tokens[a.player]} of the {f.raised} the raise "
+                "asks: fold (W7)")
+    return dead_check(st, a)
+
+
+V_BET: Final = REG.verb("bet", PLAYER, TOKENS, apply=_apply_bet, check=_bet_check,
+                        help="bet tokens, 1 to all you hold (W5)")
+V_PLAY: Final = REG.verb("play", PLAYER, CARD, apply=_apply_play, check=dead_check,
+                         private=True, seen=_seen_play,
+                         help="lay a card of your hand face down (W8)")
+V_REFUSE: Final = REG.verb("refuse", PLAYER, apply=_apply_refuse, check=dead_check,
+                           help="refuse the challenge: pay half the bet, rounded up (W6)")
+V_ACCEPT: Final = REG.verb("accept", PLAYER, apply=_apply_accept, check=_answer_check,
+                           help="accept: match the bet and lay a card face down")
+V_RAISE: Final = REG.verb("raise", PLAYER, TOKENS, apply=_apply_raise, check=_answer_check,
+                          help="match the bet and add up to the bet again (W7)")
+V_MATCH: Final = REG.verb("match", PLAYER, apply=_apply_match, check=_match_check,
+                          help="match the defender's raise (W7)")
+V_FOLD: Final = REG.verb("fold", PLAYER, apply=_apply_fold, check=dead_check,
+                         help="give up your bet to the raiser (W7)")
+BET: Final = REG.kind("bet", _legal_bet, (V_BET,), "the attacker's bet (W5)")
+PLAY: Final = REG.kind("play", _legal_play, (V_PLAY,), "a card laid face down (W8)")
+ANSWER: Final = REG.kind("answer", _legal_answer, (V_REFUSE, V_ACCEPT, V_RAISE),
+                         "the challenged player refuses, accepts or raises (W5-W7, W14)")
+RESPONSE: Final = REG.kind("response", _legal_response, (V_MATCH, V_FOLD),
+                           "the attacker matches the raise or folds (W7)")

@@ -1,0 +1,155 @@
+"""How a game of Art of War starts (`new_game`) and what its saves record of that (the
+kernel's saves.py writes and replays the rest); how a pickle names the compiled card texts
+on its work stack.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final
+
+import attrs
+
+from ..errors import ArtError, GameError, RulesError, SaveError
+from ..files import exists
+from ..saves import save_spec
+from ..schema import param, section
+from .loader import DEFAULT, is_name, load_rules, package_dir
+from .position import apply_position
+from .rules import WarRules
+from .setup import begin
+from .state import War
+
+if TYPE_CHECKING:
+    Position = dict[str, Any]
+else:  # the position's schema, made from the state's table of fields
+    Position = War.POSITION_SPEC
+
+
+# The first game's options, as new_game passes them on when they are left at their defaults.
+_ART_DEFAULTS: Final = {"difficulty": "medium", "phase": "mission"}
+
+
+def new_game(mission: str | Path | WarRules | None = None, players: int = 2, *,
+             rules: str | Path | WarRules | None = None, seed: int = 0,
+             variants: Iterable[str | Path] = (), position: Mapping[str, Any] | None = None,
+             log: bool = False, chance: str = "sample", game: str | None = None,
+             **ignored: Any) -> War:
+    """A new game of Art of War: 2-7 players (W1), a seed; `rules` (or the first argument)
+    a rules file or shipped name (`art-of-war`), `variants` layered on it; `position` a set
+    position (docs/art-of-war.md); chance="explicit" stops at every card drawn."""
+    if game is not None and game != War.game:
+        raise GameError(f"new_game of Art of War asked for the game {game!r}")
+    extra = sorted(k for k, v in ignored.items() if v != _ART_DEFAULTS.get(k, object()))
+    if extra:
+        raise GameError(f"Art of War has no option {extra[0]!r}: it takes rules, variants, "
+                        "players, seed, position, log and chance")
+    ref = rules if rules is not None else mission if mission is not None else DEFAULT
+    loaded = ref if isinstance(ref, WarRules) else load_rules(ref, variants)
+    if position is None:
+        return War.new(loaded, players, seed, log=log, chance=chance)
+    st = War.new(loaded, players, seed, start=False, log=log, chance=chance)
+    apply_position(st, position)
+    st.start = {"position": dict(position)}
+    begin(st)
+    return st
+
+
+# ====================================================================== saves
+@section()
+@attrs.frozen
+class WarStart:
+    """How a game from a set position began: [start]."""
+
+    position: Position | None = param("the position set before play (docs/art-of-war.md)",
+                                      default=None, expects="a table ([position] below)")
+
+
+@attrs.frozen(kw_only=True)
+class _Began:
+    """How a saved game began: its keys in a save, among the kernel's (`saves.save_spec`)."""
+
+    rules: str = param("Art of War's rules: a shipped name, or its file's path relative to "
+                       "the save", default=DEFAULT)
+    variants: tuple[str, ...] = param("the variants, named the same way", factory=tuple)
+    players: int = param("the players (W1)", lo=2, hi=7)
+    seed: int = param("the seed of the game's draws", lo=-(2**63), hi=2**64 - 1,
+                      expects="a whole number (64 bits)")
+    start: WarStart | None = param("[start]: the set position the game began from",
+                                   default=None)
+
+
+SaveFile: Final = save_spec(_Began, "WarSaveFile")
+
+
+def save_header(st: War, folder: Path | None) -> dict[str, Any]:
+    return {"rules": _reference(st.rules.ref or st.rules.name, folder, "missions"),
+            "variants": [_reference(v, folder, "missions/variants") for v in st.rules.variants],
+            "players": st.players, "seed": st.seed}
+
+
+def _reference(ref: str, folder: Path | None, shipped: str) -> str:
+    if is_name(ref):
+        return ref
+    try:
+        p = Path(ref).resolve()
+        pkg, _, sub = shipped.partition("/")
+        if p.suffix == ".toml" and p.parent == (package_dir(pkg) / sub).resolve():
+            return p.stem
+        return os.path.relpath(p, folder.resolve()) if folder is not None else str(p)
+    except (OSError, ValueError, RuntimeError):
+        return ref
+
+
+def _resolve(ref: str, folder: Path | None) -> str:
+    if is_name(ref) or folder is None or Path(ref).is_absolute():
+        return ref
+    beside = folder / ref
+    return str(beside) if exists(beside) or not exists(ref) else ref
+
+
+def from_header(spec: Any, doc: Mapping[str, Any], name: str, folder: Path | None) -> War:
+    """The game a save began as, not yet played."""
+    try:
+        rules = load_rules(_resolve(spec.rules, folder),
+                           [_resolve(v, folder) for v in spec.variants])
+    except RulesError as err:
+        raise SaveError(f"{name}: the save's rules cannot be loaded: {err}") from None
+    try:
+        position = doc["start"].get("position", {}) if spec.start is not None else None
+        return new_game(rules=rules, players=spec.players, seed=spec.seed, position=position,
+                        chance=spec.chance)
+    except RulesError as err:
+        raise SaveError(f"{name}: start.{err.path or 'position'}: {err.message}") from None
+    except ArtError as err:
+        raise SaveError(f"{name}: {err}") from None
+
+
+# ====================================================================== pickling
+def _by_name(fn: Any) -> bool:
+    mod = sys.modules.get(getattr(fn, "__module__", None) or "")
+    obj: Any = mod
+    for part in getattr(fn, "__qualname__", "").split("."):
+        obj = getattr(obj, part, None)
+    return obj is fn
+
+
+def op_ref(st: War, fn: Any) -> Any:
+    """A queued step as a pickle names it: a module-level function as itself, a compiled
+    card text by its place among the functions the compiler made ("dsl", i)."""
+    if _by_name(fn):
+        return fn
+    for i, made in enumerate(st.rules.made):
+        if made is fn:
+            return ("dsl", i)
+    raise TypeError(f"a queued step {fn!r} is neither a module-level function nor a "
+                    "compiled card text: the game cannot be pickled")
+
+
+def op_from(st: War, ref: Any) -> Any:
+    if isinstance(ref, tuple) and len(ref) == 2 and ref[0] == "dsl":
+        return st.rules.made[ref[1]]
+    return ref

@@ -1,0 +1,62 @@
+"""Art of War's decision registry: the words of its notation, shared by its rule modules
+(each declares its own verbs and decision kinds here, `REG`). Seven seats at most (W1)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Final
+
+from ..actions import Action
+from ..errors import MalformedActionError, closest
+from ..registry import PLAYER, Registry, Slot, number, word
+
+if TYPE_CHECKING:
+    from .state import War
+
+GAME: Final = "art-of-war"
+SEATS: Final = 7  # W1: 2-7 players
+REG: Final = Registry(GAME, seats=SEATS)
+P: Final = tuple(f"p{i}" for i in range(1, SEATS + 1))  # seats as the notation writes them
+
+
+def _read_target(w: str, text: str) -> str:
+    word_ = w.lower()
+    if len(word_) == 2 and word_[0] == "p" and word_[1] in "1234567":
+        return word_
+    raise MalformedActionError(f"{text.strip()!r}: {w!r} is not a player; expected p1..p7")
+
+
+CARD: Final = word("card")  # a card by its name: king, wise_man
+TOKENS: Final = number("tokens")  # a bet or a raise, in tokens
+TARGET: Final = Slot("target", _read_target)  # the player challenged (the action's argument)
+
+act: Final = REG.act  # an interned action of this game: act(verb, player, arg)
+
+
+def card_check(st: War, a: Action) -> str | None:
+    """An action naming a card the game does not have, or a seat it does not have."""
+    if a.player >= st.players:
+        return f"{a}: there is no such player in a {st.players}-player game"
+    if isinstance(a.arg, str) and not a.arg.startswith("p") and a.arg not in st.rules.index:
+        return f"{a}: unknown card {a.arg!r}" + closest(a.arg, st.rules.index)
+    return None
+
+
+def seat(p: int) -> str:
+    return P[p]
+
+
+def answer_arg(st: War, a: Action) -> None:
+    """A choice answered with its argument (a chance outcome: a card's name)."""
+    st.resolve(a.arg)
+
+
+def dead_check(st: War, a: Action) -> str | None:
+    """An action by a player who is no longer in the game (W17)."""
+    if 0 <= a.player < st.players and not st.alive[a.player]:
+        return f"{a}: {P[a.player]} is dead and takes no more part in the game (W17)"
+    return card_check(st, a)
+
+
+__all__ = ["CARD", "GAME", "PLAYER", "REG", "SEATS", "TARGET", "TOKENS", "P", "act", "seat"]
+
+

@@ -1,0 +1,265 @@
+"""The reveal and the settlement of a challenge (W8-W12, W14, W16), in their set order:
+the face-down cards shown; the Thieves, one at a time in order of play from the attacker
+(their `on_reveal`, W11); the Wise Men added from hand, round after round until every
+player in the comparison passes in a row (W8); the comparison (the highest rank, then the
+highest total, W12); the stakes settled (W9, W10, W14); the winning card's collateral
+damage (W9); the replacement draws one at a time (W9, W16). Who took a player's last card or
+token is noted for the deaths at the end of the turn (W17, turn.py).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Final
+
+from ..actions import Action
+from .cards import draw_into_hand, to_discard
+from .chance import REVEAL
+from .fight import DUEL, Fight
+from .registry import CARD, PLAYER, REG, act, dead_check
+from .rules import Ctx
+
+if TYPE_CHECKING:
+    from .state import War
+
+
+def _fight(st: War) -> Fight:
+    f = st.fight
+    assert f is not None
+    return f
+
+
+# ====================================================================== the reveal (W8, W11)
+def reveal(st: War) -> None:
+    """Every face-down card shown; then the Thieves, the Wise Men and the comparison."""
+    f = _fight(st)
+    f.revealed = True
+    cards = st.rules.cards
+    items: list[tuple[Any, Any]] = []
+    for p in f.seats:
+        k = f.card[p]
+        if k >= 0:
+            st.record(REVEAL, p, k)
+            st.note("reveal", st.seat(p), cards[k].name)
+            items += [(op, Ctx(p)) for op in cards[k].on_reveal]
+    st.push(compare)
+    st.push(_wise_round)
+    st.push_many(items)  # W11: one at a time, in order of play from the attacker
+
+
+def in_comparison(st: War, kind: int) -> int:
+    """Cards of `kind` in the comparison (face down or shown, not withdrawn): `played()`."""
+    f = st.fight
+    if f is None:
+        return 0
+    return sum(1 for p in f.seats if f.card[p] == kind and not f.out[p])
+
+
+def take_back(st: War, ctx: Ctx) -> None:
+    """W11: the owner takes back what is left of their stake."""
+    f, p = _fight(st), ctx.player
+    st.tokens[p] += f.stake[p]
+    if f.stake[p]:
+        st.note("take_back", st.seat(p), f.stake[p])
+    f.stake[p] = 0
+
+
+def steal(st: War, ctx: Ctx, n: int) -> None:
+    """W11: `n` tokens from every other stake still on the table, as far as each goes."""
+    f, p = _fight(st), ctx.player
+    for q in f.seats:
+        k = min(n, f.stake[q]) if q != p else 0
+        if k:
+            f.stake[q] -= k
+            st.tokens[p] += k
+            st.note("steal", st.seat(p), k, st.seat(q))
+
+
+def withdraw(st: War, ctx: Ctx) -> None:
+    """The card leaves the comparison: its owner adds no Wise Man, draws nothing (W11)."""
+    _fight(st).out[ctx.player] = 1
+    st.note("withdraw", st.seat(ctx.player))
+
+
+# ====================================================================== Wise Men (W8)
+def _in_play(st: War) -> list[int]:
+    """The players still in the comparison whose card can win (its rank 0 or more)."""
+    f = _fight(st)
+    cards = st.rules.cards
+    return [p for p in f.seats if f.card[p] >= 0 and not f.out[p]
+            and cards[f.card[p]].rank(st, Ctx(p)) >= 0]
+
+
+def _wise_round(st: War) -> None:
+    """Ask the next player in the comparison to add a Wise Man or pass, round after round
+    until every one has passed in a row (W8); a player with no card in hand (public) is
+    not asked."""
+    f = _fight(st)
+    seats = [p for p in _in_play(st) if st.hands[p]]
+    i, passes = f.wise
+    if not seats or passes >= len(seats):
+        return
+    st.ask = seats[i % len(seats)]
+    f.wise[0] = i + 1
+    st.push(_wise_round)
+    st.pause(WISE)
+
+
+def _legal_wise(st: War) -> list[Action]:
+    p = st.ask
+    cards = st.rules.cards
+    out = [act(V_ADD, p, cards[k].name) for k in sorted(set(st.hands[p])) if cards[k].bonus]
+    return [*out, act(V_PASS, p)]
+
+
+def _apply_add(st: War, a: Action) -> None:
+    f = _fight(st)
+    kind = st.rules.index[str(a.arg)]
+    st.hands[a.player].remove(kind)
+    f.added[a.player].append(kind)
+    f.wise[1] = 0
+    st.record(REVEAL, a.player, kind)
+    st.note("add", st.seat(a.player), a.arg)
+
+
+def _apply_pass(st: War, a: Action) -> None:
+    _fight(st).wise[1] += 1
+
+
+# ====================================================================== the comparison
+def _key(st: War, p: int) -> tuple[int, int]:
+    """A player's place in the comparison: the card's rank, then its total (W8, W12)."""
+    f = _fight(st)
+    cards = st.rules.cards
+    card = cards[f.card[p]]
+    return card.rank(st, Ctx(p)), card.score + sum(cards[k].bonus for k in f.added[p])
+
+
+def compare(st: War) -> None:
+    """The highest rank and total wins (W9); even scores (W10, W14); no winner (W9)."""
+    f = _fight(st)
+    alive = _in_play(st)
+    if len(f.seats) < 2 or not alive:
+        no_contest(st, ())
+        return
+    keys = {p: _key(st, p) for p in alive}
+    best = max(keys.values())
+    winners = tuple(p for p in alive if keys[p] == best)
+    st.note("compare", *(f"{st.seat(p)}={keys[p][1]}" for p in alive))
+    if len(winners) == 1:
+        _win(st, winners[0])
+    elif f.kind == DUEL:
+        _tie_duel(st)
+    else:
+        _tie_split(st, winners)
+
+
+def _engaged(st: War) -> None:
+    """Every engaged card goes face up to the discard pile (seed; W8)."""
+    f = _fight(st)
+    for p in f.seats:
+        kinds = ([f.card[p]] if f.card[p] >= 0 else []) + f.added[p]
+        to_discard(st, kinds)
+        f.card[p] = -1
+        f.added[p] = []
+
+
+def _win(st: War, w: int) -> None:
+    """W9: the winner takes every token left on the table; the winning card's collateral
+    damage hits every other living player; the winner draws one card, or two with a Wise
+    Man, only up to the hand limit."""
+    f = _fight(st)
+    cards = st.rules.cards
+    won = f.table()
+    st.tokens[w] += won
+    f.stake = [0] * st.players
+    card = cards[f.card[w]]
+    draws = max(cards[k].draws for k in [f.card[w], *f.added[w]])
+    st.note("wins", st.seat(w), won)
+    _engaged(st)
+    st.push(replace, w, draws)
+    close(st, (w,), card.collateral)
+
+
+def _tie_duel(st: War) -> None:
+    """W10: the defender receives half the attacker's whole stake, rounded up; each takes
+    back the rest of their own; nobody draws; no collateral damage."""
+    f = _fight(st)
+    a, d = f.attacker, f.defender
+    paid = min((f.stake[a] + 1) // 2, f.stake[a])
+    st.tokens[d] += paid + f.stake[d]
+    st.tokens[a] += f.stake[a] - paid
+    f.stake = [0] * st.players
+    st.note("even", st.seat(a), st.seat(d), paid)
+    _engaged(st)
+    close(st, ())
+
+
+def _tie_split(st: War, winners: tuple[int, ...]) -> None:
+    """W14: the tied players split the pot evenly, the remainder to the centre pile; the
+    tied cards are lost; no collateral damage, no draw."""
+    f = _fight(st)
+    pot = f.table()
+    share = pot // len(winners)
+    for p in winners:
+        st.tokens[p] += share
+    st.centre += pot - share * len(winners)
+    f.stake = [0] * st.players
+    st.note("split", *(st.seat(p) for p in winners), share)
+    _engaged(st)
+    close(st, winners)
+
+
+def no_contest(st: War, winners: tuple[int, ...]) -> None:
+    """W9: no card can win: everyone takes back what is left of their stake."""
+    f = _fight(st)
+    for p in f.seats:
+        st.tokens[p] += f.stake[p]
+    f.stake = [0] * st.players
+    st.note("no_winner")
+    _engaged(st)
+    close(st, winners)
+
+
+# ====================================================================== after the stakes
+def close(st: War, winners: tuple[int, ...], collateral: tuple[Any, ...] = ()) -> None:
+    """The challenge is settled: the winning card's collateral damage (W9), then note who
+    took each last card or token (W17); replacement draws come after (W16)."""
+    st.fight = None
+    st.ask = -1
+    st.push(doom, winners)
+    if collateral and winners:
+        st.push_ops(collateral, Ctx(winners[0]))
+
+
+def doom(st: War, winners: tuple[int, ...]) -> None:
+    """W17: a living player left with no card or no token was killed by this settlement's
+    winner(s) (none: no winner); a player who has some again is not."""
+    for p in range(st.players):
+        if not st.alive[p]:
+            continue
+        if st.hands[p]:
+            st.doom_cards[p] = None
+        elif st.doom_cards[p] is None:
+            st.doom_cards[p] = winners
+        if st.tokens[p]:
+            st.doom_tokens[p] = None
+        elif st.doom_tokens[p] is None:
+            st.doom_tokens[p] = winners
+
+
+def replace(st: War, w: int, n: int) -> None:
+    """The winner's replacement draws, one at a time, up to the hand limit (W9, W16): a
+    Massacre or Fortune Teller drawn is resolved at once."""
+    limit = st.rules.p("components.hand_limit")
+    if n <= 0 or not st.alive[w] or st.fated[w] or len(st.hands[w]) >= limit:
+        return
+    st.push(replace, w, n - 1)
+    draw_into_hand(st, w)
+
+
+V_ADD: Final = REG.verb("add", PLAYER, CARD, apply=_apply_add, check=dead_check,
+                        help="add a Wise Man (a card with a bonus) from hand, face up (W8)")
+V_PASS: Final = REG.verb("pass", PLAYER, apply=_apply_pass, check=dead_check,
+                         help="add nothing more (W8)")
+WISE: Final = REG.kind("wise", _legal_wise, (V_ADD, V_PASS),
+                       "after the reveal: add a Wise Man or pass (W8)")

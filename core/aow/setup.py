@@ -1,0 +1,95 @@
+"""Set-up (W1): the cards to be dealt shuffled without the Massacres and the Fortune Teller,
+six cards and six tokens to each player, six tokens in the centre pile, the rest of the
+tokens out of the game; then the left-out cards shuffled back into the drawing pile, and p1
+takes the first turn (W3). With explicit chance each card dealt is a chance node; a game
+from a set position (scenarios) deals from its seed at once, then sets the position.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..errors import GameError, closest
+from ..machine import rng_state
+from .chance import DEAL, take
+from .rules import WarRules
+from .turn import start_turn
+
+if TYPE_CHECKING:
+    from .state import War
+
+
+def new(cls: type[War], rules: WarRules, players: int, seed: int, start: bool = True,
+        log: bool = False, chance: str = "sample") -> War:
+    """A game set up (W1); with start=True, run to the first decision (or chance node)."""
+    if chance not in ("sample", "explicit"):
+        raise GameError(f"unknown chance mode {chance!r}{closest(chance, ('sample', 'explicit'))}"
+                        "; expected sample or explicit")
+    low, high = rules.p("components.min_players"), rules.p("components.max_players")
+    if not isinstance(players, int) or isinstance(players, bool) or not low <= players <= high:
+        raise GameError(f"Art of War is for {low} to {high} players, not {players!r} (W1)")
+    st = cls.__new__(cls)
+    st.init_machine(rules, seed, log, chance == "explicit")
+    st.players = players
+    st.turn, st.current, st.ask = 0, 0, -1
+    st.alive = [1] * players
+    st.tokens = [rules.p("setup.tokens_dealt")] * players
+    st.centre = rules.p("setup.centre_tokens")
+    st.out = rules.p("components.tokens") - st.centre - sum(st.tokens)
+    st.hands = [[] for _ in range(players)]
+    st.deck = [c.count if c.deal else 0 for c in rules.cards]
+    st.aside = [0 if c.deal else c.count for c in rules.cards]  # W1: left out of the deal
+    st.deck_top, st.discard = [], [0] * len(rules.cards)
+    st.fight = None
+    st.doom_cards, st.doom_tokens = [None] * players, [None] * players
+    st.fated, st.deaths, st.drawn = [0] * players, [], ()
+    if start:
+        st.push(start_turn)
+        _deal(st)
+        st._run()
+    else:  # a set position follows: the deal is the seed's at once (then `begin`)
+        st.explicit = False
+        _deal(st)
+        st._run()
+        st.explicit = chance == "explicit"
+    return st
+
+
+def _deal(st: War) -> None:
+    """W1: each player's cards, p1 to pN and round again, from the cards to be dealt; then
+    the left-out cards go back into the deck (queued: with explicit chance, each card dealt
+    is a chance node before the first turn)."""
+    st.push(_shuffle_back)
+    n = st.rules.p("setup.cards_dealt")
+    for p in reversed([p for _ in range(n) for p in range(st.players)]):
+        st.push(_deal_one, p)
+
+
+def _deal_one(st: War, p: int) -> None:
+    st.chance(DEAL, _dealt, (p,))
+
+
+def _dealt(st: War, name: Any, p: int) -> None:
+    kind = st.rules.index[name]
+    take(st, kind)
+    st.record(DEAL, p, kind)
+    st.hands[p].append(kind)
+    st.hands[p].sort()
+    st.note("deal", st.seat(p), name)
+
+
+def _shuffle_back(st: War) -> None:
+    """W1: the cards left out of the deal go back into the drawing pile."""
+    for k, n in enumerate(st.aside):
+        st.deck[k] += n
+    st.aside = [0] * len(st.aside)
+
+
+def begin(st: War) -> None:
+    """A set position's game begins: its first turn, the machine run to its first
+    decision."""
+    st.push(start_turn)
+    st._run()
+
+
+__all__ = ["begin", "new", "rng_state"]

@@ -1,0 +1,311 @@
+"""Art of War's state: its table of fields, and the readings and effects its rules, its
+compiled card texts (facade.py), the tools and the tests call on it.
+
+The rules live one module per part: set-up (setup.py), the turn and the deaths (turn.py),
+challenges (fight.py), the reveal and settlement (settle.py), cards moving (cards.py),
+chance (chance.py). They run on the kernel's machine (core/machine.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, Final
+
+from ..fields import COPY, HIDDEN, LIST, LISTS, PRIVATE, PUBLIC, SHARE, Entry, Field
+from ..machine import MACHINE_FIELDS, Machine
+from ..schema import param
+from . import cards, info, invariants, position, settle
+from . import fight as challenges
+from .chance import deck_size
+from .fight import Fight
+from .registry import GAME, REG, P
+from .rules import Ctx, WarRules
+
+
+def _entry(key: str, t: Any, meaning: str, info_: str = PUBLIC, read: bool = True,
+           **declared: Any) -> Entry:
+    """A position entry read and written by position.py's `read_KEY` and `write_KEY` (read
+    None: read with the other card entries), its value of type `t`, declared."""
+    return Entry(key, getattr(position, f"read_{key}") if read else None,
+                 getattr(position, f"write_{key}"), info_, t,
+                 param(meaning, default=None, **declared))
+
+
+def _fight_fp(f: Fight | None) -> dict[str, Any]:
+    return {"fight": None if f is None else f.facts()}
+
+
+def _kills(xs: list[tuple[int, ...] | None]) -> list[Any]:
+    return [None if x is None else list(x) for x in xs]
+
+
+_PER_PLAYER: Final = "a list of {0}, p1 first, or a table of pN = {1}"
+
+# The game's fields, after the machine's own (see core/fields.py): how a copy takes each,
+# what it is to the players (W19), its fingerprint, its position entries (in this order).
+WAR_FIELDS: Final = (
+    Field("players", SHARE, PUBLIC, fp="players"),
+    Field("turn", SHARE, PUBLIC, fp="turn", entries=(_entry(
+        "turn", int, "turns already begun (W18's limit counts them)", lo=0),)),
+    Field("current", SHARE, PUBLIC, fp="current", entries=(_entry(
+        "current", str, "whose turn it is (pN)", expects="a player, pN"),)),
+    Field("alive", LIST, PUBLIC, fp="alive", entries=(_entry(
+        "dead", list[str], "the players already dead: they hold nothing (W17)",
+        expects="a list of pN"),)),
+    Field("tokens", LIST, PUBLIC, fp="tokens", entries=(_entry(
+        "tokens", list[int] | dict[str, int], "each player's tokens", lo=0,
+        expects=_PER_PLAYER.format("whole numbers", "tokens")),)),
+    Field("centre", SHARE, PUBLIC, fp="centre", entries=(_entry(
+        "centre", int, "tokens in the centre pile; the rest of the box is out of the game",
+        lo=0),)),
+    Field("out", SHARE, PUBLIC, fp="out"),  # tokens out of the game (W1)
+    Field("hands", LISTS, PRIVATE, fp="hands", entries=(_entry(
+        "hands", list[list[str]] | dict[str, list[str]], "each player's hand, by card name",
+        PRIVATE, read=False, expects=_PER_PLAYER.format("lists of card names",
+                                                         "card names")),)),
+    Field("deck", LIST, HIDDEN, fp="deck"),  # cards left, by kind (no order: a draw picks)
+    Field("aside", LIST, PUBLIC, fp="aside"),  # left out of the deal, by kind (W1)
+    Field("deck_top", LIST, HIDDEN, fp="deck_top", entries=(_entry(
+        "deck_top", list[str], "cards put on top of the deck, the first listed drawn first",
+        HIDDEN, read=False, expects="a list of card names"),)),
+    Field("discard", LIST, PUBLIC, fp="discard", entries=(_entry(
+        "discard", list[str], "cards in the discard pile, face up (W19)", read=False,
+        expects="a list of card names"),)),
+    Field("ask", SHARE, PUBLIC, fp="ask"),  # whose decision it is (-1: none)
+    Field("fight", COPY, PRIVATE, fp="*", enc=_fight_fp),  # the challenge under way
+    Field("doom_cards", LIST, PUBLIC, fp="doom_cards", enc=_kills),  # W17: who took the
+    Field("doom_tokens", LIST, PUBLIC, fp="doom_tokens", enc=_kills),  # last card, token
+    Field("fated", LIST, PUBLIC, fp="fated"),  # W13: drew a Massacre with no card in hand
+    Field("deaths", LIST, PUBLIC, fp="deaths",  # (turn, seat, cause, killers), in order
+          enc=lambda xs: [list(map(_plain, x)) for x in xs]),
+    Field("drawn", SHARE, PUBLIC, fp="drawn", enc=lambda x: list(x)),  # a draw's players
+)
+
+
+def _plain(x: Any) -> Any:
+    return list(x) if isinstance(x, tuple) else x
+
+
+class War(Machine):
+    """One game of Art of War in progress. Build it with `artproject.new_game("art-of-war",
+    players=4, seed=1)` (or `War.new`)."""
+
+    game = GAME
+    registry = REG
+    FIELDS = MACHINE_FIELDS + WAR_FIELDS
+    NO_CONTEXT = Ctx()
+    INVARIANTS = invariants.INVARIANTS
+    STEP_CHECKS = invariants.STEP_CHECKS
+    __slots__ = tuple(f.name for f in WAR_FIELDS)
+
+    rules: WarRules
+    players: int
+    turn: int
+    current: int
+    alive: list[int]
+    tokens: list[int]
+    centre: int
+    out: int
+    hands: list[list[int]]
+    deck: list[int]
+    aside: list[int]
+    deck_top: list[int]
+    discard: list[int]
+    ask: int
+    fight: Fight | None
+    doom_cards: list[tuple[int, ...] | None]
+    doom_tokens: list[tuple[int, ...] | None]
+    fated: list[int]
+    deaths: list[tuple[int, int, str, tuple[int, ...]]]
+    drawn: tuple[int, ...]
+
+    @classmethod
+    def new(cls, rules: WarRules, players: int, seed: int, start: bool = True,
+            log: bool = False, chance: str = "sample") -> War:
+        from .setup import new
+
+        return new(cls, rules, players, seed, start, log, chance)
+
+    def restart(self, log: bool) -> War:
+        from .setup import begin
+
+        st = War.new(self.rules, self.players, self.seed, start=False, log=log,
+                     chance="explicit" if self.explicit else "sample")
+        if self.start is not None:
+            position.apply_position(st, self.start.get("position", {}))
+            st.start = self.start
+        begin(st)
+        return st
+
+    # ------------------------------------------------------------------ readings
+    def seat(self, p: int) -> str:
+        return P[p]
+
+    def deck_size(self) -> int:
+        return deck_size(self)
+
+    def table(self) -> int:
+        return 0 if self.fight is None else self.fight.table()
+
+    def bet_now(self) -> int:
+        return 0 if self.fight is None else self.fight.bet
+
+    def stake_of(self, player: int) -> int:
+        f = self.fight
+        return f.stake[player] if f is not None and 0 <= player < self.players else 0
+
+    def in_comparison(self, card: int) -> int:
+        return settle.in_comparison(self, card)
+
+    def order_from(self, player: int, others: bool) -> list[int]:
+        """The living players in order of play from `player` (W3), without them if
+        `others`; from p1 when `player` is nobody (-1)."""
+        n, start = self.players, max(player, 0)
+        seats = [(start + i) % n for i in range(n)]
+        return [q for q in seats if self.alive[q] and not (others and q == player)]
+
+    def order_key(self, first: int) -> Callable[[int], int]:
+        """Sorts seats in order of play from `first` (W3)."""
+        n = self.players
+        return lambda q: (q - first) % n
+
+    def wait_name(self) -> str:
+        return str(self.wait or "")
+
+    def holds(self, player: int, card: int) -> int:
+        return self.hands[player].count(card) if 0 <= player < self.players else 0
+
+    def in_deck(self, card: int) -> int:
+        return self.deck[card] + self.deck_top.count(card)
+
+    def deck_card(self, n: int) -> str:
+        """The name of the nth card from the top where a scenario put it, else ''."""
+        top = self.deck_top
+        return self.rules.cards[top[-n]].name if 0 < n <= len(top) else ""
+
+    def face_down(self, player: int) -> str:
+        f = self.fight
+        if f is None or not 0 <= player < self.players or f.card[player] < 0:
+            return ""
+        return self.rules.cards[f.card[player]].name
+
+    def cause_of(self, player: int) -> str:
+        return next((c for _, p, c, _ in self.deaths if p == player), "")
+
+    def killers_of(self, player: int) -> str:
+        return next((" ".join(P[k] for k in ks) for _, p, _, ks in self.deaths
+                     if p == player), "")
+
+    # ------------------------------------------------------------------ effects (the DSL's)
+    lose_tokens = cards.lose_tokens
+    lose_cards = cards.lose_cards
+    gain_tokens = cards.gain_tokens
+    take_back = settle.take_back
+    steal = settle.steal
+    withdraw = settle.withdraw
+    collective_challenge = challenges.collective_challenge
+    blind_challenge = challenges.blind_challenge
+
+    def end_game(self, outcome: str, reason: str) -> None:
+        self.outcome, self.reason = outcome, reason
+        self.note("end", outcome, reason)
+
+    # ------------------------------------------------------------------ the machine's hooks
+    def refusal(self, action: Any) -> str | None:
+        """An action of a living player whose decision it is not: say whose it is."""
+        why = super().refusal(action)
+        if why is None and 0 <= action.player < self.players and self.ask >= 0 and (
+                action.player != self.ask) and not self.is_chance_node():
+            return (f"{action}: it is {P[self.ask]}'s decision ({self.wait}), "
+                    f"not {P[action.player]}'s")
+        return why
+
+    def deciding(self) -> str:
+        return P[self.ask] if self.ask >= 0 else "nobody"
+
+    def over_text(self) -> str:
+        return f"the game is over ({self.reason})"
+
+    def returns(self) -> list[float]:
+        """Each seat's return: +1 the winner, -1 every other seat; in a draw 0 for the
+        players it is drawn among, -1 for those already dead; 0 for all while it goes on."""
+        if self.outcome is None:
+            return [0.0] * self.players
+        if self.outcome == "draw":
+            return [0.0 if p in self.drawn else -1.0 for p in range(self.players)]
+        return [1.0 if P[p] == self.outcome else -1.0 for p in range(self.players)]
+
+    def winner(self) -> int:
+        """The winner's seat, -1 while the game goes on or when it is drawn."""
+        return P.index(self.outcome) if self.outcome in P else -1
+
+    def standing(self) -> list[dict[str, Any]]:
+        """Each seat's result: place (1 the winner; the dead after, the last to die first),
+        the turn of their death, its cause and their killers (W17, W18)."""
+        return info.standing(self)
+
+    # ------------------------------------------------------------------ saves, scenarios
+    @classmethod
+    def create(cls, **options: Any) -> War:
+        from .game import new_game
+
+        return new_game(**options)
+
+    @classmethod
+    def save_spec(cls) -> type[Any]:
+        from .game import SaveFile
+
+        return SaveFile
+
+    def save_header(self, folder: Path | None) -> dict[str, Any]:
+        from .game import save_header
+
+        return save_header(self, folder)
+
+    @classmethod
+    def from_header(cls, spec: Any, doc: Mapping[str, Any], name: str,
+                    folder: Path | None) -> War:
+        from .game import from_header
+
+        return from_header(spec, doc, name, folder)
+
+    @classmethod
+    def scenario_spec(cls) -> type[Any]:
+        from .scenarios import ScenarioFile
+
+        return ScenarioFile
+
+    @classmethod
+    def scenario_setup(cls, spec: Any, doc: Mapping[str, Any], path: Path,
+                       variants: tuple[str | Path, ...], locate: Any,
+                       fail: Any) -> tuple[War, Any]:
+        from .scenarios import setup
+
+        return setup(cls, spec, doc, path, variants, locate, fail)
+
+    def scenario_checker(self) -> Any:
+        from .scenarios import checker
+
+        return checker(self)
+
+    def note(self, *event: Any) -> None:
+        """Record an event, stamped with its turn (when this game records them)."""
+        if self.logging:
+            self.log.append((self.turn, *event))
+
+    def event_text(self, event: tuple[Any, ...]) -> str:
+        return " ".join(str(x) for x in event[1:])
+
+    observation = info.observation
+    start_view = info.start_view
+
+    def _op_ref(self, fn: Any) -> Any:
+        from .game import op_ref
+
+        return op_ref(self, fn)
+
+    def _op_from(self, ref: Any) -> Any:
+        from .game import op_from
+
+        return op_from(self, ref)
