@@ -147,11 +147,13 @@ def _parser() -> argparse.ArgumentParser:
                    help=f"games to play a cell, at most {MAX_GAMES:,} (default: 100)")
     s.add_argument("--seed", type=int, default=0, help="the seed of the first game (default: 0)")
     s.add_argument("--policy", default="heuristic", metavar="NAME",
-                   help="heuristic: a bot that plays sensibly (default); random: random legal "
-                        "actions, a baseline that loses almost every game; cautious: random, "
-                        "but never paying health when another action does not; or a "
-                        "registered plug-in. Art of War: heuristic or random, or a list seated "
-                        "in turn round the table (heuristic,random)")
+                   help="heuristic: a bot that plays sensibly (default); ismcts: a search bot "
+                        "on top of it (ismcts:budget=N: N simulations a searched decision, "
+                        "default 32; docs/ai.md); random: random legal actions, a baseline "
+                        "that loses almost every game; cautious: random, but never paying "
+                        "health when another action does not; or a registered plug-in. Art "
+                        "of War: heuristic, random or ismcts, or a list seated in turn round "
+                        "the table (heuristic,random)")
     s.add_argument("--workers", type=int, default=1, metavar="N",
                    help="games in N processes at once; the same results as one; at most the "
                         "machine's cores unless --force (default: 1)")
@@ -456,18 +458,15 @@ def _simulate_war(args: argparse.Namespace) -> int:
 def _check_counts(args: argparse.Namespace, policies: bool = True) -> None:
     """simulate's and tune's numbers and policy, before anything is loaded."""
     from .core.errors import GameError
-    from .policies import POLICIES
+    from .policies import policy_spec
 
     if not 1 <= args.games <= MAX_GAMES:
         raise GameError(f"--games must be from 1 to {MAX_GAMES:,}, not {args.games}")
     if args.workers < 1:
         raise GameError(f"--workers must be at least 1, not {args.workers}")
     _check_seed(args.seed, args.games)
-    if policies and args.policy not in POLICIES:
-        from .core.errors import closest
-
-        raise GameError(f"unknown policy {args.policy!r}{closest(args.policy, POLICIES)}; "
-                        "policies: " + ", ".join(POLICIES))
+    if policies:
+        policy_spec(args.policy)  # an unknown policy or option: GameError naming what is known
 
 
 def _check_seed(seed: int, games: int) -> None:

@@ -1,15 +1,17 @@
 """Policies: who takes the decisions in a simulated game. Plug-ins register by name.
 
-A policy factory takes a seed and returns a function from a state to one of its legal
-actions. `register_policy("mine", factory)` makes it available to `simulate` and
-`artproject simulate --policy mine`.
+A policy factory takes a seed (and, if it has any, its options as keywords) and returns a
+function from a state to one of its legal actions. `register_policy("mine", factory)` makes
+it available to `simulate` and `artproject simulate --policy mine`. A policy is named with
+its options as `NAME:KEY=VALUE,KEY=VALUE` (`ismcts:budget=64`): `make_policy` reads them.
 """
 
 from __future__ import annotations
 
+import inspect
 import random
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from .core.actions import Action
@@ -19,13 +21,83 @@ from .core.art.state import State
 from .core.registry import Kind
 
 Policy = Callable[[State], Action]
-PolicyFactory = Callable[[int], Policy]
+PolicyFactory = Callable[..., Policy]  # (seed, **options) -> policy
 POLICIES: dict[str, PolicyFactory] = {}
+
+
+# each game's bots: the module whose `POLICIES` names them (the adapters' `others`)
+POLICY_MODULES: Final = {"art-project": __name__, "art-of-war": "artproject.aow.policies"}
+
+
+def policies_of(game: str) -> Mapping[str, PolicyFactory]:
+    """The policies of a game by its name (GameError for a game without bots)."""
+    import importlib
+
+    from .core.errors import GameError
+
+    module = POLICY_MODULES.get(game)
+    if module is None:
+        raise GameError(f"the {game} game has no bots; games with bots: "
+                        + ", ".join(POLICY_MODULES))
+    found: Mapping[str, PolicyFactory] = importlib.import_module(module).POLICIES
+    return found
 
 
 def register_policy(name: str, factory: PolicyFactory) -> None:
     """Make a policy available by name to `simulate` and the command line."""
     POLICIES[name] = factory
+
+
+def policy_spec(spec: str, policies: Mapping[str, PolicyFactory] | None = None,
+                ) -> tuple[str, dict[str, Any]]:
+    """A policy's name and options from `NAME` or `NAME:KEY=VALUE,...` (numbers read as
+    numbers), among `policies` (the first game's by default); GameError saying what was
+    expected, naming the policies or the options."""
+    from .core.errors import GameError, closest
+
+    known_policies = POLICIES if policies is None else policies
+    name, _, rest = spec.partition(":")
+    factory = known_policies.get(name)
+    if factory is None:
+        raise GameError(f"unknown policy {name!r}{closest(name, known_policies)}; policies: "
+                        + ", ".join(known_policies))
+    known = [k for k in inspect.signature(factory).parameters if k != "seed"]
+    options: dict[str, Any] = {}
+    for item in filter(None, rest.split(",")):
+        key, eq, value = item.partition("=")
+        key = key.strip()
+        if not eq or key not in known:
+            hint = closest(key, known) if eq else ""
+            raise GameError(f"policy {spec!r}: {item!r} is not an option{hint}; expected "
+                            + (f"KEY=VALUE with KEY one of: {', '.join(known)}" if known else
+                               f"none: {name} takes no options"))
+        options[key] = _option_value(value.strip())
+    return name, options
+
+
+def _option_value(text: str) -> Any:
+    for read in (int, float):
+        try:
+            return read(text)
+        except ValueError:
+            pass
+    return text
+
+
+def make_policy(spec: str, seed: int, policies: Mapping[str, PolicyFactory] | None = None,
+                ) -> Policy:
+    """The policy `spec` names (`NAME` or `NAME:KEY=VALUE,...`) among `policies` (the first
+    game's by default), seeded."""
+    from .core.errors import ArtError, GameError
+
+    known = POLICIES if policies is None else policies
+    name, options = policy_spec(spec, known)
+    try:
+        return known[name](seed, **options)
+    except TypeError as err:  # an option's value of the wrong kind
+        raise GameError(f"policy {spec!r}: {err}") from None
+    except ArtError as err:
+        raise GameError(f"policy {spec!r}: {err}") from None
 
 
 def random_policy(seed: int) -> Policy:
@@ -706,6 +778,20 @@ def heuristic_policy(seed: int) -> Policy:
     return Heuristic(seed)
 
 
+def ismcts_policy(seed: int, budget: int = 32, depth: int = 400, tree: int = 2,
+                  margin: float = 0.2, z: float = 2.0) -> Policy:
+    """The search bot (artproject/search.py): information-set MCTS with the heuristic bot as
+    its rollouts and for the decisions it does not search. `budget`: simulations a searched
+    decision; `depth`: decisions a simulation plays before the shaped score judges it;
+    `tree`: the side's decisions deep the tree grows; `margin`: how much better than the
+    heuristic's choice another must be to be taken."""
+    from .search import Ismcts
+
+    return Ismcts(seed, Heuristic(seed), Heuristic(seed + 1), budget=budget, depth=depth,
+                  tree=tree, margin=margin, z=z)
+
+
 register_policy("random", random_policy)
 register_policy("cautious", cautious_policy)
 register_policy("heuristic", heuristic_policy)
+register_policy("ismcts", ismcts_policy)

@@ -16,7 +16,7 @@ import attrs
 
 from .core.art.state import State
 from .core.errors import GameError
-from .policies import POLICIES, Policy, cautious_policy, random_policy
+from .policies import POLICIES, Policy, cautious_policy, policy_spec, random_policy
 
 MAX_DECISIONS = 100_000  # a game that needs more has a rule that never ends: an error
 
@@ -87,8 +87,8 @@ def simulate_grid(missions: Sequence[str | Path], difficulties: Sequence[str],
         from .aow.simulate import policy_names
 
         policy_names(policy)
-    elif policy not in POLICIES:
-        raise GameError(f"unknown policy {policy!r}; policies: {', '.join(POLICIES)}")
+    else:
+        policy_spec(policy)  # GameError for an unknown policy or option
     grid = grid_of(missions, difficulties, players, games, seed, variants, policy, game)
     own = backend is None
     runner = LocalBackend(workers) if backend is None else backend

@@ -101,7 +101,7 @@ def play_batch(b: Batch) -> tuple[str, str, list[tuple[int, str, str, int, int]]
     """A worker's part: play a batch; (artproject version, the rules' digest, per game:
     seed, outcome, cause, rounds, decisions)."""
     from . import __version__
-    from .policies import POLICIES
+    from .policies import make_policy
 
     if b.game != GAME:  # Art of War: its seat policies, its results (artproject/aow)
         from .aow.simulate import play_one
@@ -110,11 +110,10 @@ def play_batch(b: Batch) -> tuple[str, str, list[tuple[int, str, str, int, int]]
         return __version__, _digest(b.game, war), [
             play_one(war, b.players, seed, b.policy) for seed in b.seeds]
     rules = load_rules(b.mission, (*b.variants, *map(_text_file, b.texts)))
-    make = POLICIES[b.policy]
     out = []
     for seed in b.seeds:
         st = State.new(rules, b.players, b.difficulty, seed)
-        decisions = play(st, make(seed), MAX_DECISIONS)
+        decisions = play(st, make_policy(b.policy, seed), MAX_DECISIONS)
         out.append((seed, st.outcome or "", cause_of(st.reason), st.round, decisions))
     return __version__, rules_digest(rules), out
 

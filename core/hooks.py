@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -44,6 +44,60 @@ class GameHooks:
     def start_view(self, player: int) -> tuple[Any, ...]:
         """What `player` knows of the game's start (its rules, the team, a set position):
         the head of their information state."""
+        raise NotImplementedError
+
+    def observation(self, player: int) -> dict[str, Any]:
+        """What `player` may see now, as plain data (their own private facts, the public
+        ones); its `legal` lists the actions they may see."""
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ search and learning
+    # (numeric.py, seats.py and the adapters read these; never the hot path)
+    SEATINGS: ClassVar[tuple[str, ...]] = ("team", "players")  # the seatings it offers
+    TITLE: ClassVar[str] = ""  # its name for people
+    # the options `create` takes that choose a game (the adapters' parameters), with their
+    # defaults; seed, chance and log are the kernel's own
+    OPTIONS: ClassVar[Mapping[str, Any]] = {"players": 2}
+    # how the seats' returns relate: "shared" (a team: all share one), "zero_sum" (they sum
+    # to 0) or "mixed" (neither)
+    UTILITY: ClassVar[str] = "mixed"
+
+    def num_players(self) -> int:
+        """How many players the game has (seats are numbered 0 to this - 1)."""
+        return len(self.returns())
+
+    def derived(self) -> dict[Any, Any]:
+        """A dict kept with the game's fixed rules for work derived from them once (the
+        numbered actions, the tensors' layouts), keyed with the player count."""
+        raise NotImplementedError
+
+    def tensor_segments(self, kind: str) -> tuple[Any, ...]:
+        """The `observation` or `information_state` tensor's segments (tensors.Segment), in
+        order: a fixed layout for the rules and player count."""
+        raise NotImplementedError
+
+    def shaped_score(self) -> list[float]:
+        """Each player's shaped score, in [-1, 1]: a signal for search and learning before
+        the end (the returns once it is over)."""
+        return self.returns()
+
+    def max_game_length(self) -> int:
+        """The most decisions a game is played for by the adapters and the search bot: a
+        game that reaches it is cut (`limit_returns`)."""
+        raise NotImplementedError
+
+    def limit_returns(self) -> list[float]:
+        """Each player's return for a game cut at `max_game_length()` (a draw: 0)."""
+        return [0.0] * self.num_players()
+
+    def joint_seat(self) -> int:
+        """The seat that takes the team's joint decisions with a seat per player (seats.py)."""
+        return 0
+
+    def resample(self, players: Sequence[int], seed: int) -> Machine:
+        """A copy that `players` together cannot tell from this one, with what none of them
+        can see (others' private facts, what is shuffled, future chance) drawn anew from `seed`:
+        a determinization for search."""
         raise NotImplementedError
 
     # ------------------------------------------------------------------ saves, scenarios

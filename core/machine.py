@@ -33,6 +33,7 @@ from .fields import (
     write_position,
 )
 from .hooks import GameHooks
+from .numeric import Numeric
 from .registry import Kind, Registry
 
 MASK: Final = (1 << 64) - 1
@@ -91,7 +92,7 @@ MACHINE_FIELDS: Final = (
 )
 
 
-class Machine(GameHooks):
+class Machine(Numeric, GameHooks):
     """A game in progress, of any game (see the module's text)."""
 
     __slots__ = tuple(f.name for f in MACHINE_FIELDS)

@@ -31,21 +31,26 @@ Outcomes = Callable[[Any], "list[tuple[Any, float]]"]  # state -> (value, probab
 Sample = Callable[[Any], Any]  # state -> the value the seeded generator picks (advancing it)
 Certain = Callable[[Any], bool]  # state -> whether the outcome is known without the generator
 View = Callable[[Any, int, Any, int], str]  # state, who, value, viewer -> what viewer sees
+Values = Callable[[Any], "Sequence[Any]"]  # state -> every value a slot may take (spaces.py)
+Owner = Callable[[Any, Action], "int | None"]  # state, action -> whose own decision, or None
 
 
 class Slot:
-    """One word of a verb's notation: its name (shown in usage), how it reads, and whether it
-    sets the action's player or its argument."""
+    """One word of a verb's notation: its name (shown in usage), how it reads, whether it
+    sets the action's player or its argument, and every value it may take in a game
+    (`values(state)`, from the game's rules and player count only: the numeric action
+    space of spaces.py reads it once per game, never during play)."""
 
-    __slots__ = ("name", "optional", "read", "sets_player")
+    __slots__ = ("name", "optional", "read", "sets_player", "values")
 
     def __init__(self, name: str, read: Callable[[str, str], Any], sets_player: bool = False,
-                 optional: bool = False) -> None:
+                 optional: bool = False, values: Values | None = None) -> None:
         self.name, self.read, self.sets_player, self.optional = name, read, sets_player, optional
+        self.values = values
 
     def maybe(self) -> Slot:
         """The same word, optional (shown as `[player]`)."""
-        return Slot(self.name, self.read, self.sets_player, True)
+        return Slot(self.name, self.read, self.sets_player, True, self.values)
 
 
 def _seat(word: str) -> int:
@@ -67,23 +72,35 @@ def parse_player(word: str, text: str = "", seats: int = 6) -> int:
     return _read_player(word, text or word, seats)
 
 
-def number(name: str) -> Slot:
-    """A whole number naming a `name` (shown as `NAME`)."""
+def number(name: str, values: Values | None = None) -> Slot:
+    """A whole number naming a `name` (shown as `NAME`); `values(state)` lists those a game
+    may name."""
     def read(word: str, text: str) -> int:
         if not word.isdigit():
             raise MalformedActionError(f"{text.strip()!r}: {word!r} is not a {name} number")
         return int(word)
-    return Slot(name, read)
+    return Slot(name, read, values=values)
 
 
-def word(name: str) -> Slot:
-    """A word naming a `name`, read in lower case."""
+def word(name: str, values: Values | None = None) -> Slot:
+    """A word naming a `name`, read in lower case; `values(state)` lists those a game may
+    name."""
     def read(w: str, text: str) -> str:
         return w.lower()
-    return Slot(name, read)
+    return Slot(name, read, values=values)
 
 
-PLAYER: Final = Slot("player", _read_player, sets_player=True)
+def _every_player(st: Machine) -> Sequence[int]:
+    return range(st.num_players())
+
+
+PLAYER: Final = Slot("player", _read_player, sets_player=True, values=_every_player)
+
+
+def named_player(st: Any, a: Action) -> int | None:
+    """A verb's `owner` when the decision is the player's the action names (what the rules
+    give that player alone to decide): seats.py gives it to that player's seat."""
+    return a.player if a.player >= 0 else None
 
 
 class Verb(str):
@@ -97,6 +114,10 @@ class Verb(str):
     golden: bool  # what it costs follows the first game's golden rule (R4): checked by invariants
     private: bool  # it shows its player's private information (another's view leaves it out)
     check: Check | None
+    # whose own decision an action of this verb is, when the rules give it to one player
+    # (what the rules give them alone): owner(state, action) -> player, or None for a joint
+    # decision of the team; None here: every action of the verb is joint (seats.py)
+    owner: Owner | None
     # what another player learns of the action (its information state's entry), where that is
     # less than the action itself: a secret choice (None: every action is public)
     seen: Callable[[Action, int], str] | None
@@ -105,10 +126,12 @@ class Verb(str):
     def __new__(cls, name: str, shape: Sequence[Slot], help: str, apply: Apply | None, *,
                 actor: bool = True, pays: bool = False, golden: bool = False,
                 private: bool = False, check: Check | None = None,
+                owner: Owner | None = None,
                 seen: Callable[[Action, int], str] | None = None) -> Verb:
         v = super().__new__(cls, name)
         v.shape, v.help, v.apply, v.actor = tuple(shape), help, apply, actor
-        v.pays, v.golden, v.private, v.check, v.seen = pays, golden, private, check, seen
+        v.pays, v.golden, v.private, v.check = pays, golden, private, check
+        v.owner, v.seen = owner, seen
         return v
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -168,10 +191,11 @@ def _kind(game: str, name: str) -> Kind:
 
 class Registry:
     """The verbs and kinds of one game, and its interned actions; `seats`: the most players
-    its notation names (p1..p6 for the first game)."""
+    its notation names (p1..p6 for the first game); `owner`: every verb's owner unless it
+    declares its own (`named_player` for a game whose every decision is one player's)."""
 
-    def __init__(self, game: str, seats: int = 6) -> None:
-        self.game, self.seats = game, seats
+    def __init__(self, game: str, seats: int = 6, owner: Owner | None = None) -> None:
+        self.game, self.seats, self.owner = game, seats, owner
         self.verbs: dict[str, Verb] = {}
         self.kinds: dict[str, Kind] = {}
         self._intern: dict[tuple[str, int, str | int | None], Action] = {}
@@ -181,6 +205,7 @@ class Registry:
              **flags: Any) -> Verb:
         """Declare a verb (see `Verb`); its name must be new."""
         assert name not in self.verbs, name
+        flags.setdefault("owner", self.owner)
         v = self.verbs[name] = Verb(name, shape, help, apply, **flags)
         v.registry = self
         return v

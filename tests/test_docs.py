@@ -147,6 +147,61 @@ def test_readme_points_to_the_rulings_in_the_repository() -> None:
     assert "docs/rulings.md" in text and "../shared" not in text
 
 
+def test_ai_examples_run(capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/ai.md's examples, through each adapter (the `ai` extra, installed by `dev`)."""
+    codes = blocks("ai.md", "python")
+    assert len(codes) == 5
+    for _, code in codes:
+        exec(compile(code, "docs/ai.md", "exec"), {})
+    out = capsys.readouterr().out
+    assert "557 79" in out and "[0, 82]" in out and "the team's reward" in out
+    assert "546 25" in out and "[-1.0, -1.0, -1.0, 1.0]" in out  # Art of War's
+
+
+def _table_rows(name: str, head: str) -> list[list[str]]:
+    """The rows of the Markdown table whose header starts with `head`."""
+    lines = (DOCS / name).read_text(encoding="utf-8").splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(head))
+    rows = []
+    for line in lines[start + 2:]:
+        if not line.startswith("|"):
+            break
+        rows.append([c.strip().strip("`") for c in line.strip("|").split("|")])
+    return rows
+
+
+def test_ai_layout_tables_match_the_game() -> None:
+    """The action and tensor tables of docs/ai.md are Japan's at 2 players, as made."""
+    from artproject import new_game
+    from artproject.core.seats import Seated
+
+    game = new_game("japan", players=2)
+    seated = Seated(game, "players")
+    blocks_ = [(f"{a}-{b}" if a != b else str(a), usage)
+               for a, b, usage in game.action_space().decisions.table()]
+    rows = _table_rows("ai.md", "| ids |")
+    assert [(r[0], r[1]) for r in rows[:-1]] == blocks_
+    assert rows[-1][0] == f"{game.num_distinct_actions()}-{seated.num_distinct_actions() - 1}"
+    layout = [(n, str(at), str(shape)) for n, at, shape, _ in
+              seated.layout("information_state").rows()]
+    assert [(r[0], r[1], r[2]) for r in _table_rows("ai.md", "| segment |")] == layout
+
+
+def test_ai_art_of_war_tables_match_the_game() -> None:
+    """docs/ai.md's Art of War tables are its actions and tensor at 2 players, as made."""
+    from artproject import new_game
+    from artproject.core.seats import Seated
+
+    game = new_game("art-of-war", players=2)
+    seated = Seated(game, "players")
+    blocks_ = [(f"{a}-{b}" if a != b else str(a), usage)
+               for a, b, usage in game.action_space().decisions.table()]
+    assert [(r[0], r[1]) for r in _table_rows("ai.md", "| ids (Art of War) |")] == blocks_
+    layout = [(n, str(at), str(shape), meaning) for n, at, shape, meaning in
+              seated.layout("information_state").rows()]
+    assert [tuple(r) for r in _table_rows("ai.md", "| segment (Art of War) |")] == layout
+
+
 def test_art_of_war_page_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """docs/art-of-war.md: its scenario passes, its Python runs, its card table is the data."""
     import tomllib

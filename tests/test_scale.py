@@ -162,8 +162,11 @@ def test_ctrl_c_ends_cleanly_and_the_sweep_resumes(tmp_path: Path, backend: str)
 
 
 def _stored(db: Path) -> int:
+    """Games in the store so far, read without taking a lock (immutable=1): a reader's shared
+    lock while simulate creates the store made it fail at once ("database is locked", as
+    it must with another program holding the store), a flake on a loaded machine."""
     try:
-        conn = sqlite3.connect(f"{db.as_uri()}?mode=ro", uri=True, timeout=0.1)
+        conn = sqlite3.connect(f"{db.as_uri()}?mode=ro&immutable=1", uri=True, timeout=0.1)
         n = conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
         conn.close()
         return int(n)

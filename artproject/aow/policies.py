@@ -244,5 +244,23 @@ def heuristic_policy(seed: int) -> Policy:
     return Heuristic(seed)
 
 
-POLICIES: Final[dict[str, Callable[[int], Any]]] = {
-    "random": random_policy, "heuristic": heuristic_policy}
+# the decisions the search bot searches: the rest (drawing, the Wise Men, discards) are
+# the heuristic's
+SEARCHED: Final = ("turn", "bet", "play", "answer", "response")
+
+
+def ismcts_policy(seed: int, budget: int = 128, depth: int = 400, tree: int = 2,
+                  margin: float = 0.0, z: float = 1.0) -> Policy:
+    """The search bot (artproject/search.py) for one player: information-set MCTS over what
+    that player may know, the heuristic bot playing every seat in its simulations and
+    taking the decisions it does not search. Options as the first game's ismcts; its
+    simulations are cheap (games of a few turns) and its choices closer, so it searches
+    more and trusts a smaller lead (docs/ai.md)."""
+    from ..search import Ismcts
+
+    return Ismcts(seed, Heuristic(seed), Heuristic(seed + 1), budget=budget, depth=depth,
+                  tree=tree, margin=margin, z=z, kinds=SEARCHED)
+
+
+POLICIES: Final[dict[str, Callable[..., Any]]] = {
+    "random": random_policy, "heuristic": heuristic_policy, "ismcts": ismcts_policy}

@@ -20,6 +20,7 @@ from ..core.aow.registry import P
 from ..core.aow.rules import WarRules
 from ..core.aow.state import War
 from ..core.errors import GameError, closest
+from ..policies import make_policy, policy_spec
 from .policies import POLICIES
 
 MAX_DECISIONS: Final = 200_000  # W18's turn limit ends every game well before this
@@ -28,13 +29,22 @@ CAUSES: Final = {"cards": "out of cards (W17)", "tokens": "out of tokens (W17)"}
 
 
 def policy_names(text: str) -> list[str]:
-    """`heuristic,random` -> the policies seated in turn; GameError naming an unknown one."""
-    names = [t.strip() for t in text.split(",")]
+    """`heuristic,random` -> the policies seated in turn (a policy's options stay with it:
+    `ismcts:budget=32,depth=60,heuristic` is two); GameError naming an unknown one or a bad
+    option."""
+    names: list[str] = []
+    for t in (t.strip() for t in text.split(",")):
+        if names and "=" in t and ":" not in t:
+            names[-1] += "," + t  # another option of the policy before
+        else:
+            names.append(t)
     for n in names:
-        if n not in POLICIES:
-            raise GameError(f"unknown policy {n!r} for Art of War{closest(n, POLICIES)}; "
+        name = n.partition(":")[0]
+        if name not in POLICIES:
+            raise GameError(f"unknown policy {name!r} for Art of War{closest(name, POLICIES)}; "
                             "policies: " + ", ".join(POLICIES) + " (a list seats them in turn: "
                             "heuristic,random)")
+        policy_spec(n, POLICIES)
     return names
 
 
@@ -49,7 +59,7 @@ def play_one(rules: WarRules, players: int, seed: int, policy: str,
     (`p2`) or `draw`; deaths `p1 cards p2;p3 tokens p2` (seat, cause, killers)."""
     st = War.new(rules, players, seed)
     names = seating(policy_names(policy), players, seed)
-    bots = [POLICIES[n](seed * 8 + s) for s, n in enumerate(names)]
+    bots: list[Any] = [make_policy(n, seed * 8 + s, POLICIES) for s, n in enumerate(names)]
     n = 0
     while st.outcome is None:
         st.apply(bots[st.current_player()](st))

@@ -3,18 +3,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
 from ..actions import Action
 from ..errors import MalformedActionError, closest
-from ..registry import PLAYER, Registry, Slot, number, word
+from ..registry import PLAYER, Registry, Slot, named_player, number, word
 
 if TYPE_CHECKING:
     from .state import War
 
 GAME: Final = "art-of-war"
 SEATS: Final = 7  # W1: 2-7 players
-REG: Final = Registry(GAME, seats=SEATS)
+# every decision is the named player's own (W4-W9): with a seat per player, theirs to take
+REG: Final = Registry(GAME, seats=SEATS, owner=named_player)
 P: Final = tuple(f"p{i}" for i in range(1, SEATS + 1))  # seats as the notation writes them
 
 
@@ -25,9 +27,24 @@ def _read_target(w: str, text: str) -> str:
     raise MalformedActionError(f"{text.strip()!r}: {w!r} is not a player; expected p1..p7")
 
 
-CARD: Final = word("card")  # a card by its name: king, wise_man
-TOKENS: Final = number("tokens")  # a bet or a raise, in tokens
-TARGET: Final = Slot("target", _read_target)  # the player challenged (the action's argument)
+# Each word's values (every one a game may name, from its rules and player count) number
+# the game's actions (core/spaces.py): read once per rules, never during play.
+def _card_names(st: War) -> Sequence[str]:
+    return tuple(c.name for c in st.rules.cards)
+
+
+def _token_counts(st: War) -> Sequence[int]:
+    return range(1, int(st.rules.p("components.tokens")) + 1)  # a bet is 1 to all held (W5)
+
+
+def _targets(st: War) -> Sequence[str]:
+    return P[: st.players]
+
+
+CARD: Final = word("card", _card_names)  # a card by its name: king, wise_man
+TOKENS: Final = number("tokens", _token_counts)  # a bet or a raise, in tokens
+# the player challenged (the action's argument)
+TARGET: Final = Slot("target", _read_target, values=_targets)
 
 act: Final = REG.act  # an interned action of this game: act(verb, player, arg)
 

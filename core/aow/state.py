@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 from ..fields import COPY, HIDDEN, LIST, LISTS, PRIVATE, PUBLIC, SHARE, Entry, Field
 from ..machine import MACHINE_FIELDS, Machine
 from ..schema import param
-from . import cards, info, invariants, position, settle
+from . import ai, cards, info, invariants, position, settle
 from . import fight as challenges
 from .chance import deck_size
 from .fight import Fight
@@ -93,6 +93,10 @@ class War(Machine):
 
     game = GAME
     registry = REG
+    TITLE = "Art of War"
+    OPTIONS: ClassVar[Mapping[str, Any]] = {"rules": "art-of-war", "players": 2}
+    SEATINGS: ClassVar[tuple[str, ...]] = ("players",)  # each plays for themself
+    UTILITY = "mixed"  # +1 the winner, -1 the rest (zero-sum only at 2 players, undrawn)
     FIELDS = MACHINE_FIELDS + WAR_FIELDS
     NO_CONTEXT = Ctx()
     INVARIANTS = invariants.INVARIANTS
@@ -235,6 +239,27 @@ class War(Machine):
         if self.outcome == "draw":
             return [0.0 if p in self.drawn else -1.0 for p in range(self.players)]
         return [1.0 if P[p] == self.outcome else -1.0 for p in range(self.players)]
+
+    # ------------------------------------------------------------------ search and learning
+    def num_players(self) -> int:
+        return self.players
+
+    def derived(self) -> dict[Any, Any]:
+        return self.rules.cache
+
+    def tensor_segments(self, kind: str) -> tuple[Any, ...]:
+        return ai.segments(self, kind)
+
+    def max_game_length(self) -> int:
+        """W18's turn limit times `ai.MAX_TURN_DECISIONS`: a game is cut there as drawn."""
+        return int(self.rules.p("rules.turn_limit")) * ai.MAX_TURN_DECISIONS
+
+    def limit_returns(self) -> list[float]:
+        """A game cut at its maximum length: drawn among the living (W18), -1 the dead."""
+        return [0.0 if self.alive[p] else -1.0 for p in range(self.players)]
+
+    shaped_score = ai.shaped_score
+    resample = ai.resample
 
     def winner(self) -> int:
         """The winner's seat, -1 while the game goes on or when it is drawn."""

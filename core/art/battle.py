@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Final
 from ..actions import TEAM, Action
 from ..errors import GameError
 from ..machine import LCG_A, LCG_C, MASK
-from ..registry import PLAYER
+from ..registry import PLAYER, named_player
 from .chance import DIE, roll, rolled
 from .collection import can_collect, collect
 from .effects import emit, lose_health, pay
@@ -317,6 +317,7 @@ REROLL: Final = REG.verb("reroll", CARD, apply=_apply_reroll,
                          help="discard a clue card to reroll dice (R16)")
 PICK: Final = REG.verb("pick", DIE_SLOT, apply=_apply_pick, help="choose a die to reroll")
 BOOST: Final = REG.verb("boost", PLAYER, apply=_apply_boost, pays=True, golden=True,
+                        owner=named_player,  # the player's own decision (seats.py)
                         help="a participant spends a weapon (or health) for +2 strength (R16)")
 CONCEDE: Final = REG.verb("concede", apply=_apply_concede,
                           help="give up the battle; its leader loses 1 health (R16)")

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from ..actions import Action
-from ..registry import PLAYER
+from ..registry import PLAYER, named_player
 from .clues import check_triples
 from .registry import A_DONE, CARD, DONE, REG, P, answer_player
 
@@ -54,6 +54,7 @@ def _receive(st: State, p: int, giver: int, card: int) -> None:
 
 
 TRADE: Final = REG.verb("trade", PLAYER, CARD, apply=_apply_trade,
+                        owner=named_player,  # the player's own decision (seats.py)
                         help="a player hands a clue card to a player in the same city (R21)")
 V_RECEIVE: Final = REG.verb("receive", PLAYER, apply=answer_player, actor=False,
                             help="who receives the traded clue card")

@@ -18,7 +18,8 @@ history: every action, and each chance event as the player saw it (chance.py's v
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Final
 
 from ..actions import CHANCE
 from ..fields import PUBLIC, SKIP
@@ -87,3 +88,83 @@ def start_view(st: State, player: int) -> tuple[Any, ...]:
     rules = st.rules
     return (rules.name, rules.variants, st.players, st.difficulty, start.get("phase"),
             json.dumps(public, sort_keys=True), json.dumps(own))
+
+
+# ====================================================================== search and learning
+def resample(st: State, players: Sequence[int], seed: int) -> State:
+    """A copy `players` together cannot tell from `st` (a determinization): every card
+    none of them can see drawn anew, uniformly among the deals that fit what they saw, and
+    the generator reseeded from `seed` (the dice and draws to come).
+
+    What they cannot see: the faces in the other players' hands (each keeps its back, the
+    clue symbols everyone sees), the deck's cards and the cards set aside (R24). A card in
+    another's hand takes a card of the same back from those unseen; the rest make the deck,
+    the set-aside cards and any cards known to lie on top (scenarios). The trail (what each
+    player saw drawn) follows the cards, so each player's information state fits the new
+    deal; a determinization is for search, and is no game a replay of its history gives.
+    """
+    c = st.clone()
+    c.reseed(seed)
+    seen = set(players)
+    hidden = [p for p in range(c.players) if p not in seen]
+    by_back, _ = _back_classes(c)
+    pool = [*c.deck, *c.removed, *c.deck_top]
+    for p in hidden:
+        pool += c.hands[p]
+    _shuffle(c, pool)
+    swap: dict[int, int] = {}
+    for p in hidden:
+        for i, card in enumerate(c.hands[p]):
+            j = next(k for k, x in enumerate(pool) if by_back[x] == by_back[card])
+            new = pool.pop(j)
+            swap[card] = new
+            c.hands[p][i] = new
+        c.hands[p].sort()
+    n_top, n_removed = len(c.deck_top), len(c.removed)
+    c.deck_top[:] = pool[:n_top]
+    c.removed[:] = pool[n_top:n_top + n_removed]
+    c.deck[:] = sorted(pool[n_top + n_removed:])
+    if swap:
+        c.trail[:] = [(at, kind, who, swap.get(v, v) if who in hidden and isinstance(v, int)
+                       and kind.name == "deal" else v) for at, kind, who, v in c.trail]
+    c.legal_cache = None
+    return c
+
+
+def _back_classes(st: State) -> tuple[dict[int, tuple[int, ...]], int]:
+    rules = st.rules
+    got = rules.cache.get("backs-by-card")
+    if got is None:
+        by_card = {cid: tuple(sorted(set(card.clues))) for cid, card in rules.cards.items()}
+        got = rules.cache["backs-by-card"] = (by_card, len(set(by_card.values())))
+    assert isinstance(got, tuple)
+    return got
+
+
+def _shuffle(st: State, cards: list[int]) -> None:
+    """Shuffle in place with the state's own generator (Fisher-Yates)."""
+    for i in range(len(cards) - 1, 0, -1):
+        j = st.next() % (i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+# Weights of the shaped score: artworks on the track count most, then the team's health,
+# then the resources in the van (docs/ai.md).
+SHAPE_TRACK: Final = 0.6
+SHAPE_HEALTH: Final = 0.25
+SHAPE_VAN: Final = 0.15
+
+
+def shaped_score(st: State) -> list[float]:
+    """The team's shaped score for every player: +1 won, -1 lost, and in between
+    0.9 * (2 * s - 1), where s = 0.6 * (artworks on the track / track spaces) + 0.25 *
+    (health / the team's starting health, at most 1) + 0.15 * (resources in the van / the
+    van's room)."""
+    if st.outcome is not None:
+        return st.returns()
+    r, t = st.rules, st.tab
+    start = r.difficulties[st.difficulty] * (2 if st.solo else 1) * st.players
+    s = (SHAPE_TRACK * len(st.track) / max(1, len(r.track))
+         + SHAPE_HEALTH * min(1.0, sum(st.health) / max(1, start))
+         + SHAPE_VAN * sum(st.van) / max(1, len(r.resources) * t.res_cap))
+    return [0.9 * (2.0 * s - 1.0)] * st.players

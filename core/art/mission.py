@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Final
 
 from ..actions import Action
 from ..machine import LCG_A, LCG_C, MASK
-from ..registry import PLAYER
+from ..registry import PLAYER, named_player
 from .chance import DEAL, deck_size, draw_card, take
 from .clues import add_clue
 from .effects import emit, gain, gain_all, pay, place_agents
@@ -196,8 +196,10 @@ def _play_check(st: State, a: Action) -> str | None:
 
 
 DRAW: Final = REG.verb("draw", PLAYER, KIND, apply=_apply_draw, pays=True, golden=True,
+                       owner=named_player,  # the player's own decision (seats.py)
                        help="draw an extra mission card for one resource of that kind (R6)")
 PLAY: Final = REG.verb("play", PLAYER, CARD, apply=_apply_play, private=True, check=_play_check,
+                       owner=named_player,  # the player's own decision (seats.py)
                        help="play a mission card from that player's hand")
 PLAN: Final = REG.kind("plan", _legal_plan, (PLAY, DRAW),
                        "planning: extra draws for a resource (R6), or the first card played")

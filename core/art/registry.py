@@ -4,6 +4,7 @@ shares. Each rule module declares its own verbs and decision kinds here (`REG`).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from ..actions import LABELS, Action
@@ -30,13 +31,46 @@ def _read_pawn(w: str, text: str) -> int:
                                "or ally")
 
 
-PAWN: Final = Slot("pawn", _read_pawn, sets_player=True)  # a player's pawn, or the ally pawn
-CITY: Final = word("city")
-KIND: Final = word("kind")  # a resource (or health)
-SYMBOL: Final = word("symbol")
-DIE: Final = word("die")  # a battle die by its label: p1, a2, ally
-CARD: Final = number("card")
-FACE: Final = number("face")  # a die's result
+# Each word's values (every one a game may name, from its rules and player count) number
+# the game's actions (core/spaces.py): they are read once per rules, never during play.
+def _pawns(st: State) -> Sequence[int]:
+    return (*range(st.players), ALLY_PAWN) if st.solo else tuple(range(st.players))
+
+
+def _cities(st: State) -> Sequence[str]:
+    return tuple(c.name for c in st.rules.cities)
+
+
+def _kinds(st: State) -> Sequence[str]:
+    return (*st.rules.resources, "health")
+
+
+def _symbols(st: State) -> Sequence[str]:
+    return tuple(st.rules.symbols)
+
+
+def _dice(st: State) -> Sequence[str]:
+    """Every battle die's label: each player's, each ally die's, the solo ally pawn's (R24)."""
+    out = [P[p] for p in range(st.players)]
+    out += [f"a{i + 1}" for i in range(st.tab.ally_dice)]
+    return (*out, "ally") if st.solo else tuple(out)
+
+
+def _cards(st: State) -> Sequence[int]:
+    return tuple(sorted({*st.rules.cards, st.rules.final_card}))
+
+
+def _faces(st: State) -> Sequence[int]:
+    return tuple(range(1, st.tab.die_faces + 1))
+
+
+PAWN: Final = Slot("pawn", _read_pawn, sets_player=True, values=_pawns)  # or the ally pawn
+CITY: Final = word("city", _cities)
+KIND: Final = word("kind", _kinds)  # a resource (or health)
+SYMBOL: Final = word("symbol", _symbols)
+DIE: Final = word("die", _dice)  # a battle die by its label: p1, a2, ally
+CARD: Final = number("card", _cards)
+FACE: Final = number("face", _faces)  # a die's result
 
 
 act: Final = REG.act  # an interned action of this game: act(verb, player=TEAM, arg=None)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Final
 from ..actions import Action
 from ..errors import GameError, closest
 from ..machine import rng_state
-from ..registry import PLAYER
+from ..registry import PLAYER, named_player
 from .chance import SET_ASIDE, pick, take
 from .effects import end_game, place_agents
 from .registry import CITY, REG, city_check
@@ -192,6 +192,7 @@ def _apply_deploy(st: State, a: Action) -> None:
 
 
 V_DEPLOY: Final = REG.verb("deploy", PLAYER, CITY, apply=_apply_deploy, check=city_check,
+                           owner=named_player,  # the player's own decision (seats.py)
                            help="a player places one of their setup agents in a city (R23)")
 DEPLOY: Final = REG.kind("deploy", _legal_deploy, (V_DEPLOY,),
                          "set-up: each player places their own agents (R23, R25)")

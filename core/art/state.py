@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 from ..fields import (
     COPY,
@@ -124,12 +124,19 @@ ART_FIELDS: Final = (
 )
 
 
+MAX_DECISIONS: Final = 2000  # the adapters' and search's maximum game length (decisions)
+
+
 class State(Machine):
     """One game of The A.R.T. Project in progress. Build it with `State.new()` (or
     `artproject.new_game`)."""
 
     game = GAME
     registry = REG
+    TITLE = "The A.R.T. Project"
+    OPTIONS: ClassVar[Mapping[str, Any]] = {"mission": "japan", "players": 2,
+                                            "difficulty": "medium"}
+    UTILITY = "shared"  # the team wins or loses together
     FIELDS = MACHINE_FIELDS + ART_FIELDS
     NO_CONTEXT = Ctx()
     INVARIANTS = invariants.INVARIANTS
@@ -290,6 +297,30 @@ class State(Machine):
         the end."""
         v = 0.0 if self.outcome is None else 1.0 if self.outcome == "won" else -1.0
         return [v] * self.players
+
+    # ------------------------------------------------------------------ search and learning
+    def num_players(self) -> int:
+        return self.players
+
+    def derived(self) -> dict[Any, Any]:
+        return self.rules.cache
+
+    def tensor_segments(self, kind: str) -> tuple[Any, ...]:
+        from .tensors import segments
+
+        return segments(self, kind)
+
+    def max_game_length(self) -> int:
+        """A game is cut after MAX_DECISIONS decisions (the heuristic bot's longest games
+        take about 200), and counts as lost (`limit_returns`)."""
+        return MAX_DECISIONS
+
+    def limit_returns(self) -> list[float]:
+        """A game cut at its maximum length: the team did not win, so it lost."""
+        return [-1.0] * self.players
+
+    shaped_score = info.shaped_score
+    resample = info.resample
 
     # ------------------------------------------------------------------ saves, scenarios
     @classmethod

@@ -1,0 +1,60 @@
+"""What the three adapters share: starting a game of any registered game from the adapters'
+parameters (the game's own `OPTIONS` and `seats`), and a seat's view as numpy arrays."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ..core.errors import GameError, closest
+from ..core.games import game_class
+from ..core.seats import Seated, check_seating
+
+KERNEL_OPTIONS = ("seats",)
+
+
+def parameters(game: str) -> dict[str, Any]:
+    """The adapters' parameters of a game with their defaults: its own options and `seats`."""
+    cls = game_class(game)
+    return {**cls.OPTIONS, "seats": cls.SEATINGS[0]}
+
+
+def start(game: str, options: Mapping[str, Any], seed: int = 0, chance: str = "explicit",
+          max_decisions: int | None = None) -> Seated:
+    """A new game of `game`, seated, from the adapters' parameters (unknown names or bad
+    values: GameError saying what was expected)."""
+    cls = game_class(game)
+    known = parameters(game)
+    for key in options:
+        if key not in known:
+            raise GameError(f"unknown parameter {key!r} for the {game} game"
+                            f"{closest(key, known)}; parameters: {', '.join(known)}")
+    merged = {**known, **options}
+    seats = str(merged.pop("seats"))
+    for key, default in known.items():
+        if key in merged and isinstance(default, int) and not isinstance(merged[key], int):
+            raise GameError(f"parameter {key!r} must be a whole number, not {merged[key]!r}")
+    st = cls.create(seed=seed, chance=chance, **merged)
+    check_seating(st, seats)
+    return Seated(st, seats, max_decisions)
+
+
+def mask(seated: Seated, seat: int) -> npt.NDArray[np.int8]:
+    """The seat's legal ids as a 0/1 vector over the seat's actions."""
+    out = np.zeros(seated.num_distinct_actions(), dtype=np.int8)
+    ids = seated.legal(seat) if seated.current() >= 0 else []
+    out[ids] = 1
+    return out
+
+
+def tensor(seated: Seated, seat: int, kind: str = "observation") -> npt.NDArray[np.float32]:
+    """The seat's `kind` tensor as a float32 array."""
+    return np.asarray(seated.tensor(seat, kind), dtype=np.float32)
+
+
+def seed_from(rng: np.random.Generator) -> int:
+    """A game seed drawn from a library's generator."""
+    return int(rng.integers(0, 2**62))

@@ -1,0 +1,179 @@
+"""Gymnasium: one agent plays one seat of any game the kernel plays; the game's other seats
+(if any) are played by a policy of the engine (`others`, the heuristic by default).
+
+    import gymnasium
+    import artproject.adapters.gymnasium  # registers artproject/ArtProject-v0
+    env = gymnasium.make("artproject/ArtProject-v0", mission="japan", players=2)
+    obs, info = env.reset(seed=1)
+    while True:
+        action = int(obs["action_mask"].nonzero()[0][0])
+        obs, reward, terminated, truncated, info = env.step(action)
+        if terminated or truncated:
+            break
+
+For The A.R.T. Project the agent is the whole team (`seats="team"`, the default). An
+observation is a dict: `observation` (the seat's observation tensor, float32, docs/ai.md)
+and `action_mask` (int8, 1 for each legal id; `info["action_mask"]` and `action_masks()`
+give it too). The reward is the seat's return at the end (+1 won, -1 lost), 0 before;
+`info["shaped"]` is the shaped score. `action_space.sample()` draws among the legal
+ids. Chance is drawn inside from the seed `reset` is given. A game cut at its maximum
+length is truncated.
+
+Bad input: an id out of range raises `gymnasium.error.InvalidAction`, a step after the end
+`gymnasium.error.ResetNeeded`. An id in range but not legal now ends the episode as lost
+(reward -1, `terminated`, `info["illegal"]` saying why, and Gymnasium's logger warns), as
+PettingZoo's classic games do, the game untouched; `illegal="raise"` raises InvalidAction
+instead. (Gymnasium's `check_env` steps an action sampled before a reset after it, so an
+environment that raises on an illegal id cannot pass it.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Final
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import error, spaces
+
+from ..core.errors import ArtError, GameError
+from ..core.games import game_names
+from ..core.seats import Seated
+from ._common import mask, seed_from, start, tensor
+
+LOW, HIGH = -1.0, 2000.0  # every number of a tensor lies within (docs/ai.md)
+NAMESPACE: Final = "artproject"
+
+
+def env_id(game: str) -> str:
+    """The id a game is registered under: `artproject/ArtProject-v0` for `art-project`."""
+    return f"{NAMESPACE}/{''.join(w.title() for w in game.split('-'))}-v0"
+
+
+class LegalDiscrete(spaces.Discrete):
+    """The ids 0 to n - 1, whose `sample()` (without a mask of its own) draws among the
+    actions legal now: a random agent never picks an illegal one."""
+
+    def __init__(self, n: int, legal: Callable[[], np.ndarray[Any, np.dtype[np.int8]]],
+                 seed: int | None = None) -> None:
+        super().__init__(n, seed=seed)
+        self._legal = legal
+
+    def sample(self, mask: Any = None, probability: Any = None) -> np.int64:
+        if mask is None and probability is None:
+            now = self._legal()
+            if now.any():
+                mask = now
+        return super().sample(mask=mask, probability=probability)
+
+
+class KernelEnv(gym.Env[dict[str, Any], np.int64]):
+    """A seat of a kernel game as a Gymnasium environment (see the module's text)."""
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012 (Gymnasium's)
+
+    def __init__(self, game: str = "art-project", seat: int = 0, others: str = "heuristic",
+                 render_mode: str | None = None, max_decisions: int | None = None,
+                 illegal: str = "lose", **options: Any) -> None:
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        if illegal not in ("lose", "raise"):
+            raise ValueError(f"illegal must be 'lose' or 'raise', not {illegal!r}")
+        self.illegal = illegal
+        self.game, self.options, self.max_decisions = game, dict(options), max_decisions
+        self.render_mode, self.seat, self.others_name = render_mode, seat, others
+        try:
+            self.seated: Seated = start(game, options, chance="sample",
+                                        max_decisions=max_decisions)
+            if not 0 <= seat < self.seated.num_seats():
+                raise GameError(f"seat must be from 0 to {self.seated.num_seats() - 1}, "
+                                f"not {seat}")
+            self._others = _policy(game, others)
+        except ArtError as err:
+            raise ValueError(str(err)) from None
+        s = self.seated
+        n, size = s.num_distinct_actions(), s.layout("observation").size
+        self.action_space = LegalDiscrete(n, self.action_masks)
+        self.observation_space = spaces.Dict({
+            "observation": spaces.Box(LOW, HIGH, (size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (n,), np.int8)})
+        self._over = True
+
+    def _obs(self) -> dict[str, Any]:
+        return {"observation": np.clip(tensor(self.seated, self.seat), LOW, HIGH),
+                "action_mask": mask(self.seated, self.seat)}
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": mask(self.seated, self.seat),
+                "shaped": self.seated.shaped()[self.seat]}
+
+    def action_masks(self) -> np.ndarray[Any, np.dtype[np.int8]]:
+        """The legal ids as a 0/1 vector (what maskable learners ask for)."""
+        return mask(self.seated, self.seat)
+
+    def _others_play(self) -> None:
+        """The other seats' decisions, until this seat's turn or the end."""
+        s = self.seated
+        while not s.is_terminal() and s.current() != self.seat:
+            s.apply(s.seat_id_for(self._others(s.game)))
+
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+        super().reset(seed=seed)
+        game_seed = seed_from(self.np_random)
+        self.seated = start(self.game, self.options, seed=game_seed, chance="sample",
+                            max_decisions=self.max_decisions)
+        self._others = _policy(self.game, self.others_name, game_seed)
+        self._others_play()
+        self._over = self.seated.is_terminal()
+        return self._obs(), self._info()
+
+    def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+        s = self.seated
+        if self._over:
+            raise error.ResetNeeded("the game is over: call reset() before step()")
+        n = s.num_distinct_actions()
+        if not isinstance(action, int | np.integer) or not 0 <= int(action) < n:
+            raise error.InvalidAction(f"action {action!r}: not an action id (0 to {n - 1})")
+        legal = s.legal(self.seat)
+        if int(action) not in legal:
+            why = (f"action {action} ({s.action_text(int(action))}): not legal now; legal: "
+                   f"{legal[:16]}")
+            if self.illegal == "raise":
+                raise error.InvalidAction(why)
+            gym.logger.warn(f"{why}: the episode ends as lost")
+            self._over = True
+            return self._obs(), -1.0, True, False, {**self._info(), "illegal": why}
+        s.apply(int(action))
+        self._others_play()
+        done = s.is_terminal()
+        self._over = done
+        reward = float(s.returns()[self.seat]) if done else 0.0
+        cut = s.truncated()
+        return self._obs(), reward, done and not cut, cut, self._info()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        s = self.seated
+        legal = ", ".join(s.action_text(i) for i in s.legal(self.seat))
+        return (f"{s.game.TITLE}: {s.game.wait or 'over'}; legal: {legal}\n"
+                f"history: {' | '.join(str(a) for a in s.game.history[-8:])}")
+
+
+def _policy(game: str, name: str, seed: int = 0) -> Any:
+    """The engine's policy `name` of `game`, for the other seats."""
+    from ..policies import make_policy, policies_of
+
+    policies = policies_of(game)
+    if name.split(":")[0] not in policies:
+        raise GameError(f"unknown policy {name!r} for the other seats; policies: "
+                        + ", ".join(policies))
+    return make_policy(name, seed, policies)
+
+
+for _name in game_names():
+    if env_id(_name) not in gym.registry:
+        gym.register(id=env_id(_name), entry_point=KernelEnv, kwargs={"game": _name},
+                     disable_env_checker=False)
+del _name

@@ -1,0 +1,156 @@
+"""PettingZoo: an AEC environment for every game the kernel plays, an agent per seat.
+
+    from artproject.adapters.pettingzoo import env
+    e = env(mission="japan", players=2, difficulty="medium", seats="players")
+    e.reset(seed=1)
+    for agent in e.agent_iter():
+        obs, reward, terminated, truncated, info = e.last()
+        action = None if terminated or truncated else int(obs["action_mask"].argmax())
+        e.step(action)
+
+Agents are `player_0`, `player_1`, ... (p1, p2, ...: `seats="players"`) or `team_0`
+(`seats="team"`). An
+observation is a dict: `observation`, the seat's observation tensor (float32, the game's
+layout plus the seat's own segments: docs/ai.md), and `action_mask` (int8, 1 for each id
+the agent may take; all 0 for an agent not to act). Chance is drawn inside, from the seed
+`reset` is given. Rewards come at the end: each seat's return (+1 won, -1 lost; A.R.T.: the
+whole team), `infos[agent]["shaped"]` the shaped score after every step. A game cut at its
+maximum length is truncated.
+
+`env()` wraps the raw environment as PettingZoo's classic games are: an illegal id ends the
+game with the agent who chose it losing (with PettingZoo's warning), an id out of range is
+an AssertionError, and the order of calls is enforced. `raw_env` refuses an illegal or
+out-of-range id with ValueError, changing nothing. After the end, an agent's only valid
+action is None (PettingZoo's dead step: anything else is ValueError).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import EzPickle
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from ..core.errors import ArtError
+from ..core.seats import Seated
+from ._common import mask, seed_from, start, tensor
+
+LOW, HIGH = -1.0, 2000.0  # every number of a tensor lies within (docs/ai.md)
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The environment, wrapped as PettingZoo's classic games are (see the module's text)."""
+    e: AECEnv = raw_env(**kwargs)
+    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    return wrappers.OrderEnforcingWrapper(e)
+
+
+class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
+    """A kernel game as an AEC environment (see the module's text)."""
+
+    metadata = {"render_modes": ["ansi"], "name": "artproject_v0",  # noqa: RUF012 (PettingZoo's)
+                "is_parallelizable": False}
+
+    def __init__(self, game: str = "art-project", render_mode: str | None = None,
+                 max_decisions: int | None = None, **options: Any) -> None:
+        EzPickle.__init__(self, game, render_mode, max_decisions, **options)
+        super().__init__()
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        self.game, self.options, self.max_decisions = game, dict(options), max_decisions
+        self.render_mode = render_mode
+        try:
+            self.seated: Seated = start(game, options, chance="sample",
+                                        max_decisions=max_decisions)
+        except ArtError as err:
+            raise ValueError(str(err)) from None
+        s = self.seated
+        self.possible_agents = (["team_0"] if s.team else  # PettingZoo's names: player_0 is p1
+                                [f"player_{i}" for i in range(s.num_seats())])
+        self.metadata = {**self.metadata, "name": f"artproject_{game.replace('-', '_')}_v0"}
+        n, size = s.num_distinct_actions(), s.layout("observation").size
+        self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
+        self.observation_spaces = {a: spaces.Dict({
+            "observation": spaces.Box(LOW, HIGH, (size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (n,), np.int8)}) for a in self.possible_agents}
+        self.agents: list[str] = []
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def _seat(self, agent: str) -> int:
+        return self.possible_agents.index(agent)
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        elif not hasattr(self, "_rng"):
+            self._rng = np.random.default_rng()
+        self.seated = start(self.game, self.options, seed=seed_from(self._rng),
+                            chance="sample", max_decisions=self.max_decisions)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: self._info(a) for a in self.agents}
+        self.agent_selection = self.possible_agents[self.seated.current()]
+
+    def _info(self, agent: str) -> dict[str, Any]:
+        return {"shaped": self.seated.shaped()[self._seat(agent)]}
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        seat = self._seat(agent)
+        return {"observation": np.clip(tensor(self.seated, seat), LOW, HIGH),
+                "action_mask": mask(self.seated, seat)}
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        seat = self._seat(agent)
+        legal = self.seated.legal(seat)
+        if action is None or not isinstance(action, int | np.integer) or int(action) not in legal:
+            raise ValueError(self._refusal(action, seat, legal))
+        self._cumulative_rewards[agent] = 0.0
+        self.seated.apply(int(action))
+        self._clear_rewards()
+        s = self.seated
+        if s.is_terminal():
+            for a, r in zip(self.agents, s.returns(), strict=True):
+                self.rewards[a] = float(r)
+            cut = s.truncated()
+            self.terminations = dict.fromkeys(self.agents, not cut)
+            self.truncations = dict.fromkeys(self.agents, cut)
+            self.agent_selection = self.agents[0]
+        else:
+            self.agent_selection = self.possible_agents[s.current()]
+        self.infos = {a: self._info(a) for a in self.agents}
+        self._accumulate_rewards()
+
+    def _refusal(self, action: Any, seat: int, legal: list[int]) -> str:
+        n = self.seated.num_distinct_actions()
+        if not isinstance(action, int | np.integer) or not 0 <= int(action) < n:
+            return f"action {action!r}: not an action id (0 to {n - 1})"
+        return (f"action {action} ({self.seated.action_text(int(action))}): not legal for "
+                f"{self.agent_selection} now; legal: {legal[:16]}")
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        s = self.seated
+        cur = s.current()
+        legal = ", ".join(s.action_text(i) for i in s.legal()) if cur >= 0 else ""
+        return (f"{s.game.TITLE}: {s.game.wait or 'over'} (seat {cur}); legal: {legal}\n"
+                f"history: {' | '.join(str(a) for a in s.game.history[-8:])}")
+
+    def close(self) -> None:
+        pass

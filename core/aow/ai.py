@@ -1,0 +1,262 @@
+"""Art of War for search and learning (docs/ai.md): its tensors' layout, its shaped score and
+its determinizations. Nothing here runs during play.
+
+The tensors (core/tensors.py) show a player what W19 lets them see, as `observation`
+(info.py) does: their own hand, everyone's tokens and hand sizes, the centre pile, the
+deck's size, the discard pile, the challenge on the table (each face-down card only to its
+owner until the reveal). A viewer that is no player (TEAM) sees no hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Final
+
+from ..tensors import Segment, one_hot, put
+from .chance import DEAL, DRAW, TAKEN
+from .fight import BLIND, COLLECTIVE, DUEL, V_PLAY
+from .registry import REG
+
+if TYPE_CHECKING:
+    from .state import War
+
+FIGHTS: Final = (DUEL, COLLECTIVE, BLIND)
+
+def decisions() -> tuple[str, ...]:
+    """The kinds of decision a player takes, in the registry's order (the `decision`
+    segment), once every rule module has declared its own."""
+    return tuple(name for name, k in REG.kinds.items() if k.verb is None and k.verbs)
+
+# the trail's entries only their drawer sees: a card dealt or drawn into a hand (W19)
+PRIVATE_DRAWS: Final = (DEAL.name, DRAW.name)
+MAX_TURN_DECISIONS: Final = 40  # the adapters' cut: W18's turn limit times this
+
+
+# ====================================================================== tensors
+def _decision(st: War, v: int, out: list[float], at: int) -> None:
+    w = st.wait
+    kinds = decisions()
+    if w is not None and w.name in kinds:
+        one_hot(out, at, kinds.index(w.name))
+
+
+def _tokens(st: War, v: int, out: list[float], at: int) -> None:
+    put(out, at, st.tokens)
+
+
+def _whose(st: War, v: int, out: list[float], at: int) -> None:
+    one_hot(out, at, st.current)
+    one_hot(out, at + st.players, st.ask)
+    if 0 <= v < st.players:
+        one_hot(out, at + 2 * st.players, v)
+
+
+def _counts(st: War, v: int, out: list[float], at: int) -> None:
+    put(out, at, (st.turn, st.centre, st.out, st.deck_size()))
+
+
+def _hand(st: War, v: int, out: list[float], at: int) -> None:
+    if 0 <= v < st.players:
+        for k in st.hands[v]:
+            out[at + k] += 1.0
+
+
+def _hand_sizes(st: War, v: int, out: list[float], at: int) -> None:
+    put(out, at, [len(h) for h in st.hands])
+
+
+def _discard(st: War, v: int, out: list[float], at: int) -> None:
+    put(out, at, st.discard)
+
+
+def _fight(st: War, v: int, out: list[float], at: int) -> None:
+    f = st.fight
+    if f is None:
+        return
+    n = st.players
+    one_hot(out, at, FIGHTS.index(f.kind))
+    one_hot(out, at + 3, f.attacker)
+    one_hot(out, at + 3 + n, f.defender)
+    at += 3 + 2 * n
+    put(out, at, (f.bet, f.raised, float(f.revealed)))
+    put(out, at + 3, f.stake)
+    put(out, at + 3 + n, [1.0 if p in f.seats else 0.0 for p in range(n)])
+    put(out, at + 3 + 2 * n, f.out)
+    put(out, at + 3 + 3 * n, [1.0 if k >= 0 else 0.0 for k in f.card])
+
+
+def _cards_shown(st: War, v: int, out: list[float], at: int) -> None:
+    """Each seat's card on the table (one-hot by kind) when the viewer may see it (its
+    own, or after the reveal, W19), then the Wise Men each added."""
+    f = st.fight
+    if f is None:
+        return
+    k = len(st.rules.cards)
+    for p, card in enumerate(f.card):
+        if card >= 0 and (f.revealed or p == v):
+            one_hot(out, at + p * k, card)
+    at += st.players * k
+    for p, added in enumerate(f.added):
+        for card in added:
+            out[at + p * k + card] += 1.0
+
+
+def _deaths(st: War, v: int, out: list[float], at: int) -> None:
+    put(out, at, [0.0 if a else 1.0 for a in st.alive])
+
+
+def _decisions(st: War, v: int, out: list[float], at: int) -> None:
+    out[at] = float(len(st.history))
+
+
+def segments(st: War, kind: str) -> tuple[Segment, ...]:
+    """The `observation` or `information_state` tensor's segments for the game's rules and
+    player count (docs/ai.md lists them)."""
+    n, k = st.players, len(st.rules.cards)
+    obs = (
+        Segment("decision", (len(decisions()),), "the decision pending, by kind: "
+                + ", ".join(decisions()), _decision),
+        Segment("whose", (3, n), "whose turn it is, whose decision, the viewer (one-hot "
+                "rows)", _whose),
+        Segment("counts", (4,), "turns begun (W18), tokens in the centre pile, out of the "
+                "game, cards left in the deck", _counts),
+        Segment("dead", (n,), "each player dead (W17)", _deaths),
+        Segment("tokens", (n,), "each player's tokens", _tokens),
+        Segment("hand", (k,), "the viewer's hand, cards of each kind", _hand),
+        Segment("hand_sizes", (n,), "each hand's size", _hand_sizes),
+        Segment("discard", (k,), "the discard pile (face up, W19), cards of each kind",
+                _discard),
+        Segment("challenge", (3 + 2 * n + 3 + 4 * n,), "the challenge: its kind (duel, "
+                "collective, blind), attacker, defender (one-hot), bet, raise, revealed; "
+                "each seat's stake, taking part, out of the comparison, a card on the table",
+                _fight),
+        Segment("table", (2, n, k), "each seat's card on the table by kind, when the viewer "
+                "may see it (its own, or revealed); the Wise Men each added", _cards_shown),
+    )
+    if kind == "observation":
+        return obs
+    return (*obs, Segment("decisions", (1,), "decisions taken so far", _decisions))
+
+
+# ====================================================================== the shaped score
+SHAPE_TOKENS: Final = 0.5  # the weight of a player's share of the tokens; the rest: cards
+
+
+def shaped_score(st: War) -> list[float]:
+    """Each player's shaped score: the returns once it is over; in between -1 for the dead
+    and, for each of the n living, 0.9 * (n * s - 1) / (n - 1), at most 0.9, where s = 0.5 *
+    (their share of the tokens the living hold) + 0.5 * (their share of the cards in the
+    living's hands): 0 for a fair share, 0.9 for all of it."""
+    if st.outcome is not None:
+        return st.returns()
+    living = [p for p in range(st.players) if st.alive[p]]
+    n = len(living)
+    tokens = sum(st.tokens[p] for p in living) or 1
+    cards = sum(len(st.hands[p]) for p in living) or 1
+    out = []
+    for p in range(st.players):
+        if not st.alive[p]:
+            out.append(-1.0)
+            continue
+        s = (SHAPE_TOKENS * st.tokens[p] / tokens
+             + (1 - SHAPE_TOKENS) * len(st.hands[p]) / cards)
+        out.append(min(0.9, 0.9 * (n * s - 1.0) / max(1, n - 1)))
+    return out
+
+
+# ====================================================================== determinizations
+def resample(st: War, players: Sequence[int], seed: int) -> War:
+    """A copy `players` together cannot tell from `st` (a determinization): the cards none
+    of them can see (the other players' hands, their face-down cards not yet revealed, the
+    deck and any cards put on its top) dealt anew, uniformly, hands and face-down cards
+    keeping their sizes; the generator reseeded from `seed` (the draws to come). What the
+    other players saw of their own cards (their draws in the trail, their face-down card
+    laid) follows the new deal, so each of their information states fits it too: OpenSpiel's
+    ISMCTS keys its nodes by them. A determinization is for search: no replay of its
+    history gives it."""
+    c = st.clone()
+    c.reseed(seed)
+    hidden = [p for p in range(c.players) if p not in set(players)]
+    down = _face_down(c, hidden)
+    old = {p: [*c.hands[p], *([down[p]] if p in down else [])] for p in hidden}
+    pool = [k for k, n in enumerate(c.deck) for _ in range(n)] + list(c.deck_top)
+    for p in hidden:
+        pool += old[p]
+    _shuffle(c, pool)
+    # a card played at once when drawn (a Massacre, a Fortune Teller) is never held (W1)
+    held = [k for k in pool if not c.rules.cards[k].on_draw]
+    pool = [k for k in pool if c.rules.cards[k].on_draw]
+    new: dict[int, list[int]] = {}
+    for p in hidden:
+        new[p] = held[:len(old[p])]
+        del held[:len(old[p])]
+        c.hands[p][:] = sorted(new[p][:len(c.hands[p])])
+        if p in down:
+            _relay(c, p, new[p][-1])
+    _restock(c, pool + held)
+    _retrace(c, old, new)
+    c.legal_cache = None
+    return c
+
+
+def _face_down(st: War, hidden: list[int]) -> dict[int, int]:
+    """The face-down cards of the hidden players, not yet revealed, by player."""
+    f = st.fight
+    if f is None or f.revealed or f.kind == BLIND:  # a Fortune Teller's is face up (W15)
+        return {}
+    return {p: f.card[p] for p in hidden if f.card[p] >= 0}
+
+
+def _restock(st: War, cards: list[int]) -> None:
+    """The deck (and the cards put on its top) made of `cards`, shuffled."""
+    _shuffle(st, cards)
+    n_top = len(st.deck_top)
+    st.deck_top[:] = cards[:n_top]
+    deck = [0] * len(st.deck)
+    for k in cards[n_top:]:
+        deck[k] += 1
+    st.deck[:] = deck
+
+
+def _shuffle(st: War, cards: list[int]) -> None:
+    """Shuffle in place with the state's own generator (Fisher-Yates)."""
+    for i in range(len(cards) - 1, 0, -1):
+        j = st.next() % (i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+def _relay(st: War, p: int, card: int) -> None:
+    """The player's card laid face down is now `card`, and so is the history's last `play`
+    of theirs."""
+    assert st.fight is not None
+    st.fight.card[p] = card
+    for i in range(len(st.history) - 1, -1, -1):
+        a = st.history[i]
+        if a.verb == V_PLAY and a.player == p:
+            st.history[i] = st.registry.act(V_PLAY, p, st.rules.cards[card].name)
+            return
+
+
+def _retrace(st: War, old: dict[int, list[int]], new: dict[int, list[int]]) -> None:
+    """Each hidden player's draws in the trail (and the cards they took, W17) follow their
+    new cards: the latest draws of each old card become the new ones paired with it."""
+    pending: dict[int, dict[int, list[int]]] = {}
+    for p, cards in old.items():
+        by = pending[p] = {}
+        for was, now in zip(cards, new[p], strict=True):
+            by.setdefault(was, []).append(now)
+
+    def swap(p: int, k: int) -> int:
+        left = pending[p].get(k)
+        return left.pop() if left else k
+
+    trail = st.trail
+    for i in range(len(trail) - 1, -1, -1):
+        at, kind, who, value = trail[i]
+        if who not in pending:
+            continue
+        if (kind.name in PRIVATE_DRAWS and isinstance(value, int)
+                and not st.rules.cards[value].on_draw):  # played at once: shown to all
+            trail[i] = (at, kind, who, swap(who, value))
+        elif kind.name == TAKEN.name:
+            trail[i] = (at, kind, who, tuple(sorted(swap(who, k) for k in value)))

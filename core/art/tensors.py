@@ -1,0 +1,236 @@
+"""The A.R.T. game's tensors: its observation and information state as numbers, in a fixed
+layout per rules and player count (core/tensors.py; docs/ai.md lists it).
+
+Counts are raw numbers (health tokens, agents, the round), the rest one-hot or 0/1 flags.
+A viewer sees what info.py lets a player see: the public table, their own hand's faces, and
+of the other hands only their sizes and backs (counted by back: the clue symbols printed
+on it). The viewer TEAM is the whole team deciding as one: every hand's faces.
+
+The information state adds to the observation what the past told that the table no longer
+shows: the number of decisions taken. In this game everything a player saw earlier is
+still on the table (played cards lie in the clue chains, discarded ones face up in the
+discard pile, R9 and our ruling), so the observation carries the rest; the information
+state's string (the kernel's, perfect recall) tells the order of events as well.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Final
+
+from ..actions import CHANCE, TEAM
+from ..tensors import Segment, one_hot, put
+from .registry import ALLY_PAWN, REG
+
+if TYPE_CHECKING:
+    from .state import State
+
+PHASES: Final = ("setup", "mission", "movement", "exchange", "battle", "end", "over")
+BACKS_KEY: Final = "tensor-backs"
+
+
+def _card_index(st: State) -> dict[int, int]:
+    """Each card id (the final card too) to its row in the card segments."""
+    cache = st.rules.cache
+    idx = cache.get("tensor-cards")
+    if idx is None:
+        ids = sorted({*st.rules.cards, st.rules.final_card})
+        idx = cache["tensor-cards"] = {c: i for i, c in enumerate(ids)}
+    assert isinstance(idx, dict)
+    return idx
+
+
+def _backs(st: State) -> tuple[dict[int, int], int]:
+    """Each card id to its back's class (its distinct clue symbols, sorted), and how many
+    classes the deck has."""
+    cache = st.rules.cache
+    got = cache.get(BACKS_KEY)
+    if got is None:
+        classes = sorted({tuple(sorted(set(c.clues))) for c in st.rules.cards.values()})
+        index = {b: i for i, b in enumerate(classes)}
+        by_card = {cid: index[tuple(sorted(set(c.clues)))]
+                   for cid, c in st.rules.cards.items()}
+        got = cache[BACKS_KEY] = (by_card, len(classes))
+    assert isinstance(got, tuple)
+    return got
+
+
+def _pawn_count(st: State) -> int:
+    return st.players + (1 if st.solo else 0)
+
+
+def _dice_count(st: State) -> int:
+    return st.players + st.tab.ally_dice + (1 if st.solo else 0)
+
+
+# ---------------------------------------------------------------------- the writers
+def _phase(st: State, v: int, out: list[float], at: int) -> None:
+    if st.phase in PHASES:
+        one_hot(out, at, PHASES.index(st.phase))
+
+
+def _decision(st: State, v: int, out: list[float], at: int) -> None:
+    if st.wait is not None and st.outcome is None:
+        one_hot(out, at, list(REG.kinds).index(st.wait.name))
+
+
+def _pawns(st: State, v: int, out: list[float], at: int) -> None:
+    c = len(st.rules.cities)
+    for i, city in enumerate(st.pawns):
+        one_hot(out, at + i * c, city)
+
+
+def _track(st: State, v: int, out: list[float], at: int) -> None:
+    syms = st.rules.symbols
+    for i, s in enumerate(st.track):
+        if s in syms:
+            one_hot(out, at + i * len(syms), syms.index(s))
+
+
+def _chains(st: State, v: int, out: list[float], at: int) -> None:
+    idx = _card_index(st)
+    for i, ch in enumerate(st.chains):
+        for card in ch:
+            out[at + i * len(idx) + idx[card]] = 1.0
+
+
+def _discard(st: State, v: int, out: list[float], at: int) -> None:
+    idx = _card_index(st)
+    for card in st.discard:
+        out[at + idx[card]] = 1.0
+
+
+def _hands(st: State, v: int, out: list[float], at: int) -> None:
+    """The viewer's own hand (TEAM: every hand), a row per player."""
+    idx = _card_index(st)
+    for p, hand in enumerate(st.hands):
+        if v in (TEAM, p):
+            for card in hand:
+                out[at + p * len(idx) + idx[card]] = 1.0
+
+
+def _backs_seen(st: State, v: int, out: list[float], at: int) -> None:
+    by_card, n = _backs(st)
+    for p, hand in enumerate(st.hands):
+        for card in hand:
+            out[at + p * n + by_card[card]] += 1.0
+
+
+def _battle(st: State, v: int, out: list[float], at: int) -> None:
+    """The battle under way: city, leader, participants (one-hot), then its numbers."""
+    b = st.battle
+    if b is None:
+        return
+    c, n = len(st.rules.cities), st.players
+    one_hot(out, at, b.city)
+    one_hot(out, at + c, b.leader)
+    for p in b.parts:
+        one_hot(out, at + c + n, p)
+    out[at + c + 2 * n] = float(st.strength())
+    out[at + c + 2 * n + 1] = float(st.agent_strength(b.city))
+    out[at + c + 2 * n + 2] = float(b.bonus)
+
+
+def _dice(st: State, v: int, out: list[float], at: int) -> None:
+    """Each die's result and whether it is picked for a reroll, by its label's place."""
+    b = st.battle
+    if b is None:
+        return
+    labels = _labels(st)
+    d = len(labels)
+    for i, lab in enumerate(b.labels):
+        j = labels.index(lab) if lab in labels else -1
+        if j >= 0:
+            out[at + j] = float(b.dice[i]) if i < len(b.dice) else 0.0
+            if i in b.picks:
+                out[at + d + j] = 1.0
+
+
+def _labels(st: State) -> list[str]:
+    out = [f"p{p + 1}" for p in range(st.players)]
+    out += [f"a{i + 1}" for i in range(st.tab.ally_dice)]
+    return [*out, "ally"] if st.solo else out
+
+
+def _flags(attr: str) -> Callable[[State, int, list[float], int], None]:
+    """A 0/1 flag per index listed in the state's list `attr`."""
+    def write(st: State, v: int, out: list[float], at: int) -> None:
+        for i in getattr(st, attr):
+            out[at + (st.players if i == ALLY_PAWN else i)] = 1.0
+    return write
+
+
+def _numbers(read: Callable[[State], Any]) -> Callable[[State, int, list[float], int], None]:
+    """The numbers `read(state)` gives (one, or a list), as they are."""
+    def write(st: State, v: int, out: list[float], at: int) -> None:
+        x = read(st)
+        put(out, at, x if isinstance(x, list | tuple) else [x])
+    return write
+
+
+def _decisions(st: State, v: int, out: list[float], at: int) -> None:
+    out[at] = float(sum(1 for a in st.history if a.player != CHANCE))
+
+
+# ---------------------------------------------------------------------- the layouts
+def observation_segments(st: State) -> tuple[Segment, ...]:
+    """The observation's segments for this game's rules and player count."""
+    r = st.rules
+    n, c, k, s = st.players, len(r.cities), len(_card_index(st)), len(r.symbols)
+    pw, backs = _pawn_count(st), _backs(st)[1]
+    return (
+        Segment("phase", (len(PHASES),), "the phase: " + ", ".join(PHASES), _phase),
+        Segment("decision", (len(REG.kinds),), "the decision pending, by kind (docs/ai.md)",
+                _decision),
+        Segment("round", (1,), "the round", _numbers(lambda st: st.round)),
+        Segment("van", (len(r.resources),), "resources in the van: " + ", ".join(r.resources),
+                _numbers(lambda st: st.van)),
+        Segment("health", (n,), "each player's health", _numbers(lambda st: st.health)),
+        Segment("pawns", (pw, c), "each pawn's city (the solo ally pawn last)", _pawns),
+        Segment("agents", (c,), "agents in each city", _numbers(lambda st: st.agents)),
+        Segment("hq", (1,), "agents in headquarters", _numbers(lambda st: st.hq)),
+        Segment("artworks", (c,), "cities holding an artwork", _numbers(lambda st: st.artworks)),
+        Segment("lost", (c,), "lost cities", _numbers(lambda st: st.lost)),
+        Segment("track", (len(r.track), s), "the symbol of each artwork on the track", _track),
+        Segment("threat", (1,), "the threat (R15)", _numbers(lambda st: st.threat())),
+        Segment("ally_cost", (1,), "radio to unlock the next ally die (R17)",
+                _numbers(lambda st: st.ally_cost())),
+        Segment("allies", (1,), "ally dice unlocked", _numbers(lambda st: st.allies)),
+        Segment("chains", (len(st.chains), k), "the cards in each clue chain", _chains),
+        Segment("discard", (k,), "the cards in the discard pile (face up)", _discard),
+        Segment("hands", (n, k), "the viewer's own hand (the team: every hand)", _hands),
+        Segment("hand_sizes", (n,), "each hand's size",
+                _numbers(lambda st: [len(h) for h in st.hands])),
+        Segment("hand_backs", (n, backs), "each hand's cards by back (clue symbols)",
+                _backs_seen),
+        Segment("deck", (1,), "cards left in the deck", _numbers(lambda st: st.deck_size())),
+        Segment("above", (1,), "cards above the final card (-1: drawn, R3)",
+                _numbers(lambda st: st.above)),
+        Segment("final_round", (1,), "the final card has been drawn (R20)",
+                _numbers(lambda st: int(st.final_round))),
+        Segment("set_aside", (1,), "cards set aside (solo, R24)",
+                _numbers(lambda st: len(st.removed))),
+        Segment("carried", (pw,), "pawns carrying an artwork (R23)",
+                _numbers(lambda st: st.carried)),
+        Segment("plays_left", (n,), "cards each player has still to play",
+                _numbers(lambda st: st.plays_left)),
+        Segment("fought", (c,), "cities fought in this round", _flags("fought")),
+        Segment("moved", (pw,), "pawns moved this round", _flags("moved")),
+        Segment("must_leave", (pw,), "pawns that must leave a lost city", _flags("must_leave")),
+        Segment("deploy_left", (n,), "set-up agents each player has still to place (R23)",
+                _numbers(lambda st: st.deploy_left)),
+        Segment("battle", (c + 2 * n + 3,), "the battle: city, leader, participants "
+                "(one-hot), strength, the agents' strength, weapon bonus", _battle),
+        Segment("dice", (2, _dice_count(st)), "each die's result, then 1 if picked for a "
+                "reroll: p1..pN, a1..aK (ally dice), ally (solo)", _dice),
+    )
+
+
+def information_state_segments(st: State) -> tuple[Segment, ...]:
+    """The observation's segments, then the decisions taken so far."""
+    return (*observation_segments(st),
+            Segment("decisions", (1,), "decisions taken so far", _decisions))
+
+
+def segments(st: State, kind: str) -> tuple[Segment, ...]:
+    return observation_segments(st) if kind == "observation" else information_state_segments(st)

@@ -1,0 +1,328 @@
+"""Seats: a game as the players at its table see it, for search and learning libraries.
+
+A game's decisions are the team's or a player's (the kernel's `actor`); the libraries want
+seats, each with its own view and its own choices. Two seatings:
+
+- `team`: one seat, the whole team deciding as one (the engine's bots): it sees every
+  player's private facts (a seat hides nothing of the team from itself) and takes every
+  decision.
+- `players`: a seat per player. An action a verb declares as one player's own (its
+  `owner`: what the rules give that player alone to decide) is that player's seat's; every
+  other action (a joint decision of the team) is taken by the game's joint seat
+  (`joint_seat()`, the first player unless a game says otherwise). Where the joint seat
+  must choose whose turn it is among players with their own choices, it *delegates* the
+  decision (`turn pN`, a numbered action after the game's own), and that seat then
+  chooses among its own actions: no seat ever sees another's own actions (they may name
+  that player's private facts).
+
+A seat sees what its players see (the game's `observation`, `information_state` and
+tensors for each of its players), plus the delegations made so far, which the table sees.
+A game cut at its maximum length (`max_decisions`, by default the game's
+`max_game_length()`) ends with the game's `limit_returns()`. Nothing here runs during play.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any, Final
+
+from .actions import CHANCE, TEAM, TERMINAL, Action
+from .errors import GameError, IllegalActionError
+from .spaces import action_space, ids_of
+from .tensors import Layout, Segment, layout, one_hot
+
+if TYPE_CHECKING:
+    from .machine import Machine
+
+TEAM_SEATS: Final = "team"
+PLAYER_SEATS: Final = "players"
+SEATINGS: Final = (TEAM_SEATS, PLAYER_SEATS)
+
+
+def check_seating(game: Machine, seats: str) -> None:
+    """GameError unless `seats` is a seating the game offers."""
+    offered = game.SEATINGS
+    if seats not in offered:
+        raise GameError(f"seats must be one of {', '.join(offered)} for the {game.game} game, "
+                        f"not {seats!r}")
+
+
+class Seated:
+    """A game and its seats (see the module's text). Ids: the game's numbered actions
+    (spaces.py), then `turn pN` for each player N (`players` seating), and at a chance
+    node the chance outcomes' ids."""
+
+    __slots__ = ("_groups", "decisions", "game", "limit", "marks", "seats", "steps", "turn")
+
+    def __init__(self, game: Machine, seats: str = TEAM_SEATS,
+                 max_decisions: int | None = None) -> None:
+        check_seating(game, seats)
+        self.game, self.seats = game, seats
+        self.limit = game.max_game_length() if max_decisions is None else max_decisions
+        if self.limit < 1:
+            raise GameError(f"max_decisions must be at least 1, not {self.limit}")
+        self.turn: int | None = None  # the seat the decision was delegated to, if any
+        self.marks: tuple[tuple[int, int], ...] = ()  # (decisions taken, seat) delegated to
+        self.steps = 0  # seat decisions taken (delegations too)
+        self.decisions = 0  # the game's decisions taken (what the limit counts)
+        self._groups: tuple[Any, ...] | None = None
+
+    # ---------------------------------------------------------------- the table
+    @property
+    def team(self) -> bool:
+        return self.seats == TEAM_SEATS
+
+    def num_seats(self) -> int:
+        return 1 if self.team else self.game.num_players()
+
+    def players_of(self, seat: int) -> tuple[int, ...]:
+        """The game's players a seat holds (the team seat: all)."""
+        return tuple(range(self.game.num_players())) if self.team else (seat,)
+
+    def viewer(self, seat: int) -> int:
+        """Whose eyes a seat's tensors are written with (TEAM: the whole team's)."""
+        return TEAM if self.team else seat
+
+    def num_distinct_actions(self) -> int:
+        n = action_space(self.game).size
+        return n if self.team else n + self.game.num_players()
+
+    def max_chance_outcomes(self) -> int:
+        return action_space(self.game).chance.size
+
+    def max_game_length(self) -> int:
+        """The most seat decisions a game can take: each of the game's decisions at most
+        once handed over first."""
+        return self.limit if self.team else 2 * self.limit
+
+    # ---------------------------------------------------------------- whose turn
+    def truncated(self) -> bool:
+        """The game was cut at its maximum length."""
+        return self.decisions >= self.limit and not self.game.is_terminal()
+
+    def is_terminal(self) -> bool:
+        return self.game.is_terminal() or self.decisions >= self.limit
+
+    def current(self) -> int:
+        """The seat to act, CHANCE at a chance node, TERMINAL at the end."""
+        if self.is_terminal():
+            return TERMINAL
+        if self.game.is_chance_node():
+            return CHANCE
+        return self._split()[0]
+
+    def legal(self, seat: int | None = None) -> list[int]:
+        """The sorted ids the seat may take now (the current one's by default; none for a
+        seat that is not to act); at a chance node, the outcomes' ids."""
+        cur = self.current()
+        if cur == TERMINAL or (seat is not None and seat != cur):
+            return []
+        if cur == CHANCE:
+            return ids_of(action_space(self.game).chance, self.game.legal_actions(),
+                          "chance outcomes")
+        return list(self._split()[1])
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """At a chance node, (id, probability) of each outcome, by id."""
+        space = action_space(self.game).chance
+        out = [(space.id(a), p) for a, p in self.game.chance_outcomes()]
+        return sorted((i, p) for i, p in out if i is not None)
+
+    def _split(self) -> tuple[int, tuple[int, ...]]:
+        """(seat to act, its sorted ids), worked out once per position."""
+        key = (len(self.game.history), self.turn)
+        g = self._groups
+        if g is None or g[0] != key:
+            g = self._groups = (key, *self._work_out())
+        return g[1], g[2]
+
+    def _work_out(self) -> tuple[int, tuple[int, ...]]:
+        st = self.game
+        space = action_space(st).decisions
+        legal = st.legal_actions()
+        if self.team:
+            return 0, tuple(ids_of(space, legal, "actions"))
+        joint: list[Action] = []
+        own: dict[int, list[Action]] = {}
+        for a in legal:
+            who = _owner(st, a)
+            if who is None:
+                joint.append(a)
+            else:
+                own.setdefault(who, []).append(a)
+        if self.turn is not None:
+            return self.turn, tuple(ids_of(space, own.get(self.turn, []), "actions"))
+        if not joint and len(own) == 1:
+            (seat, mine), = own.items()
+            return seat, tuple(ids_of(space, mine, "actions"))
+        lead = st.joint_seat()
+        ids = ids_of(space, joint + own.get(lead, []), "actions")
+        ids += [space.size + q for q in sorted(own) if q != lead]
+        return lead, tuple(sorted(ids))
+
+    # ---------------------------------------------------------------- acting
+    def apply(self, i: int) -> None:
+        """Take id `i` for the seat to act (or, at a chance node, an outcome); an id out of
+        range or not legal now raises IllegalActionError and changes nothing."""
+        cur = self.current()
+        if cur == TERMINAL:
+            raise IllegalActionError(f"action {i}: the game is over ({self._end_text()})")
+        space = action_space(self.game)
+        if cur == CHANCE:
+            if not 0 <= i < space.chance.size or i not in self.legal():
+                raise IllegalActionError(f"chance outcome {i}: not an outcome now; outcomes: "
+                                         f"{self.legal()}")
+            self.game.apply(space.chance.action(i))
+            return
+        legal = self._split()[1]
+        if i not in legal:
+            raise IllegalActionError(self._why(i, cur, legal))
+        self.steps += 1
+        if i >= space.size:
+            self.turn = i - space.size
+            self.marks = (*self.marks, (self.decisions, self.turn))
+            return
+        self.game.apply(space.decisions.action(i))
+        self.turn = None
+        self.decisions += 1
+
+    def seat_id_for(self, action: Action) -> int:
+        """The id the seat to act takes toward the game's `action` (a policy's choice for the
+        whole team): the action's own id when it is the seat's, else the delegation to the
+        player whose own action it is; IllegalActionError when neither is legal now."""
+        space = action_space(self.game)
+        if self.current() == CHANCE:
+            i = space.chance.id(action)
+            if i is not None and i in self.legal():
+                return i
+        else:
+            legal = self._split()[1]
+            i = space.decisions.id(action)
+            if i is not None and i in legal:
+                return i
+            who = _owner(self.game, action)
+            if who is not None and not self.team and space.size + who in legal:
+                return space.size + who
+        raise IllegalActionError(f"{action}: not an action the seat to act may take now")
+
+    def _why(self, i: int, seat: int, legal: tuple[int, ...]) -> str:
+        n = self.num_distinct_actions()
+        if not 0 <= i < n:
+            return f"action {i}: out of range (ids are 0 to {n - 1})"
+        return (f"action {i} ({self.action_text(i)}): not legal for seat {seat} now; legal: "
+                f"{list(legal)[:16]}")
+
+    def _end_text(self) -> str:
+        if self.game.is_terminal():
+            return self.game.over_text()
+        return f"cut at its maximum length, {self.limit} decisions"
+
+    def action_text(self, i: int, chance: bool = False) -> str:
+        """An id's text: the game's notation, or `turn pN` for a delegation."""
+        space = action_space(self.game)
+        if chance:
+            if not 0 <= i < space.chance.size:
+                raise GameError(f"chance outcome {i}: out of range")
+            return str(space.chance.action(i))
+        if 0 <= i < space.size:
+            return str(space.decisions.action(i))
+        if not self.team and space.size <= i < self.num_distinct_actions():
+            return f"turn p{i - space.size + 1}"
+        raise GameError(f"action {i}: out of range (ids are 0 to "
+                        f"{self.num_distinct_actions() - 1})")
+
+    # ---------------------------------------------------------------- the outcome
+    def _per_seat(self, values: list[float]) -> list[float]:
+        return [values[0] if values else 0.0] if self.team else list(values)
+
+    def returns(self) -> list[float]:
+        """Each seat's return: the game's (+1 won, -1 lost), or its `limit_returns()` when
+        cut at the maximum length; 0 while it goes on."""
+        if self.truncated():
+            return self._per_seat(self.game.limit_returns())
+        return self._per_seat(self.game.returns())
+
+    def shaped(self) -> list[float]:
+        """Each seat's shaped score (the game's `shaped_score()`): its returns at the end,
+        a documented estimate in between."""
+        if self.is_terminal():
+            return self.returns()
+        return self._per_seat(self.game.shaped_score())
+
+    # ---------------------------------------------------------------- what a seat sees
+    def observation(self, seat: int) -> dict[str, Any]:
+        """What the seat sees now: each of its players' observation (without the game's
+        own `legal`), the delegations, and its own legal actions."""
+        views = []
+        for p in self.players_of(seat):
+            view = dict(self.game.observation(p))
+            view.pop("legal", None)
+            views.append(view)
+        return {"seat": seat, "views": views, "turn": self.turn,
+                "legal": [self.action_text(i) for i in self.legal(seat)]
+                if self.current() >= 0 else []}
+
+    def observation_string(self, seat: int) -> str:
+        return json.dumps(self.observation(seat), sort_keys=True, default=str)
+
+    def information_state(self, seat: int) -> tuple[Any, ...]:
+        """What the seat knows (hashable): its players' information states, and the
+        delegations so far and now (the table sees them)."""
+        return (seat, tuple(self.game.information_state(p) for p in self.players_of(seat)),
+                self.marks, self.turn)
+
+    def information_state_string(self, seat: int) -> str:
+        return repr(self.information_state(seat))
+
+    def layout(self, kind: str) -> Layout:
+        """The seat's `kind` layout: the game's, then the seat's own segments (seat, turn)."""
+        return Layout(kind, (*layout(self.game, kind).segments, *self._own_layout().segments))
+
+    def _own_layout(self) -> Layout:
+        key = ("seat-tensor", self.seats, self.game.num_players())
+        cache = self.game.derived()
+        out = cache.get(key)
+        if out is None:
+            out = cache[key] = Layout("seat", (
+                Segment("seat", (self.num_seats(),), "which seat this is (one-hot)",
+                        _write_seat),
+                Segment("turn", (self.game.num_players(),),
+                        "the player the decision was delegated to (one-hot)", _write_turn)))
+        assert isinstance(out, Layout)
+        return out
+
+    def tensor(self, seat: int, kind: str) -> list[float]:
+        """The seat's `kind` tensor (see `layout`): the game's, written for the seat's
+        players, then the seat's own segments."""
+        game = layout(self.game, kind).tensor(self.game, self.viewer(seat))
+        return game + self._own_layout().tensor(self, seat)
+
+    # ---------------------------------------------------------------- copies
+    def clone(self) -> Seated:
+        c = Seated.__new__(Seated)
+        c.game, c.seats, c.limit = self.game.clone(), self.seats, self.limit
+        c.turn, c.marks, c.steps, c.decisions = self.turn, self.marks, self.steps, self.decisions
+        c._groups = None
+        return c
+
+    def resample(self, seat: int, seed: int) -> Seated:
+        """A copy the seat cannot tell from this one: what its players cannot see drawn anew
+        (the game's `resample`), and a future of its own (reseeded)."""
+        c = self.clone()
+        c.game = self.game.resample(self.players_of(seat), seed)
+        return c
+
+
+def _owner(st: Machine, a: Action) -> int | None:
+    own = getattr(a.verb, "owner", None)
+    return None if own is None else own(st, a)
+
+
+# the seat's own segments are written with the Seated as the state and the seat as viewer
+def _write_seat(seated: Seated, seat: int, out: list[float], at: int) -> None:
+    one_hot(out, at, 0 if seated.team else seat)
+
+
+def _write_turn(seated: Seated, seat: int, out: list[float], at: int) -> None:
+    if seated.turn is not None:
+        one_hot(out, at, seated.turn)

@@ -1,0 +1,96 @@
+"""Tensors: a state as a flat list of numbers with a fixed, documented layout per game,
+rules and player count, for learning libraries (the adapters turn it into a numpy array;
+the kernel itself imports no numpy).
+
+A game declares its layouts as `Segment`s (its `tensor_segments(kind)` hook, for the kinds
+`observation` and `information_state`): each a name, a shape, what it means, and the
+function that writes it for a viewer (a player, or TEAM: the whole team, every private
+fact of it seen).
+The layout is made once per rules and player count; writing a tensor fills a list of
+zeros segment by segment. Nothing here runs during play.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from math import prod
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
+
+from .errors import GameError
+
+if TYPE_CHECKING:
+    from .machine import Machine
+
+# (state, viewer, out, at): write the segment's numbers into out[at:at + size]
+Write = Callable[[Any, int, list[float], int], None]
+KINDS: Final = ("observation", "information_state")
+
+
+class Segment(NamedTuple):
+    """One named part of a tensor: its shape (row-major), meaning and writer."""
+
+    name: str
+    shape: tuple[int, ...]
+    meaning: str
+    write: Write
+
+    @property
+    def size(self) -> int:
+        return prod(self.shape)
+
+
+class Layout:
+    """A tensor's segments in order, each at its offset; `size` numbers in all."""
+
+    __slots__ = ("kind", "offsets", "segments", "size")
+
+    def __init__(self, kind: str, segments: Sequence[Segment]) -> None:
+        self.kind, self.segments = kind, tuple(segments)
+        self.offsets: list[int] = []
+        at = 0
+        for s in self.segments:
+            self.offsets.append(at)
+            at += s.size
+        self.size = at
+
+    def tensor(self, st: Any, viewer: int) -> list[float]:
+        """The state as `viewer` sees it, `size` numbers."""
+        out = [0.0] * self.size
+        for s, at in zip(self.segments, self.offsets, strict=True):
+            s.write(st, viewer, out, at)
+        return out
+
+    def rows(self) -> list[tuple[str, int, tuple[int, ...], str]]:
+        """(name, offset, shape, meaning) of each segment: the documented layout."""
+        return [(s.name, at, s.shape, s.meaning)
+                for s, at in zip(self.segments, self.offsets, strict=True)]
+
+    def split(self, tensor: Sequence[float]) -> dict[str, list[float]]:
+        """A tensor cut into its segments, by name (flat, row-major)."""
+        return {s.name: list(tensor[at:at + s.size])
+                for s, at in zip(self.segments, self.offsets, strict=True)}
+
+
+def layout(st: Machine, kind: str) -> Layout:
+    """The game's `kind` layout, made once per rules and player count."""
+    if kind not in KINDS:
+        raise GameError(f"unknown tensor kind {kind!r}; kinds: {', '.join(KINDS)}")
+    key = ("tensor", kind, st.num_players())
+    cache = st.derived()
+    out = cache.get(key)
+    if out is None:
+        out = cache[key] = Layout(kind, st.tensor_segments(kind))
+    assert isinstance(out, Layout)
+    return out
+
+
+# ---------------------------------------------------------------------- writers' helpers
+def one_hot(out: list[float], at: int, index: int) -> None:
+    """Set out[at + index] to 1 (an index of -1, or None, sets nothing)."""
+    if index is not None and index >= 0:
+        out[at + index] = 1.0
+
+
+def put(out: list[float], at: int, values: Sequence[float]) -> None:
+    """Copy `values` into out from `at`."""
+    out[at:at + len(values)] = [float(v) for v in values]

@@ -1,0 +1,256 @@
+"""The adapters pass their host libraries' own conformance checks: OpenSpiel's random
+simulation test (serialization, clones, chance, the game type's promises) and its ISMCTS
+and MCTS bots, PettingZoo's api_test and seed_test, Gymnasium's check_env; random play
+through each; bad ids and steps after the end refused with the host's own errors.
+
+Needs the `ai` extra (CI installs it through `dev`)."""
+
+from __future__ import annotations
+
+import warnings
+
+import gymnasium
+import numpy as np
+import pyspiel
+import pytest
+from gymnasium.utils.env_checker import check_env
+from open_spiel.python.algorithms import ismcts, mcts
+from pettingzoo.test import api_test, seed_test
+
+import artproject.adapters.gymnasium as gym_adapter
+import artproject.adapters.openspiel  # noqa: F401 (registers the games)
+from artproject.adapters.pettingzoo import env, raw_env
+
+SETTINGS = [("team", 1), ("team", 2), ("players", 2), ("players", 3)]
+
+
+def calm(ids: np.ndarray | list[int], text: object, rng: np.random.Generator) -> int:
+    """A random id of a random verb, no unlock or health payment when another verb is
+    legal: random games that last (uniform ids lose within a few rounds)."""
+    words = {int(i): str(text(int(i))).split()[0] for i in ids}  # type: ignore[operator]
+    verbs = sorted(set(words.values()) - {"unlock", "hurt"}) or sorted(set(words.values()))
+    verb = verbs[int(rng.integers(len(verbs)))]
+    return int(rng.choice([i for i, w in words.items() if w == verb]))
+
+
+def _load(seats: str, players: int, **more: object) -> pyspiel.Game:
+    return pyspiel.load_game("python_art_project", {"players": players, "seats": seats, **more})
+
+
+# ====================================================================== OpenSpiel
+@pytest.mark.parametrize(("seats", "players"), SETTINGS)
+def test_openspiel_random_simulation(seats: str, players: int) -> None:
+    game = _load(seats, players)
+    pyspiel.random_sim_test(game, num_sims=8, serialize=True, verbose=False)
+    assert game.num_players() == (1 if seats == "team" else players)
+    assert game.get_type().utility == pyspiel.GameType.Utility.IDENTICAL
+    assert str(game) == (f"python_art_project(difficulty=medium,mission=japan,players={players},"
+                         f"seats={seats})")
+
+
+def test_openspiel_long_random_games_and_their_strings() -> None:
+    """Random play that lives longer (no unlocks that cost health), a few thousand steps,
+    every legal id's string unique and every seat's strings and tensors sized."""
+    game = _load("players", 2, mission="usa")
+    rng = np.random.default_rng(1)
+    steps = 0
+    for _ in range(30):
+        st = game.new_initial_state()
+        while not st.is_terminal():
+            if st.is_chance_node():
+                ids, ps = zip(*st.chance_outcomes(), strict=True)
+                st.apply_action(int(rng.choice(ids, p=ps)))
+                continue
+            legal = st.legal_actions()
+            texts = [st.action_to_string(a) for a in legal]
+            assert len(set(texts)) == len(texts)
+            if steps % 16 == 0:
+                for p in range(game.num_players()):
+                    assert len(st.observation_tensor(p)) == game.observation_tensor_size()
+                    assert (len(st.information_state_tensor(p))
+                            == game.information_state_tensor_size())
+                    st.information_state_string(p)
+            st.apply_action(calm(legal, st.action_to_string, rng))
+            steps += 1
+        assert st.returns() in ([1.0, 1.0], [-1.0, -1.0])
+    assert steps > 1500
+
+
+def test_openspiel_bad_input_is_a_spiel_error() -> None:
+    game = _load("players", 2)
+    st = game.new_initial_state()
+    legal = st.legal_actions()
+    illegal = next(a for a in range(game.num_distinct_actions()) if a not in legal)
+    before = str(st)
+    for bad in (illegal, game.num_distinct_actions(), 10**6, -5):
+        with pytest.raises(pyspiel.SpielError, match=r"not legal|out of range"):
+            st.apply_action(bad)
+    assert str(st) == before and st.history() == []
+    with pytest.raises(pyspiel.SpielError, match="out of range"):
+        st.action_to_string(0, 10**6)
+    while not st.is_terminal():  # to the end: then every action is refused
+        if st.is_chance_node():
+            st.apply_action(st.chance_outcomes()[0][0])
+        else:
+            st.apply_action(st.legal_actions()[-1])
+    with pytest.raises(pyspiel.SpielError, match="over"):
+        st.apply_action(0)
+    with pytest.raises(pyspiel.SpielError, match=r"unknown mission|japn"):
+        _load("team", 2, mission="japn")
+    with pytest.raises(pyspiel.SpielError, match="seats must be one of"):
+        _load("everyone", 2)
+
+
+def test_openspiel_bots_play_it() -> None:
+    game = _load("players", 2)
+    rng = np.random.RandomState(3)
+    evaluator = mcts.RandomRolloutEvaluator(1, rng)
+    bots = [ismcts.ISMCTSBot(game, evaluator, 2.0, 12, random_state=rng),
+            mcts.MCTSBot(game, 2.0, 8, evaluator, random_state=rng)]
+    for bot in bots:
+        st = game.new_initial_state()
+        while not st.is_terminal():
+            if st.is_chance_node():
+                ids, ps = zip(*st.chance_outcomes(), strict=True)
+                st.apply_action(int(rng.choice(ids, p=ps)))
+            else:
+                st.apply_action(bot.step(st))
+        assert st.returns() in ([1.0, 1.0], [-1.0, -1.0])
+
+
+def test_openspiel_resample_keeps_the_information_state() -> None:
+    game = _load("players", 3)
+    st = game.new_initial_state()
+    rng = np.random.default_rng(2)
+    for _ in range(40):
+        if st.is_terminal():
+            break
+        if st.is_chance_node():
+            st.apply_action(st.chance_outcomes()[int(rng.integers(2))][0])
+            continue
+        p = st.current_player()
+        r = st.resample_from_infostate(p, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+        assert r.information_state_string(p) == st.information_state_string(p)
+        assert r.legal_actions() == st.legal_actions()
+        st.apply_action(st.legal_actions()[-1])
+
+
+# ====================================================================== PettingZoo
+@pytest.mark.parametrize("seats", ["team", "players"])
+def test_pettingzoo_api_and_seed_tests(seats: str) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # its advice on Dict observations, as for chess
+        api_test(env(players=2, seats=seats), num_cycles=300, verbose_progress=False)
+        seed_test(lambda: env(players=3, seats=seats), num_cycles=300)
+
+
+def test_pettingzoo_random_steps_and_bad_input() -> None:
+    e = raw_env(mission="usa", players=3, seats="players")
+    rng = np.random.default_rng(4)
+    steps = 0
+    for game in range(15):
+        e.reset(seed=game)
+        for agent in e.agent_iter():
+            obs, _, term, trunc, info = e.last()
+            if term or trunc:
+                with pytest.raises(ValueError, match="dead"):
+                    e.step(0)  # PettingZoo's own refusal: a dead agent's action is None
+                e.step(None)
+                continue
+            mask = obs["action_mask"]
+            assert e.observation_space(agent).contains(obs)
+            assert -1 <= info["shaped"] <= 1
+            illegal = int(np.flatnonzero(mask == 0)[0])
+            with pytest.raises(ValueError, match="not legal"):
+                e.step(illegal)
+            with pytest.raises(ValueError, match="not an action id"):
+                e.step(len(mask))
+            e.step(calm(np.flatnonzero(mask), e.seated.action_text, rng))
+            steps += 1
+    assert steps > 1000
+
+
+def test_pettingzoo_wrapped_env_ends_on_an_illegal_id() -> None:
+    e = env(players=2, seats="players")
+    e.reset(seed=1)
+    obs, *_ = e.last()
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    with warnings.catch_warnings(record=True):
+        warnings.simplefilter("always")
+        e.step(illegal)
+    assert all(e.terminations.values())
+    assert e.rewards[e.agent_selection] == -1 or -1 in e.rewards.values()
+    with pytest.raises(AssertionError):
+        e2 = env(players=2)
+        e2.reset(seed=1)
+        e2.step(10**6)
+
+
+# ====================================================================== Gymnasium
+def test_gymnasium_check_env_and_registration() -> None:
+    assert gym_adapter.env_id("art-project") == "artproject/ArtProject-v0"
+    e = gymnasium.make("artproject/ArtProject-v0", players=2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_env(e.unwrapped, skip_render_check=True)
+    e.close()
+
+
+def test_gymnasium_random_steps_and_bad_input() -> None:
+    e = gym_adapter.KernelEnv(mission="rio", players=2, illegal="raise")
+    rng = np.random.default_rng(5)
+    steps, ends = 0, 0
+    obs, info = e.reset(seed=3)
+    while steps < 1500:
+        mask = obs["action_mask"]
+        assert (mask == e.action_masks()).all() and (mask == info["action_mask"]).all()
+        if steps % 50 == 0:
+            illegal = int(np.flatnonzero(mask == 0)[0])
+            with pytest.raises(gymnasium.error.InvalidAction, match="not legal"):
+                e.step(illegal)
+            with pytest.raises(gymnasium.error.InvalidAction, match="not an action id"):
+                e.step(-1)
+        obs, reward, term, trunc, info = e.step(calm(np.flatnonzero(mask),
+                                                     e.unwrapped.seated.action_text, rng))
+        steps += 1
+        if term or trunc:
+            assert reward in (1.0, -1.0)
+            with pytest.raises(gymnasium.error.ResetNeeded):
+                e.step(0)
+            ends += 1
+            obs, info = e.reset()
+    assert ends > 10
+
+
+def test_gymnasium_illegal_id_ends_the_episode_as_lost() -> None:
+    e = gym_adapter.KernelEnv(players=2)
+    obs, _ = e.reset(seed=1)
+    before = [str(a) for a in e.seated.game.history]
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        _, reward, term, trunc, info = e.step(illegal)
+    assert (reward, term, trunc) == (-1.0, True, False) and "not legal" in info["illegal"]
+    assert any("episode ends as lost" in str(w.message) for w in seen)
+    assert [str(a) for a in e.seated.game.history] == before  # no move was made
+    with pytest.raises(gymnasium.error.ResetNeeded):
+        e.step(0)
+    with pytest.raises(ValueError, match="illegal must be"):
+        gym_adapter.KernelEnv(illegal="ignore")
+
+
+def test_gymnasium_seat_of_a_team_of_players() -> None:
+    """One player's seat, the others played by the heuristic (hand-overs included)."""
+    e = gym_adapter.KernelEnv(players=3, seats="players", seat=1, others="heuristic")
+    obs, _ = e.reset(seed=2)
+    done = False
+    while not done:
+        assert e.seated.current() == 1
+        obs, _, term, trunc, _ = e.step(int(np.flatnonzero(obs["action_mask"])[0]))
+        done = term or trunc
+    with pytest.raises(ValueError, match="seat must be from 0 to 2"):
+        gym_adapter.KernelEnv(players=3, seats="players", seat=5)
+    with pytest.raises(ValueError, match="unknown policy"):
+        gym_adapter.KernelEnv(players=3, seats="players", others="heurstic")
+    with pytest.raises(ValueError, match="unknown parameter 'mision'"):
+        gym_adapter.KernelEnv(mision="japan")
