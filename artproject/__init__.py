@@ -6,9 +6,12 @@
     [Action(verb='unlock', player=-1, arg=None), Action(verb='done', player=-1, arg=None)]
 """
 
-from typing import TYPE_CHECKING, Any
+from __future__ import annotations
 
+TYPE_CHECKING = False  # typing itself is not imported: the command line starts the sooner
 if TYPE_CHECKING:
+    from typing import Any
+
     from .core.actions import CHANCE, TEAM, Action
     from .core.art import ALLY_PAWN, Rules, State, apply_position, new_game, position_of
     from .core.art.loader import load_rules, shipped_missions

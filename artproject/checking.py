@@ -49,6 +49,13 @@ def check_file(path: Path) -> list[RulesError]:
 def check(path: Path) -> tuple[list[RulesError], list[RulesError]]:
     """Every error and every warning found in one file (a file of another game than the
     default says so: `game = "art-of-war"`)."""
+    return checked(path)[:2]
+
+
+def checked(path: Path) -> tuple[list[RulesError], list[RulesError], str]:
+    """Every error and every warning found in one file, and what the file is (`kind_of`;
+    another game's files: `GAME:KIND`)."""
+    kind = "unread"
     try:
         doc, smap = read_toml(path)
         if not doc:
@@ -62,7 +69,7 @@ def check(path: Path) -> tuple[list[RulesError], list[RulesError]]:
             from .core.scenario import run_scenario
 
             run_scenario(path)  # loading it checks every name; its verdict is `scenario`'s job
-            return [], []
+            return [], [], kind
         if kind == "cards":
             rules = load_rules(DEFAULT, cards=path.resolve())
         elif kind == "mission":
@@ -72,10 +79,10 @@ def check(path: Path) -> tuple[list[RulesError], list[RulesError]]:
         else:
             rules = load_rules(DEFAULT, [path])
     except RulesErrors as errs:
-        return list(errs.errors), []
+        return list(errs.errors), [], kind
     except RulesError as err:
-        return [err], []
-    return [], list(rules.warnings)
+        return [err], [], kind
+    return [], list(rules.warnings), kind
 
 
 def war_kind(doc: dict[str, object]) -> str:
@@ -91,7 +98,7 @@ def war_kind(doc: dict[str, object]) -> str:
 
 
 def _other_game(path: Path, doc: dict[str, object], game: object,
-                smap: SourceMap) -> tuple[list[RulesError], list[RulesError]]:
+                smap: SourceMap) -> tuple[list[RulesError], list[RulesError], str]:
     from .core.aow.loader import check_card_file
     from .core.aow.loader import load_rules as load_war
     from .core.games import game_names
@@ -99,14 +106,14 @@ def _other_game(path: Path, doc: dict[str, object], game: object,
     if game != "art-of-war":
         known = game_names()
         return [RulesError(f"unknown game {game!r}{closest(str(game), known)}; games: "
-                           + ", ".join(known), smap.locate(("game",)), "game")], []
-    kind = war_kind(doc)
-    if kind == "scenario":
+                           + ", ".join(known), smap.locate(("game",)), "game")], [], "unknown"
+    kind = f"{game}:{war_kind(doc)}"
+    if kind.endswith(":scenario"):
         from .core.scenario import run_scenario
 
         run_scenario(path)
-        return [], []
-    if kind == "cards":
-        return check_card_file(path), []
-    rules = load_war(path) if kind == "rules" else load_war("art-of-war", [path])
-    return [], list(rules.warnings)
+        return [], [], kind
+    if kind.endswith(":cards"):
+        return check_card_file(path), [], kind
+    rules = load_war(path) if kind.endswith(":rules") else load_war("art-of-war", [path])
+    return [], list(rules.warnings), kind

@@ -15,10 +15,13 @@ import sys
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from . import __version__
 from .missions import DEFAULT
+
+TYPE_CHECKING = False  # typing itself is not imported: the command starts the sooner
+if TYPE_CHECKING:
+    from typing import Any
 
 MAX_GAMES = 1_000_000  # games a cell in one simulate run (a million take hours on one core)
 MAX_EXAMPLES = 100_000  # games one verify run tries
@@ -70,6 +73,8 @@ examples:
   artproject check missions/japan.toml
   artproject check missions/ cards/ tests/scenarios/
 exit status: 0 when every file is clean, 2 with every error found.
+a clean file's verdict is kept in the cache ($XDG_CACHE_HOME/artproject): checked again,
+unchanged and every file it reads unchanged, it answers at once (ARTPROJECT_CACHE=off: never).
 """
 EPILOG_VERIFY = """\
 examples:
@@ -701,12 +706,10 @@ def _toml_files(paths: Sequence[str]) -> list[Path]:
 
 
 def _check(paths: Sequence[str]) -> int:
-    from .checking import check
-
     files = _toml_files(paths)
     errors = warnings = 0
     for f in files:
-        found, odd = check(f)
+        found, odd = _verdict(f)
         for e in (*found, *odd):
             print(e, file=sys.stderr)
         errors += len(found)
@@ -715,6 +718,33 @@ def _check(paths: Sequence[str]) -> int:
           + ("no errors" if not errors else f"{errors} error(s)")
           + (f", {warnings} warning(s)" if warnings else ""))
     return 2 if errors else 0
+
+
+# The kinds of file whose clean verdict is kept: those loaded through the first game's
+# loader, which notes every file it reads (another game's, and scenarios, are checked afresh)
+_KEPT = ("mission", "variant", "cards", "base")
+
+
+def _verdict(path: Path) -> tuple[list[str], list[str]]:
+    """One file's errors and warnings as printed. A clean file's are kept in the cache
+    (core/cache.py): checked again, unchanged and every file it reads unchanged, it is
+    answered from there without loading the checker. Scenarios are always run."""
+    import marshal
+
+    from .core import cache
+
+    request = str(path)
+    kept = cache.lookup("check", request)
+    if kept is not None:
+        with contextlib.suppress(Exception):  # a damaged entry: checked afresh
+            return [], [str(w) for w in marshal.loads(kept)]
+    from .checking import checked
+
+    with cache.watching() as read:
+        found, odd, kind = checked(path)
+    if not found and kind in _KEPT:
+        cache.store("check", request, read, marshal.dumps(tuple(str(w) for w in odd)))
+    return [str(e) for e in found], [str(w) for w in odd]
 
 
 # ---------------------------------------------------------------------- verify

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 
 __all__ = [
@@ -121,5 +120,7 @@ class SaveWarning(UserWarning):
 
 def closest(name: str, known: Iterable[str]) -> str:
     """A ` (did you mean 'x'?)` hint for a misspelt name, or ''."""
+    import difflib  # here, not at the top: a command starts without it
+
     match = difflib.get_close_matches(name, list(known), n=1, cutoff=0.6)
     return f" (did you mean {match[0]!r}?)" if match else ""

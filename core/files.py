@@ -12,12 +12,14 @@ from __future__ import annotations
 import os
 import re
 import stat
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Final
 
 from .errors import ArtError, GameError, Location, RulesError
+
+TYPE_CHECKING = False  # typing itself is not imported: a command's start is the shorter
+if TYPE_CHECKING:
+    from typing import Any, Final
 
 MAX_FILE_BYTES: Final = 2 * 1024 * 1024  # a rule file, scenario or save; ours are < 40 KB
 MAX_NESTING: Final = 24  # levels of tables and arrays inside each other; ours use 4
@@ -29,6 +31,43 @@ _TOML_PIECES: Final = re.compile(
 _JSON_PIECES: Final = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
 
 MakeError = Callable[[str], ArtError]
+
+# What was read and looked for while a cache entry was being made (core/cache.py's
+# `watching`): each file's absolute path -> the sha256 of the bytes read, or "+" (looked for
+# and there) or "-" (looked for and not there). Empty, as it nearly always is, it costs a
+# test per read.
+WATCHERS: list[dict[str, str]] = []
+
+
+def sha256(data: bytes = b"") -> Any:
+    """A SHA-256 hash of `data` (hashlib's kind of object). CPython's own module when it has
+    it: hashlib loads OpenSSL, milliseconds of a command's start (core/cache.py hashes on
+    every start)."""
+    global _SHA256
+    if _SHA256 is None:
+        try:
+            from _sha2 import sha256 as make  # type: ignore[import-not-found]  # 3.12 on
+        except ImportError:
+            try:
+                from _sha256 import sha256 as make  # type: ignore[import-not-found]  # 3.11
+            except ImportError:
+                from hashlib import sha256 as make
+        _SHA256 = make
+    return _SHA256(data)
+
+
+_SHA256: Any = None
+
+
+def watched(path: str | Path, found: str) -> None:
+    """Note for the watchers what was found at `path`: the sha256 of what was read, or
+    "+" / "-" (looked for: there, not there)."""
+    key = os.path.abspath(path)
+    for w in WATCHERS:
+        if len(found) > 1:
+            w[key] = found
+        else:
+            w.setdefault(key, found)  # what was read says more than that it was there
 
 
 def rules_error(label: str) -> MakeError:
@@ -57,6 +96,8 @@ def read_text(path: str | Path, label: str | None = None,
     if len(data) > MAX_FILE_BYTES:
         raise fail(f"too large: more than {MAX_FILE_BYTES // (1024 * 1024)} MiB "
                    "(rule files, scenarios and saves are far smaller)")
+    if WATCHERS:
+        watched(path, sha256(data).hexdigest())
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as err:
@@ -139,6 +180,8 @@ def write_atomic(path: str | Path, text: str | bytes, replace: bool = False) -> 
     folder = path.parent if str(path.parent) else Path(".")
     try:
         mode = stat.S_IMODE(os.stat(path).st_mode) if replace and path.exists() else None
+        import tempfile
+
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name[:40]}.", suffix=".tmp")
     except (OSError, ValueError) as err:
         raise GameError(f"{path}: cannot write: {_reason(err)}") from None
@@ -182,7 +225,11 @@ def exists(path: str | Path) -> bool:
     try:
         os.lstat(path)
     except (OSError, ValueError):
+        if WATCHERS:
+            watched(path, "-")
         return False
+    if WATCHERS:
+        watched(path, "+")
     return True
 
 

@@ -229,20 +229,21 @@ class Machine(Numeric, GameHooks):
     def apply(self, action: Action | str) -> None:
         """Take one decision (or, at a chance node, one outcome); an illegal one raises
         IllegalActionError with the reason and changes nothing."""
-        if isinstance(action, str):
-            action = self.registry.parse(action)
         legal = self.legal_cache
         if legal is None:
-            legal = self.legal_cache = self.compute_legal()
-        if action not in legal:
-            raise IllegalActionError(self.why_illegal(action))
-        verb = action[0]
-        if verb.__class__ is str:  # a verb written as text: the listed action's, declared
+            w = self.wait
+            legal = self.legal_cache = [] if w is None or self.outcome is not None else w.legal(
+                self)  # kept as the kind gave it (legal_actions() gives out copies)
+        if action not in legal:  # (text is never listed: it is read first, below)
+            self._apply_unlisted(action)
+            return
+        try:
+            do = action[0].apply  # type: ignore[attr-defined]  # the declared verb (registry.py)
+        except AttributeError:  # a verb written as text: the listed action's, declared
             action = legal[legal.index(action)]
-            verb = action[0]
+            do = action[0].apply  # type: ignore[attr-defined]
         self.history.append(action)
         self.wait = None
-        do = verb.apply  # type: ignore[attr-defined]  # the declared verb (registry.py)
         if do is not None:
             do(self, action)
         if self.wait is None or self.outcome is not None:
@@ -250,6 +251,13 @@ class Machine(Numeric, GameHooks):
         else:  # the action's own step asked the next decision: nothing to run
             self.legal_cache = None
             self.hook_runs = 0
+
+    def _apply_unlisted(self, action: Action | str) -> None:
+        """`apply` of an action in text, or of one not listed (refused with the reason)."""
+        if isinstance(action, str):
+            self.apply(self.registry.parse(action))
+            return
+        raise IllegalActionError(self.why_illegal(action))
 
     def why_illegal(self, action: Action) -> str:
         """A one-line reason why `action` is not allowed now."""

@@ -223,14 +223,18 @@ class Registry:
         notation names a player, `verb OPTION` otherwise (`show` writes an option)."""
         names_player = any(s.sets_player for s in verb.shape)
         act = self.act
-
-        def legal(st: Machine) -> list[Action]:
+        def listed(st: Machine, opts: tuple[Any, ...]) -> list[Action]:
             if names_player:
-                return [act(verb, p) for p in st.options]
+                return [act(verb, p) for p in opts]
             if show is None:
-                return [act(verb, TEAM, o) for o in st.options]
-            return [act(verb, TEAM, show(st, o)) for o in st.options]
-        return self.kind(name, legal, (verb,), help)
+                return [act(verb, TEAM, o) for o in opts]
+            return [act(verb, TEAM, show(st, o)) for o in opts]
+        def shown(st: Machine) -> list[Action]:
+            return listed(st, st.options)
+        # the same options give the same actions: remembered, unless `show` (which reads the
+        # state) writes them
+        return self.kind(name, shown if show is not None else _remembered(listed), (verb,),
+                         help)
 
     def chance_kind(self, name: str, verb: Verb, help: str, outcomes: Outcomes,
                     sample: Sample, certain: Certain, view: View) -> Kind:
@@ -238,9 +242,9 @@ class Registry:
         pause named; `verb` applies one (see `Kind`)."""
         act = self.act
 
-        def legal(st: Machine) -> list[Action]:
-            return [act(verb, CHANCE, v) for v in st.options]
-        return self.kind(name, legal, (verb,), help, chance=True, outcomes=outcomes,
+        def listed(st: Machine, opts: tuple[Any, ...]) -> list[Action]:
+            return [act(verb, CHANCE, v) for v in opts]
+        return self.kind(name, _remembered(listed), (verb,), help, chance=True, outcomes=outcomes,
                          sample=sample, certain=certain, view=view)
 
     # ---------------------------------------------------------------- actions
@@ -296,6 +300,28 @@ class Registry:
         """(usage, help) of every verb a player may take, in declaration order."""
         return [(v.usage(), v.help) for v in self.verbs.values()
                 if not _is_chance_verb(self, v)]
+
+
+CHOICES_KEPT: Final = 4096  # option lists a choice kind remembers (a bound on its memory)
+
+
+def _remembered(listed: Callable[[Any, tuple[Any, ...]], list[Action]]) -> Legal:
+    """The legal function of a choice whose actions depend on its options alone: each list
+    made once per options and shared (the machine gives out copies, never the list)."""
+    made: dict[tuple[Any, ...], list[Action]] = {}
+
+    def legal(st: Machine) -> list[Action]:
+        opts = st.options
+        try:
+            out = made.get(opts)
+        except TypeError:  # options that do not hash: listed afresh
+            return listed(st, opts)
+        if out is None:
+            if len(made) >= CHOICES_KEPT:
+                made.clear()
+            out = made[opts] = listed(st, opts)
+        return out
+    return legal
 
 
 def _is_chance_verb(reg: Registry, verb: Verb) -> bool:

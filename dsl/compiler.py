@@ -60,7 +60,7 @@ class Compiler:
         self.scope = scope
         self.words = words if words is not None else _default_words()
         self.errors: list[RulesError] = []
-        self._env: dict[str, Any] = {**self.words.env, "__made__": []}
+        self._env: dict[str, Any] = {**self.words.env, "__made__": [], "__codes__": []}
         self._text = ""
         self._origin = Origin()
         self._rules_text = False  # compiling a rule (effect, hook, cost): no hidden cards
@@ -214,11 +214,14 @@ class Compiler:
 
     def _fn(self, params: str, body: str) -> Any:
         src = f"def _f({params}):\n" + "\n".join("    " + ln for ln in body.splitlines())
-        exec(compile(src, "<dsl>", "exec"), self._env)  # trusted: made from a checked tree
+        code = compile(src, "<dsl>", "exec")
+        exec(code, self._env)  # trusted: made from a checked tree
         fn = self._env.pop("_f")
         # every function made, in the order made: a pickled game names a queued step by its
-        # place here (compiling the same files again makes the same list)
+        # place here (compiling the same files again makes the same list); and its code, for
+        # the compiled-rules cache (core/art/frozen.py)
         self._env["__made__"].append(fn)
+        self._env["__codes__"].append(code)
         return fn
 
     # ---- statements ---------------------------------------------------------------

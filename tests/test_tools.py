@@ -181,9 +181,14 @@ def test_the_bot_finds_the_cities_whose_fall_loses() -> None:
 
 # ---------------------------------------------------------------- benchmarks
 @pytest.mark.parametrize(("script", "args", "expect"), [
-    ("engine.py", ["--games", "40", "--full-games", "2"], "us per decision step"),
-    ("engine.py", ["--games", "40", "--full-games", "2"], "full-length games, japan 2 players"),
-    ("engine.py", ["--games", "40", "--profile"], "ncalls"),
+    ("engine.py", ["--games", "40", "--full-games", "1", "--rounds", "1", "--cells", "japan:2",
+                   "rio:6"], "us per decision step"),
+    ("engine.py", ["--games", "40", "--full-games", "1", "--rounds", "1", "--cells", "japan:2"],
+     "| japan | 2 |"),
+    ("engine.py", ["--games", "40", "--full-games", "1", "--cells", "usa:4", "--profile"],
+     "ncalls"),
+    ("count.py", ["--games", "1", "--random", "2", "--dry-run"], "decisions counted"),
+    ("digest.py", ["--games", "1", "--quick"], "digest of"),
     ("effects.py", [], "geometric mean ratio"),
     ("bot.py", ["--games", "1", "--rounds", "1", "--digest"], "bot/engine"),
 ])

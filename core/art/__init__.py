@@ -23,6 +23,7 @@
     meaning     checks of meaning: boards that cannot be played or won, odd ones
     rules, tables, registry, pickling, facade: the rules' data, their tables, the verbs'
                 words, pickling, and what compiled rule text may touch
+    frozen      compiled rules to bytes and back, for the cache on disk (core/cache.py)
 """
 
 from __future__ import annotations

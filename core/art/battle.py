@@ -50,6 +50,7 @@ class Battle:
 
 
 NO_BATTLE: Final = Battle(-1, -1)  # what a fingerprint shows when no battle is under way
+_EXCHANGE: Final = (exchange_step, ())  # R21, after the battles (`clue_exchange`)
 
 
 def fighting(st: State) -> Battle:
@@ -63,7 +64,7 @@ def fighting(st: State) -> Battle:
 def op_battle(st: State, ctx: Ctx) -> None:
     st.phase = "battle"
     st.fought = []
-    st.push(exchange_step)
+    st.queue.append(_EXCHANGE)
     st.pause(BATTLE)
 
 
@@ -72,11 +73,12 @@ def roll_battle(st: State) -> None:
     """The leader rolls their die and every ally die; each other participant their own (R14)."""
     b = st.battle
     assert b is not None
-    lead = b.leader
-    labels: list[str] = [f"p{lead + 1}"]
-    owner: list[int] = [lead]
-    labels += [f"a{i + 1}" for i in range(st.allies)]
-    owner += [lead] * st.allies
+    lead, n = b.leader, st.allies
+    t = st.tab
+    ally = t.ally_labels
+    labels: list[str] = [P[lead], *(ally[:n] if n <= len(ally) else
+                                    (f"a{i + 1}" for i in range(n)))]
+    owner: list[int] = [lead] * (n + 1)
     if st.solo and st.pawns[st.players] == b.city:
         labels.append("ally")  # the ally pawn's die, rolled by the solo player (R24)
         owner.append(lead)
@@ -85,30 +87,27 @@ def roll_battle(st: State) -> None:
             labels.append(P[p])
             owner.append(p)
     b.labels, b.owner = labels, owner
-    if not st.explicit:
-        b.dice = dice = _roll_now(st, len(labels))
+    if st.explicit:
+        b.dice = [0] * len(labels)
+        st.push(_rolled_all)
+        for i in reversed(range(len(labels))):
+            st.push(_roll_die, i)
+        return
+    if st.forced_dice:
+        b.dice = dice = [roll(st) for _ in labels]
         trail, at = st.trail, len(st.history)
         for d in dice:
             trail.append((at, DIE, -1, d))
-        _rolled_all(st)
-        return
-    b.dice = [0] * len(labels)
-    st.push(_rolled_all)
-    for i in reversed(range(len(labels))):
-        st.push(_roll_die, i)
-
-
-def _roll_now(st: State, n: int) -> list[int]:
-    """n dice drawn at once: the forced ones first (scenarios), then as `roll` draws each
-    (written out: hot)."""
-    if st.forced_dice:
-        return [roll(st) for _ in range(n)]
-    z, faces, out = st.rng, st.tab.die_faces, []
-    for _ in range(n):
-        z = (z * LCG_A + LCG_C) & MASK
-        out.append(1 + (z >> 32) % faces)
-    st.rng = z
-    return out
+    else:  # each die as `roll` draws it, and into the trail (written out: hot)
+        z, faces, trail, at = st.rng, t.die_faces, st.trail, len(st.history)
+        b.dice = dice = []
+        for _ in labels:
+            z = (z * LCG_A + LCG_C) & MASK
+            d = 1 + (z >> 32) % faces
+            dice.append(d)
+            trail.append((at, DIE, -1, d))
+        st.rng = z
+    _rolled_all(st)
 
 
 def _roll_die(st: State, i: int) -> None:
@@ -160,14 +159,17 @@ def battle_check(st: State) -> None:
     t = st.tab
     if sum(b.dice) + b.bonus >= (st.agents[c] + t.threat_at[len(st.track)]
                                  + t.team_threat[st.players] + st.hq):
-        st.note("battle_won", st.city_name(c), st.strength(), st.agent_strength(c))
+        if st.logging:
+            st.note("battle_won", st.city_name(c), st.strength(), st.agent_strength(c))
         st.agents[c] = 0
         st.battle = None
         st.fought.append(c)
-        mark = len(st.queue)
-        emit(st, "battle_won", Ctx(-1, c))
+        q = st.queue
+        mark = len(q)
+        if "battle_won" in st.tab.hooks:
+            emit(st, "battle_won", st.tab.city_ctx[c])
         if can_collect(st, c):
-            st.push(collect, c)  # collected at once (R15)
+            q.append((collect, (c,)))  # collected at once (R15)
         st.pause(BATTLE, after=mark)
     else:
         st.pause(LOSING)
@@ -188,24 +190,26 @@ def _legal_battle(st: State) -> list[Action]:
 def _legal_muster(st: State) -> list[Action]:
     b = st.battle
     assert b is not None
-    return [act(JOIN, p) for p in range(st.players)
-            if st.pawns[p] == b.city and p not in b.parts] + [A_ROLL]
+    joins, pawns, c, parts = st.tab.joins, st.pawns, b.city, b.parts
+    out = [joins[p] for p in range(st.players) if pawns[p] == c and p not in parts]
+    out.append(A_ROLL)
+    return out
 
 
 def _legal_losing(st: State) -> list[Action]:
     b = st.battle
     assert b is not None
-    out = [act(REROLL, TEAM, c) for ch in _reroll_chains(st) for c in ch]
-    out += [act(BOOST, p) for p in b.parts]
+    t = st.tab
+    rerolls = t.rerolls
+    chains = st.chains
+    if len(chains) == 1:
+        out = [rerolls[c] for c in chains[0]]
+    else:  # R21: each player rerolls with their own cards
+        out = [rerolls[c] for p in b.parts for c in chains[p]]
+    boosts = t.boosts
+    out += [boosts[p] for p in b.parts]
     out.append(A_CONCEDE)
     return out
-
-
-def _reroll_chains(st: State) -> list[list[int]]:
-    if len(st.chains) == 1:
-        return st.chains
-    # R21: each player rerolls with their own cards
-    return [st.chains[p] for p in fighting(st).parts]
 
 
 def _rerollable(st: State) -> list[int]:
@@ -225,25 +229,33 @@ def _legal_pick(st: State) -> list[Action]:
 
 
 def _muster_or_roll(st: State) -> None:
-    if len(_legal_muster(st)) > 1:
+    b = st.battle
+    assert b is not None
+    # another player in the city may join (the participants are players in the city)
+    if st.pawns[:st.players].count(b.city) > len(b.parts):
         st.pause(MUSTER)
     else:
         roll_battle(st)
 
 
 def _apply_fight(st: State, a: Action) -> None:
-    st.battle = Battle(st.rules.city_index[str(a.arg)], a.player)
-    st.note("battle", st.city_name(st.battle.city), f"p{a.player + 1}")
+    st.battle = b = Battle(st.rules.city_index[a.arg], a.player)  # type: ignore[index]
+    if st.logging:
+        st.note("battle", st.city_name(b.city), f"p{a.player + 1}")
     _muster_or_roll(st)
 
 
 def _apply_join(st: State, a: Action) -> None:
-    fighting(st).parts.append(a.player)
+    b = st.battle
+    assert b is not None  # (a join is listed only in a battle: see `fighting`)
+    b.parts.append(a.player)
     _muster_or_roll(st)
 
 
 def _apply_roll(st: State, a: Action) -> None:
-    if fighting(st).picks:
+    b = st.battle
+    assert b is not None  # (a roll is listed only in a battle: see `fighting`)
+    if b.picks:
         _reroll_picks(st)
     else:
         roll_battle(st)
@@ -257,8 +269,9 @@ def _apply_reroll(st: State, a: Action) -> None:
             ch.remove(card)
             b.reroller = owner if len(st.chains) > 1 else -1
     st.discard.append(card)
-    b.reroll = len(st.rules.cards[card].clues)
-    st.note("reroll_card", card)
+    b.reroll = len(st.tab.clues[card])
+    if st.logging:
+        st.note("reroll_card", card)
     st.pause(PICK_KIND)
 
 
@@ -272,10 +285,14 @@ def _apply_pick(st: State, a: Action) -> None:
 
 
 def _apply_boost(st: State, a: Action) -> None:
-    pay(st, a.player, st.tab.boost_res, 1)
+    t = st.tab
+    pay(st, a.player, t.boost_res, 1)
     if st.outcome is None:
-        fighting(st).bonus += int(st.rules.p("rules.weapon_bonus"))
-        st.note("boost", f"p{a.player + 1}")
+        b = st.battle
+        assert b is not None  # (a boost is listed only in a battle: see `fighting`)
+        b.bonus += t.weapon_bonus
+        if st.logging:
+            st.note("boost", f"p{a.player + 1}")
         battle_check(st)
 
 
@@ -284,7 +301,8 @@ def _apply_concede(st: State, a: Action) -> None:
     c, leader = b.city, b.leader
     st.fought.append(c)
     st.battle = None
-    st.note("battle_lost", st.city_name(c))
+    if st.logging:
+        st.note("battle_lost", st.city_name(c))
     mark = len(st.queue)
     emit(st, "battle_lost", Ctx(leader, c))
     lose_health(st, leader, int(st.rules.p("rules.concede_health")), "conceded")

@@ -27,41 +27,33 @@ def add_clue(st: State, player: int, card: int) -> None:
     chain = chains[0] if len(chains) == 1 else chains[player]
     chain.append(card)
     # only this card's symbols can have reached a triple (the chain held none before)
-    if len(chain) >= st.tab.need:
-        done = completed(st, player, st.tab.clues[card])
+    t = st.tab
+    need = t.need
+    if len(chain) >= need:
+        bearing, done = t.bearing, []
+        for s in t.clues[card]:
+            if sum(map(bearing[s].__contains__, chain)) >= need:
+                done.append(st.rules.symbols[s])
         if done:
-            st.pause(TRIPLE, done, _triple_choice, (Ctx(player),))
+            st.pause(TRIPLE, done, _triple_choice, (_ctx(st, player),))
 
 
 def completed(st: State, player: int, among: Iterable[int] | None = None) -> list[str]:
     """The symbols with a full triple in the player's chain (only `among`, if given)."""
     chain = st.chain_of(player)
-    need = st.tab.need
-    clues = st.tab.clues
-    symbols = st.rules.symbols
-    if among is not None:
-        out = []
-        if len(chain) >= need:
-            for s in among:
-                k = 0
-                for c in chain:
-                    if s in clues[c]:
-                        k += 1
-                if k >= need:
-                    out.append(symbols[s])
-        return out
-    counts = [0] * len(symbols)
-    for c in chain:
-        for x in clues[c]:
-            counts[x] += 1
-    return [symbols[i] for i, k in enumerate(counts) if k >= need]
+    t = st.tab
+    need, bearing, symbols = t.need, t.bearing, st.rules.symbols
+    if len(chain) < need:
+        return []
+    return [symbols[s] for s in (range(len(symbols)) if among is None else among)
+            if sum(map(bearing[s].__contains__, chain)) >= need]
 
 
 def check_triples(st: State, player: int) -> None:
     """R10's re-check: a triple completed again (or by a traded card) resolves too."""
     done = completed(st, player)
     if done:
-        st.pause(TRIPLE, done, _triple_choice, (Ctx(player),))
+        st.pause(TRIPLE, done, _triple_choice, (_ctx(st, player),))
 
 
 def _triple_choice(st: State, symbol: str, ctx: Ctx) -> None:
@@ -71,21 +63,28 @@ def _triple_choice(st: State, symbol: str, ctx: Ctx) -> None:
 def resolve_triple(st: State, player: int, symbol: str) -> None:
     """Discard the three cards bearing `symbol`; uncover an artwork on a free city of that
     symbol, in the team's choice of city (R10)."""
-    i = st.rules.symbols.index(symbol)
-    clues = st.tab.clues
-    chain = st.chain_of(player)
-    bearing = [c for c in chain if i in clues[c]][:st.tab.need]
-    for c in bearing:
+    t = st.tab
+    bearing = t.bearing[st.rules.symbols.index(symbol)]
+    chains = st.chains
+    chain = chains[0] if len(chains) == 1 else chains[max(player, 0)]
+    picked = [c for c in chain if c in bearing][:t.need]
+    for c in picked:
         chain.remove(c)
         st.discard.append(c)
-    st.note("triple", symbol)
-    st.push(check_triples, player)
-    free = [c for c in st.rules.by_symbol.get(symbol, ())
-            if not st.lost[c] and not st.artworks[c]]
+    if st.logging:
+        st.note("triple", symbol)
+    st.queue.append((check_triples, (player,)))
+    lost, arts = st.lost, st.artworks
+    free = [c for c in st.rules.by_symbol.get(symbol, ()) if not lost[c] and not arts[c]]
     if not free or st.reserve("artwork") <= 0:
         st.note("wasted", symbol)
     else:
-        st.pause(PLACE, free, _uncover, (Ctx(player),))
+        st.pause(PLACE, free, _uncover, (_ctx(st, player),))
+
+
+def _ctx(st: State, player: int) -> Ctx:
+    """The context of a player's clue chain (made once per player)."""
+    return st.tab.player_ctx[player] if player >= 0 else Ctx(player)
 
 
 def _uncover(st: State, city: int, ctx: Ctx) -> None:
@@ -94,8 +93,10 @@ def _uncover(st: State, city: int, ctx: Ctx) -> None:
 
 def uncover(st: State, city: int, player: int) -> None:
     st.artworks[city] = 1
-    st.note("uncovered", st.city_name(city))
-    emit(st, "artwork_uncovered", Ctx(player, city))
+    if st.logging:
+        st.note("uncovered", st.city_name(city))
+    if "artwork_uncovered" in st.tab.hooks:
+        emit(st, "artwork_uncovered", Ctx(player, city))
 
 
 V_TRIPLE: Final = REG.verb("triple", SYMBOL, apply=answer_arg,

@@ -17,9 +17,15 @@ if TYPE_CHECKING:
 NO_CTX: Final = Ctx()
 
 
+def queue_collection(st: State) -> None:
+    """Collection, queued for when the team ends its movement: after the movement_end hooks,
+    if the rules have some."""
+    st.queue.append((op_collection, ()) if st.tab.hooks.get("movement_end") else _COLLECT)
+
+
 def op_collection(st: State) -> None:
     emit(st, "movement_end", NO_CTX)
-    st.push(_collect_next)
+    st.queue.append(_COLLECT)
 
 
 def _collect_next(st: State) -> None:
@@ -30,8 +36,11 @@ def _collect_next(st: State) -> None:
             ready.append(c)
     if ready:
         ready.sort()
-        st.push(_collect_next)
+        st.queue.append(_COLLECT)
         st.pause(COLLECT, [st.city_name(c) for c in ready], _collect_choice)
+
+
+_COLLECT: Final = (_collect_next, ())
 
 
 def _collect_choice(st: State, name: str) -> None:
@@ -42,15 +51,19 @@ def artwork_at(st: State, c: int) -> bool:
     """An artwork lies in city c, or a pawn there carries one."""
     if st.artworks[c]:
         return True
-    return any(k and st.pawns[i] == c for i, k in enumerate(st.carried))
+    carried = st.carried
+    if not any(carried):
+        return False
+    pawns = st.pawns
+    return any(k and pawns[i] == c for i, k in enumerate(carried))
 
 
 def can_collect(st: State, c: int) -> bool:
     if st.agents[c] or st.lost[c] or not artwork_at(st, c):
         return False
-    t = st.rules.track
-    need = t[len(st.track)].symbol if len(st.track) < len(t) else None
-    return need is None or need == st.rules.cities[c].symbol
+    t = st.tab
+    need = t.track_need[len(st.track)]  # R23: a track may demand its artworks in order
+    return need is None or need == t.city_symbol[c]
 
 
 def collect(st: State, city: int) -> None:
@@ -58,20 +71,25 @@ def collect(st: State, city: int) -> None:
 
     A carried artwork in the city is collected first, freeing its pawn.
     """
-    carrier = next((i for i, k in enumerate(st.carried) if k and st.pawns[i] == city), -1)
+    carried, t = st.carried, st.tab
+    carrier = next((i for i, k in enumerate(carried) if k and st.pawns[i] == city), -1) if any(
+        carried) else -1
     if carrier >= 0:
-        st.carried[carrier] = 0
+        carried[carrier] = 0
     else:
         st.artworks[city] = 0
-    st.track.append(st.rules.cities[city].symbol or st.city_name(city))
-    st.note("collected", st.city_name(city))
+    st.track.append(t.track_mark[city])
+    if st.logging:
+        st.note("collected", t.names[city])
     if len(st.track) >= len(st.rules.track):
         end_game(st, True, "the last artwork reached the track (R19)")
         return
-    emit(st, "artwork_collected", Ctx(-1, city))
+    ctx = t.city_ctx[city]
+    if "artwork_collected" in t.hooks:
+        emit(st, "artwork_collected", ctx)
     effect = st.rules.city_effects[city]
     if effect:  # the city's own effect (on_collect), before the hooks
-        st.push_ops(effect, Ctx(-1, city))
+        st.push_ops(effect, ctx)
 
 
 V_COLLECT: Final = REG.verb("collect", CITY, apply=answer_arg, check=city_check,

@@ -19,6 +19,8 @@ if TYPE_CHECKING:
     from .state import State
 
 NO_CTX: Final = Ctx()
+# the team's players as a pause's options, by team size (made once: a tuple is kept as is)
+_EVERYONE: Final = tuple(tuple(range(n)) for n in range(7))
 
 
 # ====================================================================== gains and costs
@@ -69,7 +71,7 @@ def gain(st: State, kind: str, n: int, ctx: Ctx) -> None:
         elif st.reserve("health") <= 0:
             st.note("no_gain", "health")
         else:
-            st.pause(GIVE, range(st.players), _give_health, (ctx,))
+            st.pause(GIVE, _EVERYONE[st.players], _give_health, (ctx,))
         return
     t = st.tab
     r = t.res_index[kind]
@@ -101,7 +103,7 @@ def pay(st: State, player: int, kind: str, n: int) -> None:
             for _ in range(n):
                 st.push(pay, player, kind, 1)
         else:
-            st.pause(HURT, range(st.players), _hurt, (kind,))
+            st.pause(HURT, _EVERYONE[st.players], _hurt, (kind,))
         return
     van = st.van
     have = van[r]
@@ -127,7 +129,7 @@ def lose(st: State, kind: str, n: int, ctx: Ctx) -> None:
         if ctx.player >= 0:
             lose_health(st, ctx.player, n, "lost health")
         else:
-            st.pause(HURT, range(st.players), _hurt, ("health",))
+            st.pause(HURT, _EVERYONE[st.players], _hurt, ("health",))
         return
     if kind == "resource":
         _lose_any(st)
@@ -138,7 +140,7 @@ def lose(st: State, kind: str, n: int, ctx: Ctx) -> None:
     elif ctx.player >= 0:
         lose_health(st, ctx.player, 1, f"lost health for {kind}")
     else:
-        st.pause(HURT, range(st.players), _hurt, (kind,))
+        st.pause(HURT, _EVERYONE[st.players], _hurt, (kind,))
 
 
 def _lose_any(st: State) -> None:
@@ -147,7 +149,7 @@ def _lose_any(st: State) -> None:
     if have:
         st.pause(LOSE, have, _lose_kind)
     else:
-        st.pause(HURT, range(st.players), _hurt, ("resource",))
+        st.pause(HURT, _EVERYONE[st.players], _hurt, ("resource",))
 
 
 def lose_health(st: State, player: int, n: int, why: str, each: tuple[Any, ...] = ()) -> None:
@@ -170,6 +172,13 @@ def place_agents(st: State, cities: Sequence[int], n: int, ctx: Ctx) -> None:
     """Agents onto cities; a lost city's go to headquarters; none left loses (R2, R18)."""
     agents, lost = st.agents, st.lost
     left = st.tab.agent_tokens - sum(agents) - st.hq
+    if n * len(cities) <= left and not st.logging:  # enough for all: the usual case
+        for c in cities:
+            if c < 0 or lost[c]:
+                st.hq += n
+            else:
+                agents[c] += n
+        return
     for c in cities:  # -1 stands for the White Hand's headquarters
         hq = c < 0 or lost[c]
         put = n if n <= left else left
@@ -228,6 +237,9 @@ def _give_health(st: State, p: int, ctx: Ctx) -> None:
 def _hurt(st: State, p: int, kind: str) -> None:
     # a health token standing in for a missing resource is logged as the golden rule's
     # payments are (`health_for`); a plain loss of health is not
+    if not st.logging:
+        lose_health(st, p, 1, "")
+        return
     each = () if kind == "health" else ("health_for", P[p], kind)
     lose_health(st, p, 1, f"health for missing {kind}", each)
 

@@ -31,6 +31,9 @@ def op_end(st: State, ctx: Ctx) -> None:
                 st.carried[i] = 0
         st.lost[c] = 1
         st.note("city_lost", st.city_name(c))
+    if not falling and not st.tab.hooks.get("round_end"):  # nothing comes between (R27)
+        _final_check(st)
+        return
     st.push(_round_checks)
     for c in reversed(falling):  # each fallen city's hooks, the first fallen first
         st.push(emit_step, "city_lost", Ctx(-1, c))

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Final
 from ..actions import Action
 from ..registry import PLAYER, named_player
 from .clues import check_triples
-from .registry import A_DONE, CARD, DONE, REG, P, act, answer_player
+from .registry import A_DONE, CARD, DONE, REG, P, answer_player
 
 if TYPE_CHECKING:
     from .state import State
@@ -24,14 +24,17 @@ def exchange_groups(st: State) -> dict[int, list[int]]:
 
 
 def exchange_step(st: State) -> None:
-    if st.tab.clue_exchange and len(st.chains) > 1 and _legal_exchange(st)[:-1]:
+    chains = st.chains
+    if st.tab.clue_exchange and len(chains) > 1 and any(
+            chains[p] for ps in exchange_groups(st).values() for p in ps):  # a card to hand
         st.phase = "exchange"
         st.pause(EXCHANGE)
 
 
 def _legal_exchange(st: State) -> list[Action]:
-    out = [act(TRADE, p, c) for ps in exchange_groups(st).values() for p in ps
-           for c in sorted(st.chains[p])]
+    trades, chains = st.tab.trades, st.chains
+    out = [trades[p][c] for ps in exchange_groups(st).values() for p in ps
+           for c in sorted(chains[p])]
     out.append(A_DONE)
     return out
 

@@ -20,7 +20,7 @@ from ...dsl.compiler import Compiler, Scope
 from ...missions import DEFAULT
 from .. import schema
 from ..errors import Location, RulesError, closest
-from ..files import exists, shorten
+from ..files import WATCHERS, exists, sha256, shorten, watched
 from ..sources import (
     Layer,
     SourceMap,
@@ -172,6 +172,27 @@ _SHIPPED: dict[str, Rules] = {}  # shipped missions by name, loaded once
 
 def _load(mission: str | Path, variants: tuple[str | Path, ...], cards: str | None = None,
           base: Path | None = None) -> Rules:
+    """The rules compiled, or as compiled before from the same files (core/cache.py)."""
+    from .. import cache
+    from . import frozen
+
+    request = tuple((type(x).__name__, str(x)) for x in (mission, *variants, cards, base))
+    kept = cache.lookup("rules", request)
+    if kept is not None:
+        try:
+            return frozen.thaw(kept)
+        except Exception:  # a damaged entry: compiled afresh, and kept again
+            pass
+    with cache.watching() as read:
+        rules = _compile(mission, variants, cards, base)
+    data = frozen.freeze(rules)
+    if data is not None:
+        cache.store("rules", request, read, data)
+    return rules
+
+
+def _compile(mission: str | Path, variants: tuple[str | Path, ...], cards: str | None = None,
+             base: Path | None = None) -> Rules:
     layers = _layers(Path(mission) if isinstance(mission, Path) else mission, base)
     _refuse_other_kinds(layers[-1], "a mission")
     for v in variants:
@@ -469,6 +490,11 @@ def _load_cards(ref: str, smap: Any, comp: Compiler, resources: tuple[str, ...],
     except (OSError, ValueError, RuntimeError):
         key = None
     if key is not None and key in _CARD_CACHE:
+        if WATCHERS:  # compiled before in this process: still a file these rules come from
+            try:
+                watched(p, sha256(p.read_bytes()).hexdigest())
+            except OSError:
+                watched(p, "!")  # cannot be told unchanged: the entry will never be used
         return _CARD_CACHE[key]
     before = len(errors) + len(comp.errors)
     result = _compile_cards(p, comp, resources, errors)

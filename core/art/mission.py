@@ -14,7 +14,7 @@ from ..machine import LCG_A, LCG_C, MASK
 from ..registry import PLAYER, named_player
 from .chance import DEAL, deck_size, draw_card, take
 from .clues import add_clue
-from .effects import emit, gain_all, pay, place_agents
+from .effects import emit, gain, gain_all, pay, place_agents
 from .registry import CARD, KIND, REG, P, act
 from .rules import Ctx
 
@@ -100,7 +100,8 @@ def op_mission_end(st: State) -> None:
     for h in st.hands:
         st.discard.extend(h)
         h.clear()
-    emit(st, "mission_end", NO_CTX)
+    if "mission_end" in st.tab.hooks:
+        emit(st, "mission_end", NO_CTX)
 
 
 # ====================================================================== decisions
@@ -123,9 +124,7 @@ def _legal_play(st: State) -> list[Action]:
     plays, hands = st.tab.plays, st.hands
     for p, left in enumerate(st.plays_left):
         if left:
-            by_card = plays[p]
-            for c in hands[p]:  # kept in card order
-                out.append(by_card[c])
+            out += map(plays[p].__getitem__, hands[p])  # hands are kept in card order
     return out
 
 
@@ -142,7 +141,8 @@ def _apply_draw(st: State, a: Action) -> None:
 
 
 def _apply_play(st: State, a: Action) -> None:
-    p, card = a.player, int(a.arg or 0)
+    p = a.player
+    card: int = a.arg  # type: ignore[assignment]  # a play names its card by number
     st.hands[p].remove(card)
     st.discard.append(card)  # in play: should the game end mid-card, it lies discarded
     st.plays_left[p] -= 1
@@ -151,11 +151,15 @@ def _apply_play(st: State, a: Action) -> None:
     # R8: cost, agents, gains, then the clue. The card's player pays (no one is asked);
     # gains take resources at once, a gained health queues its question of who receives
     # it; the clue follows whatever was queued, or comes at once if nothing was.
-    cost, places, gain = st.tab.card_steps[card]
-    for kind, n in cost:
-        pay(st, p, kind, n)
-        if st.outcome is not None:
-            return
+    cost, places, gains = st.tab.card_steps[card]
+    van = st.van
+    for r, kind, n in cost:
+        if r >= 0 and van[r] >= n:  # the van pays it all (R4), as `pay` would
+            van[r] -= n
+        else:
+            pay(st, p, kind, n)
+            if st.outcome is not None:
+                return
     ctx = _CTXS[p]
     for cities, n in places:
         place_agents(st, cities, n, ctx)
@@ -163,12 +167,26 @@ def _apply_play(st: State, a: Action) -> None:
             return
     q = st.queue
     mark = len(q)
-    if gain:
-        gain_all(st, gain, ctx)
+    if gains:
+        _gain(st, gains, ctx)
     if len(q) == mark:  # the clue now, or once the gains' queued work has run
         add_clue(st, p, card)
     else:
         q.insert(mark, (add_clue, (p, card)))
+
+
+def _gain(st: State, gains: tuple[tuple[int, str, int], ...], ctx: Ctx) -> None:
+    """A card's gains, as `gain_all` takes them: resources at once, from the first health on
+    the rest through `gain_all`."""
+    van, cap = st.van, st.tab.res_cap
+    for i, (r, kind, n) in enumerate(gains):
+        if r < 0:
+            gain_all(st, [(k, m) for _, k, m in gains[i:]], ctx)
+            return
+        if van[r] + n <= cap:
+            van[r] += n
+        else:
+            gain(st, kind, n, ctx)
 
 
 def _play_check(st: State, a: Action) -> str | None:

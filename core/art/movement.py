@@ -5,13 +5,16 @@ artwork of its city along (R23, R26).
 
 from __future__ import annotations
 
+from itertools import chain
+from operator import getitem
 from typing import TYPE_CHECKING, Final
 
 from ..actions import Action
-from .collection import op_collection
+from .collection import queue_collection
 from .effects import end_game, pay
 from .registry import A_DONE, ALLY_PAWN, CITY, DONE, PAWN, REG, city_check
 from .rules import Ctx
+from .tables import open_moves
 
 if TYPE_CHECKING:
     from .state import State
@@ -28,44 +31,39 @@ def op_movement(st: State, ctx: Ctx) -> None:
         if all(st.lost[m[0]] for m in moves):
             end_game(st, False, f"a pawn in lost {st.city_name(c)} cannot leave (R13)")
             return
-    st.push(op_collection)
+    queue_collection(st)
     st.pause(MOVE)
 
 
 def _legal_move(st: State) -> list[Action]:
-    out: list[Action] = []
-    t, lost, players = st.tab, st.lost, st.players
-    anylost = any(lost)
-    for i, c in enumerate(st.pawns):
-        who = i if i < players else ALLY_PAWN
-        if not anylost:
-            out += t.move_lists[who][c]
-        else:
-            out += [m[2] for m in t.moves[who][c] if not lost[m[0]]]
-        if t.carry and st.artworks[c] and not st.carried[i]:  # R23: one artwork a pawn
-            out += [m[3] for m in t.moves[who][c] if not lost[m[0]]]
+    t, lost = st.tab, st.lost
+    got = t.open_moves.get((st.solo, bytes(lost)))
+    moves, carries = open_moves(t, st.solo, lost) if got is None else got
+    pawns = st.pawns
+    if not t.carry:
+        out = [*chain.from_iterable(map(getitem, moves, pawns))]  # each pawn's, in order
+    else:
+        out = []
+        arts, carried = st.artworks, st.carried
+        for i, c in enumerate(pawns):
+            out += moves[i][c]
+            if arts[c] and not carried[i]:  # R23: one artwork a pawn
+                out += carries[i][c]
     must = st.must_leave
-    if not must or not any(lost[st.pawns[i]] for i in must):
+    if not must or not any(lost[pawns[i]] for i in must):
         out.append(A_DONE)
     return out
 
 
 def _apply_move(st: State, a: Action) -> None:
-    _move(st, a, False)
-
-
-def _apply_carry(st: State, a: Action) -> None:
-    _move(st, a, True)
-
-
-def _move(st: State, a: Action, carry: bool) -> None:
+    """A move or a carry (the verb says which)."""
     who = a.player
     i = st.players if who == ALLY_PAWN else who
     src = st.pawns[i]
     dst, _, _, _, ctx = st.tab.move_to[who][src][a.arg]
     payer = ctx.player
     cost = st.rules.move_cost(st, ctx)
-    if carry:
+    if a[0] is V_CARRY:  # R23: the artwork goes along
         st.artworks[src], st.carried[i] = 0, 1
     st.pawns[i] = dst
     if i not in st.moved:
@@ -75,7 +73,12 @@ def _move(st: State, a: Action, carry: bool) -> None:
         st.log.append((st.round, "move", "ally" if who == ALLY_PAWN else f"p{who + 1}",
                        names[src], names[dst]))
     mark = len(st.queue)
+    van, index = st.van, st.tab.res_index
     for kind, n in cost:
+        r = index.get(kind)
+        if r is not None and van[r] >= n:  # the van pays it all (R4), as `pay` would
+            van[r] -= n
+            continue
         pay(st, payer, kind, n)
         if st.outcome is not None:
             return
@@ -91,7 +94,7 @@ def _move_check(st: State, a: Action) -> str | None:
 
 V_MOVE: Final = REG.verb("move", PAWN, CITY, apply=_apply_move, pays=True, golden=True,
                          check=_move_check, help="move a pawn one road (R11)")
-V_CARRY: Final = REG.verb("carry", PAWN, CITY, apply=_apply_carry, pays=True, golden=True,
+V_CARRY: Final = REG.verb("carry", PAWN, CITY, apply=_apply_move, pays=True, golden=True,
                           check=_move_check,
                           help="move a pawn one road, taking the artwork of its city along (R23)")
 MOVE: Final = REG.kind("move", _legal_move, (V_MOVE, V_CARRY, DONE),

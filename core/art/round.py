@@ -35,13 +35,17 @@ def _op_next_round(st: State, ctx: Ctx) -> None:
     schedule_round(st, "mission")  # the running machine takes it from here
 
 
-def _round_items(phase: str, deploy: bool) -> list[tuple[Any, tuple[Any, ...]]]:
-    """The round's steps from `phase` on, in order, as queue items."""
+def _round_items(phase: str, deploy: bool, announce: bool) -> list[tuple[Any, tuple[Any, ...]]]:
+    """The round's steps from `phase` on, in order, as queue items. The round's start is a
+    step of its own only when it has something to do (an event logged, round_start hooks)
+    or decisions may come before it (set-up's placements, its chance nodes): it is then in
+    the queue they see, as it always was (a saved game's digest counts the steps queued)."""
     items: list[tuple[Any, tuple[Any, ...]]] = []
     if phase == "mission":
         if deploy:
             items.append((op_deploy, (NO_CTX,)))
-        items.append((_op_round_start, (NO_CTX,)))
+        if announce or deploy:
+            items.append((_op_round_start, (NO_CTX,)))
     for name in PHASES[PHASES.index(phase):]:
         if name != phase or phase == "mission":  # a round entered mid-way starts in it
             items.append((op_boundary, (f"before {name}",)))
@@ -50,15 +54,19 @@ def _round_items(phase: str, deploy: bool) -> list[tuple[Any, tuple[Any, ...]]]:
     return items
 
 
-_FULL_ROUND_ITEMS: Final = _round_items("mission", False)[::-1]  # as queued, built once
+# as queued (the last item runs first), built once: without and with a step at its start
+_FULL_ROUND_ITEMS: Final = (_round_items("mission", False, False)[::-1],
+                            _round_items("mission", False, True)[::-1])
 
 
 def schedule_round(st: State, phase: str = "mission") -> None:
     """Queue the round from `phase` on, under any work already queued (set-up's chance)."""
+    # (set-up's chance, queued before the round, may stop for decisions: see `_round_items`)
+    announce = st.logging or "round_start" in st.tab.hooks or bool(st.queue)
     if phase == "mission" and not any(st.deploy_left):
-        st.queue[:0] = _FULL_ROUND_ITEMS  # the usual case
+        st.queue[:0] = _FULL_ROUND_ITEMS[announce]  # the usual case
         return
-    st.queue[:0] = _round_items(phase, any(st.deploy_left))[::-1]
+    st.queue[:0] = _round_items(phase, any(st.deploy_left), announce)[::-1]
 
 
 def start_round(st: State, phase: str = "mission") -> None:

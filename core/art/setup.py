@@ -9,6 +9,8 @@ team size and difficulty, with its seed set.
 
 from __future__ import annotations
 
+import operator
+from itertools import compress
 from typing import TYPE_CHECKING, Final
 
 from ..actions import Action
@@ -17,7 +19,7 @@ from ..machine import rng_state
 from ..registry import PLAYER, named_player
 from .chance import SET_ASIDE, pick, take
 from .effects import end_game, place_agents
-from .registry import CITY, REG, act, city_check
+from .registry import CITY, REG, city_check
 from .rules import Ctx, Rules
 from .tables import tables
 
@@ -173,8 +175,12 @@ def op_deploy(st: State, ctx: Ctx) -> None:
 
 
 def _legal_deploy(st: State) -> list[Action]:
-    return [act(V_DEPLOY, p, st.city_name(c)) for p in range(st.players) if st.deploy_left[p]
-            for c in range(len(st.lost)) if not st.lost[c]]
+    deploys, lost = st.tab.deploys, st.lost
+    out: list[Action] = []
+    for p, left in enumerate(st.deploy_left):
+        if left:
+            out += compress(deploys[p], map(operator.not_, lost))  # not onto lost cities
+    return out
 
 
 def _apply_deploy(st: State, a: Action) -> None:

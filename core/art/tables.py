@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from ..actions import Action
+from ..actions import TEAM, Action
 from .registry import ALLY_PAWN, act
 from .rules import Ctx, Road, Rules
 
@@ -28,37 +28,55 @@ class Tables:
         "agent_tokens",
         "ally_cost_at",
         "ally_dice",
+        "ally_labels",
         "ally_res",
         "artwork_tokens",
+        "bearing",
         "boost_res",
+        "boosts",
         "card_steps",
         "carry",
+        "city_ctx",
+        "city_symbol",
         "clue_exchange",
         "clues",
+        "deploys",
         "die_faces",
         "draws",
         "fights",
         "health_tokens",
         "hooks",
+        "joins",
         "lost_city_at",
         "markers",
-        "move_lists",
         "move_to",
         "moves",
         "names",
         "need",
+        "open_moves",
         "per_round",
+        "player_ctx",
         "plays",
         "reroll_own_dice",
+        "rerolls",
         "res_cap",
         "res_index",
         "resources",
         "solo_per_round",
         "team_threat",
         "threat_at",
+        "track_mark",
+        "track_need",
+        "trades",
+        "weapon_bonus",
     )
 
     def __init__(self, rules: Rules) -> None:
+        self._constants(rules)
+        self._cards(rules)
+        self._actions(rules)
+
+    def _constants(self, rules: Rules) -> None:
         p = rules.params
         self.resources = rules.resources
         self.res_index = {k: i for i, k in enumerate(rules.resources)}
@@ -72,7 +90,8 @@ class Tables:
         self.need = int(p["rules.clues_per_artwork"])
         self.ally_res = str(p["rules.ally_resource"])
         self.boost_res = str(p["rules.boost_resource"])
-        self.hooks = dict(rules.hooks)  # event -> hooks, in file order
+        self.weapon_bonus = int(p["rules.weapon_bonus"])  # a boost's strength (R16)
+        self.hooks = {e: hs for e, hs in rules.hooks.items() if hs}  # in file order
         self.carry = bool(p["rules.carry_artworks"])
         self.clue_exchange = bool(p["rules.clue_exchange"])
         self.reroll_own_dice = bool(p["rules.reroll_own_dice"])  # R21, with per_player chains
@@ -81,11 +100,6 @@ class Tables:
         self.per_round = (int(p["rules.draw_per_round"]), int(p["rules.play_per_round"]))
         self.solo_per_round = (int(p["solo.draw_per_round"]), int(p["solo.play_per_round"]))
         self.names = tuple(c.name for c in rules.cities)
-        self.clues = {i: c.clues for i, c in rules.cards.items()}
-        # a card's cost, agents (on the cities bearing each symbol) and gains (R8)
-        self.card_steps = {
-            i: (c.cost, tuple((rules.by_symbol[sym], n) for sym, n in c.agents), c.gain)
-            for i, c in rules.cards.items()}
         # by the number of artworks on the track: the first free space's threat (R15) and
         # ally cost (R17); a full track reads its last space
         t = (*rules.track, rules.track[-1])
@@ -94,15 +108,51 @@ class Tables:
         # the threat a team of n players adds to every space, at index n (R15;
         # rules.threat_by_players, our reconstruction)
         self.team_threat = (0, *(int(x) for x in p["rules.threat_by_players"]))
+        # the ally dice's labels in a battle (R17): a1, a2...
+        self.ally_labels = tuple(f"a{i + 1}" for i in range(self.ally_dice))
+        # the contexts of an event about a city (no player), and of a player's act
+        self.city_ctx = tuple(Ctx(-1, c) for c in range(len(rules.cities)))
+        self.player_ctx = tuple(Ctx(p) for p in range(MAX_PLAYERS))
+        # what goes onto the track: by artworks already there, the symbol the next space
+        # demands (None: any, or the track is full; R23); by city, what it puts there
+        self.track_need = (*(s.symbol for s in rules.track), None)
+        self.track_mark = tuple(c.symbol or c.name for c in rules.cities)
+        self.city_symbol = tuple(c.symbol for c in rules.cities)
+
+    def _cards(self, rules: Rules) -> None:
+        self.clues = {i: c.clues for i, c in rules.cards.items()}
+        # per symbol, the cards bearing it (a triple is `need` of them in a chain, R9)
+        self.bearing = tuple(frozenset(i for i, cl in self.clues.items() if s in cl)
+                             for s in range(len(rules.symbols)))
+        # a card's cost, agents (on the cities bearing each symbol) and gains (R8), each cost
+        # and gain with its resource's index in the van (-1: health)
+        index = self.res_index
+        self.card_steps = {
+            i: (tuple((index.get(k, -1), k, n) for k, n in c.cost),
+                tuple((rules.by_symbol[sym], n) for sym, n in c.agents),
+                tuple((index.get(k, -1), k, n) for k, n in c.gain))
+            for i, c in rules.cards.items()}
+
+    def _actions(self, rules: Rules) -> None:
+        names, players = self.names, range(MAX_PLAYERS)
         # draw actions (R6) by team size and the van's counts, filled as they are met
         self.draws: dict[tuple[int, ...], list[Action]] = {}
         # play actions per player, by card
-        self.plays = tuple({c: act("play", pl, c) for c in rules.cards}
-                           for pl in range(MAX_PLAYERS))
+        self.plays = tuple({c: act("play", pl, c) for c in rules.cards} for pl in players)
+        # a player's clue card handed on (R21), by player and card
+        self.trades = tuple({c: act("trade", pl, c) for c in rules.cards} for pl in players)
         # fight actions per player, by city (R14)
-        self.fights = tuple(tuple(act("fight", pl, name) for name in self.names)
-                            for pl in range(MAX_PLAYERS))
-        self.moves, self.move_lists, self.move_to = _move_tables(rules, self.names)
+        self.fights = tuple(tuple(act("fight", pl, name) for name in names) for pl in players)
+        # who joins a battle, boosts it, which clue card rerolls (R14, R16); set-up agents by
+        # player and city (R23)
+        self.joins = tuple(act("join", pl) for pl in players)
+        self.boosts = tuple(act("boost", pl) for pl in players)
+        self.rerolls = {c: act("reroll", TEAM, c) for c in rules.cards}
+        self.deploys = tuple(tuple(act("deploy", pl, name) for name in names) for pl in players)
+        self.moves, self.move_to = _move_tables(rules, names)
+        # per (solo, lost cities as bytes): per pawn, per city, its moves and carries (R11,
+        # R23) into cities not lost; filled as lost cities are met (see `open_moves`)
+        self.open_moves: dict[tuple[bool, bytes], OpenMoves] = {}
 
 
 def _ways(rules: Rules) -> list[list[tuple[int, Road | None]]]:
@@ -113,12 +163,11 @@ def _ways(rules: Rules) -> list[list[tuple[int, Road | None]]]:
     return [[(r.dst, r) for r in rules.neighbours[c]] for c in range(n)]
 
 
-def _move_tables(rules: Rules, names: tuple[str, ...]) -> tuple[Any, Any, Any]:
-    """Moves per pawn label (a player or the ally pawn), per city of departure: as tuples,
-    as the list of `move` actions, and by destination name."""
+def _move_tables(rules: Rules, names: tuple[str, ...]) -> tuple[Any, Any]:
+    """Moves per pawn label (a player or the ally pawn), per city of departure: as tuples, and
+    by destination name."""
     ways = _ways(rules)
     moves: dict[int, tuple[tuple[Move, ...], ...]] = {}
-    move_lists: dict[int, tuple[list[Action], ...]] = {}
     move_to: dict[int, tuple[dict[str | int | None, Move], ...]] = {}
     for who in (*range(MAX_PLAYERS), ALLY_PAWN):
         payer = 0 if who == ALLY_PAWN else who  # the solo player pays for the ally (R24)
@@ -127,9 +176,31 @@ def _move_tables(rules: Rules, names: tuple[str, ...]) -> tuple[Any, Any, Any]:
                    Ctx(payer, d, r)) for d, r in ways[c])
             for c in range(len(rules.cities)))
         moves[who] = per_city
-        move_lists[who] = tuple([m[2] for m in ms] for ms in per_city)
         move_to[who] = tuple({names[m[0]]: m for m in ms} for ms in per_city)
-    return moves, move_lists, move_to
+    return moves, move_to
+
+
+# per pawn (players in order, then the solo ally pawn), per city: the `move` and the `carry`
+# actions into cities not lost
+OpenMoves = tuple[tuple[tuple[list[Action], ...], ...], tuple[tuple[list[Action], ...], ...]]
+OPEN_MOVES_KEPT: Final = 4096  # lost-city sets remembered per rules (a bound on the cache)
+
+
+def open_moves(t: Tables, solo: bool, lost: list[int]) -> OpenMoves:
+    """The moves a pawn may make from each city with these cities lost (R11: no pawn enters a
+    lost city), worked out once per set of lost cities."""
+    key = (solo, bytes(lost))
+    got = t.open_moves.get(key)
+    if got is None:
+        if len(t.open_moves) >= OPEN_MOVES_KEPT:
+            t.open_moves.clear()
+        who = (0, ALLY_PAWN) if solo else tuple(range(MAX_PLAYERS))
+        moves = tuple(tuple([m[2] for m in ms if not lost[m[0]]] for ms in t.moves[w])
+                      for w in who)
+        carries = tuple(tuple([m[3] for m in ms if not lost[m[0]]] for ms in t.moves[w])
+                        for w in who)
+        got = t.open_moves[key] = (moves, carries)
+    return got
 
 
 def tables(rules: Rules) -> Tables:

@@ -1,0 +1,139 @@
+"""Exact instruction counts per decision (valgrind's callgrind): the noise-free yardstick.
+
+    python bench/count.py [--cells all | MISSION[:PLAYERS] ...] [--games N] [--random N]
+
+Records heuristic games natively (Medium, seeds 1..N, as bench/engine.py does), then runs one
+process under `valgrind --tool=callgrind` that loads them, replays every cell's games once to
+warm up (rules, templates, tables, interned actions), then replays each cell's games again
+between two calls of `os.getppid()`: callgrind dumps its counters on entering `getppid`
+(`--dump-before=getppid`), so each dump holds exactly one cell's replays (the same as the
+difference between replaying N games and replaying none). The count per decision is that
+dump's instructions over the cell's decisions; random playouts (Japan, 2 players) likewise.
+Counts vary between Python builds, not between runs: compare them on one machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import pickle
+import random
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from engine import PEERS, openspiel_games, parse_cells, record, replay  # bench/, beside
+
+PEER_STEPS = 5000
+
+
+def child(path: str, random_games: int) -> None:
+    """Under callgrind: replay the recorded games, one dump a cell (see the module's text)."""
+    from artproject import new_game
+    from artproject.core.art.registry import REG
+
+    with open(path, "rb") as f:
+        cells = pickle.load(f)
+    games = {c: [(m, n, d, s, [REG.act(REG.parse(a).verb, REG.parse(a).player, REG.parse(a).arg)
+                               for a in acts]) for m, n, d, s, acts in gs]
+             for c, gs in cells.items()}
+    for gs in games.values():  # warm up
+        replay(gs)
+
+    def playouts(n: int) -> int:
+        rng, steps = random.Random(0), 0
+        for i in range(n):
+            g = new_game("japan", 2, "medium", i)
+            while g.outcome is None:
+                g.apply(rng.choice(g.legal_actions()))
+                steps += 1
+        return steps
+
+    playouts(random_games)
+    peers = openspiel_games(PEERS)
+    for _, game in peers:
+        peer_steps(game, 100)
+    counts = []
+    os.getppid()
+    for gs in games.values():
+        counts.append(replay(gs))
+        os.getppid()
+    counts.append(playouts(random_games))
+    os.getppid()
+    for _, game in peers:
+        counts.append(peer_steps(game, PEER_STEPS))
+        os.getppid()
+    print(" ".join(map(str, counts)))
+
+
+def peer_steps(game: Any, steps: int) -> int:
+    """Random playouts of an OpenSpiel game until `steps` steps (as bench/engine.py's)."""
+    rng, done = random.Random(0), 0
+    while done < steps:
+        s = game.new_initial_state()
+        while not s.is_terminal():
+            if s.is_chance_node():
+                s.apply_action(rng.choice(s.chance_outcomes())[0])
+            else:
+                s.apply_action(rng.choice(s.legal_actions()))
+            done += 1
+    return done
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cells", nargs="*", default=["japan:2"], metavar="MISSION[:PLAYERS]",
+                    help="cells to count (default japan:2; `all`: every board at 1, 2, 4, 6)")
+    ap.add_argument("--games", type=int, default=10, help="recorded games a cell (default 10)")
+    ap.add_argument("--random", type=int, default=200, help="random playouts (default 200)")
+    ap.add_argument("--dry-run", action="store_true",
+                    help="run the counting process without valgrind (a check that it runs)")
+    ap.add_argument("--child", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.child:
+        child(args.child, args.random)
+        return
+    cells = parse_cells(args.cells)
+    with tempfile.TemporaryDirectory() as tmp:
+        rec = Path(tmp) / "games.pickle"
+        recorded = {c: [(m, n, d, s, [str(a) for a in acts])
+                        for m, n, d, s, acts in record(c[0], c[1], "medium", args.games, 1)]
+                    for c in cells}
+        rec.write_bytes(pickle.dumps(recorded))
+        out = Path(tmp) / "cg.out"
+        grind = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
+                 "--dump-before=getppid"]
+        r = subprocess.run([*([] if args.dry_run else grind), sys.executable, __file__,
+                            "--child", str(rec), "--random", str(args.random)],
+                           capture_output=True, text=True, check=True)
+        if args.dry_run:
+            print(f"decisions counted (no valgrind): {r.stdout.strip()}")
+            return
+        steps = [int(x) for x in r.stdout.split()]
+        dumps = sorted(Path(tmp).glob("cg.out.*"), key=lambda p: int(p.suffix[1:]))
+        totals = [int(re.search(r"^totals: (\d+)", p.read_text(), re.M).group(1))  # type: ignore[union-attr]
+                  for p in dumps]
+    # dump 1 is the start-up and warm-up; then one a cell, the random playouts, each peer's
+    per = [ir / st for ir, st in zip(totals[1:], steps, strict=False)]
+    peers = {name: x for name, x in zip(PEERS, per[len(cells) + 1:], strict=False)}
+    print(f"instructions per decision (callgrind, {args.games} recorded heuristic games a cell, "
+          f"set-up included; Medium), and as a ratio to each peer's instructions per step:")
+    print("| board | players | decisions a game | instructions a decision |"
+          + "".join(f" x {p} |" for p in peers))
+    print("|" + " --- |" * (4 + len(peers)))
+    for (m, n), x, st in zip(cells, per, steps, strict=False):
+        print(f"| {m} | {n} | {st / args.games:.0f} | {x:,.0f} |"
+              + "".join(f" {x / y:.2f} |" for y in peers.values()))
+    x = per[len(cells)]
+    print(f"random playouts, japan 2 players ({args.random} games, "
+          f"{steps[len(cells)] / args.random:.1f} decisions a game): {x:,.0f} per step"
+          + "".join(f"; x {p} {x / y:.2f}" for p, y in peers.items()))
+    for p, y in peers.items():
+        print(f"OpenSpiel {p}: {y:,.0f} instructions per step (random playouts)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,125 @@
+"""A fresh process's start: `artproject --help` and `artproject check FILE` against
+`python -c pass`, and a cold load of all six shipped missions, in interleaved rounds.
+
+    python bench/start.py [--rounds R] [--clock cpu|wall]
+
+Each round starts, in turn, `python -c pass`, `artproject --help`, `artproject check
+missions/japan.toml` and a process that loads all six shipped missions (timing its imports
+and its load apart, from inside); the ratios are to `python -c pass` in the same round.
+Times are CPU time (the children's user + system time) by default: on a shared machine the
+wall clock also counts the time other processes hold the core. Medians and ranges.
+
+The compiled-rules cache (core/cache.py) is used as a user would find it: warm (an earlier
+run made its entries). `--cold-cache` points XDG_CACHE_HOME at an empty folder each time
+instead, and `ARTPROJECT_CACHE=off` in the environment turns it off. The children run as an
+installed package does, with its modules' bytecode kept (`__pycache__`, ignored by git) even
+where the environment sets PYTHONDONTWRITEBYTECODE (where every start would compile every
+module of the package from its source: about 1.3 times the figures below for --help and
+check, 1.5 for the imports).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+LOAD = """
+import time
+t0 = time.perf_counter(); c0 = time.process_time()
+from artproject import new_game
+from artproject.core.art.loader import load_rules, shipped_missions
+t1 = time.perf_counter(); c1 = time.process_time()
+for m in shipped_missions():
+    load_rules(m)
+t2 = time.perf_counter(); c2 = time.process_time()
+print(t1 - t0, t2 - t1, c1 - c0, c2 - c1)
+"""
+
+
+def _cmds() -> dict[str, list[str]]:
+    py = sys.executable
+    script = Path(py).with_name("artproject")  # the console script, as a user starts it
+    art = [str(script)] if script.exists() else [py, "-m", "artproject"]
+    # -P: the working folder is not put on the path (the checkout's artproject/ is not the
+    # installed package)
+    return {"python -c pass": [py, "-c", "pass"],
+            "artproject --help": [*art, "--help"],
+            "artproject check missions/japan.toml": [*art, "check", "missions/japan.toml"]}
+
+
+def _run(cmd: list[str], env: dict[str, str], cpu: bool) -> tuple[float, str]:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.perf_counter()
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True, cwd=ROOT, env=env)
+    wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    used = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return (used if cpu else wall), out.stdout
+
+
+def _env(cold: bool) -> dict[str, str]:
+    env = dict(os.environ)
+    # as an installed package runs: its modules' bytecode kept (__pycache__)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    if cold:
+        env["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="artproject-bench-")
+    return env
+
+
+def _fmt(xs: list[float], scale: float = 1e3, unit: str = " ms") -> str:
+    return (f"{statistics.median(xs) * scale:.1f}{unit} "
+            f"({min(xs) * scale:.1f}-{max(xs) * scale:.1f})")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rounds", type=int, default=15)
+    ap.add_argument("--clock", choices=("cpu", "wall"), default="cpu")
+    ap.add_argument("--cold-cache", action="store_true",
+                    help="an empty cache folder for every process (the first load ever)")
+    args = ap.parse_args()
+    cpu = args.clock == "cpu"
+    cmds = _cmds()
+    times: dict[str, list[float]] = {k: [] for k in cmds}
+    ratios: dict[str, list[float]] = {k: [] for k in cmds}
+    imports: list[float] = []
+    loads: list[float] = []
+    for cmd in cmds.values():  # warm the OS's file cache, the .pyc files, the cache
+        _run(cmd, _env(False), cpu)
+    _run([sys.executable, "-P", "-c", LOAD], _env(False), cpu)
+    for r in range(args.rounds):
+        got: dict[str, float] = {}
+        order = list(cmds)
+        order = order[r % len(order):] + order[:r % len(order)]  # each goes first by turns
+        for name in order:
+            got[name] = _run(cmds[name], _env(args.cold_cache), cpu)[0]
+        for name in cmds:
+            times[name].append(got[name])
+            ratios[name].append(got[name] / got["python -c pass"])
+        out = _run([sys.executable, "-P", "-c", LOAD], _env(args.cold_cache), cpu)[1].split()
+        wall_i, wall_l, cpu_i, cpu_l = map(float, out)
+        imports.append(cpu_i if cpu else wall_i)
+        loads.append(cpu_l if cpu else wall_l)
+    clock = "CPU time" if cpu else "wall clock"
+    state = ("off" if os.environ.get("ARTPROJECT_CACHE", "").lower() in ("off", "0", "no", "false")
+             else "cold (empty)" if args.cold_cache else "warm")
+    print(f"fresh processes, {args.rounds} interleaved rounds, {clock}, median (range); "
+          f"compiled-rules cache {state}; bytecode kept in __pycache__:")
+    print("| command | time | x python -c pass (same round) |")
+    print("| --- | --- | --- |")
+    for name in cmds:
+        print(f"| `{name}` | {_fmt(times[name])} | {_fmt(ratios[name], 1, 'x')} |")
+    print(f"a fresh process loading all six shipped missions: imports (artproject.new_game, the "
+          f"loader) {_fmt(imports)}, then the six loads {_fmt(loads)}")
+
+
+if __name__ == "__main__":
+    main()
