@@ -44,7 +44,7 @@ examples:
   artproject simulate --mission japan --players 3 --difficulty medium --games 200 --seed 1
   artproject simulate --mission my-mission.toml --players 2 --games 50 --json
   artproject simulate --mission japan --variant house-rule.toml --games 100
-  artproject simulate --mission all --difficulty all --players 2,3,4 --games 200 --workers 2
+  artproject simulate --mission all --difficulty all --players all --games 200 --workers 2
   artproject simulate --mission japan --policy random --games 200   # the random baseline
   artproject simulate --mission all --difficulty all --players all --games 2000 \\
       --store sweep.db --backend dask --address tcp://10.0.0.5:8786

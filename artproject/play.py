@@ -46,8 +46,9 @@ def screen(st: State, viewer: int) -> str:
     out.append(f"van: {', '.join(f'{n} {k}' for k, n in zip(r.resources, st.van, strict=True))}"
                f"   health: {', '.join(f'p{i + 1} {h}' for i, h in enumerate(st.health))}"
                f"   headquarters: {st.hq}")
+    extra = r.p("rules.threat_by_players")[st.players - 1]  # the team's size adds it (R15)
     track = " ".join(
-        (f"[{st.track[i]}]" if i < len(st.track) else f"[{sp.threat}/{sp.ally_cost}"
+        (f"[{st.track[i]}]" if i < len(st.track) else f"[{sp.threat + extra}/{sp.ally_cost}"
          + (f" {sp.symbol}" if sp.symbol else "") + "]")
         for i, sp in enumerate(r.track))
     out.append(f"track (threat/ally cost): {track}   threat {st.threat()}, "

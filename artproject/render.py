@@ -133,12 +133,14 @@ def _track(svg: ET.Element, rules: Rules, st: State | None) -> None:
     top = 2 * MARGIN + 100 * SCALE - 10
     _el(g, "text", "artwork track: threat (ally cost)", x=MARGIN, y=top, font_size=14,
         font_family="sans-serif")
+    # a game's track shows the threat its team faces (rules.threat_by_players, R15)
+    extra = 0 if st is None else rules.p("rules.threat_by_players")[st.players - 1]
     for i, space in enumerate(rules.track):
         x = MARGIN + i * 84
         filled = st is not None and i < len(st.track)
         _el(g, "rect", x=x, y=top + 10, width=76, height=60,
             fill="#f1c40f" if filled else "#ffffff", stroke="#222222", stroke_width=2)
-        _el(g, "text", str(space.threat), x=x + 38, y=top + 46, font_size=22,
+        _el(g, "text", str(space.threat + extra), x=x + 38, y=top + 46, font_size=22,
             text_anchor="middle", font_family="sans-serif", font_weight="bold")
         _el(g, "text", f"({space.ally_cost})", x=x + 38, y=top + 64, font_size=12,
             text_anchor="middle", font_family="sans-serif")

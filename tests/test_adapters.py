@@ -148,7 +148,7 @@ def test_pettingzoo_random_steps_and_bad_input() -> None:
     e = raw_env(mission="usa", players=3, seats="players")
     rng = np.random.default_rng(4)
     steps = 0
-    for game in range(15):
+    for game in range(20):
         e.reset(seed=game)
         for agent in e.agent_iter():
             obs, _, term, trunc, info = e.last()

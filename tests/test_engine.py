@@ -27,8 +27,12 @@ from artproject import (
     save_game,
     shipped_missions,
 )
+from artproject.core.art.info import observation
+from artproject.core.art.loader import scope_of
+from artproject.core.art.rules import Ctx
 from artproject.core.invariants import check_invariants
 from artproject.core.saves import dumps
+from artproject.dsl.compiler import Compiler
 from artproject.simulate import cautious_policy, play, random_policy
 
 DIFFICULTIES = ["easy", "medium", "hard", "impossible"]
@@ -52,6 +56,26 @@ def test_setup_follows_the_rulebook() -> None:
 def test_health_by_difficulty(difficulty: str, health: int) -> None:
     assert new_game(players=2, difficulty=difficulty).health == [health, health]
     assert new_game(players=1, difficulty=difficulty).health == [2 * health]  # solo doubles
+
+
+def test_the_threat_grows_with_the_team_as_the_rules_say(tmp_path: Path) -> None:
+    """`rules.threat_by_players` (R15; our reconstruction, docs/missions.md): added to every
+    track space's threat for that team size, so to the agents' strength in every battle, to
+    the DSL's `threat` and to what the game shows."""
+    v = tmp_path / "team.toml"
+    v.write_text("[rules]\nthreat_by_players = [3, 0, 1, 2, 4, 5]\n", encoding="utf-8")
+    printed = new_game("japan").rules.track[0].threat
+    is_threat = Compiler(scope_of(new_game("japan").rules)).expr("threat == 5")
+    assert is_threat is not None
+    for players, extra in zip(range(1, 7), (3, 0, 1, 2, 4, 5), strict=True):
+        g = new_game("japan", players=players, seed=1, variants=[v])
+        assert g.threat() == printed + extra
+        assert g.agent_strength(g.rules.start) == g.agents[g.rules.start] + printed + extra
+        assert observation(g, 0)["threat"] == printed + extra
+        assert is_threat(g, Ctx()) == (printed + extra == 5)
+        shipped = new_game("japan", players=players, seed=1)
+        assert shipped.threat() == printed + shipped.rules.p("rules.threat_by_players")[
+            players - 1]
 
 
 def test_solo_setup() -> None:
@@ -366,7 +390,8 @@ def test_action_tables_match_the_rules_worked_out_plainly(mission: str) -> None:
                     assert g.legal_actions() == want, (g.wait, g.history[-3:])
                     seen.add(g.wait)
                 t = g.rules.track[min(len(g.track), len(g.rules.track) - 1)]
-                assert (g.threat(), g.ally_cost()) == (t.threat, t.ally_cost)
+                extra = g.rules.p("rules.threat_by_players")[players - 1]
+                assert (g.threat(), g.ally_cost()) == (t.threat + extra, t.ally_cost)
                 g.apply(choose(g))
     assert {"boundary", "plan", "play", "move"} <= seen
 

@@ -27,7 +27,7 @@ def test_shipped_rules_load() -> None:
     assert "japan" in shipped_missions()
     assert len(rules.cities) == 8
     assert rules.cities[rules.start].name == "tokyo"
-    assert len(rules.track) == 7 and 10 in [s.threat for s in rules.track]  # the example
+    assert len(rules.track) == 6 and 10 in [s.threat for s in rules.track]  # the example
     assert len(rules.cards) == 72
 
 
@@ -145,6 +145,30 @@ def test_unknown_keys_and_parameters(tmp_path: Path) -> None:
                "'lost_city_at'?)" in e for e in errs)
     assert any("rules.weapon_bonus: expected a whole number from 0 to 10,000, not text 'two'"
                in e for e in errs)
+
+
+@pytest.mark.parametrize(("value", "message"), [
+    ("[0, 1, 2]", "expected 6 whole numbers, the threat added for 1, 2, 3, 4, 5 and 6 "
+                  "players, not 3"),
+    ('[0, 0, 0, 0, 0, "1"]', "expected a whole number from -10,000 to 10,000, not text"),
+    ("[0, 0, 0, 0, 0, true]", "expected a whole number from -10,000 to 10,000, not a boolean"),
+    ("[0, 0, 0, 0, 0, 100000]", "100000 is out of range"),
+    ("[0, -50, 0, 0, 0, 0]", "-50 for 2 players would bring the track's lowest threat (0) "
+                             "below 0"),
+    ("2", "expected a list of 6 whole numbers, from -10,000 to 10,000, not a whole number 2"),
+])
+def test_bad_threat_by_players(tmp_path: Path, value: str, message: str) -> None:
+    """`rules.threat_by_players` (our reconstruction, docs/missions.md): six whole numbers
+    that leave every space's threat at 0 or more; anything else names file:line:col."""
+    p = write(tmp_path, "m.toml", f"""
+        extends = "japan"
+        [rules]
+        threat_by_players = {value}
+    """)
+    errs = errors_of(p)
+    assert len(errs) == 1, errs
+    assert errs[0].startswith(f"{p}:3:"), errs
+    assert message in errs[0], errs
 
 
 def test_huge_numbers_are_refused(tmp_path: Path) -> None:

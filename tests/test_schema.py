@@ -169,7 +169,7 @@ def test_city_names_cannot_clash_with_the_dsl(tmp_path: Path, name: str, message
     ("[rules]\nclues_per_artwork = 99\n", "rules.clues_per_artwork",
      "no artwork can ever reach the track: no symbol is on 99 cards"),
     ("[components]\nartwork_tokens = 3\n", "components.artwork_tokens",
-     "the track has 7 spaces, but the game has 3 artwork tokens"),
+     "the track has 6 spaces, but the game has 3 artwork tokens"),
     ("[components]\nagent_tokens = 10\n", "components.agent_tokens",
      "set-up places 16 agents, but the game has 10 agent tokens (R2)"),
     ("[difficulty]\nhard = 26\n", "difficulty.hard",

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from artproject import load_rules, new_game, save_game, shipped_missions
+from artproject.play import screen
 from artproject.policies import POLICIES, heuristic_policy, register_policy
 from artproject.render import render
 from artproject.simulate import play, simulate_grid, wilson
@@ -37,6 +38,24 @@ def test_render_shows_every_city_and_road(mission: str) -> None:
     assert lines == roads
     texts = [t.text for t in root.iter(f"{SVG}text")]
     assert str(rules.track[0].threat) in texts
+
+
+def test_render_and_play_show_the_threat_the_team_faces(tmp_path: Path) -> None:
+    """A game's track shows each space's threat with what its team's size adds
+    (rules.threat_by_players, docs/missions.md); the board alone shows the printed one."""
+    v = tmp_path / "team.toml"
+    v.write_text("[rules]\nthreat_by_players = [0, 0, 0, 7, 0, 0]\n", encoding="utf-8")
+    g = new_game("japan", players=4, seed=1, variants=[v])
+    printed = [s.threat for s in g.rules.track]
+
+    def shown(svg: str) -> list[str | None]:
+        root = ET.fromstring(svg.split("?>", 1)[1])
+        return [t.text for g in root.iter(f"{SVG}g") if g.get("id") == "track"
+                for t in g.iter(f"{SVG}text")]
+    assert all(str(t + 7) in shown(render(g.rules, g)) for t in printed)
+    assert all(str(t) in shown(render(g.rules)) for t in printed)
+    assert str(max(printed) + 7) not in shown(render(g.rules))
+    assert f"[{printed[0] + 7}/" in screen(g, 0) and f"threat {printed[0] + 7}," in screen(g, 0)
 
 
 def test_render_a_position(tmp_path: Path) -> None:
@@ -192,3 +211,33 @@ def test_play_points_to_the_ruling_that_ended_the_game() -> None:
     play(g, io.StringIO("move p1 nagoya\n"), out)
     assert ("== the team lost: p1 lost their last health token (R7) (rulings: "
             "docs/rulings.md)") in out.getvalue()
+
+
+# ---------------------------------------------------------------- the tuning tools
+def test_the_deck_is_what_make_deck_makes(tmp_path: Path) -> None:
+    """cards/mission-cards.toml is exactly what the command in its header writes (the deck
+    docs/balance.md tells of), so that the deck can be made again and changed by its knobs."""
+    deck = (ROOT / "cards" / "mission-cards.toml").read_text(encoding="utf-8")
+    (command,) = [ln.removeprefix("#     ") for ln in deck.splitlines()
+                  if ln.startswith("#     python tools/make_deck.py ")]
+    out = tmp_path / "deck.toml"
+    r = subprocess.run([sys.executable, str(ROOT / "tools" / "make_deck.py"),
+                        *command.split()[2:], "--out", str(out)],
+                       capture_output=True, text=True, check=False)
+    assert r.returncode == 0, r.stderr
+    assert out.read_text(encoding="utf-8") == deck
+
+
+def test_tune_tracks_runs_and_writes_nothing(tmp_path: Path) -> None:
+    """The track search (a smoke test on two games a cell) prints TOML to copy and leaves
+    the project's files as they were."""
+    def files() -> dict[Path, bytes]:
+        return {p: p.read_bytes() for d in ("missions", "cards") for p in (ROOT / d).rglob("*")
+                if p.is_file()}
+    before = files()
+    r = subprocess.run([sys.executable, str(ROOT / "tools" / "tune_tracks.py"), "usa",
+                        "--games", "2", "--workers", "1"],
+                       capture_output=True, text=True, cwd=tmp_path, check=False)
+    assert r.returncode == 0, r.stderr
+    assert "threat_by_players = [" in r.stdout and "[[track]]" in r.stdout
+    assert files() == before and not list(tmp_path.iterdir())

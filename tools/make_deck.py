@@ -42,19 +42,24 @@ def fmt(d: dict[str, int]) -> str:
 
 
 def make(seed: int, doubles: int, gain_rate: float, health_cards: int = 10,
-         costly: int = 1) -> str:
+         costly: int = 1, lighter: int = 0) -> str:
     rng = random.Random(seed)
     backs = clue_backs(rng, doubles)
     agent_counts = [0] * 8 + [1] * 24 + [2] * 28 + [3] * 12
     rng.shuffle(agent_counts)
+    # the `lighter` cards that place the most agents (the first of equals) place one fewer
+    light = set(sorted((i for i in range(72) if agent_counts[i]),
+                       key=lambda i: (-agent_counts[i], i))[:lighter])
     health_at = set(rng.sample(range(72), health_cards))
     cycle = itertools.cycle(SYMBOLS)
-    out = ['''# The 72 mission cards and the final card of The A.R.T. Project.
+    command = (f"python tools/make_deck.py --seed {seed} --doubles {doubles} --gain {gain_rate} "
+               f"--health {health_cards} --costly {costly} --lighter {lighter}")
+    out = [f'''# The 72 mission cards and the final card of The A.R.T. Project.
 # The printed card texts are not in our sources: this deck is the project's own
-# reconstruction, made by tools/make_deck.py and tuned by simulation (docs/balance.md):
-# costs, agents and gains trade against each other, and the clue symbols on the backs are
-# balanced (each artwork type as often as the others; every card bears 1 or 2 distinct
-# symbols, R9).
+# reconstruction, tuned by simulation (docs/balance.md): costs, agents and gains trade
+# against each other, and the clue symbols on the backs are balanced (each artwork type as
+# often as the others; every card bears 1 or 2 distinct symbols, R9). Made by
+#     {command}
 # Each section is effect DSL (docs/dsl.md): cost and gain are amounts, agents are
 # placements by artwork symbol (x2 for two agents), clues are the symbols on the back.
 about = "Mission cards: the project's reconstruction of the printed deck."
@@ -72,6 +77,10 @@ title = "Final card"
             take = 1 if n == 1 else rng.choice([1, n - k])
             placed[s] = placed.get(s, 0) + take
             k += take
+        if i in light:  # one agent fewer, from the city given most; priced as before
+            top = max(placed, key=lambda x: placed[x])
+            placed[top] -= 1
+            placed = {x: v for x, v in placed.items() if v}
         cost_n = rng.choice([0, 0, 0, 1, 1, *[2] * costly]) if n < 3 else rng.choice([0, 1])
         gain_n = max(0, min(3, round(n * gain_rate + rng.choice([0.4, 0.8, 1.2])) + cost_n))
         if n == 0:
@@ -108,10 +117,13 @@ def main() -> None:
     ap.add_argument("--health", type=int, default=10, help="cards that gain a health token")
     ap.add_argument("--costly", type=int, default=1,
                     help="weight of two-resource costs among cards with fewer than 3 agents")
+    ap.add_argument("--lighter", type=int, default=0, metavar="N",
+                    help="the N cards that place the most agents place one fewer, their "
+                         "costs and gains priced as before (default: 0)")
     ap.add_argument("--out", default=str(Path(__file__).parent.parent / "cards" /
                                          "mission-cards.toml"))
     a = ap.parse_args()
-    Path(a.out).write_text(make(a.seed, a.doubles, a.gain, a.health, a.costly),
+    Path(a.out).write_text(make(a.seed, a.doubles, a.gain, a.health, a.costly, a.lighter),
                            encoding="utf-8")
 
 

@@ -156,7 +156,9 @@ def battle_check(st: State) -> None:
     assert b is not None
     c = b.city
     # the team's strength (dice and boosts) against the agents' (R15), written out: hot
-    if sum(b.dice) + b.bonus >= st.agents[c] + st.tab.threat_at[len(st.track)] + st.hq:
+    t = st.tab
+    if sum(b.dice) + b.bonus >= (st.agents[c] + t.threat_at[len(st.track)]
+                                 + t.team_threat[st.players] + st.hq):
         if st.logging:
             st.note("battle_won", st.city_name(c), st.strength(), st.agent_strength(c))
         st.agents[c] = 0

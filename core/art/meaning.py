@@ -148,6 +148,23 @@ def _track(rules: Rules, err: Report, warn: Report) -> None:
         if rules.track[i].threat < rules.track[i - 1].threat:
             warn("the threat falls along the track (each space's threat is usually at least "
                  "the last one's)", ("track", i, "threat"))
+    _team_threat(rules, err)
+
+
+def _team_threat(rules: Rules, err: Report) -> None:
+    """`rules.threat_by_players`: one number a team size (1 to 6) that leaves every space's
+    threat at 0 or more (R15; our reconstruction, docs/missions.md)."""
+    extra, path = rules.p("rules.threat_by_players"), ("rules", "threat_by_players")
+    if len(extra) != len(TEAM_SIZES):
+        err(f"expected {len(TEAM_SIZES)} whole numbers, the threat added for 1, 2, 3, 4, 5 and "
+            f"6 players, not {len(extra)}", path)
+        return
+    low = min(s.threat for s in rules.track)
+    for n, add in zip(TEAM_SIZES, extra, strict=True):
+        if low + add < 0:
+            err(f"{add} for {n} player{'s' * (n > 1)} would bring the track's lowest threat "
+                f"({low}) below 0", path, ("track",))
+            return
 
 
 def reachable(rules: Rules) -> set[int]:

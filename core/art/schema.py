@@ -84,6 +84,10 @@ class RuleParams:
                                   "owner rolls (R21)", ruling="R21")
     carry_artworks: bool = param("a pawn may carry one artwork along as it moves (R23)",
                                  ruling="R23")
+    threat_by_players: tuple[int, ...] = param(
+        "the threat added to every track space, for 1, 2, 3, 4, 5 and 6 players (R15; our "
+        "reconstruction, docs/missions.md); no space's threat may fall below 0", ruling="R15",
+        expects="a list of 6 whole numbers, from -10,000 to 10,000")
 
 
 @section("rule parameter")

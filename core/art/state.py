@@ -194,8 +194,10 @@ class State(Machine):
 
     # ------------------------------------------------------------------ reading
     def threat(self) -> int:
-        """The threat on the first free track space (R15)."""
-        return self.tab.threat_at[len(self.track)]
+        """The threat on the first free track space (R15), with what the team's size adds
+        to it (`rules.threat_by_players`)."""
+        t = self.tab
+        return t.threat_at[len(self.track)] + t.team_threat[self.players]
 
     def ally_cost(self) -> int:
         """Radio to unlock the next ally die: printed over the first free space (R17)."""

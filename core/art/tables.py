@@ -63,6 +63,7 @@ class Tables:
         "res_index",
         "resources",
         "solo_per_round",
+        "team_threat",
         "threat_at",
         "track_mark",
         "track_need",
@@ -104,6 +105,9 @@ class Tables:
         t = (*rules.track, rules.track[-1])
         self.threat_at = tuple(s.threat for s in t)
         self.ally_cost_at = tuple(s.ally_cost for s in t)
+        # the threat a team of n players adds to every space, at index n (R15;
+        # rules.threat_by_players, our reconstruction)
+        self.team_threat = (0, *(int(x) for x in p["rules.threat_by_players"]))
         # the ally dice's labels in a battle (R17): a1, a2...
         self.ally_labels = tuple(f"a{i + 1}" for i in range(self.ally_dice))
         # the contexts of an event about a city (no player), and of a player's act
