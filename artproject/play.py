@@ -40,46 +40,72 @@ def _card_text(st: State, card: int) -> str:
 
 def screen(st: State, viewer: int) -> str:
     """Everything the players need for this decision, with only `viewer`'s hand face up."""
+    title = f"== {st.rules.title}: round {st.round}, {st.phase}"
+    out = [title + (" (final round)" if st.final_round else ""), _counters(st), _track(st)]
+    out += _cities(st) + _chains(st) + _battle(st) + _hands(st, viewer)
+    return "\n".join(out)
+
+
+def _counters(st: State) -> str:
+    van = ", ".join(f"{n} {k}" for k, n in zip(st.rules.resources, st.van, strict=True))
+    health = ", ".join(f"p{i + 1} {h}" for i, h in enumerate(st.health))
+    return f"van: {van}   health: {health}   headquarters: {st.hq}"
+
+
+def _track(st: State) -> str:
     r = st.rules
-    out = [f"== {r.title}: round {st.round}, {st.phase}" + (" (final round)" if
-                                                           st.final_round else "")]
-    out.append(f"van: {', '.join(f'{n} {k}' for k, n in zip(r.resources, st.van, strict=True))}"
-               f"   health: {', '.join(f'p{i + 1} {h}' for i, h in enumerate(st.health))}"
-               f"   headquarters: {st.hq}")
     extra = r.p("rules.threat_by_players")[st.players - 1]  # the team's size adds it (R15)
     track = " ".join(
         (f"[{st.track[i]}]" if i < len(st.track) else f"[{sp.threat + extra}/{sp.ally_cost}"
          + (f" {sp.symbol}" if sp.symbol else "") + "]")
         for i, sp in enumerate(r.track))
-    out.append(f"track (threat/ally cost): {track}   threat {st.threat()}, "
-               f"allies {st.allies}, deck {st.deck_size()}")
-    for c, city in enumerate(r.cities):
+    return (f"track (threat/ally cost): {track}   threat {st.threat()}, "
+            f"allies {st.allies}, deck {st.deck_size()}")
+
+
+def _cities(st: State) -> list[str]:
+    out = []
+    for c, city in enumerate(st.rules.cities):
         pawns = [("ally" if i == st.players else f"p{i + 1}") for i, p in enumerate(st.pawns)
                  if p == c]
-        marks = []
-        if st.lost[c]:
-            marks.append("LOST")
-        if st.artwork_at(c):
-            marks.append("artwork")
+        marks = (["LOST"] if st.lost[c] else []) + (["artwork"] if st.artwork_at(c) else [])
         out.append(f"  {city.name:<14} {city.symbol or '-':<11} agents {st.agents[c]}"
                    + (f"  pawns {' '.join(pawns)}" if pawns else "")
                    + (f"  [{', '.join(marks)}]" if marks else ""))
+    return out
+
+
+def _backs(st: State, cards: list[int]) -> str:
+    """Cards as their clue backs show them (what every player sees)."""
+    r = st.rules
+    return "; ".join(", ".join(r.symbols[s] for s in r.cards[c].clues) for c in cards)
+
+
+def _chains(st: State) -> list[str]:
+    out = []
     for i, ch in enumerate(st.chains):
         who = "clue chain" if len(st.chains) == 1 else f"p{i + 1}'s clue chain"
-        backs = "; ".join(", ".join(r.symbols[s] for s in r.cards[c].clues) for c in ch)
-        out.append(f"{who}: {backs or '(empty)'}")
-    if (b := st.battle) is not None:
-        dice = ", ".join(f"{lab}={d}" for lab, d in zip(b.labels, b.dice, strict=True))
-        out.append(f"battle in {r.cities[b.city].name}: {dice or '(not rolled)'}; "
-                   f"strength {st.strength()} against {st.agent_strength(b.city)}")
-    if 0 <= viewer < st.players:
-        out.append(f"p{viewer + 1}'s hand:")
-        out += [f"  {_card_text(st, c)}" for c in st.hands[viewer]] or ["  (empty)"]
-        for i, h in enumerate(st.hands):
-            if i != viewer and h:
-                backs = "; ".join(", ".join(r.symbols[s] for s in r.cards[c].clues) for c in h)
-                out.append(f"p{i + 1}'s hand (clue backs): {backs}")
-    return "\n".join(out)
+        out.append(f"{who}: {_backs(st, ch) or '(empty)'}")
+    return out
+
+
+def _battle(st: State) -> list[str]:
+    if (b := st.battle) is None:
+        return []
+    dice = ", ".join(f"{lab}={d}" for lab, d in zip(b.labels, b.dice, strict=True))
+    return [f"battle in {st.rules.cities[b.city].name}: {dice or '(not rolled)'}; "
+            f"strength {st.strength()} against {st.agent_strength(b.city)}"]
+
+
+def _hands(st: State, viewer: int) -> list[str]:
+    """The viewer's hand face up; the others' as their clue backs."""
+    if not 0 <= viewer < st.players:
+        return []
+    out = [f"p{viewer + 1}'s hand:"]
+    out += [f"  {_card_text(st, c)}" for c in st.hands[viewer]] or ["  (empty)"]
+    out += [f"p{i + 1}'s hand (clue backs): {_backs(st, h)}"
+            for i, h in enumerate(st.hands) if i != viewer and h]
+    return out
 
 
 class Session:
