@@ -20,7 +20,7 @@ import attrs
 from ..dsl.parser import Origin
 from . import schema
 from .errors import Location, RulesError, RulesErrors, RulesWarning
-from .files import MAX_NESTING, doc_depth, line_col, nesting, read_text
+from .files import MAX_NESTING, doc_depth, line_col, nesting, read_text, shorten
 
 T = TypeVar("T")
 Path_ = tuple[Any, ...]
@@ -132,6 +132,34 @@ def game_of(path: str | Path) -> str | None:
         return None
     m = _GAME_LINE.search(text.split("\n[", 1)[0])  # top-level keys precede the tables
     return m.group(1) if m else None
+
+
+def package_dir(name: str) -> Path:
+    """The folder of the project's data package `name` (where every game's shipped rule
+    files lie). Installed, the data folders are packages beside core/; in a checkout, too."""
+    from importlib import resources
+
+    return Path(str(resources.files(f"artproject.{name}")))
+
+
+def is_name(ref: str | Path) -> bool:
+    """A shipped rule file's name, not a path (my.toml, ./name)."""
+    return isinstance(ref, str) and "/" not in ref and "\\" not in ref and not ref.endswith(
+        ".toml")
+
+
+def shipped_label(path: Path, packages: tuple[str, ...]) -> str:
+    """`path` as errors show it: a shipped file by its place in the project (PKG/NAME.toml,
+    for each data package in `packages`), any other shortened."""
+    try:
+        rp = path.resolve()
+        for pkg in packages:
+            base = package_dir(pkg).resolve()
+            if rp.is_relative_to(base):
+                return f"{pkg}/{rp.relative_to(base)}"
+    except (OSError, ValueError, RuntimeError):
+        pass
+    return shorten(str(path))
 
 
 def path_text(path: Iterable[Any]) -> str:

@@ -17,7 +17,8 @@ from ..errors import ArtError, GameError, RulesError, SaveError
 from ..files import exists
 from ..saves import save_spec
 from ..schema import param, section
-from .loader import DEFAULT, is_name, load_rules, package_dir
+from ..sources import is_name, package_dir
+from .loader import DEFAULT, load_rules
 from .position import apply_position
 from .rules import WarRules
 from .setup import begin

@@ -18,7 +18,8 @@ from ..files import exists
 from ..games import game_class
 from ..saves import save_spec
 from ..schema import param, section
-from .loader import is_name, load_rules, package_dir
+from ..sources import is_name, package_dir
+from .loader import load_rules
 from .position import apply_position
 from .round import PHASES
 from .rules import Rules
