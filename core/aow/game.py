@@ -5,7 +5,6 @@ on its work stack.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
@@ -13,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Final
 import attrs
 
 from ..errors import ArtError, GameError, RulesError, SaveError
+from ..machine import by_name
 from ..saves import rule_reference, rule_resolve, save_spec
 from ..schema import param, section
 from .loader import DEFAULT, load_rules
@@ -107,18 +107,10 @@ def from_header(spec: Any, doc: Mapping[str, Any], name: str, folder: Path | Non
 
 
 # ====================================================================== pickling
-def _by_name(fn: Any) -> bool:
-    mod = sys.modules.get(getattr(fn, "__module__", None) or "")
-    obj: Any = mod
-    for part in getattr(fn, "__qualname__", "").split("."):
-        obj = getattr(obj, part, None)
-    return obj is fn
-
-
 def op_ref(st: War, fn: Any) -> Any:
     """A queued step as a pickle names it: a module-level function as itself, a compiled
     card text by its place among the functions the compiler made ("dsl", i)."""
-    if _by_name(fn):
+    if by_name(fn):
         return fn
     for i, made in enumerate(st.rules.made):
         if made is fn:
