@@ -9,11 +9,12 @@ several keys to blame, the one set last: where the file's author will look).
 
 from __future__ import annotations
 
+import pickle
 import re
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, ClassVar, Self, TypeVar
 
 import attrs
 
@@ -160,6 +161,33 @@ def shipped_label(path: Path, packages: tuple[str, ...]) -> str:
     except (OSError, ValueError, RuntimeError):
         pass
     return shorten(str(path))
+
+
+class LoadedRules:
+    """A game's rules as loaded from their files (a base of its frozen, attrs-made rules
+    class). They pickle by reference: loaded again from the same files (compiled functions
+    and mapping proxies do not pickle, and need not: the files are the rules), by the class's
+    LOAD_AGAIN (a module-level function) from what its loader kept in cache["loaded"]; a
+    copy is the same rules (frozen)."""
+
+    __slots__ = ()
+    name: str
+    cache: dict[Any, Any]
+    LOAD_AGAIN: ClassVar[Callable[..., Any]]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        loaded = self.cache.get("loaded")
+        if loaded is None:
+            raise pickle.PicklingError(
+                f"rules {self.name!r} were not loaded by load_rules (made or changed in code), "
+                "so a pickle cannot name them")
+        return (type(self).LOAD_AGAIN, loaded)
+
+    def __copy__(self) -> Self:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        return self
 
 
 def path_text(path: Iterable[Any]) -> str:
