@@ -1035,8 +1035,7 @@ def _new(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------------- scenario
 def _variant_game(ref: str) -> str:
     """The game a variant is for: its file's `game` key; a shipped name, the shipped file's."""
-    from .core.art.loader import package_dir
-    from .core.sources import game_of
+    from .core.sources import game_of, package_dir
 
     path = Path(ref) if ref.endswith(".toml") or "/" in ref else (
         package_dir("missions") / "variants" / f"{ref}.toml")

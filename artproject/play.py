@@ -225,11 +225,18 @@ def _real(path: Path) -> Path:
 
 def run(st: State, stdin: IO[str], stdout: IO[str]) -> int:
     """Play until the game ends, `quit`, or the end of the input (which saves and quits)."""
+    return run_session(lambda write: Session(st, write), stdin, stdout)
+
+
+def run_session(make: Callable[[Callable[[str], None]], Session], stdin: IO[str],
+                stdout: IO[str]) -> int:
+    """Play a session (any game's: `make` opens it with the way it writes a line) until its
+    game ends, `quit`, or the end of the input (which saves and quits)."""
     def write(text: str) -> None:
         stdout.write(text + "\n")
         stdout.flush()
 
-    s = Session(st, write)
+    s = make(write)
     s.show()
     while not s.st.is_over():
         stdout.write("> ")

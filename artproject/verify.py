@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any, Final
 
 import attrs
@@ -135,11 +136,21 @@ def verify(rules: Rules, examples: int = 100, seed: int = 0,
            difficulties: Sequence[str] | None = None,
            progress: Callable[[int, int, int], None] | None = None) -> Report:
     """Search for a game that breaks an invariant or property; shrink the first found."""
+    return search(partial(play_example, rules), rules.name, examples, seed, players,
+                  tuple(difficulties or rules.difficulties),
+                  tuple(p.name for p in rules.properties), progress)
+
+
+def search(play: Callable[[Example], Outcome], name: str, examples: int, seed: int,
+           players: Sequence[int], diffs: tuple[str, ...], properties: tuple[str, ...],
+           progress: Callable[[int, int, int], None] | None) -> Report:
+    """Search the games `play` plays (one per Example of these players and difficulties)
+    for one that breaks; shrink the first found (any game's verify: its rules' `name`,
+    the `properties` they check)."""
     from hypothesis import HealthCheck, Phase, find, settings
     from hypothesis import strategies as hs
     from hypothesis.errors import NoSuchExample
 
-    diffs = tuple(difficulties or rules.difficulties)
     strategy = hs.builds(Example, hs.sampled_from(tuple(players)), hs.sampled_from(diffs),
                          hs.integers(0, 2**32 - 1),
                          hs.lists(hs.one_of(hs.just(0), hs.integers(1, 10**6)),
@@ -147,7 +158,7 @@ def verify(rules: Rules, examples: int = 100, seed: int = 0,
     tally = {"games": 0, "steps": 0}
 
     def breaks(ex: Example) -> bool:
-        out = play_example(rules, ex)
+        out = play(ex)
         tally["games"] += 1
         tally["steps"] += out.steps
         if progress is not None:
@@ -165,13 +176,13 @@ def verify(rules: Rules, examples: int = 100, seed: int = 0,
             phases=[Phase.generate, Phase.shrink], suppress_health_check=list(HealthCheck)),
             random=random.Random(seed))
     except NoSuchExample:
-        return Report(rules.name, examples, tally["games"], tally["steps"], tuple(players),
-                      diffs, tuple(p.name for p in rules.properties))
+        return Report(name, examples, tally["games"], tally["steps"], tuple(players), diffs,
+                      properties)
     finally:
         random.setstate(state)
-    failure = play_example(rules, ex)
-    return Report(rules.name, examples, tally["games"], tally["steps"], tuple(players), diffs,
-                  tuple(p.name for p in rules.properties), failure, ex)
+    failure = play(ex)
+    return Report(name, examples, tally["games"], tally["steps"], tuple(players), diffs,
+                  properties, failure, ex)
 
 
 def counterexample_scenario(rules: Rules, mission: str, variants: Sequence[str],

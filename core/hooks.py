@@ -25,12 +25,28 @@ class GameHooks:
     STEP_CHECKS: ClassVar[tuple[Callable[..., None], ...]] = ()
     PROPERTY_CHECKS: ClassVar[tuple[Callable[..., None], ...]] = ()
 
+    # where the game keeps what the start, save and scenario hooks forward to, imported
+    # only when one is first called: the package (its dotted name) whose `game` module
+    # has new_game, SaveFile, save_header and from_header, and whose `scenarios` module has
+    # ScenarioFile, setup and checker. A game without one overrides those hooks.
+    PACKAGE: ClassVar[str] = ""
+
+    @classmethod
+    def _part(cls, module: str, name: str) -> Any:
+        """`name` from the game's `module` (a module of its PACKAGE), imported lazily."""
+        if not cls.PACKAGE:
+            raise NotImplementedError(f"{cls.__name__} names no PACKAGE for its {module}.{name}")
+        from importlib import import_module
+
+        return getattr(import_module(f"{cls.PACKAGE}.{module}"), name)
+
     # ------------------------------------------------------------------ starting a game
     @classmethod
     def create(cls, **options: Any) -> Machine:
         """A new game of this game, from `new_game`'s options (players, seed, log, chance
-        and the game's own); games.new_game calls it."""
-        raise NotImplementedError
+        and the game's own); games.new_game calls it. By default PACKAGE's game.new_game."""
+        made: Machine = cls._part("game", "new_game")(**options)
+        return made
 
     def restart(self, log: bool) -> Machine:
         """The same game at its start (set-up and any set position), not yet played: what
@@ -101,10 +117,14 @@ class GameHooks:
         raise NotImplementedError
 
     # ------------------------------------------------------------------ saves, scenarios
+    # (by default each is PACKAGE's game or scenarios module's function of the same role)
     @classmethod
     def save_spec(cls) -> type[Any]:
         """The keys of this game's saves: saves.SaveSpec's and the game's own (a subclass,
-        declared with core/schema.py)."""
+        declared with core/schema.py): PACKAGE's game.SaveFile, or SaveSpec without one."""
+        if cls.PACKAGE:
+            spec: type[Any] = cls._part("game", "SaveFile")
+            return spec
         from .saves import SaveSpec
 
         return SaveSpec
@@ -112,7 +132,8 @@ class GameHooks:
     def save_header(self, folder: Path | None) -> dict[str, Any]:
         """What a save records of how this game began (its rules, players, seed...); a rule
         file by its path relative to `folder`, where the save will lie."""
-        raise NotImplementedError
+        header: dict[str, Any] = self._part("game", "save_header")(self, folder)
+        return header
 
     @classmethod
     def from_header(cls, spec: Any, doc: Mapping[str, Any], name: str,
@@ -120,12 +141,17 @@ class GameHooks:
         """The game a save began, not yet played: `spec` is the save structured by
         `save_spec()` (its chance: `spec.chance`), `doc` the save as read, `folder` where it
         lies (SaveError naming the key at fault)."""
-        raise NotImplementedError
+        began: Machine = cls._part("game", "from_header")(spec, doc, name, folder)
+        return began
 
     @classmethod
     def scenario_spec(cls) -> type[Any]:
         """The keys of this game's scenario files: scenario.ScenarioSpec's and the game's own
-        (a subclass; its step keys in a subclass of StepSpec, each a `step_key`)."""
+        (a subclass; its step keys in a subclass of StepSpec, each a `step_key`): PACKAGE's
+        scenarios.ScenarioFile, or ScenarioSpec without one."""
+        if cls.PACKAGE:
+            spec: type[Any] = cls._part("scenarios", "ScenarioFile")
+            return spec
         from .scenario import ScenarioSpec
 
         return ScenarioSpec
@@ -137,11 +163,13 @@ class GameHooks:
         """The game a scenario file sets up from its keys (`spec`: the file structured by
         `scenario_spec()`), recording its events, and how it starts (the runner reports an
         engine failure there)."""
-        raise NotImplementedError
+        made: tuple[Machine, Callable[[], None]] = cls._part("scenarios", "setup")(
+            cls, spec, doc, path, variants, locate, fail)
+        return made
 
     def scenario_checker(self) -> Any:
         """compile(text, origin) -> (fact, left, right, left text) for a scenario's facts."""
-        raise NotImplementedError
+        return self._part("scenarios", "checker")(self)
 
     def deciding(self) -> str:
         """Who is deciding now, as a refusal says it ("the team"; a player: "p3")."""

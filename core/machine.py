@@ -11,6 +11,7 @@ from the seeded generator at once. See docs/architecture.md for a decision's lif
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Final, Self
 
@@ -46,6 +47,16 @@ HOOK_LIMIT: Final = 10_000  # rule runs in one decision's work before it counts 
 # queue, never bound methods or closures, so that a clone shares them and a pickle names them.
 Item = tuple[Callable[..., None], tuple[Any, ...]]
 Resume = Callable[..., None]
+
+
+def by_name(fn: Any) -> bool:
+    """Whether pickle can name `fn` itself (a module-level function); a game's `_op_ref`
+    names the other queued steps (its compiled rule texts) through its rules."""
+    mod = sys.modules.get(getattr(fn, "__module__", None) or "")
+    obj: Any = mod
+    for part in getattr(fn, "__qualname__", "").split("."):
+        obj = getattr(obj, part, None)
+    return obj is fn
 
 
 def rng_state(seed: int) -> int:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import tomllib
 import warnings
 from collections.abc import Iterable
@@ -33,7 +34,7 @@ import tomli_w
 
 from .actions import Action
 from .errors import ArtError, GameError, SaveError, SaveWarning
-from .files import MAX_NESTING, doc_depth, nesting, read_text, shorten, write_atomic
+from .files import MAX_NESTING, doc_depth, exists, nesting, read_text, shorten, write_atomic
 from .games import DEFAULT, game_class
 from .machine import Machine
 from .schema import (
@@ -46,7 +47,7 @@ from .schema import (
     structure,
     what,
 )
-from .sources import path_text
+from .sources import is_name, package_dir, path_text
 
 FORMAT: Final = "artproject-save"
 VERSION: Final = 3
@@ -86,6 +87,33 @@ class SaveSpec:
                         default="sample")
     reseeds: tuple[Reseed, ...] = param("where the game was given a new future: [decisions "
                                         "taken, seed] pairs", factory=tuple)
+
+
+def rule_reference(ref: str, folder: Path | None, shipped: str) -> str:
+    """How a save names a rule file it began with: a shipped one (in the data folder
+    `shipped`, "PKG/SUB") by its name, any other by its path relative to `folder`, where the
+    save will lie (absolute without one)."""
+    if is_name(ref):
+        return ref
+    try:
+        p = Path(ref).resolve()
+        pkg, _, sub = shipped.partition("/")
+        if p.suffix == ".toml" and p.parent == (package_dir(pkg) / sub).resolve():
+            return p.stem  # a shipped file named by its path: its name travels better
+        if folder is not None:
+            return os.path.relpath(p, folder.resolve())
+        return str(p)
+    except (OSError, ValueError, RuntimeError):  # another drive, a loop of links
+        return ref
+
+
+def rule_resolve(ref: str, folder: Path | None) -> str:
+    """A save's rule file: a name, or a path relative to the save in `folder` (or, as older
+    saves wrote it, to the current folder)."""
+    if is_name(ref) or folder is None or Path(ref).is_absolute():
+        return ref
+    beside = folder / ref
+    return str(beside) if exists(beside) or not exists(ref) else ref
 
 
 def save_spec(header: type[Any], name: str = "SaveFile") -> type[Any]:

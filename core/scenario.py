@@ -120,6 +120,33 @@ def scenario_spec(keys: type[Any], steps: type[Any] | None = None) -> type[Any]:
                         [*head, *declared(keys), *tail], keys.__module__)
 
 
+Fact = tuple[Callable[..., Any], Any, Any, str]  # a fact, its two sides (if a comparison)
+
+
+def fact_compiler(scope: Any, words: Any) -> Callable[[str, Any], Fact]:
+    """compile(text, origin) -> (fact, left, right, left text): a scenario's facts (DSL
+    expressions) compiled in a game's `scope` with its `words` (a game's `scenario_checker`);
+    a comparison's two sides too, for the runner to show what each side was."""
+    from ..dsl import ast as a
+    from ..dsl.compiler import Compiler
+    from ..dsl.printer import expr as show_expr
+
+    comp = Compiler(scope, words)
+
+    def compile_fact(text: str, origin: Any) -> Fact:
+        tree = comp.parse(text, "expr", origin)
+        fn = comp.expr_node(tree) if tree is not None else None
+        if comp.errors or fn is None:
+            raise comp.errors[0]
+        left = right = None
+        left_text = ""
+        if isinstance(tree, a.Binary) and tree.op in ("==", "!=", "<", "<=", ">", ">="):
+            left, right = comp.expr_node(tree.left), comp.expr_node(tree.right)
+            left_text = show_expr(tree.left)
+        return fn, left, right, left_text
+    return compile_fact
+
+
 def step_spec(spec: type[Any]) -> type[Any]:
     """The [[step]] section of a scenario spec."""
     step: Any = attrs.fields_dict(spec)["step"].type

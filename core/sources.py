@@ -9,18 +9,19 @@ several keys to blame, the one set last: where the file's author will look).
 
 from __future__ import annotations
 
+import pickle
 import re
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, ClassVar, Self, TypeVar
 
 import attrs
 
 from ..dsl.parser import Origin
 from . import schema
 from .errors import Location, RulesError, RulesErrors, RulesWarning
-from .files import MAX_NESTING, doc_depth, line_col, nesting, read_text
+from .files import MAX_NESTING, doc_depth, line_col, nesting, read_text, shorten
 
 T = TypeVar("T")
 Path_ = tuple[Any, ...]
@@ -132,6 +133,61 @@ def game_of(path: str | Path) -> str | None:
         return None
     m = _GAME_LINE.search(text.split("\n[", 1)[0])  # top-level keys precede the tables
     return m.group(1) if m else None
+
+
+def package_dir(name: str) -> Path:
+    """The folder of the project's data package `name` (where every game's shipped rule
+    files lie). Installed, the data folders are packages beside core/; in a checkout, too."""
+    from importlib import resources
+
+    return Path(str(resources.files(f"artproject.{name}")))
+
+
+def is_name(ref: str | Path) -> bool:
+    """A shipped rule file's name, not a path (my.toml, ./name)."""
+    return isinstance(ref, str) and "/" not in ref and "\\" not in ref and not ref.endswith(
+        ".toml")
+
+
+def shipped_label(path: Path, packages: tuple[str, ...]) -> str:
+    """`path` as errors show it: a shipped file by its place in the project (PKG/NAME.toml,
+    for each data package in `packages`), any other shortened."""
+    try:
+        rp = path.resolve()
+        for pkg in packages:
+            base = package_dir(pkg).resolve()
+            if rp.is_relative_to(base):
+                return f"{pkg}/{rp.relative_to(base)}"
+    except (OSError, ValueError, RuntimeError):
+        pass
+    return shorten(str(path))
+
+
+class LoadedRules:
+    """A game's rules as loaded from their files (a base of its frozen, attrs-made rules
+    class). They pickle by reference: loaded again from the same files (compiled functions
+    and mapping proxies do not pickle, and need not: the files are the rules), by the class's
+    LOAD_AGAIN (a module-level function) from what its loader kept in cache["loaded"]; a
+    copy is the same rules (frozen)."""
+
+    __slots__ = ()
+    name: str
+    cache: dict[Any, Any]
+    LOAD_AGAIN: ClassVar[Callable[..., Any]]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        loaded = self.cache.get("loaded")
+        if loaded is None:
+            raise pickle.PicklingError(
+                f"rules {self.name!r} were not loaded by load_rules (made or changed in code), "
+                "so a pickle cannot name them")
+        return (type(self).LOAD_AGAIN, loaded)
+
+    def __copy__(self) -> Self:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        return self
 
 
 def path_text(path: Iterable[Any]) -> str:

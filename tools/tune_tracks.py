@@ -38,8 +38,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from artproject.core.art.loader import package_dir
 from artproject.core.errors import GameError
+from artproject.core.sources import package_dir
 from artproject.simulate import simulate_grid
 
 ALLIES = {"steep": [5, 4, 3, 3, 2, 2, 1], "gentle": [4, 3, 3, 2, 2, 1, 1]}

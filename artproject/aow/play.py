@@ -20,7 +20,7 @@ from ..core.aow.info import observation
 from ..core.aow.registry import P
 from ..core.aow.state import War
 from ..core.errors import ArtError
-from ..play import Session
+from ..play import Session, run_session
 
 CLEAR = "\x1b[2J\x1b[H"  # a terminal's clear screen; a pipe gets blank lines instead
 HELP = """commands:
@@ -122,19 +122,5 @@ class WarSession(Session):
 
 def run(st: War, stdin: IO[str], stdout: IO[str]) -> int:
     """Play until the game ends, `quit`, or the end of the input (which saves and quits)."""
-    def write(text: str) -> None:
-        stdout.write(text + "\n")
-        stdout.flush()
-
-    s = WarSession(st, write, stdin.readline, bool(getattr(stdout, "isatty", lambda: False)()))
-    s.show()
-    while not s.st.is_over():
-        stdout.write("> ")
-        stdout.flush()
-        line = stdin.readline()
-        if not line:
-            write(f"\nend of input: saved to {s.autosave()}")
-            return 0
-        if not s.handle(line):
-            return 0
-    return 0
+    tty = bool(getattr(stdout, "isatty", lambda: False)())
+    return run_session(lambda write: WarSession(st, write, stdin.readline, tty), stdin, stdout)

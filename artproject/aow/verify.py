@@ -10,6 +10,7 @@ game and written as a scenario file that replays it. The search is the first gam
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any, Final
 
 from ..core.aow.rules import WarRules
@@ -17,7 +18,7 @@ from ..core.aow.state import War
 from ..core.errors import ArtError
 from ..core.invariants import Violation, check_invariants, check_step
 from ..core.saves import dumps, loads
-from ..verify import Example, Outcome, Report, choose
+from ..verify import Example, Outcome, Report, choose, search
 from .policies import POLICIES
 
 MAX_STEPS: Final = 20_000  # W18's turn limit ends a game long before (a few per turn)
@@ -68,42 +69,10 @@ def _check_determinism(rules: WarRules, ex: Example, st: War) -> None:
 def verify(rules: WarRules, examples: int = 100, seed: int = 0,
            players: Sequence[int] = (2, 3, 4, 5, 6, 7),
            progress: Callable[[int, int, int], None] | None = None) -> Report:
-    """Search for a game that breaks an invariant; shrink the first found."""
-    import random
-
-    from hypothesis import HealthCheck, Phase, find, settings
-    from hypothesis import strategies as hs
-    from hypothesis.errors import NoSuchExample
-
-    strategy = hs.builds(Example, hs.sampled_from(tuple(players)), hs.just("-"),
-                         hs.integers(0, 2**32 - 1),
-                         hs.lists(hs.one_of(hs.just(0), hs.integers(1, 10**6)),
-                                  max_size=200).map(tuple))
-    tally = {"games": 0, "steps": 0}
-
-    def breaks(ex: Example) -> bool:
-        out = play_example(rules, ex)
-        tally["games"] += 1
-        tally["steps"] += out.steps
-        if progress is not None:
-            progress(tally["games"], examples, tally["steps"])
-        return out.violation is not None
-
-    state = random.getstate()
-    random.seed(seed)
-    try:
-        ex = find(strategy, breaks, settings=settings(
-            max_examples=examples, database=None, deadline=None,
-            phases=[Phase.generate, Phase.shrink], suppress_health_check=list(HealthCheck)),
-            random=random.Random(seed))
-    except NoSuchExample:
-        return Report(rules.name, examples, tally["games"], tally["steps"], tuple(players),
-                      ("-",), ())
-    finally:
-        random.setstate(state)
-    failure = play_example(rules, ex)
-    return Report(rules.name, examples, tally["games"], tally["steps"], tuple(players),
-                  ("-",), (), failure, ex)
+    """Search for a game that breaks an invariant; shrink the first found (the first game's
+    search: Art of War has no difficulty, "-", nor properties)."""
+    return search(partial(play_example, rules), rules.name, examples, seed, players, ("-",),
+                  (), progress)
 
 
 def counterexample_scenario(rules: WarRules, ref: str, variants: Sequence[str], ex: Example,

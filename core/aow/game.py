@@ -5,8 +5,6 @@ on its work stack.
 
 from __future__ import annotations
 
-import os
-import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
@@ -14,10 +12,10 @@ from typing import TYPE_CHECKING, Any, Final
 import attrs
 
 from ..errors import ArtError, GameError, RulesError, SaveError
-from ..files import exists
-from ..saves import save_spec
+from ..machine import by_name
+from ..saves import rule_reference, rule_resolve, save_spec
 from ..schema import param, section
-from .loader import DEFAULT, is_name, load_rules, package_dir
+from .loader import DEFAULT, load_rules
 from .position import apply_position
 from .rules import WarRules
 from .setup import begin
@@ -86,36 +84,16 @@ SaveFile: Final = save_spec(_Began, "WarSaveFile")
 
 
 def save_header(st: War, folder: Path | None) -> dict[str, Any]:
-    return {"rules": _reference(st.rules.ref or st.rules.name, folder, "missions"),
-            "variants": [_reference(v, folder, "missions/variants") for v in st.rules.variants],
+    return {"rules": rule_reference(st.rules.ref or st.rules.name, folder, "missions"),
+            "variants": [rule_reference(v, folder, "missions/variants") for v in st.rules.variants],
             "players": st.players, "seed": st.seed}
-
-
-def _reference(ref: str, folder: Path | None, shipped: str) -> str:
-    if is_name(ref):
-        return ref
-    try:
-        p = Path(ref).resolve()
-        pkg, _, sub = shipped.partition("/")
-        if p.suffix == ".toml" and p.parent == (package_dir(pkg) / sub).resolve():
-            return p.stem
-        return os.path.relpath(p, folder.resolve()) if folder is not None else str(p)
-    except (OSError, ValueError, RuntimeError):
-        return ref
-
-
-def _resolve(ref: str, folder: Path | None) -> str:
-    if is_name(ref) or folder is None or Path(ref).is_absolute():
-        return ref
-    beside = folder / ref
-    return str(beside) if exists(beside) or not exists(ref) else ref
 
 
 def from_header(spec: Any, doc: Mapping[str, Any], name: str, folder: Path | None) -> War:
     """The game a save began as, not yet played."""
     try:
-        rules = load_rules(_resolve(spec.rules, folder),
-                           [_resolve(v, folder) for v in spec.variants])
+        rules = load_rules(rule_resolve(spec.rules, folder),
+                           [rule_resolve(v, folder) for v in spec.variants])
     except RulesError as err:
         raise SaveError(f"{name}: the save's rules cannot be loaded: {err}") from None
     try:
@@ -129,18 +107,10 @@ def from_header(spec: Any, doc: Mapping[str, Any], name: str, folder: Path | Non
 
 
 # ====================================================================== pickling
-def _by_name(fn: Any) -> bool:
-    mod = sys.modules.get(getattr(fn, "__module__", None) or "")
-    obj: Any = mod
-    for part in getattr(fn, "__qualname__", "").split("."):
-        obj = getattr(obj, part, None)
-    return obj is fn
-
-
 def op_ref(st: War, fn: Any) -> Any:
     """A queued step as a pickle names it: a module-level function as itself, a compiled
     card text by its place among the functions the compiler made ("dsl", i)."""
-    if _by_name(fn):
+    if by_name(fn):
         return fn
     for i, made in enumerate(st.rules.made):
         if made is fn:

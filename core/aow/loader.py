@@ -18,7 +18,18 @@ from ...dsl.compiler import Compiler
 from .. import schema
 from ..errors import RulesError, RulesErrors, closest
 from ..files import exists, shorten
-from ..sources import Layer, SourceMap, Where, game_of, layered, path_text, read_toml
+from ..sources import (
+    Layer,
+    SourceMap,
+    Where,
+    game_of,
+    is_name,
+    layered,
+    package_dir,
+    path_text,
+    read_toml,
+    shipped_label,
+)
 from .registry import GAME, SEATS
 from .rules import CardKind, WarRules
 from .schema import PARAMETERS, WarCardFile, WarCardSpec, WarSpec
@@ -27,27 +38,8 @@ from .words import WORDS, WarScope, card_name_problem
 DEFAULT: Final = "art-of-war"  # the shipped rules file (missions/art-of-war.toml)
 
 
-def package_dir(name: str) -> Path:
-    from importlib import resources
-
-    return Path(str(resources.files(f"artproject.{name}")))
-
-
-def is_name(ref: str | Path) -> bool:
-    return isinstance(ref, str) and "/" not in ref and "\\" not in ref and not ref.endswith(
-        ".toml")
-
-
 def _label(path: Path) -> str:
-    try:
-        rp = path.resolve()
-        for pkg in ("missions", "cards"):
-            base = package_dir(pkg).resolve()
-            if rp.is_relative_to(base):
-                return f"{pkg}/{rp.relative_to(base)}"
-    except (OSError, ValueError, RuntimeError):
-        pass
-    return shorten(str(path))
+    return shipped_label(path, ("missions", "cards"))
 
 
 def shipped_variants() -> list[str]:

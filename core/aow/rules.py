@@ -4,11 +4,12 @@ how it was loaded (the rules file and its variants)."""
 
 from __future__ import annotations
 
-import pickle
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 import attrs
+
+from ..sources import LoadedRules
 
 Op = Callable[[Any, "Ctx"], None]  # a compiled step: run against a state in a context
 Fn = Callable[[Any, "Ctx"], Any]  # a compiled expression
@@ -40,9 +41,17 @@ class CardKind:
     text: Mapping[str, str]  # the DSL texts as written, for display
 
 
+def _load_again(ref: str, variants: tuple[str, ...]) -> WarRules:
+    from .loader import load_rules
+
+    return load_rules(ref, variants)
+
+
 @attrs.frozen(eq=False)
-class WarRules:
+class WarRules(LoadedRules):
     """Everything fixed for a game of Art of War: parameters, the deck, compiled powers."""
+
+    LOAD_AGAIN = _load_again  # a pickle's way back: the same files loaded again
 
     name: str
     title: str
@@ -65,21 +74,3 @@ class WarRules:
     def total_cards(self) -> int:
         return sum(c.count for c in self.cards)
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        loaded = self.cache.get("loaded")
-        if loaded is None:
-            raise pickle.PicklingError(f"rules {self.name!r} were not loaded by load_rules, "
-                                       "so a pickle cannot name them")
-        return (_load_again, loaded)
-
-    def __copy__(self) -> WarRules:
-        return self
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> WarRules:
-        return self
-
-
-def _load_again(ref: str, variants: tuple[str, ...]) -> WarRules:
-    from .loader import load_rules
-
-    return load_rules(ref, variants)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Final
 import attrs
 
 from ..errors import GameError, Location, RulesError
-from ..scenario import scenario_spec, step_spec
+from ..scenario import Fact, fact_compiler, scenario_spec, step_spec
 from ..schema import param
 from .loader import DEFAULT, load_rules
 from .position import apply_position
@@ -50,29 +50,9 @@ def setup(cls: type[War], spec: Any, doc: Mapping[str, Any], path: Path,
     return st, start
 
 
-Fact = tuple[Callable[..., Any], Any, Any, str]
-
-
 def checker(st: War) -> Callable[[str, Any], Fact]:
     """Compiles a scenario's facts (DSL expressions) with the game's words."""
-    from ...dsl import ast as a
-    from ...dsl.compiler import Compiler
-    from ...dsl.printer import expr as show_expr
-
-    comp = Compiler(WarScope(dict(st.rules.index)), WORDS)
-
-    def compile_fact(text: str, origin: Any) -> Fact:
-        tree = comp.parse(text, "expr", origin)
-        fn = comp.expr_node(tree) if tree is not None else None
-        if comp.errors or fn is None:
-            raise comp.errors[0]
-        left = right = None
-        left_text = ""
-        if isinstance(tree, a.Binary) and tree.op in ("==", "!=", "<", "<=", ">", ">="):
-            left, right = comp.expr_node(tree.left), comp.expr_node(tree.right)
-            left_text = show_expr(tree.left)
-        return fn, left, right, left_text
-    return compile_fact
+    return fact_compiler(WarScope(dict(st.rules.index)), WORDS)
 
 
 @attrs.frozen

@@ -9,7 +9,6 @@ chance (chance.py). They run on the kernel's machine (core/machine.py).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from pathlib import Path
 from typing import Any, ClassVar, Final
 
 from ..fields import COPY, HIDDEN, LIST, LISTS, PRIVATE, PUBLIC, SHARE, Entry, Field
@@ -92,6 +91,7 @@ class War(Machine):
     players=4, seed=1)` (or `War.new`)."""
 
     game = GAME
+    PACKAGE = "artproject.core.aow"  # its game, scenarios modules (hooks.py)
     registry = REG
     TITLE = "Art of War"
     OPTIONS: ClassVar[Mapping[str, Any]] = {"rules": "art-of-war", "players": 2}
@@ -271,49 +271,6 @@ class War(Machine):
         return info.standing(self)
 
     # ------------------------------------------------------------------ saves, scenarios
-    @classmethod
-    def create(cls, **options: Any) -> War:
-        from .game import new_game
-
-        return new_game(**options)
-
-    @classmethod
-    def save_spec(cls) -> type[Any]:
-        from .game import SaveFile
-
-        return SaveFile
-
-    def save_header(self, folder: Path | None) -> dict[str, Any]:
-        from .game import save_header
-
-        return save_header(self, folder)
-
-    @classmethod
-    def from_header(cls, spec: Any, doc: Mapping[str, Any], name: str,
-                    folder: Path | None) -> War:
-        from .game import from_header
-
-        return from_header(spec, doc, name, folder)
-
-    @classmethod
-    def scenario_spec(cls) -> type[Any]:
-        from .scenarios import ScenarioFile
-
-        return ScenarioFile
-
-    @classmethod
-    def scenario_setup(cls, spec: Any, doc: Mapping[str, Any], path: Path,
-                       variants: tuple[str | Path, ...], locate: Any,
-                       fail: Any) -> tuple[War, Any]:
-        from .scenarios import setup
-
-        return setup(cls, spec, doc, path, variants, locate, fail)
-
-    def scenario_checker(self) -> Any:
-        from .scenarios import checker
-
-        return checker(self)
-
     def note(self, *event: Any) -> None:
         """Record an event, stamped with its turn (when this game records them)."""
         if self.logging:

@@ -5,7 +5,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
@@ -14,11 +13,10 @@ import attrs
 
 from ...missions import DEFAULT
 from ..errors import ArtError, GameError, RulesError, SaveError
-from ..files import exists
 from ..games import game_class
-from ..saves import save_spec
+from ..saves import rule_reference, rule_resolve, save_spec
 from ..schema import param, section
-from .loader import is_name, load_rules, package_dir
+from .loader import load_rules
 from .position import apply_position
 from .round import PHASES
 from .rules import Rules
@@ -100,33 +98,9 @@ SaveFile: Final = save_spec(_Began)
 def save_header(st: State, folder: Path | None) -> dict[str, Any]:
     """What a save records of how the game began: a shipped mission or variant by its
     name, any other by its path relative to `folder` (absolute without one)."""
-    return {"mission": _reference(st.rules.ref or st.rules.name, folder, "missions"),
-            "variants": [_reference(v, folder, "missions/variants") for v in st.rules.variants],
+    return {"mission": rule_reference(st.rules.ref or st.rules.name, folder, "missions"),
+            "variants": [rule_reference(v, folder, "missions/variants") for v in st.rules.variants],
             "players": st.players, "difficulty": st.difficulty, "seed": st.seed}
-
-
-def _reference(ref: str, folder: Path | None, shipped: str) -> str:
-    if is_name(ref):
-        return ref
-    try:
-        p = Path(ref).resolve()
-        pkg, _, sub = shipped.partition("/")
-        if p.suffix == ".toml" and p.parent == (package_dir(pkg) / sub).resolve():
-            return p.stem  # a shipped file named by its path: its name travels better
-        if folder is not None:
-            return os.path.relpath(p, folder.resolve())
-        return str(p)
-    except (OSError, ValueError, RuntimeError):  # another drive, a loop of links
-        return ref
-
-
-def _resolve(ref: str, folder: Path | None) -> str:
-    """A save's mission or variant: a name, or a path relative to the save (or, as older
-    saves wrote it, to the current folder)."""
-    if is_name(ref) or folder is None or Path(ref).is_absolute():
-        return ref
-    beside = folder / ref
-    return str(beside) if exists(beside) or not exists(ref) else ref
 
 
 def from_header(spec: Any, doc: Mapping[str, Any], name: str, folder: Path | None,
@@ -134,8 +108,8 @@ def from_header(spec: Any, doc: Mapping[str, Any], name: str, folder: Path | Non
     """The game a save began as, not yet played: its rules, then its set-up or set position
     (as written: the schema has checked its shape)."""
     try:
-        rules = load_rules(_resolve(spec.mission, folder),
-                           [_resolve(v, folder) for v in spec.variants])
+        rules = load_rules(rule_resolve(spec.mission, folder),
+                           [rule_resolve(v, folder) for v in spec.variants])
     except RulesError as err:
         raise SaveError(f"{name}: the save's rules cannot be loaded: {err}") from None
     start = spec.start

@@ -26,23 +26,19 @@ from ..sources import (
     SourceMap,
     Where,
     game_of,
+    is_name,
     layered,
+    package_dir,
     path_text,
     read_toml,
     real_path,
+    shipped_label,
 )
 from . import meaning
 from .rules import Card, City, Ctx, Hook, Property, Road, Rules, TrackSpace
 from .schema import CardFile, CardSpec, Components, MissionSpec, RuleParams, Setup, Solo
 from .tunables import check_tunables
 from .words import WORDS
-
-
-def package_dir(name: str) -> Path:
-    # Installed, the data folders are packages beside core/; in a checkout, beside it too.
-    from importlib import resources
-
-    return Path(str(resources.files(f"artproject.{name}")))
 
 
 def shipped_missions() -> list[str]:
@@ -70,23 +66,9 @@ def _resolve(ref: str, relative_to: Path | None) -> Path:
     return package_dir("missions") / f"{ref}.toml"
 
 
-def is_name(ref: str | Path) -> bool:
-    """A shipped mission's name, not a path (my.toml, ./name)."""
-    return isinstance(ref, str) and "/" not in ref and "\\" not in ref and not ref.endswith(
-        ".toml")
-
-
 def _label(path: Path) -> str:
     """Show shipped files by their place in the project (missions/NAME.toml)."""
-    try:
-        rp = path.resolve()
-        for pkg in ("missions", "cards"):
-            base = package_dir(pkg).resolve()
-            if rp.is_relative_to(base):
-                return f"{pkg}/{rp.relative_to(base)}"
-    except (OSError, ValueError, RuntimeError):
-        pass
-    return shorten(str(path))
+    return shipped_label(path, ("missions", "cards"))
 
 
 def _layers(mission: str | Path, base: Path | None = None) -> list[Layer]:

@@ -9,9 +9,9 @@ compile to the same list), a hook by its event and place, a road by its ends.
 
 from __future__ import annotations
 
-import sys
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from ..machine import by_name
 from .rules import Ctx, Hook, Road, Rules
 
 if TYPE_CHECKING:
@@ -22,15 +22,6 @@ class Ref(NamedTuple):
     """A rule object named through the rules: ("dsl", i), ("hook", event, i), ("road", a, b)."""
 
     key: tuple[Any, ...]
-
-
-def _by_name(fn: Any) -> bool:
-    """Whether pickle can name `fn` itself (a module-level function)."""
-    mod = sys.modules.get(getattr(fn, "__module__", None) or "")
-    obj: Any = mod
-    for part in getattr(fn, "__qualname__", "").split("."):
-        obj = getattr(obj, part, None)
-    return obj is fn
 
 
 def _refs(rules: Rules) -> tuple[dict[int, Ref], dict[Ref, Any]]:
@@ -66,7 +57,7 @@ def _refs(rules: Rules) -> tuple[dict[int, Ref], dict[Ref, Any]]:
 
 def op_ref(st: State, fn: Any) -> Any:
     """A queued step's function as a pickle names it."""
-    if _by_name(fn):
+    if by_name(fn):
         return fn
     ref = _refs(st.rules)[0].get(id(fn))
     if ref is None:
@@ -82,7 +73,7 @@ def arg_ref(st: State, ref: Any) -> Any:
         return x if x.road is None else Ctx(x.player, x.city, arg_ref(st, x.road))
     if isinstance(x, Hook | Road):
         return _refs(st.rules)[0][id(x)]
-    if callable(x) and not isinstance(x, type) and not _by_name(x):
+    if callable(x) and not isinstance(x, type) and not by_name(x):
         return op_ref(st, x)
     if type(x) is tuple:
         return tuple(arg_ref(st, y) for y in x)

@@ -3,11 +3,12 @@ built. A `Rules` pickles by reference to how it was loaded (mission, variants, c
 
 from __future__ import annotations
 
-import pickle
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 import attrs
+
+from ..sources import LoadedRules
 
 # A compiled effect step: run against a state with a context; may push work or ask a decision.
 Op = Callable[[Any, "Ctx"], None]
@@ -78,9 +79,18 @@ class Property:
     text: str
 
 
+def _load_again(mission: str, variants: tuple[str, ...], cards: str | None,
+                base: str | None = None) -> Rules:
+    from .loader import load_rules
+
+    return load_rules(mission, variants, cards=cards, base=base)
+
+
 @attrs.frozen(eq=False)
-class Rules:
+class Rules(LoadedRules):
     """Everything fixed for a game: parameters, board, track, deck, compiled effects."""
+
+    LOAD_AGAIN = _load_again  # a pickle's way back: the same files loaded again
 
     name: str
     title: str
@@ -118,25 +128,3 @@ class Rules:
         """A rule parameter by dotted name (`rules.lost_city_at`)."""
         return self.params[key]
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        # by reference: loaded again from the same files (compiled effects and mapping
-        # proxies do not pickle, and need not: the files are the rules)
-        loaded = self.cache.get("loaded")
-        if loaded is None:
-            raise pickle.PicklingError(
-                f"rules {self.name!r} were not loaded by load_rules (made or changed in code), "
-                "so a pickle cannot name them")
-        return (_load_again, loaded)
-
-    def __copy__(self) -> Rules:
-        return self
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> Rules:
-        return self  # frozen: a copy is the same rules
-
-
-def _load_again(mission: str, variants: tuple[str, ...], cards: str | None,
-                base: str | None = None) -> Rules:
-    from .loader import load_rules
-
-    return load_rules(mission, variants, cards=cards, base=base)

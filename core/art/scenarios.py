@@ -16,7 +16,7 @@ import attrs
 from ...missions import DEFAULT
 from ..errors import GameError, Location, RulesError
 from ..registry import parse_player
-from ..scenario import StepKey, Stop, scenario_spec, step_key, step_spec
+from ..scenario import Fact, StepKey, Stop, fact_compiler, scenario_spec, step_key, step_spec
 from ..schema import param
 from .effects import HURT, V_HURT
 from .loader import load_rules, scope_of
@@ -60,29 +60,9 @@ def _rules_of(spec: Any, path: Path, variants: tuple[str | Path, ...]) -> Rules:
                       cards=cards)
 
 
-Fact = tuple[Callable[..., Any], Any, Any, str]  # a fact, its two sides (if a comparison)
-
-
 def checker(st: State) -> Callable[[str, Any], Fact]:
     """Compiles a scenario's facts (DSL expressions) against the game's rules."""
-    from ...dsl import ast as a
-    from ...dsl.compiler import Compiler
-    from ...dsl.printer import expr as show_expr
-
-    comp = Compiler(scope_of(st.rules), WORDS)
-
-    def compile_fact(text: str, origin: Any) -> Fact:
-        tree = comp.parse(text, "expr", origin)
-        fn = comp.expr_node(tree) if tree is not None else None
-        if comp.errors or fn is None:
-            raise comp.errors[0]
-        left = right = None
-        left_text = ""
-        if isinstance(tree, a.Binary) and tree.op in ("==", "!=", "<", "<=", ">", ">="):
-            left, right = comp.expr_node(tree.left), comp.expr_node(tree.right)
-            left_text = show_expr(tree.left)
-        return fn, left, right, left_text
-    return compile_fact
+    return fact_compiler(scope_of(st.rules), WORDS)
 
 
 # ====================================================================== pay_health

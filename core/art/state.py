@@ -10,7 +10,6 @@ tools and the tests call on a state.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any, ClassVar, Final
 
 from ..fields import (
@@ -133,6 +132,7 @@ class State(Machine):
 
     game = GAME
     registry = REG
+    PACKAGE = "artproject.core.art"  # its game, scenarios modules (hooks.py)
     TITLE = "The A.R.T. Project"
     OPTIONS: ClassVar[Mapping[str, Any]] = {"mission": "japan", "players": 2,
                                             "difficulty": "medium"}
@@ -325,49 +325,6 @@ class State(Machine):
     resample = info.resample
 
     # ------------------------------------------------------------------ saves, scenarios
-    @classmethod
-    def create(cls, **options: Any) -> State:
-        from .game import new_game
-
-        return new_game(**options)
-
-    @classmethod
-    def save_spec(cls) -> type[Any]:
-        from .game import SaveFile
-
-        return SaveFile
-
-    def save_header(self, folder: Path | None) -> dict[str, Any]:
-        from .game import save_header
-
-        return save_header(self, folder)
-
-    @classmethod
-    def from_header(cls, spec: Any, doc: Mapping[str, Any], name: str,
-                    folder: Path | None) -> State:
-        from .game import from_header
-
-        return from_header(spec, doc, name, folder)
-
-    @classmethod
-    def scenario_spec(cls) -> type[Any]:
-        from .scenarios import ScenarioFile
-
-        return ScenarioFile
-
-    @classmethod
-    def scenario_setup(cls, spec: Any, doc: Mapping[str, Any], path: Path,
-                       variants: tuple[str | Path, ...], locate: Any,
-                       fail: Any) -> tuple[State, Any]:
-        from .scenarios import setup
-
-        return setup(cls, spec, doc, path, variants, locate, fail)
-
-    def scenario_checker(self) -> Any:
-        from .scenarios import checker
-
-        return checker(self)
-
     def event_text(self, event: tuple[Any, ...]) -> str:
         """An event as a scenario reads it: its words, without the round it is stamped with."""
         return " ".join(str(x) for x in event[1:])
