@@ -298,7 +298,8 @@ class _Now:
         f = self.free
         if f is None:
             lost, artworks = self.st.lost, self.st.artworks
-            f = self.free = [any(not lost[x] and not artworks[x] for x in cities)
+            open_ = [not x and not y for x, y in zip(lost, artworks, strict=True)]
+            f = self.free = [any(map(open_.__getitem__, cities))
                              for cities in self.b.symbol_cities]
         return f
 
@@ -395,10 +396,10 @@ class Heuristic:
         seen = self._chains.get(id(chain))
         if seen is not None:
             was, counts = seen
+            if was == chain:
+                return counts
             n = len(was)
-            if n <= len(chain) and chain[:n] == was:
-                if n == len(chain):
-                    return counts
+            if n < len(chain) and chain[:n] == was:
                 counts = counts.copy()
                 for x in chain[n:]:
                     for s in b.clues[x]:
@@ -468,10 +469,14 @@ class Heuristic:
                 if i < 0:
                     score += 2.0 * n
                 else:
-                    score += min(n, res_cap - van[i]) * (1.2 if van[i] < 2 else 0.8)
+                    v = van[i]
+                    room = res_cap - v
+                    score += (n if n <= room else room) * (1.2 if v < 2 else 0.8)
             placing = c.placing
             if placing:
-                left = now.agents_left()
+                left = now.left
+                if left is None:
+                    left = now.agents_left()
                 if left - placing < 4:
                     score -= 8.0 * (4 - (left - placing))  # running out loses (R2)
             for cities, n, lost_weight, weight, crit_weight in c.agents:
@@ -481,7 +486,7 @@ class Heuristic:
                         continue
                     after = agents[city] + n
                     score -= weight
-                    if city_lost and city in now.critical():
+                    if city_lost and city in (now.crit or now.critical()):
                         score -= crit_weight * (after - 1 if after > 1 else 0)
                     if after >= at:
                         score -= 6.0 if margin(city) < 0 else 1.5
@@ -549,7 +554,8 @@ class Heuristic:
 
     def on_plan(self, st: State, legal: list[Action]) -> Action | None:
         score = self._scorer(_Now(self, st))
-        scored = [(score(a.player, int(a.arg or 0)), a) for a in legal if a.verb == "play"]
+        scored = [(score(who, int(arg or 0)), a) for a in legal for verb, who, arg in (a,)
+                  if verb == "play"]
         best_by_player: dict[int, float] = {}
         for s, a in scored:
             best_by_player[a.player] = max(best_by_player.get(a.player, -99.0), s)
@@ -619,7 +625,7 @@ class Heuristic:
         van, health, carried = st.van, st.health, st.carried
         best: tuple[float, Action] | None = None
         for a in moves:
-            who = a.player
+            verb, who, arg = a
             mover = pawn.get(who)
             if mover is None:
                 i = players if who == ALLY_PAWN else who
@@ -633,19 +639,25 @@ class Heuristic:
                 onto = (frozenset(names[t] for t in goals)
                         if anywhere and not carried[i] else None)
                 mover = pawn[who] = (i, here, goals, stay, quiet, near, onto)
+            if verb == "carry":
+                if mover[3]:
+                    continue  # stay and collect
+                carry = True
+            else:
+                if mover[4]:
+                    continue  # stay and collect, or already where it is wanted
+                onto = mover[6]
+                if onto is not None and arg not in onto:
+                    continue  # no nearer
+                carry = False
             i, here, goals, stay, quiet, near, onto = mover
-            carry = a.verb == "carry"
-            if stay or (quiet and not carry):
-                continue  # stay and collect, or already where it is wanted
-            if onto is not None and not carry and a.arg not in onto:
-                continue  # no nearer
             if carry or carried[i]:
                 if deliver is None:
                     deliver = self.delivery(st)
                 if deliver:  # take the artwork where it is wanted
                     goals = deliver
                     near = min(map(d[here].__getitem__, goals))
-            dst, ctx = steps[who][here][a.arg]
+            dst, ctx = steps[who][here][arg]
             gain = near - min(map(d[dst].__getitem__, goals))
             if gain <= 0:
                 continue
