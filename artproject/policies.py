@@ -175,7 +175,7 @@ def _roads_between(rules: Rules) -> tuple[tuple[tuple[int, ...], ...], dict[tupl
 class _Card:
     """A card as the bot weighs it, worked out once per rules."""
 
-    __slots__ = ("agents", "clues", "cost_weight", "gains", "need", "placing")
+    __slots__ = ("agents", "agents_top", "clues", "cost_weight", "gains", "need", "placing")
 
     def __init__(self, rules: Rules, card: int) -> None:
         c = rules.cards[card]
@@ -192,6 +192,9 @@ class _Card:
         self.agents = tuple((rules.by_symbol.get(sym, ()), n, 1.5 * n, 0.5 * n, 1.0 * n)
                             for sym, n in c.agents)
         self.clues = c.clues
+        # the most the agents it places can add to its score (see `Heuristic._scorer`):
+        # each city takes at least the plain weight
+        self.agents_top = -sum(0.5 * n * len(cities) for cities, n, *_ in self.agents)
 
 
 class _Board:
@@ -348,6 +351,7 @@ def _cost_facts(rules: Rules, cost: tuple[tuple[str, int], ...],
 
 
 _MOVES: Final = frozenset({"move", "carry"})
+_NO_FLOOR: Final = float("-inf")
 _HANDLERS: dict[type, dict[Kind, Callable[..., Action | None]]] = {}
 
 
@@ -446,7 +450,7 @@ class Heuristic:
         """How much the team gains by `player` playing `card` now (higher is better)."""
         return self._scorer(_Now(self, st))(player, card)
 
-    def _scorer(self, now: _Now) -> Callable[[int, int], float]:
+    def _scorer(self, now: _Now) -> Callable[..., float]:
         """card_score for one decision: what every card's score reads, read once."""
         st, b = now.st, now.b
         cards, van, health, lost, agents = b.cards, st.van, st.health, st.lost, st.agents
@@ -455,7 +459,9 @@ class Heuristic:
         free = now.free_symbols()
         clue_counts, margin, clues = now.clue_counts, now.margin, now.clues
 
-        def score_of(player: int, card: int) -> float:
+        def score_of(player: int, card: int, floor: float = _NO_FLOOR) -> float:
+            """The card's score; or, when what it cannot exceed is under `floor`, that bound
+            (under `floor` too: the caller needs no more)."""
             c = cards[card]
             score = 0.0
             score -= c.cost_weight
@@ -472,6 +478,20 @@ class Heuristic:
                     v = van[i]
                     room = res_cap - v
                     score += (n if n <= room else room) * (1.2 if v < 2 else 0.8)
+            # the clues' part now (added last, in the same order), so that the agents' part,
+            # the dearest, is skipped when even its least leaves the card under `floor`
+            counts = clues.get(player) or clue_counts(player)
+            adds = []
+            for s in c.clues:
+                have = counts[s]
+                if have + 1 >= need:
+                    adds.append(4.0 if free[s] else -0.5)
+                else:
+                    adds.append(0.6 * (have + 1) if free[s] else 0.1)
+            if floor > _NO_FLOOR:
+                top = score + c.agents_top + sum(adds) + 1e-6
+                if top < floor:
+                    return top
             placing = c.placing
             if placing:
                 left = now.left
@@ -486,19 +506,15 @@ class Heuristic:
                         continue
                     after = agents[city] + n
                     score -= weight
-                    if city_lost and city in (now.crit or now.critical()):
+                    if city_lost and city in (now.critical() if now.crit is None
+                                              else now.crit):
                         score -= crit_weight * (after - 1 if after > 1 else 0)
                     if after >= at:
                         score -= 6.0 if margin(city) < 0 else 1.5
                     elif after == at - 1:
                         score -= 1.0
-            counts = clues.get(player) or clue_counts(player)
-            for s in c.clues:
-                have = counts[s]
-                if have + 1 >= need:
-                    score += 4.0 if free[s] else -0.5
-                else:
-                    score += 0.6 * (have + 1) if free[s] else 0.1
+            for x in adds:
+                score += x
             return score
 
         return score_of
@@ -554,11 +570,28 @@ class Heuristic:
 
     def on_plan(self, st: State, legal: list[Action]) -> Action | None:
         score = self._scorer(_Now(self, st))
-        scored = [(score(who, int(arg or 0)), a) for a in legal for verb, who, arg in (a,)
-                  if verb == "play"]
+        # each player's best score (only whether it is under -3 counts), in the order the
+        # players first come, and the first best play: a card whose score cannot reach the
+        # best so far nor change its player's standing is not scored (`_Card.top`)
         best_by_player: dict[int, float] = {}
-        for s, a in scored:
-            best_by_player[a.player] = max(best_by_player.get(a.player, -99.0), s)
+        first: tuple[float, Action] | None = None
+        for a in legal:
+            verb, who, arg = a
+            if verb != "play":
+                continue
+            known = best_by_player.get(who)
+            if known is None or first is None:
+                s = score(who, int(arg or 0))
+            else:
+                best = first[0]
+                # under `floor` it can be neither the best play nor lift its player
+                floor = best if known >= -3 or best < -3 else -3
+                s = score(who, int(arg or 0), floor)
+                if s < floor:
+                    continue
+            best_by_player[who] = max(-99.0 if known is None else known, s)
+            if first is None or s > first[0]:
+                first = (s, a)
         # an extra card for a player whose hand is poor, paid from a plentiful resource (R6)
         for p, best in best_by_player.items():
             if best < -3:
@@ -566,7 +599,7 @@ class Heuristic:
                          a.arg != "health" and self.have(st, str(a.arg)) >= 3]
                 if kinds:
                     return max(kinds, key=lambda a: self.have(st, str(a.arg)))
-        return max(scored, key=lambda sa: sa[0])[1] if scored else None
+        return first[1] if first is not None else None
 
     on_play = on_plan
 
