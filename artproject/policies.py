@@ -531,6 +531,7 @@ class Heuristic:
         lost, agents, artworks = st.lost, st.agents, st.artworks
         carried = {st.pawns[i] for i, k in enumerate(st.carried) if k}
         city_symbol = b.city_symbol
+        crit: frozenset[int] | None = None  # read once, when first needed
         out = []
         for c in range(len(lost)):
             if lost[c]:
@@ -538,7 +539,10 @@ class Heuristic:
             if (artworks[c] or c in carried) and (agents[c] == 0 or now.margin(c) > -4):
                 if nxt is None or nxt == city_symbol[c] or artworks[c]:
                     out.append(c)
-            elif agents[c] >= at - (3 if c in now.critical() else 2):
+                continue
+            if crit is None:
+                crit = now.critical()
+            if agents[c] >= at - (3 if c in crit else 2):
                 out.append(c)
         if nxt is not None and (any(artworks) or carried):
             # a track that demands its artworks in order: deliver to the district it names
