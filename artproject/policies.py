@@ -645,9 +645,9 @@ class Heuristic:
         d = b.dist
         targets = self._targets(now)
         pawns, players = st.pawns, st.players
-        moves = [a for a in legal if a.verb in _MOVES]
         if st.must_leave:
-            forced = [a for a in moves if st.pawn_index(a.player) in st.must_leave
+            forced = [a for a in legal if a.verb in _MOVES
+                      and st.pawn_index(a.player) in st.must_leave
                       and st.lost[pawns[st.pawn_index(a.player)]]]
             if forced:
                 return forced[0]
@@ -661,8 +661,10 @@ class Heuristic:
         steps, costs, anywhere, names = b.steps, b.costs, b.anywhere, st.tab.names
         van, health, carried = st.van, st.health, st.carried
         best: tuple[float, Action] | None = None
-        for a in moves:
+        for a in legal:
             verb, who, arg = a
+            if verb not in _MOVES:
+                continue
             mover = pawn.get(who)
             if mover is None:
                 i = players if who == ALLY_PAWN else who
