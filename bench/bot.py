@@ -4,7 +4,8 @@
 
 Full-length games of the heuristic bot on every board, Easy and Hard, for each team size
 (1, 2, 4 and 6 players; N games a cell, seeds 1..N), one core. Each game is timed whole
-(the bot and the engine), then replayed from its recorded actions by the engine alone
+(the bot and the engine, in CPU time: a busy machine's other jobs stretch wall time, not
+this), then replayed from its recorded actions by the engine alone
 (set-up, `legal_actions()` and `apply()` at each decision, as the bot's game did); the
 bot's cost is the difference.
 
