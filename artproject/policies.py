@@ -175,7 +175,7 @@ def _roads_between(rules: Rules) -> tuple[tuple[tuple[int, ...], ...], dict[tupl
 class _Card:
     """A card as the bot weighs it, worked out once per rules."""
 
-    __slots__ = ("agents", "clues", "cost_weight", "gains", "need", "placing")
+    __slots__ = ("agents", "agents_top", "clues", "cost_weight", "gains", "need", "placing")
 
     def __init__(self, rules: Rules, card: int) -> None:
         c = rules.cards[card]
@@ -192,6 +192,9 @@ class _Card:
         self.agents = tuple((rules.by_symbol.get(sym, ()), n, 1.5 * n, 0.5 * n, 1.0 * n)
                             for sym, n in c.agents)
         self.clues = c.clues
+        # the most the agents it places can add to its score (see `Heuristic._scorer`):
+        # each city takes at least the plain weight
+        self.agents_top = -sum(0.5 * n * len(cities) for cities, n, *_ in self.agents)
 
 
 class _Board:
@@ -298,7 +301,8 @@ class _Now:
         f = self.free
         if f is None:
             lost, artworks = self.st.lost, self.st.artworks
-            f = self.free = [any(not lost[x] and not artworks[x] for x in cities)
+            open_ = [not x and not y for x, y in zip(lost, artworks, strict=True)]
+            f = self.free = [any(map(open_.__getitem__, cities))
                              for cities in self.b.symbol_cities]
         return f
 
@@ -347,6 +351,7 @@ def _cost_facts(rules: Rules, cost: tuple[tuple[str, int], ...],
 
 
 _MOVES: Final = frozenset({"move", "carry"})
+_NO_FLOOR: Final = float("-inf")
 _HANDLERS: dict[type, dict[Kind, Callable[..., Action | None]]] = {}
 
 
@@ -395,10 +400,10 @@ class Heuristic:
         seen = self._chains.get(id(chain))
         if seen is not None:
             was, counts = seen
+            if was == chain:
+                return counts
             n = len(was)
-            if n <= len(chain) and chain[:n] == was:
-                if n == len(chain):
-                    return counts
+            if n < len(chain) and chain[:n] == was:
                 counts = counts.copy()
                 for x in chain[n:]:
                     for s in b.clues[x]:
@@ -445,7 +450,7 @@ class Heuristic:
         """How much the team gains by `player` playing `card` now (higher is better)."""
         return self._scorer(_Now(self, st))(player, card)
 
-    def _scorer(self, now: _Now) -> Callable[[int, int], float]:
+    def _scorer(self, now: _Now) -> Callable[..., float]:
         """card_score for one decision: what every card's score reads, read once."""
         st, b = now.st, now.b
         cards, van, health, lost, agents = b.cards, st.van, st.health, st.lost, st.agents
@@ -454,7 +459,9 @@ class Heuristic:
         free = now.free_symbols()
         clue_counts, margin, clues = now.clue_counts, now.margin, now.clues
 
-        def score_of(player: int, card: int) -> float:
+        def score_of(player: int, card: int, floor: float = _NO_FLOOR) -> float:
+            """The card's score; or, when what it cannot exceed is under `floor`, that bound
+            (under `floor` too: the caller needs no more)."""
             c = cards[card]
             score = 0.0
             score -= c.cost_weight
@@ -468,10 +475,28 @@ class Heuristic:
                 if i < 0:
                     score += 2.0 * n
                 else:
-                    score += min(n, res_cap - van[i]) * (1.2 if van[i] < 2 else 0.8)
+                    v = van[i]
+                    room = res_cap - v
+                    score += (n if n <= room else room) * (1.2 if v < 2 else 0.8)
+            # the clues' part now (added last, in the same order), so that the agents' part,
+            # the dearest, is skipped when even its least leaves the card under `floor`
+            counts = clues.get(player) or clue_counts(player)
+            adds = []
+            for s in c.clues:
+                have = counts[s]
+                if have + 1 >= need:
+                    adds.append(4.0 if free[s] else -0.5)
+                else:
+                    adds.append(0.6 * (have + 1) if free[s] else 0.1)
+            if floor > _NO_FLOOR:
+                top = score + c.agents_top + sum(adds) + 1e-6
+                if top < floor:
+                    return top
             placing = c.placing
             if placing:
-                left = now.agents_left()
+                left = now.left
+                if left is None:
+                    left = now.agents_left()
                 if left - placing < 4:
                     score -= 8.0 * (4 - (left - placing))  # running out loses (R2)
             for cities, n, lost_weight, weight, crit_weight in c.agents:
@@ -481,19 +506,15 @@ class Heuristic:
                         continue
                     after = agents[city] + n
                     score -= weight
-                    if city_lost and city in now.critical():
+                    if city_lost and city in (now.critical() if now.crit is None
+                                              else now.crit):
                         score -= crit_weight * (after - 1 if after > 1 else 0)
                     if after >= at:
                         score -= 6.0 if margin(city) < 0 else 1.5
                     elif after == at - 1:
                         score -= 1.0
-            counts = clues.get(player) or clue_counts(player)
-            for s in c.clues:
-                have = counts[s]
-                if have + 1 >= need:
-                    score += 4.0 if free[s] else -0.5
-                else:
-                    score += 0.6 * (have + 1) if free[s] else 0.1
+            for x in adds:
+                score += x
             return score
 
         return score_of
@@ -510,6 +531,7 @@ class Heuristic:
         lost, agents, artworks = st.lost, st.agents, st.artworks
         carried = {st.pawns[i] for i, k in enumerate(st.carried) if k}
         city_symbol = b.city_symbol
+        crit: frozenset[int] | None = None  # read once, when first needed
         out = []
         for c in range(len(lost)):
             if lost[c]:
@@ -517,7 +539,10 @@ class Heuristic:
             if (artworks[c] or c in carried) and (agents[c] == 0 or now.margin(c) > -4):
                 if nxt is None or nxt == city_symbol[c] or artworks[c]:
                     out.append(c)
-            elif agents[c] >= at - (3 if c in now.critical() else 2):
+                continue
+            if crit is None:
+                crit = now.critical()
+            if agents[c] >= at - (3 if c in crit else 2):
                 out.append(c)
         if nxt is not None and (any(artworks) or carried):
             # a track that demands its artworks in order: deliver to the district it names
@@ -549,10 +574,28 @@ class Heuristic:
 
     def on_plan(self, st: State, legal: list[Action]) -> Action | None:
         score = self._scorer(_Now(self, st))
-        scored = [(score(a.player, int(a.arg or 0)), a) for a in legal if a.verb == "play"]
+        # each player's best score (only whether it is under -3 counts), in the order the
+        # players first come, and the first best play: a card whose score cannot reach the
+        # best so far nor change its player's standing is not scored (`_Card.top`)
         best_by_player: dict[int, float] = {}
-        for s, a in scored:
-            best_by_player[a.player] = max(best_by_player.get(a.player, -99.0), s)
+        first: tuple[float, Action] | None = None
+        for a in legal:
+            verb, who, arg = a
+            if verb != "play":
+                continue
+            known = best_by_player.get(who)
+            if known is None or first is None:
+                s = score(who, int(arg or 0))
+            else:
+                best = first[0]
+                # under `floor` it can be neither the best play nor lift its player
+                floor = best if known >= -3 or best < -3 else -3
+                s = score(who, int(arg or 0), floor)
+                if s < floor:
+                    continue
+            best_by_player[who] = max(-99.0 if known is None else known, s)
+            if first is None or s > first[0]:
+                first = (s, a)
         # an extra card for a player whose hand is poor, paid from a plentiful resource (R6)
         for p, best in best_by_player.items():
             if best < -3:
@@ -560,7 +603,7 @@ class Heuristic:
                          a.arg != "health" and self.have(st, str(a.arg)) >= 3]
                 if kinds:
                     return max(kinds, key=lambda a: self.have(st, str(a.arg)))
-        return max(scored, key=lambda sa: sa[0])[1] if scored else None
+        return first[1] if first is not None else None
 
     on_play = on_plan
 
@@ -602,9 +645,9 @@ class Heuristic:
         d = b.dist
         targets = self._targets(now)
         pawns, players = st.pawns, st.players
-        moves = [a for a in legal if a.verb in _MOVES]
         if st.must_leave:
-            forced = [a for a in moves if st.pawn_index(a.player) in st.must_leave
+            forced = [a for a in legal if a.verb in _MOVES
+                      and st.pawn_index(a.player) in st.must_leave
                       and st.lost[pawns[st.pawn_index(a.player)]]]
             if forced:
                 return forced[0]
@@ -618,8 +661,10 @@ class Heuristic:
         steps, costs, anywhere, names = b.steps, b.costs, b.anywhere, st.tab.names
         van, health, carried = st.van, st.health, st.carried
         best: tuple[float, Action] | None = None
-        for a in moves:
-            who = a.player
+        for a in legal:
+            verb, who, arg = a
+            if verb not in _MOVES:
+                continue
             mover = pawn.get(who)
             if mover is None:
                 i = players if who == ALLY_PAWN else who
@@ -633,19 +678,25 @@ class Heuristic:
                 onto = (frozenset(names[t] for t in goals)
                         if anywhere and not carried[i] else None)
                 mover = pawn[who] = (i, here, goals, stay, quiet, near, onto)
+            if verb == "carry":
+                if mover[3]:
+                    continue  # stay and collect
+                carry = True
+            else:
+                if mover[4]:
+                    continue  # stay and collect, or already where it is wanted
+                onto = mover[6]
+                if onto is not None and arg not in onto:
+                    continue  # no nearer
+                carry = False
             i, here, goals, stay, quiet, near, onto = mover
-            carry = a.verb == "carry"
-            if stay or (quiet and not carry):
-                continue  # stay and collect, or already where it is wanted
-            if onto is not None and not carry and a.arg not in onto:
-                continue  # no nearer
             if carry or carried[i]:
                 if deliver is None:
                     deliver = self.delivery(st)
                 if deliver:  # take the artwork where it is wanted
                     goals = deliver
                     near = min(map(d[here].__getitem__, goals))
-            dst, ctx = steps[who][here][a.arg]
+            dst, ctx = steps[who][here][arg]
             gain = near - min(map(d[dst].__getitem__, goals))
             if gain <= 0:
                 continue

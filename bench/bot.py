@@ -1,12 +1,18 @@
 """The heuristic bot's cost against the engine's, and a digest of every decision it took.
 
-    python bench/bot.py [--games N] [--profile] [--digest]
+    python bench/bot.py [--games N] [--profile] [--digest] [--against OLD/policies.py]
 
 Full-length games of the heuristic bot on every board, Easy and Hard, for each team size
 (1, 2, 4 and 6 players; N games a cell, seeds 1..N), one core. Each game is timed whole
-(the bot and the engine), then replayed from its recorded actions by the engine alone
+(the bot and the engine, in CPU time: a busy machine's other jobs stretch wall time, not
+this), then replayed from its recorded actions by the engine alone
 (set-up, `legal_actions()` and `apply()` at each decision, as the bot's game did); the
 bot's cost is the difference.
+
+`--against FILE` loads another version's `artproject/policies.py` (say, main's, unpacked
+with `git archive`) beside this one and plays both in turns in the same process, round by
+round, printing both: a same-run comparison that a busy machine's drift between processes
+does not blur.
 
 `--digest` prints a SHA-256 of every game's actions, in order: the same digest before and
 after a change to the bot means it took the same decisions in every one of those games.
@@ -31,31 +37,77 @@ def cells(players: int) -> list[tuple[str, str, int]]:
     return [(m, d, players) for m in shipped_missions() for d in ("easy", "hard")]
 
 
-def bot_games(games: int, team: int) -> tuple[float, float, int, int, list[list[Any]]]:
+def load_other(path: str) -> Any:
+    """The heuristic policy of another version's policies.py, its board cache apart."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("artproject._other_policies", path)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+
+    def board(rules: Any) -> Any:  # its own entry in the rules' cache
+        b = rules.cache.get("heuristic-other")
+        if b is None:
+            b = rules.cache["heuristic-other"] = mod._Board(rules)
+        return b
+
+    mod._board = board
+    return mod.heuristic_policy
+
+
+def bot_games(games: int, team: int, policy: Any = heuristic_policy,
+              ) -> tuple[float, float, int, int, list[list[Any]]]:
     """(seconds whole, seconds engine alone, games, decisions, each game's actions)."""
     whole = engine = 0.0
     decisions = 0
     played: list[list[Any]] = []
     for mission, diff, players in cells(team):
         for seed in range(1, games + 1):
-            t = time.perf_counter()
+            t = time.process_time()
             g = new_game(mission, players, diff, seed)
-            choose = heuristic_policy(seed)
+            choose = policy(seed)
             actions = []
             while g.outcome is None:
                 a = choose(g)
                 g.apply(a)
                 actions.append(a)
-            whole += time.perf_counter() - t
-            t = time.perf_counter()
+            whole += time.process_time() - t
+            t = time.process_time()
             r = new_game(mission, players, diff, seed)
             for a in actions:
                 r.legal_actions()
                 r.apply(a)
-            engine += time.perf_counter() - t
+            engine += time.process_time() - t
             decisions += len(actions)
             played.append(actions)
     return whole, engine, len(played), decisions, played
+
+
+def compare(games: int, rounds: int, other: Any) -> None:
+    """This bot and another in turns, round by round: medians and ranges of each."""
+    bot_games(1, 2)
+    bot_games(1, 2, other)
+    print(f"this bot and {rounds} rounds of the other in turns, {games} games a cell, one core:")
+    same = True
+    for players in TEAMS:
+        ratios: dict[str, list[float]] = {"this": [], "other": []}
+        rates: dict[str, list[float]] = {"this": [], "other": []}
+        for _ in range(rounds):
+            for name, policy in (("other", other), ("this", heuristic_policy)):
+                w, e, g, _, played = bot_games(games, players, policy)
+                ratios[name].append((w - e) / e)
+                rates[name].append(g / w)
+                if name == "other":
+                    theirs = played
+                else:
+                    same = same and played == theirs
+        line = "; ".join(
+            f"{name} bot/engine {statistics.median(ratios[name]):.2f}x "
+            f"({min(ratios[name]):.2f}-{max(ratios[name]):.2f}), "
+            f"{statistics.median(rates[name]):.0f} games/s" for name in ("other", "this"))
+        print(f"  {players} player(s): {line}")
+    print("  the same decisions in every game" if same else "  THE DECISIONS DIFFER")
 
 
 def main() -> None:
@@ -66,7 +118,12 @@ def main() -> None:
                     help="profile the bot's games (cProfile) instead of the figures")
     ap.add_argument("--digest", action="store_true",
                     help="print a digest of every decision taken (to compare two versions)")
+    ap.add_argument("--against", metavar="FILE",
+                    help="another version's policies.py, played in turns with this one")
     args = ap.parse_args()
+    if args.against:
+        compare(args.games, args.rounds, load_other(args.against))
+        return
     bot_games(1, 2)  # warm up: templates, tables, interned actions
     if args.profile:
         import cProfile
