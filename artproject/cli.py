@@ -661,6 +661,12 @@ def _tune(args: argparse.Namespace) -> int:
     if not dims:
         raise GameError(f"{rules.source}: the mission declares nothing to tune: add a [tune] "
                         "section (docs/missions.md)")
+    unplayed = [d.name.partition(".")[2] for d in dims if d.name.startswith("threat_by_players.")
+                and int(d.name.partition(".")[2]) not in players]
+    if unplayed:  # a team size no game plays: its value would be chosen blind
+        raise GameError(f"--players {args.players} plays no game with {' or '.join(unplayed)} "
+                        "players, so [tune.threat_by_players] would choose their threat blind; "
+                        "add them to --players (the default, 1-6, plays every team size)")
     out = Path(args.output or f"{rules.name}-tuned.toml")
     if not out.resolve().parent.is_dir():
         raise GameError(f"{out}: cannot write: no such folder {str(out.parent)!r}")

@@ -18,6 +18,7 @@ import pytest
 
 from artproject import __version__
 from artproject.cli import main
+from artproject.core.art.loader import load_rules
 from artproject.store import COLUMNS, Store
 from artproject.sweep import Grid, plan_sweep, run_sweep
 
@@ -381,6 +382,41 @@ def test_tune_is_seeded_and_writes_a_variant_that_plays_as_reported(tmp_path: Pa
     assert run("check", "harbour-tuned.toml", cwd=tmp_path).returncode == 0
 
 
+def test_tune_searches_entries_of_the_threat_by_team_size(tmp_path: Path) -> None:
+    # japan's threat_by_players is [0, 0, 4, 5, 8, 9]: the 6-player range leaves out its 9,
+    # so the value found must change; the 2-player entry is kept, the untuned ones too
+    (tmp_path / "harbour.toml").write_text('name = "harbour"\nextends = "japan"\n\n'
+                                           "[tune.threat_by_players]\n6 = [2, 5]\n"
+                                           "2 = [0, 0]\n")
+    args = ["tune", "harbour.toml", "--target", "easy=0.7", "--players", "2,6", "--games", "2",
+            "--trials", "2"]
+    r = run(*args, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "threat_by_players.6" in r.stdout
+    text = (tmp_path / "harbour-tuned.toml").read_text()
+    listed = [ln for ln in text.splitlines() if ln.startswith("threat_by_players = ")]
+    assert len(listed) == 1 and "[rules]" in text
+    found = json.loads(listed[0].partition("=")[2])
+    assert found[:5] == [0, 0, 4, 5, 8] and 2 <= found[5] <= 5
+    assert run("check", "harbour-tuned.toml", cwd=tmp_path).returncode == 0
+    rules = load_rules(str(tmp_path / "harbour.toml"), [str(tmp_path / "harbour-tuned.toml")])
+    assert list(rules.p("rules.threat_by_players")) == found
+    # the same arguments, the same values (seeded)
+    r = run(*args, "--force", cwd=tmp_path)
+    assert r.returncode == 0 and (tmp_path / "harbour-tuned.toml").read_text() == text
+
+
+def test_tune_refuses_a_team_size_no_game_plays(tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "harbour.toml").write_text('name = "harbour"\nextends = "japan"\n\n'
+                                           "[tune.threat_by_players]\n6 = [2, 5]\n")
+    monkeypatch.chdir(tmp_path)
+    r = cli("tune", "harbour.toml", "--players", "2-4")
+    assert r.returncode == 2
+    assert "--players 2-4 plays no game with 6 players" in one_line_error(r)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["harbour.toml"]
+
+
 def test_ctrl_c_stops_a_search_and_writes_nothing(tmp_path: Path) -> None:
     (tmp_path / "harbour.toml").write_text(TUNABLE)
     p = subprocess.Popen([sys.executable, "-m", "artproject", "tune", "harbour.toml",
@@ -437,6 +473,27 @@ def test_tune_bad_options(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args:
     ("[tune.setup]\nagent_per_city = [1, 2]\n", "(did you mean 'agents_per_city'?)"),
     ("[tune.rules]\nmovement = [1, 2]\n", "only whole-number parameters can be tuned"),
     ("[tune.difficulty]\nhrd = [1, 2]\n", "unknown difficulty 'hrd'"),
+    # entries of [rules] threat_by_players, by team size (japan's lowest space: threat 0)
+    ("[tune.threat_by_players]\n7 = [1, 2]\n",
+     "harbour.toml:5:5: tune.threat_by_players.7: '7' is not a team size: expected a number "
+     "of players from 1 to 6"),
+    ("[tune.threat_by_players]\n0 = [1, 2]\n", "harbour.toml:5:5: tune.threat_by_players.0: "),
+    ("[tune.threat_by_players]\n4 = [3, 1]\n",
+     "harbour.toml:5:5: tune.threat_by_players.4: an empty range"),
+    ("[tune.threat_by_players]\n4 = [1.5, 2]\n",
+     "harbour.toml:5:5: tune.threat_by_players.4: expected a range [low, high] of two whole "
+     "numbers, not [1.5, 2]"),
+    ("[tune.threat_by_players]\n4 = [-1, 2]\n",
+     "harbour.toml:5:5: tune.threat_by_players.4: the range's low end -1 would bring the "
+     "track's lowest threat (0) below 0 for 4 players"),
+    # a tuned threat ramp: its lowest end is the track's lowest threat the search may try
+    ("[tune.track]\nthreat = { first = [2, 4], last = [10, 14] }\n"
+     "[tune.threat_by_players]\n1 = [-3, 0]\n",
+     "harbour.toml:7:5: tune.threat_by_players.1: the range's low end -3 would bring the "
+     "track's lowest threat (2) below 0 for 1 player;"),
+    ("[tune.rules]\nthreat_by_players = [1, 2]\n",
+     "only whole-number parameters can be tuned: name its entries in "
+     "[tune.threat_by_players]"),
 ])
 def test_a_tunable_range_is_checked_where_it_is_written(tmp_path: Path,
                                                         monkeypatch: pytest.MonkeyPatch,

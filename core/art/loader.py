@@ -253,7 +253,8 @@ def _build(doc: dict[str, Any], w: Where) -> Rules | None:
         return None  # a file of the wrong shape: its own errors, not a cascade of others
     resources = sections.components.resources
     meaning.names(spec, w.err)
-    check_tunables(spec.tune, spec.difficulty, w.err)  # what `artproject tune` may change
+    check_tunables(spec.tune, spec.difficulty, w.err,  # what `artproject tune` may change
+                   min((t.threat for t in spec.track), default=None))
     _check_resources(spec, sections, w)
     board = _board(spec, w)
     track = _track(spec, w)

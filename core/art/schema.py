@@ -196,6 +196,10 @@ class TuneSpec:
                                           "difficulties: NAME = [low, high], from 1",
                                           factory=dict)
     track: TuneTrack | None = param("[tune.track]: the track's ramps, below", default=None)
+    threat_by_players: dict[Word, Range] = param(
+        "entries of [rules] threat_by_players, by team size: N = [low, high], N from 1 to 6; "
+        "the range's low end must leave every track space's threat at 0 or more (R15)",
+        ruling="R15", factory=dict)
 
 
 # A road's extra keys are its attributes, not mistakes: the roads have their own hook.

@@ -7,6 +7,8 @@
     [tune.track]
     threat = { first = [2, 4], last = [10, 14] }   # a ramp: the first and last space's
     ally_cost = { first = [4, 5], last = [1, 2] }  # value, the spaces between on a line
+    [tune.threat_by_players]
+    6 = [3, 8]                      # one entry of [rules] threat_by_players: a team size
 
 Ranges are whole numbers, both ends included. The schema (`core/art/schema.py`: TuneSpec)
 declares the section's shape like every other key; `check_tunables` reads it against the
@@ -26,9 +28,11 @@ from .. import schema
 from ..errors import closest
 from ..schema import MAX_NUMBER
 from .rules import Rules
-from .schema import PARAMETERS, MissionSpec, TrackSpec, TuneSpec
+from .schema import PARAMETERS, MissionSpec, RuleParams, TrackSpec, TuneSpec
 
 TRACK_KEYS: Final = ("threat", "ally_cost")
+TEAM: Final = "threat_by_players"  # [tune.threat_by_players]: entries of that rule list
+TEAM_SIZES: Final = tuple(str(n) for n in range(1, 7))
 # The sections of rule parameters a [tune] section may name, with their declarations.
 _SECTIONS: Final = dict(zip(("components", "setup", "rules", "solo"), PARAMETERS,
                             strict=True))
@@ -45,12 +49,16 @@ class Tunable(NamedTuple):
 Err = Callable[[str, tuple[Any, ...]], None]
 
 
-def check_tunables(spec: TuneSpec | None, difficulties: Collection[str], err: Err) -> None:
+def check_tunables(spec: TuneSpec | None, difficulties: Collection[str], err: Err,
+                   lowest_threat: int | None = None) -> None:
     """The checks of meaning on a [tune] section the schema has structured (its shape and
     each range's order are the schema's): every name known, every number a whole-number
-    parameter, every range within what the schema lets that parameter be."""
+    parameter, every range within what the schema lets that parameter be; a team size's
+    threat no lower than leaves the track's lowest space (`lowest_threat`, or a tuned
+    ramp's lowest end) at 0."""
     if spec is None:
         return
+    _check_team(spec, lowest_threat, err)
     for sec, cls in _SECTIONS.items():
         _check_params(sec, cls, getattr(spec, sec), err)
     for key, (low, high) in spec.difficulty.items():
@@ -69,6 +77,25 @@ def check_tunables(spec: TuneSpec | None, difficulties: Collection[str], err: Er
                     err)
 
 
+def _check_team(spec: TuneSpec, lowest: int | None, err: Err) -> None:
+    """[tune.threat_by_players]: team sizes 1 to 6, each range leaving every space's threat
+    at 0 or more (R15) on the mission's track or the lowest a tuned threat ramp can give."""
+    ramp = spec.track.threat if spec.track is not None else None
+    if ramp is not None:
+        lowest = min(ramp.first[0], ramp.last[0])
+    f = {f.name: f for f in attrs.fields(RuleParams)}[TEAM]
+    for key, (low, high) in spec.threat_by_players.items():
+        path = ("tune", TEAM, key)
+        if key not in TEAM_SIZES:
+            err(f"{key!r} is not a team size: expected a number of players from 1 to 6", path)
+        elif lowest is not None and lowest + low < 0:
+            err(f"the range's low end {low} would bring the track's lowest threat ({lowest}) "
+                f"below 0 for {key} player{'s' * (key != '1')}; expected a low end of at "
+                f"least {-lowest}", path)
+        else:
+            _within(low, high, schema.declaration(f), path, err)
+
+
 def _check_params(sec: str, cls: type[Any], ranges: Mapping[str, tuple[int, int]],
                   err: Err) -> None:
     fields = {f.name: f for f in attrs.fields(cls)}
@@ -78,8 +105,9 @@ def _check_params(sec: str, cls: type[Any], ranges: Mapping[str, tuple[int, int]
         if f is None:
             err(f"unknown rule parameter {key!r} in [{sec}]{closest(key, fields)}", path)
         elif f.type is not int:
+            hint = f": name its entries in [tune.{TEAM}]" if key == TEAM else ""
             err(f"{sec}.{key} is {schema.describe(f.type, schema.declaration(f))}: only "
-                "whole-number parameters can be tuned", path)
+                f"whole-number parameters can be tuned{hint}", path)
         else:
             _within(low, high, schema.declaration(f), path, err)
 
@@ -114,6 +142,8 @@ def tunables(rules: Rules) -> list[Tunable]:
 def current(rules: Rules, name: str) -> int:
     """A tunable number's value in these rules (a ramp's end: its first or last space)."""
     parts = name.split(".")
+    if parts[0] == TEAM:
+        return int(rules.params[f"rules.{TEAM}"][int(parts[1]) - 1])
     if parts[0] == "track":
         space = rules.track[0] if parts[2] == "first" else rules.track[-1]
         return int(getattr(space, parts[1]))
@@ -131,15 +161,22 @@ def ramp(first: int, last: int, spaces: int) -> list[int]:
 
 def variant_text(rules: Rules, values: Mapping[str, int], about: str) -> str:
     """A variant file that sets these values on the rules (a track ramp rewrites the whole
-    track, keeping each space's symbol and whatever is not tuned)."""
+    track, keeping each space's symbol and whatever is not tuned; a team size's threat, the
+    whole `[rules] threat_by_players` list, keeping the entries not tuned)."""
     import json
 
     lines = [f"about = {json.dumps(about)}", ""]
     sections: dict[str, list[str]] = {}
+    team = [int(x) for x in rules.params[f"rules.{TEAM}"]]
+    tuned_team = False
     for name, v in values.items():
         sec, _, key = name.partition(".")
-        if sec != "track":
+        if sec == TEAM:
+            team[int(key) - 1], tuned_team = int(v), True
+        elif sec != "track":
             sections.setdefault(sec, []).append(f"{key} = {int(v)}")
+    if tuned_team:
+        sections.setdefault("rules", []).append(f"{TEAM} = {team}")
     for sec, items in sections.items():
         lines += [f"[{sec}]", *items, ""]
     return "\n".join(lines + _track_lines(rules, values))
