@@ -325,7 +325,7 @@ def test_core_names_no_mission() -> None:
     for m in MISSIONS:
         names.update(c.name for c in new_game(m, players=2).rules.cities)
     names -= {"base"}
-    for f in core.glob("*.py"):
+    for f in core.rglob("*.py"):
         words = set(re.findall(r"[a-z_]+", f.read_text().lower()))
         assert not names & words, (f.name, sorted(names & words))
 
@@ -469,7 +469,7 @@ def test_dice_are_fair_and_seeds_independent() -> None:
 def test_core_names_no_resource() -> None:
     """Resource kinds are data: core reads the ones that ally dice and boosts cost from rules."""
     core = Path(__file__).resolve().parent.parent / "core"
-    for f in core.glob("*.py"):
+    for f in core.rglob("*.py"):
         text = f.read_text()
         for kind in ('"fuel"', '"radio"', '"weapon"'):
             assert kind not in text, (f.name, kind)

@@ -15,6 +15,7 @@ from typing import Any, Final
 import attrs
 
 from ...dsl.compiler import Compiler
+from ...missions import WAR_DEFAULT
 from .. import schema
 from ..errors import RulesError, RulesErrors, closest
 from ..files import exists, shorten
@@ -35,7 +36,7 @@ from .rules import CardKind, WarRules
 from .schema import PARAMETERS, WarCardFile, WarCardSpec, WarSpec
 from .words import WORDS, WarScope, card_name_problem
 
-DEFAULT: Final = "art-of-war"  # the shipped rules file (missions/art-of-war.toml)
+DEFAULT: Final = WAR_DEFAULT  # the shipped rules file (missions/art-of-war.toml)
 
 
 def _label(path: Path) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, Final
 
+from ...missions import WAR_DEFAULT
 from ..fields import COPY, HIDDEN, LIST, LISTS, PRIVATE, PUBLIC, SHARE, Entry, Field
 from ..machine import MACHINE_FIELDS, Machine
 from ..schema import param
@@ -94,7 +95,7 @@ class War(Machine):
     PACKAGE = "artproject.core.aow"  # its game, scenarios modules (hooks.py)
     registry = REG
     TITLE = "Art of War"
-    OPTIONS: ClassVar[Mapping[str, Any]] = {"rules": "art-of-war", "players": 2}
+    OPTIONS: ClassVar[Mapping[str, Any]] = {"rules": WAR_DEFAULT, "players": 2}
     SEATINGS: ClassVar[tuple[str, ...]] = ("players",)  # each plays for themself
     UTILITY = "mixed"  # +1 the winner, -1 the rest (zero-sum only at 2 players, undrawn)
     FIELDS = MACHINE_FIELDS + WAR_FIELDS

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar, Final
 
+from ...missions import DEFAULT
 from ..fields import (
     COPY,
     DERIVED,
@@ -134,7 +135,7 @@ class State(Machine):
     registry = REG
     PACKAGE = "artproject.core.art"  # its game, scenarios modules (hooks.py)
     TITLE = "The A.R.T. Project"
-    OPTIONS: ClassVar[Mapping[str, Any]] = {"mission": "japan", "players": 2,
+    OPTIONS: ClassVar[Mapping[str, Any]] = {"mission": DEFAULT, "players": 2,
                                             "difficulty": "medium"}
     UTILITY = "shared"  # the team wins or loses together
     FIELDS = MACHINE_FIELDS + ART_FIELDS
