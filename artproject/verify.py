@@ -58,19 +58,32 @@ def play_example(rules: Rules, ex: Example, deep: bool = True) -> Outcome:
     """Play one example, checking everything after every step; stop at the first violation."""
     from .policies import cautious_policy
 
-    actions: list[str] = []
-    picks = iter(ex.picks)
     # A pick of 0, and every choice after the example's own run out, is the cautious
     # policy's (random, but never paying health needlessly): games go deep, and shrinking
     # towards 0 leaves only the choices that matter.
-    default = cautious_policy(ex.seed)
+    def start() -> Any:
+        return State.new(rules, ex.players, ex.difficulty, ex.seed, log=True)
+
+    return play_checked(start, ex, cautious_policy(ex.seed), MAX_STEPS, "",
+                        check_properties, bool(rules.ref), deep)
+
+
+def play_checked(start: Callable[[], Any], ex: Example, default: Callable[[Any], Action],
+                 max_steps: int, why_endless: str, check: Callable[[Any], None],
+                 saves: bool, deep: bool) -> Outcome:
+    """Any game's example: `start()` its game, take the example's picks (then `default`'s),
+    check the invariants, the step and `check` after every decision; with `deep`, the same
+    seed and actions give the same game, a clone's move leaves its original alone and, with
+    `saves`, a saved and loaded game is the same. Stop at the first violation."""
+    actions: list[str] = []
+    picks = iter(ex.picks)
     try:
-        st = State.new(rules, ex.players, ex.difficulty, ex.seed, log=True)
+        st = start()
         check_invariants(st)
-        check_properties(st)
+        check(st)
         while st.outcome is None:
-            if len(actions) >= MAX_STEPS:
-                raise Violation(f"the game did not end within {MAX_STEPS} decisions")
+            if len(actions) >= max_steps:
+                raise Violation(f"the game did not end within {max_steps} decisions{why_endless}")
             pick = next(picks, 0)
             action = choose(st.legal_actions(), pick) if pick else default(st)
             before = st.clone()
@@ -78,9 +91,9 @@ def play_example(rules: Rules, ex: Example, deep: bool = True) -> Outcome:
             actions.append(str(action))
             check_invariants(st)
             check_step(before, action, st)
-            check_properties(st)
+            check(st)
         if deep:
-            _check_determinism(rules, ex, st)
+            _check_determinism(start, st, saves)
     except Violation as v:
         return Outcome(actions, len(actions), v)
     except ArtError as err:  # a rule file that makes the engine fail
@@ -88,16 +101,14 @@ def play_example(rules: Rules, ex: Example, deep: bool = True) -> Outcome:
     return Outcome(actions, len(actions))
 
 
-def _check_determinism(rules: Rules, ex: Example, st: State) -> None:
-    again = State.new(rules, ex.players, ex.difficulty, ex.seed, log=True)
+def _check_determinism(start: Callable[[], Any], st: Any, saves: bool) -> None:
+    again = start()
     for a in st.history:
         again.apply(a)
     if again.fingerprint() != st.fingerprint():
         raise Violation("the same seed and actions gave a different game")
-    if rules.ref:
-        text = dumps(st)
-        if loads(text).fingerprint() != st.fingerprint():
-            raise Violation("a saved and loaded game differs from the original")
+    if saves and loads(dumps(st)).fingerprint() != st.fingerprint():
+        raise Violation("a saved and loaded game differs from the original")
     c = st.clone()
     if c.legal_actions():
         c.apply(c.legal_actions()[0])

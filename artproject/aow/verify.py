@@ -15,55 +15,25 @@ from typing import Any, Final
 
 from ..core.aow.rules import WarRules
 from ..core.aow.state import War
-from ..core.errors import ArtError
-from ..core.invariants import Violation, check_invariants, check_step
-from ..core.saves import dumps, loads
-from ..verify import Example, Outcome, Report, choose, search
+from ..verify import Example, Outcome, Report, play_checked, search
 from .policies import POLICIES
 
 MAX_STEPS: Final = 20_000  # W18's turn limit ends a game long before (a few per turn)
 
 
 def play_example(rules: WarRules, ex: Example, deep: bool = True) -> Outcome:
-    """One game, checked after every decision; stop at the first violation."""
-    actions: list[str] = []
-    picks = iter(ex.picks)
-    default = POLICIES["random"](ex.seed)  # a pick of 0, and every one after the example's
-    try:
-        st = War.new(rules, ex.players, ex.seed, log=True)
-        check_invariants(st)
-        while st.outcome is None:
-            if len(actions) >= MAX_STEPS:
-                raise Violation(f"the game did not end within {MAX_STEPS} decisions (W18)")
-            pick = next(picks, 0)
-            action = choose(st.legal_actions(), pick) if pick else default(st)
-            before = st.clone()
-            st.apply(action)
-            actions.append(str(action))
-            check_invariants(st)
-            check_step(before, action, st)
-        if deep:
-            _check_determinism(rules, ex, st)
-    except Violation as v:
-        return Outcome(actions, len(actions), v)
-    except ArtError as err:
-        return Outcome(actions, len(actions), Violation(f"the engine refused: {err}"))
-    return Outcome(actions, len(actions))
+    """One game, checked after every decision; stop at the first violation (the first
+    game's driver: a pick of 0, and every one after the example's, is the random bot's)."""
+
+    def start() -> Any:
+        return War.new(rules, ex.players, ex.seed, log=True)
+
+    return play_checked(start, ex, POLICIES["random"](ex.seed), MAX_STEPS, " (W18)",
+                        _nothing, bool(rules.ref), deep)
 
 
-def _check_determinism(rules: WarRules, ex: Example, st: War) -> None:
-    again = War.new(rules, ex.players, ex.seed, log=True)
-    for a in st.history:
-        again.apply(a)
-    if again.fingerprint() != st.fingerprint():
-        raise Violation("the same seed and actions gave a different game")
-    if rules.ref and loads(dumps(st)).fingerprint() != st.fingerprint():
-        raise Violation("a saved and loaded game differs from the original")
-    c = st.clone()
-    if c.legal_actions():
-        c.apply(c.legal_actions()[0])
-        if st.fingerprint() == c.fingerprint():
-            raise Violation("a clone's move changed its original")
+def _nothing(st: Any) -> None:
+    """Art of War has no properties of its own to check beside the invariants."""
 
 
 def verify(rules: WarRules, examples: int = 100, seed: int = 0,
