@@ -13,11 +13,11 @@ import contextlib
 import os
 import sys
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from . import __version__
-from .missions import DEFAULT
+from .missions import DEFAULT, WAR_DEFAULT
 
 TYPE_CHECKING = False  # typing itself is not imported: the command starts the sooner
 if TYPE_CHECKING:
@@ -416,15 +416,7 @@ def _simulate(args: argparse.Namespace) -> int:
     _check_counts(args)
     missions, diffs, players = _grid(args)
     cells = _sweep(args, missions, diffs, players)
-    if args.json:
-        import json
-
-        print(json.dumps(cells, indent=1))
-    elif args.csv:
-        print(report_csv(cells), end="")
-    else:
-        print(report_text(cells))
-    return 0
+    return _print_cells(args, cells, report_csv, report_text)
 
 
 def _simulate_war(args: argparse.Namespace) -> int:
@@ -438,20 +430,27 @@ def _simulate_war(args: argparse.Namespace) -> int:
     policy_names(args.policy)
     if args.difficulty != "medium":
         raise GameError(f"--difficulty {args.difficulty!r}: Art of War has no difficulty")
-    rules = "art-of-war" if args.mission in (DEFAULT, "all") else args.mission
+    rules = WAR_DEFAULT if args.mission in (DEFAULT, "all") else args.mission
     missions = _items(rules, "--mission", "Art of War's rules: art-of-war or a file")
     for m in missions:
         load_war(m, args.variant)
     players = _players(args.players, low=2, high=7)
     cells = _sweep(args, missions, ["-"], players, game="art-of-war")
+    return _print_cells(args, cells, report_csv, war_text)
+
+
+def _print_cells(args: argparse.Namespace, cells: list[dict[str, Any]],
+                 csv: Callable[[list[dict[str, Any]]], str],
+                 text: Callable[[list[dict[str, Any]]], str]) -> int:
+    """A sweep's cells as JSON, CSV (`csv`) or the game's table (`text`)."""
     if args.json:
         import json
 
         print(json.dumps(cells, indent=1))
     elif args.csv:
-        print(report_csv(cells), end="")
+        print(csv(cells), end="")
     else:
-        print(war_text(cells))
+        print(text(cells))
     return 0
 
 
@@ -952,7 +951,7 @@ def _play(args: argparse.Namespace) -> int:
         seed = args.seed if args.seed is not None else secrets.randbelow(2**32)
         _check_seed(seed, 0)
         if game != "art-project":
-            rules = "art-of-war" if args.mission == DEFAULT else args.mission
+            rules = WAR_DEFAULT if args.mission == DEFAULT else args.mission
             st = new_game(rules, args.players, seed=seed, variants=args.variant, game=game)
         else:
             st = new_game(args.mission, args.players, args.difficulty, seed, args.variant)
@@ -996,7 +995,7 @@ def _render_war(args: argparse.Namespace, st: Any, out: Path, replace: bool) -> 
     from .core.files import write_atomic
 
     rules = st.rules if st is not None else load_war(
-        args.mission or "art-of-war", args.variant)
+        args.mission or WAR_DEFAULT, args.variant)
     write_atomic(out, render_war(rules, st), replace=replace)
     print(f"wrote {out}: {rules.title}, "
           + (f"the table at turn {st.turn}" if st is not None else f"{len(rules.cards)} cards"))
