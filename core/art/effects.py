@@ -220,8 +220,7 @@ def emit_step(st: State, event: str, ctx: Ctx) -> None:
 
 def run_hook(st: State, h: Any, ctx: Ctx) -> None:
     if h.cond is None or h.cond(st, ctx):
-        st.hook_runs += 1
-        if st.hook_runs > HOOK_LIMIT:
+        if st.count_run():
             raise GameError(f"the hook {h.text!r} ran more than {HOOK_LIMIT} times for one "
                             "decision: a rule triggers itself")
         st.push_ops(h.ops, ctx)
