@@ -5,6 +5,7 @@ Winning clears the city's agents and collects its artwork at once.
 
 from __future__ import annotations
 
+from itertools import compress
 from typing import TYPE_CHECKING, Final
 
 from ..actions import TEAM, Action
@@ -76,8 +77,8 @@ def roll_battle(st: State) -> None:
     lead, n = b.leader, st.allies
     t = st.tab
     ally = t.ally_labels
-    labels: list[str] = [P[lead], *(ally[:n] if n <= len(ally) else
-                                    (f"a{i + 1}" for i in range(n)))]
+    labels: list[str] = (t.battle_labels[lead][n].copy() if n <= len(ally) else
+                         [P[lead], *(f"a{i + 1}" for i in range(n))])
     owner: list[int] = [lead] * (n + 1)
     if st.solo and st.pawns[st.players] == b.city:
         labels.append("ally")  # the ally pawn's die, rolled by the solo player (R24)
@@ -177,12 +178,15 @@ def battle_check(st: State) -> None:
 
 # ====================================================================== decisions
 def _legal_battle(st: State) -> list[Action]:
-    out = []
-    fights, agents, fought, lost, pawns = st.tab.fights, st.agents, st.fought, st.lost, st.pawns
-    for p in range(st.players):
-        c = pawns[p]
-        if agents[c] and c not in fought and not lost[c]:
-            out.append(fights[p][c])
+    # R14: a player may lead a battle in their city if it holds agents, is not lost and has
+    # not been fought over this round (the solo ally pawn leads none: its row is left out)
+    # (the pawns in cities without agents, most of them, are passed over in C: `compress`)
+    agents, fought, lost, pawns = st.agents, st.fought, st.lost, st.pawns
+    if st.solo:
+        pawns = pawns[:st.players]
+    out = [f[c] for f, c in compress(zip(st.tab.fights, pawns, strict=False),
+                                     map(agents.__getitem__, pawns))
+           if not lost[c] and c not in fought]
     out.append(A_DONE)
     return out
 

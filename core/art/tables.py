@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from ..actions import TEAM, Action
-from .registry import ALLY_PAWN, act
+from .registry import ALLY_PAWN, P, act
 from .rules import Ctx, Road, Rules
 
 MAX_PLAYERS: Final = 6
@@ -31,6 +31,7 @@ class Tables:
         "ally_labels",
         "ally_res",
         "artwork_tokens",
+        "battle_labels",
         "bearing",
         "boost_res",
         "boosts",
@@ -110,6 +111,11 @@ class Tables:
         self.team_threat = (0, *(int(x) for x in p["rules.threat_by_players"]))
         # the ally dice's labels in a battle (R17): a1, a2...
         self.ally_labels = tuple(f"a{i + 1}" for i in range(self.ally_dice))
+        # a battle's dice labels by its leader and the ally dice unlocked: the leader's die,
+        # then the ally dice (R14, R17); copied per battle
+        self.battle_labels = tuple(tuple([P[p], *self.ally_labels[:n]]
+                                         for n in range(self.ally_dice + 1))
+                                   for p in range(MAX_PLAYERS))
         # the contexts of an event about a city (no player), and of a player's act
         self.city_ctx = tuple(Ctx(-1, c) for c in range(len(rules.cities)))
         self.player_ctx = tuple(Ctx(p) for p in range(MAX_PLAYERS))
