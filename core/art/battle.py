@@ -5,7 +5,6 @@ Winning clears the city's agents and collects its artwork at once.
 
 from __future__ import annotations
 
-from itertools import compress
 from typing import TYPE_CHECKING, Final
 
 from ..actions import TEAM, Action
@@ -178,15 +177,12 @@ def battle_check(st: State) -> None:
 
 # ====================================================================== decisions
 def _legal_battle(st: State) -> list[Action]:
-    # R14: a player may lead a battle in their city if it holds agents, is not lost and has
-    # not been fought over this round (the solo ally pawn leads none: its row is left out)
-    # (the pawns in cities without agents, most of them, are passed over in C: `compress`)
-    agents, fought, lost, pawns = st.agents, st.fought, st.lost, st.pawns
-    if st.solo:
-        pawns = pawns[:st.players]
-    out = [f[c] for f, c in compress(zip(st.tab.fights, pawns, strict=False),
-                                     map(agents.__getitem__, pawns))
-           if not lost[c] and c not in fought]
+    out = []
+    fights, agents, fought, lost, pawns = st.tab.fights, st.agents, st.fought, st.lost, st.pawns
+    for p in range(st.players):
+        c = pawns[p]
+        if agents[c] and c not in fought and not lost[c]:
+            out.append(fights[p][c])
     out.append(A_DONE)
     return out
 
