@@ -181,6 +181,8 @@ class Machine(Numeric, GameHooks):
         must come first: a step queues what must follow that work at that place), the pause
         waits until the work queued since the mark has
         run (at once when none was queued and nothing else is pending); otherwise it is now.
+        `pause(kind)` of a kind that lists its own actions, now, only sets `wait`: hot steps
+        write that out (`st.wait = KIND`), as they may.
         """
         if resume is None:
             if after < 0 or (len(self.queue) == after and self.wait is None):

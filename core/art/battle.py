@@ -65,7 +65,7 @@ def op_battle(st: State, ctx: Ctx) -> None:
     st.phase = "battle"
     st.fought = []
     st.queue.append(_EXCHANGE)
-    st.pause(BATTLE)
+    st.wait = BATTLE  # (all `pause(BATTLE)` does: nothing queued after it)
 
 
 # ====================================================================== the dice
@@ -170,9 +170,12 @@ def battle_check(st: State) -> None:
             emit(st, "battle_won", st.tab.city_ctx[c])
         if can_collect(st, c):
             q.append((collect, (c,)))  # collected at once (R15)
-        st.pause(BATTLE, after=mark)
+        if len(q) == mark and st.wait is None:  # the next battle at once (`pause`, written out)
+            st.wait = BATTLE
+        else:
+            st.pause(BATTLE, after=mark)
     else:
-        st.pause(LOSING)
+        st.wait = LOSING
 
 
 # ====================================================================== decisions
@@ -233,7 +236,7 @@ def _muster_or_roll(st: State) -> None:
     assert b is not None
     # another player in the city may join (the participants are players in the city)
     if st.pawns[:st.players].count(b.city) > len(b.parts):
-        st.pause(MUSTER)
+        st.wait = MUSTER
     else:
         roll_battle(st)
 

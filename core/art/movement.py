@@ -32,7 +32,7 @@ def op_movement(st: State, ctx: Ctx) -> None:
             end_game(st, False, f"a pawn in lost {st.city_name(c)} cannot leave (R13)")
             return
     queue_collection(st)
-    st.pause(MOVE)
+    st.wait = MOVE
 
 
 def _legal_move(st: State) -> list[Action]:
@@ -82,7 +82,10 @@ def _apply_move(st: State, a: Action) -> None:
         pay(st, payer, kind, n)
         if st.outcome is not None:
             return
-    st.pause(MOVE, after=mark)
+    if len(st.queue) == mark and st.wait is None:  # the next move at once (`pause`'s first
+        st.wait = MOVE                              # case, written out: hot)
+    else:
+        st.pause(MOVE, after=mark)
 
 
 def _move_check(st: State, a: Action) -> str | None:
