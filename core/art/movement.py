@@ -5,8 +5,6 @@ artwork of its city along (R23, R26).
 
 from __future__ import annotations
 
-from itertools import chain
-from operator import getitem
 from typing import TYPE_CHECKING, Final
 
 from ..actions import Action
@@ -40,10 +38,11 @@ def _legal_move(st: State) -> list[Action]:
     got = t.open_moves.get((st.solo, bytes(lost)))
     moves, carries = open_moves(t, st.solo, lost) if got is None else got
     pawns = st.pawns
+    out: list[Action] = []
     if not t.carry:
-        out = [*chain.from_iterable(map(getitem, moves, pawns))]  # each pawn's, in order
+        for i, c in enumerate(pawns):  # each pawn's, in order
+            out += moves[i][c]
     else:
-        out = []
         arts, carried = st.artworks, st.carried
         for i, c in enumerate(pawns):
             out += moves[i][c]
