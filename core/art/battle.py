@@ -194,7 +194,10 @@ def _legal_muster(st: State) -> list[Action]:
     b = st.battle
     assert b is not None
     joins, pawns, c, parts = st.tab.joins, st.pawns, b.city, b.parts
-    out = [joins[p] for p in range(st.players) if pawns[p] == c and p not in parts]
+    out = []
+    for p in range(st.players):  # (a loop: a comprehension costs a function's call more)
+        if pawns[p] == c and p not in parts:
+            out.append(joins[p])
     out.append(A_ROLL)
     return out
 
