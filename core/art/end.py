@@ -30,7 +30,8 @@ def op_end(st: State, ctx: Ctx) -> None:
             if p == c:
                 st.carried[i] = 0
         st.lost[c] = 1
-        st.note("city_lost", st.city_name(c))
+        if st.logging:
+            st.note("city_lost", st.city_name(c))
     if not falling and not st.tab.hooks.get("round_end"):  # nothing comes between (R27)
         _final_check(st)
         return

@@ -60,8 +60,9 @@ def _apply_trade(st: State, a: Action) -> None:
 def _receive(st: State, p: int, giver: int, card: int) -> None:
     st.chains[giver].remove(card)
     st.chains[p].append(card)
-    st.note("trade", f"p{giver + 1}", card, P[p])
-    st.push(check_triples, p)  # the receiver may now hold a triple
+    if st.logging:
+        st.note("trade", P[giver], card, P[p])
+    st.queue.append((check_triples, (p,)))  # the receiver may now hold a triple
 
 
 TRADE: Final = REG.verb("trade", PLAYER, CARD, apply=_apply_trade,
