@@ -113,9 +113,7 @@ class Tables:
         self.ally_labels = tuple(f"a{i + 1}" for i in range(self.ally_dice))
         # a battle's dice labels by its leader and the ally dice unlocked: the leader's die,
         # then the ally dice (R14, R17); copied per battle
-        self.battle_labels = tuple(tuple([P[p], *self.ally_labels[:n]]
-                                         for n in range(self.ally_dice + 1))
-                                   for p in range(MAX_PLAYERS))
+        self.battle_labels = _battle_labels(self.ally_labels)
         # the contexts of an event about a city (no player), and of a player's act
         self.city_ctx = tuple(Ctx(-1, c) for c in range(len(rules.cities)))
         self.player_ctx = tuple(Ctx(p) for p in range(MAX_PLAYERS))
@@ -159,6 +157,12 @@ class Tables:
         # per (solo, lost cities as bytes): per pawn, per city, its moves and carries (R11,
         # R23) into cities not lost; filled as lost cities are met (see `open_moves`)
         self.open_moves: dict[tuple[bool, bytes], OpenMoves] = {}
+
+
+def _battle_labels(ally: tuple[str, ...]) -> tuple[tuple[list[str], ...], ...]:
+    """By leader and ally dice unlocked, a battle's dice labels: the leader's, then a1, a2..."""
+    return tuple(tuple([P[p], *ally[:n]] for n in range(len(ally) + 1))
+                 for p in range(MAX_PLAYERS))
 
 
 def _ways(rules: Rules) -> list[list[tuple[int, Road | None]]]:
