@@ -75,9 +75,10 @@ def roll_battle(st: State) -> None:
     assert b is not None
     lead, n = b.leader, st.allies
     t = st.tab
-    ally = t.ally_labels
-    labels: list[str] = (t.battle_labels[lead][n].copy() if n <= len(ally) else
-                         [P[lead], *(f"a{i + 1}" for i in range(n))])
+    try:
+        labels: list[str] = t.battle_labels[lead][n].copy()
+    except IndexError:  # more ally dice than the rules' (a set position): labelled alike
+        labels = [P[lead], *(f"a{i + 1}" for i in range(n))]
     owner: list[int] = [lead] * (n + 1)
     if st.solo and st.pawns[st.players] == b.city:
         labels.append("ally")  # the ally pawn's die, rolled by the solo player (R24)
@@ -107,7 +108,10 @@ def roll_battle(st: State) -> None:
             dice.append(d)
             trail.append((at, DIE, -1, d))
         st.rng = z
-    _rolled_all(st)
+    if st.logging:
+        _rolled_all(st)
+    else:
+        battle_check(st)
 
 
 def _roll_die(st: State, i: int) -> None:
