@@ -172,7 +172,7 @@ def battle_check(st: State) -> None:
         mark = len(q)
         if "battle_won" in st.tab.hooks:
             emit(st, "battle_won", st.tab.city_ctx[c])
-        if can_collect(st, c):
+        if (st.artworks[c] or any(st.carried)) and can_collect(st, c):
             q.append((collect, (c,)))  # collected at once (R15)
         if len(q) == mark and st.wait is None:  # the next battle at once (`pause`, written out)
             st.wait = BATTLE
@@ -242,7 +242,7 @@ def _muster_or_roll(st: State) -> None:
     b = st.battle
     assert b is not None
     # another player in the city may join (the participants are players in the city)
-    if st.pawns[:st.players].count(b.city) > len(b.parts):
+    if (st.pawns[:st.players] if st.solo else st.pawns).count(b.city) > len(b.parts):
         st.wait = MUSTER
     else:
         roll_battle(st)
