@@ -17,7 +17,12 @@ NO_CTX: Final = Ctx()
 
 def op_end(st: State, ctx: Ctx) -> None:
     st.phase = "end"
-    at = st.tab.lost_city_at
+    t = st.tab
+    at = t.lost_city_at
+    if max(st.agents) < at and "round_end" not in t.hooks:  # the usual round's end (R27)
+        if st.final_round:  # R20
+            _final_check(st)
+        return
     falling = [c for c in range(len(st.agents)) if not st.lost[c] and st.agents[c] >= at
                ] if max(st.agents) >= at else []
     for c in falling:  # R18
