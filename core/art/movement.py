@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from ..actions import Action
-from .collection import queue_collection
+from .collection import COLLECT_STEP, queue_collection
 from .effects import end_game, pay
 from .registry import A_DONE, ALLY_PAWN, CITY, DONE, PAWN, REG, city_check
 from .rules import Ctx
@@ -29,7 +29,10 @@ def op_movement(st: State, ctx: Ctx) -> None:
         if all(st.lost[m[0]] for m in moves):
             end_game(st, False, f"a pawn in lost {st.city_name(c)} cannot leave (R13)")
             return
-    queue_collection(st)
+    if "movement_end" in st.tab.hooks:
+        queue_collection(st)
+    else:
+        st.queue.append(COLLECT_STEP)  # `queue_collection`'s usual case (written out: hot)
     st.wait = MOVE
 
 
