@@ -239,10 +239,9 @@ class Machine(Numeric, GameHooks):
         """Every action the rules allow now, in a stable order (a new list each call); at a
         chance node, its outcomes."""
         legal = self.legal_cache
-        if legal is None:
+        if legal is None:  # (a game over has no decision pending: `_over` clears `wait`)
             w = self.wait
-            legal = self.legal_cache = [] if w is None or self.outcome is not None else w.legal(
-                self)
+            legal = self.legal_cache = [] if w is None else w.legal(self)
         return legal.copy()
 
     def compute_legal(self) -> list[Action]:
@@ -258,7 +257,7 @@ class Machine(Numeric, GameHooks):
         legal = self.legal_cache
         if legal is None:
             w = self.wait
-            legal = self.legal_cache = [] if w is None or self.outcome is not None else w.legal(
+            legal = self.legal_cache = [] if w is None else w.legal(
                 self)  # kept as the kind gave it (legal_actions() gives out copies)
         if action not in legal:  # (text is never listed: it is read first, below)
             self._apply_unlisted(action)
