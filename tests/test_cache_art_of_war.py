@@ -310,3 +310,25 @@ def test_a_kept_check_of_art_of_war_starts_without_the_checker(tmp_path: Path) -
                  "cards/art-of-war.toml"):
         assert "lark" in imported(["check", file])  # the first time: checked
         assert imported(["check", file]) == "['artproject.core.errors']"
+
+
+def test_a_warm_load_imports_no_lark(tmp_path: Path) -> None:
+    """Rules thawed from the cache parse nothing: a fresh process that imports either game
+    and loads its rules from a warm cache never imports Lark (dsl/text.py holds what the
+    engine needs of the DSL's front end without it); the first load, compiling, does."""
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
+    env.pop("ARTPROJECT_CACHE", None)
+    probe = ("import sys\nfrom artproject import new_game\n"
+             "from artproject.core.aow import new_game as new_war\n"
+             "print('lark' in sys.modules)\n"
+             f"new_game('japan'); new_war('{DEFAULT}', variants=['{HOUSE}'])\n"
+             "print('lark' in sys.modules)")
+
+    def lark() -> list[str]:
+        r = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                           env=env, cwd=ROOT)
+        assert r.returncode == 0, r.stderr
+        return r.stdout.split()
+
+    assert lark() == ["False", "True"]  # compiled, and kept
+    assert lark() == ["False", "False"]
