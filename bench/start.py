@@ -1,13 +1,15 @@
 """A fresh process's start: `artproject --help` and `artproject check FILE` against
-`python -c pass`, and a cold load of all six shipped missions, in interleaved rounds.
+`python -c pass`, and a cold load of all six shipped missions and of Art of War's rules, in
+interleaved rounds.
 
     python bench/start.py [--rounds R] [--clock cpu|wall]
 
-Each round starts, in turn, `python -c pass`, `artproject --help`, `artproject check
-missions/japan.toml`, a process that loads all six shipped missions and one that loads Art
-of War's rules and its shipped variant (each timing its imports and its load apart, from
-inside; the second also says whether its load built Lark's grammar and which packages it
-imported); the ratios are to `python -c pass` in the same round.
+Each round starts, in turn, `python -c pass`, `artproject --help`, `artproject check` of
+missions/japan.toml and of missions/art-of-war.toml, a process that loads all six shipped
+missions and one that loads Art of War's rules and its shipped variant (each timing its
+imports and its load apart, from inside; the second also says whether its imports brought
+Lark and its loads built Lark's grammar); the ratios are to `python -c pass` in the same
+round.
 Times are CPU time (the children's user + system time) by default: on a shared machine the
 wall clock also counts the time other processes hold the core. Medians and ranges.
 
@@ -79,7 +81,9 @@ def _cmds() -> dict[str, list[str]]:
     # installed package)
     return {"python -c pass": [py, "-c", "pass"],
             "artproject --help": [*art, "--help"],
-            "artproject check missions/japan.toml": [*art, "check", "missions/japan.toml"]}
+            "artproject check missions/japan.toml": [*art, "check", "missions/japan.toml"],
+            "artproject check missions/art-of-war.toml": [*art, "check",
+                                                          "missions/art-of-war.toml"]}
 
 
 def _run(cmd: list[str], env: dict[str, str], cpu: bool) -> tuple[float, str]:
