@@ -1,8 +1,8 @@
 """Art of War's rules in the compiled-rules cache (core/cache.py, core/frozen.py), as
 tests/test_cache.py tests the first game's: a hit is the rules compiled afresh and plays
 the same games, a changed rules, variant or card file is never a hit, a damaged entry is a
-miss, the cache can be turned off, a game on thawed rules pickles, and `check` keeps a
-clean file's verdict."""
+miss, the cache can be turned off, a game on thawed rules pickles, `check` keeps a clean
+file's verdict (never a scenario's), and a warm load of either game imports no Lark."""
 
 from __future__ import annotations
 
@@ -284,6 +284,9 @@ def test_check_keeps_clean_verdicts_of_art_of_war(tmp_path: Path) -> None:
     again = run_check(*files, env=env, cwd=tmp_path)
     assert (again.returncode, again.stdout, again.stderr) == (0, first.stdout, first.stderr)
     assert len(entries(kept, "check")) == 3
+    scenario = ROOT / "tests" / "scenarios" / "aow-massacre-tie-split.toml"
+    assert run_check(str(scenario), env=env, cwd=tmp_path).returncode == 0
+    assert len(entries(kept, "check")) == 3  # a scenario is run every time
     cards.write_text(cards.read_text().replace("count = 2", "count = -2", 1), encoding="utf-8")
     bad = run_check("war.toml", env=env, cwd=tmp_path)
     assert bad.returncode == 2 and "my-cards.toml" in bad.stderr, bad.stderr
