@@ -206,6 +206,17 @@ def test_other_code_reads_other_entries(here: Path, monkeypatch: pytest.MonkeyPa
     assert cache._path("rules", ("x",)) != key
 
 
+def test_another_copy_of_the_engine_reads_other_entries(
+        here: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two checkouts of the same code: a shipped file asked for by name is each one's own
+    (missions/NAME.toml beside each), so neither may read the other's entries."""
+    import artproject
+
+    key = cache._path("rules", ("x",))
+    monkeypatch.setattr(artproject, "__file__", "/elsewhere/artproject/__init__.py")
+    assert cache._path("rules", ("x",)) != key
+
+
 def run_check(*args: str, env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "artproject", "check", *args],
                           capture_output=True, text=True, env=env, cwd=cwd)
