@@ -4,8 +4,9 @@ Each mutant is made from one shipped file (a mission, base, variant, card file o
 scenario) or one save, by a seeded generator: a value of another type, shape or size, a
 number at or past a limit, a key removed or added, a deep nesting, a huge or truncated
 file, broken bytes. It is then checked as a user would (`check`, `load_rules`, a short game
-when it loads — of Art of War for its files, through its own loader —, and when it declares a [tune] section, the variant `tune` would write for
-values within its ranges, loaded and played; `loads` and a few more moves for a save).
+when it loads, of Art of War for its files through its own loader; when it declares a
+[tune] section, the variant `tune` would write for values within its ranges, loaded and
+played; `loads` and a few more moves for a save).
 Only the project's own errors (`ArtError`) may come out; anything else is a finding,
 reported with the mutant's seed so it can be made again.
 
