@@ -13,13 +13,14 @@ import attrs
 
 from ...missions import DEFAULT
 from ..errors import ArtError, GameError, RulesError, SaveError
-from ..games import game_class
+from ..games import game_class, game_names
 from ..saves import rule_reference, rule_resolve, save_spec
 from ..schema import param, section
 from .loader import load_rules
 from .position import apply_position
 from .round import PHASES
 from .rules import Rules
+from .setup import new
 from .state import State
 
 GAME: Final = State.game
@@ -41,7 +42,7 @@ def new_game(mission: str | Path | Rules = DEFAULT, players: int = 2,
     chance="explicit" stops at every draw and die roll as a chance node (see docs/api.md).
     `game` names the game (this one, "art-project", by default).
     """
-    if game is None and isinstance(mission, str) and mission in _other_games():
+    if game is None and isinstance(mission, str) and _other_game(mission):
         game, mission = mission, DEFAULT  # new_game("art-of-war", players=4): that game
     if game is not None and game != GAME:  # another game: its own start (GameError if unknown)
         return game_class(game).create(  # type: ignore[return-value]
@@ -51,7 +52,7 @@ def new_game(mission: str | Path | Rules = DEFAULT, players: int = 2,
     if phase not in PHASES:
         raise GameError(f"unknown phase {phase!r}; expected one of: {', '.join(PHASES)}")
     if position is None and phase == "mission":
-        return State.new(rules, players, difficulty, seed, log=log, chance=chance)
+        return new(State, rules, players, difficulty, seed, True, log, chance)  # State.new
     st = State.new(rules, players, difficulty, seed, start=False, log=log, chance=chance)
     apply_position(st, position or {})
     st.start = {"phase": phase, "position": dict(position or {})}
@@ -59,10 +60,9 @@ def new_game(mission: str | Path | Rules = DEFAULT, players: int = 2,
     return st
 
 
-def _other_games() -> set[str]:
-    from ..games import game_names
-
-    return set(game_names()) - {GAME}
+def _other_game(name: str) -> bool:
+    """Whether `name` names another game than this one."""
+    return name != GAME and name in game_names()
 
 
 # ====================================================================== saves
