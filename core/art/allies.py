@@ -12,6 +12,7 @@ from .effects import ask_team
 from .registry import A_DONE, DONE, REG, act
 
 if TYPE_CHECKING:
+    from ..registry import Kind
     from .state import State
 
 
@@ -44,9 +45,13 @@ def _apply_unlock(st: State, a: Action) -> None:
         st.pause(BOUNDARY)
         return
     van[r] = 0
-    mark = len(st.queue)
+    st.queue.append(_AGAIN)  # the boundary again once the team has named who pays
     ask_team(st, t.ally_res, cost - have)
-    st.pause(BOUNDARY, after=mark)
+
+
+def _again(st: State, kind: Kind) -> None:
+    """The same decision once more (a phase boundary after an unlock's payments)."""
+    st.pause(kind)
 
 
 UNLOCK: Final = REG.verb(
@@ -56,3 +61,4 @@ _UNLOCK: Final = [act(UNLOCK), A_DONE]
 _DONE_ONLY: Final = [A_DONE]
 BOUNDARY: Final = REG.kind("boundary", _legal_boundary, (UNLOCK, DONE),
                            "a phase boundary: unlock ally dice, then done (R17)")
+_AGAIN: Final = (_again, (BOUNDARY,))

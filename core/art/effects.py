@@ -122,10 +122,10 @@ def ask_team(st: State, kind: str, n: int) -> None:
     """The team names who pays each of `n` missing `kind` with a health token (R5): the
     first `hurt` question now, the others queued after it (what `pay` of the team's `n`
     comes to once the van has paid what it holds)."""
-    q, item = st.queue, (_ask_hurt, (kind,))
-    for _ in range(n - 1):
-        q.append(item)
-    st.pause(HURT, _EVERYONE[st.players], _hurt, (kind,))
+    args = (kind,)
+    if n > 1:
+        st.queue += [(_ask_hurt, args)] * (n - 1)
+    st.pause(HURT, _EVERYONE[st.players], _hurt, args)
 
 
 def _ask_hurt(st: State, kind: str) -> None:
@@ -277,6 +277,9 @@ def _answer_hurt(st: State, a: Action) -> None:
         left = health[p]
         if left > 1:
             health[p] = left - 1
+            q = st.queue
+            if q and q[-1][0] is _ask_hurt:  # the next token's question: asked now, as the
+                st.pause(HURT, _EVERYONE[st.players], _hurt, q.pop()[1])  # machine would
             return
     _hurt(st, p, args[0])
 
