@@ -171,11 +171,14 @@ def lose_health(st: State, player: int, n: int, why: str, each: tuple[Any, ...] 
     given); the last one lost ends the game (R7)."""
     health = st.health
     log = st.log if st.logging else None
-    if log is None:
+    if log is None:  # nothing to note: at once
         left = health[player]
-        if left > n >= 0:  # the usual case: nothing to note, nobody falls
+        if left > n >= 0:  # the usual case: nobody falls
             health[player] = left - n
-            return
+        elif n > 0:  # the last token goes (R7): where the loop below stops
+            health[player] = 0 if left > 0 else left - 1
+            end_game(st, False, f"p{player + 1} lost their last health token (R7)")
+        return
     rnd, who = st.round, P[player]
     for _ in range(n):
         health[player] -= 1
