@@ -72,6 +72,8 @@ def _templates(cls: type[State], rules: Rules, players: int, difficulty: str,
     if loud.rng == rng_state(0):  # no random draw yet: the same for every seed
         quiet = loud.clone()
         quiet.logging, quiet.log = False, []
+        for t in (quiet, loud):  # the first decision's legal actions, kept for every copy
+            t.legal_actions()
         copiers = (make_copier(cls, cls.FIELDS, quiet, _SEEDED),
                    make_copier(cls, cls.FIELDS, loud, _SEEDED))
     rules.cache[("new", players, difficulty)] = copiers
