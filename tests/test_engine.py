@@ -424,6 +424,40 @@ def test_set_up_from_the_template_matches_a_fresh_set_up(mission: str) -> None:
             assert fast.fingerprint() == slow.fingerprint() and fast.events() == slow.events()
 
 
+def test_a_mission_started_by_name_twice_has_the_loaders_rules(tmp_path: Path) -> None:
+    """new_game's short way for a shipped mission started by name before (game.py `_NAMED`)
+    gives the rules the loader gives; another game's name and a file path go the long way."""
+    from artproject.core.art.loader import load_rules
+
+    first, again = new_game("japan", 2, "medium", 1), new_game("japan", 3, "easy", 2)
+    assert first.rules is again.rules is load_rules("japan")
+    assert new_game("art-of-war", players=4, seed=1).game == "art-of-war"
+    path = tmp_path / "m.toml"
+    path.write_text('extends = "japan"\nname = "One"\n')
+    new_game(str(path))
+    path.write_text('extends = "japan"\nname = "Two"\n')
+    assert new_game(str(path)).rules.name == "Two"  # a file is read again
+
+
+def test_games_from_one_template_share_no_list() -> None:
+    """The template's copier (fields.make_copier) gives each game lists of its own, as clone
+    does: a game played on changes neither the template nor another game set up from it."""
+    from artproject.core.fields import COPY, LIST, LISTS
+
+    first = new_game("japan", 3, "hard", 1)
+    before = new_game("japan", 3, "hard", 2).fingerprint()
+    mutable = [f.name for f in State.FIELDS if f.copy in (LIST, LISTS, COPY)]
+    again = new_game("japan", 3, "hard", 1)
+    for name in mutable:
+        a, b = getattr(first, name), getattr(again, name)
+        assert a == b and (a is None or a is not b), name
+        if isinstance(a, list) and a and isinstance(a[0], list):
+            assert all(x is not y for x, y in zip(a, b, strict=True)), name
+    play(first, random_policy(1))
+    assert new_game("japan", 3, "hard", 2).fingerprint() == before
+    assert again.fingerprint() == new_game("japan", 3, "hard", 1).fingerprint()
+
+
 @pytest.mark.parametrize("mission", MISSIONS)
 def test_unrecorded_events_are_told_by_replay(mission: str) -> None:
     """A game that does not record its events tells the same ones by replaying itself."""
