@@ -287,7 +287,11 @@ def _answer_hurt(st: State, a: Action) -> None:
             health[p] = left - 1
             q = st.queue
             if q and q[-1][0] is _ask_hurt:  # the next token's question: asked now, as the
-                st.pause(HURT, _EVERYONE[st.players], _hurt, q.pop()[1])  # machine would
+                opts = _EVERYONE[st.players]  # machine would (a team of two or more: all
+                if len(opts) > 1:             # `pause` does then, written out: hot)
+                    st.wait, st.options, st.resume, st.wargs = HURT, opts, _hurt, q.pop()[1]
+                else:
+                    st.pause(HURT, opts, _hurt, q.pop()[1])
             return
     _hurt(st, p, args[0])
 
