@@ -35,7 +35,16 @@ def add_clue(st: State, player: int, card: int) -> None:
             if sum(map(bearing[s].__contains__, chain)) >= need:
                 done.append(st.rules.symbols[s])
         if done:
-            st.pause(TRIPLE, done, _triple_choice, (_ctx(st, player),))
+            triples_found(st, player, done)
+
+
+def triples_found(st: State, player: int, done: list[str]) -> None:
+    """Triples completed in the player's chain: the team picks which resolves first (R10);
+    a single one resolves at once (as a pause of one option would)."""
+    if len(done) == 1:
+        resolve_triple(st, player, done[0])
+    else:
+        st.pause(TRIPLE, done, _triple_choice, (_ctx(st, player),))
 
 
 def completed(st: State, player: int, among: Iterable[int] | None = None) -> list[str]:
@@ -53,7 +62,7 @@ def check_triples(st: State, player: int) -> None:
     """R10's re-check: a triple completed again (or by a traded card) resolves too."""
     done = completed(st, player)
     if done:
-        st.pause(TRIPLE, done, _triple_choice, (_ctx(st, player),))
+        triples_found(st, player, done)
 
 
 def _triple_choice(st: State, symbol: str, ctx: Ctx) -> None:

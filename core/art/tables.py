@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from ..actions import TEAM, Action
+from .cardplay import card_plays
 from .registry import ALLY_PAWN, act
 from .rules import Ctx, Road, Rules
 
@@ -34,6 +35,7 @@ class Tables:
         "bearing",
         "boost_res",
         "boosts",
+        "card_play",
         "card_steps",
         "carry",
         "city_ctx",
@@ -55,6 +57,7 @@ class Tables:
         "need",
         "open_moves",
         "per_round",
+        "play_of",
         "player_ctx",
         "plays",
         "reroll_own_dice",
@@ -132,6 +135,8 @@ class Tables:
                 tuple((rules.by_symbol[sym], n) for sym, n in c.agents),
                 tuple((index.get(k, -1), k, n) for k, n in c.gain))
             for i, c in rules.cards.items()}
+        # each card's play as flat Python for these rules (cardplay.py), by card
+        self.card_play = card_plays(rules, self)
 
     def _actions(self, rules: Rules) -> None:
         names, players = self.names, range(MAX_PLAYERS)
@@ -139,6 +144,7 @@ class Tables:
         self.draws: dict[tuple[int, ...], list[Action]] = {}
         # play actions per player, by card
         self.plays = tuple({c: act("play", pl, c) for c in rules.cards} for pl in players)
+        self.play_of = tuple(p.__getitem__ for p in self.plays)  # the same, as functions
         # a player's clue card handed on (R21), by player and card
         self.trades = tuple({c: act("trade", pl, c) for c in rules.cards} for pl in players)
         # fight actions per player, by city (R14)
