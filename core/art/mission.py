@@ -6,7 +6,7 @@ the rest of every hand is discarded.
 from __future__ import annotations
 
 from bisect import insort
-from itertools import chain, compress
+from itertools import compress
 from typing import TYPE_CHECKING, Final
 
 from ..actions import Action
@@ -36,8 +36,9 @@ def op_mission(st: State, ctx: Ctx) -> None:
             for _ in range(draws):
                 z = (z * LCG_A + LCG_C) & MASK
                 j = (z >> 32) % len(d)
-                d[j], d[-1] = d[-1], d[j]
-                card = d.pop()
+                card = d[j]  # the card at j goes, the last card takes its place
+                d[j] = d[-1]
+                d.pop()
                 insort(hand, card)
                 trail.append((at, DEAL, p, card))
         st.rng = z
@@ -117,10 +118,12 @@ def _legal_plan(st: State) -> list[Action]:
 
 
 def _legal_play(st: State) -> list[Action]:
-    # each player with plays left, their hand's cards (kept in card order) as play actions
-    left = st.plays_left
-    return list(chain.from_iterable(map(map, compress(st.tab.play_of, left),
-                                        compress(st.hands, left))))
+    out: list[Action] = []
+    play_of, hands = st.tab.play_of, st.hands
+    for p, left in enumerate(st.plays_left):
+        if left:
+            out += map(play_of[p], hands[p])  # hands are kept in card order
+    return out
 
 
 def _apply_draw(st: State, a: Action) -> None:

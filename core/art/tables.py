@@ -33,10 +33,10 @@ class Tables:
         "ally_res",
         "artwork_tokens",
         "bearing",
+        "bearing_of",
         "boost_res",
         "boosts",
         "card_play",
-        "card_steps",
         "carry",
         "city_ctx",
         "city_symbol",
@@ -127,15 +127,9 @@ class Tables:
         # per symbol, the cards bearing it (a triple is `need` of them in a chain, R9)
         self.bearing = tuple(frozenset(i for i, cl in self.clues.items() if s in cl)
                              for s in range(len(rules.symbols)))
-        # a card's cost, agents (on the cities bearing each symbol) and gains (R8), each cost
-        # and gain with its resource's index in the van (-1: health)
-        index = self.res_index
-        self.card_steps = {
-            i: (tuple((index.get(k, -1), k, n) for k, n in c.cost),
-                tuple((rules.by_symbol[sym], n) for sym, n in c.agents),
-                tuple((index.get(k, -1), k, n) for k, n in c.gain))
-            for i, c in rules.cards.items()}
-        # each card's play as flat Python for these rules (cardplay.py), by card
+        self.bearing_of = dict(zip(rules.symbols, self.bearing, strict=True))  # by name
+        # each card's play (R8: cost, agents, gains, clue) as flat Python for these rules
+        # (cardplay.py), by card
         self.card_play = card_plays(rules, self)
 
     def _actions(self, rules: Rules) -> None:
