@@ -43,7 +43,6 @@ def card_plays(rules: Rules, t: Tables) -> Mapping[int, CardPlay]:
     env: dict[str, Any] = {
         "paid": _paid, "placed": _placed, "gain": gain, "gain_all": gain_all,
         "add_clue": add_clue, "triples_found": triples_found, "CTX": t.player_ctx,
-        "AGENTS": t.agent_tokens, "CAP": t.res_cap, "NEED": t.need,
         # per symbol: the cities bearing it (one by one, and as a tuple), the cards bearing it
         **{f"C{s}_{k}": c for s in symbols
            for k, c in enumerate(rules.by_symbol.get(rules.symbols[s], ()))},
@@ -72,16 +71,16 @@ def _card_code(c: Card, rules: Rules, t: Tables) -> str:
     for kind, n in c.cost:  # R4: the van pays all it can, the card's player the rest
         r = index.get(kind, -1)
         if r >= 0:
-            lines += [f"if van[{r}] >= {n}:", f"    van[{r}] -= {n}",
+            lines += [f"if (x := van[{r}]) >= {n}:", f"    van[{r}] = x - {n}",
                       f"elif paid(st, p, {kind!r}, {n}, {c.id}):", "    return False"]
         else:
             lines += [f"if paid(st, p, {kind!r}, {n}, {c.id}):", "    return False"]
     if c.agents:
-        lines += _agents_code(c, rules)
+        lines += _agents_code(c, rules, t)
     health = next((j for j, (k, _) in enumerate(c.gain) if k not in index), len(c.gain))
     for kind, n in c.gain[:health]:  # resources at once, as `gain` takes them
         r = index[kind]
-        lines += [f"if van[{r}] + {n} <= CAP:", f"    van[{r}] += {n}", "else:",
+        lines += [f"if (x := van[{r}] + {n}) <= {t.res_cap}:", f"    van[{r}] = x", "else:",
                   f"    gain(st, {kind!r}, {n}, CTX[p])"]
     if health < len(c.gain):  # from the first health on, through the queue (`gain_all`)
         lines += ["q = st.queue", "mark = len(q)", f"gain_all(st, {c.gain[health:]!r}, CTX[p])",
@@ -89,17 +88,17 @@ def _card_code(c: Card, rules: Rules, t: Tables) -> str:
                   f"    q.insert(mark, (add_clue, (p, {c.id})))",
                   f"    st.discard.append({c.id})  # in play: it lies discarded meanwhile",
                   "    return False"]
-    lines += _clue_code(c, rules)
+    lines += _clue_code(c, rules, t.need)
     return "\n".join("    " + ln for ln in lines)
 
 
-def _agents_code(c: Card, rules: Rules) -> list[str]:
+def _agents_code(c: Card, rules: Rules, t: Tables) -> list[str]:
     """The agents' placement: written out when the reserve holds them all and no event is
     recorded (`place_agents`' usual case), else through `place_agents`."""
     steps = [(rules.symbols.index(sym), n) for sym, n in c.agents]
     total = sum(n * len(rules.by_symbol.get(sym, ())) for sym, n in c.agents)
     lines = ["agents = st.agents",
-             f"if not st.logging and AGENTS - sum(agents) - st.hq >= {total}:",
+             f"if not st.logging and {t.agent_tokens - total} - sum(agents) >= st.hq:",
              "    lost = st.lost"]
     for s, n in steps:  # R18: a lost city's agents go to headquarters
         for k in range(len(rules.by_symbol.get(rules.symbols[s], ()))):
@@ -109,19 +108,19 @@ def _agents_code(c: Card, rules: Rules) -> list[str]:
     return [*lines, f"elif placed(st, p, ({places},), {c.id}):", "    return False"]
 
 
-def _clue_code(c: Card, rules: Rules) -> list[str]:
+def _clue_code(c: Card, rules: Rules, need: int) -> list[str]:
     """The card onto its player's chain, clue side up, and the triples it completes (only
     its own symbols can have: `add_clue`)."""
     # one chain for the team, or one a player (R21; setup.py makes them so)
     team = rules.p("rules.clue_chains") == "team"
     lines = [f"chain = st.chains[{'0' if team else 'p'}]", f"chain.append({c.id})"]
-    tests = [(f"sum(map(HAS{s}, chain)) >= NEED", rules.symbols[s]) for s in c.clues]
+    tests = [(f"sum(map(HAS{s}, chain)) >= {need}", rules.symbols[s]) for s in c.clues]
     if len(tests) == 1:
         test, name = tests[0]
-        lines += [f"if len(chain) >= NEED and {test}:",
+        lines += [f"if len(chain) >= {need} and {test}:",
                   f"    triples_found(st, p, [{name!r}])", "    return False"]
     elif tests:
-        lines += ["if len(chain) >= NEED:", "    done = []"]
+        lines += [f"if len(chain) >= {need}:", "    done = []"]
         for test, name in tests:
             lines += [f"    if {test}:", f"        done.append({name!r})"]
         lines += ["    if done:", "        triples_found(st, p, done)", "        return False"]
