@@ -20,6 +20,7 @@ functions it writes out do (effects.py `pay`, `place_agents`, `gain`, `gain_all`
 
 from __future__ import annotations
 
+import marshal
 from collections.abc import Callable, Mapping, Sequence
 from types import CodeType
 from typing import TYPE_CHECKING, Any, Final
@@ -55,12 +56,31 @@ def card_plays(rules: Rules, t: Tables) -> Mapping[int, CardPlay]:
 
 
 def _compiled(src: str) -> CodeType:
-    """The deck's code, compiled once a process for each source (the boards alike share it)."""
+    """The deck's code, made once a process for each source (the boards alike share it)."""
     code = _CODES.get(src)
     if code is None:
         if len(_CODES) >= CODES_KEPT:
             _CODES.clear()
-        code = _CODES[src] = compile(src, "<cards>", "exec")
+        code = _CODES[src] = _kept_or_compiled(src)
+    return code
+
+
+def _kept_or_compiled(src: str) -> CodeType:
+    """The source compiled, or as an earlier process compiled it: the compiled-rules cache
+    (core/cache.py) keeps it by the source itself, Python's version and the engine's code.
+    Compiling a deck takes some 13 ms, reading it back well under one."""
+    from .. import cache
+
+    kept = cache.lookup("cards", src)
+    if kept is not None:
+        try:
+            code = marshal.loads(kept)
+            if isinstance(code, CodeType):
+                return code
+        except (EOFError, ValueError, TypeError):  # a damaged entry: compiled afresh
+            pass
+    code = compile(src, "<cards>", "exec")
+    cache.store("cards", src, {}, marshal.dumps(code))
     return code
 
 
