@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from ..actions import TEAM, Action
+from .cardplay import card_plays
 from .registry import ALLY_PAWN, P, act
 from .rules import Ctx, Road, Rules
 
@@ -33,9 +34,10 @@ class Tables:
         "artwork_tokens",
         "battle_labels",
         "bearing",
+        "bearing_of",
         "boost_res",
         "boosts",
-        "card_steps",
+        "card_play",
         "carry",
         "city_ctx",
         "city_symbol",
@@ -56,6 +58,7 @@ class Tables:
         "need",
         "open_moves",
         "per_round",
+        "play_of",
         "player_ctx",
         "plays",
         "reroll_own_dice",
@@ -128,14 +131,10 @@ class Tables:
         # per symbol, the cards bearing it (a triple is `need` of them in a chain, R9)
         self.bearing = tuple(frozenset(i for i, cl in self.clues.items() if s in cl)
                              for s in range(len(rules.symbols)))
-        # a card's cost, agents (on the cities bearing each symbol) and gains (R8), each cost
-        # and gain with its resource's index in the van (-1: health)
-        index = self.res_index
-        self.card_steps = {
-            i: (tuple((index.get(k, -1), k, n) for k, n in c.cost),
-                tuple((rules.by_symbol[sym], n) for sym, n in c.agents),
-                tuple((index.get(k, -1), k, n) for k, n in c.gain))
-            for i, c in rules.cards.items()}
+        self.bearing_of = dict(zip(rules.symbols, self.bearing, strict=True))  # by name
+        # each card's play (R8: cost, agents, gains, clue) as flat Python for these rules
+        # (cardplay.py), by card
+        self.card_play = card_plays(rules, self)
 
     def _actions(self, rules: Rules) -> None:
         names, players = self.names, range(MAX_PLAYERS)
@@ -143,6 +142,7 @@ class Tables:
         self.draws: dict[tuple[int, ...], list[Action]] = {}
         # play actions per player, by card
         self.plays = tuple({c: act("play", pl, c) for c in rules.cards} for pl in players)
+        self.play_of = tuple(p.__getitem__ for p in self.plays)  # the same, as functions
         # a player's clue card handed on (R21), by player and card
         self.trades = tuple({c: act("trade", pl, c) for c in rules.cards} for pl in players)
         # fight actions per player, by city (R14)
