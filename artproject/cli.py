@@ -725,9 +725,10 @@ def _check(paths: Sequence[str]) -> int:
     return 2 if errors else 0
 
 
-# The kinds of file whose clean verdict is kept: those loaded through the first game's
-# loader, which notes every file it reads (another game's, and scenarios, are checked afresh)
-_KEPT = ("mission", "variant", "cards", "base")
+# The kinds of file whose clean verdict is kept (another game's `GAME:KIND` too): those
+# checked by a game's loader, which notes every file it reads (core/files.py). Scenarios
+# are always run afresh.
+_KEPT = ("mission", "variant", "cards", "base", "rules")
 
 
 def _verdict(path: Path) -> tuple[list[str], list[str]]:
@@ -747,7 +748,7 @@ def _verdict(path: Path) -> tuple[list[str], list[str]]:
 
     with cache.watching() as read:
         found, odd, kind = checked(path)
-    if not found and kind in _KEPT:
+    if not found and kind.rpartition(":")[2] in _KEPT:
         cache.store("check", request, read, marshal.dumps(tuple(str(w) for w in odd)))
     return [str(e) for e in found], [str(w) for w in odd]
 

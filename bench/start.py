@@ -1,11 +1,15 @@
 """A fresh process's start: `artproject --help` and `artproject check FILE` against
-`python -c pass`, and a cold load of all six shipped missions, in interleaved rounds.
+`python -c pass`, and a cold load of all six shipped missions and of Art of War's rules, in
+interleaved rounds.
 
     python bench/start.py [--rounds R] [--clock cpu|wall]
 
-Each round starts, in turn, `python -c pass`, `artproject --help`, `artproject check
-missions/japan.toml` and a process that loads all six shipped missions (timing its imports
-and its load apart, from inside); the ratios are to `python -c pass` in the same round.
+Each round starts, in turn, `python -c pass`, `artproject --help`, `artproject check` of
+missions/japan.toml and of missions/art-of-war.toml, a process that loads all six shipped
+missions and one that loads Art of War's rules and its shipped variant (each timing its
+imports and its load apart, from inside; the second also says whether its imports brought
+Lark and its loads built Lark's grammar); the ratios are to `python -c pass` in the same
+round.
 Times are CPU time (the children's user + system time) by default: on a shared machine the
 wall clock also counts the time other processes hold the core. Medians and ranges.
 
@@ -42,6 +46,31 @@ for m in shipped_missions():
 t2 = time.perf_counter(); c2 = time.process_time()
 print(t1 - t0, t2 - t1, c1 - c0, c2 - c1)
 """
+# Art of War's rules, base and its shipped variant: the imports a game of it needs, then
+# the two loads; whether the imports brought lark, whether the loads built Lark's grammar
+# (they parsed some text) and which packages they imported beyond the imports.
+LOAD_WAR = """
+import sys, time
+t0 = time.perf_counter(); c0 = time.process_time()
+from artproject.core.aow import new_game
+from artproject.core.aow.loader import load_rules, shipped_variants
+from artproject.core import cache
+variants = shipped_variants()
+t1 = time.perf_counter(); c1 = time.process_time()
+before = set(sys.modules)
+lark = "lark" in before
+cache.code_digest()  # once a process, whichever game loads first (timed apart)
+cd = time.process_time()
+load_rules()
+for v in variants:
+    load_rules("art-of-war", [v])
+t2 = time.perf_counter(); c2 = time.process_time()
+new = sorted(m.split(".")[0] for m in set(sys.modules) - before)
+parser = sys.modules.get("artproject.dsl.parser")
+built = parser is not None and parser._lark.cache_info().currsize > 0
+print(t1 - t0, t2 - t1, c1 - c0, c2 - c1, cd - c1, int(lark), int(built),
+      ",".join(sorted(set(new))) or "-")
+"""
 
 
 def _cmds() -> dict[str, list[str]]:
@@ -52,7 +81,9 @@ def _cmds() -> dict[str, list[str]]:
     # installed package)
     return {"python -c pass": [py, "-c", "pass"],
             "artproject --help": [*art, "--help"],
-            "artproject check missions/japan.toml": [*art, "check", "missions/japan.toml"]}
+            "artproject check missions/japan.toml": [*art, "check", "missions/japan.toml"],
+            "artproject check missions/art-of-war.toml": [*art, "check",
+                                                          "missions/art-of-war.toml"]}
 
 
 def _run(cmd: list[str], env: dict[str, str], cpu: bool) -> tuple[float, str]:
@@ -92,9 +123,14 @@ def main() -> None:
     ratios: dict[str, list[float]] = {k: [] for k in cmds}
     imports: list[float] = []
     loads: list[float] = []
+    war_imports: list[float] = []
+    war_loads: list[float] = []
+    digests: list[float] = []  # CPU time hashing the engine's code (core/cache.py's key)
+    grammar: set[str] = set()  # whether Art of War's load built the grammar; what it imported
     for cmd in cmds.values():  # warm the OS's file cache, the .pyc files, the cache
         _run(cmd, _env(False), cpu)
     _run([sys.executable, "-P", "-c", LOAD], _env(False), cpu)
+    _run([sys.executable, "-P", "-c", LOAD_WAR], _env(False), cpu)
     for r in range(args.rounds):
         got: dict[str, float] = {}
         order = list(cmds)
@@ -108,6 +144,14 @@ def main() -> None:
         wall_i, wall_l, cpu_i, cpu_l = map(float, out)
         imports.append(cpu_i if cpu else wall_i)
         loads.append(cpu_l if cpu else wall_l)
+        out = _run([sys.executable, "-P", "-c", LOAD_WAR], _env(args.cold_cache), cpu)[1].split()
+        wall_i, wall_l, cpu_i, cpu_l, cpu_digest = map(float, out[:5])
+        war_imports.append(cpu_i if cpu else wall_i)
+        war_loads.append(cpu_l if cpu else wall_l)
+        digests.append(cpu_digest)
+        grammar.add(f"lark {'imported' if out[5] == '1' else 'not imported'} by the imports, "
+                    f"Lark's grammar {'built' if out[6] == '1' else 'not built'} by the loads, "
+                    f"which imported {out[7]}")
     clock = "CPU time" if cpu else "wall clock"
     state = ("off" if os.environ.get("ARTPROJECT_CACHE", "").lower() in ("off", "0", "no", "false")
              else "cold (empty)" if args.cold_cache else "warm")
@@ -119,6 +163,10 @@ def main() -> None:
         print(f"| `{name}` | {_fmt(times[name])} | {_fmt(ratios[name], 1, 'x')} |")
     print(f"a fresh process loading all six shipped missions: imports (artproject.new_game, the "
           f"loader) {_fmt(imports)}, then the six loads {_fmt(loads)}")
+    print(f"a fresh process loading Art of War's rules and its shipped variant: imports (its "
+          f"new_game, the loader) {_fmt(war_imports)}, then the two loads {_fmt(war_loads)}, "
+          f"of which hashing the engine's code (the cache's key, once a process, CPU time) "
+          f"{_fmt(digests)} ({'; '.join(sorted(grammar))})")
 
 
 if __name__ == "__main__":

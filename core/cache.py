@@ -2,10 +2,11 @@
 the files' contents: safe to delete, never stale, written atomically.
 
 An entry is found by its key (what was asked: the request, the folder it was asked from,
-Python's version and the engine's own code, by content) and holds what it was made from:
-every file read while it was made, by the sha256 of its bytes, and every file looked for,
-there or not (core/files.py's `watched`). A hit reads and hashes each of those files again;
-any difference, or an entry that cannot be read, is a miss, and the entry is made afresh.
+Python's version, the engine's own code by content and where it lies) and holds what it
+was made from: every file read while it was made, by the sha256 of its bytes, and every
+file looked for, there or not (core/files.py's `watched`). A hit reads and hashes each of
+those files again; any difference, or an entry that cannot be read, is a miss, and the
+entry is made afresh.
 
 Where: `$XDG_CACHE_HOME/artproject`, else `~/.cache/artproject`. Off: `ARTPROJECT_CACHE=off`
 (also 0, no, false). An entry that cannot be written is simply not kept. Entries are pickles
@@ -85,7 +86,10 @@ def _path(kind: str, request: Any) -> Path | None:
     where = folder()
     if where is None or not _safe(where):
         return None
-    key = repr((FORMAT, sys.version, code_digest(), os.getcwd(), kind, request))
+    # the package's own place too: two copies of the same code (two checkouts) read their
+    # own data folders, so a shipped file asked for by name is a different file in each
+    key = repr((FORMAT, sys.version, code_digest(), sys.modules["artproject"].__file__,
+                os.getcwd(), kind, request))
     return where / f"{kind}-{files.sha256(key.encode()).hexdigest()[:40]}"
 
 

@@ -90,6 +90,50 @@ def make_clone(cls: type, fields: Iterable[Field]) -> Callable[[Any], Any]:
     return fn
 
 
+def make_copier(cls: type, fields: Iterable[Field], template: Any,
+                given: tuple[str, ...] = ()) -> Callable[..., Any]:
+    """A copy of `template` as `clone` makes it, generated for that one object: `copier(*given)`
+    sets the fields named in `given` from its arguments, the shared ones from one tuple (its
+    unpacking stores them, where clone reads each from the template), the lists of whole
+    numbers (or empty) as literals. For a template that is never changed nor handed out (a new
+    game's set-up is a copy of one: see art/setup.py), so its values can be kept."""
+    env: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
+    shared: list[Any] = []
+    lines = [f"def copier({', '.join(given)}):", "    c = _new(_cls)"]
+    lines += [f"    c.{n} = {n}" for n in given]
+    for f in fields:
+        if f.name in given:
+            continue
+        v = getattr(template, f.name)
+        if f.copy in (SHARE, DERIVED, RESET):
+            shared.append((f.name, f.reset if f.copy == RESET else v))
+        else:
+            lines.append(f"    c.{f.name} = {_copied(f, v, env)}")
+    if shared:
+        env["_shared"] = tuple(v for _, v in shared)
+        lines.append(f"    {', '.join(f'c.{n}' for n, _ in shared)}, = _shared")
+    lines.append("    return c")
+    exec(compile("\n".join(lines), f"<copier of {cls.__name__}>", "exec"), env)  # trusted
+    fn: Callable[..., Any] = env["copier"]
+    return fn
+
+
+def _copied(f: Field, v: Any, env: dict[str, Any]) -> str:
+    """The expression that copies field `f` of value `v` (a literal, or `v` kept in `env`)."""
+    if f.copy == LIST and all(x.__class__ is int for x in v):
+        return repr(list(v))  # a literal (empty, or whole numbers): no call
+    if f.copy == LISTS and not any(v):
+        return "[" + ", ".join("[]" for _ in v) + "]"
+    if f.copy == COPY and v is None:
+        return "None"
+    env[f"_v_{f.name}"] = v
+    copy = {LIST: "_v_{n}.copy()", LISTS: "[x.copy() for x in _v_{n}]",
+            COPY: "_v_{n}.copy()"}.get(f.copy)
+    if copy is None:
+        raise ValueError(f"field {f.name}: unknown copy mode {f.copy!r}")
+    return copy.format(n=f.name)
+
+
 def fingerprint_of(st: Any, fields: Iterable[Field]) -> dict[str, Any]:
     """The fingerprint entries of the fields that have one."""
     out: dict[str, Any] = {}

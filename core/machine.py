@@ -97,7 +97,9 @@ MACHINE_FIELDS: Final = (
     Field("log", LIST, PUBLIC),  # the events, when recorded (`logging`)
     Field("logging", SHARE, MACHINE),
     Field("legal_cache", SHARE, MACHINE),  # legal_actions() until the state next changes
-    Field("hook_runs", RESET, MACHINE, reset=0),  # rule runs for this decision (a loop guard)
+    # rule runs (a loop guard): counted from len(history) * (HOOK_LIMIT + 1), so a new decision
+    # starts the count afresh without the machine resetting it at every step (see `count_run`)
+    Field("hook_runs", RESET, MACHINE, reset=0),
     Field("start", SHARE, PUBLIC),  # the set position a game began from, if any
     Field("reseeds", SHARE, MACHINE),  # (decisions taken, seed) of each `reseed`
 )
@@ -179,6 +181,8 @@ class Machine(Numeric, GameHooks):
         must come first: a step queues what must follow that work at that place), the pause
         waits until the work queued since the mark has
         run (at once when none was queued and nothing else is pending); otherwise it is now.
+        `pause(kind)` of a kind that lists its own actions, now, only sets `wait`: hot steps
+        write that out (`st.wait = KIND`), as they may.
         """
         if resume is None:
             if after < 0 or (len(self.queue) == after and self.wait is None):
@@ -203,13 +207,15 @@ class Machine(Numeric, GameHooks):
     def _run(self) -> None:
         """Run the work stack to the next decision or the end of the game."""
         self.legal_cache = None
-        self.hook_runs = 0
         q = self.queue
         if self.wait is None and self.outcome is None:
             pop = q.pop
             while q:
                 fn, args = pop()
-                fn(self, *args)
+                if len(args) == 1:  # most steps take one argument: a plain call costs a
+                    fn(self, args[0])  # third of fn(self, *args)'s
+                else:
+                    fn(self, *args)
                 if self.wait is not None or self.outcome is not None:
                     break
         if self.outcome is not None:
@@ -219,15 +225,23 @@ class Machine(Numeric, GameHooks):
         self.queue.clear()
         self.wait, self.options, self.resume, self.wargs = None, (), None, ()
 
+    def count_run(self) -> bool:
+        """Count one rule run in this decision's work; True once the runs pass HOOK_LIMIT (a rule
+        that triggers itself). The count lives from len(history) * (HOOK_LIMIT + 1) on, so
+        each decision starts afresh without the machine resetting it at every step."""
+        at = len(self.history) * (HOOK_LIMIT + 1)
+        runs = self.hook_runs
+        self.hook_runs = runs = (runs if runs > at else at) + 1
+        return runs - at > HOOK_LIMIT
+
     # ------------------------------------------------------------------ decisions
     def legal_actions(self) -> list[Action]:
         """Every action the rules allow now, in a stable order (a new list each call); at a
         chance node, its outcomes."""
         legal = self.legal_cache
-        if legal is None:
+        if legal is None:  # (a game over has no decision pending: `_over` clears `wait`)
             w = self.wait
-            legal = self.legal_cache = [] if w is None or self.outcome is not None else w.legal(
-                self)
+            legal = self.legal_cache = [] if w is None else w.legal(self)
         return legal.copy()
 
     def compute_legal(self) -> list[Action]:
@@ -243,7 +257,7 @@ class Machine(Numeric, GameHooks):
         legal = self.legal_cache
         if legal is None:
             w = self.wait
-            legal = self.legal_cache = [] if w is None or self.outcome is not None else w.legal(
+            legal = self.legal_cache = [] if w is None else w.legal(
                 self)  # kept as the kind gave it (legal_actions() gives out copies)
         if action not in legal:  # (text is never listed: it is read first, below)
             self._apply_unlisted(action)
@@ -255,13 +269,26 @@ class Machine(Numeric, GameHooks):
             do = action[0].apply  # type: ignore[attr-defined]
         self.history.append(action)
         self.wait = None
+        self.legal_cache = None
         if do is not None:
             do(self, action)
-        if self.wait is None or self.outcome is not None:
-            self._run()  # the machine runs to the next decision
-        else:  # the action's own step asked the next decision: nothing to run
-            self.legal_cache = None
-            self.hook_runs = 0
+        if self.outcome is not None:
+            self._over()
+            return
+        if self.wait is not None:  # the action's own step asked the next decision
+            return
+        q = self.queue  # the machine runs to the next decision (`_run`, written out: hot)
+        pop = q.pop
+        while q:
+            fn, args = pop()
+            if len(args) == 1:
+                fn(self, args[0])
+            else:
+                fn(self, *args)
+            if self.wait is not None or self.outcome is not None:
+                break
+        if self.outcome is not None:
+            self._over()
 
     def _apply_unlisted(self, action: Action | str) -> None:
         """`apply` of an action in text, or of one not listed (refused with the reason)."""

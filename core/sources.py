@@ -18,7 +18,7 @@ from typing import Any, ClassVar, Self, TypeVar
 
 import attrs
 
-from ..dsl.parser import Origin
+from ..dsl.text import Origin
 from . import schema
 from .errors import Location, RulesError, RulesErrors, RulesWarning
 from .files import MAX_NESTING, doc_depth, line_col, nesting, read_text, shorten

@@ -21,7 +21,7 @@ import attrs
 
 from ..core.errors import RulesError, closest
 from . import ast as a
-from .parser import Origin, parse
+from .text import GRAMMAR, Origin
 from .words import UNKNOWN, Code, Words
 
 MULTIPLIER: Final = re.compile(r"x[0-9]+\Z")  # `x2` reads as a multiplier, never a name
@@ -30,8 +30,6 @@ Fn = Callable[[Any, Any], Any]  # a compiled expression or step: fn(state, conte
 
 def keywords() -> frozenset[str]:
     """The grammar's own words (`gain`, `every`, `other`...): no game may name a thing so."""
-    from .parser import GRAMMAR
-
     return frozenset(re.findall(r'"([a-z_]+)"', GRAMMAR.read_text(encoding="utf-8")))
 
 
@@ -74,6 +72,8 @@ class Compiler:
     # ---- entry points -------------------------------------------------------------
     def parse(self, text: str, start: str, origin: Origin | None = None) -> Any:
         self._text, self._origin = text, origin or Origin()
+        from .parser import parse  # Lark, only when a text is parsed
+
         try:
             return parse(text, start, self._origin)
         except RulesError as err:

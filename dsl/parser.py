@@ -9,17 +9,16 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from pathlib import Path
 from typing import Any, Final
 
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from ..core.errors import Location, RulesError, closest
+from ..core.errors import RulesError, closest
 from ..core.schema import MAX_NUMBER  # as in the rule files
 from . import ast as a
+from .text import GRAMMAR, Origin
 
-GRAMMAR: Final = Path(__file__).with_name("effects.lark")
 STARTS: Final = ("amounts", "placements", "symbols", "effect", "cost", "hook", "expr")
 
 # Limits on one DSL text, refused with a clear error. Any text within them compiles: the
@@ -62,35 +61,6 @@ def _lark() -> Lark:
         maybe_placeholders=True,
         cache=True,
     )
-
-
-class Origin:
-    """Where a DSL text sits in its file, so positions inside it map to file positions."""
-
-    __slots__ = ("column", "file", "line", "lines")
-
-    def __init__(self, file: str = "<text>", line: int = 1, column: int = 1,
-                 lines: list[str] | None = None) -> None:
-        self.file = file
-        self.line = line
-        self.column = column
-        self.lines = lines  # the whole file's lines, for the caret display
-
-    def locate(self, pos: a.Pos, text: str) -> Location:
-        """The file location of (line, column) inside `text`."""
-        line, col = pos
-        if line <= 1:
-            fline, fcol = self.line, self.column + col - 1
-        else:
-            fline, fcol = self.line + line - 1, col
-        if self.lines is not None and 0 < fline <= len(self.lines):
-            src = self.lines[fline - 1]
-        else:
-            text_lines = text.splitlines() or [""]
-            src = text_lines[min(max(line, 1), len(text_lines)) - 1]
-            if line <= 1 and self.column > 1:
-                src = " " * (self.column - 1) + src
-        return Location(self.file, fline, fcol, src.rstrip("\n"))
 
 
 def _describe(terminal: str) -> str:

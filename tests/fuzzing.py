@@ -4,8 +4,9 @@ Each mutant is made from one shipped file (a mission, base, variant, card file o
 scenario) or one save, by a seeded generator: a value of another type, shape or size, a
 number at or past a limit, a key removed or added, a deep nesting, a huge or truncated
 file, broken bytes. It is then checked as a user would (`check`, `load_rules`, a short game
-when it loads, and when it declares a [tune] section, the variant `tune` would write for
-values within its ranges, loaded and played; `loads` and a few more moves for a save).
+when it loads, of Art of War for its files through its own loader; when it declares a
+[tune] section, the variant `tune` would write for values within its ranges, loaded and
+played; `loads` and a few more moves for a save).
 Only the project's own errors (`ArtError`) may come out; anything else is a finding,
 reported with the mutant's seed so it can be made again.
 
@@ -36,6 +37,8 @@ from artproject.core.art.game import new_game
 from artproject.core.art.loader import load_rules
 from artproject.core.art.tunables import tunables, variant_text
 from artproject.core.errors import ArtError
+from artproject.core.games import DEFAULT as DEFAULT_GAME
+from artproject.core.games import new_game as other_game
 from artproject.core.saves import dumps, loads
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -256,6 +259,18 @@ def _play(rules: Any, rng: random.Random) -> None:
         st.apply(rng.choice(st.legal_actions()))
 
 
+def _play_other(game: str, target: Path, variants: list[Path], rng: random.Random) -> None:
+    """A short game of another game (Art of War) on its mutated rules or variant: its own
+    loader and set-up through the game registry, 2-7 players (W1; a count its rules refuse is
+    the project's own error)."""
+    options: dict[str, Any] = {"variants": variants} if variants else {"rules": target}
+    st = other_game(game, players=rng.randint(2, 7), seed=rng.randrange(1000), **options)
+    for _ in range(STEPS):
+        if st.is_terminal():
+            return
+        st.apply(rng.choice(st.legal_actions()))
+
+
 def _tune(rules: Any, mission: str | Path, variants: list[Path], rng: random.Random,
           ws: Workspace, tally: Tally) -> None:
     """What `tune` does with rules whose [tune] section loaded: values within its ranges,
@@ -297,6 +312,10 @@ def fuzz_file(source: Path, seed: int, ws: Workspace, tally: Tally) -> None:
         if source.parent.name == "cards":
             return  # checked on the default board; a deck alone is not a game
         variants = [target] if source.parent.name == "variants" else []
+        game = tomllib.loads(data.decode()).get("game")  # another game's file says so
+        if isinstance(game, str) and game != DEFAULT_GAME:
+            _play_other(game, target, variants, rng)
+            return
         mission = "japan" if variants else target
         rules = load_rules(mission, variants)
         _play(rules, rng)

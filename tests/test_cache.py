@@ -206,6 +206,17 @@ def test_other_code_reads_other_entries(here: Path, monkeypatch: pytest.MonkeyPa
     assert cache._path("rules", ("x",)) != key
 
 
+def test_another_copy_of_the_engine_reads_other_entries(
+        here: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two checkouts of the same code: a shipped file asked for by name is each one's own
+    (missions/NAME.toml beside each), so neither may read the other's entries."""
+    import artproject
+
+    key = cache._path("rules", ("x",))
+    monkeypatch.setattr(artproject, "__file__", "/elsewhere/artproject/__init__.py")
+    assert cache._path("rules", ("x",)) != key
+
+
 def run_check(*args: str, env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "artproject", "check", *args],
                           capture_output=True, text=True, env=env, cwd=cwd)
@@ -248,3 +259,34 @@ def test_a_kept_check_starts_without_the_checker(tmp_path: Path) -> None:
     assert "lark" in imported(check)  # the first time: checked
     assert imported(check) == "['artproject.core.errors']"
     assert imported(["--help"]) == "[]"
+
+
+def test_a_decks_generated_plays_are_kept(here: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cards' generated plays (core/art/cardplay.py) are compiled once and read back by a
+    later process (here: with the process's own copy forgotten), the same code; a damaged
+    entry is compiled afresh; with the cache off nothing is written."""
+    from artproject.core.art import cardplay
+    from artproject.core.art.tables import Tables
+
+    rules = load_rules("japan")
+    monkeypatch.setattr(cardplay, "_CODES", {})
+    made = cardplay.card_plays(rules, Tables(rules))
+    (entry,) = [p for p in entries(here) if p.name.startswith("cards-")]
+
+    def no_compile(*args: Any) -> Any:
+        raise AssertionError("compiled: the cache was not used")
+
+    monkeypatch.setattr(cardplay, "_CODES", {})
+    with monkeypatch.context() as m:
+        m.setattr(cardplay, "compile", no_compile, raising=False)
+        kept = cardplay.card_plays(rules, Tables(rules))
+    assert [f.__code__.co_code for f in kept.values()] == [
+        f.__code__.co_code for f in made.values()]
+    entry.write_bytes(b"\x00damaged")
+    monkeypatch.setattr(cardplay, "_CODES", {})
+    assert cardplay.card_plays(rules, Tables(rules)).keys() == made.keys()
+    entry.unlink()
+    monkeypatch.setattr(cardplay, "_CODES", {})
+    monkeypatch.setenv("ARTPROJECT_CACHE", "off")
+    cardplay.card_plays(rules, Tables(rules))
+    assert not [p for p in entries(here) if p.name.startswith("cards-")]

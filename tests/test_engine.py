@@ -27,9 +27,10 @@ from artproject import (
     save_game,
     shipped_missions,
 )
+from artproject.core.art.clues import add_clue
 from artproject.core.art.info import observation
 from artproject.core.art.loader import scope_of
-from artproject.core.art.rules import Ctx
+from artproject.core.art.rules import Card, Ctx
 from artproject.core.invariants import check_invariants
 from artproject.core.saves import dumps
 from artproject.dsl.compiler import Compiler
@@ -396,6 +397,92 @@ def test_action_tables_match_the_rules_worked_out_plainly(mission: str) -> None:
     assert {"boundary", "plan", "play", "move"} <= seen
 
 
+def _plain_card_play(card: Card) -> Callable[[State, int], bool]:
+    """A card's sections run plainly from its data (R8), as the mission phase ran them before
+    each card's play was generated (core/art/cardplay.py): the reference for that code."""
+    def play(st: State, p: int) -> bool:
+        st.discard.append(card.id)  # in play: should the game end mid-card, it lies discarded
+        for kind, n in card.cost:
+            st.pay(p, kind, n)
+            if st.outcome is not None:
+                return False
+        for symbol, n in card.agents:
+            st.place_agents(st.rules.by_symbol[symbol], n, Ctx(p))
+            if st.outcome is not None:
+                return False
+        q = st.queue
+        mark = len(q)
+        st.gain_all(list(card.gain), Ctx(p))
+        if len(q) != mark:  # the clue once the gains' queued work has run
+            q.insert(mark, (add_clue, (p, card.id)))
+            return False
+        st.add_clue(p, card.id)
+        return len(q) == mark and st.wait is None
+    return play
+
+
+def _to_play(g: State) -> int:
+    return next(p for p, left in enumerate(g.plays_left) if left)
+
+
+def _unusual(g: State, how: str, card: int) -> State:
+    """A copy of g where the first player still to play holds `card` (taken from wherever it
+    lies), and where a card's play may leave its usual path: the van empty (costs paid in
+    health, R4), every player at their last health (the game ends mid-card, R7), the agents'
+    reserve nearly spent (R2), every other city lost (agents go to headquarters, R18)."""
+    g = g.clone()
+    p = _to_play(g)
+    if card not in g.hands[p]:
+        for where in (g.deck, g.discard, *g.hands, *g.chains):
+            if card in where:
+                where.remove(card)
+        g.hands[p] = sorted([*g.hands[p], card])
+    if how == "empty van":
+        g.van[:] = [0] * len(g.van)
+    elif how == "last health":
+        g.health[:] = [1] * len(g.health)
+    elif how == "few agents":
+        g.hq = max(0, g.reserve("agent") - 1 + g.hq)
+    elif how == "lost cities":
+        for c in range(0, len(g.lost), 2):
+            g.lost[c], g.agents[c] = 1, 0
+    g.legal_cache = None  # edited by hand: listed afresh
+    return g
+
+
+@pytest.mark.parametrize("mission", MISSIONS)
+def test_generated_card_plays_are_the_cards_run_plainly(mission: str) -> None:
+    """Every card played at plan and play decisions of games on each board and team size,
+    events recorded or not, as it is and with the van empty, the players at their last
+    health, the agents nearly gone or cities lost: the generated play and the card's
+    sections run plainly from its data leave the same game (state, work stack, events)."""
+    rules = new_game(mission).rules
+    plain = {i: _plain_card_play(c) for i, c in rules.cards.items()}
+    cards = [i for i in rules.cards if i != rules.final_card]
+    for players, log in ((1, True), (6, False), (3, True)):
+        g = new_game(mission, players=players, seed=players, log=log)
+        choose, seen = cautious_policy(players), 0
+        while not g.is_over() and seen < 2:
+            if g.wait in ("plan", "play"):
+                seen += 1
+                for how in ("", "empty van", "last health", "few agents", "lost cities"):
+                    for card in cards:
+                        start = _unusual(g, how, card)
+                        a = start.tab.plays[_to_play(start)][card]
+                        fast, slow = start.clone(), start.clone()
+                        fast.apply(a)
+                        tab, generated = slow.tab, slow.tab.card_play
+                        tab.card_play = plain
+                        try:
+                            slow.apply(a)
+                        finally:
+                            tab.card_play = generated
+                        assert fast.fingerprint() == slow.fingerprint(), (how, a)
+                        assert fast.queue == slow.queue and fast.log == slow.log, (how, a)
+            g.apply(choose(g))
+        assert seen == 2
+
+
 def _play_alike(a: State, b: State, policy: Callable[[int], Callable[[State], Action]],
                 seed: int, steps: int) -> None:
     """Up to `steps` decisions in two games, each chosen by its own copy of one policy."""
@@ -422,6 +509,40 @@ def test_set_up_from_the_template_matches_a_fresh_set_up(mission: str) -> None:
             assert kept.fingerprint() == slow.fingerprint() and kept.log == slow.log
             _play_alike(fast, slow, random_policy, seed, 30)
             assert fast.fingerprint() == slow.fingerprint() and fast.events() == slow.events()
+
+
+def test_a_mission_started_by_name_twice_has_the_loaders_rules(tmp_path: Path) -> None:
+    """new_game's short way for a shipped mission started by name before (game.py `_NAMED`)
+    gives the rules the loader gives; another game's name and a file path go the long way."""
+    from artproject.core.art.loader import load_rules
+
+    first, again = new_game("japan", 2, "medium", 1), new_game("japan", 3, "easy", 2)
+    assert first.rules is again.rules is load_rules("japan")
+    assert new_game("art-of-war", players=4, seed=1).game == "art-of-war"
+    path = tmp_path / "m.toml"
+    path.write_text('extends = "japan"\nname = "One"\n')
+    new_game(str(path))
+    path.write_text('extends = "japan"\nname = "Two"\n')
+    assert new_game(str(path)).rules.name == "Two"  # a file is read again
+
+
+def test_games_from_one_template_share_no_list() -> None:
+    """The template's copier (fields.make_copier) gives each game lists of its own, as clone
+    does: a game played on changes neither the template nor another game set up from it."""
+    from artproject.core.fields import COPY, LIST, LISTS
+
+    first = new_game("japan", 3, "hard", 1)
+    before = new_game("japan", 3, "hard", 2).fingerprint()
+    mutable = [f.name for f in State.FIELDS if f.copy in (LIST, LISTS, COPY)]
+    again = new_game("japan", 3, "hard", 1)
+    for name in mutable:
+        a, b = getattr(first, name), getattr(again, name)
+        assert a == b and (a is None or a is not b), name
+        if isinstance(a, list) and a and isinstance(a[0], list):
+            assert all(x is not y for x, y in zip(a, b, strict=True)), name
+    play(first, random_policy(1))
+    assert new_game("japan", 3, "hard", 2).fingerprint() == before
+    assert again.fingerprint() == new_game("japan", 3, "hard", 1).fingerprint()
 
 
 @pytest.mark.parametrize("mission", MISSIONS)

@@ -106,6 +106,26 @@ def _layer(path: Path, what: str) -> Layer:
 
 
 def _load(ref: str | Path, variants: tuple[str | Path, ...]) -> WarRules:
+    """The rules compiled, or as compiled before from the same files (core/cache.py: the
+    entry holds every file read or looked for while compiling, so it is never stale)."""
+    from .. import cache, frozen
+
+    request = (GAME, *((type(x).__name__, str(x)) for x in (ref, *variants)))
+    kept = cache.lookup("rules", request)
+    if kept is not None:
+        try:
+            return frozen.thaw(kept, WarRules)
+        except Exception:  # a damaged entry: compiled afresh, and kept again
+            pass
+    with cache.watching() as read:
+        rules = _compile(ref, variants)
+    data = frozen.freeze(rules, rules.made[0].__globals__ if rules.made else None)
+    if data is not None:
+        cache.store("rules", request, read, data)
+    return rules
+
+
+def _compile(ref: str | Path, variants: tuple[str | Path, ...]) -> WarRules:
     layers = [_layer(_rules_path(ref), "the rules")]
     layers += [_layer(_variant_path(v), "a variant") for v in variants]
     merged, w = layered(layers)

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from ..actions import TEAM, Action
-from .effects import pay
+from ..actions import Action
+from .effects import ask_team
 from .registry import A_DONE, DONE, REG, act
 
 if TYPE_CHECKING:
+    from ..registry import Kind
     from .state import State
 
 
@@ -28,16 +29,29 @@ def _legal_boundary(st: State) -> list[Action]:
 
 
 def _apply_unlock(st: State, a: Action) -> None:
-    cost = st.tab.ally_cost_at[len(st.track)]  # R17
+    t = st.tab
+    cost = t.ally_cost_at[len(st.track)]  # R17
     st.allies += 1
     if st.logging:
         st.log.append((st.round, "unlock", st.allies, cost))
-    mark = len(st.queue)
     # R5: a team act: the van pays what it holds; each missing radio is paid with one
     # health by a player the team names (a `hurt` question each), different radios by
-    # different players if the team likes
-    pay(st, TEAM, st.tab.ally_res, cost)
-    st.pause(BOUNDARY, after=mark)
+    # different players if the team likes (`pay` of the team's cost, written out: the van
+    # pays at once, then the questions)
+    van, r = st.van, t.res_index[t.ally_res]
+    have = van[r]
+    if have >= cost:
+        van[r] = have - cost
+        st.pause(BOUNDARY)
+        return
+    van[r] = 0
+    st.queue.append(_AGAIN)  # the boundary again once the team has named who pays
+    ask_team(st, t.ally_res, cost - have)
+
+
+def _again(st: State, kind: Kind) -> None:
+    """The same decision once more (a phase boundary after an unlock's payments)."""
+    st.pause(kind)
 
 
 UNLOCK: Final = REG.verb(
@@ -47,3 +61,4 @@ _UNLOCK: Final = [act(UNLOCK), A_DONE]
 _DONE_ONLY: Final = [A_DONE]
 BOUNDARY: Final = REG.kind("boundary", _legal_boundary, (UNLOCK, DONE),
                            "a phase boundary: unlock ally dice, then done (R17)")
+_AGAIN: Final = (_again, (BOUNDARY,))

@@ -65,7 +65,7 @@ def op_battle(st: State, ctx: Ctx) -> None:
     st.phase = "battle"
     st.fought = []
     st.queue.append(_EXCHANGE)
-    st.pause(BATTLE)
+    st.wait = BATTLE  # (all `pause(BATTLE)` does: nothing queued after it)
 
 
 # ====================================================================== the dice
@@ -75,9 +75,10 @@ def roll_battle(st: State) -> None:
     assert b is not None
     lead, n = b.leader, st.allies
     t = st.tab
-    ally = t.ally_labels
-    labels: list[str] = [P[lead], *(ally[:n] if n <= len(ally) else
-                                    (f"a{i + 1}" for i in range(n)))]
+    try:
+        labels: list[str] = t.battle_labels[lead][n].copy()
+    except IndexError:  # more ally dice than the rules' (a set position): labelled alike
+        labels = [P[lead], *(f"a{i + 1}" for i in range(n))]
     owner: list[int] = [lead] * (n + 1)
     if st.solo and st.pawns[st.players] == b.city:
         labels.append("ally")  # the ally pawn's die, rolled by the solo player (R24)
@@ -107,7 +108,10 @@ def roll_battle(st: State) -> None:
             dice.append(d)
             trail.append((at, DIE, -1, d))
         st.rng = z
-    _rolled_all(st)
+    if st.logging:
+        _rolled_all(st)
+    else:
+        battle_check(st)
 
 
 def _roll_die(st: State, i: int) -> None:
@@ -168,11 +172,14 @@ def battle_check(st: State) -> None:
         mark = len(q)
         if "battle_won" in st.tab.hooks:
             emit(st, "battle_won", st.tab.city_ctx[c])
-        if can_collect(st, c):
+        if (st.artworks[c] or any(st.carried)) and can_collect(st, c):
             q.append((collect, (c,)))  # collected at once (R15)
-        st.pause(BATTLE, after=mark)
+        if len(q) == mark and st.wait is None:  # the next battle at once (`pause`, written out)
+            st.wait = BATTLE
+        else:
+            st.pause(BATTLE, after=mark)
     else:
-        st.pause(LOSING)
+        st.wait = LOSING
 
 
 # ====================================================================== decisions
@@ -191,7 +198,10 @@ def _legal_muster(st: State) -> list[Action]:
     b = st.battle
     assert b is not None
     joins, pawns, c, parts = st.tab.joins, st.pawns, b.city, b.parts
-    out = [joins[p] for p in range(st.players) if pawns[p] == c and p not in parts]
+    out = []
+    for p in range(st.players):  # (a loop: a comprehension costs a function's call more)
+        if pawns[p] == c and p not in parts:
+            out.append(joins[p])
     out.append(A_ROLL)
     return out
 
@@ -232,8 +242,8 @@ def _muster_or_roll(st: State) -> None:
     b = st.battle
     assert b is not None
     # another player in the city may join (the participants are players in the city)
-    if st.pawns[:st.players].count(b.city) > len(b.parts):
-        st.pause(MUSTER)
+    if (st.pawns[:st.players] if st.solo else st.pawns).count(b.city) > len(b.parts):
+        st.wait = MUSTER
     else:
         roll_battle(st)
 

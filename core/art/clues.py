@@ -6,6 +6,7 @@ picks when several triples complete at once.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from itertools import islice
 from typing import TYPE_CHECKING, Final
 
 from .effects import emit
@@ -35,7 +36,16 @@ def add_clue(st: State, player: int, card: int) -> None:
             if sum(map(bearing[s].__contains__, chain)) >= need:
                 done.append(st.rules.symbols[s])
         if done:
-            st.pause(TRIPLE, done, _triple_choice, (_ctx(st, player),))
+            triples_found(st, player, done)
+
+
+def triples_found(st: State, player: int, done: list[str]) -> None:
+    """Triples completed in the player's chain: the team picks which resolves first (R10);
+    a single one resolves at once (as a pause of one option would)."""
+    if len(done) == 1:
+        resolve_triple(st, player, done[0])
+    else:
+        st.pause(TRIPLE, done, _triple_choice, (_ctx(st, player),))
 
 
 def completed(st: State, player: int, among: Iterable[int] | None = None) -> list[str]:
@@ -53,7 +63,7 @@ def check_triples(st: State, player: int) -> None:
     """R10's re-check: a triple completed again (or by a traded card) resolves too."""
     done = completed(st, player)
     if done:
-        st.pause(TRIPLE, done, _triple_choice, (_ctx(st, player),))
+        triples_found(st, player, done)
 
 
 def _triple_choice(st: State, symbol: str, ctx: Ctx) -> None:
@@ -64,13 +74,12 @@ def resolve_triple(st: State, player: int, symbol: str) -> None:
     """Discard the three cards bearing `symbol`; uncover an artwork on a free city of that
     symbol, in the team's choice of city (R10)."""
     t = st.tab
-    bearing = t.bearing[st.rules.symbols.index(symbol)]
     chains = st.chains
     chain = chains[0] if len(chains) == 1 else chains[max(player, 0)]
-    picked = [c for c in chain if c in bearing][:t.need]
+    picked = list(islice(filter(t.bearing_of[symbol].__contains__, chain), t.need))
     for c in picked:
         chain.remove(c)
-        st.discard.append(c)
+    st.discard.extend(picked)
     if st.logging:
         st.note("triple", symbol)
     st.queue.append((check_triples, (player,)))
@@ -78,6 +87,8 @@ def resolve_triple(st: State, player: int, symbol: str) -> None:
     free = [c for c in st.rules.by_symbol.get(symbol, ()) if not lost[c] and not arts[c]]
     if not free or st.reserve("artwork") <= 0:
         st.note("wasted", symbol)
+    elif len(free) == 1:  # nothing to choose: uncovered at once (as a pause of one option)
+        uncover(st, free[0], player)
     else:
         st.pause(PLACE, free, _uncover, (_ctx(st, player),))
 

@@ -41,6 +41,7 @@ def _collect_next(st: State) -> None:
 
 
 _COLLECT: Final = (_collect_next, ())
+COLLECT_STEP: Final = _COLLECT  # collection's step, as the movement phase queues it
 
 
 def _collect_choice(st: State, name: str) -> None:

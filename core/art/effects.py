@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
+from ..actions import Action
 from ..errors import GameError
 from ..machine import HOOK_LIMIT
 from ..registry import PLAYER
@@ -95,27 +96,45 @@ def pay(st: State, player: int, kind: str, n: int) -> None:
             return
         lose_health(st, player, n, "pays health")
         return
+    van = st.van
     r = st.tab.res_index[kind]
+    have = van[r]
+    if have >= n:  # the van holds it all: nobody is asked, nobody pays health
+        van[r] = have - n
+        return
     if player < 0:  # the team names who pays: one token at a time, each may stop to ask
-        if st.van[r] >= n:  # the van holds it all: nobody is asked
-            st.van[r] -= n
-        elif n > 1:
+        if n > 1:
+            q, item = st.queue, (pay, (player, kind, 1))
             for _ in range(n):
-                st.push(pay, player, kind, 1)
+                q.append(item)
         else:
             st.pause(HURT, _EVERYONE[st.players], _hurt, (kind,))
-        return
-    van = st.van
-    have = van[r]
-    if have >= n:
-        van[r] = have - n
         return
     van[r] = 0  # the van pays what it holds, the payer a health token for each missing
     if st.logging:
         lose_health(st, player, n - have, f"paid health for {kind}", ("health_for", P[player],
                                                                        kind))
+        return
+    health = st.health
+    left = health[player] - n + have
+    if left > 0:  # nobody falls: `lose_health`'s usual case, here
+        health[player] = left
     else:
         lose_health(st, player, n - have, "")
+
+
+def ask_team(st: State, kind: str, n: int) -> None:
+    """The team names who pays each of `n` missing `kind` with a health token (R5): the
+    first `hurt` question now, the others queued after it (what `pay` of the team's `n`
+    comes to once the van has paid what it holds)."""
+    args = (kind,)
+    if n > 1:
+        st.queue += [(_ask_hurt, args)] * (n - 1)
+    st.pause(HURT, _EVERYONE[st.players], _hurt, args)
+
+
+def _ask_hurt(st: State, kind: str) -> None:
+    st.pause(HURT, _EVERYONE[st.players], _hurt, (kind,))
 
 
 def lose(st: State, kind: str, n: int, ctx: Ctx) -> None:
@@ -155,8 +174,17 @@ def _lose_any(st: State) -> None:
 def lose_health(st: State, player: int, n: int, why: str, each: tuple[Any, ...] = ()) -> None:
     """`player` loses `n` health tokens one by one, each noted after the event `each` (if
     given); the last one lost ends the game (R7)."""
-    health, rnd, who = st.health, st.round, P[player]
+    health = st.health
     log = st.log if st.logging else None
+    if log is None:  # nothing to note: at once
+        left = health[player]
+        if left > n >= 0:  # the usual case: nobody falls
+            health[player] = left - n
+        elif n > 0:  # the last token goes (R7): where the loop below stops
+            health[player] = 0 if left > 0 else left - 1
+            end_game(st, False, f"p{player + 1} lost their last health token (R7)")
+        return
+    rnd, who = st.round, P[player]
     for _ in range(n):
         health[player] -= 1
         if log is not None:
@@ -220,8 +248,7 @@ def emit_step(st: State, event: str, ctx: Ctx) -> None:
 
 def run_hook(st: State, h: Any, ctx: Ctx) -> None:
     if h.cond is None or h.cond(st, ctx):
-        st.hook_runs += 1
-        if st.hook_runs > HOOK_LIMIT:
+        if st.count_run():
             raise GameError(f"the hook {h.text!r} ran more than {HOOK_LIMIT} times for one "
                             "decision: a rule triggers itself")
         st.push_ops(h.ops, ctx)
@@ -244,6 +271,31 @@ def _hurt(st: State, p: int, kind: str) -> None:
     lose_health(st, p, 1, f"health for missing {kind}", each)
 
 
+def _answer_hurt(st: State, a: Action) -> None:
+    """`hurt pN`: the choice answered (as `answer_player` would, then `_hurt`), the usual
+    case written out: nothing to note, and the player does not fall (R5, R7)."""
+    resume, args = st.resume, st.wargs
+    if resume is not _hurt:
+        st.resolve(a.player)
+        return
+    st.wait, st.options, st.resume, st.wargs = None, (), None, ()
+    p = a.player
+    if not st.logging:
+        health = st.health
+        left = health[p]
+        if left > 1:
+            health[p] = left - 1
+            q = st.queue
+            if q and q[-1][0] is _ask_hurt:  # the next token's question: asked now, as the
+                opts = _EVERYONE[st.players]  # machine would (a team of two or more: all
+                if len(opts) > 1:             # `pause` does then, written out: hot)
+                    st.wait, st.options, st.resume, st.wargs = HURT, opts, _hurt, q.pop()[1]
+                else:
+                    st.pause(HURT, opts, _hurt, q.pop()[1])
+            return
+    _hurt(st, p, args[0])
+
+
 def _discard_clue(st: State, card: int, ctx: Ctx) -> None:
     for ch in st.chains:
         if card in ch:
@@ -260,7 +312,7 @@ def _lose_kind(st: State, kind: str) -> None:
 V_GIVE: Final = REG.verb("give", PLAYER, apply=answer_player, actor=False,
                          help="the player who receives a gained health token (R8)")
 V_HURT: Final = REG.verb(
-    "hurt", PLAYER, apply=answer_player, pays=True, actor=False,
+    "hurt", PLAYER, apply=_answer_hurt, pays=True, actor=False,
     help="the player who pays (or loses) a health token for a missing resource (R4, R5)")
 V_LOSE: Final = REG.verb("lose", KIND, apply=answer_arg, help="which resource the team loses")
 V_DISCARD: Final = REG.verb("discard", CARD, apply=answer_arg,

@@ -17,26 +17,40 @@ NO_CTX: Final = Ctx()
 
 def op_end(st: State, ctx: Ctx) -> None:
     st.phase = "end"
-    at = st.tab.lost_city_at
+    t = st.tab
+    at = t.lost_city_at
+    if max(st.agents) < at and "round_end" not in t.hooks:  # the usual round's end (R27)
+        if st.final_round:  # R20
+            _final_check(st)
+        return
     falling = [c for c in range(len(st.agents)) if not st.lost[c] and st.agents[c] >= at
                ] if max(st.agents) >= at else []
-    for c in falling:  # R18
-        if st.reserve("marker") <= 0:
-            end_game(st, False, "a lost-city marker was needed and none was left (R2)")
-            return
-        st.agents[c] = 0
-        st.artworks[c] = 0
-        for i, p in enumerate(st.pawns):  # an artwork carried in the city goes back too
-            if p == c:
-                st.carried[i] = 0
-        st.lost[c] = 1
-        st.note("city_lost", st.city_name(c))
+    if not _fall(st, falling):
+        return
     if not falling and not st.tab.hooks.get("round_end"):  # nothing comes between (R27)
         _final_check(st)
         return
     st.push(_round_checks)
     for c in reversed(falling):  # each fallen city's hooks, the first fallen first
         st.push(emit_step, "city_lost", Ctx(-1, c))
+
+
+def _fall(st: State, falling: list[int]) -> bool:
+    """R18: each city falls: its agents and artwork go, a lost-city marker goes on it; False
+    when a marker was needed and none was left (the game is lost, R2)."""
+    for c in falling:
+        if st.reserve("marker") <= 0:
+            end_game(st, False, "a lost-city marker was needed and none was left (R2)")
+            return False
+        st.agents[c] = 0
+        st.artworks[c] = 0
+        for i, p in enumerate(st.pawns):  # an artwork carried in the city goes back too
+            if p == c:
+                st.carried[i] = 0
+        st.lost[c] = 1
+        if st.logging:
+            st.note("city_lost", st.city_name(c))
+    return True
 
 
 def _round_checks(st: State) -> None:

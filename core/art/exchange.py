@@ -18,23 +18,34 @@ if TYPE_CHECKING:
 def exchange_groups(st: State) -> dict[int, list[int]]:
     """Cities with 2+ players and no agent: where clue cards may change hands (R21)."""
     by_city: dict[int, list[int]] = {}
+    pawns = st.pawns
     for p in range(st.players):
-        by_city.setdefault(st.pawns[p], []).append(p)
-    return {c: ps for c, ps in by_city.items() if len(ps) > 1 and not st.agents[c]}
+        by_city.setdefault(pawns[p], []).append(p)
+    out = {}  # (loops, not comprehensions: each of those costs a function's call more)
+    agents = st.agents
+    for c, ps in by_city.items():
+        if len(ps) > 1 and not agents[c]:
+            out[c] = ps
+    return out
 
 
 def exchange_step(st: State) -> None:
     chains = st.chains
-    if st.tab.clue_exchange and len(chains) > 1 and any(
-            chains[p] for ps in exchange_groups(st).values() for p in ps):  # a card to hand
-        st.phase = "exchange"
-        st.pause(EXCHANGE)
+    if st.tab.clue_exchange and len(chains) > 1:
+        for ps in exchange_groups(st).values():
+            for p in ps:
+                if chains[p]:  # a card to hand
+                    st.phase = "exchange"
+                    st.wait = EXCHANGE  # (all `pause(EXCHANGE)` does here)
+                    return
 
 
 def _legal_exchange(st: State) -> list[Action]:
     trades, chains = st.tab.trades, st.chains
-    out = [trades[p][c] for ps in exchange_groups(st).values() for p in ps
-           for c in sorted(chains[p])]
+    out: list[Action] = []
+    for ps in exchange_groups(st).values():
+        for p in ps:
+            out += map(trades[p].__getitem__, sorted(chains[p]))
     out.append(A_DONE)
     return out
 
@@ -49,8 +60,9 @@ def _apply_trade(st: State, a: Action) -> None:
 def _receive(st: State, p: int, giver: int, card: int) -> None:
     st.chains[giver].remove(card)
     st.chains[p].append(card)
-    st.note("trade", f"p{giver + 1}", card, P[p])
-    st.push(check_triples, p)  # the receiver may now hold a triple
+    if st.logging:
+        st.note("trade", P[giver], card, P[p])
+    st.queue.append((check_triples, (p,)))  # the receiver may now hold a triple
 
 
 TRADE: Final = REG.verb("trade", PLAYER, CARD, apply=_apply_trade,

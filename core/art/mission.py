@@ -13,8 +13,7 @@ from ..actions import Action
 from ..machine import LCG_A, LCG_C, MASK
 from ..registry import PLAYER, named_player
 from .chance import DEAL, deck_size, draw_card, take
-from .clues import add_clue
-from .effects import emit, gain, gain_all, pay, place_agents
+from .effects import emit, pay
 from .registry import CARD, KIND, REG, P, act
 from .rules import Ctx
 
@@ -22,7 +21,6 @@ if TYPE_CHECKING:
     from .state import State
 
 NO_CTX: Final = Ctx()
-_CTXS: Final = tuple(Ctx(p) for p in range(6))
 
 
 def op_mission(st: State, ctx: Ctx) -> None:
@@ -38,8 +36,9 @@ def op_mission(st: State, ctx: Ctx) -> None:
             for _ in range(draws):
                 z = (z * LCG_A + LCG_C) & MASK
                 j = (z >> 32) % len(d)
-                d[j], d[-1] = d[-1], d[j]
-                card = d.pop()
+                card = d[j]  # the card at j goes, the last card takes its place
+                d[j] = d[-1]
+                d.pop()
                 insort(hand, card)
                 trail.append((at, DEAL, p, card))
         st.rng = z
@@ -92,11 +91,10 @@ def _dealt(st: State, card: int, p: int) -> None:
 
 
 def op_mission_end(st: State) -> None:
-    for left, hand in zip(st.plays_left, st.hands, strict=False):  # one each player
-        if left and hand:
-            st.queue.append((op_mission_end, ()))
-            st.pause(PLAY_KIND)
-            return
+    if any(compress(st.hands, st.plays_left)):  # a player with plays left holds a card
+        st.queue.append((op_mission_end, ()))
+        st.pause(PLAY_KIND)
+        return
     for h in st.hands:
         st.discard.extend(h)
         h.clear()
@@ -121,10 +119,10 @@ def _legal_plan(st: State) -> list[Action]:
 
 def _legal_play(st: State) -> list[Action]:
     out: list[Action] = []
-    plays, hands = st.tab.plays, st.hands
+    play_of, hands = st.tab.play_of, st.hands
     for p, left in enumerate(st.plays_left):
         if left:
-            out += map(plays[p].__getitem__, hands[p])  # hands are kept in card order
+            out += map(play_of[p], hands[p])  # hands are kept in card order
     return out
 
 
@@ -141,52 +139,23 @@ def _apply_draw(st: State, a: Action) -> None:
 
 
 def _apply_play(st: State, a: Action) -> None:
-    p = a.player
-    card: int = a.arg  # type: ignore[assignment]  # a play names its card by number
+    card: int
+    _, p, card = a  # type: ignore[assignment]  # a play names its card by number (unpacked:
+    # cheaper than the named tuple's attributes)
     st.hands[p].remove(card)
-    st.discard.append(card)  # in play: should the game end mid-card, it lies discarded
     st.plays_left[p] -= 1
     if st.logging:
         st.log.append((st.round, "play", P[p], card))
-    # R8: cost, agents, gains, then the clue. The card's player pays (no one is asked);
-    # gains take resources at once, a gained health queues its question of who receives
-    # it; the clue follows whatever was queued, or comes at once if nothing was.
-    cost, places, gains = st.tab.card_steps[card]
-    van = st.van
-    for r, kind, n in cost:
-        if r >= 0 and van[r] >= n:  # the van pays it all (R4), as `pay` would
-            van[r] -= n
-        else:
-            pay(st, p, kind, n)
-            if st.outcome is not None:
-                return
-    ctx = _CTXS[p]
-    for cities, n in places:
-        place_agents(st, cities, n, ctx)
-        if st.outcome is not None:
-            return
-    q = st.queue
-    mark = len(q)
-    if gains:
-        _gain(st, gains, ctx)
-    if len(q) == mark:  # the clue now, or once the gains' queued work has run
-        add_clue(st, p, card)
-    else:
-        q.insert(mark, (add_clue, (p, card)))
-
-
-def _gain(st: State, gains: tuple[tuple[int, str, int], ...], ctx: Ctx) -> None:
-    """A card's gains, as `gain_all` takes them: resources at once, from the first health on
-    the rest through `gain_all`."""
-    van, cap = st.van, st.tab.res_cap
-    for i, (r, kind, n) in enumerate(gains):
-        if r < 0:
-            gain_all(st, [(k, m) for _, k, m in gains[i:]], ctx)
-            return
-        if van[r] + n <= cap:
-            van[r] += n
-        else:
-            gain(st, kind, n, ctx)
+    # R8: cost, agents, gains, then the clue, written out per card (cardplay.py). The
+    # card's player pays (no one is asked); gains take resources at once, a gained health
+    # queues its question of who receives it; the clue follows whatever was queued, or
+    # comes at once if nothing was.
+    if st.tab.card_play[card](st, p):
+        # the card resolved at once: the mission's next step (op_mission_end, on top of the
+        # work stack) runs here, when another player still plays
+        q = st.queue
+        if q and q[-1][0] is op_mission_end and any(compress(st.hands, st.plays_left)):
+            st.pause(PLAY_KIND)
 
 
 def _play_check(st: State, a: Action) -> str | None:

@@ -5,12 +5,10 @@ artwork of its city along (R23, R26).
 
 from __future__ import annotations
 
-from itertools import chain
-from operator import getitem
 from typing import TYPE_CHECKING, Final
 
 from ..actions import Action
-from .collection import queue_collection
+from .collection import COLLECT_STEP, queue_collection
 from .effects import end_game, pay
 from .registry import A_DONE, ALLY_PAWN, CITY, DONE, PAWN, REG, city_check
 from .rules import Ctx
@@ -31,8 +29,11 @@ def op_movement(st: State, ctx: Ctx) -> None:
         if all(st.lost[m[0]] for m in moves):
             end_game(st, False, f"a pawn in lost {st.city_name(c)} cannot leave (R13)")
             return
-    queue_collection(st)
-    st.pause(MOVE)
+    if "movement_end" in st.tab.hooks:
+        queue_collection(st)
+    else:
+        st.queue.append(COLLECT_STEP)  # `queue_collection`'s usual case (written out: hot)
+    st.wait = MOVE
 
 
 def _legal_move(st: State) -> list[Action]:
@@ -40,10 +41,11 @@ def _legal_move(st: State) -> list[Action]:
     got = t.open_moves.get((st.solo, bytes(lost)))
     moves, carries = open_moves(t, st.solo, lost) if got is None else got
     pawns = st.pawns
+    out: list[Action] = []
     if not t.carry:
-        out = [*chain.from_iterable(map(getitem, moves, pawns))]  # each pawn's, in order
+        for i, c in enumerate(pawns):  # each pawn's, in order
+            out += moves[i][c]
     else:
-        out = []
         arts, carried = st.artworks, st.carried
         for i, c in enumerate(pawns):
             out += moves[i][c]
@@ -82,7 +84,10 @@ def _apply_move(st: State, a: Action) -> None:
         pay(st, payer, kind, n)
         if st.outcome is not None:
             return
-    st.pause(MOVE, after=mark)
+    if len(st.queue) == mark and st.wait is None:  # the next move at once (`pause`'s first
+        st.wait = MOVE                              # case, written out: hot)
+    else:
+        st.pause(MOVE, after=mark)
 
 
 def _move_check(st: State, a: Action) -> str | None:

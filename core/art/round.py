@@ -32,7 +32,11 @@ def _op_round_start(st: State, ctx: Ctx) -> None:
 
 def _op_next_round(st: State, ctx: Ctx) -> None:
     st.round += 1
-    schedule_round(st, "mission")  # the running machine takes it from here
+    q = st.queue
+    if q or st.logging or "round_start" in st.tab.hooks or any(st.deploy_left):
+        schedule_round(st, "mission")  # the running machine takes it from here
+    else:  # `schedule_round`'s usual case, with nothing queued (written out: hot)
+        q.extend(_FULL_ROUND_ITEMS[False])
 
 
 def _round_items(phase: str, deploy: bool, announce: bool) -> list[tuple[Any, tuple[Any, ...]]]:

@@ -10,11 +10,13 @@ team size and difficulty, with its seed set.
 from __future__ import annotations
 
 import operator
+from collections.abc import Callable
 from itertools import compress
 from typing import TYPE_CHECKING, Final
 
 from ..actions import Action
 from ..errors import GameError, closest
+from ..fields import make_copier
 from ..machine import rng_state
 from ..registry import PLAYER, named_player
 from .chance import SET_ASIDE, pick, take
@@ -38,13 +40,16 @@ def new(cls: type[State], rules: Rules, players: int, difficulty: str, seed: int
     explicit = False if chance == "sample" else _chance_mode(chance)
     if not start:
         return build(cls, rules, players, difficulty, seed, False, log, explicit)
-    templates = rules.cache.get(("new", players, difficulty))
-    if templates is None:
-        templates = _templates(cls, rules, players, difficulty)
-    base = templates[1 if log else 0]
-    if base is None:
+    copiers = rules.cache.get(("new", players, difficulty))
+    if copiers is None:
+        copiers = _templates(cls, rules, players, difficulty)
+    copier = copiers[1 if log else 0]
+    if copier is None:
         return build(cls, rules, players, difficulty, seed, True, log, explicit)
-    return _with_seed(base, seed, explicit)
+    s = copier(seed, rng_state(seed))  # the template's copy with that seed: that seed's game
+    if explicit:
+        s.explicit = True
+    return s
 
 
 def _chance_mode(chance: str) -> bool:
@@ -55,29 +60,28 @@ def _chance_mode(chance: str) -> bool:
 
 
 def _templates(cls: type[State], rules: Rules, players: int, difficulty: str,
-               ) -> tuple[State | None, State | None]:
-    """The game at its first decision that every seed shares, not recording its events and
-    recording them (built once and kept in `rules.cache`; never handed out: a change to it
-    would change every later game), or Nones when set-up draws at random and so depends on
-    the seed."""
+               ) -> tuple[Copier | None, Copier | None]:
+    """Copiers (fields.make_copier) of the game at its first decision that every seed shares,
+    not recording its events and recording them, taking the seed and the generator's state
+    (made once and kept in `rules.cache`; the templates they copy are never handed out: a
+    change to one would change every later game), or Nones when set-up draws at random and
+    so depends on the seed. (Mid-game, a new seed would make a game its own history does not
+    replay: see `reseed`.)"""
     loud = build(cls, rules, players, difficulty, 0, True, True, False)
-    templates: tuple[State | None, State | None] = (None, None)
+    copiers: tuple[Copier | None, Copier | None] = (None, None)
     if loud.rng == rng_state(0):  # no random draw yet: the same for every seed
         quiet = loud.clone()
         quiet.logging, quiet.log = False, []
-        templates = (quiet, loud)
-    rules.cache[("new", players, difficulty)] = templates
-    return templates
+        for t in (quiet, loud):  # the first decision's legal actions, kept for every copy
+            t.legal_actions()
+        copiers = (make_copier(cls, cls.FIELDS, quiet, _SEEDED),
+                   make_copier(cls, cls.FIELDS, loud, _SEEDED))
+    rules.cache[("new", players, difficulty)] = copiers
+    return copiers
 
 
-def _with_seed(template: State, seed: int, explicit: bool) -> State:
-    """A template's copy with another seed: that seed's game. (Mid-game, a new seed would
-    make a game its own history does not replay: see `reseed`.)"""
-    s = template.clone()
-    s.seed, s.rng = seed, rng_state(seed)
-    if explicit:
-        s.explicit = True
-    return s
+_SEEDED: Final = ("seed", "rng")  # what a template's copy takes: the seed, the generator
+Copier = Callable[[int, int], "State"]
 
 
 def build(cls: type[State], rules: Rules, players: int, difficulty: str, seed: int,

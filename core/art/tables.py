@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import Any, Final
 
 from ..actions import TEAM, Action
-from .registry import ALLY_PAWN, act
+from .cardplay import card_plays
+from .registry import ALLY_PAWN, P, act
 from .rules import Ctx, Road, Rules
 
 MAX_PLAYERS: Final = 6
@@ -31,10 +32,12 @@ class Tables:
         "ally_labels",
         "ally_res",
         "artwork_tokens",
+        "battle_labels",
         "bearing",
+        "bearing_of",
         "boost_res",
         "boosts",
-        "card_steps",
+        "card_play",
         "carry",
         "city_ctx",
         "city_symbol",
@@ -55,6 +58,7 @@ class Tables:
         "need",
         "open_moves",
         "per_round",
+        "play_of",
         "player_ctx",
         "plays",
         "reroll_own_dice",
@@ -110,6 +114,9 @@ class Tables:
         self.team_threat = (0, *(int(x) for x in p["rules.threat_by_players"]))
         # the ally dice's labels in a battle (R17): a1, a2...
         self.ally_labels = tuple(f"a{i + 1}" for i in range(self.ally_dice))
+        # a battle's dice labels by its leader and the ally dice unlocked: the leader's die,
+        # then the ally dice (R14, R17); copied per battle
+        self.battle_labels = _battle_labels(self.ally_labels)
         # the contexts of an event about a city (no player), and of a player's act
         self.city_ctx = tuple(Ctx(-1, c) for c in range(len(rules.cities)))
         self.player_ctx = tuple(Ctx(p) for p in range(MAX_PLAYERS))
@@ -124,14 +131,10 @@ class Tables:
         # per symbol, the cards bearing it (a triple is `need` of them in a chain, R9)
         self.bearing = tuple(frozenset(i for i, cl in self.clues.items() if s in cl)
                              for s in range(len(rules.symbols)))
-        # a card's cost, agents (on the cities bearing each symbol) and gains (R8), each cost
-        # and gain with its resource's index in the van (-1: health)
-        index = self.res_index
-        self.card_steps = {
-            i: (tuple((index.get(k, -1), k, n) for k, n in c.cost),
-                tuple((rules.by_symbol[sym], n) for sym, n in c.agents),
-                tuple((index.get(k, -1), k, n) for k, n in c.gain))
-            for i, c in rules.cards.items()}
+        self.bearing_of = dict(zip(rules.symbols, self.bearing, strict=True))  # by name
+        # each card's play (R8: cost, agents, gains, clue) as flat Python for these rules
+        # (cardplay.py), by card
+        self.card_play = card_plays(rules, self)
 
     def _actions(self, rules: Rules) -> None:
         names, players = self.names, range(MAX_PLAYERS)
@@ -139,6 +142,7 @@ class Tables:
         self.draws: dict[tuple[int, ...], list[Action]] = {}
         # play actions per player, by card
         self.plays = tuple({c: act("play", pl, c) for c in rules.cards} for pl in players)
+        self.play_of = tuple(p.__getitem__ for p in self.plays)  # the same, as functions
         # a player's clue card handed on (R21), by player and card
         self.trades = tuple({c: act("trade", pl, c) for c in rules.cards} for pl in players)
         # fight actions per player, by city (R14)
@@ -153,6 +157,12 @@ class Tables:
         # per (solo, lost cities as bytes): per pawn, per city, its moves and carries (R11,
         # R23) into cities not lost; filled as lost cities are met (see `open_moves`)
         self.open_moves: dict[tuple[bool, bytes], OpenMoves] = {}
+
+
+def _battle_labels(ally: tuple[str, ...]) -> tuple[tuple[list[str], ...], ...]:
+    """By leader and ally dice unlocked, a battle's dice labels: the leader's, then a1, a2..."""
+    return tuple(tuple([P[p], *ally[:n]] for n in range(len(ally) + 1))
+                 for p in range(MAX_PLAYERS))
 
 
 def _ways(rules: Rules) -> list[list[tuple[int, Road | None]]]:
