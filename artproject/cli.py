@@ -819,7 +819,6 @@ def _players(text: str, option: str = "--players", low: int = 1, high: int = 6) 
 def _verify(args: argparse.Namespace) -> int:
     from .core.art.loader import load_rules
     from .core.errors import GameError
-    from .core.files import exists, fresh_name, write_atomic
     from .verify import counterexample_scenario, report_json, verify
 
     if not 1 <= args.examples <= MAX_EXAMPLES:
@@ -830,11 +829,7 @@ def _verify(args: argparse.Namespace) -> int:
     rules = load_rules(args.mission, args.variant)
     players = _players(args.players)
     diffs = _list(args.difficulty, list(rules.difficulties), "difficulty", "--difficulty")
-    out = Path(args.out) if args.out else fresh_name(f"counterexample-{rules.name}.toml")
-    if not out.resolve().parent.is_dir():
-        raise GameError(f"{out}: cannot write: no such folder {str(out.parent)!r}")
-    if args.out and exists(out) and not args.force:  # said now, not after the search
-        raise GameError(f"{out} already exists; nothing was written (--force replaces it)")
+    out = _counterexample_out(args, rules.name)
     progress = _Progress(sys.stderr)
     report = verify(rules, args.examples, args.seed, players, diffs, progress)
     progress.close()
@@ -850,18 +845,9 @@ def _verify(args: argparse.Namespace) -> int:
             for name in report.properties:
                 print(f"  property: {name}")
         return 0
-    ex, fail = report.example, report.failure
-    text = counterexample_scenario(rules, _relative(args.mission, out),
-                                   [_relative(v, out) for v in args.variant], ex, fail)
-    write_atomic(out, text, replace=bool(args.out and args.force))
-    if not args.json:
-        print(f"{rules.name}: COUNTEREXAMPLE: {fail.violation}")
-        print(f"  {ex.players} player(s), {ex.difficulty}, seed {ex.seed}, "
-              f"{len(fail.actions)} decisions:")
-        for i, a in enumerate(fail.actions, 1):
-            print(f"  {i:4d}. {a}")
-        print(f"  written as a scenario: {out} (artproject scenario {out})")
-    return 1
+    ex = report.example
+    return _counterexample(args, out, rules, ex, report.failure, counterexample_scenario,
+                           f"{ex.players} player(s), {ex.difficulty}")
 
 
 def _verify_war(args: argparse.Namespace) -> int:
@@ -869,18 +855,13 @@ def _verify_war(args: argparse.Namespace) -> int:
     from .aow.verify import counterexample_scenario, verify
     from .core.aow.loader import load_rules as load_war
     from .core.errors import GameError
-    from .core.files import exists, fresh_name, write_atomic
     from .verify import report_json
 
     rules = load_war(args.mission, args.variant)
     if args.difficulty != "all":
         raise GameError(f"--difficulty {args.difficulty!r}: Art of War has no difficulty")
     players = _players(args.players, low=2, high=7)
-    out = Path(args.out) if args.out else fresh_name(f"counterexample-{rules.name}.toml")
-    if not out.resolve().parent.is_dir():
-        raise GameError(f"{out}: cannot write: no such folder {str(out.parent)!r}")
-    if args.out and exists(out) and not args.force:
-        raise GameError(f"{out} already exists; nothing was written (--force replaces it)")
+    out = _counterexample_out(args, rules.name)
     progress = _Progress(sys.stderr)
     report = verify(rules, args.examples, args.seed, players, progress)
     progress.close()
@@ -894,13 +875,37 @@ def _verify_war(args: argparse.Namespace) -> int:
                   "within the limit once a turn is settled (W4), bets (W5, W7), the dead hold "
                   "nothing (W17), the end (W18); per game: determinism, save and load, clone")
         return 0
-    ex, fail = report.example, report.failure
-    text = counterexample_scenario(rules, _relative(args.mission, out),
-                                   [_relative(v, out) for v in args.variant], ex, fail)
+    ex = report.example
+    return _counterexample(args, out, rules, ex, report.failure, counterexample_scenario,
+                           f"{ex.players} players")
+
+
+def _counterexample_out(args: argparse.Namespace, name: str) -> Path:
+    """Where verify writes a counterexample: --out (refused now, not after the search, if it
+    exists without --force or its folder does not) or a fresh name."""
+    from .core.errors import GameError
+    from .core.files import exists, fresh_name
+
+    out = Path(args.out) if args.out else fresh_name(f"counterexample-{name}.toml")
+    if not out.resolve().parent.is_dir():
+        raise GameError(f"{out}: cannot write: no such folder {str(out.parent)!r}")
+    if args.out and exists(out) and not args.force:
+        raise GameError(f"{out} already exists; nothing was written (--force replaces it)")
+    return out
+
+
+def _counterexample(args: argparse.Namespace, out: Path, rules: Any, ex: Any, fail: Any,
+                    scenario: Callable[..., str], who: str) -> int:
+    """A failed verify: the counterexample written as a scenario at `out` (atomically) and
+    told, unless --json told it; the exit status 1."""
+    from .core.files import write_atomic
+
+    text = scenario(rules, _relative(args.mission, out),
+                    [_relative(v, out) for v in args.variant], ex, fail)
     write_atomic(out, text, replace=bool(args.out and args.force))
     if not args.json:
         print(f"{rules.name}: COUNTEREXAMPLE: {fail.violation}")
-        print(f"  {ex.players} players, seed {ex.seed}, {len(fail.actions)} decisions:")
+        print(f"  {who}, seed {ex.seed}, {len(fail.actions)} decisions:")
         for i, a in enumerate(fail.actions, 1):
             print(f"  {i:4d}. {a}")
         print(f"  written as a scenario: {out} (artproject scenario {out})")

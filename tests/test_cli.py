@@ -223,3 +223,31 @@ def test_verify_never_replaces_a_file(tmp_path: Path) -> None:
                             "--examples", "60"], capture_output=True, text=True,
                            cwd=tmp_path, check=False)
         assert r.returncode == 1 and f"written as a scenario: {name}" in r.stdout, r.stderr
+
+
+def test_verify_art_of_war_writes_its_counterexample(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """verify --game art-of-war's failure path (its invariants hold for the shipped rules, so a
+    failure is planted in the search's report): the counterexample is told, written as a
+    scenario at --out, which is then refused without --force; exit 1, then 2."""
+    import artproject.aow.verify as war_verify
+    from artproject.core.aow.game import new_game as war_game
+    from artproject.core.invariants import Violation
+    from artproject.verify import Example, Outcome, Report
+
+    st = war_game(players=2, seed=1)
+    first = str(st.legal_actions()[0])
+    planted = Report("art-of-war", 1, 1, 1, (2,), ("-",), (),
+                     Outcome([first], 1, Violation("a planted failure (W1)")),
+                     Example(2, "-", 1, (0,)))
+    monkeypatch.setattr(war_verify, "verify", lambda *a, **k: planted)
+    out = tmp_path / "cx.toml"
+    argv = ["verify", "art-of-war", "--game", "art-of-war", "--examples", "1", "--out", str(out)]
+    assert main(argv) == 1
+    said = capsys.readouterr().out
+    assert "COUNTEREXAMPLE: a planted failure (W1)" in said
+    assert "2 players, seed 1, 1 decisions:" in said and first in said
+    assert out.read_text(encoding="utf-8").count(first) == 1
+    assert main(argv) == 2
+    assert "already exists" in capsys.readouterr().err
