@@ -86,46 +86,57 @@ def _cities(svg: ET.Element, rules: Rules, st: State | None) -> None:
     g = _el(svg, "g", id="cities")
     for c, city in enumerate(rules.cities):
         x, y = _xy(rules, c)
-        lost = bool(st and st.lost[c])
         node = _el(g, "g", class_="city")
         node.set("data-city", city.name)
-        _el(node, "circle", cx=x, cy=y, r=22, fill="#999999" if lost else "#ffffff",
-            stroke="#222222", stroke_width=3)
-        if city.symbol:
-            _el(node, "text", SYMBOL_MARK.get(city.symbol, city.symbol[:1].upper()), x=x,
-                y=y + 7, font_size=20, text_anchor="middle", font_family="sans-serif",
-                font_weight="bold")
-        _el(node, "text", city.title or city.name, x=x, y=y + 42, font_size=14,
-            text_anchor="middle", font_family="sans-serif")
-        specs = rules.raw.get("city", [])
-        effect = specs[c].get("on_collect") if c < len(specs) else None
-        if effect:
-            _el(node, "text", f"on collect: {effect}", x=x, y=y + 58, font_size=11,
-                text_anchor="middle", font_family="sans-serif", font_style="italic")
-        if c == rules.start:
-            _el(node, "path", d=f"M {x + 18} {y - 20} l 0 -26 l 18 7 l -18 7", fill="#c0392b",
-                stroke="#222222", stroke_width=1.5)
-        _el(node, "title", f"{city.name}" + (f": {city.symbol}" if city.symbol else "")
-            + (" (start)" if c == rules.start else ""))
-        if st is None:
-            continue
-        if lost:
-            _el(node, "path", d=f"M {x - 16} {y - 16} L {x + 16} {y + 16} M {x + 16} {y - 16} "
-                f"L {x - 16} {y + 16}", stroke="#000000", stroke_width=4)
-        if st.agents[c]:
-            _el(node, "circle", cx=x - 22, cy=y - 22, r=12, fill="#222222")
-            _el(node, "text", str(st.agents[c]), x=x - 22, y=y - 17, font_size=14,
-                fill="#ffffff", text_anchor="middle", font_family="sans-serif")
-        if st.artworks[c]:
-            _el(node, "rect", x=x + 14, y=y + 8, width=16, height=16, fill="#f1c40f",
+        _city(node, rules, c, x, y, bool(st and st.lost[c]))
+        if st is not None:
+            _city_in_play(node, st, c, x, y)
+
+
+def _city(node: ET.Element, rules: Rules, c: int, x: float, y: float, lost: bool) -> None:
+    """What the board shows of city c: its circle (grey when lost), symbol, name, effect and
+    the start's flag."""
+    city = rules.cities[c]
+    _el(node, "circle", cx=x, cy=y, r=22, fill="#999999" if lost else "#ffffff",
+        stroke="#222222", stroke_width=3)
+    if city.symbol:
+        _el(node, "text", SYMBOL_MARK.get(city.symbol, city.symbol[:1].upper()), x=x,
+            y=y + 7, font_size=20, text_anchor="middle", font_family="sans-serif",
+            font_weight="bold")
+    _el(node, "text", city.title or city.name, x=x, y=y + 42, font_size=14,
+        text_anchor="middle", font_family="sans-serif")
+    specs = rules.raw.get("city", [])
+    effect = specs[c].get("on_collect") if c < len(specs) else None
+    if effect:
+        _el(node, "text", f"on collect: {effect}", x=x, y=y + 58, font_size=11,
+            text_anchor="middle", font_family="sans-serif", font_style="italic")
+    if c == rules.start:
+        _el(node, "path", d=f"M {x + 18} {y - 20} l 0 -26 l 18 7 l -18 7", fill="#c0392b",
+            stroke="#222222", stroke_width=1.5)
+    _el(node, "title", f"{city.name}" + (f": {city.symbol}" if city.symbol else "")
+        + (" (start)" if c == rules.start else ""))
+
+
+def _city_in_play(node: ET.Element, st: State, c: int, x: float, y: float) -> None:
+    """What a game adds to city c: the lost city's cross, its agents, its artwork, the pawns
+    there (and what they carry)."""
+    if st.lost[c]:
+        _el(node, "path", d=f"M {x - 16} {y - 16} L {x + 16} {y + 16} M {x + 16} {y - 16} "
+            f"L {x - 16} {y + 16}", stroke="#000000", stroke_width=4)
+    if st.agents[c]:
+        _el(node, "circle", cx=x - 22, cy=y - 22, r=12, fill="#222222")
+        _el(node, "text", str(st.agents[c]), x=x - 22, y=y - 17, font_size=14,
+            fill="#ffffff", text_anchor="middle", font_family="sans-serif")
+    if st.artworks[c]:
+        _el(node, "rect", x=x + 14, y=y + 8, width=16, height=16, fill="#f1c40f",
+            stroke="#222222")
+    for i, p in enumerate(st.pawns):
+        if p == c:
+            px = x - 30 + 14 * i
+            _el(node, "circle", cx=px, cy=y + 58, r=7, fill=PAWN_COLOURS[i % 7],
                 stroke="#222222")
-        for i, p in enumerate(st.pawns):
-            if p == c:
-                px = x - 30 + 14 * i
-                _el(node, "circle", cx=px, cy=y + 58, r=7, fill=PAWN_COLOURS[i % 7],
-                    stroke="#222222")
-                if st.carried[i]:
-                    _el(node, "rect", x=px - 4, y=y + 66, width=8, height=8, fill="#f1c40f")
+            if st.carried[i]:
+                _el(node, "rect", x=px - 4, y=y + 66, width=8, height=8, fill="#f1c40f")
 
 
 def _track(svg: ET.Element, rules: Rules, st: State | None) -> None:
