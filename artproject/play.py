@@ -156,38 +156,46 @@ class Session:
             return True
         cmd = words[0].lower()
         if cmd == "quit":
-            try:
-                self.write(f"saved to {self.autosave()}; bye")
-            except ArtError as err:
-                self.write(f"! {err}")
-                return True  # nothing saved: the game stays open
-            return False
+            return self._quit()
         if cmd == "help":
             self.write(HELP + "\nactions:\n" + "\n".join(
                 f"  {usage:<18} {text}" for usage, text in self.st.registry.help_lines()))
             return True
         try:
-            if cmd == "save" and len(words) == 3 and "--force" in words[1:]:
-                self.save(next(w for w in words[1:] if w != "--force"), force=True)
-            elif cmd == "save" and len(words) == 2:
-                self.save(words[1])
-            elif cmd == "load" and len(words) == 2:
-                self.st, self.undo_stack = load_game(words[1]), []
-                self.write(f"loaded {words[1]}")
-                self.show()
-            elif cmd == "view" and len(words) == 2:
-                p = parse_player(words[1])
-                if p >= self.st.players:
-                    raise ArtError(f"there is no {words[1]} in this game")
-                self.viewer = p
-                self.write(screen(self.st, p))
-            elif cmd == "undo":
-                self._undo()
-            else:
-                self._act(line.strip())
+            self._command(cmd, words, line.strip())
         except ArtError as err:
             self.write(f"! {err}")
         return True
+
+    def _quit(self) -> bool:
+        """Save and end; False (end the session) unless nothing could be saved."""
+        try:
+            self.write(f"saved to {self.autosave()}; bye")
+        except ArtError as err:
+            self.write(f"! {err}")
+            return True  # nothing saved: the game stays open
+        return False
+
+    def _command(self, cmd: str, words: list[str], text: str) -> None:
+        """save, load, view, undo, or else an action (its number or its text)."""
+        if cmd == "save" and len(words) == 3 and "--force" in words[1:]:
+            self.save(next(w for w in words[1:] if w != "--force"), force=True)
+        elif cmd == "save" and len(words) == 2:
+            self.save(words[1])
+        elif cmd == "load" and len(words) == 2:
+            self.st, self.undo_stack = load_game(words[1]), []
+            self.write(f"loaded {words[1]}")
+            self.show()
+        elif cmd == "view" and len(words) == 2:
+            p = parse_player(words[1])
+            if p >= self.st.players:
+                raise ArtError(f"there is no {words[1]} in this game")
+            self.viewer = p
+            self.write(screen(self.st, p))
+        elif cmd == "undo":
+            self._undo()
+        else:
+            self._act(text)
 
     def _undo(self) -> None:
         if not self.undo_stack:
