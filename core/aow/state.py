@@ -135,11 +135,12 @@ class War(Machine):
     def restart(self, log: bool) -> War:
         from .setup import begin
 
-        st = War.new(self.rules, self.players, self.seed, start=False, log=log,
-                     chance="explicit" if self.explicit else "sample")
-        if self.start is not None:
-            position.apply_position(st, self.start.get("position", {}))
-            st.start = self.start
+        chance = "explicit" if self.explicit else "sample"
+        if self.start is None:  # dealt as it was: with explicit chance, each card a node
+            return War.new(self.rules, self.players, self.seed, log=log, chance=chance)
+        st = War.new(self.rules, self.players, self.seed, start=False, log=log, chance=chance)
+        position.apply_position(st, self.start.get("position", {}))
+        st.start = self.start
         begin(st)
         return st
 
