@@ -11,8 +11,9 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import GameError, closest
 from ..machine import rng_state
-from .chance import DEAL, take
+from .chance import DEAL, draw_now, take
 from .rules import WarRules
+from .tables import tables
 from .turn import start_turn
 
 if TYPE_CHECKING:
@@ -31,6 +32,7 @@ def new(cls: type[War], rules: WarRules, players: int, seed: int, start: bool = 
     st = cls.__new__(cls)
     st.init_machine(rules, seed, log, chance == "explicit")
     st.players = players
+    st.tab = tables(rules, players)
     st.turn, st.current, st.ask = 0, 0, -1
     st.alive = [1] * players
     st.tokens = [rules.p("setup.tokens_dealt")] * players
@@ -43,15 +45,16 @@ def new(cls: type[War], rules: WarRules, players: int, seed: int, start: bool = 
     st.fight = None
     st.doom_cards, st.doom_tokens = [None] * players, [None] * players
     st.fated, st.deaths, st.drawn = [0] * players, [], ()
-    if start:
+    if start and st.explicit:  # each card dealt a chance node, then the first turn
         st.push(start_turn)
         _deal(st)
         st._run()
-    else:  # a set position follows: the deal is the seed's at once (then `begin`)
-        st.explicit = False
-        _deal(st)
-        st._run()
-        st.explicit = chance == "explicit"
+        return st
+    _deal_now(st)  # sampled, or a set position follows (then `begin`): dealt at once
+    _shuffle_back(st)
+    if start:
+        start_turn(st)
+        st._run()  # (the game over at once, should the turn limit be 0)
     return st
 
 
@@ -65,6 +68,22 @@ def _deal(st: War) -> None:
         st.push(_deal_one, p)
 
 
+def _deal_now(st: War) -> None:
+    """`_deal`'s cards drawn from the seeded generator at once, as its queued steps would
+    draw them with sampled chance."""
+    hands, trail, names, at = st.hands, st.trail, st.tab.names, len(st.history)
+    seats = range(st.players)
+    for _ in range(st.tab.cards_dealt):
+        for p in seats:
+            kind = draw_now(st)
+            trail.append((at, DEAL, p, kind))  # (st.record, written out)
+            hands[p].append(kind)
+            if st.logging:
+                st.note("deal", st.seat(p), names[kind])
+    for h in hands:
+        h.sort()
+
+
 def _deal_one(st: War, p: int) -> None:
     st.chance(DEAL, _dealt, (p,))
 
@@ -75,7 +94,8 @@ def _dealt(st: War, name: Any, p: int) -> None:
     st.record(DEAL, p, kind)
     st.hands[p].append(kind)
     st.hands[p].sort()
-    st.note("deal", st.seat(p), name)
+    if st.logging:
+        st.note("deal", st.seat(p), name)
 
 
 def _shuffle_back(st: War) -> None:

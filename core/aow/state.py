@@ -12,7 +12,19 @@ from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, Final
 
 from ...missions import WAR_DEFAULT
-from ..fields import COPY, HIDDEN, LIST, LISTS, PRIVATE, PUBLIC, SHARE, Entry, Field
+from ..fields import (
+    COPY,
+    DERIVED,
+    HIDDEN,
+    LIST,
+    LISTS,
+    MACHINE,
+    PRIVATE,
+    PUBLIC,
+    SHARE,
+    Entry,
+    Field,
+)
 from ..machine import MACHINE_FIELDS, Machine
 from ..schema import param
 from . import ai, cards, info, invariants, position, settle
@@ -21,6 +33,7 @@ from .chance import deck_size
 from .fight import Fight
 from .registry import GAME, REG, P
 from .rules import Ctx, WarRules
+from .tables import Tables, tables
 
 
 def _entry(key: str, t: Any, meaning: str, info_: str = PUBLIC, read: bool = True,
@@ -45,6 +58,7 @@ _PER_PLAYER: Final = "a list of {0}, p1 first, or a table of pN = {1}"
 # The game's fields, after the machine's own (see core/fields.py): how a copy takes each,
 # what it is to the players (W19), its fingerprint, its position entries (in this order).
 WAR_FIELDS: Final = (
+    Field("tab", DERIVED, MACHINE),  # the rules' tables for this team size (tables.py), shared
     Field("players", SHARE, PUBLIC, fp="players"),
     Field("turn", SHARE, PUBLIC, fp="turn", entries=(_entry(
         "turn", int, "turns already begun (W18's limit counts them)", lo=0),)),
@@ -105,6 +119,7 @@ class War(Machine):
     __slots__ = tuple(f.name for f in WAR_FIELDS)
 
     rules: WarRules
+    tab: Tables
     players: int
     turn: int
     current: int
@@ -283,6 +298,9 @@ class War(Machine):
 
     observation = info.observation
     start_view = info.start_view
+
+    def _after_unpickle(self) -> None:
+        self.tab = tables(self.rules, self.players)
 
     def _op_ref(self, fn: Any) -> Any:
         from .game import op_ref
