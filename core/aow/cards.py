@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Final
 from ..actions import Action
 from .chance import DRAW, REVEAL, draw_now, take
 from .registry import CARD, PLAYER, REG, dead_check
-from .tables import kinds_once
+from .tables import by_hand
 
 if TYPE_CHECKING:
     from .state import War
@@ -102,7 +102,8 @@ def discard_one(st: War, p: int) -> None:
 
 def _legal_discard(st: War) -> list[Action]:
     p = st.ask
-    return kinds_once(st.hands[p], st.tab.discards[p])
+    t = st.tab
+    return by_hand(t.by_hand[1][p], st.hands[p], t.discards[p])
 
 
 def _apply_discard(st: War, a: Action) -> None:

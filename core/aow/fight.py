@@ -16,9 +16,11 @@ from typing import TYPE_CHECKING, Any, Final
 from ..actions import Action
 from ..registry import Kind
 from .cards import to_discard
+from .chance import BLIND as DRAWN
+from .chance import deck_size, take
 from .registry import CARD, PLAYER, REG, TOKENS, P, act, dead_check
 from .rules import Ctx
-from .tables import kinds_once
+from .tables import by_hand
 
 if TYPE_CHECKING:
     from .state import War
@@ -80,6 +82,18 @@ def _fight(facts: list[Any]) -> Fight:
     return f
 
 
+_SETTLE: list[Any] = []  # settle.py, once imported (it reads this module: imported late)
+
+
+def _settle() -> Any:
+    """settle.py (a function's own import costs microseconds; this, a list's look-up)."""
+    if not _SETTLE:
+        from . import settle
+
+        _SETTLE.append(settle)
+    return _SETTLE[0]
+
+
 def _half(n: int) -> int:
     """Half, rounded up (the seed: "the attacker bet 3, you owe them 2")."""
     return (n + 1) // 2
@@ -136,7 +150,8 @@ def _apply_bet(st: War, a: Action) -> None:
 
 def _legal_play(st: War) -> list[Action]:
     p = st.ask
-    return kinds_once(st.hands[p], st.tab.plays[p])  # W8: any card
+    t = st.tab
+    return by_hand(t.by_hand[0][p], st.hands[p], t.plays[p])  # W8: any card
 
 
 def _apply_play(st: War, a: Action) -> None:
@@ -194,8 +209,6 @@ def _apply_refuse(st: War, a: Action) -> None:
 def _refused_duel(st: War) -> None:
     """W6: the attacker takes back the bet; their engaged card is discarded face up (or,
     under the house rule, goes back to hand unrevealed)."""
-    from .settle import close
-
     f = st.fight
     assert f is not None
     att = f.attacker
@@ -208,7 +221,7 @@ def _refused_duel(st: War) -> None:
     else:
         to_discard(st, [kind], att)
     f.card[att] = -1
-    close(st, (att,))
+    _settle().close(st, (att,))
 
 
 def _apply_accept(st: War, a: Action) -> None:
@@ -218,9 +231,7 @@ def _apply_accept(st: War, a: Action) -> None:
     if st.logging:
         st.note("accept", st.seat(a.player))
     if f.kind == DUEL:
-        from .settle import reveal
-
-        st.queue.append((reveal, ()))
+        st.queue.append((_settle().reveal, ()))
     st.wait = PLAY
 
 
@@ -254,21 +265,17 @@ def _legal_response(st: War) -> list[Action]:
 
 
 def _apply_match(st: War, a: Action) -> None:
-    from .settle import reveal
-
     f = st.fight
     assert f is not None
     _stake(st, a.player, f.raised)
     if st.logging:
         st.note("match", st.seat(a.player))
-    st.push(reveal)
+    st.push(_settle().reveal)
 
 
 def _apply_fold(st: War, a: Action) -> None:
     """W7: the defender takes the attacker's bet and their own stake back; both cards are
     discarded face up; no collateral damage; the defender, as winner, draws one card."""
-    from .settle import close, replace
-
     f = st.fight
     assert f is not None
     d = f.defender
@@ -279,8 +286,8 @@ def _apply_fold(st: War, a: Action) -> None:
     to_discard(st, [f.card[f.attacker]], f.attacker)
     to_discard(st, [f.card[d]], d)
     f.card[f.attacker] = f.card[d] = -1
-    st.push(replace, d, 1)
-    close(st, (d,))
+    st.push(_settle().replace, d, 1)
+    _settle().close(st, (d,))
 
 
 # ====================================================================== a Massacre (W14)
@@ -312,12 +319,10 @@ def _ask_each(st: War, others: tuple[int, ...]) -> None:
 
 
 def _collective_end(st: War) -> None:
-    from .settle import close, reveal
-
     f = st.fight
     assert f is not None
     if len(f.seats) > 1:
-        reveal(st)
+        _settle().reveal(st)
         return
     # everyone refused: the attacker takes back the bet and wins the refusals (W14, W17)
     att = f.attacker
@@ -325,7 +330,7 @@ def _collective_end(st: War) -> None:
     f.stake[att] = 0
     to_discard(st, [f.card[att]], att)
     f.card[att] = -1
-    close(st, (att,))
+    _settle().close(st, (att,))
 
 
 # ====================================================================== a Fortune Teller (W15)
@@ -342,9 +347,6 @@ def blind_challenge(st: War, ctx: Ctx, n: int) -> None:
 
 
 def _blind_draw(st: War, seats: tuple[int, ...], n: int) -> None:
-    from .chance import BLIND as DRAWN
-    from .chance import deck_size
-
     if not seats:
         return
     st.push(_blind_draw, seats[1:], n)
@@ -354,9 +356,6 @@ def _blind_draw(st: War, seats: tuple[int, ...], n: int) -> None:
 
 
 def _blind_drawn(st: War, name: Any, p: int) -> None:
-    from .chance import BLIND as DRAWN
-    from .chance import take
-
     kind = st.rules.index[name]
     take(st, kind)
     st.record(DRAWN, p, kind)
@@ -368,14 +367,12 @@ def _blind_drawn(st: War, name: Any, p: int) -> None:
 
 
 def _blind_end(st: War) -> None:
-    from .settle import no_contest, reveal
-
     f = st.fight
     assert f is not None
     if len(f.seats) > 1:
-        reveal(st)
+        _settle().reveal(st)
     else:
-        no_contest(st, ())  # fewer than two took part (W9)
+        _settle().no_contest(st, ())  # fewer than two took part (W9)
 
 
 def _asked(st: War, a: Action, kind: Kind) -> bool:

@@ -90,12 +90,15 @@ def withdraw(st: War, ctx: Ctx) -> None:
 def _in_play(st: War) -> list[int]:
     """The players still in the comparison whose card can win (its rank 0 or more)."""
     f = _fight(st)
-    cards, ctx, card, out = st.rules.cards, st.tab.ctx, f.card, f.out
+    t = st.tab
+    cards, ctx, ranks, card, out = t.cards, t.ctx, t.ranks, f.card, f.out
     found = []
     for p in f.seats:
         k = card[p]
-        if k >= 0 and not out[p] and cards[k].rank(st, ctx[p]) >= 0:
-            found.append(p)
+        if k >= 0 and not out[p]:
+            r = ranks[k]
+            if (cards[k].rank(st, ctx[p]) if r is None else r) >= 0:
+                found.append(p)
     return found
 
 
@@ -151,7 +154,11 @@ def _key(st: War, p: int) -> tuple[int, int]:
     f = _fight(st)
     cards = st.rules.cards
     card = cards[f.card[p]]
-    return card.rank(st, st.tab.ctx[p]), card.score + sum(cards[k].bonus for k in f.added[p])
+    r = st.tab.ranks[card.index]
+    total = card.score
+    for k in f.added[p]:
+        total += cards[k].bonus
+    return card.rank(st, st.tab.ctx[p]) if r is None else r, total
 
 
 def compare(st: War) -> None:

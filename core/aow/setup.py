@@ -7,11 +7,12 @@ from a set position (scenarios) deals from its seed at once, then sets the posit
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from ..errors import GameError, closest
+from ..fields import make_copier
 from ..machine import rng_state
-from .chance import DEAL, draw_now, take
+from .chance import DEAL, take
 from .rules import WarRules
 from .tables import tables
 from .turn import start_turn
@@ -22,15 +23,40 @@ if TYPE_CHECKING:
 
 def new(cls: type[War], rules: WarRules, players: int, seed: int, start: bool = True,
         log: bool = False, chance: str = "sample") -> War:
-    """A game set up (W1); with start=True, run to the first decision (or chance node)."""
-    if chance not in ("sample", "explicit"):
+    """A game set up (W1); with start=True, run to the first decision (or chance node).
+    Everything before the deal is the same for every seed: a copy of a template made once
+    per rules and team size (`fields.make_copier`), given the seed and the modes."""
+    if chance != "sample" and chance != "explicit":
         raise GameError(f"unknown chance mode {chance!r}{closest(chance, ('sample', 'explicit'))}"
                         "; expected sample or explicit")
+    copier = rules.cache.get(("war-new", players)) if players.__class__ is int else None
+    if copier is None:
+        copier = _copier(cls, rules, players)
+    st: War = copier(seed, rng_state(seed), chance == "explicit", log)
+    if start and st.explicit:  # each card dealt a chance node, then the first turn
+        st.push(start_turn)
+        _deal(st)
+        st._run()
+        return st
+    _deal_now(st)  # sampled, or a set position follows (then `begin`): dealt at once
+    _shuffle_back(st)
+    if start:
+        start_turn(st)
+        st._run()  # (the game over at once, should the turn limit be 0)
+    return st
+
+
+_GIVEN: Final = ("seed", "rng", "explicit", "logging")  # what a template's copy is given
+
+
+def _copier(cls: type[War], rules: WarRules, players: int) -> Any:
+    """The copier of the game before its deal (W1) for `players` players, made once and
+    kept in `rules.cache`; GameError for a team size the rules do not allow."""
     low, high = rules.p("components.min_players"), rules.p("components.max_players")
     if not isinstance(players, int) or isinstance(players, bool) or not low <= players <= high:
         raise GameError(f"Art of War is for {low} to {high} players, not {players!r} (W1)")
     st = cls.__new__(cls)
-    st.init_machine(rules, seed, log, chance == "explicit")
+    st.init_machine(rules, 0, False, False)
     st.players = players
     st.tab = tables(rules, players)
     st.turn, st.current, st.ask = 0, 0, -1
@@ -45,17 +71,8 @@ def new(cls: type[War], rules: WarRules, players: int, seed: int, start: bool = 
     st.fight = None
     st.doom_cards, st.doom_tokens = [None] * players, [None] * players
     st.fated, st.deaths, st.drawn = [0] * players, [], ()
-    if start and st.explicit:  # each card dealt a chance node, then the first turn
-        st.push(start_turn)
-        _deal(st)
-        st._run()
-        return st
-    _deal_now(st)  # sampled, or a set position follows (then `begin`): dealt at once
-    _shuffle_back(st)
-    if start:
-        start_turn(st)
-        st._run()  # (the game over at once, should the turn limit be 0)
-    return st
+    copier = rules.cache[("war-new", players)] = make_copier(cls, cls.FIELDS, st, _GIVEN)
+    return copier
 
 
 def _deal(st: War) -> None:
@@ -71,11 +88,24 @@ def _deal(st: War) -> None:
 def _deal_now(st: War) -> None:
     """`_deal`'s cards drawn from the seeded generator at once, as its queued steps would
     draw them with sampled chance."""
+    if st.deck_top:  # (cards put on top: drawn from there first)
+        _deal(st)
+        st._run()
+        return
     hands, trail, names, at = st.hands, st.trail, st.tab.names, len(st.history)
+    deck, total, draw = st.deck, sum(st.deck), st.next
     seats = range(st.players)
     for _ in range(st.tab.cards_dealt):
-        for p in seats:
-            kind = draw_now(st)
+        for p in seats:  # draw_now, with the deck's size counted down
+            r = draw() % total
+            kind = 0
+            for n in deck:
+                if r < n:
+                    break
+                r -= n
+                kind += 1
+            deck[kind] -= 1
+            total -= 1
             trail.append((at, DEAL, p, kind))  # (st.record, written out)
             hands[p].append(kind)
             if st.logging:

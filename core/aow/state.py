@@ -27,7 +27,7 @@ from ..fields import (
 )
 from ..machine import MACHINE_FIELDS, Machine
 from ..schema import param
-from . import ai, cards, info, invariants, position, settle
+from . import ai, cards, info, invariants, position, settle, setup
 from . import fight as challenges
 from .chance import deck_size
 from .fight import Fight
@@ -143,9 +143,7 @@ class War(Machine):
     @classmethod
     def new(cls, rules: WarRules, players: int, seed: int, start: bool = True,
             log: bool = False, chance: str = "sample") -> War:
-        from .setup import new
-
-        return new(cls, rules, players, seed, start, log, chance)
+        return setup.new(cls, rules, players, seed, start, log, chance)
 
     def restart(self, log: bool) -> War:
         from .setup import begin

@@ -20,9 +20,9 @@ Row = tuple[Action, ...]
 class Tables:
     """Constants and interned actions for one set of rules and team size."""
 
-    __slots__ = ("accept", "adds", "bets", "cards", "cards_dealt", "challenges", "ctx",
+    __slots__ = ("accept", "adds", "bets", "by_hand", "cards", "cards_dealt", "challenges", "ctx",
                  "discards", "draw", "fold", "hand_limit", "index", "match", "names", "pass_",
-                 "plays", "raise_limit", "raises", "refuse", "refused_to_hand", "take",
+                 "plays", "raise_limit", "raises", "ranks", "refuse", "refused_to_hand", "take",
                  "turn_limit")
 
     def __init__(self, rules: WarRules, players: int) -> None:
@@ -39,6 +39,8 @@ class Tables:
         self.cards = rules.cards
         self.names = tuple(c.name for c in rules.cards)
         self.index: dict[Any, int] = dict(rules.index)  # a card's name -> its kind
+        # a rank written as a whole number is that number whatever the state: read once
+        self.ranks = tuple(_whole(c.text.get("rank", "")) for c in rules.cards)
         seats = range(players)
         self.ctx = tuple(Ctx(p) for p in seats)  # whom a card's text runs for (shared)
         most = int(rules.p("components.tokens"))  # no one holds more than the box (W1)
@@ -60,6 +62,15 @@ class Tables:
         self.bets, self.raises = numbers(V_BET), numbers(V_RAISE)
         self.plays, self.discards = by_card(V_PLAY), by_card(V_DISCARD)
         self.adds = by_card(V_ADD, only_bonus=True)  # None: not a Wise Man (W8)
+        # the play and discard listings by seat and hand, as met (`by_hand`)
+        self.by_hand: tuple[tuple[dict[Any, Any], ...], ...] = (
+            tuple({} for _ in seats), tuple({} for _ in seats))
+
+
+def _whole(text: str) -> int | None:
+    """The whole number a text is (`1`, `-1`), or None for any other expression."""
+    t = text.strip()
+    return int(t) if t.lstrip("-").isdigit() and t.count("-") <= 1 and t.isascii() else None
 
 
 def tables(rules: WarRules, players: int) -> Tables:
@@ -69,6 +80,21 @@ def tables(rules: WarRules, players: int) -> Tables:
     if t is None:
         t = rules.cache[key] = Tables(rules, players)
     return t
+
+
+HANDS_KEPT: Final = 4096  # listings a table remembers by hand (a bound on its memory)
+
+
+def by_hand(made: dict[tuple[int, ...], list[Action]], hand: list[int],
+            row: tuple[Any, ...]) -> list[Action]:
+    """`kinds_once`, remembered in `made` by the hand (the machine gives out copies)."""
+    key = tuple(hand)
+    out = made.get(key)
+    if out is None:
+        if len(made) >= HANDS_KEPT:
+            made.clear()
+        out = made[key] = kinds_once(hand, row)
+    return out
 
 
 def kinds_once(hand: list[int], row: tuple[Any, ...]) -> list[Action]:
@@ -82,4 +108,4 @@ def kinds_once(hand: list[int], row: tuple[Any, ...]) -> list[Action]:
     return out
 
 
-__all__: Final = ["Tables", "kinds_once", "tables"]
+__all__: Final = ["Tables", "by_hand", "kinds_once", "tables"]
