@@ -93,19 +93,17 @@ def _deal_now(st: War) -> None:
         st._run()
         return
     hands, trail, names, at = st.hands, st.trail, st.tab.names, len(st.history)
-    deck, total, draw = st.deck, sum(st.deck), st.next
+    deck, draw = st.deck, st.next
+    # the deck's cards in card order: the r-th is the kind draw_now's walk over the counts
+    # finds for r, and it stays in order as cards leave it
+    t = st.tab
+    cards = (t.deal_cards.copy() if deck == t.deal_deck
+             else [k for k, n in enumerate(deck) for _ in range(n)])
     seats = range(st.players)
-    for _ in range(st.tab.cards_dealt):
-        for p in seats:  # draw_now, with the deck's size counted down
-            r = draw() % total
-            kind = 0
-            for n in deck:
-                if r < n:
-                    break
-                r -= n
-                kind += 1
+    for _ in range(t.cards_dealt):
+        for p in seats:
+            kind = cards.pop(draw() % len(cards))
             deck[kind] -= 1
-            total -= 1
             trail.append((at, DEAL, p, kind))  # (st.record, written out)
             hands[p].append(kind)
             if st.logging:
@@ -130,9 +128,10 @@ def _dealt(st: War, name: Any, p: int) -> None:
 
 def _shuffle_back(st: War) -> None:
     """W1: the cards left out of the deal go back into the drawing pile."""
-    for k, n in enumerate(st.aside):
-        st.deck[k] += n
-    st.aside = [0] * len(st.aside)
+    deck, aside, t = st.deck, st.aside, st.tab
+    for k, n in t.left_out if aside == t.deal_aside else enumerate(aside):
+        deck[k] += n
+    st.aside = [0] * len(aside)
 
 
 def begin(st: War) -> None:

@@ -180,9 +180,14 @@ class War(Machine):
     def order_from(self, player: int, others: bool) -> list[int]:
         """The living players in order of play from `player` (W3), without them if
         `others`; from p1 when `player` is nobody (-1)."""
-        n, start = self.players, max(player, 0)
-        seats = [(start + i) % n for i in range(n)]
-        return [q for q in seats if self.alive[q] and not (others and q == player)]
+        n, alive = self.players, self.alive
+        start = player if player > 0 else 0
+        out = []
+        for i in range(n):
+            q = (start + i) % n
+            if alive[q] and not (others and q == player):
+                out.append(q)
+        return out
 
     def order_key(self, first: int) -> Callable[[int], int]:
         """Sorts seats in order of play from `first` (W3)."""

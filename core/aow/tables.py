@@ -21,18 +21,24 @@ class Tables:
     """Constants and interned actions for one set of rules and team size."""
 
     __slots__ = ("accept", "adds", "bets", "by_hand", "cards", "cards_dealt", "challenges", "ctx",
-                 "discards", "draw", "fold", "hand_limit", "index", "match", "names", "pass_",
-                 "plays", "raise_limit", "raises", "ranks", "refuse", "refused_to_hand", "take",
+                 "deal_aside", "deal_cards", "deal_deck", "discards", "draw", "fold",
+                 "hand_limit", "index", "left_out", "match", "names", "pass_", "plays",
+                 "raise_limit", "raises", "ranks", "refuse", "refused_to_hand", "take",
                  "turn_limit")
 
     def __init__(self, rules: WarRules, players: int) -> None:
-        from .cards import V_DISCARD
-        from .fight import V_ACCEPT, V_BET, V_FOLD, V_MATCH, V_PLAY, V_RAISE, V_REFUSE
-        from .settle import V_ADD, V_PASS
-        from .turn import V_CHALLENGE, V_DRAW, V_TAKE
+        self._constants(rules, players)
+        self._actions(rules, players)
 
+    def _constants(self, rules: WarRules, players: int) -> None:
         self.hand_limit: int = rules.p("components.hand_limit")
         self.cards_dealt: int = rules.p("setup.cards_dealt")
+        # the deck at set-up (W1: without the cards left out of the deal), and its cards
+        # in card order (setup.py's deal draws the r-th)
+        self.deal_deck = [c.count if c.deal else 0 for c in rules.cards]
+        self.deal_aside = [0 if c.deal else c.count for c in rules.cards]
+        self.left_out = tuple((c.index, c.count) for c in rules.cards if not c.deal and c.count)
+        self.deal_cards = [c.index for c in rules.cards if c.deal for _ in range(c.count)]
         self.turn_limit: int = rules.p("rules.turn_limit")
         self.raise_limit: int = rules.p("rules.raise_limit")
         self.refused_to_hand: bool = rules.p("rules.refused_card") == "hand"
@@ -41,8 +47,15 @@ class Tables:
         self.index: dict[Any, int] = dict(rules.index)  # a card's name -> its kind
         # a rank written as a whole number is that number whatever the state: read once
         self.ranks = tuple(_whole(c.text.get("rank", "")) for c in rules.cards)
+        self.ctx = tuple(Ctx(p) for p in range(players))  # whom a card's text runs for
+
+    def _actions(self, rules: WarRules, players: int) -> None:
+        from .cards import V_DISCARD
+        from .fight import V_ACCEPT, V_BET, V_FOLD, V_MATCH, V_PLAY, V_RAISE, V_REFUSE
+        from .settle import V_ADD, V_PASS
+        from .turn import V_CHALLENGE, V_DRAW, V_TAKE
+
         seats = range(players)
-        self.ctx = tuple(Ctx(p) for p in seats)  # whom a card's text runs for (shared)
         most = int(rules.p("components.tokens"))  # no one holds more than the box (W1)
 
         def each(verb: Any) -> Row:
