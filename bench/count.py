@@ -10,6 +10,10 @@ between two calls of `os.getppid()`: callgrind dumps its counters on entering `g
 difference between replaying N games and replaying none). The count per decision is that
 dump's instructions over the cell's decisions; random playouts (Japan, 2 players) likewise.
 Counts vary between Python builds, not between runs: compare them on one machine.
+
+`--game art-of-war [--players 2,4,7]` counts Art of War's the same way: its heuristic games
+(seeds 1..N, bench/aow.py's) replayed at each team size, then random playouts at each team
+size (N games a cell, uniform legal actions), then the peers.
 """
 
 from __future__ import annotations
@@ -83,16 +87,103 @@ def peer_steps(game: Any, steps: int) -> int:
     return done
 
 
+def war_child(path: str) -> None:
+    """Under callgrind: Art of War's replays and playouts, one dump a cell (as `child`)."""
+    from aow import play_random
+    from aow import replay as war_replay
+
+    from artproject.core.aow.registry import REG as WAR
+
+    with open(path, "rb") as f:
+        cells = pickle.load(f)
+    games = {n: [(s, [WAR.parse(a) for a in acts]) for s, acts in gs] for n, gs in cells.items()}
+    games = {n: [(s, [WAR.act(a.verb, a.player, a.arg) for a in acts]) for s, acts in gs]
+             for n, gs in games.items()}
+    for n, gs in games.items():  # warm up
+        war_replay(n, gs)
+        play_random(n, len(gs), 999)
+    peers = openspiel_games(PEERS)
+    for _, game in peers:
+        peer_steps(game, 100)
+    counts = []
+    os.getppid()
+    for n, gs in games.items():
+        counts.append(war_replay(n, gs))
+        os.getppid()
+    for n, gs in games.items():
+        counts.append(play_random(n, len(gs), 1))
+        os.getppid()
+    for _, game in peers:
+        counts.append(peer_steps(game, PEER_STEPS))
+        os.getppid()
+    print(" ".join(map(str, counts)))
+
+
+def _grind(rec: Path, child_args: list[str], dry_run: bool) -> tuple[list[int], list[int]]:
+    """The child run under callgrind: its steps and each dump's instructions."""
+    out = rec.parent / "cg.out"
+    grind = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
+             "--dump-before=getppid"]
+    r = subprocess.run([*([] if dry_run else grind), sys.executable, __file__, *child_args],
+                       capture_output=True, text=True, check=True)
+    steps = [int(x) for x in r.stdout.split()]
+    dumps = sorted(rec.parent.glob("cg.out.*"), key=lambda p: int(p.suffix[1:]))
+    totals = [int(re.search(r"^totals: (\d+)", p.read_text(), re.M).group(1))  # type: ignore[union-attr]
+              for p in dumps]
+    return steps, totals
+
+
+def war_main(players: list[int], games: int, dry_run: bool) -> None:
+    """Art of War's counts (see the module's text)."""
+    from aow import record as war_record
+
+    with tempfile.TemporaryDirectory() as tmp:
+        rec = Path(tmp) / "games.pickle"
+        rec.write_bytes(pickle.dumps({n: [(s, [str(a) for a in acts])
+                                          for s, acts in war_record(n, games, 1)]
+                                      for n in players}))
+        steps, totals = _grind(rec, ["--war-child", str(rec)], dry_run)
+    if dry_run:
+        print(f"decisions counted (no valgrind): {steps}")
+        return
+    per = [ir / st for ir, st in zip(totals[1:], steps, strict=False)]
+    cells = [("heuristic replayed", n) for n in players] + [("random", n) for n in players]
+    peers = dict(zip(PEERS, per[len(cells):], strict=False))
+    print(f"Art of War, instructions per decision (callgrind, {games} games a cell, set-up "
+          "included), and as a ratio to each peer's instructions per step:")
+    print("| players | games played | decisions a game | instructions a decision |"
+          + "".join(f" x {p} |" for p in peers))
+    print("|" + " --- |" * (4 + len(peers)))
+    for (fig, n), x, st in zip(cells, per, steps, strict=False):
+        print(f"| {n} | {fig} | {st / games:.0f} | {x:,.0f} |"
+              + "".join(f" {x / y:.2f} |" for y in peers.values()))
+    for p, y in peers.items():
+        print(f"OpenSpiel {p}: {y:,.0f} instructions per step (random playouts)")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--cells", nargs="*", default=["japan:2"], metavar="MISSION[:PLAYERS]",
                     help="cells to count (default japan:2; `all`: every board at 1, 2, 4, 6)")
-    ap.add_argument("--games", type=int, default=10, help="recorded games a cell (default 10)")
+    ap.add_argument("--games", type=int, help="recorded games a cell (default 10; Art of "
+                                                "War's 100)")
     ap.add_argument("--random", type=int, default=200, help="random playouts (default 200)")
     ap.add_argument("--dry-run", action="store_true",
                     help="run the counting process without valgrind (a check that it runs)")
+    ap.add_argument("--game", choices=("art-project", "art-of-war"), default="art-project",
+                    help="whose games to count (default The A.R.T. Project's)")
+    ap.add_argument("--players", default="2,4,7",
+                    help="Art of War's team sizes (default 2,4,7)")
     ap.add_argument("--child", help=argparse.SUPPRESS)
+    ap.add_argument("--war-child", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.war_child:
+        war_child(args.war_child)
+        return
+    if args.game == "art-of-war":
+        war_main([int(x) for x in args.players.split(",")], args.games or 100, args.dry_run)
+        return
+    args.games = args.games or 10
     if args.child:
         child(args.child, args.random)
         return

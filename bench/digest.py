@@ -1,6 +1,6 @@
 """A digest of whole games, every decision's legal actions included: the speed work's guard.
 
-    python bench/digest.py [--games N] [--quick]
+    python bench/digest.py [--games N] [--quick] [--game art-project | art-of-war]
 
 Plays N games a cell (every shipped board, Japan with each shipped variant, and two
 fixtures with hooks on the round's events: bench/missions/every-hook.toml and
@@ -9,6 +9,10 @@ cautious and heuristic policies; sampled chance, and explicit chance with the ge
 own draws), hashing at each decision the pending kind, the legal actions in order and the
 action taken, and at each game's end its fingerprint and its events. The same digest before
 and after a change means the change played every one of these games identically.
+
+`--game art-of-war` digests Art of War's games the same way: N games a cell (default 100), its
+shipped rules alone and with each shipped variant, 2 to 7 players, its random and heuristic
+policies, sampled and explicit chance, every other game logging its events.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 from pathlib import Path
+from typing import Any
 
 from artproject import new_game
 from artproject.core.art.loader import shipped_missions, shipped_variants
@@ -57,11 +62,52 @@ def digest(games: int, players: tuple[int, ...], difficulties: tuple[str, ...]) 
     return h.hexdigest(), decisions
 
 
+def _play(g: Any, choose: Any, h: Any, decisions: int) -> int:
+    """One game to its end, hashed as `digest` hashes A.R.T.'s; the decisions counted so far."""
+    while not g.is_over():
+        legal = g.legal_actions()
+        a = g.sample_chance() if g.is_chance_node() else choose(g)
+        h.update(f"{g.wait}|{'|'.join(map(str, legal))}>{a}\n".encode())
+        if decisions % 5 == 0:
+            h.update(repr(sorted(g.fingerprint().items())).encode())
+        g.apply(a)
+        decisions += 1
+    h.update(repr(sorted(g.fingerprint().items())).encode())
+    h.update("\n".join(g.events()).encode())
+    return decisions
+
+
+def war_digest(games: int, players: tuple[int, ...]) -> tuple[str, int]:
+    """Art of War's games (see the module's text)."""
+    from artproject.aow.policies import POLICIES as WAR_POLICIES
+    from artproject.core.aow.loader import shipped_variants as war_variants
+
+    h = hashlib.sha256()
+    decisions = 0
+    for variants in [(), *((v,) for v in war_variants())]:
+        for n in players:
+            for policy in ("random", "heuristic"):
+                for seed in range(games):
+                    chance = "explicit" if seed % 3 == 2 else "sample"
+                    g = new_game("art-of-war", players=n, seed=seed, variants=variants,
+                                 log=seed % 2 == 0, chance=chance)
+                    decisions = _play(g, WAR_POLICIES[policy](seed), h, decisions)
+    return h.hexdigest(), decisions
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--games", type=int, default=3, help="games a cell and policy (default 3)")
+    ap.add_argument("--games", type=int, help="games a cell and policy (default 3; Art of "
+                                              "War's 100)")
     ap.add_argument("--quick", action="store_true", help="2 and 5 players, Easy only")
+    ap.add_argument("--game", choices=("art-project", "art-of-war"), default="art-project",
+                    help="whose games (default The A.R.T. Project's)")
     args = ap.parse_args()
+    if args.game == "art-of-war":
+        d, n = war_digest(args.games or 100, (2, 5) if args.quick else (2, 3, 4, 5, 6, 7))
+        print(f"art of war: digest of {n} decisions: {d}")
+        return
+    args.games = args.games or 3
     players = (2, 5) if args.quick else (1, 2, 3, 4, 5, 6)
     diffs = ("easy",) if args.quick else ("easy", "hard")
     d, n = digest(args.games, players, diffs)

@@ -15,9 +15,9 @@ from bisect import insort
 from typing import TYPE_CHECKING, Any, Final
 
 from ..actions import Action
-from .chance import DRAW, REVEAL, deck_size, take
-from .registry import CARD, PLAYER, REG, act, dead_check
-from .rules import Ctx
+from .chance import DRAW, REVEAL, draw_now, take
+from .registry import CARD, PLAYER, REG, dead_check
+from .tables import by_hand
 
 if TYPE_CHECKING:
     from .state import War
@@ -26,22 +26,34 @@ if TYPE_CHECKING:
 # ====================================================================== draws
 def draw_into_hand(st: War, p: int) -> None:
     """A step: `p` draws a card into their hand (W4, W9): nothing from an empty deck."""
-    if deck_size(st):
-        st.chance(DRAW, _drawn, (p,))
+    if st.deck_top:  # (known: the machine's `chance` would take it at once)
+        _into_hand(st, draw_now(st), p)
+    elif sum(st.deck):
+        if st.explicit:
+            st.chance(DRAW, _drawn, (p,))
+        else:  # sampled: `chance` written out
+            _into_hand(st, draw_now(st), p)
 
 
 def _drawn(st: War, name: Any, p: int) -> None:
-    kind = st.rules.index[name]
+    kind = st.tab.index[name]
     take(st, kind)
-    st.record(DRAW, p, kind)
+    _into_hand(st, kind, p)
+
+
+def _into_hand(st: War, kind: int, p: int) -> None:
+    """`p` has drawn a card of `kind` from the deck."""
+    st.trail.append((len(st.history), DRAW, p, kind))  # (st.record, written out)
     card = st.rules.cards[kind]
     if card.on_draw:  # played at once, replaced by nothing (W14, W15)
         st.discard[kind] += 1
-        st.note("played_at_once", st.seat(p), card.name)
-        st.push_ops(card.on_draw, Ctx(p))
+        if st.logging:
+            st.note("played_at_once", st.seat(p), card.name)
+        st.push_ops(card.on_draw, st.tab.ctx[p])
         return
     insort(st.hands[p], kind)
-    st.note("draw", st.seat(p), card.name)
+    if st.logging:
+        st.note("draw", st.seat(p), card.name)
 
 
 def to_discard(st: War, kinds: list[int], who: int = -1) -> None:
@@ -60,7 +72,7 @@ def lose_tokens(st: War, p: int, n: int) -> None:
     k = min(n, st.tokens[p])
     st.tokens[p] -= k
     st.centre += k
-    if k:
+    if k and st.logging:
         st.note("collateral", st.seat(p), f"{k}_tokens")
 
 
@@ -85,26 +97,27 @@ def discard_one(st: War, p: int) -> None:
     """A step: `p` discards a card of their choice, if they hold one."""
     if st.hands[p]:
         st.ask = p
-        st.pause(DISCARD)
+        st.wait = DISCARD  # (pause(DISCARD), written out)
 
 
 def _legal_discard(st: War) -> list[Action]:
     p = st.ask
-    names = st.rules.cards
-    return [act(V_DISCARD, p, names[k].name) for k in sorted(set(st.hands[p]))]
+    t = st.tab
+    return by_hand(t.by_hand[1][p], st.hands[p], t.discards[p])
 
 
 def _apply_discard(st: War, a: Action) -> None:
-    kind = st.rules.index[str(a.arg)]
+    kind = st.tab.index[a.arg]
     st.hands[a.player].remove(kind)
     to_discard(st, [kind], a.player)
-    st.note("discard", st.seat(a.player), a.arg)
+    if st.logging:
+        st.note("discard", st.seat(a.player), a.arg)
 
 
 def trim(st: War, p: int) -> None:
     """A step: `p` discards down to the hand limit, a card at a time (W4, W17)."""
-    if st.alive[p] and len(st.hands[p]) > st.rules.p("components.hand_limit"):
-        st.push(trim, p)
+    if st.alive[p] and len(st.hands[p]) > st.tab.hand_limit:
+        st.queue.append((trim, (p,)))
         discard_one(st, p)
 
 

@@ -51,6 +51,24 @@ def _pick(st: War) -> int:
     raise AssertionError("the deck's counts and its size disagree")  # pragma: no cover
 
 
+def draw_now(st: War) -> int:
+    """A draw known at once (sampled chance, or a card put on top): the kind `deck_sample`
+    names, taken from the deck (`take`), without naming it."""
+    top = st.deck_top
+    if top:
+        return top.pop()
+    deck = st.deck
+    r = st.next() % sum(deck)
+    k = 0
+    for n in deck:
+        if r < n:
+            deck[k] = n - 1
+            return k
+        r -= n
+        k += 1  # noqa: SIM113 (a plain count costs less than enumerate)
+    raise AssertionError("the deck's counts and its size disagree")  # pragma: no cover
+
+
 def take(st: War, kind: int) -> None:
     """The deck gives up a card of `kind`, drawn."""
     if st.deck_top and st.deck_top[-1] == kind:

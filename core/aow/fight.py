@@ -16,8 +16,11 @@ from typing import TYPE_CHECKING, Any, Final
 from ..actions import Action
 from ..registry import Kind
 from .cards import to_discard
+from .chance import BLIND as DRAWN
+from .chance import deck_size, take
 from .registry import CARD, PLAYER, REG, TOKENS, P, act, dead_check
 from .rules import Ctx
+from .tables import by_hand
 
 if TYPE_CHECKING:
     from .state import War
@@ -79,6 +82,18 @@ def _fight(facts: list[Any]) -> Fight:
     return f
 
 
+_SETTLE: list[Any] = []  # settle.py, once imported (it reads this module: imported late)
+
+
+def _settle() -> Any:
+    """settle.py (a function's own import costs microseconds; this, a list's look-up)."""
+    if not _SETTLE:
+        from . import settle
+
+        _SETTLE.append(settle)
+    return _SETTLE[0]
+
+
 def _half(n: int) -> int:
     """Half, rounded up (the seed: "the attacker bet 3, you owe them 2")."""
     return (n + 1) // 2
@@ -89,28 +104,38 @@ def _stake(st: War, p: int, n: int) -> None:
     assert f is not None
     st.tokens[p] -= n
     f.stake[p] += n
-    if p not in f.seats:
-        f.seats.append(p)
-        f.seats.sort(key=st.order_key(f.attacker))
+    seats = f.seats
+    if p not in seats:  # in order of play from the attacker (W3)
+        att, n = f.attacker, st.players
+        d = (p - att) % n
+        i = 0
+        while i < len(seats) and (seats[i] - att) % n < d:
+            i += 1
+        seats.insert(i, p)
 
 
 # ====================================================================== a duel (W5-W7)
 def challenge(st: War, attacker: int, defender: int) -> None:
     """`attacker` challenges `defender` (W4): a bet, a face-down card, the answer."""
     st.fight = Fight(DUEL, attacker, defender, st.players)
-    st.note("challenge", st.seat(attacker), st.seat(defender))
-    st.push(_ask_defender)
-    ask_bet(st, attacker)
+    if st.logging:
+        st.note("challenge", st.seat(attacker), st.seat(defender))
+    st.queue.append(_ASK_DEFENDER)
+    st.ask = attacker
+    st.wait = BET  # (ask_bet, written out)
 
 
 def ask_bet(st: War, p: int) -> None:
     st.ask = p
-    st.pause(BET)
+    st.wait = BET  # (pause(BET), written out)
 
 
 def _legal_bet(st: War) -> list[Action]:
     p = st.ask
-    return [act(V_BET, p, n) for n in range(1, st.tokens[p] + 1)]  # W5
+    n, row = st.tokens[p], st.tab.bets[p]
+    if n > len(row):  # (more than the box holds: only from a position set by hand)
+        return [act(V_BET, p, k) for k in range(1, n + 1)]
+    return row[:n]  # W5: 1 to all the bettor holds
 
 
 def _apply_bet(st: War, a: Action) -> None:
@@ -118,23 +143,25 @@ def _apply_bet(st: War, a: Action) -> None:
     assert f is not None and isinstance(a.arg, int)
     f.bet = a.arg
     _stake(st, a.player, a.arg)
-    st.note("bet", st.seat(a.player), a.arg)
-    st.pause(PLAY)  # the card face down, before the target answers
+    if st.logging:
+        st.note("bet", st.seat(a.player), a.arg)
+    st.wait = PLAY  # the card face down, before the target answers
 
 
 def _legal_play(st: War) -> list[Action]:
     p = st.ask
-    names = st.rules.cards
-    return [act(V_PLAY, p, names[k].name) for k in sorted(set(st.hands[p]))]  # W8: any card
+    t = st.tab
+    return by_hand(t.by_hand[0][p], st.hands[p], t.plays[p])  # W8: any card
 
 
 def _apply_play(st: War, a: Action) -> None:
     f = st.fight
     assert f is not None
-    kind = st.rules.index[str(a.arg)]
+    kind = st.tab.index[a.arg]
     st.hands[a.player].remove(kind)
     f.card[a.player] = kind
-    st.note("face_down", st.seat(a.player), a.arg)
+    if st.logging:
+        st.note("face_down", st.seat(a.player), a.arg)
 
 
 def _seen_play(a: Action, viewer: int) -> str:
@@ -145,19 +172,23 @@ def _ask_defender(st: War) -> None:
     f = st.fight
     assert f is not None
     st.ask = f.defender
-    st.pause(ANSWER)
+    st.wait = ANSWER
 
 
 def _legal_answer(st: War) -> list[Action]:
     f = st.fight
     assert f is not None
-    p, bet = st.ask, f.bet
-    out = [act(V_REFUSE, p)]
-    if st.tokens[p] >= bet:  # W5: with fewer tokens than the bet, only refuse
-        out.append(act(V_ACCEPT, p))
-        if f.kind == DUEL:  # W7: up to the initial bet again; none in a Massacre (W14)
-            most = min(st.rules.p("rules.raise_limit") * bet, st.tokens[p] - bet)
-            out += [act(V_RAISE, p, n) for n in range(1, most + 1)]
+    p, bet, t = st.ask, f.bet, st.tab
+    held = st.tokens[p]
+    if held < bet:  # W5: with fewer tokens than the bet, only refuse
+        return [t.refuse[p]]
+    out = [t.refuse[p], t.accept[p]]
+    if f.kind == DUEL:  # W7: up to the initial bet again; none in a Massacre (W14)
+        most = min(t.raise_limit * bet, held - bet)
+        if most > 0:
+            row = t.raises[p]
+            out += row[:most] if most <= len(row) else [
+                act(V_RAISE, p, n) for n in range(1, most + 1)]
     return out
 
 
@@ -169,7 +200,8 @@ def _apply_refuse(st: War, a: Action) -> None:
     paid = min(_half(f.bet), st.tokens[p])
     st.tokens[p] -= paid
     st.tokens[att] += paid
-    st.note("refuse", st.seat(p), paid)
+    if st.logging:
+        st.note("refuse", st.seat(p), paid)
     if f.kind == DUEL:
         _refused_duel(st)
 
@@ -177,33 +209,30 @@ def _apply_refuse(st: War, a: Action) -> None:
 def _refused_duel(st: War) -> None:
     """W6: the attacker takes back the bet; their engaged card is discarded face up (or,
     under the house rule, goes back to hand unrevealed)."""
-    from .settle import close
-
     f = st.fight
     assert f is not None
     att = f.attacker
     st.tokens[att] += f.stake[att]
     f.stake[att] = 0
     kind = f.card[att]
-    if st.rules.p("rules.refused_card") == "hand":
+    if st.tab.refused_to_hand:
         st.hands[att].append(kind)
         st.hands[att].sort()
     else:
         to_discard(st, [kind], att)
     f.card[att] = -1
-    close(st, (att,))
+    _settle().close(st, (att,))
 
 
 def _apply_accept(st: War, a: Action) -> None:
     f = st.fight
     assert f is not None
     _stake(st, a.player, f.bet)
-    st.note("accept", st.seat(a.player))
+    if st.logging:
+        st.note("accept", st.seat(a.player))
     if f.kind == DUEL:
-        from .settle import reveal
-
-        st.push(reveal)
-    st.pause(PLAY)
+        st.queue.append((_settle().reveal, ()))
+    st.wait = PLAY
 
 
 def _apply_raise(st: War, a: Action) -> None:
@@ -213,52 +242,52 @@ def _apply_raise(st: War, a: Action) -> None:
     assert f is not None and isinstance(a.arg, int)
     f.raised = a.arg
     _stake(st, a.player, f.bet + a.arg)
-    st.note("raise", st.seat(a.player), a.arg)
-    st.push(_ask_attacker)
-    st.pause(PLAY)
+    if st.logging:
+        st.note("raise", st.seat(a.player), a.arg)
+    st.queue.append((_ask_attacker, ()))
+    st.wait = PLAY
 
 
 def _ask_attacker(st: War) -> None:
     f = st.fight
     assert f is not None
     st.ask = f.attacker
-    st.pause(RESPONSE)
+    st.wait = RESPONSE
 
 
 def _legal_response(st: War) -> list[Action]:
     f = st.fight
     assert f is not None
-    p = st.ask
-    out = [act(V_MATCH, p)] if st.tokens[p] >= f.raised else []
-    return [*out, act(V_FOLD, p)]
+    p, t = st.ask, st.tab
+    if st.tokens[p] >= f.raised:
+        return [t.match[p], t.fold[p]]
+    return [t.fold[p]]
 
 
 def _apply_match(st: War, a: Action) -> None:
-    from .settle import reveal
-
     f = st.fight
     assert f is not None
     _stake(st, a.player, f.raised)
-    st.note("match", st.seat(a.player))
-    st.push(reveal)
+    if st.logging:
+        st.note("match", st.seat(a.player))
+    st.push(_settle().reveal)
 
 
 def _apply_fold(st: War, a: Action) -> None:
     """W7: the defender takes the attacker's bet and their own stake back; both cards are
     discarded face up; no collateral damage; the defender, as winner, draws one card."""
-    from .settle import close, replace
-
     f = st.fight
     assert f is not None
     d = f.defender
     st.tokens[d] += f.table()
     f.stake = [0] * st.players
-    st.note("fold", st.seat(a.player))
+    if st.logging:
+        st.note("fold", st.seat(a.player))
     to_discard(st, [f.card[f.attacker]], f.attacker)
     to_discard(st, [f.card[d]], d)
     f.card[f.attacker] = f.card[d] = -1
-    st.push(replace, d, 1)
-    close(st, (d,))
+    st.push(_settle().replace, d, 1)
+    _settle().close(st, (d,))
 
 
 # ====================================================================== a Massacre (W14)
@@ -267,13 +296,15 @@ def collective_challenge(st: War, ctx: Ctx) -> None:
     p = ctx.player
     if not st.hands[p]:  # W13: a drawer with no card in hand dies; tokens to the centre
         st.fated[p] = 1
-        st.note("fated", st.seat(p))
+        if st.logging:
+            st.note("fated", st.seat(p))
         return
     if not st.tokens[p]:  # (no token to bet: no challenge; the drawer dies of it, W17)
         return
     st.fight = Fight(COLLECTIVE, p, -1, st.players)
     others = [q for q in st.order_from(p, True) if st.hands[q] and st.tokens[q]]
-    st.note("collective", st.seat(p))
+    if st.logging:
+        st.note("collective", st.seat(p))
     st.push(_collective_end)
     st.push(_ask_each, tuple(others))
     ask_bet(st, p)
@@ -288,12 +319,10 @@ def _ask_each(st: War, others: tuple[int, ...]) -> None:
 
 
 def _collective_end(st: War) -> None:
-    from .settle import close, reveal
-
     f = st.fight
     assert f is not None
     if len(f.seats) > 1:
-        reveal(st)
+        _settle().reveal(st)
         return
     # everyone refused: the attacker takes back the bet and wins the refusals (W14, W17)
     att = f.attacker
@@ -301,7 +330,7 @@ def _collective_end(st: War) -> None:
     f.stake[att] = 0
     to_discard(st, [f.card[att]], att)
     f.card[att] = -1
-    close(st, (att,))
+    _settle().close(st, (att,))
 
 
 # ====================================================================== a Fortune Teller (W15)
@@ -311,15 +340,13 @@ def blind_challenge(st: War, ctx: Ctx, n: int) -> None:
     p = ctx.player
     st.fight = Fight(BLIND, p, -1, st.players)
     seats = tuple(q for q in st.order_from(p, False) if st.hands[q] and st.tokens[q] >= n)
-    st.note("blind", st.seat(p))
+    if st.logging:
+        st.note("blind", st.seat(p))
     st.push(_blind_end)
     st.push(_blind_draw, seats, n)
 
 
 def _blind_draw(st: War, seats: tuple[int, ...], n: int) -> None:
-    from .chance import BLIND as DRAWN
-    from .chance import deck_size
-
     if not seats:
         return
     st.push(_blind_draw, seats[1:], n)
@@ -329,27 +356,23 @@ def _blind_draw(st: War, seats: tuple[int, ...], n: int) -> None:
 
 
 def _blind_drawn(st: War, name: Any, p: int) -> None:
-    from .chance import BLIND as DRAWN
-    from .chance import take
-
     kind = st.rules.index[name]
     take(st, kind)
     st.record(DRAWN, p, kind)
     f = st.fight
     assert f is not None
     f.card[p] = kind
-    st.note("blind_draw", st.seat(p), name)
+    if st.logging:
+        st.note("blind_draw", st.seat(p), name)
 
 
 def _blind_end(st: War) -> None:
-    from .settle import no_contest, reveal
-
     f = st.fight
     assert f is not None
     if len(f.seats) > 1:
-        reveal(st)
+        _settle().reveal(st)
     else:
-        no_contest(st, ())  # fewer than two took part (W9)
+        _settle().no_contest(st, ())  # fewer than two took part (W9)
 
 
 def _asked(st: War, a: Action, kind: Kind) -> bool:
@@ -395,6 +418,7 @@ def _match_check(st: War, a: Action) -> str | None:
     return dead_check(st, a)
 
 
+_ASK_DEFENDER: Final = (_ask_defender, ())  # a queue item, shared
 V_BET: Final = REG.verb("bet", PLAYER, TOKENS, apply=_apply_bet, check=_bet_check,
                         help="bet tokens, 1 to all you hold (W5)")
 V_PLAY: Final = REG.verb("play", PLAYER, CARD, apply=_apply_play, check=dead_check,

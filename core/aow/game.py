@@ -29,6 +29,7 @@ else:  # the position's schema, made from the state's table of fields
 
 # The first game's options, as new_game passes them on when they are left at their defaults.
 _ART_DEFAULTS: Final = {"difficulty": "medium", "phase": "mission"}
+_NONE: Final = object()  # no default: any value is an option Art of War does not take
 
 
 def new_game(mission: str | Path | WarRules | None = None, players: int = 2, *,
@@ -41,10 +42,11 @@ def new_game(mission: str | Path | WarRules | None = None, players: int = 2, *,
     position (docs/art-of-war.md); chance="explicit" stops at every card drawn."""
     if game is not None and game != War.game:
         raise GameError(f"new_game of Art of War asked for the game {game!r}")
-    extra = sorted(k for k, v in ignored.items() if v != _ART_DEFAULTS.get(k, object()))
-    if extra:
-        raise GameError(f"Art of War has no option {extra[0]!r}: it takes rules, variants, "
-                        "players, seed, position, log and chance")
+    if ignored:
+        extra = [k for k, v in ignored.items() if v != _ART_DEFAULTS.get(k, _NONE)]
+        if extra:
+            raise GameError(f"Art of War has no option {min(extra)!r}: it takes rules, "
+                            "variants, players, seed, position, log and chance")
     ref = rules if rules is not None else mission if mission is not None else DEFAULT
     loaded = ref if isinstance(ref, WarRules) else load_rules(ref, variants)
     if position is None:

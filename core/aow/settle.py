@@ -15,7 +15,7 @@ from ..actions import Action
 from .cards import draw_into_hand, to_discard
 from .chance import REVEAL
 from .fight import DUEL, Fight
-from .registry import CARD, PLAYER, REG, act, dead_check
+from .registry import CARD, PLAYER, REG, dead_check
 from .rules import Ctx
 
 if TYPE_CHECKING:
@@ -33,17 +33,21 @@ def reveal(st: War) -> None:
     """Every face-down card shown; then the Thieves, the Wise Men and the comparison."""
     f = _fight(st)
     f.revealed = True
-    cards = st.rules.cards
+    cards, ctx, trail, at = st.rules.cards, st.tab.ctx, st.trail, len(st.history)
     items: list[tuple[Any, Any]] = []
     for p in f.seats:
         k = f.card[p]
         if k >= 0:
-            st.record(REVEAL, p, k)
-            st.note("reveal", st.seat(p), cards[k].name)
-            items += [(op, Ctx(p)) for op in cards[k].on_reveal]
-    st.push(compare)
-    st.push(_wise_round)
-    st.push_many(items)  # W11: one at a time, in order of play from the attacker
+            trail.append((at, REVEAL, p, k))  # (st.record, written out)
+            if st.logging:
+                st.note("reveal", st.seat(p), cards[k].name)
+            for op in cards[k].on_reveal:
+                items.append((op, ctx[p]))
+    q = st.queue
+    q.append(_COMPARE)
+    q.append(_WISE_ROUND)
+    if items:
+        st.push_many(items)  # W11: one at a time, in order of play from the attacker
 
 
 def in_comparison(st: War, kind: int) -> int:
@@ -58,7 +62,7 @@ def take_back(st: War, ctx: Ctx) -> None:
     """W11: the owner takes back what is left of their stake."""
     f, p = _fight(st), ctx.player
     st.tokens[p] += f.stake[p]
-    if f.stake[p]:
+    if f.stake[p] and st.logging:
         st.note("take_back", st.seat(p), f.stake[p])
     f.stake[p] = 0
 
@@ -71,22 +75,31 @@ def steal(st: War, ctx: Ctx, n: int) -> None:
         if k:
             f.stake[q] -= k
             st.tokens[p] += k
-            st.note("steal", st.seat(p), k, st.seat(q))
+            if st.logging:
+                st.note("steal", st.seat(p), k, st.seat(q))
 
 
 def withdraw(st: War, ctx: Ctx) -> None:
     """The card leaves the comparison: its owner adds no Wise Man, draws nothing (W11)."""
     _fight(st).out[ctx.player] = 1
-    st.note("withdraw", st.seat(ctx.player))
+    if st.logging:
+        st.note("withdraw", st.seat(ctx.player))
 
 
 # ====================================================================== Wise Men (W8)
 def _in_play(st: War) -> list[int]:
     """The players still in the comparison whose card can win (its rank 0 or more)."""
     f = _fight(st)
-    cards = st.rules.cards
-    return [p for p in f.seats if f.card[p] >= 0 and not f.out[p]
-            and cards[f.card[p]].rank(st, Ctx(p)) >= 0]
+    t = st.tab
+    cards, ctx, ranks, card, out = t.cards, t.ctx, t.ranks, f.card, f.out
+    found = []
+    for p in f.seats:
+        k = card[p]
+        if k >= 0 and not out[p]:
+            r = ranks[k]
+            if (cards[k].rank(st, ctx[p]) if r is None else r) >= 0:
+                found.append(p)
+    return found
 
 
 def _wise_round(st: War) -> None:
@@ -94,31 +107,41 @@ def _wise_round(st: War) -> None:
     until every one has passed in a row (W8); a player with no card in hand (public) is
     not asked."""
     f = _fight(st)
-    seats = [p for p in _in_play(st) if st.hands[p]]
+    hands = st.hands
+    seats = [p for p in _in_play(st) if hands[p]]
     i, passes = f.wise
     if not seats or passes >= len(seats):
         return
     st.ask = seats[i % len(seats)]
     f.wise[0] = i + 1
-    st.push(_wise_round)
-    st.pause(WISE)
+    st.queue.append(_WISE_ROUND)
+    st.wait = WISE
 
 
 def _legal_wise(st: War) -> list[Action]:
-    p = st.ask
-    cards = st.rules.cards
-    out = [act(V_ADD, p, cards[k].name) for k in sorted(set(st.hands[p])) if cards[k].bonus]
-    return [*out, act(V_PASS, p)]
+    p, t = st.ask, st.tab
+    row = t.adds[p]
+    out = []
+    last = -1
+    for k in st.hands[p]:  # each Wise Man held, once a kind, in card order
+        if k != last:
+            last = k
+            a = row[k]
+            if a is not None:
+                out.append(a)
+    out.append(t.pass_[p])
+    return out
 
 
 def _apply_add(st: War, a: Action) -> None:
     f = _fight(st)
-    kind = st.rules.index[str(a.arg)]
+    kind = st.tab.index[a.arg]
     st.hands[a.player].remove(kind)
     f.added[a.player].append(kind)
     f.wise[1] = 0
-    st.record(REVEAL, a.player, kind)
-    st.note("add", st.seat(a.player), a.arg)
+    st.trail.append((len(st.history), REVEAL, a.player, kind))  # (st.record, written out)
+    if st.logging:
+        st.note("add", st.seat(a.player), a.arg)
 
 
 def _apply_pass(st: War, a: Action) -> None:
@@ -131,7 +154,11 @@ def _key(st: War, p: int) -> tuple[int, int]:
     f = _fight(st)
     cards = st.rules.cards
     card = cards[f.card[p]]
-    return card.rank(st, Ctx(p)), card.score + sum(cards[k].bonus for k in f.added[p])
+    r = st.tab.ranks[card.index]
+    total = card.score
+    for k in f.added[p]:
+        total += cards[k].bonus
+    return card.rank(st, st.tab.ctx[p]) if r is None else r, total
 
 
 def compare(st: War) -> None:
@@ -144,7 +171,8 @@ def compare(st: War) -> None:
     keys = {p: _key(st, p) for p in alive}
     best = max(keys.values())
     winners = tuple(p for p in alive if keys[p] == best)
-    st.note("compare", *(f"{st.seat(p)}={keys[p][1]}" for p in alive))
+    if st.logging:
+        st.note("compare", *(f"{st.seat(p)}={keys[p][1]}" for p in alive))
     if len(winners) == 1:
         _win(st, winners[0])
     elif f.kind == DUEL:
@@ -174,9 +202,10 @@ def _win(st: War, w: int) -> None:
     f.stake = [0] * st.players
     card = cards[f.card[w]]
     draws = max(cards[k].draws for k in [f.card[w], *f.added[w]])
-    st.note("wins", st.seat(w), won)
+    if st.logging:
+        st.note("wins", st.seat(w), won)
     _engaged(st)
-    st.push(replace, w, draws)
+    st.queue.append((replace, (w, draws)))
     close(st, (w,), card.collateral)
 
 
@@ -189,7 +218,8 @@ def _tie_duel(st: War) -> None:
     st.tokens[d] += paid + f.stake[d]
     st.tokens[a] += f.stake[a] - paid
     f.stake = [0] * st.players
-    st.note("even", st.seat(a), st.seat(d), paid)
+    if st.logging:
+        st.note("even", st.seat(a), st.seat(d), paid)
     _engaged(st)
     close(st, ())
 
@@ -204,7 +234,8 @@ def _tie_split(st: War, winners: tuple[int, ...]) -> None:
         st.tokens[p] += share
     st.centre += pot - share * len(winners)
     f.stake = [0] * st.players
-    st.note("split", *(st.seat(p) for p in winners), share)
+    if st.logging:
+        st.note("split", *(st.seat(p) for p in winners), share)
     _engaged(st)
     close(st, winners)
 
@@ -215,7 +246,8 @@ def no_contest(st: War, winners: tuple[int, ...]) -> None:
     for p in f.seats:
         st.tokens[p] += f.stake[p]
     f.stake = [0] * st.players
-    st.note("no_winner")
+    if st.logging:
+        st.note("no_winner")
     _engaged(st)
     close(st, winners)
 
@@ -226,9 +258,9 @@ def close(st: War, winners: tuple[int, ...], collateral: tuple[Any, ...] = ()) -
     took each last card or token (W17); replacement draws come after (W16)."""
     st.fight = None
     st.ask = -1
-    st.push(doom, winners)
+    st.queue.append((doom, (winners,)))
     if collateral and winners:
-        st.push_ops(collateral, Ctx(winners[0]))
+        st.push_ops(collateral, st.tab.ctx[winners[0]])
 
 
 def doom(st: War, winners: tuple[int, ...]) -> None:
@@ -250,13 +282,14 @@ def doom(st: War, winners: tuple[int, ...]) -> None:
 def replace(st: War, w: int, n: int) -> None:
     """The winner's replacement draws, one at a time, up to the hand limit (W9, W16): a
     Massacre or Fortune Teller drawn is resolved at once."""
-    limit = st.rules.p("components.hand_limit")
-    if n <= 0 or not st.alive[w] or st.fated[w] or len(st.hands[w]) >= limit:
+    if n <= 0 or not st.alive[w] or st.fated[w] or len(st.hands[w]) >= st.tab.hand_limit:
         return
-    st.push(replace, w, n - 1)
+    st.queue.append((replace, (w, n - 1)))
     draw_into_hand(st, w)
 
 
+_COMPARE: Final = (compare, ())  # queue items, shared
+_WISE_ROUND: Final = (_wise_round, ())
 V_ADD: Final = REG.verb("add", PLAYER, CARD, apply=_apply_add, check=dead_check,
                         help="add a Wise Man (a card with a bonus) from hand, face up (W8)")
 V_PASS: Final = REG.verb("pass", PLAYER, apply=_apply_pass, check=dead_check,

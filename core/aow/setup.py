@@ -7,12 +7,14 @@ from a set position (scenarios) deals from its seed at once, then sets the posit
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from ..errors import GameError, closest
+from ..fields import make_copier
 from ..machine import rng_state
 from .chance import DEAL, take
 from .rules import WarRules
+from .tables import tables
 from .turn import start_turn
 
 if TYPE_CHECKING:
@@ -21,16 +23,42 @@ if TYPE_CHECKING:
 
 def new(cls: type[War], rules: WarRules, players: int, seed: int, start: bool = True,
         log: bool = False, chance: str = "sample") -> War:
-    """A game set up (W1); with start=True, run to the first decision (or chance node)."""
-    if chance not in ("sample", "explicit"):
+    """A game set up (W1); with start=True, run to the first decision (or chance node).
+    Everything before the deal is the same for every seed: a copy of a template made once
+    per rules and team size (`fields.make_copier`), given the seed and the modes."""
+    if chance != "sample" and chance != "explicit":
         raise GameError(f"unknown chance mode {chance!r}{closest(chance, ('sample', 'explicit'))}"
                         "; expected sample or explicit")
+    copier = rules.cache.get(("war-new", players)) if players.__class__ is int else None
+    if copier is None:
+        copier = _copier(cls, rules, players)
+    st: War = copier(seed, rng_state(seed), chance == "explicit", log)
+    if start and st.explicit:  # each card dealt a chance node, then the first turn
+        st.push(start_turn)
+        _deal(st)
+        st._run()
+        return st
+    _deal_now(st)  # sampled, or a set position follows (then `begin`): dealt at once
+    _shuffle_back(st)
+    if start:
+        start_turn(st)
+        st._run()  # (the game over at once, should the turn limit be 0)
+    return st
+
+
+_GIVEN: Final = ("seed", "rng", "explicit", "logging")  # what a template's copy is given
+
+
+def _copier(cls: type[War], rules: WarRules, players: int) -> Any:
+    """The copier of the game before its deal (W1) for `players` players, made once and
+    kept in `rules.cache`; GameError for a team size the rules do not allow."""
     low, high = rules.p("components.min_players"), rules.p("components.max_players")
     if not isinstance(players, int) or isinstance(players, bool) or not low <= players <= high:
         raise GameError(f"Art of War is for {low} to {high} players, not {players!r} (W1)")
     st = cls.__new__(cls)
-    st.init_machine(rules, seed, log, chance == "explicit")
+    st.init_machine(rules, 0, False, False)
     st.players = players
+    st.tab = tables(rules, players)
     st.turn, st.current, st.ask = 0, 0, -1
     st.alive = [1] * players
     st.tokens = [rules.p("setup.tokens_dealt")] * players
@@ -43,16 +71,8 @@ def new(cls: type[War], rules: WarRules, players: int, seed: int, start: bool = 
     st.fight = None
     st.doom_cards, st.doom_tokens = [None] * players, [None] * players
     st.fated, st.deaths, st.drawn = [0] * players, [], ()
-    if start:
-        st.push(start_turn)
-        _deal(st)
-        st._run()
-    else:  # a set position follows: the deal is the seed's at once (then `begin`)
-        st.explicit = False
-        _deal(st)
-        st._run()
-        st.explicit = chance == "explicit"
-    return st
+    copier = rules.cache[("war-new", players)] = make_copier(cls, cls.FIELDS, st, _GIVEN)
+    return copier
 
 
 def _deal(st: War) -> None:
@@ -65,6 +85,33 @@ def _deal(st: War) -> None:
         st.push(_deal_one, p)
 
 
+def _deal_now(st: War) -> None:
+    """`_deal`'s cards drawn from the seeded generator at once, as its queued steps would
+    draw them with sampled chance."""
+    if st.deck_top:  # (cards put on top: drawn from there first)
+        _deal(st)
+        st._run()
+        return
+    hands, trail, names, at = st.hands, st.trail, st.tab.names, len(st.history)
+    deck, draw = st.deck, st.next
+    # the deck's cards in card order: the r-th is the kind draw_now's walk over the counts
+    # finds for r, and it stays in order as cards leave it
+    t = st.tab
+    cards = (t.deal_cards.copy() if deck == t.deal_deck
+             else [k for k, n in enumerate(deck) for _ in range(n)])
+    seats = range(st.players)
+    for _ in range(t.cards_dealt):
+        for p in seats:
+            kind = cards.pop(draw() % len(cards))
+            deck[kind] -= 1
+            trail.append((at, DEAL, p, kind))  # (st.record, written out)
+            hands[p].append(kind)
+            if st.logging:
+                st.note("deal", st.seat(p), names[kind])
+    for h in hands:
+        h.sort()
+
+
 def _deal_one(st: War, p: int) -> None:
     st.chance(DEAL, _dealt, (p,))
 
@@ -75,14 +122,16 @@ def _dealt(st: War, name: Any, p: int) -> None:
     st.record(DEAL, p, kind)
     st.hands[p].append(kind)
     st.hands[p].sort()
-    st.note("deal", st.seat(p), name)
+    if st.logging:
+        st.note("deal", st.seat(p), name)
 
 
 def _shuffle_back(st: War) -> None:
     """W1: the cards left out of the deal go back into the drawing pile."""
-    for k, n in enumerate(st.aside):
-        st.deck[k] += n
-    st.aside = [0] * len(st.aside)
+    deck, aside, t = st.deck, st.aside, st.tab
+    for k, n in t.left_out if aside == t.deal_aside else enumerate(aside):
+        deck[k] += n
+    st.aside = [0] * len(aside)
 
 
 def begin(st: War) -> None:

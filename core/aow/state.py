@@ -12,15 +12,28 @@ from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, Final
 
 from ...missions import WAR_DEFAULT
-from ..fields import COPY, HIDDEN, LIST, LISTS, PRIVATE, PUBLIC, SHARE, Entry, Field
+from ..fields import (
+    COPY,
+    DERIVED,
+    HIDDEN,
+    LIST,
+    LISTS,
+    MACHINE,
+    PRIVATE,
+    PUBLIC,
+    SHARE,
+    Entry,
+    Field,
+)
 from ..machine import MACHINE_FIELDS, Machine
 from ..schema import param
-from . import ai, cards, info, invariants, position, settle
+from . import ai, cards, info, invariants, position, settle, setup
 from . import fight as challenges
 from .chance import deck_size
 from .fight import Fight
 from .registry import GAME, REG, P
 from .rules import Ctx, WarRules
+from .tables import Tables, tables
 
 
 def _entry(key: str, t: Any, meaning: str, info_: str = PUBLIC, read: bool = True,
@@ -45,6 +58,7 @@ _PER_PLAYER: Final = "a list of {0}, p1 first, or a table of pN = {1}"
 # The game's fields, after the machine's own (see core/fields.py): how a copy takes each,
 # what it is to the players (W19), its fingerprint, its position entries (in this order).
 WAR_FIELDS: Final = (
+    Field("tab", DERIVED, MACHINE),  # the rules' tables for this team size (tables.py), shared
     Field("players", SHARE, PUBLIC, fp="players"),
     Field("turn", SHARE, PUBLIC, fp="turn", entries=(_entry(
         "turn", int, "turns already begun (W18's limit counts them)", lo=0),)),
@@ -105,6 +119,7 @@ class War(Machine):
     __slots__ = tuple(f.name for f in WAR_FIELDS)
 
     rules: WarRules
+    tab: Tables
     players: int
     turn: int
     current: int
@@ -128,18 +143,17 @@ class War(Machine):
     @classmethod
     def new(cls, rules: WarRules, players: int, seed: int, start: bool = True,
             log: bool = False, chance: str = "sample") -> War:
-        from .setup import new
-
-        return new(cls, rules, players, seed, start, log, chance)
+        return setup.new(cls, rules, players, seed, start, log, chance)
 
     def restart(self, log: bool) -> War:
         from .setup import begin
 
-        st = War.new(self.rules, self.players, self.seed, start=False, log=log,
-                     chance="explicit" if self.explicit else "sample")
-        if self.start is not None:
-            position.apply_position(st, self.start.get("position", {}))
-            st.start = self.start
+        chance = "explicit" if self.explicit else "sample"
+        if self.start is None:  # dealt as it was: with explicit chance, each card a node
+            return War.new(self.rules, self.players, self.seed, log=log, chance=chance)
+        st = War.new(self.rules, self.players, self.seed, start=False, log=log, chance=chance)
+        position.apply_position(st, self.start.get("position", {}))
+        st.start = self.start
         begin(st)
         return st
 
@@ -166,9 +180,14 @@ class War(Machine):
     def order_from(self, player: int, others: bool) -> list[int]:
         """The living players in order of play from `player` (W3), without them if
         `others`; from p1 when `player` is nobody (-1)."""
-        n, start = self.players, max(player, 0)
-        seats = [(start + i) % n for i in range(n)]
-        return [q for q in seats if self.alive[q] and not (others and q == player)]
+        n, alive = self.players, self.alive
+        start = player if player > 0 else 0
+        out = []
+        for i in range(n):
+            q = (start + i) % n
+            if alive[q] and not (others and q == player):
+                out.append(q)
+        return out
 
     def order_key(self, first: int) -> Callable[[int], int]:
         """Sorts seats in order of play from `first` (W3)."""
@@ -282,6 +301,9 @@ class War(Machine):
 
     observation = info.observation
     start_view = info.start_view
+
+    def _after_unpickle(self) -> None:
+        self.tab = tables(self.rules, self.players)
 
     def _op_ref(self, fn: Any) -> Any:
         from .game import op_ref

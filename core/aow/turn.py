@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, Final
 
 from ..actions import Action
 from .cards import draw_into_hand, trim
-from .chance import TAKEN, deck_size
+from .chance import TAKEN
 from .fight import challenge
-from .registry import PLAYER, REG, TARGET, P, act, dead_check
+from .registry import PLAYER, REG, TARGET, P, dead_check
 
 if TYPE_CHECKING:
     from .state import War
@@ -24,45 +24,53 @@ if TYPE_CHECKING:
 
 def start_turn(st: War) -> None:
     """A step: the current player's turn, unless the turn limit has been reached (W18)."""
-    limit = st.rules.p("rules.turn_limit")
+    limit = st.tab.turn_limit
     if st.turn >= limit:
         living = [P[p] for p in range(st.players) if st.alive[p]]
         _draw_game(st, f"the turn limit ({limit} turns) was reached: drawn among "
                    f"{', '.join(living)} (W18)")
         return
     st.turn += 1
-    st.doom_cards = [None] * st.players
-    st.doom_tokens = [None] * st.players
-    st.note("turn", st.turn, st.seat(st.current))
+    n = st.players
+    st.doom_cards = [None] * n
+    st.doom_tokens = [None] * n
+    if st.logging:
+        st.note("turn", st.turn, st.seat(st.current))
     st.ask = st.current
-    st.pause(TURN)
+    st.wait = TURN  # (pause(TURN), written out)
 
 
 def _legal_turn(st: War) -> list[Action]:
     p = st.current
+    t = st.tab
     out = []
-    if len(st.hands[p]) < st.rules.p("components.hand_limit") and deck_size(st):
-        out.append(act(V_DRAW, p))
+    if len(st.hands[p]) < t.hand_limit and (st.deck_top or sum(st.deck)):
+        out.append(t.draw[p])
     if st.centre:
-        out.append(act(V_TAKE, p))
-    out += [act(V_CHALLENGE, p, P[q]) for q in st.order_from(p, True)]
+        out.append(t.take[p])
+    row, alive, n = t.challenges[p], st.alive, st.players
+    for i in range(1, n):  # the others in order of play from p (W3)
+        q = (p + i) % n
+        if alive[q]:
+            out.append(row[q])
     return out
 
 
 def _apply_draw(st: War, a: Action) -> None:
-    st.push(end_turn)
+    st.queue.append(_END_TURN)
     draw_into_hand(st, a.player)
 
 
 def _apply_take(st: War, a: Action) -> None:
     st.centre -= 1
     st.tokens[a.player] += 1
-    st.note("token", st.seat(a.player))
-    st.push(end_turn)
+    if st.logging:
+        st.note("token", st.seat(a.player))
+    st.queue.append(_END_TURN)
 
 
 def _apply_challenge(st: War, a: Action) -> None:
-    st.push(end_turn)
+    st.queue.append(_END_TURN)
     challenge(st, a.player, P.index(str(a.arg)))
 
 
@@ -84,8 +92,19 @@ def _challenge_check(st: War, a: Action) -> str | None:
 def end_turn(st: War) -> None:
     """The turn's settlement is over: every death at once (W16, W17), then the end (W18)
     or the next turn; a killer over the hand limit discards down to it first."""
-    dead = [p for p in range(st.players)
-            if st.alive[p] and (st.fated[p] or not st.hands[p] or not st.tokens[p])]
+    alive, hands, tokens, fated = st.alive, st.hands, st.tokens, st.fated
+    dead = []
+    for p in range(st.players):
+        if alive[p] and (fated[p] or not hands[p] or not tokens[p]):
+            dead.append(p)
+    if not dead and sum(alive) > 1:  # nobody died: the next turn (queued, it would run now)
+        next_turn(st)
+        return
+    _deaths(st, dead)
+
+
+def _deaths(st: War, dead: list[int]) -> None:
+    """`end_turn` with deaths (or a game that no longer has two players living)."""
     killers: list[int] = []
     for p in dead:
         killers += _bury(st, p, dead)
@@ -119,7 +138,8 @@ def _bury(st: War, p: int, dead: list[int]) -> list[int]:
     _share_tokens(st, tokens, heirs if cause == "cards" else [])
     took = _share_cards(st, cards, heirs if cause == "tokens" else [])
     st.deaths.append((st.turn, p, cause, tuple(killers)))
-    st.note("dies", st.seat(p), cause, *(P[k] for k in killers))
+    if st.logging:
+        st.note("dies", st.seat(p), cause, *(P[k] for k in killers))
     return took
 
 
@@ -156,7 +176,7 @@ def next_turn(st: War) -> None:
         if st.alive[q]:
             st.current = q
             break
-    st.push(start_turn)
+    start_turn(st)  # (queued, it would run next)
 
 
 def _draw_game(st: War, reason: str, among: tuple[int, ...] | None = None) -> None:
@@ -165,6 +185,7 @@ def _draw_game(st: War, reason: str, among: tuple[int, ...] | None = None) -> No
     st.end_game("draw", reason)
 
 
+_END_TURN: Final = (end_turn, ())  # a queue item, shared
 V_DRAW: Final = REG.verb("draw", PLAYER, apply=_apply_draw, check=dead_check,
                          help="draw a card (not with a full hand, W4)")
 V_TAKE: Final = REG.verb("take", PLAYER, apply=_apply_take, check=dead_check,

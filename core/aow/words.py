@@ -147,11 +147,14 @@ def _for_each(comp: Compiler, s: a.ForEach, bound: frozenset[str]) -> str:
     if s.cond is not None:
         cond = comp.const(comp.fn("st, ctx", "return " + comp.expr_code(s.cond, inner)[0]))
         cond += "(st, _c)"
-    ctx_cls = comp.const(Ctx)
+    ctxs = comp.const(_CTXS)
     return (f"_items = []\nfor _p in st.order_from(ctx.player, {s.others}):\n"
-            f"    _c = {ctx_cls}(_p)\n"
+            f"    _c = {ctxs}[_p]\n"
             f"    if {cond}:\n        _items.append(({body}, _c))\n"
             "st.push_many(_items)")
+
+
+_CTXS: Final = tuple(Ctx(p) for p in range(len(P)))  # each seat's context, shared (immutable)
 
 
 def card_name_problem(name: str) -> str | None:

@@ -1,0 +1,124 @@
+"""What Art of War's hot paths read, worked out once per rules and team size: the rule
+constants a step reads (the hand limit, the turn limit...), each seat's context for the card
+texts, and the interned actions each decision offers, so that listing legal actions is
+indexing and slicing, not building (`tables(rules, players)`, kept in `rules.cache` and on
+the state as its derived field `tab`). tests/test_aow_speed.py checks the listings against
+the rules worked out plainly at every decision of many games.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from ..actions import Action
+from .registry import P, act
+from .rules import Ctx, WarRules
+
+Row = tuple[Action, ...]
+
+
+class Tables:
+    """Constants and interned actions for one set of rules and team size."""
+
+    __slots__ = ("accept", "adds", "bets", "by_hand", "cards", "cards_dealt", "challenges", "ctx",
+                 "deal_aside", "deal_cards", "deal_deck", "discards", "draw", "fold",
+                 "hand_limit", "index", "left_out", "match", "names", "pass_", "plays",
+                 "raise_limit", "raises", "ranks", "refuse", "refused_to_hand", "take",
+                 "turn_limit")
+
+    def __init__(self, rules: WarRules, players: int) -> None:
+        self._constants(rules, players)
+        self._actions(rules, players)
+
+    def _constants(self, rules: WarRules, players: int) -> None:
+        self.hand_limit: int = rules.p("components.hand_limit")
+        self.cards_dealt: int = rules.p("setup.cards_dealt")
+        # the deck at set-up (W1: without the cards left out of the deal), and its cards
+        # in card order (setup.py's deal draws the r-th)
+        self.deal_deck = [c.count if c.deal else 0 for c in rules.cards]
+        self.deal_aside = [0 if c.deal else c.count for c in rules.cards]
+        self.left_out = tuple((c.index, c.count) for c in rules.cards if not c.deal and c.count)
+        self.deal_cards = [c.index for c in rules.cards if c.deal for _ in range(c.count)]
+        self.turn_limit: int = rules.p("rules.turn_limit")
+        self.raise_limit: int = rules.p("rules.raise_limit")
+        self.refused_to_hand: bool = rules.p("rules.refused_card") == "hand"
+        self.cards = rules.cards
+        self.names = tuple(c.name for c in rules.cards)
+        self.index: dict[Any, int] = dict(rules.index)  # a card's name -> its kind
+        # a rank written as a whole number is that number whatever the state: read once
+        self.ranks = tuple(_whole(c.text.get("rank", "")) for c in rules.cards)
+        self.ctx = tuple(Ctx(p) for p in range(players))  # whom a card's text runs for
+
+    def _actions(self, rules: WarRules, players: int) -> None:
+        from .cards import V_DISCARD
+        from .fight import V_ACCEPT, V_BET, V_FOLD, V_MATCH, V_PLAY, V_RAISE, V_REFUSE
+        from .settle import V_ADD, V_PASS
+        from .turn import V_CHALLENGE, V_DRAW, V_TAKE
+
+        seats = range(players)
+        most = int(rules.p("components.tokens"))  # no one holds more than the box (W1)
+
+        def each(verb: Any) -> Row:
+            return tuple(act(verb, p) for p in seats)
+
+        def numbers(verb: Any) -> tuple[list[Action], ...]:
+            return tuple([act(verb, p, n) for n in range(1, most + 1)] for p in seats)
+
+        def by_card(verb: Any, only_bonus: bool = False) -> tuple[tuple[Any, ...], ...]:
+            return tuple(tuple(None if only_bonus and not c.bonus else act(verb, p, c.name)
+                               for c in rules.cards) for p in seats)
+
+        self.draw, self.take, self.refuse, self.accept = (
+            each(V_DRAW), each(V_TAKE), each(V_REFUSE), each(V_ACCEPT))
+        self.match, self.fold, self.pass_ = each(V_MATCH), each(V_FOLD), each(V_PASS)
+        self.challenges = tuple(tuple(act(V_CHALLENGE, p, P[q]) for q in seats) for p in seats)
+        self.bets, self.raises = numbers(V_BET), numbers(V_RAISE)
+        self.plays, self.discards = by_card(V_PLAY), by_card(V_DISCARD)
+        self.adds = by_card(V_ADD, only_bonus=True)  # None: not a Wise Man (W8)
+        # the play and discard listings by seat and hand, as met (`by_hand`)
+        self.by_hand: tuple[tuple[dict[Any, Any], ...], ...] = (
+            tuple({} for _ in seats), tuple({} for _ in seats))
+
+
+def _whole(text: str) -> int | None:
+    """The whole number a text is (`1`, `-1`), or None for any other expression."""
+    t = text.strip()
+    return int(t) if t.lstrip("-").isdigit() and t.count("-") <= 1 and t.isascii() else None
+
+
+def tables(rules: WarRules, players: int) -> Tables:
+    """The tables of `rules` for `players` players, made once and kept in the rules' cache."""
+    key = ("war-tables", players)
+    t = rules.cache.get(key)
+    if t is None:
+        t = rules.cache[key] = Tables(rules, players)
+    return t
+
+
+HANDS_KEPT: Final = 4096  # listings a table remembers by hand (a bound on its memory)
+
+
+def by_hand(made: dict[tuple[int, ...], list[Action]], hand: list[int],
+            row: tuple[Any, ...]) -> list[Action]:
+    """`kinds_once`, remembered in `made` by the hand (the machine gives out copies)."""
+    key = tuple(hand)
+    out = made.get(key)
+    if out is None:
+        if len(made) >= HANDS_KEPT:
+            made.clear()
+        out = made[key] = kinds_once(hand, row)
+    return out
+
+
+def kinds_once(hand: list[int], row: tuple[Any, ...]) -> list[Action]:
+    """`row`'s action for each kind in a sorted hand, once a kind, in card order."""
+    out = []
+    last = -1
+    for k in hand:
+        if k != last:
+            out.append(row[k])
+            last = k
+    return out
+
+
+__all__: Final = ["Tables", "by_hand", "kinds_once", "tables"]

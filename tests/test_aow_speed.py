@@ -1,0 +1,72 @@
+"""Art of War's hot path against its plain statement: what the speed work keeps equal."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from artproject import new_game
+from artproject.aow.policies import POLICIES
+
+
+@pytest.mark.parametrize("chance", ["sample", "explicit"])
+def test_events_told_by_a_replay_are_the_logged_games(chance: str) -> None:
+    """A game that did not log its events tells them by replaying from its seed; with
+    explicit chance the replay deals card by card as the game did (each card a node)."""
+    games = [new_game("art-of-war", players=3, seed=2, chance=chance, log=log)
+             for log in (False, True)]
+    for g in games:
+        choose = POLICIES["random"](2)
+        while not g.is_over():
+            g.apply(g.sample_chance() if g.is_chance_node() else choose(g))
+    unlogged, logged = games
+    assert unlogged.history == logged.history
+    assert unlogged.events() == logged.events() and any("deal" in e for e in logged.events())
+
+
+def _plain_legal(g: Any) -> list[Any]:
+    """The legal actions worked out plainly from the rules (W4-W8, W14), as before tables."""
+    act, p, cards = g.registry.act, g.ask, g.rules.cards
+    kinds = sorted(set(g.hands[p])) if p >= 0 else []
+    f, w = g.fight, str(g.wait)
+    if w == "turn":
+        out = [act("draw", p)] if (len(g.hands[p]) < g.rules.p("components.hand_limit")
+                                   and g.deck_size()) else []
+        out += [act("take", p)] if g.centre else []
+        return out + [act("challenge", p, f"p{q + 1}") for q in g.order_from(p, True)]
+    if w == "bet":
+        return [act("bet", p, n) for n in range(1, g.tokens[p] + 1)]
+    if w in ("play", "discard"):
+        return [act(w, p, cards[k].name) for k in kinds]
+    if w == "answer":
+        out = [act("refuse", p)]
+        if g.tokens[p] >= f.bet:
+            out.append(act("accept", p))
+            if f.kind == "duel":
+                most = min(g.rules.p("rules.raise_limit") * f.bet, g.tokens[p] - f.bet)
+                out += [act("raise", p, n) for n in range(1, most + 1)]
+        return out
+    if w == "response":
+        return ([act("match", p)] if g.tokens[p] >= f.raised else []) + [act("fold", p)]
+    if w == "wise":
+        return [act("add", p, cards[k].name) for k in kinds if cards[k].bonus] + [act("pass", p)]
+    return g.legal_actions()  # chance nodes: the machine's own
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6, 7])
+def test_tables_list_the_rules_legal_actions(players: int) -> None:
+    """At every decision of random and heuristic games, with and without the shipped variant,
+    the tables' listing is the rules' worked out plainly, in the same order."""
+    decisions = 0
+    for seed in range(6):
+        for policy in ("random", "heuristic"):
+            variants = ("refused-card-hand",) if seed % 2 else ()
+            g = new_game("art-of-war", players=players, seed=seed, variants=variants,
+                         chance="explicit" if seed % 3 == 2 else "sample")
+            choose = POLICIES[policy](seed)
+            while not g.is_over():
+                assert g.legal_actions() == _plain_legal(g), (g.wait, g.history)
+                g.apply(g.sample_chance() if g.is_chance_node() else choose(g))
+                decisions += 1
+    assert decisions > 300
