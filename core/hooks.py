@@ -12,6 +12,9 @@ if TYPE_CHECKING:
     from .machine import Machine
 
 
+_PARTS: dict[tuple[type, str, str], Any] = {}  # GameHooks._part's finds
+
+
 class GameHooks:
     """The game's part of a state class (`Machine` inherits it)."""
 
@@ -33,12 +36,18 @@ class GameHooks:
 
     @classmethod
     def _part(cls, module: str, name: str) -> Any:
-        """`name` from the game's `module` (a module of its PACKAGE), imported lazily."""
-        if not cls.PACKAGE:
-            raise NotImplementedError(f"{cls.__name__} names no PACKAGE for its {module}.{name}")
-        from importlib import import_module
+        """`name` from the game's `module` (a module of its PACKAGE), imported lazily, found
+        once (a new game asks for its `new_game` every time)."""
+        key = (cls, module, name)
+        got = _PARTS.get(key)
+        if got is None:
+            if not cls.PACKAGE:
+                raise NotImplementedError(
+                    f"{cls.__name__} names no PACKAGE for its {module}.{name}")
+            from importlib import import_module
 
-        return getattr(import_module(f"{cls.PACKAGE}.{module}"), name)
+            got = _PARTS[key] = getattr(import_module(f"{cls.PACKAGE}.{module}"), name)
+        return got
 
     # ------------------------------------------------------------------ starting a game
     @classmethod
