@@ -214,6 +214,8 @@ class Machine(Numeric, GameHooks):
                 fn, args = pop()
                 if len(args) == 1:  # most steps take one argument: a plain call costs a
                     fn(self, args[0])  # third of fn(self, *args)'s
+                elif not args:
+                    fn(self)
                 else:
                     fn(self, *args)
                 if self.wait is not None or self.outcome is not None:
@@ -283,6 +285,8 @@ class Machine(Numeric, GameHooks):
             fn, args = pop()
             if len(args) == 1:
                 fn(self, args[0])
+            elif not args:
+                fn(self)
             else:
                 fn(self, *args)
             if self.wait is not None or self.outcome is not None:
