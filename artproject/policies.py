@@ -12,6 +12,7 @@ import inspect
 import random
 from collections import deque
 from collections.abc import Callable, Mapping
+from operator import itemgetter
 from typing import Any, Final
 
 from .core.actions import Action
@@ -175,7 +176,8 @@ def _roads_between(rules: Rules) -> tuple[tuple[tuple[int, ...], ...], dict[tupl
 class _Card:
     """A card as the bot weighs it, worked out once per rules."""
 
-    __slots__ = ("agents", "agents_top", "clues", "cost_weight", "gains", "need", "placing")
+    __slots__ = ("agents", "agents_top", "base", "clue_adds", "clues", "cost_weight", "gains",
+                 "need", "need_health", "need_res", "placing")
 
     def __init__(self, rules: Rules, card: int) -> None:
         c = rules.cards[card]
@@ -186,12 +188,22 @@ class _Card:
             need[k] = need.get(k, 0) + n
         # (resource index, or -1 for health: the van holds none, n)
         self.need = tuple((res.get(k, -1) if k != "health" else -1, n) for k, n in need.items())
+        # the same apart: what the van holds none of (always short), and the rest
+        self.need_health = sum(n for i, n in self.need if i < 0)
+        self.need_res = tuple((i, n) for i, n in self.need if i >= 0)
+        self.base = 0.0 - self.cost_weight  # a score's start (as `0.0; score -= cost_weight`)
         self.gains = tuple((res[k] if k != "health" else -1, n) for k, n in c.gain)
         self.placing = sum(n * max(1, len(rules.by_symbol.get(sym, ()))) for sym, n in c.agents)
         # (cities, n, and the weights the score takes n times, worked out once)
         self.agents = tuple((rules.by_symbol.get(sym, ()), n, 1.5 * n, 0.5 * n, 1.0 * n)
                             for sym, n in c.agents)
         self.clues = c.clues
+        # a player's clue parts for this card from their part per symbol (a list):
+        # `clue_adds(per_symbol)`, in the card's order
+        self.clue_adds: Callable[[list[float]], Any] = (
+            itemgetter(*c.clues) if len(c.clues) > 1
+            else itemgetter(slice(c.clues[0], c.clues[0] + 1)) if c.clues
+            else itemgetter(slice(0, 0)))
         # the most the agents it places can add to its score (see `Heuristic._scorer`):
         # each city takes at least the plain weight
         self.agents_top = -sum(0.5 * n * len(cities) for cities, n, *_ in self.agents)
@@ -259,13 +271,12 @@ class _Now:
     """What one decision reads, each worked out at most once for it: the cities whose fall
     loses, the battles' margins, each player's clues by symbol, the symbols still to find."""
 
-    __slots__ = ("b", "bot", "clues", "crit", "free", "left", "margins", "st")
+    __slots__ = ("b", "bot", "crit", "free", "left", "margins", "st")
 
     def __init__(self, bot: Heuristic, st: State) -> None:
         self.bot, self.st, self.b = bot, st, _board(st.rules)
         self.crit: frozenset[int] | None = None
         self.margins: dict[int, float] = {}
-        self.clues: dict[int, list[int]] = {}  # by player
         self.free: list[bool] | None = None
         self.left: int | None = None
 
@@ -288,23 +299,39 @@ class _Now:
             m = self.margins[city] = _win_margin(self.st, self.b, city)
         return m
 
-    def clue_counts(self, player: int) -> list[int]:
-        """Cards in the player's chain bearing each symbol."""
-        counts = self.clues.get(player)
-        if counts is None:
-            counts = self.clues[player] = self.bot.chain_counts(self.st.chain_of(player),
-                                                                self.b)
-        return counts
-
     def free_symbols(self) -> list[bool]:
-        """Per symbol: a city bearing it is neither lost nor holds its artwork yet."""
+        """Per symbol: a city bearing it is neither lost nor holds its artwork yet (the
+        same list as the last decision's while the lost cities and artworks are)."""
         f = self.free
         if f is None:
-            lost, artworks = self.st.lost, self.st.artworks
-            open_ = [not x and not y for x, y in zip(lost, artworks, strict=True)]
-            f = self.free = [any(map(open_.__getitem__, cities))
-                             for cities in self.b.symbol_cities]
+            st, bot = self.st, self.bot
+            lost, artworks = st.lost, st.artworks
+            seen = bot._free
+            if seen[0] is self.b and seen[1] == lost and seen[2] == artworks:
+                f = self.free = seen[3]
+            else:
+                open_ = [not x and not y for x, y in zip(lost, artworks, strict=True)]
+                f = self.free = [any(map(open_.__getitem__, cities))
+                                 for cities in self.b.symbol_cities]
+                bot._free = (self.b, lost.copy(), artworks.copy(), f)
         return f
+
+    def clue_parts(self, chain: list[int]) -> list[float]:
+        """Per symbol: what a clue of it adds to the score of a card played onto `chain`,
+        from the chain's cards bearing it (kept while the chain's counts and the free
+        symbols are)."""
+        bot = self.bot
+        counts = bot.chain_counts(chain, self.b)
+        free = self.free_symbols()
+        seen = bot._parts.get(id(chain))
+        if seen is not None and seen[0] is counts and seen[1] is free:
+            return seen[2]
+        need = self.b.need
+        parts = [((4.0 if f else -0.5) if have + 1 >= need else
+                  (0.6 * (have + 1) if f else 0.1))
+                 for have, f in zip(counts, free, strict=True)]
+        bot._parts[id(chain)] = (counts, free, parts)
+        return parts
 
 
 def _win_margin(st: State, b: _Board, city: int) -> float:
@@ -378,6 +405,9 @@ class Heuristic:
         self.receiver = -1  # whom the clue card being traded is meant for
         self._on = _handlers(type(self))
         self._chains: dict[int, tuple[list[int], list[int]]] = {}  # see chain_counts
+        # the free symbols and each player's clue parts, as last seen (see `_Now`)
+        self._free: tuple[Any, list[int], list[int], list[bool]] = (None, [], [], [])
+        self._parts: dict[int, tuple[list[int], list[bool], list[float]]] = {}  # by chain
 
     def critical(self, st: State) -> frozenset[int]:
         """Cities whose fall would lose the game at once (a mission's hook may say so): found
@@ -448,50 +478,63 @@ class Heuristic:
 
     def card_score(self, st: State, player: int, card: int) -> float:
         """How much the team gains by `player` playing `card` now (higher is better)."""
-        return self._scorer(_Now(self, st))(player, card)
+        weigh, finish = self._scorer(_Now(self, st))
+        play = (None, player, card)
+        scores, adds, _ = weigh([play])
+        return finish(card, scores[0], adds[0])
 
-    def _scorer(self, now: _Now) -> Callable[..., float]:
-        """card_score for one decision: what every card's score reads, read once."""
+    def _scorer(self, now: _Now) -> tuple[Callable[[list[Any]], tuple[list[float], list[Any],
+                                                                     list[float]]],
+                                          Callable[[int, float, Any], float]]:
+        """card_score for one decision, in two parts: `weigh(plays)` works out the cheap part
+        of each play's score (its cost and gains; its clues, to be added last) and the most
+        its score can be (its agents can only take away: `_Card.agents_top`); `finish`
+        adds the agents' part and the clues to give the score. What every card's score
+        reads is read once."""
         st, b = now.st, now.b
         cards, van, health, lost, agents = b.cards, st.van, st.health, st.lost, st.agents
-        res_cap, at, need = b.res_cap, b.lost_at, b.need
+        res_cap, at = b.res_cap, b.lost_at
         city_lost = b.city_lost
-        free = now.free_symbols()
-        clue_counts, margin, clues = now.clue_counts, now.margin, now.clues
+        clue_parts, margin, chain_of = now.clue_parts, now.margin, st.chain_of
 
-        def score_of(player: int, card: int, floor: float = _NO_FLOOR) -> float:
-            """The card's score; or, when what it cannot exceed is under `floor`, that bound
-            (under `floor` too: the caller needs no more)."""
-            c = cards[card]
-            score = 0.0
-            score -= c.cost_weight
-            short = 0
-            for i, n in c.need:
-                lack = n - van[i] if i >= 0 else n
-                if lack > 0:
-                    short += lack
-            score -= short * (6.0 if short > health[player] - 1 and short > 0 else 1.0)
-            for i, n in c.gains:
-                if i < 0:
-                    score += 2.0 * n
-                else:
+        def weigh(plays: list[Any]) -> tuple[list[float], list[Any], list[float]]:
+            """Per play (verb, player, card): the score before its agents' part, the clues'
+            parts, and the most its score can be (a little over: rounding)."""
+            scores: list[float] = []
+            parts: list[Any] = []
+            tops: list[float] = []
+            last = chain = None
+            for _, player, card in plays:
+                if player != last:  # (a player's plays come together)
+                    last, spare = player, health[player] - 1
+                    if chain_of(player) is not chain:  # (a team's chain is shared)
+                        chain = chain_of(player)
+                        per_symbol = clue_parts(chain)
+                c = cards[card]
+                score = c.base
+                short = c.need_health
+                for i, n in c.need_res:
                     v = van[i]
-                    room = res_cap - v
-                    score += (n if n <= room else room) * (1.2 if v < 2 else 0.8)
-            # the clues' part now (added last, in the same order), so that the agents' part,
-            # the dearest, is skipped when even its least leaves the card under `floor`
-            counts = clues.get(player) or clue_counts(player)
-            adds = []
-            for s in c.clues:
-                have = counts[s]
-                if have + 1 >= need:
-                    adds.append(4.0 if free[s] else -0.5)
-                else:
-                    adds.append(0.6 * (have + 1) if free[s] else 0.1)
-            if floor > _NO_FLOOR:
-                top = score + c.agents_top + sum(adds) + 1e-6
-                if top < floor:
-                    return top
+                    if v < n:
+                        short += n - v
+                if short:
+                    score -= short * (6.0 if short > spare else 1.0)
+                for i, n in c.gains:
+                    if i < 0:
+                        score += 2.0 * n
+                    else:
+                        v = van[i]
+                        room = res_cap - v
+                        score += (n if n <= room else room) * (1.2 if v < 2 else 0.8)
+                adds = c.clue_adds(per_symbol)
+                scores.append(score)
+                parts.append(adds)
+                tops.append(score + c.agents_top + sum(adds) + 1e-6)
+            return scores, parts, tops
+
+        def finish(card: int, score: float, adds: Any) -> float:
+            """The score: the agents' part taken from `score`, then the clues' added."""
+            c = cards[card]
             placing = c.placing
             if placing:
                 left = now.left
@@ -517,7 +560,7 @@ class Heuristic:
                 score += x
             return score
 
-        return score_of
+        return weigh, finish
 
     def targets(self, st: State) -> list[int]:
         """Cities worth going to: artworks to collect, agents near 5 to fight."""
@@ -573,37 +616,49 @@ class Heuristic:
         return None  # done
 
     def on_plan(self, st: State, legal: list[Action]) -> Action | None:
-        score = self._scorer(_Now(self, st))
-        # each player's best score (only whether it is under -3 counts), in the order the
-        # players first come, and the first best play: a card whose score cannot reach the
-        # best so far nor change its player's standing is not scored (`_Card.top`)
-        best_by_player: dict[int, float] = {}
-        first: tuple[float, Action] | None = None
-        for a in legal:
-            verb, who, arg = a
-            if verb != "play":
-                continue
-            known = best_by_player.get(who)
-            if known is None or first is None:
-                s = score(who, int(arg or 0))
-            else:
-                best = first[0]
-                # under `floor` it can be neither the best play nor lift its player
-                floor = best if known >= -3 or best < -3 else -3
-                s = score(who, int(arg or 0), floor)
-                if s < floor:
-                    continue
-            best_by_player[who] = max(-99.0 if known is None else known, s)
-            if first is None or s > first[0]:
-                first = (s, a)
-        # an extra card for a player whose hand is poor, paid from a plentiful resource (R6)
-        for p, best in best_by_player.items():
-            if best < -3:
-                kinds = [a for a in legal if a.verb == "draw" and a.player == p and
-                         a.arg != "health" and self.have(st, str(a.arg)) >= 3]
-                if kinds:
+        plays = [a for a in legal if a[0] == "play"]
+        if not plays:
+            return None
+        weigh, finish = self._scorer(_Now(self, st))
+        base, adds, tops = weigh(plays)
+        # the first best play: the plays scored whole from the highest bound down, until
+        # the bound left falls under the best score (no play under it can be best)
+        n = len(plays)
+        scores: list[float | None] = [None] * n
+        best, first = _NO_FLOOR, 0
+        for k in sorted(range(n), key=tops.__getitem__, reverse=True):
+            if tops[k] < best:
+                break
+            s = scores[k] = finish(plays[k][2], base[k], adds[k])  # type: ignore[arg-type]
+            if s > best or (s == best and k < first):
+                best, first = s, k
+        # an extra card for a player whose hand is poor (every score under -3), paid from
+        # a plentiful resource (R6); the players in the order they first come
+        rich = [a for a in legal if a.verb == "draw" and a.arg != "health"
+                and self.have(st, str(a.arg)) >= 3] if n < len(legal) else None
+        if rich:
+            for p in dict.fromkeys(a[1] for a in plays):
+                kinds = [a for a in rich if a.player == p]
+                if kinds and self._poor(p, plays, scores, tops, base, adds, finish):
                     return max(kinds, key=lambda a: self.have(st, str(a.arg)))
-        return first[1] if first is not None else None
+        return plays[first]
+
+    @staticmethod
+    def _poor(p: int, plays: list[Action], scores: list[float | None], tops: list[float],
+              base: list[float], adds: list[list[float]],
+              finish: Callable[[int, float, list[float]], float]) -> bool:
+        """Whether every play of player p scores under -3 (scores worked out as needed)."""
+        for k, a in enumerate(plays):
+            if a[1] != p:
+                continue
+            s = scores[k]
+            if s is None:
+                if tops[k] < -3:
+                    continue
+                s = scores[k] = finish(a[2], base[k], adds[k])  # type: ignore[arg-type]
+            if s >= -3:
+                return False
+        return True
 
     on_play = on_plan
 
