@@ -223,6 +223,7 @@ class _Board:
         "clues",
         "costs",
         "dist",
+        "later",
         "lost_at",
         "need",
         "res_cap",
@@ -257,6 +258,10 @@ class _Board:
         self.city_symbol = tuple(c.symbol for c in rules.cities)
         self.symbol_cities = tuple(rules.by_symbol.get(s, ()) for s in rules.symbols)
         self.track_symbols = tuple(s.symbol for s in rules.track)
+        # per city: how late the track asks for its symbol, negated (not at all: last)
+        last = list(self.track_symbols)
+        self.later = tuple(-(last.index(c.symbol) if c.symbol in last else len(last))
+                           for c in rules.cities)
 
 
 def _board(rules: Rules) -> _Board:
@@ -712,47 +717,51 @@ class Heuristic:
         # spread out over the board (on a board where a pawn goes anywhere, every tie)
         mine = _nearest(targets, pawns, d)
         deliver: list[int] | None = None
-        pawn: dict[int, tuple[Any, ...]] = {}  # per mover, once
         steps, costs, anywhere, names = b.steps, b.costs, b.anywhere, st.tab.names
         van, health, carried = st.van, st.health, st.carried
-        best: tuple[float, Action] | None = None
+        best: Action | None = None
+        top = 0.0  # the first best move, if it is worth anything
+        who_now = None  # the mover whose moves these are (each mover's come together)
         for a in legal:
             verb, who, arg = a
-            if verb not in _MOVES:
-                continue
-            mover = pawn.get(who)
-            if mover is None:
+            if who != who_now:
+                if verb not in _MOVES:
+                    continue
+                who_now = who
                 i = players if who == ALLY_PAWN else who
                 goals = mine.get(i) or targets
                 here = pawns[i]
+                ways = steps[who][here]
                 stay = here in goals and st.can_collect(here)
                 near = min(map(d[here].__getitem__, goals))
+                holds = carried[i]
                 # at a goal, no move brings the pawn nearer, unless it carries an artwork
-                quiet = stay or (near == 0 and not carried[i])
+                quiet = stay or (near == 0 and not holds)
                 # where a pawn goes anywhere in one move, only a move onto a goal is nearer
-                onto = (frozenset(names[t] for t in goals)
-                        if anywhere and not carried[i] else None)
-                mover = pawn[who] = (i, here, goals, stay, quiet, near, onto)
+                onto = frozenset(names[t] for t in goals) if anywhere and not holds else None
+                deliver_near = -1  # (worked out when first needed)
             if verb == "carry":
-                if mover[3]:
+                if stay:
                     continue  # stay and collect
                 carry = True
             else:
-                if mover[4]:
+                if quiet:
                     continue  # stay and collect, or already where it is wanted
-                onto = mover[6]
                 if onto is not None and arg not in onto:
                     continue  # no nearer
                 carry = False
-            i, here, goals, stay, quiet, near, onto = mover
-            if carry or carried[i]:
+            dst, ctx = ways[arg]
+            if carry or holds:
                 if deliver is None:
                     deliver = self.delivery(st)
                 if deliver:  # take the artwork where it is wanted
-                    goals = deliver
-                    near = min(map(d[here].__getitem__, goals))
-            dst, ctx = steps[who][here][arg]
-            gain = near - min(map(d[dst].__getitem__, goals))
+                    if deliver_near < 0:
+                        deliver_near = min(map(d[here].__getitem__, deliver))
+                    gain = deliver_near - min(map(d[dst].__getitem__, deliver))
+                else:
+                    gain = near - min(map(d[dst].__getitem__, goals))
+            else:
+                gain = near - min(map(d[dst].__getitem__, goals))
             if gain <= 0:
                 continue
             cost = r.move_cost(st, ctx)
@@ -768,18 +777,20 @@ class Heuristic:
             value = gain - 1.2 * short - 0.3 * total
             if carry:
                 value += 1.5
-            if best is None or value > best[0]:
-                best = (value, a)
-        return best[1] if best is not None and best[0] > 0 else None
+            if value > top:
+                best, top = a, value
+        return best
 
     def on_battle(self, st: State, legal: list[Action]) -> Action | None:
         now = _Now(self, st)
         best: tuple[float, Action] | None = None
         at = now.b.lost_at
         health, pawns, agents = st.health, st.pawns, st.agents
+        seen = set()  # a city's fights (one a player there) all weigh the same: once
         for a in legal:
-            if a.verb != "fight":
+            if a.verb != "fight" or a.arg in seen:
                 continue
+            seen.add(a.arg)
             c = st.rules.city_index[str(a.arg)]
             margin = now.margin(c)
             urgency = (3 if agents[c] >= at - 1 else 0) + (2 if st.artwork_at(c) else 0)
@@ -835,15 +846,12 @@ class Heuristic:
         return Action("roll") if Action("roll") in legal else picks[0]
 
     def on_deploy(self, st: State, legal: list[Action]) -> Action:
-        r = st.rules
-        last = [s.symbol for s in r.track]
+        index, later, agents = st.rules.city_index, _board(st.rules).later, st.agents
 
-        def later(a: Action) -> tuple[int, int]:
-            c = r.city_index[str(a.arg)]
-            sym = r.cities[c].symbol
-            order = last.index(sym) if sym in last else len(last)
-            return (st.agents[c] >= 2, -order)
-        return min(legal, key=later)
+        def key(a: Action) -> tuple[bool, int]:
+            c = index[str(a.arg)]
+            return (agents[c] >= 2, later[c])
+        return min(legal, key=key)
 
     def on_exchange(self, st: State, legal: list[Action]) -> Action:
         """Hand over a clue card that completes a triple in the receiver's chain (R21)."""
