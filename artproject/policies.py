@@ -341,14 +341,12 @@ class _Now:
 
 def _win_margin(st: State, b: _Board, city: int) -> float:
     """Expected team strength (dice and spare weapons) minus the agents' strength."""
-    n = 0
-    for p in range(st.players):
-        if st.pawns[p] == city:
-            n += 1
+    pawns, players = st.pawns, st.players
+    n = (pawns if len(pawns) == players else pawns[:players]).count(city)  # the players'
     if not n:
         return -99.0
     n += st.allies
-    if st.solo and st.pawns[st.players] == city:
+    if st.solo and pawns[players] == city:
         n += 1
     strength = 3.5 * n + b.bonus * st.van[b.boost_i]
     return strength - st.agent_strength(city)
@@ -554,9 +552,10 @@ class Heuristic:
                         continue
                     after = agents[city] + n
                     score -= weight
-                    if city_lost and city in (now.critical() if now.crit is None
-                                              else now.crit):
-                        score -= crit_weight * (after - 1 if after > 1 else 0)
+                    # (a critical city takes crit_weight * (after - 1): nothing for one agent)
+                    if after > 1 and city_lost and city in (now.critical() if now.crit is None
+                                                            else now.crit):
+                        score -= crit_weight * (after - 1)
                     if after >= at:
                         score -= 6.0 if margin(city) < 0 else 1.5
                     elif after == at - 1:
@@ -577,7 +576,7 @@ class Heuristic:
         syms = b.track_symbols
         nxt = syms[len(st.track)] if len(st.track) < len(syms) else None
         lost, agents, artworks = st.lost, st.agents, st.artworks
-        carried = {st.pawns[i] for i, k in enumerate(st.carried) if k}
+        carried = {st.pawns[i] for i, k in enumerate(st.carried) if k} if any(st.carried) else ()
         city_symbol = b.city_symbol
         crit: frozenset[int] | None = None  # read once, when first needed
         out = []
@@ -588,6 +587,8 @@ class Heuristic:
                 if nxt is None or nxt == city_symbol[c] or artworks[c]:
                     out.append(c)
                 continue
+            if agents[c] < at - 3:
+                continue  # (too few agents, critical or not)
             if crit is None:
                 crit = now.critical()
             if agents[c] >= at - (3 if c in crit else 2):
@@ -794,7 +795,7 @@ class Heuristic:
             c = st.rules.city_index[str(a.arg)]
             margin = now.margin(c)
             urgency = (3 if agents[c] >= at - 1 else 0) + (2 if st.artwork_at(c) else 0)
-            if c in now.critical() and agents[c] >= at - 2:
+            if agents[c] >= at - 2 and c in now.critical():
                 urgency += 3
             value = margin + urgency
             here = [p for p in range(st.players) if pawns[p] == c]
