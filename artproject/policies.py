@@ -280,7 +280,7 @@ class _Now:
 
     def __init__(self, bot: Heuristic, st: State) -> None:
         self.bot, self.st, self.b = bot, st, _board(st.rules)
-        self.crit: frozenset[int] | None = None
+        self.crit: dict[int, bool] | None = None  # the cities asked about so far
         self.margins: dict[int, float] = {}
         self.free: list[bool] | None = None
         self.left: int | None = None
@@ -292,10 +292,18 @@ class _Now:
             self.left = st.tab.agent_tokens - sum(st.agents) - st.hq
         return self.left
 
-    def critical(self) -> frozenset[int]:
-        c = self.crit
+    def critical(self, city: int) -> bool:
+        """Whether the city's fall would lose the game at once (`Heuristic.critical`),
+        worked out for the cities asked about only."""
+        known = self.crit
+        if known is None:
+            if not self.b.city_lost:
+                return False
+            known = self.crit = self.bot.critical_known(self.st)
+        c = known.get(city)
         if c is None:
-            c = self.crit = self.bot.critical(self.st) if self.b.city_lost else frozenset()
+            st = self.st
+            c = known[city] = not st.lost[city] and st.if_city_falls(city).outcome == "lost"
         return c
 
     def margin(self, city: int) -> float:
@@ -404,7 +412,7 @@ class Heuristic:
 
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
-        self._critical: tuple[Any, frozenset[int]] = (None, frozenset())
+        self._critical: tuple[Any, dict[int, bool]] = (None, {})  # see critical_known
         self.receiver = -1  # whom the clue card being traded is meant for
         self._on = _handlers(type(self))
         self._chains: dict[int, tuple[list[int], list[int]]] = {}  # see chain_counts
@@ -417,14 +425,16 @@ class Heuristic:
         by letting the engine itself play the fall on a copy, whatever the rules are."""
         if not _board(st.rules).city_lost:
             return frozenset()  # no hook on a city's fall: no fall loses at once
-        key = (st.rules, st.round, len(st.track), tuple(st.lost))
-        if self._critical[0] == key:
-            return self._critical[1]
+        now = _Now(self, st)
+        return frozenset(c for c in range(len(st.rules.cities)) if now.critical(c))
 
-        result = frozenset(c for c in range(len(st.rules.cities))
-                           if not st.lost[c] and st.if_city_falls(c).outcome == "lost")
-        self._critical = (key, result)
-        return result
+    def critical_known(self, st: State) -> dict[int, bool]:
+        """Whether each city asked about so far is critical (see `critical`), kept while the
+        round, the track and the lost cities are the same."""
+        key = (st.rules, st.round, len(st.track), tuple(st.lost))
+        if self._critical[0] != key:
+            self._critical = (key, {})
+        return self._critical[1]
 
     def chain_counts(self, chain: list[int], b: _Board) -> list[int]:
         """Cards of a clue chain bearing each symbol. A chain grows a card at a time: the
@@ -498,7 +508,8 @@ class Heuristic:
         cards, van, health, lost, agents = b.cards, st.van, st.health, st.lost, st.agents
         res_cap, at = b.res_cap, b.lost_at
         city_lost = b.city_lost
-        clue_parts, margin, chain_of = now.clue_parts, now.margin, st.chain_of
+        clue_parts, margin, chain_of, critical = (now.clue_parts, now.margin, st.chain_of,
+                                                  now.critical)
 
         def weigh(plays: list[Any]) -> tuple[list[float], list[Any], list[float]]:
             """Per play (verb, player, card): the score before its agents' part, the clues'
@@ -553,8 +564,7 @@ class Heuristic:
                     after = agents[city] + n
                     score -= weight
                     # (a critical city takes crit_weight * (after - 1): nothing for one agent)
-                    if after > 1 and city_lost and city in (now.critical() if now.crit is None
-                                                            else now.crit):
+                    if after > 1 and city_lost and critical(city):
                         score -= crit_weight * (after - 1)
                     if after >= at:
                         score -= 6.0 if margin(city) < 0 else 1.5
@@ -578,7 +588,6 @@ class Heuristic:
         lost, agents, artworks = st.lost, st.agents, st.artworks
         carried = {st.pawns[i] for i, k in enumerate(st.carried) if k} if any(st.carried) else ()
         city_symbol = b.city_symbol
-        crit: frozenset[int] | None = None  # read once, when first needed
         out = []
         for c in range(len(lost)):
             if lost[c]:
@@ -589,9 +598,7 @@ class Heuristic:
                 continue
             if agents[c] < at - 3:
                 continue  # (too few agents, critical or not)
-            if crit is None:
-                crit = now.critical()
-            if agents[c] >= at - (3 if c in crit else 2):
+            if agents[c] >= at - 2 or now.critical(c):
                 out.append(c)
         if nxt is not None and (any(artworks) or carried):
             # a track that demands its artworks in order: deliver to the district it names
@@ -795,7 +802,7 @@ class Heuristic:
             c = st.rules.city_index[str(a.arg)]
             margin = now.margin(c)
             urgency = (3 if agents[c] >= at - 1 else 0) + (2 if st.artwork_at(c) else 0)
-            if agents[c] >= at - 2 and c in now.critical():
+            if agents[c] >= at - 2 and now.critical(c):
                 urgency += 3
             value = margin + urgency
             here = [p for p in range(st.players) if pawns[p] == c]
