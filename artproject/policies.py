@@ -615,17 +615,23 @@ class Heuristic:
     # ---------------------------------------------------------------- the decision
     def __call__(self, st: State) -> Action:
         legal = st.legal_actions()
-        pick = self._on.get(st.wait) if st.wait is not None else None
+        w = st.wait
+        pick = self._on.get(w) if w is not None else None
         a = pick(self, st, legal) if pick is not None else None
-        return a if a is not None else legal[-1] if legal[-1].verb == "done" else legal[0]
+        if a is not None:
+            return a
+        a = legal[-1]
+        return a if a[0] == "done" else legal[0]
 
     def on_boundary(self, st: State, legal: list[Action]) -> Action | None:
         # only when the van holds the radio: an unlock it cannot pay costs health (R5)
-        ally = st.rules.params["rules.ally_resource"]
-        unlock = [a for a in legal if a.verb == "unlock"]
-        if (unlock and self.have(st, ally) >= st.ally_cost()
-                and (st.allies < 2 or st.ally_cost() <= 2)):
-            return unlock[0]
+        for a in legal:
+            if a[0] == "unlock":  # the first unlock
+                cost = st.ally_cost()
+                if (self.have(st, st.rules.params["rules.ally_resource"]) >= cost
+                        and (st.allies < 2 or cost <= 2)):
+                    return a
+                break
         return None  # done
 
     def on_plan(self, st: State, legal: list[Action]) -> Action | None:
@@ -741,13 +747,14 @@ class Heuristic:
                 here = pawns[i]
                 ways = steps[who][here]
                 stay = here in goals and st.can_collect(here)
-                near = min(map(d[here].__getitem__, goals))
+                near = min(map(d[here].__getitem__, goals)) if len(goals) > 1 else d[here][goals[0]]
                 holds = carried[i]
                 # at a goal, no move brings the pawn nearer, unless it carries an artwork
                 quiet = stay or (near == 0 and not holds)
                 # where a pawn goes anywhere in one move, only a move onto a goal is nearer
                 onto = frozenset(names[t] for t in goals) if anywhere and not holds else None
                 deliver_near = -1  # (worked out when first needed)
+                one = goals[0] if len(goals) == 1 else None  # (a single goal: read directly)
             if verb == "carry":
                 if stay:
                     continue  # stay and collect
@@ -768,6 +775,8 @@ class Heuristic:
                     gain = deliver_near - min(map(d[dst].__getitem__, deliver))
                 else:
                     gain = near - min(map(d[dst].__getitem__, goals))
+            elif one is not None:
+                gain = near - d[dst][one]
             else:
                 gain = near - min(map(d[dst].__getitem__, goals))
             if gain <= 0:
