@@ -814,11 +814,11 @@ class Heuristic:
             if agents[c] >= at - 2 and now.critical(c):
                 urgency += 3
             value = margin + urgency
-            here = [p for p in range(st.players) if pawns[p] == c]
-            # the healthiest is the leader (the first of them on a tie) and the most to spare
-            leader = here[0]
-            for p in here:
-                if health[p] > health[leader]:
+            # the healthiest there is the leader (the first of them on a tie) and the most to
+            # spare
+            leader = pawns.index(c)
+            for p in range(leader + 1, st.players):
+                if pawns[p] == c and health[p] > health[leader]:
                     leader = p
             leader_spare = max(0, health[leader] - 1)
             if margin > -3 - 1.5 * leader_spare or (urgency >= 3 and margin > -6):
