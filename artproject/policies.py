@@ -778,7 +778,12 @@ class Heuristic:
             elif one is not None:
                 gain = near - d[dst][one]
             else:
-                gain = near - min(map(d[dst].__getitem__, goals))
+                there = d[dst]
+                far = 99
+                for g in goals:
+                    if there[g] < far:
+                        far = there[g]
+                gain = near - far
             if gain <= 0:
                 continue
             cost = r.move_cost(st, ctx)
