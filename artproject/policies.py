@@ -747,7 +747,11 @@ class Heuristic:
                 here = pawns[i]
                 ways = steps[who][here]
                 stay = here in goals and st.can_collect(here)
-                near = min(map(d[here].__getitem__, goals)) if len(goals) > 1 else d[here][goals[0]]
+                row = d[here]
+                near = 99
+                for g in goals:
+                    if row[g] < near:
+                        near = row[g]
                 holds = carried[i]
                 # at a goal, no move brings the pawn nearer, unless it carries an artwork
                 quiet = stay or (near == 0 and not holds)
