@@ -12,7 +12,6 @@ import inspect
 import random
 from collections import deque
 from collections.abc import Callable, Mapping
-from operator import itemgetter
 from typing import Any, Final
 
 from .core.actions import Action
@@ -176,7 +175,7 @@ def _roads_between(rules: Rules) -> tuple[tuple[tuple[int, ...], ...], dict[tupl
 class _Card:
     """A card as the bot weighs it, worked out once per rules."""
 
-    __slots__ = ("agents", "agents_top", "base", "clue_adds", "clues", "cost_weight", "gains",
+    __slots__ = ("agents", "agents_top", "base", "clues", "cost_weight", "gains",
                  "need", "need_health", "need_res", "placing")
 
     def __init__(self, rules: Rules, card: int) -> None:
@@ -198,12 +197,6 @@ class _Card:
         self.agents = tuple((rules.by_symbol.get(sym, ()), n, 1.5 * n, 0.5 * n, 1.0 * n)
                             for sym, n in c.agents)
         self.clues = c.clues
-        # a player's clue parts for this card from their part per symbol (a list):
-        # `clue_adds(per_symbol)`, in the card's order
-        self.clue_adds: Callable[[list[float]], Any] = (
-            itemgetter(*c.clues) if len(c.clues) > 1
-            else itemgetter(slice(c.clues[0], c.clues[0] + 1)) if c.clues
-            else itemgetter(slice(0, 0)))
         # the most the agents it places can add to its score (see `Heuristic._scorer`):
         # each city takes at least the plain weight
         self.agents_top = -sum(0.5 * n * len(cities) for cities, n, *_ in self.agents)
@@ -230,6 +223,7 @@ class _Board:
         "steps",
         "symbol_cities",
         "track_symbols",
+        "weigh",
     )
 
     def __init__(self, rules: Rules) -> None:
@@ -252,6 +246,7 @@ class _Board:
         self.boost_i = rules.resources.index(p["rules.boost_resource"])
         self.res_cap = int(p["components.resource_tokens"])
         self.cards = {i: _Card(rules, i) for i in rules.cards}
+        self.weigh = _weighers(self.cards, self.res_cap)
         self.clues = {i: tuple(set(c.clues)) for i, c in rules.cards.items()}  # distinct
         self.costs: dict[Any, tuple[tuple[tuple[int, int], ...], int]] = {}  # move costs met
         self.city_lost = bool(rules.hooks.get("city_lost"))
@@ -262,6 +257,34 @@ class _Board:
         last = list(self.track_symbols)
         self.later = tuple(-(last.index(c.symbol) if c.symbol in last else len(last))
                            for c in rules.cities)
+
+
+def _weighers(cards: dict[int, _Card], res_cap: int,
+              ) -> dict[int, Callable[[list[int], int, list[float]], tuple[float, Any, float]]]:
+    """Per card, the cheap part of its score (see `Heuristic._scorer`'s `weigh`) written out
+    as plain Python, once per rules: `(van, spare health, clue part per symbol) -> (score
+    before the agents' part, the clue parts, the most the score can be)`. The same float
+    operations in the same order as the loops over the card's needs and gains would do."""
+    src: list[str] = []
+    for k, c in enumerate(cards.values()):
+        src += [f"def w{k}(van, spare, ps):", f"    score = {c.base!r}",
+                f"    short = {c.need_health}"]
+        for i, n in c.need_res:
+            src += [f"    v = van[{i}]", f"    if v < {n}:", f"        short += {n} - v"]
+        src += ["    if short:", "        score -= short * (6.0 if short > spare else 1.0)"]
+        for i, n in c.gains:
+            if i < 0:
+                src.append(f"    score += {2.0 * n!r}")
+            else:
+                src += [f"    v = van[{i}]", f"    room = {res_cap} - v",
+                        f"    score += ({n} if {n} <= room else room) * (1.2 if v < 2 else 0.8)"]
+        names = [f"a{k}" for k in range(len(c.clues))]
+        src += [f"    {a} = ps[{sym}]" for a, sym in zip(names, c.clues, strict=True)]
+        src.append(f"    return score, ({''.join(a + ', ' for a in names)}), "
+                   f"score + {c.agents_top!r} + ({' + '.join(names) or '0'}) + 1e-6")
+    space: dict[str, Any] = {}
+    exec(compile("\n".join(src), "<the heuristic's card weights>", "exec"), space)
+    return {card: space[f"w{k}"] for k, card in enumerate(cards)}
 
 
 def _board(rules: Rules) -> _Board:
@@ -506,10 +529,11 @@ class Heuristic:
         reads is read once."""
         st, b = now.st, now.b
         cards, van, health, lost, agents = b.cards, st.van, st.health, st.lost, st.agents
-        res_cap, at = b.res_cap, b.lost_at
+        at = b.lost_at
         city_lost = b.city_lost
         clue_parts, margin, chain_of, critical = (now.clue_parts, now.margin, st.chain_of,
                                                   now.critical)
+        weighers = b.weigh
 
         def weigh(plays: list[Any]) -> tuple[list[float], list[Any], list[float]]:
             """Per play (verb, player, card): the score before its agents' part, the clues'
@@ -524,26 +548,10 @@ class Heuristic:
                     if chain_of(player) is not chain:  # (a team's chain is shared)
                         chain = chain_of(player)
                         per_symbol = clue_parts(chain)
-                c = cards[card]
-                score = c.base
-                short = c.need_health
-                for i, n in c.need_res:
-                    v = van[i]
-                    if v < n:
-                        short += n - v
-                if short:
-                    score -= short * (6.0 if short > spare else 1.0)
-                for i, n in c.gains:
-                    if i < 0:
-                        score += 2.0 * n
-                    else:
-                        v = van[i]
-                        room = res_cap - v
-                        score += (n if n <= room else room) * (1.2 if v < 2 else 0.8)
-                adds = c.clue_adds(per_symbol)
+                score, adds, top = weighers[card](van, spare, per_symbol)
                 scores.append(score)
                 parts.append(adds)
-                tops.append(score + c.agents_top + sum(adds) + 1e-6)
+                tops.append(top)
             return scores, parts, tops
 
         def finish(card: int, score: float, adds: Any) -> float:
