@@ -646,11 +646,17 @@ class Heuristic:
         plays = [a for a in legal if a[0] == "play"]
         if not plays:
             return None
+        n = len(plays)
+        # the draws an extra card for a poor hand could take: paid from a plentiful resource
+        rich = [a for a in legal if a.verb == "draw" and a.arg != "health"
+                and self.have(st, str(a.arg)) >= 3] if (
+            n < len(legal) and max(st.van, default=0) >= 3) else None
+        if n == 1 and not rich:
+            return plays[0]  # nothing to weigh
         weigh, finish = self._scorer(_Now(self, st))
         base, adds, tops = weigh(plays)
         # the first best play: the plays scored whole from the highest bound down, until
         # the bound left falls under the best score (no play under it can be best)
-        n = len(plays)
         scores: list[float | None] = [None] * n
         best, first = _NO_FLOOR, 0
         for k in sorted(range(n), key=tops.__getitem__, reverse=True):
@@ -661,8 +667,6 @@ class Heuristic:
                 best, first = s, k
         # an extra card for a player whose hand is poor (every score under -3), paid from
         # a plentiful resource (R6); the players in the order they first come
-        rich = [a for a in legal if a.verb == "draw" and a.arg != "health"
-                and self.have(st, str(a.arg)) >= 3] if n < len(legal) else None
         if rich:
             for p in dict.fromkeys(a[1] for a in plays):
                 kinds = [a for a in rich if a.player == p]
