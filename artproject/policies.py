@@ -346,9 +346,14 @@ class _Now:
             if seen[0] is self.b and seen[1] == lost and seen[2] == artworks:
                 f = self.free = seen[3]
             else:
-                open_ = [not x and not y for x, y in zip(lost, artworks, strict=True)]
-                f = self.free = [any(map(open_.__getitem__, cities))
-                                 for cities in self.b.symbol_cities]
+                f = self.free = []
+                for cities in self.b.symbol_cities:
+                    for c in cities:
+                        if not lost[c] and not artworks[c]:
+                            f.append(True)
+                            break
+                    else:
+                        f.append(False)
                 bot._free = (self.b, lost.copy(), artworks.copy(), f)
         return f
 
@@ -363,9 +368,12 @@ class _Now:
         if seen is not None and seen[0] is counts and seen[1] is free:
             return seen[2]
         need = self.b.need
-        parts = [((4.0 if f else -0.5) if have + 1 >= need else
-                  (0.6 * (have + 1) if f else 0.1))
-                 for have, f in zip(counts, free, strict=True)]
+        parts = []
+        for s, have in enumerate(counts):
+            if have + 1 >= need:
+                parts.append(4.0 if free[s] else -0.5)
+            else:
+                parts.append(0.6 * (have + 1) if free[s] else 0.1)
         bot._parts[id(chain)] = (counts, free, parts)
         return parts
 
