@@ -651,7 +651,10 @@ class Heuristic:
         return None  # done
 
     def on_plan(self, st: State, legal: list[Action]) -> Action | None:
-        plays = [a for a in legal if a[0] == "play"]
+        plays = []
+        for a in legal:
+            if a[0] == "play":
+                plays.append(a)
         if not plays:
             return None
         n = len(plays)
@@ -776,7 +779,7 @@ class Heuristic:
                 # at a goal, no move brings the pawn nearer, unless it carries an artwork
                 quiet = stay or (near == 0 and not holds)
                 # where a pawn goes anywhere in one move, only a move onto a goal is nearer
-                onto = frozenset(names[t] for t in goals) if anywhere and not holds else None
+                onto = frozenset(map(names.__getitem__, goals)) if anywhere and not holds else None
                 deliver_near = -1  # (worked out when first needed)
                 one = goals[0] if len(goals) == 1 else None  # (a single goal: read directly)
             if verb == "carry":
