@@ -302,7 +302,13 @@ class _Now:
     __slots__ = ("b", "bot", "crit", "free", "left", "margins", "st")
 
     def __init__(self, bot: Heuristic, st: State) -> None:
-        self.bot, self.st, self.b = bot, st, _board(st.rules)
+        self.bot, self.st = bot, st
+        known = bot._board  # the board of the rules last seen
+        if known[0] is st.rules:
+            self.b = known[1]
+        else:
+            self.b = _board(st.rules)
+            bot._board = (st.rules, self.b)
         self.crit: dict[int, bool] | None = None  # the cities asked about so far
         self.margins: dict[int, float] = {}
         self.free: list[bool] | None = None
@@ -444,6 +450,7 @@ class Heuristic:
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
         self._critical: tuple[Any, dict[int, bool]] = (None, {})  # see critical_known
+        self._board: tuple[Any, Any] = (None, None)  # (rules, their `_Board`): see `_Now`
         self.receiver = -1  # whom the clue card being traded is meant for
         self._on = _handlers(type(self))
         self._chains: dict[int, tuple[list[int], list[int]]] = {}  # see chain_counts
