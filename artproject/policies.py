@@ -18,7 +18,6 @@ from .core.actions import Action
 from .core.art.registry import ALLY_PAWN, REG
 from .core.art.rules import Ctx, Rules
 from .core.art.state import State
-from .core.registry import Kind
 
 Policy = Callable[[State], Action]
 PolicyFactory = Callable[..., Policy]  # (seed, **options) -> policy
@@ -427,15 +426,16 @@ def _cost_facts(rules: Rules, cost: tuple[tuple[str, int], ...],
 
 _MOVES: Final = frozenset({"move", "carry"})
 _NO_FLOOR: Final = float("-inf")
-_HANDLERS: dict[type, dict[Kind, Callable[..., Action | None]]] = {}
+_HANDLERS: dict[type, dict[str, Callable[..., Action | None]]] = {}
 
 
-def _handlers(cls: type) -> dict[Kind, Callable[..., Action | None]]:
+def _handlers(cls: type) -> dict[str, Callable[..., Action | None]]:
     """The bot's `on_KIND` method for each decision kind the game declares (its registry; a
-    subclass may add or replace them); a kind without one takes the default choice."""
+    subclass may add or replace them), by the kind's name (a `Kind` hashes in Python); a
+    kind without one takes the default choice."""
     h = _HANDLERS.get(cls)
     if h is None:
-        h = _HANDLERS[cls] = {k: getattr(cls, f"on_{k.name}") for k in REG.kinds.values()
+        h = _HANDLERS[cls] = {k.name: getattr(cls, f"on_{k.name}") for k in REG.kinds.values()
                               if hasattr(cls, f"on_{k.name}")}
     return h
 
@@ -639,7 +639,7 @@ class Heuristic:
     def __call__(self, st: State) -> Action:
         legal = st.legal_actions()
         w = st.wait
-        pick = self._on.get(w) if w is not None else None
+        pick = self._on.get(w.name) if w is not None else None
         a = pick(self, st, legal) if pick is not None else None
         if a is not None:
             return a
