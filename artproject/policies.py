@@ -335,9 +335,22 @@ class _Now:
         return c
 
     def margin(self, city: int) -> float:
+        """`_win_margin` (written out: a decision asks for up to one a city)."""
         m = self.margins.get(city)
         if m is None:
-            m = self.margins[city] = _win_margin(self.st, self.b, city)
+            st = self.st
+            pawns, players = st.pawns, st.players
+            n = (pawns if len(pawns) == players else pawns[:players]).count(city)
+            if not n:
+                m = -99.0
+            else:
+                n += st.allies
+                if st.solo and pawns[players] == city:
+                    n += 1
+                b = self.b
+                strength = 3.5 * n + b.bonus * st.van[b.boost_i]
+                m = strength - (st.agents[city] + st.threat() + st.hq)  # (agent_strength)
+            self.margins[city] = m
         return m
 
     def free_symbols(self) -> list[bool]:
