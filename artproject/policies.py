@@ -379,20 +379,43 @@ class _Now:
         """Per symbol: what a clue of it adds to the score of a card played onto `chain`,
         from the chain's cards bearing it (kept while the chain's counts and the free
         symbols are)."""
-        bot = self.bot
-        counts = bot.chain_counts(chain, self.b)
-        free = self.free_symbols()
-        seen = bot._parts.get(id(chain))
-        if seen is not None and seen[0] is counts and seen[1] is free:
-            return seen[2]
-        need = self.b.need
-        parts = []
-        for s, have in enumerate(counts):
-            if have + 1 >= need:
-                parts.append(4.0 if free[s] else -0.5)
+        b, free = self.b, self.free_symbols()
+        need = b.need
+        counts: list[int]
+        parts: list[float]
+        seen = self.bot._parts.get(id(chain))  # [chain as seen, counts, free, parts, board]
+        if seen is not None and seen[4] is b:
+            was, counts, _, parts, _ = seen
+            if was == chain:
+                if seen[2] is free:
+                    return parts
+                todo: Any = range(len(counts))  # every part anew
+            elif len(was) < len(chain) and chain[:len(was)] == was:
+                todo = set()  # a chain grows a card at a time: the symbols it adds, anew
+                for x in chain[len(was):]:
+                    for sym in b.clues[x]:
+                        counts[sym] += 1
+                        todo.add(sym)
+                was[len(was):] = chain[len(was):]
+                if seen[2] is not free:
+                    todo = range(len(counts))
             else:
-                parts.append(0.6 * (have + 1) if free[s] else 0.1)
-        bot._parts[id(chain)] = (counts, free, parts)
+                seen = None
+        if seen is None:
+            counts = [0] * len(b.symbol_cities)
+            for x in chain:
+                for sym in b.clues[x]:
+                    counts[sym] += 1
+            parts = [0.0] * len(counts)
+            seen = self.bot._parts[id(chain)] = [chain.copy(), counts, free, parts, b]
+            todo = range(len(counts))
+        seen[2] = free
+        for sym in todo:
+            have = counts[sym]
+            if have + 1 >= need:
+                parts[sym] = 4.0 if free[sym] else -0.5
+            else:
+                parts[sym] = 0.6 * (have + 1) if free[sym] else 0.1
         return parts
 
 
@@ -469,7 +492,7 @@ class Heuristic:
         self._chains: dict[int, tuple[list[int], list[int]]] = {}  # see chain_counts
         # the free symbols and each player's clue parts, as last seen (see `_Now`)
         self._free: tuple[Any, list[int], list[int], list[bool]] = (None, [], [], [])
-        self._parts: dict[int, tuple[list[int], list[bool], list[float]]] = {}  # by chain
+        self._parts: dict[int, list[Any]] = {}  # by chain: see `_Now.clue_parts`
 
     def critical(self, st: State) -> frozenset[int]:
         """Cities whose fall would lose the game at once (a mission's hook may say so): found
