@@ -18,7 +18,6 @@ from .core.actions import Action
 from .core.art.registry import ALLY_PAWN, REG
 from .core.art.rules import Ctx, Rules
 from .core.art.state import State
-from .core.registry import Kind
 
 Policy = Callable[[State], Action]
 PolicyFactory = Callable[..., Policy]  # (seed, **options) -> policy
@@ -175,7 +174,8 @@ def _roads_between(rules: Rules) -> tuple[tuple[tuple[int, ...], ...], dict[tupl
 class _Card:
     """A card as the bot weighs it, worked out once per rules."""
 
-    __slots__ = ("agents", "agents_top", "clues", "cost_weight", "gains", "need", "placing")
+    __slots__ = ("agents", "agents_top", "base", "clues", "cost_weight", "gains",
+                 "need", "need_health", "need_res", "placing")
 
     def __init__(self, rules: Rules, card: int) -> None:
         c = rules.cards[card]
@@ -186,6 +186,10 @@ class _Card:
             need[k] = need.get(k, 0) + n
         # (resource index, or -1 for health: the van holds none, n)
         self.need = tuple((res.get(k, -1) if k != "health" else -1, n) for k, n in need.items())
+        # the same apart: what the van holds none of (always short), and the rest
+        self.need_health = sum(n for i, n in self.need if i < 0)
+        self.need_res = tuple((i, n) for i, n in self.need if i >= 0)
+        self.base = 0.0 - self.cost_weight  # a score's start (as `0.0; score -= cost_weight`)
         self.gains = tuple((res[k] if k != "health" else -1, n) for k, n in c.gain)
         self.placing = sum(n * max(1, len(rules.by_symbol.get(sym, ()))) for sym, n in c.agents)
         # (cities, n, and the weights the score takes n times, worked out once)
@@ -211,12 +215,14 @@ class _Board:
         "clues",
         "costs",
         "dist",
+        "later",
         "lost_at",
         "need",
         "res_cap",
         "steps",
         "symbol_cities",
         "track_symbols",
+        "weigh",
     )
 
     def __init__(self, rules: Rules) -> None:
@@ -239,12 +245,45 @@ class _Board:
         self.boost_i = rules.resources.index(p["rules.boost_resource"])
         self.res_cap = int(p["components.resource_tokens"])
         self.cards = {i: _Card(rules, i) for i in rules.cards}
+        self.weigh = _weighers(self.cards, self.res_cap)
         self.clues = {i: tuple(set(c.clues)) for i, c in rules.cards.items()}  # distinct
         self.costs: dict[Any, tuple[tuple[tuple[int, int], ...], int]] = {}  # move costs met
         self.city_lost = bool(rules.hooks.get("city_lost"))
         self.city_symbol = tuple(c.symbol for c in rules.cities)
         self.symbol_cities = tuple(rules.by_symbol.get(s, ()) for s in rules.symbols)
         self.track_symbols = tuple(s.symbol for s in rules.track)
+        # per city: how late the track asks for its symbol, negated (not at all: last)
+        last = list(self.track_symbols)
+        self.later = tuple(-(last.index(c.symbol) if c.symbol in last else len(last))
+                           for c in rules.cities)
+
+
+def _weighers(cards: dict[int, _Card], res_cap: int,
+              ) -> dict[int, Callable[[list[int], int, list[float]], tuple[float, Any, float]]]:
+    """Per card, the cheap part of its score (see `Heuristic._scorer`'s `weigh`) written out
+    as plain Python, once per rules: `(van, spare health, clue part per symbol) -> (score
+    before the agents' part, the clue parts, the most the score can be)`. The same float
+    operations in the same order as the loops over the card's needs and gains would do."""
+    src: list[str] = []
+    for k, c in enumerate(cards.values()):
+        src += [f"def w{k}(van, spare, ps):", f"    score = {c.base!r}",
+                f"    short = {c.need_health}"]
+        for i, n in c.need_res:
+            src += [f"    v = van[{i}]", f"    if v < {n}:", f"        short += {n} - v"]
+        src += ["    if short:", "        score -= short * (6.0 if short > spare else 1.0)"]
+        for i, n in c.gains:
+            if i < 0:
+                src.append(f"    score += {2.0 * n!r}")
+            else:
+                src += [f"    v = van[{i}]", f"    room = {res_cap} - v",
+                        f"    score += ({n} if {n} <= room else room) * (1.2 if v < 2 else 0.8)"]
+        names = [f"a{k}" for k in range(len(c.clues))]
+        src += [f"    {a} = ps[{sym}]" for a, sym in zip(names, c.clues, strict=True)]
+        src.append(f"    return score, ({''.join(a + ', ' for a in names)}), "
+                   f"score + {c.agents_top!r} + ({' + '.join(names) or '0'}) + 1e-6")
+    space: dict[str, Any] = {}
+    exec(compile("\n".join(src), "<the heuristic's card weights>", "exec"), space)
+    return {card: space[f"w{k}"] for k, card in enumerate(cards)}
 
 
 def _board(rules: Rules) -> _Board:
@@ -259,13 +298,18 @@ class _Now:
     """What one decision reads, each worked out at most once for it: the cities whose fall
     loses, the battles' margins, each player's clues by symbol, the symbols still to find."""
 
-    __slots__ = ("b", "bot", "clues", "crit", "free", "left", "margins", "st")
+    __slots__ = ("b", "bot", "crit", "free", "left", "margins", "st")
 
     def __init__(self, bot: Heuristic, st: State) -> None:
-        self.bot, self.st, self.b = bot, st, _board(st.rules)
-        self.crit: frozenset[int] | None = None
+        self.bot, self.st = bot, st
+        known = bot._board  # the board of the rules last seen
+        if known[0] is st.rules:
+            self.b = known[1]
+        else:
+            self.b = _board(st.rules)
+            bot._board = (st.rules, self.b)
+        self.crit: dict[int, bool] | None = None  # the cities asked about so far
         self.margins: dict[int, float] = {}
-        self.clues: dict[int, list[int]] = {}  # by player
         self.free: list[bool] | None = None
         self.left: int | None = None
 
@@ -276,47 +320,113 @@ class _Now:
             self.left = st.tab.agent_tokens - sum(st.agents) - st.hq
         return self.left
 
-    def critical(self) -> frozenset[int]:
-        c = self.crit
+    def critical(self, city: int) -> bool:
+        """Whether the city's fall would lose the game at once (`Heuristic.critical`),
+        worked out for the cities asked about only."""
+        known = self.crit
+        if known is None:
+            if not self.b.city_lost:
+                return False
+            known = self.crit = self.bot.critical_known(self.st)
+        c = known.get(city)
         if c is None:
-            c = self.crit = self.bot.critical(self.st) if self.b.city_lost else frozenset()
+            st = self.st
+            c = known[city] = not st.lost[city] and st.if_city_falls(city).outcome == "lost"
         return c
 
     def margin(self, city: int) -> float:
+        """`_win_margin` (written out: a decision asks for up to one a city)."""
         m = self.margins.get(city)
         if m is None:
-            m = self.margins[city] = _win_margin(self.st, self.b, city)
+            st = self.st
+            pawns, players = st.pawns, st.players
+            n = (pawns if len(pawns) == players else pawns[:players]).count(city)
+            if not n:
+                m = -99.0
+            else:
+                n += st.allies
+                if st.solo and pawns[players] == city:
+                    n += 1
+                b = self.b
+                strength = 3.5 * n + b.bonus * st.van[b.boost_i]
+                m = strength - (st.agents[city] + st.threat() + st.hq)  # (agent_strength)
+            self.margins[city] = m
         return m
 
-    def clue_counts(self, player: int) -> list[int]:
-        """Cards in the player's chain bearing each symbol."""
-        counts = self.clues.get(player)
-        if counts is None:
-            counts = self.clues[player] = self.bot.chain_counts(self.st.chain_of(player),
-                                                                self.b)
-        return counts
-
     def free_symbols(self) -> list[bool]:
-        """Per symbol: a city bearing it is neither lost nor holds its artwork yet."""
+        """Per symbol: a city bearing it is neither lost nor holds its artwork yet (the
+        same list as the last decision's while the lost cities and artworks are)."""
         f = self.free
         if f is None:
-            lost, artworks = self.st.lost, self.st.artworks
-            open_ = [not x and not y for x, y in zip(lost, artworks, strict=True)]
-            f = self.free = [any(map(open_.__getitem__, cities))
-                             for cities in self.b.symbol_cities]
+            st, bot = self.st, self.bot
+            lost, artworks = st.lost, st.artworks
+            seen = bot._free
+            if seen[0] is self.b and seen[1] == lost and seen[2] == artworks:
+                f = self.free = seen[3]
+            else:
+                f = self.free = []
+                for cities in self.b.symbol_cities:
+                    for c in cities:
+                        if not lost[c] and not artworks[c]:
+                            f.append(True)
+                            break
+                    else:
+                        f.append(False)
+                bot._free = (self.b, lost.copy(), artworks.copy(), f)
         return f
+
+    def clue_parts(self, chain: list[int]) -> list[float]:
+        """Per symbol: what a clue of it adds to the score of a card played onto `chain`,
+        from the chain's cards bearing it (kept while the chain's counts and the free
+        symbols are)."""
+        b, free = self.b, self.free_symbols()
+        need = b.need
+        counts: list[int]
+        parts: list[float]
+        seen = self.bot._parts.get(id(chain))  # [chain as seen, counts, free, parts, board]
+        if seen is not None and seen[4] is b:
+            was, counts, _, parts, _ = seen
+            if was == chain:
+                if seen[2] is free:
+                    return parts
+                todo: Any = range(len(counts))  # every part anew
+            elif len(was) < len(chain) and chain[:len(was)] == was:
+                todo = set()  # a chain grows a card at a time: the symbols it adds, anew
+                for x in chain[len(was):]:
+                    for sym in b.clues[x]:
+                        counts[sym] += 1
+                        todo.add(sym)
+                was[len(was):] = chain[len(was):]
+                if seen[2] is not free:
+                    todo = range(len(counts))
+            else:
+                seen = None
+        if seen is None:
+            counts = [0] * len(b.symbol_cities)
+            for x in chain:
+                for sym in b.clues[x]:
+                    counts[sym] += 1
+            parts = [0.0] * len(counts)
+            seen = self.bot._parts[id(chain)] = [chain.copy(), counts, free, parts, b]
+            todo = range(len(counts))
+        seen[2] = free
+        for sym in todo:
+            have = counts[sym]
+            if have + 1 >= need:
+                parts[sym] = 4.0 if free[sym] else -0.5
+            else:
+                parts[sym] = 0.6 * (have + 1) if free[sym] else 0.1
+        return parts
 
 
 def _win_margin(st: State, b: _Board, city: int) -> float:
     """Expected team strength (dice and spare weapons) minus the agents' strength."""
-    n = 0
-    for p in range(st.players):
-        if st.pawns[p] == city:
-            n += 1
+    pawns, players = st.pawns, st.players
+    n = (pawns if len(pawns) == players else pawns[:players]).count(city)  # the players'
     if not n:
         return -99.0
     n += st.allies
-    if st.solo and st.pawns[st.players] == city:
+    if st.solo and pawns[players] == city:
         n += 1
     strength = 3.5 * n + b.bonus * st.van[b.boost_i]
     return strength - st.agent_strength(city)
@@ -352,15 +462,16 @@ def _cost_facts(rules: Rules, cost: tuple[tuple[str, int], ...],
 
 _MOVES: Final = frozenset({"move", "carry"})
 _NO_FLOOR: Final = float("-inf")
-_HANDLERS: dict[type, dict[Kind, Callable[..., Action | None]]] = {}
+_HANDLERS: dict[type, dict[str, Callable[..., Action | None]]] = {}
 
 
-def _handlers(cls: type) -> dict[Kind, Callable[..., Action | None]]:
+def _handlers(cls: type) -> dict[str, Callable[..., Action | None]]:
     """The bot's `on_KIND` method for each decision kind the game declares (its registry; a
-    subclass may add or replace them); a kind without one takes the default choice."""
+    subclass may add or replace them), by the kind's name (a `Kind` hashes in Python); a
+    kind without one takes the default choice."""
     h = _HANDLERS.get(cls)
     if h is None:
-        h = _HANDLERS[cls] = {k: getattr(cls, f"on_{k.name}") for k in REG.kinds.values()
+        h = _HANDLERS[cls] = {k.name: getattr(cls, f"on_{k.name}") for k in REG.kinds.values()
                               if hasattr(cls, f"on_{k.name}")}
     return h
 
@@ -374,24 +485,30 @@ class Heuristic:
 
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
-        self._critical: tuple[Any, frozenset[int]] = (None, frozenset())
+        self._critical: tuple[Any, dict[int, bool]] = (None, {})  # see critical_known
+        self._board: tuple[Any, Any] = (None, None)  # (rules, their `_Board`): see `_Now`
         self.receiver = -1  # whom the clue card being traded is meant for
         self._on = _handlers(type(self))
         self._chains: dict[int, tuple[list[int], list[int]]] = {}  # see chain_counts
+        # the free symbols and each player's clue parts, as last seen (see `_Now`)
+        self._free: tuple[Any, list[int], list[int], list[bool]] = (None, [], [], [])
+        self._parts: dict[int, list[Any]] = {}  # by chain: see `_Now.clue_parts`
 
     def critical(self, st: State) -> frozenset[int]:
         """Cities whose fall would lose the game at once (a mission's hook may say so): found
         by letting the engine itself play the fall on a copy, whatever the rules are."""
         if not _board(st.rules).city_lost:
             return frozenset()  # no hook on a city's fall: no fall loses at once
-        key = (st.rules, st.round, len(st.track), tuple(st.lost))
-        if self._critical[0] == key:
-            return self._critical[1]
+        now = _Now(self, st)
+        return frozenset(c for c in range(len(st.rules.cities)) if now.critical(c))
 
-        result = frozenset(c for c in range(len(st.rules.cities))
-                           if not st.lost[c] and st.if_city_falls(c).outcome == "lost")
-        self._critical = (key, result)
-        return result
+    def critical_known(self, st: State) -> dict[int, bool]:
+        """Whether each city asked about so far is critical (see `critical`), kept while the
+        round, the track and the lost cities are the same."""
+        key = (st.rules, st.round, len(st.track), tuple(st.lost))
+        if self._critical[0] != key:
+            self._critical = (key, {})
+        return self._critical[1]
 
     def chain_counts(self, chain: list[int], b: _Board) -> list[int]:
         """Cards of a clue chain bearing each symbol. A chain grows a card at a time: the
@@ -448,50 +565,49 @@ class Heuristic:
 
     def card_score(self, st: State, player: int, card: int) -> float:
         """How much the team gains by `player` playing `card` now (higher is better)."""
-        return self._scorer(_Now(self, st))(player, card)
+        weigh, finish = self._scorer(_Now(self, st))
+        play = (None, player, card)
+        scores, adds, _ = weigh([play])
+        return finish(card, scores[0], adds[0])
 
-    def _scorer(self, now: _Now) -> Callable[..., float]:
-        """card_score for one decision: what every card's score reads, read once."""
+    def _scorer(self, now: _Now) -> tuple[Callable[[list[Any]], tuple[list[float], list[Any],
+                                                                     list[float]]],
+                                          Callable[[int, float, Any], float]]:
+        """card_score for one decision, in two parts: `weigh(plays)` works out the cheap part
+        of each play's score (its cost and gains; its clues, to be added last) and the most
+        its score can be (its agents can only take away: `_Card.agents_top`); `finish`
+        adds the agents' part and the clues to give the score. What every card's score
+        reads is read once."""
         st, b = now.st, now.b
         cards, van, health, lost, agents = b.cards, st.van, st.health, st.lost, st.agents
-        res_cap, at, need = b.res_cap, b.lost_at, b.need
+        at = b.lost_at
         city_lost = b.city_lost
-        free = now.free_symbols()
-        clue_counts, margin, clues = now.clue_counts, now.margin, now.clues
+        clue_parts, margin, chain_of, critical = (now.clue_parts, now.margin, st.chain_of,
+                                                  now.critical)
+        weighers = b.weigh
 
-        def score_of(player: int, card: int, floor: float = _NO_FLOOR) -> float:
-            """The card's score; or, when what it cannot exceed is under `floor`, that bound
-            (under `floor` too: the caller needs no more)."""
+        def weigh(plays: list[Any]) -> tuple[list[float], list[Any], list[float]]:
+            """Per play (verb, player, card): the score before its agents' part, the clues'
+            parts, and the most its score can be (a little over: rounding)."""
+            scores: list[float] = []
+            parts: list[Any] = []
+            tops: list[float] = []
+            last = chain = None
+            for _, player, card in plays:
+                if player != last:  # (a player's plays come together)
+                    last, spare = player, health[player] - 1
+                    if chain_of(player) is not chain:  # (a team's chain is shared)
+                        chain = chain_of(player)
+                        per_symbol = clue_parts(chain)
+                score, adds, top = weighers[card](van, spare, per_symbol)
+                scores.append(score)
+                parts.append(adds)
+                tops.append(top)
+            return scores, parts, tops
+
+        def finish(card: int, score: float, adds: Any) -> float:
+            """The score: the agents' part taken from `score`, then the clues' added."""
             c = cards[card]
-            score = 0.0
-            score -= c.cost_weight
-            short = 0
-            for i, n in c.need:
-                lack = n - van[i] if i >= 0 else n
-                if lack > 0:
-                    short += lack
-            score -= short * (6.0 if short > health[player] - 1 and short > 0 else 1.0)
-            for i, n in c.gains:
-                if i < 0:
-                    score += 2.0 * n
-                else:
-                    v = van[i]
-                    room = res_cap - v
-                    score += (n if n <= room else room) * (1.2 if v < 2 else 0.8)
-            # the clues' part now (added last, in the same order), so that the agents' part,
-            # the dearest, is skipped when even its least leaves the card under `floor`
-            counts = clues.get(player) or clue_counts(player)
-            adds = []
-            for s in c.clues:
-                have = counts[s]
-                if have + 1 >= need:
-                    adds.append(4.0 if free[s] else -0.5)
-                else:
-                    adds.append(0.6 * (have + 1) if free[s] else 0.1)
-            if floor > _NO_FLOOR:
-                top = score + c.agents_top + sum(adds) + 1e-6
-                if top < floor:
-                    return top
             placing = c.placing
             if placing:
                 left = now.left
@@ -506,9 +622,9 @@ class Heuristic:
                         continue
                     after = agents[city] + n
                     score -= weight
-                    if city_lost and city in (now.critical() if now.crit is None
-                                              else now.crit):
-                        score -= crit_weight * (after - 1 if after > 1 else 0)
+                    # (a critical city takes crit_weight * (after - 1): nothing for one agent)
+                    if after > 1 and city_lost and critical(city):
+                        score -= crit_weight * (after - 1)
                     if after >= at:
                         score -= 6.0 if margin(city) < 0 else 1.5
                     elif after == at - 1:
@@ -517,7 +633,7 @@ class Heuristic:
                 score += x
             return score
 
-        return score_of
+        return weigh, finish
 
     def targets(self, st: State) -> list[int]:
         """Cities worth going to: artworks to collect, agents near 5 to fight."""
@@ -529,9 +645,8 @@ class Heuristic:
         syms = b.track_symbols
         nxt = syms[len(st.track)] if len(st.track) < len(syms) else None
         lost, agents, artworks = st.lost, st.agents, st.artworks
-        carried = {st.pawns[i] for i, k in enumerate(st.carried) if k}
+        carried = {st.pawns[i] for i, k in enumerate(st.carried) if k} if any(st.carried) else ()
         city_symbol = b.city_symbol
-        crit: frozenset[int] | None = None  # read once, when first needed
         out = []
         for c in range(len(lost)):
             if lost[c]:
@@ -540,9 +655,9 @@ class Heuristic:
                 if nxt is None or nxt == city_symbol[c] or artworks[c]:
                     out.append(c)
                 continue
-            if crit is None:
-                crit = now.critical()
-            if agents[c] >= at - (3 if c in crit else 2):
+            if agents[c] < at - 3:
+                continue  # (too few agents, critical or not)
+            if agents[c] >= at - 2 or now.critical(c):
                 out.append(c)
         if nxt is not None and (any(artworks) or carried):
             # a track that demands its artworks in order: deliver to the district it names
@@ -559,51 +674,76 @@ class Heuristic:
     # ---------------------------------------------------------------- the decision
     def __call__(self, st: State) -> Action:
         legal = st.legal_actions()
-        pick = self._on.get(st.wait) if st.wait is not None else None
+        w = st.wait
+        pick = self._on.get(w.name) if w is not None else None
         a = pick(self, st, legal) if pick is not None else None
-        return a if a is not None else legal[-1] if legal[-1].verb == "done" else legal[0]
+        if a is not None:
+            return a
+        a = legal[-1]
+        return a if a[0] == "done" else legal[0]
 
     def on_boundary(self, st: State, legal: list[Action]) -> Action | None:
         # only when the van holds the radio: an unlock it cannot pay costs health (R5)
-        ally = st.rules.params["rules.ally_resource"]
-        unlock = [a for a in legal if a.verb == "unlock"]
-        if (unlock and self.have(st, ally) >= st.ally_cost()
-                and (st.allies < 2 or st.ally_cost() <= 2)):
-            return unlock[0]
+        for a in legal:
+            if a[0] == "unlock":  # the first unlock
+                cost = st.ally_cost()
+                if (self.have(st, st.rules.params["rules.ally_resource"]) >= cost
+                        and (st.allies < 2 or cost <= 2)):
+                    return a
+                break
         return None  # done
 
     def on_plan(self, st: State, legal: list[Action]) -> Action | None:
-        score = self._scorer(_Now(self, st))
-        # each player's best score (only whether it is under -3 counts), in the order the
-        # players first come, and the first best play: a card whose score cannot reach the
-        # best so far nor change its player's standing is not scored (`_Card.top`)
-        best_by_player: dict[int, float] = {}
-        first: tuple[float, Action] | None = None
+        plays = []
         for a in legal:
-            verb, who, arg = a
-            if verb != "play":
-                continue
-            known = best_by_player.get(who)
-            if known is None or first is None:
-                s = score(who, int(arg or 0))
-            else:
-                best = first[0]
-                # under `floor` it can be neither the best play nor lift its player
-                floor = best if known >= -3 or best < -3 else -3
-                s = score(who, int(arg or 0), floor)
-                if s < floor:
-                    continue
-            best_by_player[who] = max(-99.0 if known is None else known, s)
-            if first is None or s > first[0]:
-                first = (s, a)
-        # an extra card for a player whose hand is poor, paid from a plentiful resource (R6)
-        for p, best in best_by_player.items():
-            if best < -3:
-                kinds = [a for a in legal if a.verb == "draw" and a.player == p and
-                         a.arg != "health" and self.have(st, str(a.arg)) >= 3]
-                if kinds:
+            if a[0] == "play":
+                plays.append(a)
+        if not plays:
+            return None
+        n = len(plays)
+        # the draws an extra card for a poor hand could take: paid from a plentiful resource
+        rich = [a for a in legal if a.verb == "draw" and a.arg != "health"
+                and self.have(st, str(a.arg)) >= 3] if (
+            n < len(legal) and max(st.van, default=0) >= 3) else None
+        if n == 1 and not rich:
+            return plays[0]  # nothing to weigh
+        weigh, finish = self._scorer(_Now(self, st))
+        base, adds, tops = weigh(plays)
+        # the first best play: the plays scored whole from the highest bound down, until
+        # the bound left falls under the best score (no play under it can be best)
+        scores: list[float | None] = [None] * n
+        best, first = _NO_FLOOR, 0
+        for k in sorted(range(n), key=tops.__getitem__, reverse=True):
+            if tops[k] < best:
+                break
+            s = scores[k] = finish(plays[k][2], base[k], adds[k])  # type: ignore[arg-type]
+            if s > best or (s == best and k < first):
+                best, first = s, k
+        # an extra card for a player whose hand is poor (every score under -3), paid from
+        # a plentiful resource (R6); the players in the order they first come
+        if rich:
+            for p in dict.fromkeys(a[1] for a in plays):
+                kinds = [a for a in rich if a.player == p]
+                if kinds and self._poor(p, plays, scores, tops, base, adds, finish):
                     return max(kinds, key=lambda a: self.have(st, str(a.arg)))
-        return first[1] if first is not None else None
+        return plays[first]
+
+    @staticmethod
+    def _poor(p: int, plays: list[Action], scores: list[float | None], tops: list[float],
+              base: list[float], adds: list[list[float]],
+              finish: Callable[[int, float, list[float]], float]) -> bool:
+        """Whether every play of player p scores under -3 (scores worked out as needed)."""
+        for k, a in enumerate(plays):
+            if a[1] != p:
+                continue
+            s = scores[k]
+            if s is None:
+                if tops[k] < -3:
+                    continue
+                s = scores[k] = finish(a[2], base[k], adds[k])  # type: ignore[arg-type]
+            if s >= -3:
+                return False
+        return True
 
     on_play = on_plan
 
@@ -657,47 +797,63 @@ class Heuristic:
         # spread out over the board (on a board where a pawn goes anywhere, every tie)
         mine = _nearest(targets, pawns, d)
         deliver: list[int] | None = None
-        pawn: dict[int, tuple[Any, ...]] = {}  # per mover, once
         steps, costs, anywhere, names = b.steps, b.costs, b.anywhere, st.tab.names
         van, health, carried = st.van, st.health, st.carried
-        best: tuple[float, Action] | None = None
+        best: Action | None = None
+        top = 0.0  # the first best move, if it is worth anything
+        who_now = None  # the mover whose moves these are (each mover's come together)
         for a in legal:
             verb, who, arg = a
-            if verb not in _MOVES:
-                continue
-            mover = pawn.get(who)
-            if mover is None:
+            if who != who_now:
+                if verb not in _MOVES:
+                    continue
+                who_now = who
                 i = players if who == ALLY_PAWN else who
                 goals = mine.get(i) or targets
                 here = pawns[i]
+                ways = steps[who][here]
                 stay = here in goals and st.can_collect(here)
-                near = min(map(d[here].__getitem__, goals))
+                row = d[here]
+                near = 99
+                for g in goals:
+                    if row[g] < near:
+                        near = row[g]
+                holds = carried[i]
                 # at a goal, no move brings the pawn nearer, unless it carries an artwork
-                quiet = stay or (near == 0 and not carried[i])
+                quiet = stay or (near == 0 and not holds)
                 # where a pawn goes anywhere in one move, only a move onto a goal is nearer
-                onto = (frozenset(names[t] for t in goals)
-                        if anywhere and not carried[i] else None)
-                mover = pawn[who] = (i, here, goals, stay, quiet, near, onto)
+                onto = frozenset(map(names.__getitem__, goals)) if anywhere and not holds else None
+                deliver_near = -1  # (worked out when first needed)
+                one = goals[0] if len(goals) == 1 else None  # (a single goal: read directly)
             if verb == "carry":
-                if mover[3]:
+                if stay:
                     continue  # stay and collect
                 carry = True
             else:
-                if mover[4]:
+                if quiet:
                     continue  # stay and collect, or already where it is wanted
-                onto = mover[6]
                 if onto is not None and arg not in onto:
                     continue  # no nearer
                 carry = False
-            i, here, goals, stay, quiet, near, onto = mover
-            if carry or carried[i]:
+            dst, ctx = ways[arg]
+            if carry or holds:
                 if deliver is None:
                     deliver = self.delivery(st)
                 if deliver:  # take the artwork where it is wanted
-                    goals = deliver
-                    near = min(map(d[here].__getitem__, goals))
-            dst, ctx = steps[who][here][arg]
-            gain = near - min(map(d[dst].__getitem__, goals))
+                    if deliver_near < 0:
+                        deliver_near = min(map(d[here].__getitem__, deliver))
+                    gain = deliver_near - min(map(d[dst].__getitem__, deliver))
+                else:
+                    gain = near - min(map(d[dst].__getitem__, goals))
+            elif one is not None:
+                gain = near - d[dst][one]
+            else:
+                there = d[dst]
+                far = 99
+                for g in goals:
+                    if there[g] < far:
+                        far = there[g]
+                gain = near - far
             if gain <= 0:
                 continue
             cost = r.move_cost(st, ctx)
@@ -713,29 +869,31 @@ class Heuristic:
             value = gain - 1.2 * short - 0.3 * total
             if carry:
                 value += 1.5
-            if best is None or value > best[0]:
-                best = (value, a)
-        return best[1] if best is not None and best[0] > 0 else None
+            if value > top:
+                best, top = a, value
+        return best
 
     def on_battle(self, st: State, legal: list[Action]) -> Action | None:
         now = _Now(self, st)
         best: tuple[float, Action] | None = None
         at = now.b.lost_at
         health, pawns, agents = st.health, st.pawns, st.agents
+        seen = set()  # a city's fights (one a player there) all weigh the same: once
         for a in legal:
-            if a.verb != "fight":
+            if a.verb != "fight" or a.arg in seen:
                 continue
+            seen.add(a.arg)
             c = st.rules.city_index[str(a.arg)]
             margin = now.margin(c)
             urgency = (3 if agents[c] >= at - 1 else 0) + (2 if st.artwork_at(c) else 0)
-            if c in now.critical() and agents[c] >= at - 2:
+            if agents[c] >= at - 2 and now.critical(c):
                 urgency += 3
             value = margin + urgency
-            here = [p for p in range(st.players) if pawns[p] == c]
-            # the healthiest is the leader (the first of them on a tie) and the most to spare
-            leader = here[0]
-            for p in here:
-                if health[p] > health[leader]:
+            # the healthiest there is the leader (the first of them on a tie) and the most to
+            # spare
+            leader = pawns.index(c)
+            for p in range(leader + 1, st.players):
+                if pawns[p] == c and health[p] > health[leader]:
                     leader = p
             leader_spare = max(0, health[leader] - 1)
             if margin > -3 - 1.5 * leader_spare or (urgency >= 3 and margin > -6):
@@ -780,15 +938,12 @@ class Heuristic:
         return Action("roll") if Action("roll") in legal else picks[0]
 
     def on_deploy(self, st: State, legal: list[Action]) -> Action:
-        r = st.rules
-        last = [s.symbol for s in r.track]
+        index, later, agents = st.rules.city_index, _board(st.rules).later, st.agents
 
-        def later(a: Action) -> tuple[int, int]:
-            c = r.city_index[str(a.arg)]
-            sym = r.cities[c].symbol
-            order = last.index(sym) if sym in last else len(last)
-            return (st.agents[c] >= 2, -order)
-        return min(legal, key=later)
+        def key(a: Action) -> tuple[bool, int]:
+            c = index[str(a.arg)]
+            return (agents[c] >= 2, later[c])
+        return min(legal, key=key)
 
     def on_exchange(self, st: State, legal: list[Action]) -> Action:
         """Hand over a clue card that completes a triple in the receiver's chain (R21)."""

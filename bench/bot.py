@@ -1,6 +1,7 @@
 """The heuristic bot's cost against the engine's, and a digest of every decision it took.
 
     python bench/bot.py [--games N] [--profile] [--digest] [--against OLD/policies.py]
+    python bench/bot.py --count [--games N] [--against OLD/policies.py]
 
 Full-length games of the heuristic bot on every board, Easy and Hard, for each team size
 (1, 2, 4 and 6 players; N games a cell, seeds 1..N), one core. Each game is timed whole
@@ -13,6 +14,11 @@ bot's cost is the difference.
 with `git archive`) beside this one and plays both in turns in the same process, round by
 round, printing both: a same-run comparison that a busy machine's drift between processes
 does not blur.
+
+`--count` counts instructions instead (valgrind's callgrind, exact where the clock is noisy):
+the bot's games (N games a cell, 2 by default), then their replay by the engine alone, one
+callgrind dump each (`os.getppid()` marks them, as in bench/count.py); the bot's count is
+the difference. `--against FILE` counts that version's bot instead.
 
 `--digest` prints a SHA-256 of every game's actions, in order: the same digest before and
 after a change to the bot means it took the same decisions in every one of those games.
@@ -110,6 +116,65 @@ def compare(games: int, rounds: int, other: Any) -> None:
     print("  the same decisions in every game" if same else "  THE DECISIONS DIFFER")
 
 
+def count_child(games: int, other: str) -> None:
+    """Under callgrind: each team size's bot games, then their replay (see `--count`)."""
+    import os
+
+    policy = load_other(other) if other else heuristic_policy
+    for team in TEAMS:  # warm up: each team size's rules, boards and tables
+        bot_games(1, team, policy)
+    decisions = []
+    os.getppid()
+    for team in TEAMS:
+        played = []
+        for mission, diff, players in cells(team):
+            for seed in range(1, games + 1):
+                g = new_game(mission, players, diff, seed)
+                choose = policy(seed)
+                actions = []
+                while g.outcome is None:
+                    a = choose(g)
+                    g.apply(a)
+                    actions.append(a)
+                played.append((mission, diff, players, seed, actions))
+        os.getppid()
+        for mission, diff, players, seed, actions in played:
+            r = new_game(mission, players, diff, seed)
+            for a in actions:
+                r.legal_actions()
+                r.apply(a)
+        os.getppid()
+        decisions.append(sum(len(p[4]) for p in played))
+    print(" ".join(map(str, decisions)))
+
+
+def count(games: int, other: str) -> None:
+    """Instructions a decision, the bot's and the engine's, by team size (see `--count`)."""
+    import os
+    import re
+    import subprocess
+    import sys
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "cg.out"
+        r = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
+                            "--dump-before=getppid", sys.executable, __file__, "--count-child",
+                            "--games", str(games), *(["--against", other] if other else [])],
+                           capture_output=True, text=True, check=True,
+                           env={**os.environ, "PYTHONHASHSEED": "0"})  # the same every run
+        decisions = [int(x) for x in r.stdout.split()]
+        dumps = sorted(Path(tmp).glob("cg.out.*"), key=lambda p: int(p.suffix[1:]))
+        totals = [int(re.search(r"^totals: (\d+)", p.read_text(), re.M).group(1))  # type: ignore[union-attr]
+                  for p in dumps][1:]  # the first: start-up and warm-up
+    print(f"instructions a decision (callgrind), {games} games a cell:")
+    for k, players in enumerate(TEAMS):
+        whole, engine, d = totals[2 * k], totals[2 * k + 1], decisions[k]
+        print(f"  {players} player(s): the engine {engine / d:,.0f}, the bot "
+              f"{(whole - engine) / d:,.0f}: bot/engine {(whole - engine) / engine:.2f}x")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=10, help="games a cell (default: 10)")
@@ -120,7 +185,16 @@ def main() -> None:
                     help="print a digest of every decision taken (to compare two versions)")
     ap.add_argument("--against", metavar="FILE",
                     help="another version's policies.py, played in turns with this one")
+    ap.add_argument("--count", action="store_true",
+                    help="count instructions (valgrind) instead of timing (2 games a cell)")
+    ap.add_argument("--count-child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.count_child:
+        count_child(args.games, args.against or "")
+        return
+    if args.count:
+        count(2 if args.games == 10 else args.games, args.against or "")
+        return
     if args.against:
         compare(args.games, args.rounds, load_other(args.against))
         return
