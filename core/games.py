@@ -47,6 +47,11 @@ def new_game(game: str | None = None, **options: Any) -> Machine:
     return game_class(game).create(**options)
 
 
+def is_game(name: str) -> bool:
+    """Whether `name` is a game the kernel can play (a look-up: no import, no list)."""
+    return name in _GAMES or name in _SHIPPED
+
+
 def game_names() -> list[str]:
     """Every game the kernel can play."""
     return sorted({*_GAMES, *_SHIPPED})

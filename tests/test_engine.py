@@ -512,8 +512,9 @@ def test_set_up_from_the_template_matches_a_fresh_set_up(mission: str) -> None:
 
 
 def test_a_mission_started_by_name_twice_has_the_loaders_rules(tmp_path: Path) -> None:
-    """new_game's short way for a shipped mission started by name before (game.py `_NAMED`)
-    gives the rules the loader gives; another game's name and a file path go the long way."""
+    """new_game's short way for a mission by name (game.py: no other game's name, no variant,
+    position or phase) gives the rules the loader keeps; another game's name starts that game
+    and a file path is read again each time."""
     from artproject.core.art.loader import load_rules
 
     first, again = new_game("japan", 2, "medium", 1), new_game("japan", 3, "easy", 2)

@@ -13,10 +13,9 @@ import attrs
 
 from ...missions import DEFAULT
 from ..errors import ArtError, GameError, RulesError, SaveError
-from ..games import game_class, game_names
+from ..games import game_class, is_game
 from ..saves import rule_reference, rule_resolve, save_spec
 from ..schema import param, section
-from ..sources import is_name
 from .loader import load_rules
 from .position import apply_position
 from .round import PHASES
@@ -43,31 +42,24 @@ def new_game(mission: str | Path | Rules = DEFAULT, players: int = 2,
     chance="explicit" stops at every draw and die roll as a chance node (see docs/api.md).
     `game` names the game (this one, "art-project", by default).
     """
-    if mission.__class__ is str and game is None and position is None and phase == "mission":
-        rules = _NAMED.get(mission)
-        if rules is not None and not variants:  # the usual case, kept short
-            return new(State, rules, players, difficulty, seed, True, log, chance)  # State.new
+    if (mission.__class__ is str and game is None and position is None and phase == "mission"
+            and not variants and not is_game(mission)):  # a mission by name: kept short
+        return new(State, load_rules(mission), players, difficulty, seed, True, log, chance)
     return _start(mission, players, difficulty, seed, variants, position, phase, log, chance,
                   game)
-
-
-# A shipped mission's name -> its rules, as `load_rules` gives them by that name (always the
-# same object: the loader keeps them), noted once a new game has found the name is no other
-# game's: a new game by that name goes straight to set-up.
-_NAMED: dict[str, Rules] = {}
 
 
 def _start(mission: str | Path | Rules, players: int, difficulty: str, seed: int,
            variants: Iterable[str | Path], position: Mapping[str, Any] | None, phase: str,
            log: bool, chance: str, game: str | None) -> State:
     """`new_game` (see there), every case."""
-    if game is None and isinstance(mission, str) and _other_game(mission):
+    if game is None and isinstance(mission, str) and mission != GAME and is_game(mission):
         game, mission = mission, DEFAULT  # new_game("art-of-war", players=4): that game
     if game is not None and game != GAME:  # another game: its own start (GameError if unknown)
         return game_class(game).create(  # type: ignore[return-value]
             players=players, difficulty=difficulty, seed=seed, variants=variants,
             position=position, phase=phase, log=log, chance=chance)
-    rules = _rules(mission, tuple(variants), game is None)
+    rules = mission if isinstance(mission, Rules) else load_rules(mission, variants)
     if phase not in PHASES:
         raise GameError(f"unknown phase {phase!r}; expected one of: {', '.join(PHASES)}")
     if position is None and phase == "mission":
@@ -77,22 +69,6 @@ def _start(mission: str | Path | Rules, players: int, difficulty: str, seed: int
     st.start = {"phase": phase, "position": dict(position or {})}
     st.start_round(phase)
     return st
-
-
-def _rules(mission: str | Path | Rules, variants: tuple[str | Path, ...], named: bool) -> Rules:
-    """The rules given, or loaded; a shipped mission's by its name noted in `_NAMED` when
-    `named` (the name was found to be no other game's)."""
-    if isinstance(mission, Rules):
-        return mission
-    rules = load_rules(mission, variants)
-    if named and is_name(mission) and mission and not variants:
-        _NAMED[str(mission)] = rules
-    return rules
-
-
-def _other_game(name: str) -> bool:
-    """Whether `name` names another game than this one."""
-    return name != GAME and name in game_names()
 
 
 # ====================================================================== saves
