@@ -114,11 +114,6 @@ def pay(st: State, player: int, kind: str, n: int) -> None:
     if st.logging:
         lose_health(st, player, n - have, f"paid health for {kind}", ("health_for", P[player],
                                                                        kind))
-        return
-    health = st.health
-    left = health[player] - n + have
-    if left > 0:  # nobody falls: `lose_health`'s usual case, here
-        health[player] = left
     else:
         lose_health(st, player, n - have, "")
 
