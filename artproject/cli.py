@@ -819,7 +819,7 @@ def _players(text: str, option: str = "--players", low: int = 1, high: int = 6) 
 def _verify(args: argparse.Namespace) -> int:
     from .core.art.loader import load_rules
     from .core.errors import GameError
-    from .verify import counterexample_scenario, report_json, verify
+    from .verify import counterexample_scenario, verify
 
     if not 1 <= args.examples <= MAX_EXAMPLES:
         raise GameError(f"--examples must be from 1 to {MAX_EXAMPLES:,}, not {args.examples}")
@@ -833,21 +833,14 @@ def _verify(args: argparse.Namespace) -> int:
     progress = _Progress(sys.stderr)
     report = verify(rules, args.examples, args.seed, players, diffs, progress)
     progress.close()
-    if args.json:
-        print(report_json(report))
-    if report.failure is None or report.example is None:
-        if not args.json:
-            print(f"{rules.name}: everything holds in {report.games} games, {report.steps} "
-                  f"decisions (players {','.join(map(str, players))}; {', '.join(diffs)})")
-            print("  checked after every decision: caps and conservation (R1, R2), the golden "
-                  "rule (R4, R5), lost cities (R11, R18), the track (R19), termination; "
-                  "per game: determinism, save and load, clone")
-            for name in report.properties:
-                print(f"  property: {name}")
-        return 0
-    ex = report.example
-    return _counterexample(args, out, rules, ex, report.failure, counterexample_scenario,
-                           f"{ex.players} player(s), {ex.difficulty}")
+    held = [f"{rules.name}: everything holds in {report.games} games, {report.steps} decisions "
+            f"(players {','.join(map(str, players))}; {', '.join(diffs)})",
+            "  checked after every decision: caps and conservation (R1, R2), the golden rule "
+            "(R4, R5), lost cities (R11, R18), the track (R19), termination; per game: "
+            "determinism, save and load, clone",
+            *(f"  property: {name}" for name in report.properties)]
+    return _verified(args, out, rules, report, held, counterexample_scenario,
+                     "{ex.players} player(s), {ex.difficulty}")
 
 
 def _verify_war(args: argparse.Namespace) -> int:
@@ -855,7 +848,6 @@ def _verify_war(args: argparse.Namespace) -> int:
     from .aow.verify import counterexample_scenario, verify
     from .core.aow.loader import load_rules as load_war
     from .core.errors import GameError
-    from .verify import report_json
 
     rules = load_war(args.mission, args.variant)
     if args.difficulty != "all":
@@ -865,19 +857,13 @@ def _verify_war(args: argparse.Namespace) -> int:
     progress = _Progress(sys.stderr)
     report = verify(rules, args.examples, args.seed, players, progress)
     progress.close()
-    if args.json:
-        print(report_json(report))
-    if report.failure is None or report.example is None:
-        if not args.json:
-            print(f"{rules.name}: everything holds in {report.games} games, {report.steps} "
-                  f"decisions (players {','.join(map(str, players))})")
-            print("  checked after every decision: cards and tokens conserved (W1), hands "
-                  "within the limit once a turn is settled (W4), bets (W5, W7), the dead hold "
-                  "nothing (W17), the end (W18); per game: determinism, save and load, clone")
-        return 0
-    ex = report.example
-    return _counterexample(args, out, rules, ex, report.failure, counterexample_scenario,
-                           f"{ex.players} players")
+    held = [f"{rules.name}: everything holds in {report.games} games, {report.steps} decisions "
+            f"(players {','.join(map(str, players))})",
+            "  checked after every decision: cards and tokens conserved (W1), hands within the "
+            "limit once a turn is settled (W4), bets (W5, W7), the dead hold nothing (W17), "
+            "the end (W18); per game: determinism, save and load, clone"]
+    return _verified(args, out, rules, report, held, counterexample_scenario,
+                     "{ex.players} players")
 
 
 def _counterexample_out(args: argparse.Namespace, name: str) -> Path:
@@ -894,18 +880,27 @@ def _counterexample_out(args: argparse.Namespace, name: str) -> Path:
     return out
 
 
-def _counterexample(args: argparse.Namespace, out: Path, rules: Any, ex: Any, fail: Any,
-                    scenario: Callable[..., str], who: str) -> int:
-    """A failed verify: the counterexample written as a scenario at `out` (atomically) and
-    told, unless --json told it; the exit status 1."""
+def _verified(args: argparse.Namespace, out: Path, rules: Any, report: Any, held: list[str],
+              scenario: Callable[..., str], who: str) -> int:
+    """A verify's report, either game's: as JSON (--json), else `held` when everything held
+    (exit 0), or the counterexample, written as a scenario at `out` (atomically) and told
+    (`who`: the example's players, formatted with `ex`; exit 1)."""
     from .core.files import write_atomic
+    from .verify import report_json
 
+    if args.json:
+        print(report_json(report))
+    ex, fail = report.example, report.failure
+    if fail is None or ex is None:
+        if not args.json:
+            print("\n".join(held))
+        return 0
     text = scenario(rules, _relative(args.mission, out),
                     [_relative(v, out) for v in args.variant], ex, fail)
     write_atomic(out, text, replace=bool(args.out and args.force))
     if not args.json:
         print(f"{rules.name}: COUNTEREXAMPLE: {fail.violation}")
-        print(f"  {who}, seed {ex.seed}, {len(fail.actions)} decisions:")
+        print(f"  {who.format(ex=ex)}, seed {ex.seed}, {len(fail.actions)} decisions:")
         for i, a in enumerate(fail.actions, 1):
             print(f"  {i:4d}. {a}")
         print(f"  written as a scenario: {out} (artproject scenario {out})")

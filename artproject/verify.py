@@ -199,8 +199,6 @@ def search(play: Callable[[Example], Outcome], name: str, examples: int, seed: i
 def counterexample_scenario(rules: Rules, mission: str, variants: Sequence[str],
                             ex: Example, failure: Outcome) -> str:
     """A scenario file (TOML text) that replays the counterexample and checks what broke."""
-    import tomli_w
-
     v = failure.violation
     doc: dict[str, Any] = {
         "about": f"Counterexample found by artproject verify: {v}",
@@ -211,13 +209,21 @@ def counterexample_scenario(rules: Rules, mission: str, variants: Sequence[str],
         # once the rules (or the mission's property) are mended
         "invariants": True, "properties": True,
     }
+    return scenario_text(doc, failure)
+
+
+def scenario_text(head: dict[str, Any], failure: Outcome) -> str:
+    """A counterexample's scenario file (TOML text), any game's: `head`'s keys, then the
+    failure's actions as steps, the last noting what broke (the set-up, if none was taken)."""
+    import tomli_w
+
+    v = failure.violation
     steps: list[dict[str, Any]] = [{"do": a} for a in failure.actions]
     if steps:
         steps[-1]["note"] = f"the step that breaks: {v}"
     else:
         steps.append({"note": f"the setup breaks: {v}"})
-    doc["step"] = steps
-    return tomli_w.dumps(doc)
+    return tomli_w.dumps({**head, "step": steps})
 
 
 def report_json(report: Report) -> str:

@@ -15,7 +15,7 @@ from typing import Any, Final
 
 from ..core.aow.rules import WarRules
 from ..core.aow.state import War
-from ..verify import Example, Outcome, Report, play_checked, search
+from ..verify import Example, Outcome, Report, play_checked, scenario_text, search
 from .policies import POLICIES
 
 MAX_STEPS: Final = 20_000  # W18's turn limit ends a game long before (a few per turn)
@@ -48,18 +48,10 @@ def verify(rules: WarRules, examples: int = 100, seed: int = 0,
 def counterexample_scenario(rules: WarRules, ref: str, variants: Sequence[str], ex: Example,
                             failure: Outcome) -> str:
     """A scenario file (TOML text) that replays the counterexample, invariants checked."""
-    import tomli_w
-
     v = failure.violation
     doc: dict[str, Any] = {
         "about": f"Counterexample found by artproject verify: {v}",
         "cites": ["artproject verify"], "game": "art-of-war", "rules": ref,
         "variants": list(variants), "players": ex.players, "seed": ex.seed,
         "invariants": True}
-    steps: list[dict[str, Any]] = [{"do": a} for a in failure.actions]
-    if steps:
-        steps[-1]["note"] = f"the step that breaks: {v}"
-    else:
-        steps.append({"note": f"the setup breaks: {v}"})
-    doc["step"] = steps
-    return tomli_w.dumps(doc)
+    return scenario_text(doc, failure)
