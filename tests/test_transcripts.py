@@ -51,10 +51,9 @@ def transcript(mission: str, players: int, difficulty: str, seed: int, policy: s
     return "\n".join(lines) + "\n"
 
 
-@pytest.mark.parametrize("game", GAMES, ids=[f"{g[0]}-{g[1]}p" for g in GAMES])
-def test_game_plays_as_recorded(game: tuple[str, int, str, int, str]) -> None:
-    path = HERE / f"{game[0]}-{game[1]}p-{game[2]}-seed{game[3]}-{game[4]}.txt"
-    now = transcript(*game)
+def _same_as_stored(path: Path, now: str) -> None:
+    """The game's transcript is the one stored at `path` (written there first when
+    ARTPROJECT_WRITE_TRANSCRIPTS is set); else the test fails with the diff."""
     if WRITE:
         HERE.mkdir(exist_ok=True)
         path.write_text(now)
@@ -65,6 +64,13 @@ def test_game_plays_as_recorded(game: tuple[str, int, str, int, str]) -> None:
             str(path), "this run", n=2))[:80])
         pytest.fail(f"{path.name} plays differently now (rewrite with "
                     f"ARTPROJECT_WRITE_TRANSCRIPTS=1 if meant):\n{diff}", pytrace=False)
+
+
+@pytest.mark.parametrize("game", GAMES, ids=[f"{g[0]}-{g[1]}p" for g in GAMES])
+def test_game_plays_as_recorded(game: tuple[str, int, str, int, str]) -> None:
+    path = HERE / f"{game[0]}-{game[1]}p-{game[2]}-seed{game[3]}-{game[4]}.txt"
+    now = transcript(*game)
+    _same_as_stored(path, now)
 
 
 # Art of War: (players, seed, policies seated in turn, variant or ""): heuristic and random
@@ -108,16 +114,7 @@ def war_transcript(players: int, seed: int, policies: str, variant: str) -> str:
 def test_art_of_war_plays_as_recorded(game: tuple[int, int, str, str]) -> None:
     path = HERE / _war_name(*game)
     now = war_transcript(*game)
-    if WRITE:
-        HERE.mkdir(exist_ok=True)
-        path.write_text(now)
-    stored = path.read_text()
-    if now != stored:
-        diff = "".join(list(difflib.unified_diff(
-            stored.splitlines(keepends=True), now.splitlines(keepends=True),
-            str(path), "this run", n=2))[:80])
-        pytest.fail(f"{path.name} plays differently now (rewrite with "
-                    f"ARTPROJECT_WRITE_TRANSCRIPTS=1 if meant):\n{diff}", pytrace=False)
+    _same_as_stored(path, now)
 
 
 def test_transcripts_are_all_in_use() -> None:
