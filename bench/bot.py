@@ -62,6 +62,18 @@ def load_other(path: str) -> Any:
     return mod.heuristic_policy
 
 
+def bot_game(mission: str, players: int, diff: str, seed: int, policy: Any) -> list[Any]:
+    """One game the bot plays: its actions."""
+    g = new_game(mission, players, diff, seed)
+    choose = policy(seed)
+    actions = []
+    while g.outcome is None:
+        a = choose(g)
+        g.apply(a)
+        actions.append(a)
+    return actions
+
+
 def bot_games(games: int, team: int, policy: Any = heuristic_policy,
               ) -> tuple[float, float, int, int, list[list[Any]]]:
     """(seconds whole, seconds engine alone, games, decisions, each game's actions)."""
@@ -71,13 +83,7 @@ def bot_games(games: int, team: int, policy: Any = heuristic_policy,
     for mission, diff, players in cells(team):
         for seed in range(1, games + 1):
             t = time.process_time()
-            g = new_game(mission, players, diff, seed)
-            choose = policy(seed)
-            actions = []
-            while g.outcome is None:
-                a = choose(g)
-                g.apply(a)
-                actions.append(a)
+            actions = bot_game(mission, players, diff, seed, policy)
             whole += time.process_time() - t
             t = time.process_time()
             r = new_game(mission, players, diff, seed)
@@ -129,14 +135,8 @@ def count_child(games: int, other: str) -> None:
         played = []
         for mission, diff, players in cells(team):
             for seed in range(1, games + 1):
-                g = new_game(mission, players, diff, seed)
-                choose = policy(seed)
-                actions = []
-                while g.outcome is None:
-                    a = choose(g)
-                    g.apply(a)
-                    actions.append(a)
-                played.append((mission, diff, players, seed, actions))
+                played.append((mission, diff, players, seed,
+                                bot_game(mission, players, diff, seed, policy)))
         os.getppid()
         for mission, diff, players, seed, actions in played:
             r = new_game(mission, players, diff, seed)
@@ -151,23 +151,13 @@ def count_child(games: int, other: str) -> None:
 def count(games: int, other: str) -> None:
     """Instructions a decision, the bot's and the engine's, by team size (see `--count`)."""
     import os
-    import re
-    import subprocess
-    import sys
-    import tempfile
-    from pathlib import Path
 
-    with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "cg.out"
-        r = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
-                            "--dump-before=getppid", sys.executable, __file__, "--count-child",
-                            "--games", str(games), *(["--against", other] if other else [])],
-                           capture_output=True, text=True, check=True,
-                           env={**os.environ, "PYTHONHASHSEED": "0"})  # the same every run
-        decisions = [int(x) for x in r.stdout.split()]
-        dumps = sorted(Path(tmp).glob("cg.out.*"), key=lambda p: int(p.suffix[1:]))
-        totals = [int(re.search(r"^totals: (\d+)", p.read_text(), re.M).group(1))  # type: ignore[union-attr]
-                  for p in dumps][1:]  # the first: start-up and warm-up
+    from count import grind  # bench/, beside
+
+    decisions, totals = grind(__file__, ["--count-child", "--games", str(games),
+                                         *(["--against", other] if other else [])],
+                              env={**os.environ, "PYTHONHASHSEED": "0"})  # the same every run
+    totals = totals[1:]  # the first: start-up and warm-up
     print(f"instructions a decision (callgrind), {games} games a cell:")
     for k, players in enumerate(TEAMS):
         whole, engine, d = totals[2 * k], totals[2 * k + 1], decisions[k]

@@ -119,18 +119,21 @@ def war_child(path: str) -> None:
     print(" ".join(map(str, counts)))
 
 
-def _grind(rec: Path, child_args: list[str], dry_run: bool) -> tuple[list[int], list[int]]:
-    """The child run under callgrind: its steps and each dump's instructions."""
-    out = rec.parent / "cg.out"
-    grind = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
-             "--dump-before=getppid"]
-    r = subprocess.run([*([] if dry_run else grind), sys.executable, __file__, *child_args],
-                       capture_output=True, text=True, check=True)
-    steps = [int(x) for x in r.stdout.split()]
-    dumps = sorted(rec.parent.glob("cg.out.*"), key=lambda p: int(p.suffix[1:]))
-    totals = [int(re.search(r"^totals: (\d+)", p.read_text(), re.M).group(1))  # type: ignore[union-attr]
-              for p in dumps]
-    return steps, totals
+def grind(script: str, child_args: list[str], dry_run: bool = False,
+          env: dict[str, str] | None = None) -> tuple[list[int], list[int]]:
+    """`script` run with `child_args` under callgrind, a dump at each `os.getppid()` it calls:
+    the whole numbers it prints (its steps) and each dump's instructions (none with
+    `dry_run`: the script alone, a check that it runs). bench/bot.py uses it too."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "cg.out"
+        grinding = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
+                    "--dump-before=getppid"]
+        r = subprocess.run([*([] if dry_run else grinding), sys.executable, script,
+                            *child_args], capture_output=True, text=True, check=True, env=env)
+        dumps = sorted(Path(tmp).glob("cg.out.*"), key=lambda p: int(p.suffix[1:]))
+        totals = [int(re.search(r"^totals: (\d+)", p.read_text(), re.M).group(1))  # type: ignore[union-attr]
+                  for p in dumps]
+    return [int(x) for x in r.stdout.split()], totals
 
 
 def war_main(players: list[int], games: int, dry_run: bool) -> None:
@@ -142,9 +145,9 @@ def war_main(players: list[int], games: int, dry_run: bool) -> None:
         rec.write_bytes(pickle.dumps({n: [(s, [str(a) for a in acts])
                                           for s, acts in war_record(n, games, 1)]
                                       for n in players}))
-        steps, totals = _grind(rec, ["--war-child", str(rec)], dry_run)
+        steps, totals = grind(__file__, ["--war-child", str(rec)], dry_run)
     if dry_run:
-        print(f"decisions counted (no valgrind): {steps}")
+        print(f"decisions counted (no valgrind): {' '.join(map(str, steps))}")
         return
     per = [ir / st for ir, st in zip(totals[1:], steps, strict=False)]
     cells = [("heuristic replayed", n) for n in players] + [("random", n) for n in players]
@@ -194,19 +197,11 @@ def main() -> None:
                         for m, n, d, s, acts in record(c[0], c[1], "medium", args.games, 1)]
                     for c in cells}
         rec.write_bytes(pickle.dumps(recorded))
-        out = Path(tmp) / "cg.out"
-        grind = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
-                 "--dump-before=getppid"]
-        r = subprocess.run([*([] if args.dry_run else grind), sys.executable, __file__,
-                            "--child", str(rec), "--random", str(args.random)],
-                           capture_output=True, text=True, check=True)
-        if args.dry_run:
-            print(f"decisions counted (no valgrind): {r.stdout.strip()}")
-            return
-        steps = [int(x) for x in r.stdout.split()]
-        dumps = sorted(Path(tmp).glob("cg.out.*"), key=lambda p: int(p.suffix[1:]))
-        totals = [int(re.search(r"^totals: (\d+)", p.read_text(), re.M).group(1))  # type: ignore[union-attr]
-                  for p in dumps]
+        steps, totals = grind(__file__, ["--child", str(rec), "--random", str(args.random)],
+                              args.dry_run)
+    if args.dry_run:
+        print(f"decisions counted (no valgrind): {' '.join(map(str, steps))}")
+        return
     # dump 1 is the start-up and warm-up; then one a cell, the random playouts, each peer's
     per = [ir / st for ir, st in zip(totals[1:], steps, strict=False)]
     peers = {name: x for name, x in zip(PEERS, per[len(cells) + 1:], strict=False)}
