@@ -74,8 +74,10 @@ class StepSpec:
     refuse: str | None = param("an action that must be refused, leaving the state untouched",
                                default=None, expects="an action in the notation")
     reason: str | None = param("text the refusal's message must contain", default=None)
-    expect: tuple[Dsl, ...] = param("expressions that must hold after the step", dsl="expr",
-                                    factory=tuple)
+    expect: tuple[Dsl, ...] = param(
+        "expressions that must hold after the step: the game's words and the checks' own "
+        "(`deciding`, `view()`, `shows()`, `knows()`: docs/scenarios.md)", dsl="expr",
+        factory=tuple)
     events: tuple[str, ...] = param("whole events that must be logged in the step",
                                     factory=tuple)
     not_events: tuple[str, ...] = param("whole events that must not be logged",
@@ -85,8 +87,8 @@ class StepSpec:
     not_events_like: tuple[str, ...] = param("texts no event of the step may contain",
                                              factory=tuple)
     events_with: tuple[str, ...] = param(
-        "words some event of the step must hold as whole words, in a row (`pay p1` matches "
-        "`pay p1 2`; `pay` does not match `prepay p1`)", factory=tuple)
+        "words some event of the step must hold as whole words, in a row (`turn 2` matches "
+        "`turn 2 p3`; `draw` does not match `blind_draw p1`)", factory=tuple)
     not_events_with: tuple[str, ...] = param("words no event of the step may hold as whole "
                                              "words, in a row", factory=tuple)
     events_in_order: tuple[str, ...] = param(
@@ -528,7 +530,7 @@ def _refused(st: Machine, raw: Mapping[str, Any]) -> list[str]:
 
 def _matches(event: str, text: str, how: str) -> bool:
     """Whether `event` is `text` (whole), contains it (part), or holds its words, whole and
-    in a row (words: `pay p1` is in `pay p1 2`, `pay` is not in `prepay p1`)."""
+    in a row (words: `turn 2` is in `turn 2 p3`, `draw` is not in `blind_draw p1`)."""
     if how == "whole":
         return event == text
     if how == "part":
