@@ -4,6 +4,13 @@ A scenario starts a game (the game's own keys set it up: its rules, players, a p
 plays actions in the text notation and checks facts (the game's expressions) after any
 step, or that an action is refused. See docs/scenarios.md.
 
+Besides a game's own words, its checks read the kernel's (`CheckedWords`): who decides now
+(`deciding`: a player, the team, chance or nobody) and what a player sees, read only from
+the game's `observation` and `information_state` (`view`, `shows`, `knows`); a game adds
+words of its own for checks (`CheckWords`, from its `scenario_checker`). A step checks the
+events (whole, a part, whole words, their order), the legal actions (some, or exactly
+these) and the returns.
+
 Every key is declared once (core/schema.py): the kernel's here (`ScenarioSpec`,
 `StepSpec`), a game's in its subclass of them (its `scenario_spec()`), and the whole file
 is structured against them before anything runs, every shape error reported at once. A
@@ -228,9 +235,9 @@ def _view_keys(st: Machine) -> tuple[str, ...] | None:
 
 
 class CheckedWords(Words):
-    """A game's `words` for its scenario checks: its own and the kernel's check words added
-    (`own` first among them: a name of the game's rules still means what it does there),
-    players beyond the game's count refused."""
+    """A game's `words` for its scenario checks: the kernel's check words and the game's own
+    (`own`) added, a game's own winning over the kernel's and a name its rules know keeping
+    its meaning there; a player beyond the game's count refused."""
 
     def __init__(self, words: Words, st: Machine, own: CheckWords) -> None:
         self.base = words
@@ -402,7 +409,7 @@ def _compile_step(step: Mapping[str, Any], i: int, st: Machine,
     for k in ("legal", "illegal", "only_legal"):
         for j, x in enumerate(step.get(k, [])):
             _action(st, x, fail, "step", i, k, j)
-    _check_new_keys(step, st, fail, i)
+    _check_values(step, st, fail, i)
     extras = tuple((sk, sk.compile(step[key], st, fail, "step", i, key))
                    for key, sk in own if key in step)
     checks = []
@@ -413,7 +420,7 @@ def _compile_step(step: Mapping[str, Any], i: int, st: Machine,
     return _Step(i + 1, smap.locate(("step", i)).prefix(), step, tuple(checks), extras)
 
 
-def _check_new_keys(step: Mapping[str, Any], st: Machine, fail: Fail, i: int) -> None:
+def _check_values(step: Mapping[str, Any], st: Machine, fail: Fail, i: int) -> None:
     """What the schema cannot see in the event texts, `only_legal` and `returns`: an empty
     text, a player the game does not have, a return for each player."""
     n = st.num_players()
