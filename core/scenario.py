@@ -4,6 +4,13 @@ A scenario starts a game (the game's own keys set it up: its rules, players, a p
 plays actions in the text notation and checks facts (the game's expressions) after any
 step, or that an action is refused. See docs/scenarios.md.
 
+Besides a game's own words, its checks read the kernel's (`CheckedWords`): who decides now
+(`deciding`: a player, the team, chance or nobody) and what a player sees, read only from
+the game's `observation` and `information_state` (`view`, `shows`, `knows`); a game adds
+words of its own for checks (`CheckWords`, from its `scenario_checker`). A step checks the
+events (whole, a part, whole words, their order), the legal actions (some, or exactly
+these) and the returns.
+
 Every key is declared once (core/schema.py): the kernel's here (`ScenarioSpec`,
 `StepSpec`), a game's in its subclass of them (its `scenario_spec()`), and the whole file
 is structured against them before anything runs, every shape error reported at once. A
@@ -20,20 +27,27 @@ import traceback
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from pathlib import Path
-from typing import Any, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 import attrs
 
-from .actions import Action
-from .errors import ArtError, GameError, Location, RulesError, RulesErrors
+from ..dsl import ast as dsl
+from ..dsl.words import UNKNOWN, Code, Words
+from .actions import CHANCE, TEAM, TERMINAL, Action
+from .errors import ArtError, GameError, Location, RulesError, RulesErrors, closest
 from .games import game_class
 from .machine import Machine
 from .schema import Dsl, declared, make_section, param, section, structure
 from .sources import SourceMap, path_text, read_toml
 
-# the event checks: the key, whether the text must appear, whether a part of an event will do
-_EVENT_KEYS: Final = (("events", True, False), ("not_events", False, False),
-                      ("events_like", True, True), ("not_events_like", False, True))
+if TYPE_CHECKING:
+    from ..dsl.compiler import Compiler
+
+# the event checks: the key, whether the text must appear, and how a text matches an event:
+# the whole event, a part of it, or whole words of it in a row
+_EVENT_KEYS: Final = (("events", True, "whole"), ("not_events", False, "whole"),
+                      ("events_like", True, "part"), ("not_events_like", False, "part"),
+                      ("events_with", True, "words"), ("not_events_with", False, "words"))
 
 Fail = Callable[..., RulesError]
 # an expectation: its text, its check, its two sides (a comparison) to show, its place
@@ -67,8 +81,10 @@ class StepSpec:
     refuse: str | None = param("an action that must be refused, leaving the state untouched",
                                default=None, expects="an action in the notation")
     reason: str | None = param("text the refusal's message must contain", default=None)
-    expect: tuple[Dsl, ...] = param("expressions that must hold after the step", dsl="expr",
-                                    factory=tuple)
+    expect: tuple[Dsl, ...] = param(
+        "expressions that must hold after the step: the game's words and the checks' own "
+        "(`deciding`, `view()`, `shows()`, `knows()`: docs/scenarios.md)", dsl="expr",
+        factory=tuple)
     events: tuple[str, ...] = param("whole events that must be logged in the step",
                                     factory=tuple)
     not_events: tuple[str, ...] = param("whole events that must not be logged",
@@ -77,10 +93,25 @@ class StepSpec:
                                          factory=tuple)
     not_events_like: tuple[str, ...] = param("texts no event of the step may contain",
                                              factory=tuple)
+    events_with: tuple[str, ...] = param(
+        "words some event of the step must hold as whole words, in a row (`turn 2` matches "
+        "`turn 2 p3`; `draw` does not match `blind_draw p1`)", factory=tuple)
+    not_events_with: tuple[str, ...] = param("words no event of the step may hold as whole "
+                                             "words, in a row", factory=tuple)
+    events_in_order: tuple[str, ...] = param(
+        "events of the step, each matched as `events_with` matches, logged in this order "
+        "(others may come between)", factory=tuple)
     legal: tuple[str, ...] = param("actions that must be legal after the step",
                                    factory=tuple, expects="a list of actions")
     illegal: tuple[str, ...] = param("actions that must not be legal after the step",
                                      factory=tuple, expects="a list of actions")
+    only_legal: tuple[str, ...] | None = param(
+        "exactly the legal actions after the step, in any order: no other is legal "
+        "(`[]`: none, the game is over)", default=None, expects="a list of actions")
+    returns: tuple[float, ...] | None = param(
+        "each player's return after the step, p1 first (`returns()`: a finished game's "
+        "result; all 0 while it goes on)", default=None, expects="a list of numbers, one "
+        "per player")
     note: str = param("what the step shows", default="")
 
 
@@ -123,15 +154,151 @@ def scenario_spec(keys: type[Any], steps: type[Any] | None = None) -> type[Any]:
 Fact = tuple[Callable[..., Any], Any, Any, str]  # a fact, its two sides (if a comparison)
 
 
-def fact_compiler(scope: Any, words: Any) -> Callable[[str, Any], Fact]:
+# ====================================================================== the checks' words
+# Who a `player` value names besides p1, p2...: the players together (a decision of the
+# whole team), chance (a chance node), nobody (the game is over; a drawn game's winner).
+SEATS: Final = {"team": TEAM, "chance": CHANCE, "nobody": TERMINAL}
+
+
+def seat_name(value: Any) -> Any:
+    """A `player` value as a check shows it: p2, team, chance, nobody."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        if value >= 0:
+            return f"p{value + 1}"
+        return next((k for k, x in SEATS.items() if x == value), value)
+    return value
+
+
+@attrs.frozen
+class CheckWords:
+    """A game's words for scenario checks only, beside the words of its rules: names (name
+    -> (kind, Python reading `st`)), functions (name -> the DSL's `Sig`) and the helpers
+    their Python calls (docs/scenarios.md)."""
+
+    names: Mapping[str, tuple[str, str]] = attrs.Factory(dict)
+    calls: Mapping[str, Any] = attrs.Factory(dict)
+    env: Mapping[str, Any] = attrs.Factory(dict)
+
+
+def _at(value: Any, path: str) -> Any:
+    """The part of a view at a dotted path (`a.p2.x`; a list by its index), "" if none."""
+    for part in path.split("."):
+        if isinstance(value, dict):
+            value = value.get(part)
+        elif isinstance(value, list | tuple) and part.isdigit() and int(part) < len(value):
+            value = value[int(part)]
+        else:
+            return ""
+    return "" if value is None else value
+
+
+def _view(st: Machine, player: int, path: str) -> Any:
+    """What `player`'s observation shows at `path` (only what the game lets them see)."""
+    return _at(st.observation(player), path)
+
+
+def _shows(st: Machine, player: int, path: str, x: Any) -> bool:
+    """Whether `player`'s view at `path` holds `x`: a list with it, a table with it as a
+    key, or that value itself."""
+    v = _view(st, player, path)
+    if isinstance(v, list | tuple):
+        return x in v
+    if isinstance(v, dict):
+        return str(x) in v
+    return bool(v == x)
+
+
+def _knows(st: Machine, player: int, text: str) -> bool:
+    """Whether `player`'s information state holds `text`: an action or chance event as
+    they saw it (another's secret as the game shows it to them)."""
+    return text in (str(x) for x in st.information_state(player)[3])
+
+
+# the kernel's words in every game's checks: who decides now, and what a player sees
+_NAMES: Final = {"deciding": ("player", "st.current_player()"),
+                 **{k: ("player", str(v)) for k, v in SEATS.items()}}
+_ANY: Final = ("int", "str", "bool", "player")
+_SEES: Final = {"view": ((("player",), ("str",)), "?", "_scn_view(st, {0}, {1})"),
+                "shows": ((("player",), ("str",), _ANY), "bool",
+                          "_scn_shows(st, {0}, {1}, {2})"),
+                "knows": ((("player",), ("str",)), "bool", "_scn_knows(st, {0}, {1})")}
+_ENV: Final = {"_scn_view": _view, "_scn_shows": _shows, "_scn_knows": _knows,
+               "_scn_seat": seat_name}
+
+
+def _view_keys(st: Machine) -> tuple[str, ...] | None:
+    """The entries of a player's view (to check a path's first part), None if unknown."""
+    try:
+        return tuple(st.observation(0))
+    except Exception:  # a game not ready to show itself before it starts: no check
+        return None
+
+
+class CheckedWords(Words):
+    """A game's `words` for its scenario checks: the kernel's check words and the game's own
+    (`own`) added, a game's own winning over the kernel's and a name its rules know keeping
+    its meaning there; a player beyond the game's count refused."""
+
+    def __init__(self, words: Words, st: Machine, own: CheckWords) -> None:
+        self.base = words
+        self.game, self.statements, self.events = words.game, words.statements, words.events
+        self.hidden, self.players = words.hidden, words.players
+        self.facade, self.rules = words.facade, words.rules
+        self.extra = {**_NAMES, **own.names}
+        self.names = {**words.names, **self.extra}
+        self.calls = {**words.calls, **_SEES, **own.calls}
+        self.env = {**words.env, **_ENV, **own.env}
+        self.count, self.entries = st.num_players(), _view_keys(st)
+
+    def ref(self, comp: Compiler, e: dsl.Ref, bound: frozenset[str]) -> Code:
+        head = e.parts[0]
+        if len(e.parts) == 1 and head not in bound:
+            if head in self.players and self.players.index(head) >= self.count:
+                comp.err(f"no player {head!r} in a {self.count}-player game", e)
+                return UNKNOWN
+            if head in self.extra and head not in self.base.known(comp, bound):
+                return self.extra[head][1], self.extra[head][0]
+        return self.base.ref(comp, e, bound)
+
+    def known(self, comp: Compiler, bound: frozenset[str]) -> list[str]:
+        return [*self.base.known(comp, bound), *self.extra]
+
+    def call(self, comp: Compiler, e: dsl.Call, bound: frozenset[str]) -> Code:
+        if e.name not in _SEES or e.name in self.base.calls:
+            return self.base.call(comp, e, bound)
+        found = comp.call_args(e, bound)
+        if found is None:
+            return UNKNOWN
+        codes, sig = found
+        path = e.args[1] if e.name != "knows" else None
+        head = path.value.split(".")[0] if isinstance(path, dsl.Str) else None
+        if head is not None and self.entries is not None and head not in self.entries:
+            comp.err(f"a player's view has no {head!r}" + closest(head, self.entries)
+                     + "; it has: " + ", ".join(self.entries), path)
+        if e.name == "shows" and comp.expr_code(e.args[2], bound)[1] == "player":
+            codes[2] = f"_scn_seat({codes[2]})"  # a view names a player p2
+        return sig[2].format(*codes), sig[1]
+
+    def statement(self, comp: Compiler, s: dsl.Stmt, bound: frozenset[str]) -> str:
+        return self.base.statement(comp, s, bound)
+
+
+def fact_compiler(scope: Any, words: Any, st: Machine,
+                  own: CheckWords | None = None) -> Callable[[str, Any], Fact]:
     """compile(text, origin) -> (fact, left, right, left text): a scenario's facts (DSL
-    expressions) compiled in a game's `scope` with its `words` (a game's `scenario_checker`);
-    a comparison's two sides too, for the runner to show what each side was."""
-    from ..dsl import ast as a
+    expressions) compiled in a game's `scope` with its `words` and its check words (`own`)
+    for `st` (a game's `scenario_checker`); a comparison's two sides too, for the runner to
+    show what each side was (a player by name)."""
     from ..dsl.compiler import Compiler
     from ..dsl.printer import expr as show_expr
 
-    comp = Compiler(scope, words)
+    comp = Compiler(scope, CheckedWords(words, st, own or CheckWords()))
+
+    def side(node: Any) -> Callable[..., Any]:
+        fn = comp.expr_node(node)
+        if comp.expr_code(node, frozenset())[1] != "player":
+            return fn
+        return lambda st, ctx: seat_name(fn(st, ctx))
 
     def compile_fact(text: str, origin: Any) -> Fact:
         tree = comp.parse(text, "expr", origin)
@@ -140,8 +307,8 @@ def fact_compiler(scope: Any, words: Any) -> Callable[[str, Any], Fact]:
             raise comp.errors[0]
         left = right = None
         left_text = ""
-        if isinstance(tree, a.Binary) and tree.op in ("==", "!=", "<", "<=", ">", ">="):
-            left, right = comp.expr_node(tree.left), comp.expr_node(tree.right)
+        if isinstance(tree, dsl.Binary) and tree.op in ("==", "!=", "<", "<=", ">", ">="):
+            left, right = side(tree.left), side(tree.right)
             left_text = show_expr(tree.left)
         return fn, left, right, left_text
     return compile_fact
@@ -239,9 +406,10 @@ def _compile_step(step: Mapping[str, Any], i: int, st: Machine,
     for k in ("do", "refuse"):  # the schema has checked every key's shape: now the notation
         if k in step:
             _action(st, step[k], fail, "step", i, k)
-    for k in ("legal", "illegal"):
+    for k in ("legal", "illegal", "only_legal"):
         for j, x in enumerate(step.get(k, [])):
             _action(st, x, fail, "step", i, k, j)
+    _check_values(step, st, fail, i)
     extras = tuple((sk, sk.compile(step[key], st, fail, "step", i, key))
                    for key, sk in own if key in step)
     checks = []
@@ -250,6 +418,25 @@ def _compile_step(step: Mapping[str, Any], i: int, st: Machine,
         fn, left, right, left_text = compile_fact(text, smap.origin(p, text))
         checks.append((text, fn, left, right, left_text, smap.locate(p)))
     return _Step(i + 1, smap.locate(("step", i)).prefix(), step, tuple(checks), extras)
+
+
+def _check_values(step: Mapping[str, Any], st: Machine, fail: Fail, i: int) -> None:
+    """What the schema cannot see in the event texts, `only_legal` and `returns`: an empty
+    text, a player the game does not have, a return for each player."""
+    n = st.num_players()
+    for key, _, how in (*_EVENT_KEYS, ("events_in_order", True, "words")):
+        for j, text in enumerate(step.get(key, [])):
+            if how == "words" and not text.split():
+                raise fail("an empty text: give the words an event must hold", "step", i,
+                           key, j)
+    for j, x in enumerate(step.get("only_legal", [])):
+        who = st.registry.parse(x).player
+        if who >= n:
+            raise fail(f"{x!r}: no player p{who + 1} in a {n}-player game", "step", i,
+                       "only_legal", j)
+    if "returns" in step and len(step["returns"]) != n:
+        raise fail(f"{len(step['returns'])} returns for a {n}-player game: give one per "
+                   "player, p1 first", "step", i, "returns")
 
 
 def _action(st: Machine, text: str, fail: Fail, *path: Any) -> Action:
@@ -326,7 +513,9 @@ def _run_step(st: Machine, step: _Step, seen: int) -> list[str]:
         out += _refused(st, raw)
     events = [st.event_text(e) for e in st.log[seen:]]
     out += _event_checks(raw, events)
+    out += _order_check(raw.get("events_in_order", ()), events)
     out += _legal_checks(st, raw)
+    out += _returns_check(st, raw.get("returns"))
     return [f"{step.where}: step {step.n}: {m}" for m in out] + _expectations(st, step)
 
 
@@ -346,20 +535,53 @@ def _refused(st: Machine, raw: Mapping[str, Any]) -> list[str]:
     raise Stop(f"{raw['refuse']!r} was allowed; expected it to be refused")
 
 
+def _matches(event: str, text: str, how: str) -> bool:
+    """Whether `event` is `text` (whole), contains it (part), or holds its words, whole and
+    in a row (words: `turn 2` is in `turn 2 p3`, `draw` is not in `blind_draw p1`)."""
+    if how == "whole":
+        return event == text
+    if how == "part":
+        return text in event
+    got, want = event.split(), text.split()
+    return any(got[k:k + len(want)] == want for k in range(len(got) - len(want) + 1))
+
+
+def _shown(events: Sequence[str]) -> str:
+    return "".join(f"\n      {e}" for e in events) or " none"
+
+
 def _event_checks(raw: Mapping[str, Any], events: Sequence[str]) -> list[str]:
     """`events` / `not_events`: whole events (`EVENT WORD...`, as logged) that must (not)
-    happen in the step; `events_like` / `not_events_like`: a part of an event will do."""
+    happen in the step; `events_like` / `not_events_like`: a part of an event will do;
+    `events_with` / `not_events_with`: whole words of an event, in a row."""
     out = []
-    shown = "".join(f"\n      {e}" for e in events) or " none"
-    for key, wanted, part in _EVENT_KEYS:
+    for key, wanted, how in _EVENT_KEYS:
         for text in raw.get(key, []):
-            hits = [e for e in events if (text in e if part else text == e)]
-            what = f"containing {text!r}" if part else repr(text)
+            hits = [e for e in events if _matches(e, text, how)]
+            what = {"whole": repr(text), "part": f"containing {text!r}",
+                    "words": f"with the words {text!r}"}[how]
             if wanted and not hits:
-                out.append(f"no event {what} ({key}); events were:{shown}")
+                out.append(f"no event {what} ({key}); events were:{_shown(events)}")
             elif not wanted and hits:
                 out.append(f"an event {what} happened ({key}): {hits[0]!r}")
     return out
+
+
+def _order_check(texts: Sequence[str], events: Sequence[str]) -> list[str]:
+    """`events_in_order`: each text matches an event (by its words) after the event the one
+    before it matched."""
+    k, after = 0, ""
+    for text in texts:
+        found = next((j for j in range(k, len(events)) if _matches(events[j], text, "words")),
+                     None)
+        if found is None:
+            where = f" after {after!r}" if after else ""
+            earlier = any(_matches(e, text, "words") for e in events[:k])
+            more = " (it came before)" if earlier else ""
+            return [f"no event with the words {text!r}{where}{more} (events_in_order); "
+                    f"events were:{_shown(events)}"]
+        k, after = found + 1, events[found]
+    return []
 
 
 def _legal_checks(st: Machine, raw: Mapping[str, Any]) -> list[str]:
@@ -372,7 +594,26 @@ def _legal_checks(st: Machine, raw: Mapping[str, Any]) -> list[str]:
     for x in raw.get("illegal", []):
         if str(parse(x)) in legal:
             out.append(f"{x!r} should not be legal")
+    if "only_legal" in raw:
+        want = {str(parse(x)) for x in raw["only_legal"]}
+        missing, extra = sorted(want - legal), sorted(legal - want)
+        if missing or extra:
+            said = [f"not legal: {', '.join(missing)}"] if missing else []
+            said += [f"legal too: {', '.join(extra)}"] if extra else []
+            out.append("the legal actions are not those of only_legal: " + "; ".join(said))
     return out
+
+
+def _returns_check(st: Machine, want: Sequence[float] | None) -> list[str]:
+    """`returns`: each player's return, as `returns()` gives it."""
+    if want is None:
+        return []
+    got = st.returns()
+    if len(got) == len(want) and all(abs(g - w) < 1e-9 for g, w in zip(got, want, strict=True)):
+        return []
+    shown = ", ".join(f"{x:g}" for x in got)
+    over = "" if st.is_over() else " (the game is not over)"
+    return [f"returns are [{shown}], expected [{', '.join(f'{x:g}' for x in want)}]{over}"]
 
 
 def _expectations(st: Machine, step: _Step) -> list[str]:

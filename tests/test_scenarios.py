@@ -237,3 +237,224 @@ def test_bad_new_step_keys(tmp_path: Path, body: str, message: str) -> None:
     with pytest.raises(RulesError) as err:
         run_scenario(p)
     assert message in str(err.value) and str(err.value).startswith(str(p))
+
+
+# ====================================================================== what a rulebook case needs
+def _war(tmp: Path, body: str) -> Path:
+    """An Art of War scenario: p1 challenges p2 with a King, p2 holds a Queen and a Hermit."""
+    return _write(tmp, """
+        game = "art-of-war"
+        players = 3
+        seed = 1
+        [position]
+        hands = { p1 = ["farmer", "king"], p2 = ["queen", "hermit"], p3 = ["chef"] }
+        tokens = [6, 6, 6]
+        [[step]]
+        do = "challenge p1 p2"
+        [[step]]
+        do = "bet p1 3"
+    """ + textwrap.dedent(body))
+
+
+def test_who_decides_reads_as_players(tmp_path: Path) -> None:
+    """`deciding` and Art of War's `current` are players; a failure names them (p2, not 1)."""
+    ok = _war(tmp_path, """
+        [[step]]
+        do = "play p1 king"
+        expect = ["current == p1", "deciding == p2", "deciding != team", "winner == nobody"]
+    """)
+    assert run_scenario(ok).passed, run_scenario(ok).failures
+    bad = _war(tmp_path, """
+        [[step]]
+        do = "play p1 king"
+        expect = ["deciding == p1", "current == p2", "winner == p1"]
+    """)
+    f = run_scenario(bad).failures
+    assert "expected deciding == p1 (deciding is 'p2', expected 'p1')" in f[0]
+    assert "expected current == p2 (current is 'p1', expected 'p2')" in f[1]
+    assert "expected winner == p1 (winner is 'nobody', expected 'p1')" in f[2]
+    team = _write(tmp_path, '[[step]]\nexpect = ["deciding == p1"]\n')
+    assert "(deciding is 'team', expected 'p1')" in run_scenario(team).failures[0]
+
+
+def test_only_legal_says_every_legal_action(tmp_path: Path) -> None:
+    ok = _war(tmp_path, """
+        [[step]]
+        do = "play p1 king"
+        only_legal = ["raise p2 3", "accept p2", "refuse p2", "raise p2 1", "raise p2 2"]
+    """)
+    assert run_scenario(ok).passed, run_scenario(ok).failures
+    bad = _war(tmp_path, """
+        [[step]]
+        do = "play p1 king"
+        only_legal = ["accept p2", "refuse p2", "raise p2 4"]
+    """)
+    (f,) = run_scenario(bad).failures
+    assert f.endswith("step 3: the legal actions are not those of only_legal: not legal: "
+                      "raise p2 4; legal too: raise p2 1, raise p2 2, raise p2 3")
+
+
+def test_events_with_matches_whole_words_and_like_a_part(tmp_path: Path) -> None:
+    """`not_events_with = ["draw"]` is about a draw: a Fortune Teller's `blind_draw` is
+    none, though `not_events_like = ["draw"]` finds it."""
+    p = _write(tmp_path, """
+        game = "art-of-war"
+        players = 2
+        [position]
+        hands = { p1 = ["farmer"], p2 = ["chef"] }
+        deck_top = ["fortune_teller", "soldier", "militia"]
+        [[step]]
+        do = "draw p1"
+        events_with = ["blind_draw p1", "p2 militia", "blind_draw"]
+        not_events_with = ["draw", "blind_draw p1 militia"]
+    """)
+    assert run_scenario(p).passed, run_scenario(p).failures
+    p.write_text(p.read_text() + 'events_like = ["draw"]\nnot_events_like = ["draw"]\n'
+                 'events_with = ["draw p1"]\n'.replace("events_with", "events_in_order"))
+    f = run_scenario(p).failures
+    assert any("an event containing 'draw' happened (not_events_like): 'blind_draw p1 soldier'"
+               in x for x in f)
+    assert any("no event with the words 'draw p1' (events_in_order)" in x for x in f)
+
+
+def test_events_in_order(tmp_path: Path) -> None:
+    body = """
+        [[step]]
+        do = "play p1 king"
+        [[step]]
+        do = "refuse p2"
+        events_in_order = [{0}]
+    """
+    ok = _war(tmp_path, body.format('"refuse p2", "turn 2 p2"'))
+    assert run_scenario(ok).passed, run_scenario(ok).failures
+    late = _war(tmp_path, body.format('"turn 2", "refuse p2"'))
+    (f,) = run_scenario(late).failures
+    assert "no event with the words 'refuse p2' after 'turn 2 p2' (it came before) " \
+           "(events_in_order); events were:\n      refuse p2 2\n" in f
+    missing = _war(tmp_path, body.format('"refuse p2", "turn 3"'))
+    (f,) = run_scenario(missing).failures
+    assert "no event with the words 'turn 3' after 'refuse p2 2' (events_in_order)" in f
+
+
+def test_returns_of_a_finished_game(tmp_path: Path) -> None:
+    body = """
+        game = "art-of-war"
+        players = 2
+        [position]
+        hands = {{ p1 = [{0}], p2 = ["hermit"] }}
+        tokens = [6, 1]
+        [[step]]
+        returns = [0, 0]
+        only_legal = ["draw p1", "take p1", "challenge p1 p2"]
+        [[step]]
+        do = "challenge p1 p2"
+        [[step]]
+        do = "bet p1 1"
+        [[step]]
+        do = "play p1 king"
+        [[step]]
+        do = "refuse p2"
+        {1}
+    """
+    won = _write(tmp_path, body.format('"farmer", "king"', """
+        returns = [1, -1]
+        only_legal = []
+        expect = ["winner == p1", "place(p1) == 1", "place(p2) == 2", "deciding == nobody"]
+    """))
+    assert run_scenario(won).passed, run_scenario(won).failures
+    # p1 laid its last card: both die at once, and the game is drawn between them (W18)
+    drawn = _write(tmp_path, body.format('"king"', """
+        returns = [0, 0]
+        expect = ['outcome == "draw"', "winner == nobody", "place(p1) == 1", "place(p2) == 1"]
+    """))
+    assert run_scenario(drawn).passed, run_scenario(drawn).failures
+    wrong = _write(tmp_path, body.format('"farmer", "king"', "returns = [-1, 1]").replace(
+        "returns = [0, 0]", "returns = [1, -1]"))
+    f = run_scenario(wrong).failures
+    assert f[0].endswith("step 1: returns are [0, 0], expected [1, -1] (the game is not over)")
+    assert f[1].endswith("step 5: returns are [1, -1], expected [-1, 1]")
+
+
+def test_a_view_is_what_the_player_may_see(tmp_path: Path) -> None:
+    """`view` reads a player's observation: p2 sees p1's face-down King as `?`, and a failed
+    check shows what p2 saw, never the card (W19)."""
+    p = _war(tmp_path, """
+        [[step]]
+        do = "play p1 king"
+        expect = ['view(p2, "table.cards.p1") == "king"', 'shows(p2, "hand", "king")',
+                  'knows(p2, "play p1 king")', 'view(p2, "table.cards.p3") == "?"']
+    """)
+    f = run_scenario(p).failures
+    assert len(f) == 4
+    assert "(view(p2, \"table.cards.p1\") is '?', expected 'king')" in f[0]
+    assert "(view(p2, \"table.cards.p3\") is '', expected '?')" in f[3]
+
+
+def test_a_view_is_built_from_the_observation(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """`view` and `shows` read the game's `observation(player)` and `knows` its
+    `information_state(player)`, never the state itself."""
+    from artproject.core.aow.state import War
+
+    seen: list[int] = []
+
+    def observation(self: War, player: int) -> dict[str, object]:
+        seen.append(player)
+        return {"only": {"p2": ["x"]}}
+
+    monkeypatch.setattr(War, "observation", observation)
+    monkeypatch.setattr(War, "information_state", lambda self, p: ("g", (), p, ("seen",)))
+    p = _write(tmp_path, """
+        game = "art-of-war"
+        [[step]]
+        expect = ['view(p2, "only.p2.0") == "x"', 'shows(p1, "only.p2", "x")',
+                  'shows(p1, "only", p2)', 'knows(p1, "seen")', 'not knows(p1, "draw p1")']
+    """)
+    assert run_scenario(p).passed, run_scenario(p).failures
+    assert 1 in seen and 0 in seen
+
+
+def test_cards_on_the_table_count_every_card(tmp_path: Path) -> None:
+    p = _war(tmp_path, """
+        [[step]]
+        do = "play p1 king"
+        expect = ["cards_on_table == 1", "cards_in_hands == 4", "added(p1) == 0",
+                  "cards_in_hands + deck + discard + cards_on_table == 59"]
+    """)
+    assert run_scenario(p).passed, run_scenario(p).failures
+
+
+@pytest.mark.parametrize(("game", "body", "message", "where"), [
+    ("art-of-war", "[[step]]\nexpect = ['deciding == ']", "expected", "4:24"),
+    ("art-of-war", "[[step]]\nexpect = ['deciding == p4']", "no player 'p4' in a 3-player game",
+     "4:24"),
+    ("art-of-war", "[[step]]\nexpect = ['view(p1, \"tabel.cards\") == 1']",
+     "a player's view has no 'tabel' (did you mean 'table'?)", "4:21"),
+    ("art-of-war", "[[step]]\nexpect = ['shows(p1, \"hand\")']", "shows() takes 3 argument(s)",
+     "4:12"),
+    ("art-of-war", "[[step]]\nexpect = ['current == \"p1\"']", "cannot compare player with str",
+     "4:12"),
+    ("art-of-war", "[[step]]\nonly_legal = ['drwa p1']", "step[0].only_legal[0]: unknown verb",
+     "4:15"),
+    ("art-of-war", "[[step]]\nonly_legal = ['draw p1', 'draw p5']",
+     "step[0].only_legal[1]: 'draw p5': no player p5 in a 3-player game", "4:26"),
+    ("art-of-war", "[[step]]\nreturns = [1, -1]",
+     "step[0].returns: 2 returns for a 3-player game", "4:11"),
+    ("art-of-war", "[[step]]\nreturns = ['won']", "step[0].returns[0]: expected a number",
+     "4:12"),
+    ("art-of-war", "[[step]]\nnot_events_with = ['draw', ' ']",
+     "step[0].not_events_with[1]: an empty text", "4:28"),
+    ("art-of-war", "[[step]]\nevents_in_order = 'draw p1'",
+     "step[0].events_in_order: expected a list of texts", "4:19"),
+    ("art-project", "[[step]]\nexpect = ['current == p1']", "unknown name 'current'", "4:12"),
+    ("art-project", "[[step]]\nexpect = ['place(p1) == 1']", "unknown function 'place'", "4:12"),
+])
+def test_bad_values_of_the_new_keys(tmp_path: Path, game: str, body: str, message: str,
+                                    where: str) -> None:
+    """Each is refused before the game starts, at the file, line and column of the value."""
+    players = 3
+    p = _write(tmp_path, f'game = "{game}"\nplayers = {players}\n{body}\n')
+    with pytest.raises(RulesError) as err:
+        run_scenario(p)
+    assert message in str(err.value)
+    assert str(err.value).startswith(f"{p}:{where}:"), str(err.value)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Final
 import attrs
 
 from ..errors import GameError, Location, RulesError
-from ..scenario import Fact, fact_compiler, scenario_spec, step_spec
+from ..scenario import SEATS, CheckWords, Fact, fact_compiler, scenario_spec, step_spec
 from ..schema import param
 from .loader import DEFAULT, load_rules
 from .position import apply_position
@@ -51,8 +51,47 @@ def setup(cls: type[War], spec: Any, doc: Mapping[str, Any], path: Path,
 
 
 def checker(st: War) -> Callable[[str, Any], Fact]:
-    """Compiles a scenario's facts (DSL expressions) with the game's words."""
-    return fact_compiler(WarScope(dict(st.rules.index)), WORDS)
+    """Compiles a scenario's facts (DSL expressions) with the game's words and its check
+    words (`CHECKS`)."""
+    return fact_compiler(WarScope(dict(st.rules.index)), WORDS, st, CHECKS)
+
+
+# ====================================================================== the checks' words
+def _winner(st: War) -> int:
+    """The winner's seat; nobody while the game goes on or when it is drawn."""
+    w = st.winner()
+    return w if w >= 0 else SEATS["nobody"]
+
+
+def _place(st: War, player: int) -> int:
+    """A seat's place in the standing (W17, W18): 1 the winner, or the last to die first."""
+    return int(st.standing()[player]["place"]) if 0 <= player < st.players else 0
+
+
+def _on_table(st: War) -> int:
+    """The cards on the table: each one laid face down (or revealed), each Wise Man added."""
+    f = st.fight
+    if f is None:
+        return 0
+    return sum(k >= 0 for k in f.card) + sum(map(len, f.added))
+
+
+def _added(st: War, player: int) -> int:
+    """The Wise Men `player` added to the challenge under way (W8)."""
+    f = st.fight
+    return len(f.added[player]) if f is not None and 0 <= player < st.players else 0
+
+
+# Words only a scenario's checks read, beside the rules' (core/aow/words.py): whose turn it
+# is, the winner and the standing, and the cards on the table, so that every card's place
+# can be counted mid-challenge (W1: 59 in all).
+CHECKS: Final = CheckWords(
+    names={"current": ("player", "st.current"), "winner": ("player", "_winner(st)"),
+           "cards_on_table": ("int", "_on_table(st)"),
+           "cards_in_hands": ("int", "sum(map(len, st.hands))")},
+    calls={"place": ((("player",),), "int", "_place(st, {0})"),
+           "added": ((("player",),), "int", "_added(st, {0})")},
+    env={"_winner": _winner, "_place": _place, "_on_table": _on_table, "_added": _added})
 
 
 @attrs.frozen

@@ -62,7 +62,7 @@ def _rules_of(spec: Any, path: Path, variants: tuple[str | Path, ...]) -> Rules:
 
 def checker(st: State) -> Callable[[str, Any], Fact]:
     """Compiles a scenario's facts (DSL expressions) against the game's rules."""
-    return fact_compiler(scope_of(st.rules), WORDS)
+    return fact_compiler(scope_of(st.rules), WORDS, st)
 
 
 # ====================================================================== pay_health
