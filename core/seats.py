@@ -24,6 +24,7 @@ A game cut at its maximum length (`max_decisions`, by default the game's
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
 from .actions import CHANCE, TEAM, TERMINAL, Action
@@ -205,6 +206,22 @@ class Seated:
                 return space.size + who
         raise IllegalActionError(f"{action}: not an action the seat to act may take now")
 
+    def policy_id(self, policy: Callable[[Any], Action]) -> int | None:
+        """The id the seat to act takes for `policy`, a policy of the whole game (the
+        engine's bots): asked on the game as the seat's choices are (after a delegation to
+        pN, a copy listing only pN's own actions), its answer taken by `seat_id_for`; None
+        when it answers an action the seat may not take now (a policy that lists the
+        actions afresh, as a search does on its copies)."""
+        game = self.game
+        if self.turn is not None and self.current() >= 0:
+            game = game.clone()
+            game.legal_cache = [a for a in self.game.legal_actions()
+                                if _owner(self.game, a) == self.turn]
+        try:
+            return self.seat_id_for(policy(game))
+        except IllegalActionError:
+            return None
+
     def _why(self, i: int, seat: int, legal: tuple[int, ...]) -> str:
         n = self.num_distinct_actions()
         if not 0 <= i < n:
@@ -266,10 +283,22 @@ class Seated:
         return json.dumps(self.observation(seat), sort_keys=True, default=str)
 
     def information_state(self, seat: int) -> tuple[Any, ...]:
-        """What the seat knows (hashable): its players' information states, and the
-        delegations so far and now (the table sees them)."""
-        return (seat, tuple(self.game.information_state(p) for p in self.players_of(seat)),
-                self.marks, self.turn)
+        """What the seat knows (hashable): its players' information states, what they see
+        now, and the delegations so far and now (the table sees them).
+
+        The game's information state is its history as each player saw it; what a player
+        sees now is there too because a game may show a fact no action or chance event
+        carries (A.R.T.'s hands discarded face up at the end of the mission phase): two
+        states a seat can tell apart never share it (and so never a tensor), and what the
+        games show stays shown (a discard pile only grows), so recall stays perfect."""
+        players = self.players_of(seat)
+        return (seat, tuple(self.game.information_state(p) for p in players),
+                tuple(self._seen(p) for p in players), self.marks, self.turn)
+
+    def _seen(self, player: int) -> str:
+        view = dict(self.game.observation(player))
+        view.pop("legal", None)
+        return json.dumps(view, sort_keys=True, default=str)
 
     def information_state_string(self, seat: int) -> str:
         return repr(self.information_state(seat))

@@ -16,8 +16,10 @@ observation is a dict: `observation` (the seat's observation tensor, float32, do
 and `action_mask` (int8, 1 for each legal id; `info["action_mask"]` and `action_masks()`
 give it too). The reward is the seat's return at the end (+1 won, -1 lost), 0 before;
 `info["shaped"]` is the shaped score. `action_space.sample()` draws among the legal
-ids. Chance is drawn inside from the seed `reset` is given. A game cut at its maximum
-length is truncated.
+ids. Chance is drawn inside from the seed `reset` is given; a game the other seats end
+before the agent's first decision is dealt anew, so an episode always has a step. A game
+cut at its maximum length is truncated. After a delegation (`turn pN`) the other seat's
+policy is asked among pN's own actions.
 
 Bad input: an id out of range raises `gymnasium.error.InvalidAction`, a step after the end
 `gymnasium.error.ResetNeeded`. An id in range but not legal now ends the episode as lost
@@ -43,6 +45,7 @@ from ._common import mask, seed_from, start, tensor
 
 LOW, HIGH = -1.0, 2000.0  # every number of a tensor lies within (docs/ai.md)
 NAMESPACE: Final = "artproject"
+DEALS: Final = 100  # games dealt at most by one reset (see `reset`)
 
 
 def env_id(game: str) -> str:
@@ -115,17 +118,27 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64]):
         """The other seats' decisions, until this seat's turn or the end."""
         s = self.seated
         while not s.is_terminal() and s.current() != self.seat:
-            s.apply(s.seat_id_for(self._others(s.game)))
+            i = s.policy_id(self._others)
+            if i is None:  # a policy blind to a delegation: a random choice of the seat's
+                legal = s.legal()
+                i = legal[int(self.np_random.integers(len(legal)))]
+            s.apply(i)
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
         super().reset(seed=seed)
-        game_seed = seed_from(self.np_random)
-        self.seated = start(self.game, self.options, seed=game_seed, chance="sample",
-                            max_decisions=self.max_decisions)
-        self._others = _policy(self.game, self.others_name, game_seed)
-        self._others_play()
-        self._over = self.seated.is_terminal()
+        for _ in range(DEALS):  # a game the others end before the seat's first decision
+            game_seed = seed_from(self.np_random)  # is dealt anew: an episode has a step
+            self.seated = start(self.game, self.options, seed=game_seed, chance="sample",
+                                max_decisions=self.max_decisions)
+            self._others = _policy(self.game, self.others_name, game_seed)
+            self._others_play()
+            if not self.seated.is_terminal():
+                break
+        else:
+            raise RuntimeError(f"{DEALS} games in a row ended before seat {self.seat} "
+                               "had a decision")
+        self._over = False
         return self._obs(), self._info()
 
     def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
