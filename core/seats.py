@@ -17,8 +17,8 @@ seats, each with its own view and its own choices. Two seatings:
 
 A seat sees what its players see (the game's `observation`, `information_state` and
 tensors for each of its players), plus the delegations made so far, which the table sees.
-A game cut at its maximum length (`max_decisions`, by default the game's
-`max_game_length()`) ends with the game's `limit_returns()`. Nothing here runs during play.
+A game cut at its maximum length (`max_decisions` seat decisions, delegations among them; by
+default the game's `max_game_length()`) ends with the game's `limit_returns()`. Nothing here runs during play.
 """
 
 from __future__ import annotations
@@ -64,8 +64,8 @@ class Seated:
             raise GameError(f"max_decisions must be at least 1, not {self.limit}")
         self.turn: int | None = None  # the seat the decision was delegated to, if any
         self.marks: tuple[tuple[int, int], ...] = ()  # (decisions taken, seat) delegated to
-        self.steps = 0  # seat decisions taken (delegations too)
-        self.decisions = 0  # the game's decisions taken (what the limit counts)
+        self.steps = 0  # seat decisions taken (delegations too: what the limit counts)
+        self.decisions = 0  # the game's decisions taken
         self._groups: tuple[Any, ...] | None = None
 
     # ---------------------------------------------------------------- the table
@@ -92,23 +92,24 @@ class Seated:
         return action_space(self.game).chance.size
 
     def max_game_length(self) -> int:
-        """The most seat decisions a game can take: each of the game's decisions at most
-        once handed over first."""
-        return self.limit if self.team else 2 * self.limit
+        """The most seat decisions a game takes: it is cut there."""
+        return self.limit
 
     # ---------------------------------------------------------------- whose turn
     def truncated(self) -> bool:
         """The game was cut at its maximum length."""
-        return self.decisions >= self.limit and not self.game.is_terminal()
+        return self.steps >= self.limit and not self.game.is_terminal()
 
     def is_terminal(self) -> bool:
-        return self.game.is_terminal() or self.decisions >= self.limit
+        return self.game.outcome is not None or self.steps >= self.limit
 
     def current(self) -> int:
         """The seat to act, CHANCE at a chance node, TERMINAL at the end."""
-        if self.is_terminal():
+        g = self.game
+        if g.outcome is not None or self.steps >= self.limit:
             return TERMINAL
-        if self.game.is_chance_node():
+        w = g.wait
+        if w is not None and w.chance:
             return CHANCE
         return self._split()[0]
 
@@ -130,12 +131,12 @@ class Seated:
         return sorted((i, p) for i, p in out if i is not None)
 
     def _split(self) -> tuple[int, tuple[int, ...]]:
-        """(seat to act, its sorted ids), worked out once per position."""
-        key = (len(self.game.history), self.turn)
+        """(seat to act, its sorted ids), worked out once per position (the history's
+        length and the delegation say which)."""
         g = self._groups
-        if g is None or g[0] != key:
-            g = self._groups = (key, *self._work_out())
-        return g[1], g[2]
+        if g is None or g[0] != len(self.game.history) or g[1] != self.turn:
+            g = self._groups = (len(self.game.history), self.turn, *self._work_out())
+        return g[2], g[3]
 
     def _work_out(self) -> tuple[int, tuple[int, ...]]:
         st = self.game
@@ -232,7 +233,7 @@ class Seated:
     def _end_text(self) -> str:
         if self.game.is_terminal():
             return self.game.over_text()
-        return f"cut at its maximum length, {self.limit} decisions"
+        return f"cut at its maximum length, {self.limit} seat decisions"
 
     def action_text(self, i: int, chance: bool = False) -> str:
         """An id's text: the game's notation, or `turn pN` for a delegation."""
@@ -287,18 +288,13 @@ class Seated:
         now, and the delegations so far and now (the table sees them).
 
         The game's information state is its history as each player saw it; what a player
-        sees now is there too because a game may show a fact no action or chance event
-        carries (A.R.T.'s hands discarded face up at the end of the mission phase): two
-        states a seat can tell apart never share it (and so never a tensor), and what the
-        games show stays shown (a discard pile only grows), so recall stays perfect."""
+        sees now is there too (the game's `shown`) because a game may show a fact no action
+        or chance event carries (private facts turned public by a rule's own step): two
+        states a seat can tell apart never share it (and so never a tensor), and what is
+        shown stays shown, so recall stays perfect."""
         players = self.players_of(seat)
         return (seat, tuple(self.game.information_state(p) for p in players),
-                tuple(self._seen(p) for p in players), self.marks, self.turn)
-
-    def _seen(self, player: int) -> str:
-        view = dict(self.game.observation(player))
-        view.pop("legal", None)
-        return json.dumps(view, sort_keys=True, default=str)
+                tuple(self.game.shown(p) for p in players), self.marks, self.turn)
 
     def information_state_string(self, seat: int) -> str:
         return repr(self.information_state(seat))
@@ -331,8 +327,14 @@ class Seated:
         c = Seated.__new__(Seated)
         c.game, c.seats, c.limit = self.game.clone(), self.seats, self.limit
         c.turn, c.marks, c.steps, c.decisions = self.turn, self.marks, self.steps, self.decisions
-        c._groups = None
+        c._groups = self._groups  # the same position: the same seat and ids (a tuple)
         return c
+
+    def __copy__(self) -> Seated:
+        return self.clone()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Seated:
+        return self.clone()  # what a clone shares is immutable or the rules
 
     def resample(self, seat: int, seed: int) -> Seated:
         """A copy the seat cannot tell from this one: what its players cannot see drawn anew

@@ -207,13 +207,13 @@ def test_team_seat_takes_every_decision() -> None:
 def test_returns_shaped_score_and_the_maximum_length() -> None:
     g = new_game("japan", players=2, seed=5, chance="explicit")
     s = Seated(g, "players", max_decisions=12)
-    assert s.max_game_length() == 24
+    assert s.max_game_length() == 12  # seat decisions, delegations among them
     assert s.returns() == [0.0, 0.0]
     assert all(-1 < x < 1 for x in s.shaped())
     random_seat_game(s, 5)
     assert s.is_terminal() and s.current() == TERMINAL
     if s.truncated():
-        assert s.returns() == [-1.0, -1.0] and s.decisions == 12  # cut: the team lost
+        assert s.returns() == [-1.0, -1.0] and s.steps == 12  # cut: the team lost
     with pytest.raises(IllegalActionError, match=r"over|cut"):
         s.apply(0)
     full = random_seat_game(Seated(new_game("japan", players=2, seed=6, chance="explicit"),

@@ -170,7 +170,10 @@ def test_openspiel_random_simulation(players: int) -> None:
     game = pyspiel.load_game("python_art_of_war", {"players": players})
     pyspiel.random_sim_test(game, num_sims=10, serialize=True, verbose=False)
     assert game.num_players() == players
-    assert game.get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
+    utility = pyspiel.GameType.Utility
+    # zero-sum between two (a win +1 and -1, a draw 0 and 0); one winner and draws from three
+    assert game.get_type().utility == (utility.ZERO_SUM if players == 2 else utility.GENERAL_SUM)
+    assert game.get_type().min_num_players == 2 and game.get_type().max_num_players == 7
     assert str(game) == f"python_art_of_war(players={players},rules=art-of-war,seats=players)"
 
 

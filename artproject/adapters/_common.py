@@ -9,17 +9,32 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..core.errors import GameError, closest
+from ..core.errors import ArtError, GameError, closest
 from ..core.games import game_class
 from ..core.seats import Seated, check_seating
 
-KERNEL_OPTIONS = ("seats",)
+KERNEL_OPTIONS = ("variants", "seats")
 
 
 def parameters(game: str) -> dict[str, Any]:
-    """The adapters' parameters of a game with their defaults: its own options and `seats`."""
+    """The adapters' parameters of a game with their defaults: its own options, `variants`
+    (variant names or files layered on its rules, joined by `+`) and `seats`."""
     cls = game_class(game)
-    return {**cls.OPTIONS, "seats": cls.SEATINGS[0]}
+    return {**cls.OPTIONS, "variants": "", "seats": cls.SEATINGS[0]}
+
+
+def player_range(game: str) -> tuple[int, int]:
+    """The fewest and most players a game of `game` takes with its default rules (each
+    count tried once)."""
+    cls = game_class(game)
+    ok = []
+    for n in range(1, 9):
+        try:
+            cls.create(players=n)
+        except ArtError:
+            continue
+        ok.append(n)
+    return (min(ok), max(ok)) if ok else (1, 1)
 
 
 def start(game: str, options: Mapping[str, Any], seed: int = 0, chance: str = "explicit",
@@ -34,6 +49,12 @@ def start(game: str, options: Mapping[str, Any], seed: int = 0, chance: str = "e
                             f"{closest(key, known)}; parameters: {', '.join(known)}")
     merged = {**known, **options}
     seats = str(merged.pop("seats"))
+    variants = merged.pop("variants")
+    if not isinstance(variants, str):
+        raise GameError(f"parameter 'variants' must be text (names joined by '+'), not "
+                        f"{variants!r}")
+    if variants:
+        merged["variants"] = tuple(v.strip() for v in variants.split("+"))
     for key, default in known.items():
         if key in merged and isinstance(default, int) and not isinstance(merged[key], int):
             raise GameError(f"parameter {key!r} must be a whole number, not {merged[key]!r}")

@@ -25,7 +25,7 @@ from ..core.actions import CHANCE, TERMINAL
 from ..core.errors import ArtError
 from ..core.games import game_class, game_names
 from ..core.seats import Seated
-from ._common import parameters, start
+from ._common import parameters, player_range, start
 
 _UTILITY: Final = {"shared": pyspiel.GameType.Utility.IDENTICAL,
                    "zero_sum": pyspiel.GameType.Utility.ZERO_SUM,
@@ -38,24 +38,40 @@ def short_name(game: str) -> str:
     return PREFIX + game.replace("-", "_")
 
 
-def game_type(game: str) -> Any:
-    """The OpenSpiel GameType of a kernel game, from its declarations."""
+def game_type(game: str, utility: str | None = None) -> Any:
+    """The OpenSpiel GameType of a kernel game, from its declarations; `utility` that of a
+    game with given rules and players (its `utility()`: Art of War's is zero-sum at 2)."""
     cls = game_class(game)
+    low, high = _players(game)
     return pyspiel.GameType(
         short_name=short_name(game),
         long_name=f"{cls.TITLE or game} (artproject)",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=_UTILITY[cls.UTILITY],
+        utility=_UTILITY[utility or cls.UTILITY],
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=7,
-        min_num_players=1,
+        max_num_players=high,
+        min_num_players=low,
         provides_information_state_string=True,
         provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=parameters(game))
+
+
+_RANGES: dict[str, tuple[int, int]] = {}
+
+
+def _players(game: str) -> tuple[int, int]:
+    """The fewest and most seats: one for a team seat, else the players its rules take."""
+    got = _RANGES.get(game)
+    if got is None:
+        low, high = player_range(game)
+        if "team" in game_class(game).SEATINGS:
+            low = 1
+        got = _RANGES[game] = (low, high)
+    return got
 
 
 def _spiel_error(err: Exception) -> Any:
@@ -74,17 +90,19 @@ class KernelGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type hin
         except ArtError as err:
             raise _spiel_error(err) from None
         p = self.proto
-        cls = game_class(self.game_name)
+        utility = p.game.utility()
         info = pyspiel.GameInfo(
             num_distinct_actions=p.num_distinct_actions(),
             max_chance_outcomes=p.max_chance_outcomes(),
             num_players=p.num_seats(),
             min_utility=-1.0,
             max_utility=1.0,
-            utility_sum=0.0 if cls.UTILITY == "zero_sum" else None,
+            utility_sum=0.0 if utility == "zero_sum" else None,
             max_game_length=p.max_game_length())
-        super().__init__(game_type(self.game_name), info, {**parameters(self.game_name),
-                                                           **given})
+        shown = {**parameters(self.game_name), **given}
+        if not shown["variants"]:
+            del shown["variants"]  # (the game's name stays as it was without variants)
+        super().__init__(game_type(self.game_name, utility), info, shown)
 
     def new_initial_state(self) -> KernelState:
         return KernelState(self, self.proto.clone())
@@ -186,7 +204,10 @@ class KernelObserver:
 
 
 def _register(game: str) -> None:
-    cls = type(f"KernelGame_{game.replace('-', '_')}", (KernelGame,), {"game_name": game})
+    name = f"KernelGame_{game.replace('-', '_')}"
+    cls = type(name, (KernelGame,), {"game_name": game, "__module__": __name__,
+                                     "__qualname__": name})
+    globals()[name] = cls  # found by name: the game pickles (for worker processes)
     pyspiel.register_game(game_type(game), cls)
 
 

@@ -138,6 +138,19 @@ def segments(st: War, kind: str) -> tuple[Segment, ...]:
     return (*obs, Segment("decisions", (1,), "decisions taken so far", _decisions))
 
 
+def utility(st: War) -> str:
+    """Zero-sum between two players (a win +1 and -1; a draw, W18, 0 and 0: both live, or
+    both died at once), mixed from three (one winner, -1 for each other; a draw gives the
+    living 0 and the dead -1)."""
+    return "zero_sum" if st.players == 2 else "mixed"
+
+
+def shown(st: War, player: int) -> tuple[()]:
+    """Nothing beyond the history: every card shown (a reveal, a discard, a take) is an
+    action or a trail event each player sees as W19 lets them (chance.py)."""
+    return ()
+
+
 # ====================================================================== the shaped score
 SHAPE_TOKENS: Final = 0.5  # the weight of a player's share of the tokens; the rest: cards
 
