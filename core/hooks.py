@@ -5,7 +5,6 @@
 from __future__ import annotations
 
 import json
-
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar

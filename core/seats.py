@@ -18,7 +18,8 @@ seats, each with its own view and its own choices. Two seatings:
 A seat sees what its players see (the game's `observation`, `information_state` and
 tensors for each of its players), plus the delegations made so far, which the table sees.
 A game cut at its maximum length (`max_decisions` seat decisions, delegations among them; by
-default the game's `max_game_length()`) ends with the game's `limit_returns()`. Nothing here runs during play.
+default the game's `max_game_length()`) ends with the game's `limit_returns()`. Nothing here
+runs during play.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from .tensors import Layout, Segment, layout, one_hot
 if TYPE_CHECKING:
     from .machine import Machine
 
+PUBLIC: Final = -2  # a viewer who is no seat: what the whole table sees (public observers)
 TEAM_SEATS: Final = "team"
 PLAYER_SEATS: Final = "players"
 SEATINGS: Final = (TEAM_SEATS, PLAYER_SEATS)
@@ -77,12 +79,16 @@ class Seated:
         return 1 if self.team else self.game.num_players()
 
     def players_of(self, seat: int) -> tuple[int, ...]:
-        """The game's players a seat holds (the team seat: all)."""
+        """The game's players a seat holds (the team seat: all; PUBLIC: no player, the
+        table's view)."""
+        if seat == PUBLIC:
+            return (PUBLIC,)
         return tuple(range(self.game.num_players())) if self.team else (seat,)
 
     def viewer(self, seat: int) -> int:
-        """Whose eyes a seat's tensors are written with (TEAM: the whole team's)."""
-        return TEAM if self.team else seat
+        """Whose eyes a seat's tensors are written with (TEAM: the whole team's; PUBLIC:
+        no player's)."""
+        return TEAM if self.team and seat != PUBLIC else seat
 
     def num_distinct_actions(self) -> int:
         n = action_space(self.game).size
@@ -318,9 +324,37 @@ class Seated:
 
     def tensor(self, seat: int, kind: str) -> list[float]:
         """The seat's `kind` tensor (see `layout`): the game's, written for the seat's
-        players, then the seat's own segments."""
+        players, then the seat's own segments. PUBLIC: what the whole table sees."""
         game = layout(self.game, kind).tensor(self.game, self.viewer(seat))
         return game + self._own_layout().tensor(self, seat)
+
+    # ---------------------------------------------------------------- every seat at once
+    def all_layout(self, kind: str) -> Layout:
+        """The layout of `all_tensor`: each seat's layout in turn, its segments' names
+        prefixed `pN.` (seat N + 1)."""
+        key = ("all-seats-tensor", kind, self.seats, self.game.num_players())
+        cache = self.game.derived()
+        out = cache.get(key)
+        if out is None:
+            one = self.layout(kind).segments
+            out = cache[key] = Layout(kind, [s._replace(name=f"p{i + 1}.{s.name}")
+                                             for i in range(self.num_seats()) for s in one])
+        assert isinstance(out, Layout)
+        return out
+
+    def all_tensor(self, kind: str) -> list[float]:
+        """Every seat's `kind` tensor, one after the other: all the players' private facts
+        and the public ones (a perfect-information view, for a critic or a state)."""
+        out: list[float] = []
+        for seat in range(self.num_seats()):
+            out += self.tensor(seat, kind)
+        return out
+
+    def all_string(self, kind: str) -> str:
+        """Every seat's `kind` string (`observation` or `information_state`), as JSON."""
+        read = self.observation_string if kind == "observation" else \
+            self.information_state_string
+        return json.dumps([read(seat) for seat in range(self.num_seats())])
 
     # ---------------------------------------------------------------- copies
     def clone(self) -> Seated:
@@ -351,7 +385,8 @@ def _owner(st: Machine, a: Action) -> int | None:
 
 # the seat's own segments are written with the Seated as the state and the seat as viewer
 def _write_seat(seated: Seated, seat: int, out: list[float], at: int) -> None:
-    one_hot(out, at, 0 if seated.team else seat)
+    if seat >= 0:  # (PUBLIC is no seat)
+        one_hot(out, at, 0 if seated.team else seat)
 
 
 def _write_turn(seated: Seated, seat: int, out: list[float], at: int) -> None:

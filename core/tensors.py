@@ -27,12 +27,16 @@ KINDS: Final = ("observation", "information_state")
 
 
 class Segment(NamedTuple):
-    """One named part of a tensor: its shape (row-major), meaning and writer."""
+    """One named part of a tensor: its shape (row-major), meaning and writer, and the
+    bounds every number of it lies within (one-hot and 0/1 flags: 0 to 1; a count: 0 to
+    what the rules allow, from the game's components)."""
 
     name: str
     shape: tuple[int, ...]
     meaning: str
     write: Write
+    high: float = 1.0
+    low: float = 0.0
 
     @property
     def size(self) -> int:
@@ -59,6 +63,15 @@ class Layout:
         for s, at in zip(self.segments, self.offsets, strict=True):
             s.write(st, viewer, out, at)
         return out
+
+    def bounds(self) -> tuple[list[float], list[float]]:
+        """The lowest and highest value of each number (its segment's bounds)."""
+        low: list[float] = []
+        high: list[float] = []
+        for s in self.segments:
+            low += [float(s.low)] * s.size
+            high += [float(s.high)] * s.size
+        return low, high
 
     def rows(self) -> list[tuple[str, int, tuple[int, ...], str]]:
         """(name, offset, shape, meaning) of each segment: the documented layout."""

@@ -12,15 +12,45 @@ import numpy.typing as npt
 from ..core.errors import ArtError, GameError, closest
 from ..core.games import game_class
 from ..core.seats import Seated, check_seating
+from ..core.tensors import Layout
 
-KERNEL_OPTIONS = ("variants", "seats")
+KERNEL_OPTIONS = ("variants", "seats", "reward")
+REWARDS = ("terminal", "shaped")
 
 
 def parameters(game: str) -> dict[str, Any]:
     """The adapters' parameters of a game with their defaults: its own options, `variants`
     (variant names or files layered on its rules, joined by `+`) and `seats`."""
     cls = game_class(game)
-    return {**cls.OPTIONS, "variants": "", "seats": cls.SEATINGS[0]}
+    return {**cls.OPTIONS, "variants": "", "seats": cls.SEATINGS[0], "reward": REWARDS[0]}
+
+
+def reward_mode(options: Mapping[str, Any]) -> str:
+    """The `reward` parameter: "terminal" (the returns at the end, the default) or
+    "shaped" (the change in the shaped score each step); GameError for another."""
+    mode = options.get("reward", REWARDS[0])
+    if mode not in REWARDS:
+        raise GameError(f"parameter 'reward' must be one of {', '.join(REWARDS)}, not "
+                        f"{mode!r}")
+    return str(mode)
+
+
+class Potential:
+    """Shaped rewards: each seat's shaped score (seats.py `shaped`, the returns at the end)
+    counted from 0 at the start; a step's reward is its change since the seat was last
+    paid, so an episode's rewards sum to its return."""
+
+    __slots__ = ("paid",)
+
+    def __init__(self, seats: int) -> None:
+        self.paid = [0.0] * seats
+
+    def pay(self, seated: Seated) -> list[float]:
+        """Each seat's reward now (the change since the last pay), and remember it."""
+        now = seated.shaped()
+        out = [a - b for a, b in zip(now, self.paid, strict=True)]
+        self.paid = now
+        return out
 
 
 def player_range(game: str) -> tuple[int, int]:
@@ -49,6 +79,8 @@ def start(game: str, options: Mapping[str, Any], seed: int = 0, chance: str = "e
                             f"{closest(key, known)}; parameters: {', '.join(known)}")
     merged = {**known, **options}
     seats = str(merged.pop("seats"))
+    reward_mode(merged)
+    merged.pop("reward")
     variants = merged.pop("variants")
     if not isinstance(variants, str):
         raise GameError(f"parameter 'variants' must be text (names joined by '+'), not "
@@ -74,6 +106,16 @@ def mask(seated: Seated, seat: int) -> npt.NDArray[np.int8]:
 def tensor(seated: Seated, seat: int, kind: str = "observation") -> npt.NDArray[np.float32]:
     """The seat's `kind` tensor as a float32 array."""
     return np.asarray(seated.tensor(seat, kind), dtype=np.float32)
+
+
+def box(layout: Layout) -> Any:
+    """A layout's numbers as a Gymnasium Box, each within its segment's bounds (the
+    game's components bound every count: docs/ai.md)."""
+    from gymnasium import spaces  # (the PettingZoo and Gymnasium adapters' library)
+
+    low, high = layout.bounds()
+    return spaces.Box(np.asarray(low, np.float32), np.asarray(high, np.float32),
+                      dtype=np.float32)
 
 
 def seed_from(rng: np.random.Generator) -> int:

@@ -113,29 +113,35 @@ def segments(st: War, kind: str) -> tuple[Segment, ...]:
     """The `observation` or `information_state` tensor's segments for the game's rules and
     player count (docs/ai.md lists them)."""
     n, k = st.players, len(st.rules.cards)
+    # the bounds of the counts, from the components (W1) and W18's turn limit
+    tokens, cards = st.rules.p("components.tokens"), sum(c.count for c in st.rules.cards)
+    most = max(c.count for c in st.rules.cards)
     obs = (
         Segment("decision", (len(decisions()),), "the decision pending, by kind: "
                 + ", ".join(decisions()), _decision),
         Segment("whose", (3, n), "whose turn it is, whose decision, the viewer (one-hot "
                 "rows)", _whose),
         Segment("counts", (4,), "turns begun (W18), tokens in the centre pile, out of the "
-                "game, cards left in the deck", _counts),
+                "game, cards left in the deck", _counts,
+                max(st.rules.p("rules.turn_limit") + 1, tokens, cards)),
         Segment("dead", (n,), "each player dead (W17)", _deaths),
-        Segment("tokens", (n,), "each player's tokens", _tokens),
-        Segment("hand", (k,), "the viewer's hand, cards of each kind", _hand),
-        Segment("hand_sizes", (n,), "each hand's size", _hand_sizes),
+        Segment("tokens", (n,), "each player's tokens", _tokens, tokens),
+        Segment("hand", (k,), "the viewer's hand, cards of each kind", _hand, most),
+        Segment("hand_sizes", (n,), "each hand's size", _hand_sizes, cards),
         Segment("discard", (k,), "the discard pile (face up, W19), cards of each kind",
-                _discard),
+                _discard, most),
         Segment("challenge", (3 + 2 * n + 3 + 4 * n,), "the challenge: its kind (duel, "
                 "collective, blind), attacker, defender (one-hot), bet, raise, revealed; "
                 "each seat's stake, taking part, out of the comparison, a card on the table",
-                _fight),
+                _fight, max(tokens, 2)),
         Segment("table", (2, n, k), "each seat's card on the table by kind, when the viewer "
-                "may see it (its own, or revealed); the Wise Men each added", _cards_shown),
+                "may see it (its own, or revealed); the Wise Men each added", _cards_shown,
+                most),
     )
     if kind == "observation":
         return obs
-    return (*obs, Segment("decisions", (1,), "decisions taken so far", _decisions))
+    return (*obs, Segment("decisions", (1,), "decisions taken so far", _decisions,
+                          st.max_game_length()))
 
 
 def utility(st: War) -> str:
