@@ -60,13 +60,20 @@ def situation(state: Any) -> tuple[str, ...]:
     return (g.wait_name(), f"p{p + 1}", role, f"holds {hand}", played, bet)
 
 
-def strategy(game: Any, policy: Any) -> dict[tuple[str, ...], dict[str, float]]:
+def strategy(game: Any, policy: Any,
+             ) -> tuple[dict[tuple[str, ...], dict[str, float]], list[float]]:
     """Reach-weighted frequencies of each choice in each situation (decisions of one choice
-    left out), over every deal, both players playing `policy`."""
+    left out), over every deal, both players playing `policy`; and the game's value to
+    each player under it (its expected returns)."""
     out: dict[tuple[str, ...], dict[str, float]] = defaultdict(lambda: defaultdict(float))
+    value = [0.0] * game.num_players()
 
     def walk(state: Any, reach: float) -> None:
-        if state.is_terminal() or reach < 1e-9:
+        if state.is_terminal():
+            for p, r in enumerate(state.returns()):
+                value[p] += reach * r
+            return
+        if reach < 1e-12:
             return
         if state.is_chance_node():
             for a, p in state.chance_outcomes():
@@ -84,7 +91,7 @@ def strategy(game: Any, policy: Any) -> dict[tuple[str, ...], dict[str, float]]:
                 walk(state.child(a), reach * probs[a])
 
     walk(game.new_initial_state(), 1.0)
-    return out
+    return out, value
 
 
 def main() -> None:
@@ -106,7 +113,8 @@ def main() -> None:
     if not args.strategy:
         return
     game = pyspiel.load_game("python_art_of_war", {"variants": args.variants})
-    table = strategy(game, s.average_policy())
+    table, value = strategy(game, s.average_policy())
+    print(f"the game's value under the average policy: p1 {value[0]:+.4f}, p2 {value[1]:+.4f}")
     for key in sorted(table):
         total = sum(table[key].values())
         if total < 1e-6:

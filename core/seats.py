@@ -55,7 +55,8 @@ class Seated:
     (spaces.py), then `turn pN` for each player N (`players` seating), and at a chance
     node the chance outcomes' ids."""
 
-    __slots__ = ("_groups", "decisions", "game", "limit", "marks", "seats", "steps", "turn")
+    __slots__ = ("_groups", "_memo", "decisions", "game", "limit", "marks", "seats", "steps",
+                 "turn")
 
     def __init__(self, game: Machine, seats: str = TEAM_SEATS,
                  max_decisions: int | None = None) -> None:
@@ -69,6 +70,7 @@ class Seated:
         self.steps = 0  # seat decisions taken (delegations too: what the limit counts)
         self.decisions = 0  # the game's decisions taken
         self._groups: tuple[Any, ...] | None = None
+        self._memo: dict[Any, Any] = {}  # see `memo`
 
     # ---------------------------------------------------------------- the table
     @property
@@ -324,9 +326,30 @@ class Seated:
 
     def tensor(self, seat: int, kind: str) -> list[float]:
         """The seat's `kind` tensor (see `layout`): the game's, written for the seat's
-        players, then the seat's own segments. PUBLIC: what the whole table sees."""
-        game = layout(self.game, kind).tensor(self.game, self.viewer(seat))
-        return game + self._own_layout().tensor(self, seat)
+        players, then the seat's own segments (`_own_layout`, written here at once).
+        PUBLIC: what the whole table sees."""
+        out = layout(self.game, kind).tensor(self.game, self.viewer(seat))
+        n = self.game.num_players()
+        own = [0.0] * (self.num_seats() + n)
+        if seat >= 0:
+            own[0 if self.team else seat] = 1.0
+        if self.turn is not None:
+            own[self.num_seats() + self.turn] = 1.0
+        out += own
+        return out
+
+    def memo(self, key: Any, make: Callable[[], Any]) -> Any:
+        """`make()`, kept until the position changes (an adapter's arrays: one tensor and
+        mask a position, however often they are asked for)."""
+        pos = (len(self.game.history), self.turn, self.steps)
+        m = self._memo
+        if m.get(None) != pos:
+            m.clear()
+            m[None] = pos
+        got = m.get(key)
+        if got is None:
+            got = m[key] = make()
+        return got
 
     # ---------------------------------------------------------------- every seat at once
     def all_layout(self, kind: str) -> Layout:
@@ -362,6 +385,7 @@ class Seated:
         c.game, c.seats, c.limit = self.game.clone(), self.seats, self.limit
         c.turn, c.marks, c.steps, c.decisions = self.turn, self.marks, self.steps, self.decisions
         c._groups = self._groups  # the same position: the same seat and ids (a tuple)
+        c._memo = {}
         return c
 
     def __copy__(self) -> Seated:

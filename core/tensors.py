@@ -46,7 +46,7 @@ class Segment(NamedTuple):
 class Layout:
     """A tensor's segments in order, each at its offset; `size` numbers in all."""
 
-    __slots__ = ("kind", "offsets", "segments", "size")
+    __slots__ = ("_write", "kind", "offsets", "segments", "size")
 
     def __init__(self, kind: str, segments: Sequence[Segment]) -> None:
         self.kind, self.segments = kind, tuple(segments)
@@ -56,12 +56,12 @@ class Layout:
             self.offsets.append(at)
             at += s.size
         self.size = at
+        self._write = _flat_writer(self)
 
     def tensor(self, st: Any, viewer: int) -> list[float]:
         """The state as `viewer` sees it, `size` numbers."""
         out = [0.0] * self.size
-        for s, at in zip(self.segments, self.offsets, strict=True):
-            s.write(st, viewer, out, at)
+        self._write(st, viewer, out)
         return out
 
     def bounds(self) -> tuple[list[float], list[float]]:
@@ -82,6 +82,18 @@ class Layout:
         """A tensor cut into its segments, by name (flat, row-major)."""
         return {s.name: list(tensor[at:at + s.size])
                 for s, at in zip(self.segments, self.offsets, strict=True)}
+
+
+def _flat_writer(lay: Layout) -> Callable[[Any, int, list[float]], None]:
+    """Every segment's writer called in turn, as one flat function made once per layout
+    (no loop, each writer and offset a constant: a tensor a step, for learners)."""
+    names = {f"w{i}": s.write for i, s in enumerate(lay.segments)}
+    body = [f"    w{i}(st, v, out, {at})" for i, at in enumerate(lay.offsets)] or ["    pass"]
+    code = f"def write(st, v, out):\n{chr(10).join(body)}\n"
+    space: dict[str, Any] = dict(names)
+    exec(compile(code, f"<tensor writer of {lay.kind}>", "exec"), space)  # code made above
+    made: Callable[[Any, int, list[float]], None] = space["write"]
+    return made
 
 
 def layout(st: Machine, kind: str) -> Layout:
@@ -105,5 +117,5 @@ def one_hot(out: list[float], at: int, index: int) -> None:
 
 
 def put(out: list[float], at: int, values: Sequence[float]) -> None:
-    """Copy `values` into out from `at`."""
-    out[at:at + len(values)] = [float(v) for v in values]
+    """Copy `values` (numbers: ints and flags as they are) into out from `at`."""
+    out[at:at + len(values)] = values

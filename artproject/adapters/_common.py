@@ -96,7 +96,13 @@ def start(game: str, options: Mapping[str, Any], seed: int = 0, chance: str = "e
 
 
 def mask(seated: Seated, seat: int) -> npt.NDArray[np.int8]:
-    """The seat's legal ids as a 0/1 vector over the seat's actions."""
+    """The seat's legal ids as a 0/1 vector over the seat's actions (a copy of the one
+    made once a position)."""
+    made: npt.NDArray[np.int8] = seated.memo(("mask", seat), lambda: _mask(seated, seat))
+    return made.copy()
+
+
+def _mask(seated: Seated, seat: int) -> npt.NDArray[np.int8]:
     out = np.zeros(seated.num_distinct_actions(), dtype=np.int8)
     ids = seated.legal(seat) if seated.current() >= 0 else []
     out[ids] = 1
@@ -104,8 +110,11 @@ def mask(seated: Seated, seat: int) -> npt.NDArray[np.int8]:
 
 
 def tensor(seated: Seated, seat: int, kind: str = "observation") -> npt.NDArray[np.float32]:
-    """The seat's `kind` tensor as a float32 array."""
-    return np.asarray(seated.tensor(seat, kind), dtype=np.float32)
+    """The seat's `kind` tensor as a float32 array (a copy of the one made once a
+    position)."""
+    made: npt.NDArray[np.float32] = seated.memo(
+        (kind, seat), lambda: np.asarray(seated.tensor(seat, kind), dtype=np.float32))
+    return made.copy()
 
 
 def box(layout: Layout) -> Any:

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
 from ..actions import CHANCE, TEAM
-from ..tensors import Segment, one_hot, put
+from ..tensors import Segment, one_hot
 from .registry import ALLY_PAWN, REG
 
 if TYPE_CHECKING:
@@ -164,7 +164,10 @@ def _numbers(read: Callable[[State], Any]) -> Callable[[State, int, list[float],
     """The numbers `read(state)` gives (one, or a list), as they are."""
     def write(st: State, v: int, out: list[float], at: int) -> None:
         x = read(st)
-        put(out, at, x if isinstance(x, list | tuple) else [x])
+        if isinstance(x, list | tuple):
+            out[at:at + len(x)] = x
+        else:
+            out[at] = x
     return write
 
 
