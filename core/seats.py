@@ -55,8 +55,8 @@ class Seated:
     (spaces.py), then `turn pN` for each player N (`players` seating), and at a chance
     node the chance outcomes' ids."""
 
-    __slots__ = ("_groups", "_memo", "decisions", "game", "limit", "marks", "seats", "steps",
-                 "turn")
+    __slots__ = ("_groups", "_memo", "_space", "decisions", "game", "limit", "marks", "seats",
+                 "steps", "turn")
 
     def __init__(self, game: Machine, seats: str = TEAM_SEATS,
                  max_decisions: int | None = None) -> None:
@@ -71,6 +71,7 @@ class Seated:
         self.decisions = 0  # the game's decisions taken
         self._groups: tuple[Any, ...] | None = None
         self._memo: dict[Any, Any] = {}  # see `memo`
+        self._space = action_space(game)  # the numbered actions (the rules' and count's)
 
     # ---------------------------------------------------------------- the table
     @property
@@ -93,11 +94,11 @@ class Seated:
         return TEAM if self.team and seat != PUBLIC else seat
 
     def num_distinct_actions(self) -> int:
-        n = action_space(self.game).size
+        n = self._space.size
         return n if self.team else n + self.game.num_players()
 
     def max_chance_outcomes(self) -> int:
-        return action_space(self.game).chance.size
+        return self._space.chance.size
 
     def max_game_length(self) -> int:
         """The most seat decisions a game takes: it is cut there."""
@@ -128,13 +129,13 @@ class Seated:
         if cur == TERMINAL or (seat is not None and seat != cur):
             return []
         if cur == CHANCE:
-            return ids_of(action_space(self.game).chance, self.game.legal_actions(),
+            return ids_of(self._space.chance, self.game.legal_actions(),
                           "chance outcomes")
         return list(self._split()[1])
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """At a chance node, (id, probability) of each outcome, by id."""
-        space = action_space(self.game).chance
+        space = self._space.chance
         out = [(space.id(a), p) for a, p in self.game.chance_outcomes()]
         return sorted((i, p) for i, p in out if i is not None)
 
@@ -148,7 +149,7 @@ class Seated:
 
     def _work_out(self) -> tuple[int, tuple[int, ...]]:
         st = self.game
-        space = action_space(st).decisions
+        space = self._space.decisions
         legal = st.legal_actions()
         if self.team:
             return 0, tuple(ids_of(space, legal, "actions"))
@@ -177,7 +178,7 @@ class Seated:
         cur = self.current()
         if cur == TERMINAL:
             raise IllegalActionError(f"action {i}: the game is over ({self._end_text()})")
-        space = action_space(self.game)
+        space = self._space
         if cur == CHANCE:
             if not 0 <= i < space.chance.size or i not in self.legal():
                 raise IllegalActionError(f"chance outcome {i}: not an outcome now; outcomes: "
@@ -200,7 +201,7 @@ class Seated:
         """The id the seat to act takes toward the game's `action` (a policy's choice for the
         whole team): the action's own id when it is the seat's, else the delegation to the
         player whose own action it is; IllegalActionError when neither is legal now."""
-        space = action_space(self.game)
+        space = self._space
         if self.current() == CHANCE:
             i = space.chance.id(action)
             if i is not None and i in self.legal():
@@ -245,7 +246,7 @@ class Seated:
 
     def action_text(self, i: int, chance: bool = False) -> str:
         """An id's text: the game's notation, or `turn pN` for a delegation."""
-        space = action_space(self.game)
+        space = self._space
         if chance:
             if not 0 <= i < space.chance.size:
                 raise GameError(f"chance outcome {i}: out of range")
@@ -324,19 +325,23 @@ class Seated:
         assert isinstance(out, Layout)
         return out
 
-    def tensor(self, seat: int, kind: str) -> list[float]:
+    def tensor(self, seat: int, kind: str, raw: bool = False) -> list[float]:
         """The seat's `kind` tensor (see `layout`): the game's, written for the seat's
         players, then the seat's own segments (`_own_layout`, written here at once).
-        PUBLIC: what the whole table sees."""
-        out = layout(self.game, kind).tensor(self.game, self.viewer(seat))
+        PUBLIC: what the whole table sees. Floats; `raw=True` leaves counts and flags as
+        the game keeps them (ints, bools: for numpy, which converts them at once)."""
+        team = self.seats == TEAM_SEATS
+        out = layout(self.game, kind).tensor(self.game, TEAM if team and seat != PUBLIC
+                                             else seat)
         n = self.game.num_players()
-        own = [0.0] * (self.num_seats() + n)
+        seats = 1 if team else n
+        own = [0.0] * (seats + n)
         if seat >= 0:
-            own[0 if self.team else seat] = 1.0
+            own[0 if team else seat] = 1.0
         if self.turn is not None:
-            own[self.num_seats() + self.turn] = 1.0
+            own[seats + self.turn] = 1.0
         out += own
-        return out
+        return out if raw else [*map(float, out)]
 
     def memo(self, key: Any, make: Callable[[], Any]) -> Any:
         """`make()`, kept until the position changes (an adapter's arrays: one tensor and
@@ -365,12 +370,12 @@ class Seated:
         assert isinstance(out, Layout)
         return out
 
-    def all_tensor(self, kind: str) -> list[float]:
+    def all_tensor(self, kind: str, raw: bool = False) -> list[float]:
         """Every seat's `kind` tensor, one after the other: all the players' private facts
         and the public ones (a perfect-information view, for a critic or a state)."""
         out: list[float] = []
         for seat in range(self.num_seats()):
-            out += self.tensor(seat, kind)
+            out += self.tensor(seat, kind, raw)
         return out
 
     def all_string(self, kind: str) -> str:
@@ -385,7 +390,7 @@ class Seated:
         c.game, c.seats, c.limit = self.game.clone(), self.seats, self.limit
         c.turn, c.marks, c.steps, c.decisions = self.turn, self.marks, self.steps, self.decisions
         c._groups = self._groups  # the same position: the same seat and ids (a tuple)
-        c._memo = {}
+        c._memo, c._space = {}, self._space
         return c
 
     def __copy__(self) -> Seated:

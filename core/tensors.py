@@ -59,7 +59,8 @@ class Layout:
         self._write = _flat_writer(self)
 
     def tensor(self, st: Any, viewer: int) -> list[float]:
-        """The state as `viewer` sees it, `size` numbers."""
+        """The state as `viewer` sees it, `size` numbers (counts and flags as the game keeps
+        them: ints and bools among the floats; `Numeric` and `Seated` give floats)."""
         out = [0.0] * self.size
         self._write(st, viewer, out)
         return out
@@ -87,10 +88,22 @@ class Layout:
 def _flat_writer(lay: Layout) -> Callable[[Any, int, list[float]], None]:
     """Every segment's writer called in turn, as one flat function made once per layout
     (no loop, each writer and offset a constant: a tensor a step, for learners)."""
-    names = {f"w{i}": s.write for i, s in enumerate(lay.segments)}
-    body = [f"    w{i}(st, v, out, {at})" for i, at in enumerate(lay.offsets)] or ["    pass"]
-    code = f"def write(st, v, out):\n{chr(10).join(body)}\n"
-    space: dict[str, Any] = dict(names)
+    space: dict[str, Any] = {}
+    body = []
+    for i, (s, at) in enumerate(zip(lay.segments, lay.offsets, strict=True)):
+        read = getattr(s.write, "read", None)  # a segment of plain numbers (`numbers`)
+        if read is None:
+            space[f"w{i}"] = s.write
+            body.append(f"    w{i}(st, v, out, {at})")
+        elif s.size > 1:
+            space[f"r{i}"] = read
+            body.append(f"    out[{at}:{at + s.size}] = r{i}(st)")
+        else:
+            space[f"r{i}"] = read
+            body += [f"    x = r{i}(st)",
+                     f"    out[{at}] = x[0] if x.__class__ is list or x.__class__ is tuple "
+                     "else x"]
+    code = f"def write(st, v, out):\n{chr(10).join(body or ['    pass'])}\n"
     exec(compile(code, f"<tensor writer of {lay.kind}>", "exec"), space)  # code made above
     made: Callable[[Any, int, list[float]], None] = space["write"]
     return made
@@ -110,6 +123,19 @@ def layout(st: Machine, kind: str) -> Layout:
 
 
 # ---------------------------------------------------------------------- writers' helpers
+def numbers(read: Callable[[Any], Any]) -> Write:
+    """A writer of the numbers `read(state)` gives (one, or a list or tuple of the
+    segment's size), as they are; the layout's flat writer calls `read` itself."""
+    def write(st: Any, v: int, out: list[float], at: int) -> None:
+        x = read(st)
+        if isinstance(x, list | tuple):
+            out[at:at + len(x)] = x
+        else:
+            out[at] = x
+    write.read = read  # type: ignore[attr-defined]  # (read by _flat_writer)
+    return write
+
+
 def one_hot(out: list[float], at: int, index: int) -> None:
     """Set out[at + index] to 1 (an index of -1, or None, sets nothing)."""
     if index is not None and index >= 0:

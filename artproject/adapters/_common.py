@@ -113,7 +113,8 @@ def tensor(seated: Seated, seat: int, kind: str = "observation") -> npt.NDArray[
     """The seat's `kind` tensor as a float32 array (a copy of the one made once a
     position)."""
     made: npt.NDArray[np.float32] = seated.memo(
-        (kind, seat), lambda: np.asarray(seated.tensor(seat, kind), dtype=np.float32))
+        (kind, seat), lambda: np.asarray(seated.tensor(seat, kind, raw=True),
+                                         dtype=np.float32))
     return made.copy()
 
 

@@ -229,9 +229,9 @@ class KernelObserver:
     def set_from(self, state: KernelState, player: int) -> None:
         s = state.seated
         if self.private == pyspiel.PrivateInfoType.ALL_PLAYERS:
-            self.tensor[:] = s.all_tensor(self.kind)
+            self.tensor[:] = s.all_tensor(self.kind, raw=True)
         else:
-            self.tensor[:] = s.tensor(self._seat(player), self.kind)
+            self.tensor[:] = s.tensor(self._seat(player), self.kind, raw=True)
 
     def string_from(self, state: KernelState, player: int) -> str:
         s = state.seated

@@ -122,7 +122,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         """The whole game (`state_space`): every seat's observation tensor, one after the
         other, so every player's private facts and the public ones (for a centralized
         critic; docs/ai.md)."""
-        return np.asarray(self.seated.all_tensor("observation"), dtype=np.float32)
+        return np.asarray(self.seated.all_tensor("observation", raw=True), dtype=np.float32)
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection

@@ -33,11 +33,18 @@ MAX_TURN_DECISIONS: Final = 40  # the adapters' cut: W18's turn limit times this
 
 
 # ====================================================================== tensors
+_DECISION_ROW: dict[str, int] = {}  # each kind's row, filled at the first tensor
+
+
 def _decision(st: War, v: int, out: list[float], at: int) -> None:
     w = st.wait
-    kinds = decisions()
-    if w is not None and w.name in kinds:
-        one_hot(out, at, kinds.index(w.name))
+    if w is None:
+        return
+    if not _DECISION_ROW:
+        _DECISION_ROW.update((name, i) for i, name in enumerate(decisions()))
+    i = _DECISION_ROW.get(w.name)
+    if i is not None:
+        out[at + i] = 1.0
 
 
 def _tokens(st: War, v: int, out: list[float], at: int) -> None:

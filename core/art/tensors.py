@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
 from ..actions import CHANCE, TEAM
-from ..tensors import Segment, one_hot
+from ..tensors import Segment, numbers, one_hot
 from .registry import ALLY_PAWN, REG
 
 if TYPE_CHECKING:
@@ -161,14 +161,8 @@ def _flags(attr: str) -> Callable[[State, int, list[float], int], None]:
 
 
 def _numbers(read: Callable[[State], Any]) -> Callable[[State, int, list[float], int], None]:
-    """The numbers `read(state)` gives (one, or a list), as they are."""
-    def write(st: State, v: int, out: list[float], at: int) -> None:
-        x = read(st)
-        if isinstance(x, list | tuple):
-            out[at:at + len(x)] = x
-        else:
-            out[at] = x
-    return write
+    """The numbers `read(state)` gives (one, or a list), as they are (core/tensors.py)."""
+    return numbers(read)
 
 
 def _decisions(st: State, v: int, out: list[float], at: int) -> None:
