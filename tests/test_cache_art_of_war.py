@@ -72,6 +72,8 @@ def games(rules: WarRules) -> list[tuple[Any, ...]]:
     """Every decision of a few heuristic games (state and legal actions), and the end."""
     out: list[tuple[Any, ...]] = []
     for players, seed in ((2, 1), (4, 2), (7, 3)):
+        if players > rules.p("components.max_players"):
+            continue  # (the duel is for two)
         st = new_war(rules, players, seed=seed, log=True)
         choose = POLICIES["heuristic"](seed)
         while not st.is_over():
