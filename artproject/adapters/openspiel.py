@@ -1,5 +1,6 @@
 """OpenSpiel: every game the kernel plays, registered as a Python game (`python_` and the
-game's name: `python_art_project`), with its parameters (the game's options and `seats`).
+game's name: `python_art_project`), with its parameters (the game's options, `variants`,
+`seats` and `reward`).
 
     import pyspiel
     import artproject.adapters.openspiel  # registers the games
@@ -9,8 +10,12 @@ Chance is explicit: each draw and die roll is a chance node with its outcomes'
 probabilities. A seat's observation and information state come as strings and tensors
 (the game's layouts, core/tensors.py), the information state's string with perfect recall.
 `resample_from_infostate` gives OpenSpiel's ISMCTSBot its determinizations (the game's
-`resample`). An id out of range or not legal now, or an action after the end, raises
-`pyspiel.SpielError` and changes nothing. See docs/ai.md.
+`resample`). Observers (`make_py_observer`): one seat's view, the public view
+(private_info NONE) or every seat's (ALL_PLAYERS). The game type is the game's with these
+rules and players (Art of War: zero-sum at two), its reward model REWARDS with
+`reward="shaped"`; the game pickles by name and parameters. An id out of range or not legal
+now, or an action after the end, raises `pyspiel.SpielError` and changes nothing. See
+docs/ai.md.
 """
 
 from __future__ import annotations
