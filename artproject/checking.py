@@ -85,8 +85,10 @@ def checked(path: Path) -> tuple[list[RulesError], list[RulesError], str]:
     return [], list(rules.warnings), kind
 
 
-def war_kind(doc: dict[str, object]) -> str:
-    """What a file of Art of War is: scenario, cards, rules or variant."""
+def war_kind(doc: dict[str, object], path: Path | None = None) -> str:
+    """What a file of Art of War is: scenario, cards, rules or variant (a file naming its
+    cards is rules, unless it lies in a `variants` folder: a variant with a deck of its own,
+    as missions/variants/duel.toml)."""
     from .core.aow.scenarios import ScenarioFile as WarScenario
     from .core.aow.schema import WarSpec
 
@@ -94,6 +96,8 @@ def war_kind(doc: dict[str, object]) -> str:
         return "scenario"
     if "card" in doc:
         return "cards"
+    if path is not None and path.parent.name == "variants":
+        return "variant"
     return "rules" if "cards" in doc else "variant"
 
 
@@ -107,7 +111,7 @@ def _other_game(path: Path, doc: dict[str, object], game: object,
         known = game_names()
         return [RulesError(f"unknown game {game!r}{closest(str(game), known)}; games: "
                            + ", ".join(known), smap.locate(("game",)), "game")], [], "unknown"
-    kind = f"{game}:{war_kind(doc)}"
+    kind = f"{game}:{war_kind(doc, path)}"
     if kind.endswith(":scenario"):
         from .core.scenario import run_scenario
 

@@ -80,12 +80,17 @@ def _play(g: Any, choose: Any, h: Any, decisions: int) -> int:
 def war_digest(games: int, players: tuple[int, ...]) -> tuple[str, int]:
     """Art of War's games (see the module's text)."""
     from artproject.aow.policies import POLICIES as WAR_POLICIES
+    from artproject.core.aow.loader import load_rules as war_rules
     from artproject.core.aow.loader import shipped_variants as war_variants
 
     h = hashlib.sha256()
     decisions = 0
     for variants in [(), *((v,) for v in war_variants())]:
+        rules = war_rules("art-of-war", variants)
+        low, high = rules.p("components.min_players"), rules.p("components.max_players")
         for n in players:
+            if not low <= n <= high:  # (the duel is for two)
+                continue
             for policy in ("random", "heuristic"):
                 for seed in range(games):
                     chance = "explicit" if seed % 3 == 2 else "sample"

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -76,6 +77,15 @@ class GameHooks:
         ones); its `legal` lists the actions they may see."""
         raise NotImplementedError
 
+    def shown(self, player: int) -> Any:
+        """What `player` sees now that their information state's history may not carry (a
+        fact shown by no action or chance event), hashable: by default the whole
+        observation as JSON (without `legal`); a game whose history carries everything it
+        shows returns ()."""
+        view = dict(self.observation(player))
+        view.pop("legal", None)
+        return json.dumps(view, sort_keys=True, default=str)
+
     # ------------------------------------------------------------------ search and learning
     # (numeric.py, seats.py and the adapters read these; never the hot path)
     SEATINGS: ClassVar[tuple[str, ...]] = ("team", "players")  # the seatings it offers
@@ -86,6 +96,11 @@ class GameHooks:
     # how the seats' returns relate: "shared" (a team: all share one), "zero_sum" (they sum
     # to 0) or "mixed" (neither)
     UTILITY: ClassVar[str] = "mixed"
+
+    def utility(self) -> str:
+        """How this game's returns relate, with its rules and players: `UTILITY` unless the
+        game says otherwise (a game zero-sum between two players only)."""
+        return self.UTILITY
 
     def num_players(self) -> int:
         """How many players the game has (seats are numbered 0 to this - 1)."""

@@ -77,9 +77,9 @@ class Numeric:
     def observation_tensor(self, player: int) -> list[float]:
         """What `player` sees (TEAM: the whole team), as numbers in `tensor_layout()`."""
         st = cast("Machine", self)
-        return layout(st, "observation").tensor(st, player)
+        return [*map(float, layout(st, "observation").tensor(st, player))]
 
     def information_state_tensor(self, player: int) -> list[float]:
         """What `player` knows, as numbers in `tensor_layout("information_state")`."""
         st = cast("Machine", self)
-        return layout(st, "information_state").tensor(st, player)
+        return [*map(float, layout(st, "information_state").tensor(st, player))]

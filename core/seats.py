@@ -17,13 +17,15 @@ seats, each with its own view and its own choices. Two seatings:
 
 A seat sees what its players see (the game's `observation`, `information_state` and
 tensors for each of its players), plus the delegations made so far, which the table sees.
-A game cut at its maximum length (`max_decisions`, by default the game's
-`max_game_length()`) ends with the game's `limit_returns()`. Nothing here runs during play.
+A game cut at its maximum length (`max_decisions` seat decisions, delegations among them; by
+default the game's `max_game_length()`) ends with the game's `limit_returns()`. Nothing here
+runs during play.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
 from .actions import CHANCE, TEAM, TERMINAL, Action
@@ -34,6 +36,7 @@ from .tensors import Layout, Segment, layout, one_hot
 if TYPE_CHECKING:
     from .machine import Machine
 
+PUBLIC: Final = -2  # a viewer who is no seat: what the whole table sees (public observers)
 TEAM_SEATS: Final = "team"
 PLAYER_SEATS: Final = "players"
 SEATINGS: Final = (TEAM_SEATS, PLAYER_SEATS)
@@ -52,7 +55,8 @@ class Seated:
     (spaces.py), then `turn pN` for each player N (`players` seating), and at a chance
     node the chance outcomes' ids."""
 
-    __slots__ = ("_groups", "decisions", "game", "limit", "marks", "seats", "steps", "turn")
+    __slots__ = ("_groups", "_memo", "_space", "decisions", "game", "limit", "marks", "seats",
+                 "steps", "turn")
 
     def __init__(self, game: Machine, seats: str = TEAM_SEATS,
                  max_decisions: int | None = None) -> None:
@@ -63,9 +67,11 @@ class Seated:
             raise GameError(f"max_decisions must be at least 1, not {self.limit}")
         self.turn: int | None = None  # the seat the decision was delegated to, if any
         self.marks: tuple[tuple[int, int], ...] = ()  # (decisions taken, seat) delegated to
-        self.steps = 0  # seat decisions taken (delegations too)
-        self.decisions = 0  # the game's decisions taken (what the limit counts)
+        self.steps = 0  # seat decisions taken (delegations too: what the limit counts)
+        self.decisions = 0  # the game's decisions taken
         self._groups: tuple[Any, ...] | None = None
+        self._memo: dict[Any, Any] = {}  # see `memo`
+        self._space = action_space(game)  # the numbered actions (the rules' and count's)
 
     # ---------------------------------------------------------------- the table
     @property
@@ -76,38 +82,43 @@ class Seated:
         return 1 if self.team else self.game.num_players()
 
     def players_of(self, seat: int) -> tuple[int, ...]:
-        """The game's players a seat holds (the team seat: all)."""
+        """The game's players a seat holds (the team seat: all; PUBLIC: no player, the
+        table's view)."""
+        if seat == PUBLIC:
+            return (PUBLIC,)
         return tuple(range(self.game.num_players())) if self.team else (seat,)
 
     def viewer(self, seat: int) -> int:
-        """Whose eyes a seat's tensors are written with (TEAM: the whole team's)."""
-        return TEAM if self.team else seat
+        """Whose eyes a seat's tensors are written with (TEAM: the whole team's; PUBLIC:
+        no player's)."""
+        return TEAM if self.team and seat != PUBLIC else seat
 
     def num_distinct_actions(self) -> int:
-        n = action_space(self.game).size
+        n = self._space.size
         return n if self.team else n + self.game.num_players()
 
     def max_chance_outcomes(self) -> int:
-        return action_space(self.game).chance.size
+        return self._space.chance.size
 
     def max_game_length(self) -> int:
-        """The most seat decisions a game can take: each of the game's decisions at most
-        once handed over first."""
-        return self.limit if self.team else 2 * self.limit
+        """The most seat decisions a game takes: it is cut there."""
+        return self.limit
 
     # ---------------------------------------------------------------- whose turn
     def truncated(self) -> bool:
         """The game was cut at its maximum length."""
-        return self.decisions >= self.limit and not self.game.is_terminal()
+        return self.steps >= self.limit and not self.game.is_terminal()
 
     def is_terminal(self) -> bool:
-        return self.game.is_terminal() or self.decisions >= self.limit
+        return self.game.outcome is not None or self.steps >= self.limit
 
     def current(self) -> int:
         """The seat to act, CHANCE at a chance node, TERMINAL at the end."""
-        if self.is_terminal():
+        g = self.game
+        if g.outcome is not None or self.steps >= self.limit:
             return TERMINAL
-        if self.game.is_chance_node():
+        w = g.wait
+        if w is not None and w.chance:
             return CHANCE
         return self._split()[0]
 
@@ -118,27 +129,27 @@ class Seated:
         if cur == TERMINAL or (seat is not None and seat != cur):
             return []
         if cur == CHANCE:
-            return ids_of(action_space(self.game).chance, self.game.legal_actions(),
+            return ids_of(self._space.chance, self.game.legal_actions(),
                           "chance outcomes")
         return list(self._split()[1])
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """At a chance node, (id, probability) of each outcome, by id."""
-        space = action_space(self.game).chance
+        space = self._space.chance
         out = [(space.id(a), p) for a, p in self.game.chance_outcomes()]
         return sorted((i, p) for i, p in out if i is not None)
 
     def _split(self) -> tuple[int, tuple[int, ...]]:
-        """(seat to act, its sorted ids), worked out once per position."""
-        key = (len(self.game.history), self.turn)
+        """(seat to act, its sorted ids), worked out once per position (the history's
+        length and the delegation say which)."""
         g = self._groups
-        if g is None or g[0] != key:
-            g = self._groups = (key, *self._work_out())
-        return g[1], g[2]
+        if g is None or g[0] != len(self.game.history) or g[1] != self.turn:
+            g = self._groups = (len(self.game.history), self.turn, *self._work_out())
+        return g[2], g[3]
 
     def _work_out(self) -> tuple[int, tuple[int, ...]]:
         st = self.game
-        space = action_space(st).decisions
+        space = self._space.decisions
         legal = st.legal_actions()
         if self.team:
             return 0, tuple(ids_of(space, legal, "actions"))
@@ -167,7 +178,7 @@ class Seated:
         cur = self.current()
         if cur == TERMINAL:
             raise IllegalActionError(f"action {i}: the game is over ({self._end_text()})")
-        space = action_space(self.game)
+        space = self._space
         if cur == CHANCE:
             if not 0 <= i < space.chance.size or i not in self.legal():
                 raise IllegalActionError(f"chance outcome {i}: not an outcome now; outcomes: "
@@ -190,7 +201,7 @@ class Seated:
         """The id the seat to act takes toward the game's `action` (a policy's choice for the
         whole team): the action's own id when it is the seat's, else the delegation to the
         player whose own action it is; IllegalActionError when neither is legal now."""
-        space = action_space(self.game)
+        space = self._space
         if self.current() == CHANCE:
             i = space.chance.id(action)
             if i is not None and i in self.legal():
@@ -205,6 +216,22 @@ class Seated:
                 return space.size + who
         raise IllegalActionError(f"{action}: not an action the seat to act may take now")
 
+    def policy_id(self, policy: Callable[[Any], Action]) -> int | None:
+        """The id the seat to act takes for `policy`, a policy of the whole game (the
+        engine's bots): asked on the game as the seat's choices are (after a delegation to
+        pN, a copy listing only pN's own actions), its answer taken by `seat_id_for`; None
+        when it answers an action the seat may not take now (a policy that lists the
+        actions afresh, as a search does on its copies)."""
+        game = self.game
+        if self.turn is not None and self.current() >= 0:
+            game = game.clone()
+            game.legal_cache = [a for a in self.game.legal_actions()
+                                if _owner(self.game, a) == self.turn]
+        try:
+            return self.seat_id_for(policy(game))
+        except IllegalActionError:
+            return None
+
     def _why(self, i: int, seat: int, legal: tuple[int, ...]) -> str:
         n = self.num_distinct_actions()
         if not 0 <= i < n:
@@ -215,11 +242,11 @@ class Seated:
     def _end_text(self) -> str:
         if self.game.is_terminal():
             return self.game.over_text()
-        return f"cut at its maximum length, {self.limit} decisions"
+        return f"cut at its maximum length, {self.limit} seat decisions"
 
     def action_text(self, i: int, chance: bool = False) -> str:
         """An id's text: the game's notation, or `turn pN` for a delegation."""
-        space = action_space(self.game)
+        space = self._space
         if chance:
             if not 0 <= i < space.chance.size:
                 raise GameError(f"chance outcome {i}: out of range")
@@ -266,10 +293,17 @@ class Seated:
         return json.dumps(self.observation(seat), sort_keys=True, default=str)
 
     def information_state(self, seat: int) -> tuple[Any, ...]:
-        """What the seat knows (hashable): its players' information states, and the
-        delegations so far and now (the table sees them)."""
-        return (seat, tuple(self.game.information_state(p) for p in self.players_of(seat)),
-                self.marks, self.turn)
+        """What the seat knows (hashable): its players' information states, what they see
+        now, and the delegations so far and now (the table sees them).
+
+        The game's information state is its history as each player saw it; what a player
+        sees now is there too (the game's `shown`) because a game may show a fact no action
+        or chance event carries (private facts turned public by a rule's own step): two
+        states a seat can tell apart never share it (and so never a tensor), and what is
+        shown stays shown, so recall stays perfect."""
+        players = self.players_of(seat)
+        return (seat, tuple(self.game.information_state(p) for p in players),
+                tuple(self.game.shown(p) for p in players), self.marks, self.turn)
 
     def information_state_string(self, seat: int) -> str:
         return repr(self.information_state(seat))
@@ -291,19 +325,79 @@ class Seated:
         assert isinstance(out, Layout)
         return out
 
-    def tensor(self, seat: int, kind: str) -> list[float]:
+    def tensor(self, seat: int, kind: str, raw: bool = False) -> list[float]:
         """The seat's `kind` tensor (see `layout`): the game's, written for the seat's
-        players, then the seat's own segments."""
-        game = layout(self.game, kind).tensor(self.game, self.viewer(seat))
-        return game + self._own_layout().tensor(self, seat)
+        players, then the seat's own segments (`_own_layout`, written here at once).
+        PUBLIC: what the whole table sees. Floats; `raw=True` leaves counts and flags as
+        the game keeps them (ints, bools: for numpy, which converts them at once)."""
+        team = self.seats == TEAM_SEATS
+        out = layout(self.game, kind).tensor(self.game, TEAM if team and seat != PUBLIC
+                                             else seat)
+        n = self.game.num_players()
+        seats = 1 if team else n
+        own = [0.0] * (seats + n)
+        if seat >= 0:
+            own[0 if team else seat] = 1.0
+        if self.turn is not None:
+            own[seats + self.turn] = 1.0
+        out += own
+        return out if raw else [*map(float, out)]
+
+    def memo(self, key: Any, make: Callable[[], Any]) -> Any:
+        """`make()`, kept until the position changes (an adapter's arrays: one tensor and
+        mask a position, however often they are asked for)."""
+        pos = (len(self.game.history), self.turn, self.steps)
+        m = self._memo
+        if m.get(None) != pos:
+            m.clear()
+            m[None] = pos
+        got = m.get(key)
+        if got is None:
+            got = m[key] = make()
+        return got
+
+    # ---------------------------------------------------------------- every seat at once
+    def all_layout(self, kind: str) -> Layout:
+        """The layout of `all_tensor`: each seat's layout in turn, its segments' names
+        prefixed `pN.` (seat N + 1)."""
+        key = ("all-seats-tensor", kind, self.seats, self.game.num_players())
+        cache = self.game.derived()
+        out = cache.get(key)
+        if out is None:
+            one = self.layout(kind).segments
+            out = cache[key] = Layout(kind, [s._replace(name=f"p{i + 1}.{s.name}")
+                                             for i in range(self.num_seats()) for s in one])
+        assert isinstance(out, Layout)
+        return out
+
+    def all_tensor(self, kind: str, raw: bool = False) -> list[float]:
+        """Every seat's `kind` tensor, one after the other: all the players' private facts
+        and the public ones (a perfect-information view, for a critic or a state)."""
+        out: list[float] = []
+        for seat in range(self.num_seats()):
+            out += self.tensor(seat, kind, raw)
+        return out
+
+    def all_string(self, kind: str) -> str:
+        """Every seat's `kind` string (`observation` or `information_state`), as JSON."""
+        read = self.observation_string if kind == "observation" else \
+            self.information_state_string
+        return json.dumps([read(seat) for seat in range(self.num_seats())])
 
     # ---------------------------------------------------------------- copies
     def clone(self) -> Seated:
         c = Seated.__new__(Seated)
         c.game, c.seats, c.limit = self.game.clone(), self.seats, self.limit
         c.turn, c.marks, c.steps, c.decisions = self.turn, self.marks, self.steps, self.decisions
-        c._groups = None
+        c._groups = self._groups  # the same position: the same seat and ids (a tuple)
+        c._memo, c._space = {}, self._space
         return c
+
+    def __copy__(self) -> Seated:
+        return self.clone()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Seated:
+        return self.clone()  # what a clone shares is immutable or the rules
 
     def resample(self, seat: int, seed: int) -> Seated:
         """A copy the seat cannot tell from this one: what its players cannot see drawn anew
@@ -320,7 +414,8 @@ def _owner(st: Machine, a: Action) -> int | None:
 
 # the seat's own segments are written with the Seated as the state and the seat as viewer
 def _write_seat(seated: Seated, seat: int, out: list[float], at: int) -> None:
-    one_hot(out, at, 0 if seated.team else seat)
+    if seat >= 0:  # (PUBLIC is no seat)
+        one_hot(out, at, 0 if seated.team else seat)
 
 
 def _write_turn(seated: Seated, seat: int, out: list[float], at: int) -> None:

@@ -27,12 +27,16 @@ KINDS: Final = ("observation", "information_state")
 
 
 class Segment(NamedTuple):
-    """One named part of a tensor: its shape (row-major), meaning and writer."""
+    """One named part of a tensor: its shape (row-major), meaning and writer, and the
+    bounds every number of it lies within (one-hot and 0/1 flags: 0 to 1; a count: 0 to
+    what the rules allow, from the game's components)."""
 
     name: str
     shape: tuple[int, ...]
     meaning: str
     write: Write
+    high: float = 1.0
+    low: float = 0.0
 
     @property
     def size(self) -> int:
@@ -42,7 +46,7 @@ class Segment(NamedTuple):
 class Layout:
     """A tensor's segments in order, each at its offset; `size` numbers in all."""
 
-    __slots__ = ("kind", "offsets", "segments", "size")
+    __slots__ = ("_write", "kind", "offsets", "segments", "size")
 
     def __init__(self, kind: str, segments: Sequence[Segment]) -> None:
         self.kind, self.segments = kind, tuple(segments)
@@ -52,13 +56,23 @@ class Layout:
             self.offsets.append(at)
             at += s.size
         self.size = at
+        self._write = _flat_writer(self)
 
     def tensor(self, st: Any, viewer: int) -> list[float]:
-        """The state as `viewer` sees it, `size` numbers."""
+        """The state as `viewer` sees it, `size` numbers (counts and flags as the game keeps
+        them: ints and bools among the floats; `Numeric` and `Seated` give floats)."""
         out = [0.0] * self.size
-        for s, at in zip(self.segments, self.offsets, strict=True):
-            s.write(st, viewer, out, at)
+        self._write(st, viewer, out)
         return out
+
+    def bounds(self) -> tuple[list[float], list[float]]:
+        """The lowest and highest value of each number (its segment's bounds)."""
+        low: list[float] = []
+        high: list[float] = []
+        for s in self.segments:
+            low += [float(s.low)] * s.size
+            high += [float(s.high)] * s.size
+        return low, high
 
     def rows(self) -> list[tuple[str, int, tuple[int, ...], str]]:
         """(name, offset, shape, meaning) of each segment: the documented layout."""
@@ -69,6 +83,30 @@ class Layout:
         """A tensor cut into its segments, by name (flat, row-major)."""
         return {s.name: list(tensor[at:at + s.size])
                 for s, at in zip(self.segments, self.offsets, strict=True)}
+
+
+def _flat_writer(lay: Layout) -> Callable[[Any, int, list[float]], None]:
+    """Every segment's writer called in turn, as one flat function made once per layout
+    (no loop, each writer and offset a constant: a tensor a step, for learners)."""
+    space: dict[str, Any] = {}
+    body = []
+    for i, (s, at) in enumerate(zip(lay.segments, lay.offsets, strict=True)):
+        read = getattr(s.write, "read", None)  # a segment of plain numbers (`numbers`)
+        if read is None:
+            space[f"w{i}"] = s.write
+            body.append(f"    w{i}(st, v, out, {at})")
+        elif s.size > 1:
+            space[f"r{i}"] = read
+            body.append(f"    out[{at}:{at + s.size}] = r{i}(st)")
+        else:
+            space[f"r{i}"] = read
+            body += [f"    x = r{i}(st)",
+                     f"    out[{at}] = x[0] if x.__class__ is list or x.__class__ is tuple "
+                     "else x"]
+    code = f"def write(st, v, out):\n{chr(10).join(body or ['    pass'])}\n"
+    exec(compile(code, f"<tensor writer of {lay.kind}>", "exec"), space)  # code made above
+    made: Callable[[Any, int, list[float]], None] = space["write"]
+    return made
 
 
 def layout(st: Machine, kind: str) -> Layout:
@@ -85,6 +123,19 @@ def layout(st: Machine, kind: str) -> Layout:
 
 
 # ---------------------------------------------------------------------- writers' helpers
+def numbers(read: Callable[[Any], Any]) -> Write:
+    """A writer of the numbers `read(state)` gives (one, or a list or tuple of the
+    segment's size), as they are; the layout's flat writer calls `read` itself."""
+    def write(st: Any, v: int, out: list[float], at: int) -> None:
+        x = read(st)
+        if isinstance(x, list | tuple):
+            out[at:at + len(x)] = x
+        else:
+            out[at] = x
+    write.read = read  # type: ignore[attr-defined]  # (read by _flat_writer)
+    return write
+
+
 def one_hot(out: list[float], at: int, index: int) -> None:
     """Set out[at + index] to 1 (an index of -1, or None, sets nothing)."""
     if index is not None and index >= 0:
@@ -92,5 +143,5 @@ def one_hot(out: list[float], at: int, index: int) -> None:
 
 
 def put(out: list[float], at: int, values: Sequence[float]) -> None:
-    """Copy `values` into out from `at`."""
-    out[at:at + len(values)] = [float(v) for v in values]
+    """Copy `values` (numbers: ints and flags as they are) into out from `at`."""
+    out[at:at + len(values)] = values

@@ -207,13 +207,13 @@ def test_team_seat_takes_every_decision() -> None:
 def test_returns_shaped_score_and_the_maximum_length() -> None:
     g = new_game("japan", players=2, seed=5, chance="explicit")
     s = Seated(g, "players", max_decisions=12)
-    assert s.max_game_length() == 24
+    assert s.max_game_length() == 12  # seat decisions, delegations among them
     assert s.returns() == [0.0, 0.0]
     assert all(-1 < x < 1 for x in s.shaped())
     random_seat_game(s, 5)
     assert s.is_terminal() and s.current() == TERMINAL
     if s.truncated():
-        assert s.returns() == [-1.0, -1.0] and s.decisions == 12  # cut: the team lost
+        assert s.returns() == [-1.0, -1.0] and s.steps == 12  # cut: the team lost
     with pytest.raises(IllegalActionError, match=r"over|cut"):
         s.apply(0)
     full = random_seat_game(Seated(new_game("japan", players=2, seed=6, chance="explicit"),
@@ -252,6 +252,51 @@ def test_a_seats_view_is_unchanged_when_others_hidden_cards_are_resampled(
         g = new_game(mission, players=players, seed=seed, chance="explicit")
         random_seat_game(Seated(g, "players"), seed, steps=50, visit=check)
     assert changed or players == 1
+
+
+def _twins(game: Machine, seat: int, seed: int, steps: int = 300,
+           ) -> list[tuple[Seated, Seated]]:
+    """A game played at random to its first planning (the hands dealt), and a copy the seat
+    cannot tell from it (a determinization), played on with the same random ids while both
+    allow them: the pairs the seat saw, step by step."""
+    rng = random.Random(seed)
+    s = Seated(game, "players")
+    while not s.is_terminal() and s.game.wait != "plan":
+        s.apply(rng.choice(s.legal()))
+    t = s.resample(seat, seed)
+    out = []
+    for _ in range(steps):
+        if s.is_terminal() or t.is_terminal():
+            break
+        out.append((s.clone(), t.clone()))
+        common = sorted(set(s.legal()) & set(t.legal()))
+        if not common:
+            break
+        i = rng.choice(common)
+        s.apply(i)
+        t.apply(i)
+    return out
+
+
+@pytest.mark.parametrize(("mission", "players"), [("japan", 2), ("usa", 3)])
+def test_a_discard_that_shows_a_card_tells_states_apart(mission: str, players: int) -> None:
+    """Another player's unplayed cards go face up to the discard pile at the end of the
+    mission phase: no action or chance event says which, yet the seat sees them. Two states
+    that differ only there (the same history; the other's hand dealt otherwise, unseen until
+    then) have different information-state tensors, so their strings differ too (they did
+    not: OpenSpiel's tabular methods and ISMCTS merged them)."""
+    revealed = 0
+    for seed in range(4):
+        g = new_game(mission, players=players, seed=seed, chance="explicit")
+        for s, t in _twins(g, 1, seed):
+            same = s.information_state_string(1) == t.information_state_string(1)
+            tensors = s.tensor(1, "information_state") == t.tensor(1, "information_state")
+            assert tensors or not same, (seed, s.game.history[-3:])
+            if [str(a) for a in s.game.history] == [str(a) for a in t.game.history] and (
+                    s.game.discard != t.game.discard):
+                revealed += 1
+                assert not same
+    assert revealed  # the pairs reached the discard that tells them apart
 
 
 def test_a_resampled_game_plays_on() -> None:

@@ -170,7 +170,10 @@ def test_openspiel_random_simulation(players: int) -> None:
     game = pyspiel.load_game("python_art_of_war", {"players": players})
     pyspiel.random_sim_test(game, num_sims=10, serialize=True, verbose=False)
     assert game.num_players() == players
-    assert game.get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
+    utility = pyspiel.GameType.Utility
+    # zero-sum between two (a win +1 and -1, a draw 0 and 0); one winner and draws from three
+    assert game.get_type().utility == (utility.ZERO_SUM if players == 2 else utility.GENERAL_SUM)
+    assert game.get_type().min_num_players == 2 and game.get_type().max_num_players == 7
     assert str(game) == f"python_art_of_war(players={players},rules=art-of-war,seats=players)"
 
 
@@ -268,3 +271,65 @@ def test_the_search_bot_plays_art_of_war_and_is_seeded() -> None:
         "ismcts:budget=8,depth=40", "heuristic"]
     with pytest.raises(GameError, match="not an option"):
         policy_names("ismcts:budgt=8")
+
+
+# ====================================================================== metadata, solving
+def test_the_game_type_and_its_metadata() -> None:
+    """Zero-sum at two (OpenSpiel's exploitability tools take it), general-sum from three;
+    2-7 players; the maximum length the cut (W18's turn limit times 40 seat decisions,
+    never doubled: nothing is delegated); the game pickles for worker processes; Gymnasium
+    knows the episode's most steps."""
+    import pickle
+
+    two = pyspiel.load_game("python_art_of_war", {"players": 2})
+    assert two.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
+    assert two.utility_sum() == 0.0
+    assert two.max_game_length() == 1000 * 40
+    again = pickle.loads(pickle.dumps(two))
+    assert str(again) == str(two) and again.num_distinct_actions() == two.num_distinct_actions()
+    st = two.new_initial_state()
+    st.apply_action(st.chance_outcomes()[0][0])
+    assert pickle.loads(pickle.dumps(st)).history() == st.history()
+    with pytest.raises(pyspiel.SpielError, match=r"2-7|players"):
+        pyspiel.load_game("python_art_of_war", {"players": 1})
+    assert gymnasium.spec("artproject/ArtOfWar-v0").max_episode_steps == 40_000
+    assert gymnasium.spec("artproject/ArtProject-v0").max_episode_steps == 2000
+
+
+def test_a_two_player_game_always_sums_to_zero() -> None:
+    """Every way a two-player game ends (a winner, both dead at once, the turn limit, the
+    adapters' cut) sums to zero: the duel's whole tree, and random games."""
+    ends = set()
+
+    def walk(s: Seated) -> None:
+        if s.is_terminal():
+            assert sum(s.returns()) == 0.0
+            ends.add(tuple(s.returns()))
+            return
+        for i in s.legal():
+            c = s.clone()
+            c.apply(i)
+            walk(c)
+
+    walk(Seated(new_game(GAME, players=2, variants=["duel"], chance="explicit"), "players"))
+    assert ends == {(1.0, -1.0), (-1.0, 1.0), (0.0, 0.0)}
+    for seed in range(30):
+        s = Seated(war(2, seed), "players", max_decisions=60)
+        random_play(s, seed)
+        assert sum(s.returns()) == 0.0
+
+
+def test_the_duel_is_solved_by_cfr() -> None:
+    """The duel variant (data only: missions/variants/duel.toml and its five-card deck)
+    is small enough for OpenSpiel's CFR+ and exploitability: it falls iteration by
+    iteration (bench/solve.py runs it below 0.01; docs/ai.md)."""
+    game = pyspiel.load_game("python_art_of_war", {"variants": "duel"})
+    assert game.num_players() == 2 and game.max_game_length() == 3 * 40
+    solver = pyspiel.CFRPlusSolver(game)
+    curve = []
+    for _ in range(2):
+        solver.evaluate_and_update_policy()
+        curve.append(pyspiel.exploitability(game, solver.average_policy()))
+    assert curve[0] > curve[1] and curve[1] < 0.3, curve  # 0.626, then 0.233
+    with pytest.raises(pyspiel.SpielError, match="unknown variant 'duell'"):
+        pyspiel.load_game("python_art_of_war", {"variants": "duell"})

@@ -9,17 +9,62 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..core.errors import GameError, closest
+from ..core.errors import ArtError, GameError, closest
 from ..core.games import game_class
 from ..core.seats import Seated, check_seating
+from ..core.tensors import Layout
 
-KERNEL_OPTIONS = ("seats",)
+KERNEL_OPTIONS = ("variants", "seats", "reward")
+REWARDS = ("terminal", "shaped")
 
 
 def parameters(game: str) -> dict[str, Any]:
-    """The adapters' parameters of a game with their defaults: its own options and `seats`."""
+    """The adapters' parameters of a game with their defaults: its own options, `variants`
+    (variant names or files layered on its rules, joined by `+`) and `seats`."""
     cls = game_class(game)
-    return {**cls.OPTIONS, "seats": cls.SEATINGS[0]}
+    return {**cls.OPTIONS, "variants": "", "seats": cls.SEATINGS[0], "reward": REWARDS[0]}
+
+
+def reward_mode(options: Mapping[str, Any]) -> str:
+    """The `reward` parameter: "terminal" (the returns at the end, the default) or
+    "shaped" (the change in the shaped score each step); GameError for another."""
+    mode = options.get("reward", REWARDS[0])
+    if mode not in REWARDS:
+        raise GameError(f"parameter 'reward' must be one of {', '.join(REWARDS)}, not "
+                        f"{mode!r}")
+    return str(mode)
+
+
+class Potential:
+    """Shaped rewards: each seat's shaped score (seats.py `shaped`, the returns at the end)
+    counted from 0 at the start; a step's reward is its change since the seat was last
+    paid, so an episode's rewards sum to its return."""
+
+    __slots__ = ("paid",)
+
+    def __init__(self, seats: int) -> None:
+        self.paid = [0.0] * seats
+
+    def pay(self, seated: Seated) -> list[float]:
+        """Each seat's reward now (the change since the last pay), and remember it."""
+        now = seated.shaped()
+        out = [a - b for a, b in zip(now, self.paid, strict=True)]
+        self.paid = now
+        return out
+
+
+def player_range(game: str) -> tuple[int, int]:
+    """The fewest and most players a game of `game` takes with its default rules (each
+    count tried once)."""
+    cls = game_class(game)
+    ok = []
+    for n in range(1, 9):
+        try:
+            cls.create(players=n)
+        except ArtError:
+            continue
+        ok.append(n)
+    return (min(ok), max(ok)) if ok else (1, 1)
 
 
 def start(game: str, options: Mapping[str, Any], seed: int = 0, chance: str = "explicit",
@@ -34,6 +79,14 @@ def start(game: str, options: Mapping[str, Any], seed: int = 0, chance: str = "e
                             f"{closest(key, known)}; parameters: {', '.join(known)}")
     merged = {**known, **options}
     seats = str(merged.pop("seats"))
+    reward_mode(merged)
+    merged.pop("reward")
+    variants = merged.pop("variants")
+    if not isinstance(variants, str):
+        raise GameError(f"parameter 'variants' must be text (names joined by '+'), not "
+                        f"{variants!r}")
+    if variants:
+        merged["variants"] = tuple(v.strip() for v in variants.split("+"))
     for key, default in known.items():
         if key in merged and isinstance(default, int) and not isinstance(merged[key], int):
             raise GameError(f"parameter {key!r} must be a whole number, not {merged[key]!r}")
@@ -43,7 +96,13 @@ def start(game: str, options: Mapping[str, Any], seed: int = 0, chance: str = "e
 
 
 def mask(seated: Seated, seat: int) -> npt.NDArray[np.int8]:
-    """The seat's legal ids as a 0/1 vector over the seat's actions."""
+    """The seat's legal ids as a 0/1 vector over the seat's actions (a copy of the one
+    made once a position)."""
+    made: npt.NDArray[np.int8] = seated.memo(("mask", seat), lambda: _mask(seated, seat))
+    return made.copy()
+
+
+def _mask(seated: Seated, seat: int) -> npt.NDArray[np.int8]:
     out = np.zeros(seated.num_distinct_actions(), dtype=np.int8)
     ids = seated.legal(seat) if seated.current() >= 0 else []
     out[ids] = 1
@@ -51,8 +110,22 @@ def mask(seated: Seated, seat: int) -> npt.NDArray[np.int8]:
 
 
 def tensor(seated: Seated, seat: int, kind: str = "observation") -> npt.NDArray[np.float32]:
-    """The seat's `kind` tensor as a float32 array."""
-    return np.asarray(seated.tensor(seat, kind), dtype=np.float32)
+    """The seat's `kind` tensor as a float32 array (a copy of the one made once a
+    position)."""
+    made: npt.NDArray[np.float32] = seated.memo(
+        (kind, seat), lambda: np.asarray(seated.tensor(seat, kind, raw=True),
+                                         dtype=np.float32))
+    return made.copy()
+
+
+def box(layout: Layout) -> Any:
+    """A layout's numbers as a Gymnasium Box, each within its segment's bounds (the
+    game's components bound every count: docs/ai.md)."""
+    from gymnasium import spaces  # (the PettingZoo and Gymnasium adapters' library)
+
+    low, high = layout.bounds()
+    return spaces.Box(np.asarray(low, np.float32), np.asarray(high, np.float32),
+                      dtype=np.float32)
 
 
 def seed_from(rng: np.random.Generator) -> int:

@@ -14,10 +14,15 @@
 For The A.R.T. Project the agent is the whole team (`seats="team"`, the default). An
 observation is a dict: `observation` (the seat's observation tensor, float32, docs/ai.md)
 and `action_mask` (int8, 1 for each legal id; `info["action_mask"]` and `action_masks()`
-give it too). The reward is the seat's return at the end (+1 won, -1 lost), 0 before;
-`info["shaped"]` is the shaped score. `action_space.sample()` draws among the legal
-ids. Chance is drawn inside from the seed `reset` is given. A game cut at its maximum
-length is truncated.
+give it too). The reward (`reward="terminal"`, the default) is the seat's return at the
+end (+1 won, -1 lost), 0 before; with `reward="shaped"` it is the change in the seat's
+shaped score over the step (the others' decisions included), counted from 0 at the start,
+so an episode's rewards still sum to its return. `info["shaped"]` is the shaped score.
+`render_mode` "ansi" returns the game as text, "human" prints it. `action_space.sample()`
+draws among the legal ids. Chance is drawn inside from the seed `reset` is given; a game
+the other seats end before the agent's first decision is dealt anew, so an episode always
+has a step. A game cut at its maximum length is truncated. After a delegation (`turn pN`)
+the other seat's policy is asked among pN's own actions.
 
 Bad input: an id out of range raises `gymnasium.error.InvalidAction`, a step after the end
 `gymnasium.error.ResetNeeded`. An id in range but not legal now ends the episode as lost
@@ -39,10 +44,10 @@ from gymnasium import error, spaces
 from ..core.errors import ArtError, GameError
 from ..core.games import game_names
 from ..core.seats import Seated
-from ._common import mask, seed_from, start, tensor
+from ._common import Potential, box, mask, reward_mode, seed_from, start, tensor
 
-LOW, HIGH = -1.0, 2000.0  # every number of a tensor lies within (docs/ai.md)
 NAMESPACE: Final = "artproject"
+DEALS: Final = 100  # games dealt at most by one reset (see `reset`)
 
 
 def env_id(game: str) -> str:
@@ -70,13 +75,14 @@ class LegalDiscrete(spaces.Discrete):
 class KernelEnv(gym.Env[dict[str, Any], np.int64]):
     """A seat of a kernel game as a Gymnasium environment (see the module's text)."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012 (Gymnasium's)
+    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"]}  # noqa: RUF012
 
     def __init__(self, game: str = "art-project", seat: int = 0, others: str = "heuristic",
                  render_mode: str | None = None, max_decisions: int | None = None,
                  illegal: str = "lose", **options: Any) -> None:
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        if render_mode not in (None, "human", "ansi"):
+            raise ValueError(f"render_mode must be None, 'human' or 'ansi', not "
+                             f"{render_mode!r}")
         if illegal not in ("lose", "raise"):
             raise ValueError(f"illegal must be 'lose' or 'raise', not {illegal!r}")
         self.illegal = illegal
@@ -89,18 +95,20 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64]):
                 raise GameError(f"seat must be from 0 to {self.seated.num_seats() - 1}, "
                                 f"not {seat}")
             self._others = _policy(game, others)
+            self.shaped = reward_mode(options) == "shaped"
         except ArtError as err:
             raise ValueError(str(err)) from None
         s = self.seated
-        n, size = s.num_distinct_actions(), s.layout("observation").size
+        n = s.num_distinct_actions()
         self.action_space = LegalDiscrete(n, self.action_masks)
         self.observation_space = spaces.Dict({
-            "observation": spaces.Box(LOW, HIGH, (size,), np.float32),
+            "observation": box(s.layout("observation")),
             "action_mask": spaces.Box(0, 1, (n,), np.int8)})
         self._over = True
+        self._potential = Potential(s.num_seats())
 
     def _obs(self) -> dict[str, Any]:
-        return {"observation": np.clip(tensor(self.seated, self.seat), LOW, HIGH),
+        return {"observation": tensor(self.seated, self.seat),
                 "action_mask": mask(self.seated, self.seat)}
 
     def _info(self) -> dict[str, Any]:
@@ -115,17 +123,28 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64]):
         """The other seats' decisions, until this seat's turn or the end."""
         s = self.seated
         while not s.is_terminal() and s.current() != self.seat:
-            s.apply(s.seat_id_for(self._others(s.game)))
+            i = s.policy_id(self._others)
+            if i is None:  # a policy blind to a delegation: a random choice of the seat's
+                legal = s.legal()
+                i = legal[int(self.np_random.integers(len(legal)))]
+            s.apply(i)
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
         super().reset(seed=seed)
-        game_seed = seed_from(self.np_random)
-        self.seated = start(self.game, self.options, seed=game_seed, chance="sample",
-                            max_decisions=self.max_decisions)
-        self._others = _policy(self.game, self.others_name, game_seed)
-        self._others_play()
-        self._over = self.seated.is_terminal()
+        for _ in range(DEALS):  # a game the others end before the seat's first decision
+            game_seed = seed_from(self.np_random)  # is dealt anew: an episode has a step
+            self.seated = start(self.game, self.options, seed=game_seed, chance="sample",
+                                max_decisions=self.max_decisions)
+            self._others = _policy(self.game, self.others_name, game_seed)
+            self._others_play()
+            if not self.seated.is_terminal():
+                break
+        else:
+            raise RuntimeError(f"{DEALS} games in a row ended before seat {self.seat} "
+                               "had a decision")
+        self._over = False
+        self._potential = Potential(self.seated.num_seats())
         return self._obs(), self._info()
 
     def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
@@ -143,22 +162,31 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64]):
                 raise error.InvalidAction(why)
             gym.logger.warn(f"{why}: the episode ends as lost")
             self._over = True
-            return self._obs(), -1.0, True, False, {**self._info(), "illegal": why}
+            lost = -1.0 - (self._potential.paid[self.seat] if self.shaped else 0.0)
+            return self._obs(), lost, True, False, {**self._info(), "illegal": why}
         s.apply(int(action))
         self._others_play()
         done = s.is_terminal()
         self._over = done
-        reward = float(s.returns()[self.seat]) if done else 0.0
+        if self.shaped:
+            reward = float(self._potential.pay(s)[self.seat])
+        else:
+            reward = float(s.returns()[self.seat]) if done else 0.0
         cut = s.truncated()
         return self._obs(), reward, done and not cut, cut, self._info()
 
     def render(self) -> str | None:
+        """The game as text ("ansi" returns it, "human" prints it)."""
         if self.render_mode is None:
             return None
         s = self.seated
         legal = ", ".join(s.action_text(i) for i in s.legal(self.seat))
-        return (f"{s.game.TITLE}: {s.game.wait or 'over'}; legal: {legal}\n"
+        text = (f"{s.game.TITLE}: {s.game.wait or 'over'}; legal: {legal}\n"
                 f"history: {' | '.join(str(a) for a in s.game.history[-8:])}")
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
 
 
 def _policy(game: str, name: str, seed: int = 0) -> Any:
@@ -172,8 +200,14 @@ def _policy(game: str, name: str, seed: int = 0) -> Any:
     return make_policy(name, seed, policies)
 
 
+def _max_steps(game: str) -> int:
+    """The most steps an episode of `game` takes with its default parameters: the seats'
+    maximum length (the agent's steps are some of those; the game is cut there)."""
+    return start(game, {}, chance="sample").max_game_length()
+
+
 for _name in game_names():
     if env_id(_name) not in gym.registry:
         gym.register(id=env_id(_name), entry_point=KernelEnv, kwargs={"game": _name},
-                     disable_env_checker=False)
+                     disable_env_checker=False, max_episode_steps=_max_steps(_name))
 del _name

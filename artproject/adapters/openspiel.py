@@ -1,5 +1,6 @@
 """OpenSpiel: every game the kernel plays, registered as a Python game (`python_` and the
-game's name: `python_art_project`), with its parameters (the game's options and `seats`).
+game's name: `python_art_project`), with its parameters (the game's options, `variants`,
+`seats` and `reward`).
 
     import pyspiel
     import artproject.adapters.openspiel  # registers the games
@@ -9,8 +10,12 @@ Chance is explicit: each draw and die roll is a chance node with its outcomes'
 probabilities. A seat's observation and information state come as strings and tensors
 (the game's layouts, core/tensors.py), the information state's string with perfect recall.
 `resample_from_infostate` gives OpenSpiel's ISMCTSBot its determinizations (the game's
-`resample`). An id out of range or not legal now, or an action after the end, raises
-`pyspiel.SpielError` and changes nothing. See docs/ai.md.
+`resample`). Observers (`make_py_observer`): one seat's view, the public view
+(private_info NONE) or every seat's (ALL_PLAYERS). The game type is the game's with these
+rules and players (Art of War: zero-sum at two), its reward model REWARDS with
+`reward="shaped"`; the game pickles by name and parameters. An id out of range or not legal
+now, or an action after the end, raises `pyspiel.SpielError` and changes nothing. See
+docs/ai.md.
 """
 
 from __future__ import annotations
@@ -24,8 +29,8 @@ import pyspiel
 from ..core.actions import CHANCE, TERMINAL
 from ..core.errors import ArtError
 from ..core.games import game_class, game_names
-from ..core.seats import Seated
-from ._common import parameters, start
+from ..core.seats import PUBLIC, Seated
+from ._common import parameters, player_range, reward_mode, start
 
 _UTILITY: Final = {"shared": pyspiel.GameType.Utility.IDENTICAL,
                    "zero_sum": pyspiel.GameType.Utility.ZERO_SUM,
@@ -38,24 +43,42 @@ def short_name(game: str) -> str:
     return PREFIX + game.replace("-", "_")
 
 
-def game_type(game: str) -> Any:
-    """The OpenSpiel GameType of a kernel game, from its declarations."""
+def game_type(game: str, utility: str | None = None, reward: str = "terminal") -> Any:
+    """The OpenSpiel GameType of a kernel game, from its declarations; `utility` that of a
+    game with given rules and players (its `utility()`: Art of War's is zero-sum at 2),
+    `reward` its reward parameter (shaped: a reward every step)."""
     cls = game_class(game)
+    low, high = _players(game)
     return pyspiel.GameType(
         short_name=short_name(game),
         long_name=f"{cls.TITLE or game} (artproject)",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=_UTILITY[cls.UTILITY],
-        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=7,
-        min_num_players=1,
+        utility=_UTILITY[utility or cls.UTILITY],
+        reward_model=(pyspiel.GameType.RewardModel.REWARDS if reward == "shaped" else
+                      pyspiel.GameType.RewardModel.TERMINAL),
+        max_num_players=high,
+        min_num_players=low,
         provides_information_state_string=True,
         provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=parameters(game))
+
+
+_RANGES: dict[str, tuple[int, int]] = {}
+
+
+def _players(game: str) -> tuple[int, int]:
+    """The fewest and most seats: one for a team seat, else the players its rules take."""
+    got = _RANGES.get(game)
+    if got is None:
+        low, high = player_range(game)
+        if "team" in game_class(game).SEATINGS:
+            low = 1
+        got = _RANGES[game] = (low, high)
+    return got
 
 
 def _spiel_error(err: Exception) -> Any:
@@ -71,20 +94,24 @@ class KernelGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type hin
         given = dict(params or {})
         try:
             self.proto: Seated = start(self.game_name, given, seed=0, chance="explicit")
+            self.reward = reward_mode(given)
         except ArtError as err:
             raise _spiel_error(err) from None
         p = self.proto
-        cls = game_class(self.game_name)
+        utility = p.game.utility()
         info = pyspiel.GameInfo(
             num_distinct_actions=p.num_distinct_actions(),
             max_chance_outcomes=p.max_chance_outcomes(),
             num_players=p.num_seats(),
             min_utility=-1.0,
             max_utility=1.0,
-            utility_sum=0.0 if cls.UTILITY == "zero_sum" else None,
+            utility_sum=0.0 if utility == "zero_sum" else None,
             max_game_length=p.max_game_length())
-        super().__init__(game_type(self.game_name), info, {**parameters(self.game_name),
-                                                           **given})
+        shown = {**parameters(self.game_name), **given}
+        for key in ("variants", "reward"):  # (the game's name stays as it was without them)
+            if shown[key] == parameters(self.game_name)[key]:
+                del shown[key]
+        super().__init__(game_type(self.game_name, utility, self.reward), info, shown)
 
     def new_initial_state(self) -> KernelState:
         return KernelState(self, self.proto.clone())
@@ -100,6 +127,9 @@ class KernelState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: KernelGame, seated: Seated) -> None:
         super().__init__(game)
         self.seated = seated
+        # reward="shaped": the shaped score at the last decision taken (0 before any)
+        self.shaped = game.reward == "shaped"
+        self.base: list[float] = [0.0] * seated.num_seats()
 
     def current_player(self) -> int:
         cur = self.seated.current()
@@ -118,10 +148,13 @@ class KernelState(pyspiel.State):  # type: ignore[misc]
         return self.seated.chance_outcomes()
 
     def _apply_action(self, action: int) -> None:
+        before = self.seated.shaped() if self.shaped and self.seated.current() >= 0 else None
         try:
             self.seated.apply(int(action))
         except ArtError as err:
             raise _spiel_error(err) from None
+        if before is not None:
+            self.base = before
 
     def _action_to_string(self, player: int, action: int) -> str:
         try:
@@ -133,7 +166,21 @@ class KernelState(pyspiel.State):  # type: ignore[misc]
         return self.seated.is_terminal()
 
     def returns(self) -> list[float]:
+        """The returns (+1 won, -1 lost; 0 while it goes on); reward="shaped": the rewards
+        so far, which sum to the shaped score now (the returns at the end)."""
+        if self.shaped:
+            return self.seated.shaped()
         return self.seated.returns()
+
+    def rewards(self) -> list[float]:
+        """The rewards since the last decision (read at a decision and at the end):
+        reward="shaped", the change in the shaped score since then (from 0 before the
+        first); "terminal", the returns at the end, else 0."""
+        if self.shaped:
+            return [a - b for a, b in zip(self.seated.shaped(), self.base, strict=True)]
+        if self.seated.is_terminal():
+            return self.seated.returns()
+        return [0.0] * self.seated.num_seats()
 
     def shaped_score(self) -> list[float]:
         """Each seat's shaped score (docs/ai.md): the returns at the end."""
@@ -158,35 +205,57 @@ class KernelState(pyspiel.State):  # type: ignore[misc]
 
 
 class KernelObserver:
-    """OpenSpiel's observer protocol: a seat's tensor (as a flat array and by segment, in
-    `dict`) and string; perfect recall gives the information state."""
+    """OpenSpiel's observer protocol (`make_observation`, `make_py_observer`): a tensor (flat
+    and by segment, in `dict`) and a string, for the kind of observer asked
+    (`pyspiel.IIGObservationType`): `private_info` SINGLE_PLAYER, one seat's view (the
+    default); NONE, the public view (what the whole table sees, the same for every player:
+    a spectator's); ALL_PLAYERS, every seat's view one after the other (a perfect-information
+    view: every player's private facts). `perfect_recall` gives the information state
+    instead of the observation. The public information is always there (public_info)."""
 
     def __init__(self, game: KernelGame, iig_obs_type: Any, params: dict[str, Any] | None):
         if params:
             raise ValueError(f"observation parameters are not supported; got {params}")
         recall = bool(iig_obs_type.perfect_recall) if iig_obs_type is not None else False
-        if iig_obs_type is not None and (
-                iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
-                or not iig_obs_type.public_info):
-            raise ValueError("this game observes for one seat with the public information "
-                             "(private_info=SINGLE_PLAYER, public_info=True)")
+        private = (iig_obs_type.private_info if iig_obs_type is not None
+                   else pyspiel.PrivateInfoType.SINGLE_PLAYER)
+        if iig_obs_type is not None and not iig_obs_type.public_info:
+            raise ValueError("this game's observers always show the public information "
+                             "(public_info=True)")
         self.kind = "information_state" if recall else "observation"
-        layout = game.proto.layout(self.kind)
+        self.private = private
+        p = game.proto
+        layout = (p.all_layout(self.kind) if private == pyspiel.PrivateInfoType.ALL_PLAYERS
+                  else p.layout(self.kind))
         self.tensor = np.zeros(layout.size, np.float32)
         self.dict = {name: self.tensor[at:at + int(np.prod(shape))].reshape(shape)
                      for name, at, shape, _ in layout.rows()}
 
     def set_from(self, state: KernelState, player: int) -> None:
-        self.tensor[:] = state.seated.tensor(player, self.kind)
+        s = state.seated
+        if self.private == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            self.tensor[:] = s.all_tensor(self.kind, raw=True)
+        else:
+            self.tensor[:] = s.tensor(self._seat(player), self.kind, raw=True)
 
     def string_from(self, state: KernelState, player: int) -> str:
+        s = state.seated
+        if self.private == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            return s.all_string(self.kind)
+        seat = self._seat(player)
         if self.kind == "information_state":
-            return state.seated.information_state_string(player)
-        return state.seated.observation_string(player)
+            return s.information_state_string(seat)
+        return s.observation_string(seat)
+
+    def _seat(self, player: int) -> int:
+        return PUBLIC if self.private == pyspiel.PrivateInfoType.NONE else player
 
 
 def _register(game: str) -> None:
-    cls = type(f"KernelGame_{game.replace('-', '_')}", (KernelGame,), {"game_name": game})
+    name = f"KernelGame_{game.replace('-', '_')}"
+    cls = type(name, (KernelGame,), {"game_name": game, "__module__": __name__,
+                                     "__qualname__": name})
+    globals()[name] = cls  # found by name: the game pickles (for worker processes)
     pyspiel.register_game(game_type(game), cls)
 
 

@@ -13,9 +13,13 @@ Agents are `player_0`, `player_1`, ... (p1, p2, ...: `seats="players"`) or `team
 observation is a dict: `observation`, the seat's observation tensor (float32, the game's
 layout plus the seat's own segments: docs/ai.md), and `action_mask` (int8, 1 for each id
 the agent may take; all 0 for an agent not to act). Chance is drawn inside, from the seed
-`reset` is given. Rewards come at the end: each seat's return (+1 won, -1 lost; A.R.T.: the
-whole team), `infos[agent]["shaped"]` the shaped score after every step. A game cut at its
-maximum length is truncated.
+`reset` is given. Rewards (`reward="terminal"`, the default) come at the end: each seat's
+return (+1 won, -1 lost; A.R.T.: the whole team); with `reward="shaped"` every step pays
+each seat the change in its shaped score (from 0 at the start, so a game's rewards sum to
+its return). `infos[agent]["shaped"]` is the shaped score after every step. A game cut at
+its maximum length is truncated. `state()` is the whole game (every seat's observation
+tensor, `state_space`), for a centralized critic. `render_mode` "ansi" returns the game
+as text, "human" prints it.
 
 `env()` wraps the raw environment as PettingZoo's classic games are: an illegal id ends the
 game with the agent who chose it losing (with PettingZoo's warning), an id out of range is
@@ -36,9 +40,7 @@ from pettingzoo.utils import wrappers
 
 from ..core.errors import ArtError
 from ..core.seats import Seated
-from ._common import mask, seed_from, start, tensor
-
-LOW, HIGH = -1.0, 2000.0  # every number of a tensor lies within (docs/ai.md)
+from ._common import Potential, box, mask, reward_mode, seed_from, start, tensor
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -52,32 +54,36 @@ def env(**kwargs: Any) -> AECEnv:
 class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
     """A kernel game as an AEC environment (see the module's text)."""
 
-    metadata = {"render_modes": ["ansi"], "name": "artproject_v0",  # noqa: RUF012 (PettingZoo's)
-                "is_parallelizable": False}
+    metadata = {"render_modes": ["human", "ansi"],  # noqa: RUF012 (PettingZoo's)
+                "name": "artproject_v0", "is_parallelizable": False}
 
     def __init__(self, game: str = "art-project", render_mode: str | None = None,
                  max_decisions: int | None = None, **options: Any) -> None:
         EzPickle.__init__(self, game, render_mode, max_decisions, **options)
         super().__init__()
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        if render_mode not in (None, "human", "ansi"):
+            raise ValueError(f"render_mode must be None, 'human' or 'ansi', not "
+                             f"{render_mode!r}")
         self.game, self.options, self.max_decisions = game, dict(options), max_decisions
         self.render_mode = render_mode
         try:
             self.seated: Seated = start(game, options, chance="sample",
                                         max_decisions=max_decisions)
+            self.shaped = reward_mode(options) == "shaped"
         except ArtError as err:
             raise ValueError(str(err)) from None
         s = self.seated
         self.possible_agents = (["team_0"] if s.team else  # PettingZoo's names: player_0 is p1
                                 [f"player_{i}" for i in range(s.num_seats())])
         self.metadata = {**self.metadata, "name": f"artproject_{game.replace('-', '_')}_v0"}
-        n, size = s.num_distinct_actions(), s.layout("observation").size
+        n = s.num_distinct_actions()
         self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
         self.observation_spaces = {a: spaces.Dict({
-            "observation": spaces.Box(LOW, HIGH, (size,), np.float32),
+            "observation": box(s.layout("observation")),
             "action_mask": spaces.Box(0, 1, (n,), np.int8)}) for a in self.possible_agents}
+        self.state_space = box(s.all_layout("observation"))
         self.agents: list[str] = []
+        self._potential = Potential(s.num_seats())
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -100,16 +106,23 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: self._info(a) for a in self.agents}
+        self._potential = Potential(self.seated.num_seats())
+        self._set_infos()
         self.agent_selection = self.possible_agents[self.seated.current()]
 
-    def _info(self, agent: str) -> dict[str, Any]:
-        return {"shaped": self.seated.shaped()[self._seat(agent)]}
+    def _set_infos(self) -> None:
+        shaped = self.seated.shaped()
+        self.infos = {a: {"shaped": shaped[self._seat(a)]} for a in self.agents}
 
     def observe(self, agent: str) -> dict[str, Any]:
         seat = self._seat(agent)
-        return {"observation": np.clip(tensor(self.seated, seat), LOW, HIGH),
-                "action_mask": mask(self.seated, seat)}
+        return {"observation": tensor(self.seated, seat), "action_mask": mask(self.seated, seat)}
+
+    def state(self) -> np.ndarray[Any, np.dtype[np.float32]]:
+        """The whole game (`state_space`): every seat's observation tensor, one after the
+        other, so every player's private facts and the public ones (for a centralized
+        critic; docs/ai.md)."""
+        return np.asarray(self.seated.all_tensor("observation", raw=True), dtype=np.float32)
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -124,16 +137,20 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         self.seated.apply(int(action))
         self._clear_rewards()
         s = self.seated
-        if s.is_terminal():
-            for a, r in zip(self.agents, s.returns(), strict=True):
+        if self.shaped:
+            for a, r in zip(self.agents, self._potential.pay(s), strict=True):
                 self.rewards[a] = float(r)
+        if s.is_terminal():
+            if not self.shaped:
+                for a, r in zip(self.agents, s.returns(), strict=True):
+                    self.rewards[a] = float(r)
             cut = s.truncated()
             self.terminations = dict.fromkeys(self.agents, not cut)
             self.truncations = dict.fromkeys(self.agents, cut)
             self.agent_selection = self.agents[0]
         else:
             self.agent_selection = self.possible_agents[s.current()]
-        self.infos = {a: self._info(a) for a in self.agents}
+        self._set_infos()
         self._accumulate_rewards()
 
     def _refusal(self, action: Any, seat: int, legal: list[int]) -> str:
@@ -144,13 +161,19 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
                 f"{self.agent_selection} now; legal: {legal[:16]}")
 
     def render(self) -> str | None:
+        """The game as text: what is pending, the legal actions, the last decisions;
+        "ansi" returns it, "human" prints it (and returns None, as PettingZoo asks)."""
         if self.render_mode is None:
             return None
         s = self.seated
         cur = s.current()
         legal = ", ".join(s.action_text(i) for i in s.legal()) if cur >= 0 else ""
-        return (f"{s.game.TITLE}: {s.game.wait or 'over'} (seat {cur}); legal: {legal}\n"
+        text = (f"{s.game.TITLE}: {s.game.wait or 'over'} (seat {cur}); legal: {legal}\n"
                 f"history: {' | '.join(str(a) for a in s.game.history[-8:])}")
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
 
     def close(self) -> None:
         pass

@@ -33,11 +33,18 @@ MAX_TURN_DECISIONS: Final = 40  # the adapters' cut: W18's turn limit times this
 
 
 # ====================================================================== tensors
+_DECISION_ROW: dict[str, int] = {}  # each kind's row, filled at the first tensor
+
+
 def _decision(st: War, v: int, out: list[float], at: int) -> None:
     w = st.wait
-    kinds = decisions()
-    if w is not None and w.name in kinds:
-        one_hot(out, at, kinds.index(w.name))
+    if w is None:
+        return
+    if not _DECISION_ROW:
+        _DECISION_ROW.update((name, i) for i, name in enumerate(decisions()))
+    i = _DECISION_ROW.get(w.name)
+    if i is not None:
+        out[at + i] = 1.0
 
 
 def _tokens(st: War, v: int, out: list[float], at: int) -> None:
@@ -113,29 +120,48 @@ def segments(st: War, kind: str) -> tuple[Segment, ...]:
     """The `observation` or `information_state` tensor's segments for the game's rules and
     player count (docs/ai.md lists them)."""
     n, k = st.players, len(st.rules.cards)
+    # the bounds of the counts, from the components (W1) and W18's turn limit
+    tokens, cards = st.rules.p("components.tokens"), sum(c.count for c in st.rules.cards)
+    most = max(c.count for c in st.rules.cards)
     obs = (
         Segment("decision", (len(decisions()),), "the decision pending, by kind: "
                 + ", ".join(decisions()), _decision),
         Segment("whose", (3, n), "whose turn it is, whose decision, the viewer (one-hot "
                 "rows)", _whose),
         Segment("counts", (4,), "turns begun (W18), tokens in the centre pile, out of the "
-                "game, cards left in the deck", _counts),
+                "game, cards left in the deck", _counts,
+                max(st.rules.p("rules.turn_limit") + 1, tokens, cards)),
         Segment("dead", (n,), "each player dead (W17)", _deaths),
-        Segment("tokens", (n,), "each player's tokens", _tokens),
-        Segment("hand", (k,), "the viewer's hand, cards of each kind", _hand),
-        Segment("hand_sizes", (n,), "each hand's size", _hand_sizes),
+        Segment("tokens", (n,), "each player's tokens", _tokens, tokens),
+        Segment("hand", (k,), "the viewer's hand, cards of each kind", _hand, most),
+        Segment("hand_sizes", (n,), "each hand's size", _hand_sizes, cards),
         Segment("discard", (k,), "the discard pile (face up, W19), cards of each kind",
-                _discard),
+                _discard, most),
         Segment("challenge", (3 + 2 * n + 3 + 4 * n,), "the challenge: its kind (duel, "
                 "collective, blind), attacker, defender (one-hot), bet, raise, revealed; "
                 "each seat's stake, taking part, out of the comparison, a card on the table",
-                _fight),
+                _fight, max(tokens, 2)),
         Segment("table", (2, n, k), "each seat's card on the table by kind, when the viewer "
-                "may see it (its own, or revealed); the Wise Men each added", _cards_shown),
+                "may see it (its own, or revealed); the Wise Men each added", _cards_shown,
+                most),
     )
     if kind == "observation":
         return obs
-    return (*obs, Segment("decisions", (1,), "decisions taken so far", _decisions))
+    return (*obs, Segment("decisions", (1,), "decisions taken so far", _decisions,
+                          st.max_game_length()))
+
+
+def utility(st: War) -> str:
+    """Zero-sum between two players (a win +1 and -1; a draw, W18, 0 and 0: both live, or
+    both died at once), mixed from three (one winner, -1 for each other; a draw gives the
+    living 0 and the dead -1)."""
+    return "zero_sum" if st.players == 2 else "mixed"
+
+
+def shown(st: War, player: int) -> tuple[()]:
+    """Nothing beyond the history: every card shown (a reveal, a discard, a take) is an
+    action or a trail event each player sees as W19 lets them (chance.py)."""
+    return ()
 
 
 # ====================================================================== the shaped score

@@ -74,7 +74,15 @@ def legal_for(st: War, player: int) -> list[Any]:
 def start_view(st: War, player: int) -> tuple[Any, ...]:
     """What `player` knows of the game's start: the rules, the players, and of a set
     position its public entries and their own hand (never the seed)."""
-    start = st.start or {}
+    if not st.start:  # (the usual start, asked at every information state: made once)
+        key = ("start-view", st.players, player)
+        got = st.rules.cache.get(key)
+        if got is None:
+            got = st.rules.cache[key] = (st.rules.name, st.rules.variants, st.players, "{}",
+                                         "null")
+        assert isinstance(got, tuple)
+        return got
+    start = st.start
     pos = dict(start.get("position", {}))
     hands = pos.pop("hands", None)
     pos.pop("deck_top", None)

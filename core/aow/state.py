@@ -280,6 +280,8 @@ class War(Machine):
 
     shaped_score = ai.shaped_score
     resample = ai.resample
+    utility = ai.utility
+    shown = ai.shown
 
     def winner(self) -> int:
         """The winner's seat, -1 while the game goes on or when it is drawn."""

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
 from ..actions import CHANCE, TEAM
-from ..tensors import Segment, one_hot, put
+from ..tensors import Segment, numbers, one_hot
 from .registry import ALLY_PAWN, REG
 
 if TYPE_CHECKING:
@@ -161,11 +161,8 @@ def _flags(attr: str) -> Callable[[State, int, list[float], int], None]:
 
 
 def _numbers(read: Callable[[State], Any]) -> Callable[[State, int, list[float], int], None]:
-    """The numbers `read(state)` gives (one, or a list), as they are."""
-    def write(st: State, v: int, out: list[float], at: int) -> None:
-        x = read(st)
-        put(out, at, x if isinstance(x, list | tuple) else [x])
-    return write
+    """The numbers `read(state)` gives (one, or a list), as they are (core/tensors.py)."""
+    return numbers(read)
 
 
 def _decisions(st: State, v: int, out: list[float], at: int) -> None:
@@ -175,61 +172,68 @@ def _decisions(st: State, v: int, out: list[float], at: int) -> None:
 # ---------------------------------------------------------------------- the layouts
 def observation_segments(st: State) -> tuple[Segment, ...]:
     """The observation's segments for this game's rules and player count."""
-    r = st.rules
+    r, t = st.rules, st.tab
     n, c, k, s = st.players, len(r.cities), len(_card_index(st)), len(r.symbols)
     pw, backs = _pawn_count(st), _backs(st)[1]
+    # the bounds of the counts, from the components (R1, R2) and the printed track
+    agents, health = r.params["components.agent_tokens"], r.params["components.health_tokens"]
+    threat = max(t.threat_at) + t.team_threat[n]
+    dice = _dice_count(st) * t.die_faces
+    fight = max(c, agents + threat, dice + t.res_cap * t.die_faces)
     return (
         Segment("phase", (len(PHASES),), "the phase: " + ", ".join(PHASES), _phase),
         Segment("decision", (len(REG.kinds),), "the decision pending, by kind (docs/ai.md)",
                 _decision),
-        Segment("round", (1,), "the round", _numbers(lambda st: st.round)),
+        Segment("round", (1,), "the round", _numbers(lambda st: st.round), st.max_game_length()),
         Segment("van", (len(r.resources),), "resources in the van: " + ", ".join(r.resources),
-                _numbers(lambda st: st.van)),
-        Segment("health", (n,), "each player's health", _numbers(lambda st: st.health)),
+                _numbers(lambda st: st.van), t.res_cap),
+        Segment("health", (n,), "each player's health", _numbers(lambda st: st.health), health),
         Segment("pawns", (pw, c), "each pawn's city (the solo ally pawn last)", _pawns),
-        Segment("agents", (c,), "agents in each city", _numbers(lambda st: st.agents)),
-        Segment("hq", (1,), "agents in headquarters", _numbers(lambda st: st.hq)),
+        Segment("agents", (c,), "agents in each city", _numbers(lambda st: st.agents), agents),
+        Segment("hq", (1,), "agents in headquarters", _numbers(lambda st: st.hq), agents),
         Segment("artworks", (c,), "cities holding an artwork", _numbers(lambda st: st.artworks)),
         Segment("lost", (c,), "lost cities", _numbers(lambda st: st.lost)),
         Segment("track", (len(r.track), s), "the symbol of each artwork on the track", _track),
-        Segment("threat", (1,), "the threat (R15)", _numbers(lambda st: st.threat())),
+        Segment("threat", (1,), "the threat (R15)", _numbers(lambda st: st.threat()), threat),
         Segment("ally_cost", (1,), "radio to unlock the next ally die (R17)",
-                _numbers(lambda st: st.ally_cost())),
-        Segment("allies", (1,), "ally dice unlocked", _numbers(lambda st: st.allies)),
+                _numbers(lambda st: st.ally_cost()), max(t.ally_cost_at)),
+        Segment("allies", (1,), "ally dice unlocked", _numbers(lambda st: st.allies),
+                max(1, t.ally_dice)),
         Segment("chains", (len(st.chains), k), "the cards in each clue chain", _chains),
         Segment("discard", (k,), "the cards in the discard pile (face up)", _discard),
         Segment("hands", (n, k), "the viewer's own hand (the team: every hand)", _hands),
         Segment("hand_sizes", (n,), "each hand's size",
-                _numbers(lambda st: [len(h) for h in st.hands])),
+                _numbers(lambda st: [len(h) for h in st.hands]), k),
         Segment("hand_backs", (n, backs), "each hand's cards by back (clue symbols)",
-                _backs_seen),
-        Segment("deck", (1,), "cards left in the deck", _numbers(lambda st: st.deck_size())),
+                _backs_seen, k),
+        Segment("deck", (1,), "cards left in the deck", _numbers(lambda st: st.deck_size()), k),
         Segment("above", (1,), "cards above the final card (-1: drawn, R3)",
-                _numbers(lambda st: st.above)),
+                _numbers(lambda st: st.above), k, -1.0),
         Segment("final_round", (1,), "the final card has been drawn (R20)",
                 _numbers(lambda st: int(st.final_round))),
         Segment("set_aside", (1,), "cards set aside (solo, R24)",
-                _numbers(lambda st: len(st.removed))),
+                _numbers(lambda st: len(st.removed)), k),
         Segment("carried", (pw,), "pawns carrying an artwork (R23)",
                 _numbers(lambda st: st.carried)),
         Segment("plays_left", (n,), "cards each player has still to play",
-                _numbers(lambda st: st.plays_left)),
+                _numbers(lambda st: st.plays_left), k),
         Segment("fought", (c,), "cities fought in this round", _flags("fought")),
         Segment("moved", (pw,), "pawns moved this round", _flags("moved")),
         Segment("must_leave", (pw,), "pawns that must leave a lost city", _flags("must_leave")),
         Segment("deploy_left", (n,), "set-up agents each player has still to place (R23)",
-                _numbers(lambda st: st.deploy_left)),
+                _numbers(lambda st: st.deploy_left), agents),
         Segment("battle", (c + 2 * n + 3,), "the battle: city, leader, participants "
-                "(one-hot), strength, the agents' strength, weapon bonus", _battle),
+                "(one-hot), strength, the agents' strength, weapon bonus", _battle, fight),
         Segment("dice", (2, _dice_count(st)), "each die's result, then 1 if picked for a "
-                "reroll: p1..pN, a1..aK (ally dice), ally (solo)", _dice),
+                "reroll: p1..pN, a1..aK (ally dice), ally (solo)", _dice, t.die_faces),
     )
 
 
 def information_state_segments(st: State) -> tuple[Segment, ...]:
     """The observation's segments, then the decisions taken so far."""
     return (*observation_segments(st),
-            Segment("decisions", (1,), "decisions taken so far", _decisions))
+            Segment("decisions", (1,), "decisions taken so far", _decisions,
+                    st.max_game_length()))
 
 
 def segments(st: State, kind: str) -> tuple[Segment, ...]:

@@ -1,0 +1,159 @@
+"""The adapters' speed beside the engine's own, in the same rounds: random play through
+PettingZoo (raw and wrapped), Gymnasium and OpenSpiel against the engine's `legal_actions()`
++ `apply()` loop, both games.
+
+    python bench/adapters.py [--steps N] [--rounds R] [--game art-project|art-of-war]
+                             [--profile]
+
+Each figure is agent steps a second of CPU time (one core): a step is one decision taken
+through the library, the observation and mask read as a learner reads them (PettingZoo:
+`last()` then `step()`; Gymnasium: `step()` returning the observation; OpenSpiel: the
+acting seat's observation tensor, then `apply_action`); the engine's own loop takes a
+random legal action and applies it, new games included. The rounds interleave the
+contenders, so the machine's drift hits all alike; the ratio is each adapter's median
+against the engine's median in the same run. `--profile` runs cProfile over PettingZoo's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+GAMES: dict[str, dict[str, Any]] = {
+    "art-project": {"players": 2, "seats": "players"},
+    "art-of-war": {"players": 2},
+}
+
+
+def native(game: str, steps: int) -> int:
+    """The engine alone: random legal actions, a new game at each end."""
+    from artproject.core.games import game_class
+
+    cls, rng, n, seed = game_class(game), random.Random(0), 0, 0
+    options = {k: v for k, v in GAMES[game].items() if k != "seats"}
+    while n < steps:
+        g = cls.create(seed=seed, **options)
+        seed += 1
+        while g.outcome is None and n < steps:
+            g.apply(rng.choice(g.legal_actions()))
+            n += 1
+    return n
+
+
+def pettingzoo(game: str, steps: int, wrapped: bool = False) -> int:
+    """PettingZoo's AEC loop, a random legal id each step (`env()` or `raw_env()`)."""
+    from artproject.adapters.pettingzoo import env, raw_env
+
+    e = (env if wrapped else raw_env)(game=game, **GAMES[game])
+    rng, n, seed = random.Random(0), 0, 0
+    while n < steps:
+        e.reset(seed=seed)
+        seed += 1
+        for _ in e.agent_iter():
+            obs, _, term, trunc, _ = e.last()
+            if term or trunc:
+                e.step(None)
+                continue
+            e.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+            n += 1
+    return n
+
+
+def gymnasium(game: str, steps: int) -> int:
+    """Gymnasium's loop, seat 0 (the others random), a random legal id each step."""
+    from artproject.adapters.gymnasium import KernelEnv
+
+    e = KernelEnv(game=game, others="random", **GAMES[game])
+    rng, n, seed = random.Random(0), 0, 0
+    while n < steps:
+        obs, _ = e.reset(seed=seed)
+        seed += 1
+        while True:
+            obs, _, term, trunc, _ = e.step(rng.choice(
+                np.flatnonzero(obs["action_mask"]).tolist()))
+            n += 1
+            if term or trunc:
+                break
+    return n
+
+
+def openspiel(game: str, steps: int) -> int:
+    """OpenSpiel's loop: the acting seat's observation tensor, a random legal id."""
+    import pyspiel
+
+    import artproject.adapters.openspiel  # noqa: F401 (registers the games)
+
+    g = pyspiel.load_game("python_" + game.replace("-", "_"), GAMES[game])
+    rng, n = random.Random(0), 0
+    while n < steps:
+        st = g.new_initial_state()
+        while not st.is_terminal() and n < steps:
+            if st.is_chance_node():
+                ids, ps = zip(*st.chance_outcomes(), strict=True)
+                st.apply_action(rng.choices(ids, ps)[0])
+                continue
+            st.observation_tensor(st.current_player())
+            st.apply_action(rng.choice(st.legal_actions()))
+            n += 1
+    return n
+
+
+CONTENDERS: dict[str, Callable[[str, int], int]] = {
+    "engine": native,
+    "pettingzoo raw_env": pettingzoo,
+    "pettingzoo env": lambda game, steps: pettingzoo(game, steps, wrapped=True),
+    "gymnasium": gymnasium,
+    "openspiel": openspiel,
+}
+
+
+def measure(game: str, steps: int, rounds: int) -> dict[str, list[float]]:
+    """Steps a second of CPU time, each contender once a round, interleaved."""
+    out: dict[str, list[float]] = {k: [] for k in CONTENDERS}
+    for run in CONTENDERS.values():  # a warm-up: rules loaded, layouts made
+        run(game, 200)
+    for _ in range(rounds):
+        for name, run in CONTENDERS.items():
+            t = time.process_time()
+            n = run(game, steps)
+            out[name].append(n / (time.process_time() - t))
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--steps", type=int, default=4000, help="steps a contender a round")
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--game", choices=sorted(GAMES), action="append")
+    ap.add_argument("--profile", action="store_true")
+    args = ap.parse_args()
+    games = args.game or sorted(GAMES)
+    if args.profile:
+        import cProfile
+        import pstats
+
+        for game in games:
+            cProfile.runctx("pettingzoo(game, args.steps)", globals(), {"game": game,
+                                                                        "args": args},
+                            "adapters.prof")
+            pstats.Stats("adapters.prof").sort_stats("tottime").print_stats(20)
+        return
+    print("| game | loop | steps/s (median) | range | engine / it |\n| --- | --- | --- | --- "
+          "| --- |")
+    for game in games:
+        got = measure(game, args.steps, args.rounds)
+        base = statistics.median(got["engine"])
+        for name, rates in got.items():
+            mid = statistics.median(rates)
+            print(f"| {game} | {name} | {mid:,.0f} | {min(rates):,.0f}-{max(rates):,.0f} | "
+                  f"{base / mid:.1f}x |")
+
+
+if __name__ == "__main__":
+    main()
