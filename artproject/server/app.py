@@ -139,13 +139,15 @@ def make_app(lobby: Lobby, origins: frozenset[str] = frozenset()) -> Starlette:
 
     async def play(ws: WebSocket) -> None:
         if not same_origin(ws.headers.get("origin"), ws.headers.get("host"), origins):
-            await ws.close(4403)
+            await ws.close(4403)  # before the handshake is accepted: answered HTTP 403
             return
         live = lobby.games.get(ws.path_params["gid"])
+        await ws.accept()
         if live is None:
+            await ws.send_text(json.dumps({"type": "error", "code": "no-such-game",
+                                           "message": "no such game"}))
             await ws.close(4404)
             return
-        await ws.accept()
         await Session(lobby, live, ws).run()
 
     routes: list[BaseRoute] = [
