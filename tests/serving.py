@@ -125,9 +125,11 @@ class Client:
         self._opened.__exit__(None, None, None)
 
 
-def play_out(clients: list[Client], seed: int, limit: int = 5000) -> dict[str, Any]:
+def play_out(clients: list[Client], seed: int, limit: int = 5000,
+             guide: Callable[[], str] | None = None) -> dict[str, Any]:
     """Play a game to its end through `clients` (the persons' seats), each choosing a random
-    action of its latest frame's `legal`; the bots play on the server. The last frame."""
+    action of its latest frame's `legal` (or the one `guide()` names, when a client may take
+    it: a bot's choice, so that a game lasts); the bots play on the server. The last frame."""
     rng = random.Random(seed)
     for _ in range(limit):
         for c in clients:
@@ -142,12 +144,18 @@ def play_out(clients: list[Client], seed: int, limit: int = 5000) -> dict[str, A
         if not movers:
             clients[0].until(lambda m: m["type"] == "state", 30)
             continue
-        c = rng.choice(movers)
+        want = guide() if guide is not None else None
+        chosen = [(c, want) for c in movers if c.frame is not None
+                  and any(a["text"] == want for a in c.frame["legal"])]
+        if chosen:
+            c, text = chosen[0]
+        else:
+            c = rng.choice(movers)
+            assert c.frame is not None
+            legal = c.frame["legal"]
+            verb = rng.choice(sorted({a["verb"] for a in legal}))
+            text = rng.choice([a for a in legal if a["verb"] == verb])["text"]
         assert c.frame is not None
-        legal = c.frame["legal"]
-        verbs = sorted({a["verb"] for a in legal})
-        verb = rng.choice(verbs)
-        pick = rng.choice([a for a in legal if a["verb"] == verb])
-        answer = c.move(pick["text"], c.frame["version"])
+        answer = c.move(text, c.frame["version"])
         assert answer["type"] == "ack" or answer["code"] in ("stale", "game-over"), answer
     raise AssertionError("the game did not end")
