@@ -15,9 +15,9 @@ import pytest
 
 pytest.importorskip("uvicorn")
 
-from websockets.exceptions import ConnectionClosed, InvalidStatus  # noqa: E402
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from tests.serving import Client, Running, running  # noqa: E402
+from tests.serving import Client, Running, running
 
 
 @pytest.fixture
@@ -49,7 +49,7 @@ def _error(c: Client, msg: Any) -> dict[str, Any]:
 
 
 def test_bad_messages_are_answered_and_the_connection_stays(srv: Running) -> None:
-    gid, (c1, c2) = _seated(srv)
+    gid, (c1, _c2) = _seated(srv)
     v = srv.lobby.games[gid].state.history.copy()
     assert _error(c1, "{not json")["code"] == "bad-json"
     assert _error(c1, "[1, 2]")["code"] == "bad-json"
@@ -74,7 +74,8 @@ def test_moves_that_are_not_the_seats_are_refused_with_the_reason(srv: Running) 
     assert c1.move("draw p2")["code"] == "foreign"
     assert c2.move("draw p2")["code"] == "illegal"  # p1 decides first
     r = c1.move("bet p1 99")
-    assert r["code"] == "illegal" and r["message"].endswith("you may: draw p1, take p1, challenge p1 p2"), r
+    assert r["code"] == "illegal", r
+    assert r["message"].endswith("you may: draw p1, take p1, challenge p1 p2"), r
     assert c1.move("draw p1", version=5)["code"] == "stale"
     spy = Client(srv.ws_url, gid, {"type": "hello", "spectate": True})
     spy.until(lambda m: m["type"] == "welcome")
@@ -88,7 +89,7 @@ def test_moves_that_are_not_the_seats_are_refused_with_the_reason(srv: Running) 
 
 
 def test_a_refusal_never_names_another_seats_cards(srv: Running) -> None:
-    gid, (c1, c2) = _seated(srv, "art-project", board="japan")
+    gid, (c1, _c2) = _seated(srv, "art-project", board="japan")
     st = srv.lobby.games[gid].state
     c1.move("done")  # the boundary before the mission phase: the team's (p1's)
     c1.drain(0.1)
@@ -145,7 +146,7 @@ def test_a_page_of_another_origin_is_refused(srv: Running) -> None:
 
 
 def test_a_flood_is_limited_then_closed_and_others_are_served(srv: Running) -> None:
-    gid, (c1, c2) = _seated(srv)
+    _gid, (c1, c2) = _seated(srv)
     for _ in range(400):
         try:
             c1.send({"type": "ping"})
@@ -163,7 +164,7 @@ def test_a_flood_is_limited_then_closed_and_others_are_served(srv: Running) -> N
 
 
 def test_a_message_too_large_for_the_protocol_closes_the_connection(srv: Running) -> None:
-    gid, (c1, c2) = _seated(srv)
+    _gid, (c1, c2) = _seated(srv)
     c1.send("x" * 20000)
     assert _closed(c1) == 1009
     c2.send({"type": "ping"})

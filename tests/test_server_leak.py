@@ -20,12 +20,11 @@ import pytest
 
 pytest.importorskip("uvicorn")
 
-from artproject.core.hooks import NOBODY  # noqa: E402
-from artproject.core.machine import Machine  # noqa: E402
-from artproject.server import frames as frames_module  # noqa: E402
-from artproject.server import lobby as lobby_module  # noqa: E402
-
-from tests.serving import Client, Running, play_out, running  # noqa: E402
+from artproject.core.hooks import NOBODY
+from artproject.core.machine import Machine
+from artproject.server import frames as frames_module
+from artproject.server import lobby as lobby_module
+from tests.serving import Client, Running, play_out, running
 
 Record = tuple[int, int, Machine, dict[str, Any]]
 
@@ -89,7 +88,6 @@ def _play(srv: Running, records: list[Record], body: dict[str, Any], people: lis
 def _common(records: list[Record], tokens: dict[str, str], clients: list[Client],
             people: list[str]) -> None:
     assert len(records) > 100
-    seats = {s: i for i, s in enumerate(people)}
     for seat, since, st, f in records:
         _same_for_a_resampled_game(seat, since, st, f)
         text = json.dumps(f)
@@ -97,7 +95,13 @@ def _common(records: list[Record], tokens: dict[str, str], clients: list[Client]
             assert token not in text, s
         told = st.seen_events(seat)
         assert f["events"] == told[since:]
-    # what the clients received is what was recorded, nothing else carries a view
+    _received(records, tokens, clients, people)
+
+
+def _received(records: list[Record], tokens: dict[str, str], clients: list[Client],
+              people: list[str]) -> None:
+    """What the clients received is what was recorded; nothing else carries a view."""
+    seats = {s: i for i, s in enumerate(people)}
     for c, s in zip(clients, [*people, None], strict=True):
         seat = seats[s] if s is not None else NOBODY
         made = {json.dumps(f["view"], sort_keys=True) for se, _, _, f in records if se == seat}

@@ -11,13 +11,14 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 
 pytest.importorskip("uvicorn")
 
-from tests.serving import Client, play_out  # noqa: E402
+from tests.serving import Client, play_out
 
 
 class Process:
@@ -52,38 +53,87 @@ def procs() -> Iterator[list[Process]]:
             p.proc.wait(30)
 
 
+Key = tuple[str, str]  # (game, seat)
+
+
+def _games(p: Process) -> tuple[list[dict[str, Any]], dict[Key, str]]:
+    """Three games: two people at Art of War, a person and a bot at A.R.T., three bots."""
+    bodies = [{"game": "art-of-war", "seats": ["person", "person"]},
+              {"game": "art-project", "board": "rio", "seats": ["person", "bot:heuristic"]},
+              {"game": "art-of-war", "seats": ["bot:heuristic", "bot:random", "bot:heuristic"]}]
+    games = [p.http.post("/api/games", json=b).json() for b in bodies]
+    war, art = games[0]["id"], games[1]["id"]
+    tokens = {(g, s): p.http.post(f"/api/games/{g}/join", json={"seat": s}).json()["token"]
+              for g, s in ((war, "p1"), (war, "p2"), (art, "p1"))}
+    return games, tokens
+
+
+def _connect(p: Process, tokens: dict[Key, str]) -> dict[Key, Client]:
+    out = {k: Client(p.ws_url, k[0], {"type": "hello", "token": t}) for k, t in tokens.items()}
+    for c in out.values():
+        c.until(lambda m: m["type"] == "welcome")
+    return out
+
+
+def _some_moves(clients: dict[Key, Client], n: int, seed: int) -> None:
+    rng = random.Random(seed)
+    for _ in range(n):
+        for c in clients.values():
+            c.drain()
+        movers = [c for c in clients.values() if c.frame and c.frame["legal"]
+                  and c.frame["view"]["outcome"] is None]
+        if movers:
+            c = rng.choice(movers)
+            assert c.frame is not None
+            c.move(rng.choice(c.frame["legal"])["text"], c.frame["version"])
+    for c in clients.values():
+        c.drain(0.1)
+
+
+def _resumed(old: dict[str, Any], new: dict[str, Any], moving: bool) -> None:
+    """A game's welcome after the restart against its last frame before the kill."""
+    if moving:  # its in-flight move may have been stored, or a bot may have moved on
+        assert new["version"] >= old["version"]
+    else:
+        assert new["version"] == old["version"]
+        assert new["view"] == old["view"] and new["legal"] == old["legal"]
+    at = old["events_from"]
+    assert new["events"][at: at + len(old["events"])] == old["events"]
+
+
+def _resent(c: Client, pending: dict[str, Any], old: dict[str, Any] | None,
+            welcome: dict[str, Any], people_only: bool) -> None:
+    """The move in flight at the kill, sent again with its id: applied once."""
+    c.send(pending)
+    answer = c.until(lambda m: m.get("id") == "in-flight")
+    assert old is not None
+    if welcome["version"] == old["version"] + 1 and people_only:
+        assert answer == {"type": "ack", "id": "in-flight", "version": old["version"] + 1,
+                          "duplicate": True}  # stored before the kill: not applied again
+    else:
+        assert answer["type"] == "ack" or answer["code"] in ("stale", "illegal")
+
+
+def _stored_once(db: Path, games: list[str]) -> None:
+    con = sqlite3.connect(db)
+    for gid in games:
+        ns = [n for (n,) in con.execute("SELECT n FROM moves WHERE game = ? ORDER BY n",
+                                        (gid,))]
+        assert ns == list(range(1, len(ns) + 1))
+        assert con.execute("SELECT count(*) FROM moves WHERE game = ? AND client = "
+                           "'in-flight'", (gid,)).fetchone()[0] <= 1
+    assert con.execute("SELECT count(*) FROM games WHERE status != 'over'").fetchone() == (0,)
+    con.close()
+
+
 def test_a_sigkill_mid_game_loses_no_move_and_applies_none_twice(
         tmp_path: Path, procs: list[Process]) -> None:
     db = tmp_path / "games.db"
     first = Process(db)
     procs.append(first)
-    war = first.http.post("/api/games", json={"game": "art-of-war",
-                                              "seats": ["person", "person"]}).json()
-    art = first.http.post("/api/games", json={"game": "art-project", "board": "rio",
-                                              "seats": ["person", "bot:heuristic"]}).json()
-    bots = first.http.post("/api/games", json={"game": "art-of-war", "seats": [
-        "bot:heuristic", "bot:random", "bot:heuristic"]}).json()
-    tokens = {(g["id"], s): first.http.post(f"/api/games/{g['id']}/join",
-                                            json={"seat": s}).json()["token"]
-              for g, s in ((war, "p1"), (war, "p2"), (art, "p1"))}
-    clients = {k: Client(first.ws_url, k[0], {"type": "hello", "token": t})
-               for k, t in tokens.items()}
-    for c in clients.values():
-        c.until(lambda m: m["type"] == "welcome")
-    # some moves in each game, every one acknowledged
-    rng = random.Random(3)
-    for _ in range(12):
-        for c in clients.values():
-            c.drain()
-        movers = [c for c in clients.values() if c.frame and c.frame["legal"]
-                  and c.frame["view"]["outcome"] is None]
-        if not movers:
-            continue
-        c = rng.choice(movers)
-        assert c.frame is not None
-        c.move(rng.choice(c.frame["legal"])["text"], c.frame["version"])
-    for c in clients.values():
-        c.drain(0.1)
+    games, tokens = _games(first)
+    clients = _connect(first, tokens)
+    _some_moves(clients, 12, seed=3)
     before = {k: c.frame for k, c in clients.items()}
     # one more move sent, and the server killed before its answer is read
     k, c = next((k, c) for k, c in clients.items() if c.frame and c.frame["legal"])
@@ -96,46 +146,22 @@ def test_a_sigkill_mid_game_loses_no_move_and_applies_none_twice(
     procs.append(second)
     again = {k2: Client(second.ws_url, k2[0], {"type": "hello", "token": t})
              for k2, t in tokens.items()}
-    welcomes = {}
-    for k2, c2 in again.items():
-        w = welcomes[k2] = c2.until(lambda m: m["type"] == "welcome")
+    welcomes = {k2: c2.until(lambda m: m["type"] == "welcome") for k2, c2 in again.items()}
+    for k2, w in welcomes.items():
         old = before[k2]
         assert old is not None
-        if k2 == k:
-            assert w["version"] in (old["version"], old["version"] + 1)
-        elif k2[0] != art["id"]:  # (a game whose bot plays on may have moved on)
-            assert w["version"] == old["version"]
-            assert w["view"] == old["view"] and w["legal"] == old["legal"]
-        assert w["events"][: len(old["events"]) + old["events_from"]][
-            old["events_from"]:] == old["events"]
-    # the move in flight, sent again with its id: applied once, whatever the kill did
-    again[k].send(pending)
-    answer = again[k].until(lambda m: m.get("id") == "in-flight")
-    old = before[k]
-    assert old is not None
-    if welcomes[k]["version"] == old["version"] + 1:  # stored before the kill: not again
-        assert answer == {"type": "ack", "id": "in-flight", "version": old["version"] + 1,
-                          "duplicate": True}
-    else:
-        assert answer["type"] == "ack" or answer["code"] in ("stale", "illegal")
+        _resumed(old, w, k2 == k or k2[0] == games[1]["id"])
+    _resent(again[k], pending, before[k], welcomes[k], k[0] == games[0]["id"])
     # the games play on to their ends
-    play_out([again[(war["id"], "p1")], again[(war["id"], "p2")]], seed=4)
-    play_out([again[(art["id"], "p1")]], seed=5)
-    spy = Client(second.ws_url, bots["id"], {"type": "hello", "spectate": True})
+    war, art = games[0]["id"], games[1]["id"]
+    play_out([again[(war, "p1")], again[(war, "p2")]], seed=4)
+    play_out([again[(art, "p1")]], seed=5)
+    spy = Client(second.ws_url, games[2]["id"], {"type": "hello", "spectate": True})
     spy.until(lambda m: m.get("view", {}).get("outcome") is not None, 120)
     for c2 in [*again.values(), spy]:
         c2.close()
     assert second.kill(signal.SIGINT) == 130
-    con = sqlite3.connect(db)
-    for gid in (war["id"], art["id"], bots["id"]):
-        ns = [n for (n,) in con.execute("SELECT n FROM moves WHERE game = ? ORDER BY n",
-                                        (gid,))]
-        assert ns == list(range(1, len(ns) + 1))
-        ids = [x for (x,) in con.execute("SELECT client FROM moves WHERE game = ? AND "
-                                         "client = 'in-flight'", (gid,))]
-        assert len(ids) <= 1
-    assert con.execute("SELECT count(*) FROM games WHERE status != 'over'").fetchone() == (0,)
-    con.close()
+    _stored_once(db, [g["id"] for g in games])
 
 
 def test_ctrl_c_closes_the_connections_and_exits_130(tmp_path: Path,

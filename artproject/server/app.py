@@ -120,7 +120,7 @@ def make_app(lobby: Lobby, origins: frozenset[str] = frozenset()) -> Starlette:
 
     @endpoint
     async def table(request: Request) -> Response:
-        return JSONResponse(lobby.get(request.path_params["gid"]).state.table())
+        return JSONResponse(lobby.get(request.path_params["gid"]).state.picture())
 
     @endpoint
     async def join(request: Request) -> Response:
