@@ -31,6 +31,7 @@ from ..core.saves import digest, from_dict
 from .frames import frame
 from .store import Op, Store
 
+DIGEST_EVERY: Final = 16  # a move stores the game's digest every this many, and at the end
 SLOW_BOTS: Final = frozenset({"ismcts"})  # bots that think in a thread, off the event loop
 QUEUE_LIMIT: Final = 512  # frames waiting for a slow connection before it is closed
 NAME_LIMIT: Final = 60
@@ -291,8 +292,9 @@ class Lobby:
             before = st.clone()
             st.apply(action)
             n = len(st.history)
+            mark = digest(st) if n % DIGEST_EVERY == 0 or st.outcome is not None else None
             ops: list[Op] = [("INSERT INTO moves VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (live.id, n, seat, str(action), client, now_text(), digest(st)))]
+                              (live.id, n, seat, str(action), client, now_text(), mark))]
             if st.outcome is not None:
                 ops.append(("UPDATE games SET status = 'over', outcome = ?, reason = ? "
                             "WHERE id = ?", (str(st.outcome), st.reason, live.id)))
@@ -429,13 +431,7 @@ class Lobby:
             head = json.loads(header)
             moves = self.store.rows("SELECT seat, action, client, digest FROM moves WHERE "
                                     "game = ? ORDER BY n", (gid,))
-            doc = {"format": SAVE_FORMAT, "version": SAVE_VERSION, "game": game,
-                   **head["save"], "actions": [m[1] for m in moves],
-                   "digest": moves[-1][3] if moves else start}
-            try:
-                st = from_dict(doc, f"game {gid}")
-            except ArtError as err:
-                raise GameError(f"the database's {err}") from None
+            st = _rebuilt(gid, game, head["save"], start, moves)
             seats = [Seat(i, kind, bot, sname, token) for i, kind, bot, sname, token in
                      self.store.rows("SELECT seat, kind, bot, name, token FROM seats WHERE "
                                      "game = ? ORDER BY seat", (gid,))]
@@ -460,6 +456,27 @@ class Lobby:
             for c in live.conns():
                 c.close(1001)
         self.pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _rebuilt(gid: str, game: str, save: dict[str, Any], start: str,
+             moves: list[tuple[Any, ...]]) -> Machine:
+    """A stored game rebuilt: replayed as a save (core/saves.py) up to its last move that
+    stored a digest, the digest checked, then its later moves applied (each checked legal)."""
+    marked = max((i + 1 for i, m in enumerate(moves) if m[3] is not None), default=0)
+    doc = {"format": SAVE_FORMAT, "version": SAVE_VERSION, "game": game, **save,
+           "actions": [m[1] for m in moves[:marked]],
+           "digest": moves[marked - 1][3] if marked else start}
+    try:
+        st = from_dict(doc, f"game {gid}")
+        for i, m in enumerate(moves[marked:], start=marked + 1):
+            try:
+                st.apply(st.registry.parse(m[1]))
+            except GameError as err:
+                raise GameError(f"game {gid}: move {i} ({m[1][:60]!r}) does not replay: "
+                                f"{err}") from None
+    except ArtError as err:
+        raise GameError(f"the database's {err}") from None
+    return st
 
 
 def _seats(spec: Any, players: list[int], game: str) -> list[Seat]:
