@@ -3,6 +3,8 @@ a real server on loopback, with its database a real SQLite file."""
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -82,3 +84,33 @@ def test_bots_alone_play_a_game_that_a_spectator_watches(srv: Running) -> None:
     assert all(not m.get("legal") for m in spy.got)
     assert all(m["view"]["hand"] == [] for m in spy.got if "view" in m)
     spy.close()
+
+
+DOC = Path(__file__).resolve().parent.parent / "docs" / "server.md"
+SERVER = Path(__file__).resolve().parent.parent / "artproject" / "server"
+
+
+def _blocks(lang: str) -> list[str]:
+    return re.findall(rf"^```{lang}\n(.*?)^```$", DOC.read_text(encoding="utf-8"), re.S | re.M)
+
+
+def test_the_docs_examples_are_json_and_name_every_error_code() -> None:
+    blocks = _blocks("json")
+    assert len(blocks) >= 15
+    for b in blocks:
+        json.loads(b)
+    text = DOC.read_text(encoding="utf-8")
+    source = "\n".join(p.read_text(encoding="utf-8") for p in SERVER.glob("*.py"))
+    codes = set(re.findall(r'(?:Refused|error)\(\s*"([a-z-]+)"', source))
+    assert {"bad-json", "illegal", "foreign", "stale", "bad-token", "rate-limited"} <= codes
+    for code in codes:
+        assert re.search(rf"[` ]{code}`", text), code  # `code` or `409 code`
+
+
+def test_the_docs_script_plays_a_game_to_the_end(srv: Running,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    (script,) = _blocks("python")
+    assert 'url = "http://127.0.0.1:8000"' in script
+    exec(compile(script.replace("http://127.0.0.1:8000", srv.url), "docs/server.md", "exec"),
+         {})
+    assert capsys.readouterr().out.startswith("over: ")
