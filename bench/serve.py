@@ -54,6 +54,8 @@ class Tally:
         self.began = time.perf_counter()
         self.setup = 0.0  # seconds to create the games and join them
         self.play = 0.0  # when the clients began
+        self.played = 0.0  # seconds from then until the last client stopped
+        self.server_cpu = 0.0  # the server's CPU seconds over that time
         self.client_cpu = 0.0  # this process's CPU seconds while the clients played
 
 
@@ -115,7 +117,8 @@ def see(msg: dict[str, Any], seat: str, gid: str, sent: dict[str, tuple[int, flo
     return False
 
 
-async def run(args: argparse.Namespace, url: str, ws_url: str) -> tuple[Tally, list[str]]:
+async def run(args: argparse.Namespace, url: str, ws_url: str, pid: int,
+              ) -> tuple[Tally, list[str]]:
     t = Tally()
     rng = random.Random(args.seed)
     seats: list[tuple[str, str, str]] = []
@@ -149,6 +152,7 @@ async def run(args: argparse.Namespace, url: str, ws_url: str) -> tuple[Tally, l
     t.setup = time.perf_counter() - t.began
     client0 = time.process_time()
     t.play = time.perf_counter()
+    t.server_cpu = cpu_seconds(pid)
     tasks = [asyncio.create_task(player(ws_url, gid, tok, s, t, args.think,
                                         random.Random(rng.random())))
              for gid, tok, s in seats]
@@ -156,6 +160,8 @@ async def run(args: argparse.Namespace, url: str, ws_url: str) -> tuple[Tally, l
     t.stop = True
     await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), 120)
     t.client_cpu = time.process_time() - client0
+    t.server_cpu = cpu_seconds(pid) - t.server_cpu
+    t.played = time.perf_counter() - t.play
     return t, games
 
 
@@ -174,6 +180,26 @@ def check(db: Path, t: Tally) -> tuple[int, int, int]:
     return total, lost + unacked, doubled
 
 
+def commit_ms(folder: Path, n: int = 50) -> float:
+    """The median time of one committed transaction (WAL, synchronous=FULL) in `folder`: the
+    floor of a move's path, this machine's disk flush, measured in the same run."""
+    con = sqlite3.connect(folder / "peer.db", isolation_level=None)
+    con.execute("PRAGMA journal_mode=WAL")
+    con.execute("PRAGMA synchronous=FULL")
+    con.execute("CREATE TABLE t (x)")
+    times = []
+    for i in range(n):
+        t0 = time.perf_counter()
+        con.execute("BEGIN")
+        con.execute("INSERT INTO t VALUES (?)", (i,))
+        con.execute("COMMIT")
+        times.append(time.perf_counter() - t0)
+    con.close()
+    for p in folder.glob("peer.db*"):
+        p.unlink()
+    return 1000 * statistics.median(times)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=50)
@@ -189,6 +215,7 @@ def main() -> int:
         ap.error("at most 2000 games, 4000 clients, 600 seconds")
     folder = Path(tempfile.mkdtemp(prefix="artproject-bench-"))
     db = folder / "bench.db"
+    flush = commit_ms(folder)
     proc = subprocess.Popen([sys.executable, "-m", "artproject", "serve", "--port", "0",
                              "--db", str(db)], stdout=subprocess.PIPE, text=True)
     try:
@@ -197,7 +224,7 @@ def main() -> int:
         port = int(line.split(":")[3].split()[0])
         cpu0, t0 = cpu_seconds(proc.pid), time.perf_counter()
         tally, games = asyncio.run(run(args, f"http://127.0.0.1:{port}",
-                                       f"ws://127.0.0.1:{port}"))
+                                       f"ws://127.0.0.1:{port}", proc.pid))
         wall, cpu = time.perf_counter() - t0, cpu_seconds(proc.pid) - cpu0
     finally:
         proc.send_signal(signal.SIGINT)
@@ -217,7 +244,11 @@ def main() -> int:
           f"max {lat[-1] * 1000 if lat else 0:.1f} ms; after the first {args.warmup:.0f} s "
           f"(every game's first decision at once): p50 {qs[49] * 1000:.1f} ms, "
           f"p99 {qs[98] * 1000:.1f} ms")
+    print(f"one SQLite commit alone (WAL, synchronous=FULL, same disk, same run): {flush:.1f} "
+          f"ms; p50 = {q[49] * 1000 / flush:.1f} of them")
     print(f"server CPU {cpu:.1f} s over {wall:.1f} s ({100 * cpu / wall:.0f}% of a core); "
+          f"while the clients played {tally.server_cpu:.1f} s over {tally.played:.1f} s, "
+          f"{1000 * tally.server_cpu / max(1, len(lat)):.2f} ms a move; "
           f"clients' CPU {tally.client_cpu:.1f} s; load average {os.getloadavg()[0]:.1f} on "
           f"{os.cpu_count()} cores")
     print(f"resends {tally.resends}, answered as duplicates {tally.duplicates}; errors "
