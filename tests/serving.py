@@ -55,7 +55,7 @@ class Running:
         out: dict[str, Any] = r.json()
         return out
 
-    def join(self, gid: str, seat: str, name: str = "") -> str:
+    def join(self, gid: str, seat: str | None, name: str = "") -> str:
         r = self.http.post(f"/api/games/{gid}/join", json={"seat": seat, "name": name})
         assert r.status_code == 200, r.text
         token: str = r.json()["token"]

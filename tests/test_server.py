@@ -13,6 +13,8 @@ import pytest
 pytest.importorskip("uvicorn")
 pytest.importorskip("starlette")
 
+from websockets.exceptions import ConnectionClosed
+
 from tests.serving import Client, Running, play_out, running
 
 
@@ -114,3 +116,45 @@ def test_the_docs_script_plays_a_game_to_the_end(srv: Running,
     exec(compile(script.replace("http://127.0.0.1:8000", srv.url), "docs/server.md", "exec"),
          {})
     assert capsys.readouterr().out.startswith("over: ")
+
+
+def test_a_person_plays_the_search_bot_which_thinks_off_the_loop(srv: Running) -> None:
+    g = srv.create(game="art-of-war", seats=["person", "bot:ismcts"])
+    c = Client(srv.ws_url, g["id"], {"type": "hello", "token": srv.join(g["id"], "p1")})
+    c.until(lambda m: m["type"] == "welcome")
+    last = play_out([c], seed=6)
+    assert last["view"]["outcome"] is not None
+    moved = {m["last"]["seat"] for m in c.got if m["type"] == "state" and m["last"]}
+    assert moved == {"p1", "p2"}
+    c.close()
+
+
+def test_a_seat_left_mid_game_is_open_again_and_its_new_holder_sees_the_game(
+        srv: Running) -> None:
+    g = srv.create(game="art-of-war", seats=["person", "person"])
+    t1, t2 = srv.join(g["id"], "p1", "Ann"), srv.join(g["id"], "p2", "Bo")
+    c1 = Client(srv.ws_url, g["id"], {"type": "hello", "token": t1})
+    c2 = Client(srv.ws_url, g["id"], {"type": "hello", "token": t2})
+    for c in (c1, c2):
+        c.until(lambda m: m["type"] == "welcome")
+    assert c1.move("draw p1")["type"] == "ack"
+    c2.until(lambda m: m["type"] == "state" and m["version"] == 1)
+    assert srv.http.post(f"/api/games/{g['id']}/leave", json={"token": t2}).json() == {
+        "left": "p2"}
+    with pytest.raises(ConnectionClosed) as closed:
+        while True:
+            c2.recv(10)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1001
+    seats = c1.until(lambda m: m["type"] == "seats")["seats"]
+    assert seats[1]["taken"] is False
+    listed = srv.http.get("/api/games").json()["games"]
+    assert [x["id"] for x in listed] == [g["id"]] and listed[0]["status"] == "playing"
+    t3 = srv.join(g["id"], None, "Cy")  # the first open seat: p2's
+    c3 = Client(srv.ws_url, g["id"], {"type": "hello", "token": t3})
+    w = c3.until(lambda m: m["type"] == "welcome")
+    assert w["seat"] == "p2" and w["version"] == 1 and "draw p1" in w["events"]
+    assert len(w["view"]["hand"]) == w["view"]["seats"][1]["hand_size"]
+    last = play_out([c1, c3], seed=9)
+    assert last["view"]["outcome"] is not None
+    for c in (c1, c3):
+        c.close()
