@@ -86,7 +86,7 @@ class Client:
                 self.send(hello)
 
     def send(self, msg: Any) -> None:
-        self.ws.send(msg if isinstance(msg, str) else json.dumps(msg))
+        self.ws.send(msg if isinstance(msg, str | bytes) else json.dumps(msg))
 
     def recv(self, timeout: float = 30) -> dict[str, Any]:
         msg: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))

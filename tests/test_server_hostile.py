@@ -61,6 +61,7 @@ def test_bad_messages_are_answered_and_the_connection_stays(srv: Running) -> Non
                        "version": "one"})["code"] == "bad-message"
     assert _error(c1, json.dumps({"type": "ping", "pad": "x" * 5000}))["code"] == "too-large"
     assert _error(c1, "[" * 2000 + "]" * 2000)["code"] == "bad-json"  # deeply nested
+    assert _error(c1, b"\x00\x01binary")["code"] == "bad-json"
     c1.send({"type": "ping"})
     assert c1.until(lambda m: m["type"] == "pong")
     assert srv.lobby.games[gid].state.history == v

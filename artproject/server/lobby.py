@@ -15,6 +15,7 @@ import hmac
 import json
 import secrets
 import sqlite3
+import sys
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -383,7 +384,16 @@ class Lobby:
         if not any(s.kind == "bot" for s in live.seats):
             return
         if live.bots is None or live.bots.done():
-            live.bots = asyncio.get_running_loop().create_task(self._bots(live))
+            live.bots = asyncio.get_running_loop().create_task(self._bots_safely(live))
+
+    async def _bots_safely(self, live: Live) -> None:
+        try:
+            await self._bots(live)
+        except asyncio.CancelledError:
+            raise
+        except Exception as err:  # a bot's failure stops its game's bots, no one else
+            print(f"artproject serve: game {live.id}: a bot failed: "
+                  f"{type(err).__name__}: {err}", file=sys.stderr, flush=True)
 
     async def _bots(self, live: Live) -> None:
         """Bots' moves until none of them has one: each bot seat with a decision asks its bot;
@@ -417,7 +427,7 @@ class Lobby:
             except Refused as err:
                 if err.code != "stale":  # a bot's move refused: say so, play no further
                     print(f"artproject serve: game {live.id}: bot {P[chosen[0]]}: "
-                          f"{err.message}", flush=True)
+                          f"{err.message}", file=sys.stderr, flush=True)
                     return
             await asyncio.sleep(0)  # let the announcement go out before the next
 
@@ -467,7 +477,7 @@ def _rebuilt(gid: str, game: str, save: dict[str, Any], start: str,
            "actions": [m[1] for m in moves[:marked]],
            "digest": moves[marked - 1][3] if marked else start}
     try:
-        st = from_dict(doc, f"game {gid}")
+        st: Machine = from_dict(doc, f"game {gid}")
         for i, m in enumerate(moves[marked:], start=marked + 1):
             try:
                 st.apply(st.registry.parse(m[1]))
