@@ -94,8 +94,8 @@ class GameHooks:
         return made
 
     def picture(self) -> dict[str, Any]:
-        """The game's fixed picture (its board, its cards, its seats) as plain JSON data, the
-        same for every viewer: PACKAGE's views.picture."""
+        """The game's fixed picture (what its rules show every player, and its seats) as
+        plain JSON data, the same for every viewer: PACKAGE's views.picture."""
         made: dict[str, Any] = self._part("views", "picture")(self)
         return made
 
