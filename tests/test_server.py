@@ -158,3 +158,17 @@ def test_a_seat_left_mid_game_is_open_again_and_its_new_holder_sees_the_game(
     assert last["view"]["outcome"] is not None
     for c in (c1, c3):
         c.close()
+
+
+def test_the_server_is_on_no_import_path_but_the_serve_commands() -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys, artproject, artproject.cli\n"
+            "from artproject import new_game\n"
+            "g = new_game('art-of-war', players=2, seed=1); g.view(0); g.picture()\n"
+            "print([m for m in ('starlette', 'uvicorn', 'websockets', 'artproject.server')"
+            " if m in sys.modules])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "[]"
