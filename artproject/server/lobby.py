@@ -36,6 +36,7 @@ DIGEST_EVERY: Final = 16  # a move stores the game's digest every this many, and
 SLOW_BOTS: Final = frozenset({"ismcts"})  # bots that think in a thread, off the event loop
 QUEUE_LIMIT: Final = 512  # frames waiting for a slow connection before it is closed
 NAME_LIMIT: Final = 60
+GAMES_LIMIT: Final = 5000  # unfinished games at once: a lobby flood fills no disk
 P: Final = tuple(f"p{i + 1}" for i in range(9))
 
 
@@ -155,24 +156,16 @@ class Lobby:
 
     # ================================================================ creating
     async def create(self, body: dict[str, Any]) -> Live:
+        if sum(1 for g in self.games.values() if g.state.outcome is None) >= GAMES_LIMIT:
+            raise Refused("too-many-games", f"{GAMES_LIMIT} games are under way: finish "
+                          "some first", 503)
         name = body.get("game")
         if not isinstance(name, str) or name not in game_names():
             raise Refused("bad-game", f"game must be one of {', '.join(game_names())}")
         cls = game_class(name)
         ch = cls.choices()
         seats = _seats(body.get("seats"), ch["players"], name)
-        options: dict[str, Any] = {}
-        create: dict[str, Any] = {}
-        for key, spec in ch["options"].items():
-            value = body.get(key, spec["default"])
-            if value not in spec["values"]:
-                raise Refused("bad-option", f"{key} must be one of {', '.join(spec['values'])}")
-            options[key], create[spec["option"]] = value, value
-        variants = body.get("variants", [])
-        if not isinstance(variants, list) or any(v not in ch["variants"] for v in variants):
-            raise Refused("bad-option", "variants must be a list of: "
-                          + (", ".join(ch["variants"]) or "(none for this game)"))
-        options["variants"] = list(variants)
+        options, create, variants = _options(ch, body)
         title = body.get("name", "")
         if not isinstance(title, str) or len(title) > NAME_LIMIT:
             raise Refused("bad-option", f"name must be text of at most {NAME_LIMIT} characters")
@@ -487,6 +480,25 @@ def _rebuilt(gid: str, game: str, save: dict[str, Any], start: str,
     except ArtError as err:
         raise GameError(f"the database's {err}") from None
     return st
+
+
+def _options(ch: dict[str, Any], body: dict[str, Any],
+             ) -> tuple[dict[str, Any], dict[str, Any], list[str]]:
+    """A create request's options (as the summary shows them), the game's `create` options
+    they set, and its variants; Refused naming the first that its game does not offer."""
+    options: dict[str, Any] = {}
+    create: dict[str, Any] = {}
+    for key, spec in ch["options"].items():
+        value = body.get(key, spec["default"])
+        if value not in spec["values"]:
+            raise Refused("bad-option", f"{key} must be one of {', '.join(spec['values'])}")
+        options[key], create[spec["option"]] = value, value
+    variants = body.get("variants", [])
+    if not isinstance(variants, list) or any(v not in ch["variants"] for v in variants):
+        raise Refused("bad-option", "variants must be a list of: "
+                      + (", ".join(ch["variants"]) or "(none for this game)"))
+    options["variants"] = list(variants)
+    return options, create, list(variants)
 
 
 def _seats(spec: Any, players: list[int], game: str) -> list[Seat]:
