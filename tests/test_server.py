@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("uvicorn")
+pytest.importorskip("websockets")
+pytest.importorskip("httpx")
 pytest.importorskip("starlette")
 
 from websockets.exceptions import ConnectionClosed

@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 
 pytest.importorskip("uvicorn")
+pytest.importorskip("websockets")
+pytest.importorskip("httpx")
 
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 

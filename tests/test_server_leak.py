@@ -19,6 +19,8 @@ from typing import Any
 import pytest
 
 pytest.importorskip("uvicorn")
+pytest.importorskip("websockets")
+pytest.importorskip("httpx")
 
 from artproject.core.hooks import NOBODY
 from artproject.core.machine import Machine
