@@ -190,3 +190,20 @@ def test_every_team_size_and_a_variant_can_be_served(srv: Running, game: str, pl
     assert w["table"]["seats"] == [f"p{i + 1}" for i in range(players)]
     assert w["table"]["variants"] == more.get("variants", [])
     c.close()
+
+
+def test_the_docs_views_and_tables_have_the_keys_the_games_send() -> None:
+    from artproject import new_game
+
+    real = {}
+    for game in (new_game("japan", players=2, seed=1), new_game("art-of-war", players=3,
+                                                                seed=1)):
+        real[game.game, "view"] = set(game.view(0))
+        real[game.game, "table"] = set(game.picture())
+    shown = {}
+    for b in _blocks("json"):
+        doc = json.loads(b)
+        if isinstance(doc, dict) and doc.get("game") in ("art-project", "art-of-war") \
+                and "type" not in doc and "id" not in doc:
+            shown[doc["game"], "view" if "seat" in doc else "table"] = set(doc)
+    assert shown == real
