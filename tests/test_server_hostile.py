@@ -113,6 +113,8 @@ def test_tokens_and_hellos(srv: Running) -> None:
     assert c.recv()["code"] == "bad-token" and _closed(c) == 4401
     c = Client(srv.ws_url, g["id"], {"type": "ping"})
     assert c.recv()["code"] == "hello-first" and _closed(c) == 4400
+    c = Client(srv.ws_url, g["id"], b"\x00hello")
+    assert c.recv()["code"] == "hello-first" and _closed(c) == 4400
     token = srv.join(g["id"], "p1")
     c = Client(srv.ws_url, g["id"], {"type": "hello", "token": token})
     c.until(lambda m: m["type"] == "welcome")
