@@ -334,6 +334,8 @@ class Lobby:
             whose = st.seat_of(action)
         except ArtError as err:
             raise Refused("illegal", str(err)) from None
+        if not 0 <= whose < st.num_players():
+            raise Refused("illegal", f"{action}: there is no such player in this game")
         if whose != seat:  # asked before the engine: its reasons may name that seat's cards
             raise Refused("foreign", f"{action}: that is {P[whose]}'s to decide, not "
                           f"{P[seat]}'s")
