@@ -17,10 +17,9 @@ differ by less than their noise (too few games a cell), the report says so.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
-
-import math
 
 import attrs
 
@@ -143,27 +142,34 @@ def search(mission: str, variants: Sequence[str], targets: Mapping[str, float],
     study.optimize(objective, n_trials=trials, catch=())
     best = study.best_trial
     values = {d.name: int(best.params[d.name]) for d in dims}
-    # each set of values once (the sampler may propose one twice): their scores, best first
-    scores = sorted({tuple(sorted(t.params.items())): t.value for t in study.trials
-                     if t.value is not None}.values())
-    lead = (scores[1] - scores[0]) if len(scores) > 1 else math.inf
-    beat = loss(before, targets) - best.value  # > 0: the best beat the mission's own values
-    if beat > 0:
-        lead = min(lead, beat)
-    common = dict(before=before, after=seen[best.number], loss_before=loss(before, targets),
-                  loss_after=loss(seen[best.number], targets), trials=len(study.trials),
-                  noise=loss_noise(before, targets), lead=lead)
-    if beat <= 0:  # no trial beat the mission's own values, even on the games that chose it
-        return Result(values={d.name: now[d.name] for d in dims}, text="", kept=True,
-                      **common)
+    loss_best = loss(seen[best.number], targets)
+    common: dict[str, Any] = {
+        "before": before, "after": seen[best.number], "loss_before": loss(before, targets),
+        "loss_after": loss_best, "trials": len(study.trials),
+        "noise": loss_noise(before, targets), "lead": _lead(study.trials, before, loss_best,
+                                                            targets)}
+    mission_own = {d.name: now[d.name] for d in dims}
+    if loss_best >= loss(before, targets):  # no trial beat the mission, even on its games
+        return Result(values=mission_own, text="", kept=True, **common)
     fresh = attrs.evolve(grid, seed=seed + games)  # seeds the search did not play
     fresh_before = run_sweep(fresh, backend)
     text = variant_text(rules, values, _about(values))
     fresh_after = run_sweep(attrs.evolve(fresh, texts=(text,)), backend)
     kept = loss(fresh_after, targets) >= loss(fresh_before, targets)
-    return Result(values={d.name: now[d.name] for d in dims} if kept else values,
-                  text="" if kept else text, fresh_before=fresh_before,
-                  fresh_after=fresh_after, kept=kept, **common)
+    return Result(values=mission_own if kept else values, text="" if kept else text,
+                  fresh_before=fresh_before, fresh_after=fresh_after, kept=kept, **common)
+
+
+def _lead(trials: Sequence[Any], before: Sequence[Mapping[str, Any]], loss_best: float,
+          targets: Mapping[str, float]) -> float:
+    """How far the best trial's score lies ahead of the next one to it: the runner-up among
+    the sets of values tried (each once: the sampler may propose one twice) or, when the
+    best beat them, the mission's own values."""
+    scores = sorted({tuple(sorted(t.params.items())): t.value for t in trials
+                     if t.value is not None}.values())
+    lead = (scores[1] - scores[0]) if len(scores) > 1 else math.inf
+    beat = loss(before, targets) - loss_best
+    return min(lead, beat) if beat > 0 else lead
 
 
 def _about(values: Mapping[str, int]) -> str:

@@ -239,5 +239,5 @@ def test_tune_tracks_runs_and_writes_nothing(tmp_path: Path) -> None:
                         "--games", "2", "--workers", "1"],
                        capture_output=True, text=True, cwd=tmp_path, check=False)
     assert r.returncode == 0, r.stderr
-    assert "threat_by_players = [" in r.stdout and "[[track]]" in r.stdout
+    assert "team_threat_by_players = [" in r.stdout and "[[track]]" in r.stdout
     assert files() == before and not list(tmp_path.iterdir())

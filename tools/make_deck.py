@@ -20,6 +20,7 @@ import argparse
 import itertools
 import random
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 SYMBOLS = ["films", "sculptures", "books", "paintings", "artifacts", "music"]
@@ -44,6 +45,27 @@ def clue_backs(rng: random.Random, doubles: int) -> list[list[str]]:
 
 def fmt(d: dict[str, int]) -> str:
     return ", ".join(f"{v} {k}" for k, v in d.items()) or "nothing"
+
+
+def placements(rng: random.Random, cycle: Iterator[str], n: int, one_city: bool,
+               lighter: bool) -> dict[str, int]:
+    """A card's `n` agents by symbol: spread at random, or all in the first city named
+    (`one_city`, the draws made as for the others); `lighter`: one fewer, from the city
+    given most."""
+    placed: dict[str, int] = {}
+    k = 0
+    while k < n:
+        s = next(cycle)
+        take = 1 if n == 1 else rng.choice([1, n - k])
+        placed[s] = placed.get(s, 0) + take
+        k += take
+    if one_city:
+        placed = {next(iter(placed)): n}
+    if lighter:
+        top = max(placed, key=lambda x: placed[x])
+        placed[top] -= 1
+        placed = {x: v for x, v in placed.items() if v}
+    return placed
 
 
 def make(seed: int, doubles: int, gain_rate: float, health_cards: int = 10,
@@ -81,19 +103,7 @@ title = "Final card"
 ''']
     for i in range(72):
         n = agent_counts[i]
-        placed: dict[str, int] = {}
-        k = 0
-        while k < n:
-            s = next(cycle)
-            take = 1 if n == 1 else rng.choice([1, n - k])
-            placed[s] = placed.get(s, 0) + take
-            k += take
-        if i in threes:  # all three in the first city named (the draws made as for others)
-            placed = {next(iter(placed)): n}
-        if i in light:  # one agent fewer, from the city given most; priced as before
-            top = max(placed, key=lambda x: placed[x])
-            placed[top] -= 1
-            placed = {x: v for x, v in placed.items() if v}
+        placed = placements(rng, cycle, n, i in threes, i in light)
         cost_n = rng.choice([0, 0, 0, 1, 1, *[2] * costly]) if n < 3 else rng.choice([0, 1])
         gain_n = max(0, min(3, round(n * gain_rate + rng.choice([0.4, 0.8, 1.2])) + cost_n))
         if n == 0:

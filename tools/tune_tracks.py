@@ -1,10 +1,13 @@
-"""Search a board's track and the threat each team size adds to it, by simulation.
+"""Search a board's track and the house rule team-threat's numbers for it, by simulation.
 
     python tools/tune_tracks.py japan --threat-on-track 10 --games 200 --workers 2
     python tools/tune_tracks.py egypt usa --games 200 --workers 2
 
-How the shipped tracks and `[rules] threat_by_players` were tuned (docs/balance.md). For
-each board, on its own map, deck and track length (a track that names symbols keeps them):
+How the house rule team-threat's numbers (`[rules] team_threat_by_players`, played only
+when a variant switches the rule on: docs/missions.md) were tuned, and the tracks before
+issue 22 (docs/balance.md tells how the shipped tracks were then tuned under the printed
+rules, which add nothing by team size). For each board, on its own map, deck and track
+length (a track that names symbols keeps them):
 
 1. a threat ramp for the printed track (each SLOPE: the last space SLOPE above the first)
    and an ally-cost ramp (steep or gentle);
@@ -12,13 +15,14 @@ each board, on its own map, deck and track length (a track that names symbols ke
    difficulty ("impossible") balance around their targets with 2 players: Easy at least
    40%, the top difficulty at most 15% (the score of a cell is the smaller of its two
    margins);
-3. for every other team size the threat it adds (one number each, 0 for 2 players: the
-   printed track is the two-player track) is stepped the same way;
+3. for every other team size the threat the house rule adds (one number each, 0 for 2
+   players: the printed track is the two-player track) is stepped the same way;
 4. the ramp whose worst team size scores best wins.
 
-With --refine there is no search: each team size's shipped threat is tried again one
-either side, on more games (say 600), and the best of the three kept. The shipped numbers
-were searched with --games 200, then refined with --refine --games 600 (docs/balance.md).
+With --refine there is no search: each team size's shipped house-rule number is tried again
+one either side, on more games (say 600), and the best of the three kept. The shipped
+numbers were searched with --games 200, then refined with --refine --games 600, on the
+boards and deck before issue 22 (docs/balance.md).
 
 The heuristic bot plays (simulate's default policy). Every candidate plays the same seeds
 (1..GAMES), so that candidates differ by their numbers and not by their luck; a candidate
@@ -58,7 +62,7 @@ class Board:
         self.symbols = [t.get("symbol") for t in doc["track"]]
         self.length = len(doc["track"])
         self.shipped = [(int(t["threat"]), int(t["ally_cost"])) for t in doc["track"]]
-        self.shipped_extras = list(doc.get("rules", {}).get("threat_by_players", [0] * 6))
+        self.shipped_extras = list(doc.get("rules", {}).get("team_threat_by_players", [0] * 6))
         self.cache: dict[tuple[Any, ...], tuple[float, float]] = {}
         self.played = 0
 
@@ -182,7 +186,7 @@ def report(board: Board, best: dict[str, Any]) -> str:
     lines = [f"# {board.name}: worst margin {best['worst']:+.2f}; easy/top by team size: "
              + ", ".join(f"{t}p {100 * e:.0f}/{100 * p:.0f}%"
                          for t, (_, (e, p)) in sorted(best["cells"].items())),
-             "[rules]", f"threat_by_players = {best['extras']}"]
+             "[rules]", f"team_threat_by_players = {best['extras']}"]
     for i, (t, a) in enumerate(best["spaces"]):
         lines += ["", "[[track]]"]
         if board.symbols[0]:
