@@ -710,8 +710,13 @@ def _tune(args: argparse.Namespace) -> int:
               f"--seed {args.seed} --policy {args.policy}\n"
               f"# Use it as a variant: artproject simulate --mission {args.mission} "
               f"--variant {out}\n")
-    write_atomic(out, header + result.text, replace=args.force)
     print(report(result, targets, rules, dims))
+    if result.kept:  # an honest search may find nothing better than the mission itself
+        print(f"kept the mission's own values: no trial beat them on "
+              f"{'fresh games' if result.fresh_before else 'the search games'}; "
+              f"nothing written ({out} not made)")
+        return 0
+    write_atomic(out, header + result.text, replace=args.force)
     print(f"wrote {out}: a variant with the values found")
     return 0
 

@@ -6,11 +6,18 @@ difficulties x the team sizes, the same seeds) on the sweep's backend and scores
 squared distance of its win rates from the targets. Trials run one after another, each
 trial's games in parallel, so the search is reproducible: the same arguments find the same
 values on one process or a cluster. The mission's own values (when inside the ranges) are
-the first trial, so the result is never worse than the mission on these games.
+the first trial.
+
+The best trial is best on the games it was chosen by, which flatters it: chance alone makes
+some trial look better than it is. So the best values and the mission's own are measured
+again on fresh games (the seeds after the search's), and the mission's own are kept -- no
+variant written -- unless the best values beat them there too. When the trials' scores
+differ by less than their noise (too few games a cell), the report says so.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -52,7 +59,8 @@ def parse_targets(text: str, difficulties: Sequence[str]) -> dict[str, float]:
 
 @attrs.frozen
 class Result:
-    """What a search found: the values, and the grid's reports before and after."""
+    """What a search found: the values, and the grid's reports before and after, on the
+    search's games and on fresh ones."""
 
     values: dict[str, int]
     before: list[dict[str, Any]]
@@ -60,13 +68,37 @@ class Result:
     loss_before: float
     loss_after: float
     trials: int
-    text: str  # the variant file
+    text: str  # the variant file ("" when the mission's own values are kept)
+    fresh_before: list[dict[str, Any]] = attrs.field(factory=list)
+    fresh_after: list[dict[str, Any]] = attrs.field(factory=list)
+    kept: bool = False  # no trial beat the mission's own values: nothing to write
+    noise: float = 0.0  # the 95% margin of a difference of two trials' scores
+    lead: float = 0.0  # how far the best trial's score lies ahead of the next one to it
+
+    @property
+    def too_few_games(self) -> bool:
+        """The trials' scores differ by less than their noise: more games tell them apart."""
+        return self.lead < self.noise
 
 
 def loss(cells: Sequence[Mapping[str, Any]], targets: Mapping[str, float]) -> float:
     """Mean squared distance of the cells' win rates from their difficulty's target."""
     return float(sum((c["win_rate"] - targets[c["difficulty"]]) ** 2 for c in cells)
                  / len(cells))
+
+
+def loss_noise(cells: Sequence[Mapping[str, Any]], targets: Mapping[str, float]) -> float:
+    """The 95% margin of the difference between two trials' scores on these games: each
+    cell's win rate varies by p(1-p)/games, its squared distance by about
+    (2 (p - target))^2 p(1-p)/games + 2 (p(1-p)/games)^2 (the delta method, with its second
+    order term for a rate on its target); two trials, each that noisy, differ by sqrt(2)
+    times one's."""
+    var = 0.0
+    for c in cells:
+        p, n = c["win_rate"], max(1, c["games"])
+        v = max(p * (1 - p), 1 / (4 * n)) / n  # a rate of 0 or 1 on few games is not sure
+        var += (2 * (p - targets[c["difficulty"]])) ** 2 * v + 2 * v * v
+    return 1.96 * math.sqrt(2 * var) / len(cells)
 
 
 def search(mission: str, variants: Sequence[str], targets: Mapping[str, float],
@@ -110,9 +142,34 @@ def search(mission: str, variants: Sequence[str], targets: Mapping[str, float],
     study.optimize(objective, n_trials=trials, catch=())
     best = study.best_trial
     values = {d.name: int(best.params[d.name]) for d in dims}
-    return Result(values, before, seen[best.number], loss(before, targets),
-                  loss(seen[best.number], targets),
-                  len(study.trials), variant_text(rules, values, _about(values)))
+    loss_best = loss(seen[best.number], targets)
+    common: dict[str, Any] = {
+        "before": before, "after": seen[best.number], "loss_before": loss(before, targets),
+        "loss_after": loss_best, "trials": len(study.trials),
+        "noise": loss_noise(before, targets), "lead": _lead(study.trials, before, loss_best,
+                                                            targets)}
+    mission_own = {d.name: now[d.name] for d in dims}
+    if loss_best >= loss(before, targets):  # no trial beat the mission, even on its games
+        return Result(values=mission_own, text="", kept=True, **common)
+    fresh = attrs.evolve(grid, seed=seed + games)  # seeds the search did not play
+    fresh_before = run_sweep(fresh, backend)
+    text = variant_text(rules, values, _about(values))
+    fresh_after = run_sweep(attrs.evolve(fresh, texts=(text,)), backend)
+    kept = loss(fresh_after, targets) >= loss(fresh_before, targets)
+    return Result(values=mission_own if kept else values, text="" if kept else text,
+                  fresh_before=fresh_before, fresh_after=fresh_after, kept=kept, **common)
+
+
+def _lead(trials: Sequence[Any], before: Sequence[Mapping[str, Any]], loss_best: float,
+          targets: Mapping[str, float]) -> float:
+    """How far the best trial's score lies ahead of the next one to it: the runner-up among
+    the sets of values tried (each once: the sampler may propose one twice) or, when the
+    best beat them, the mission's own values."""
+    scores = sorted({tuple(sorted(t.params.items())): t.value for t in trials
+                     if t.value is not None}.values())
+    lead = (scores[1] - scores[0]) if len(scores) > 1 else math.inf
+    beat = loss(before, targets) - loss_best
+    return min(lead, beat) if beat > 0 else lead
 
 
 def _about(values: Mapping[str, int]) -> str:
@@ -121,22 +178,39 @@ def _about(values: Mapping[str, int]) -> str:
 
 def report(result: Result, targets: Mapping[str, float], rules: Rules,
            dims: Sequence[Tunable]) -> str:
-    """The table before and after, and the values found."""
-    from tabulate import tabulate
-
-    rows = []
-    for b, a in zip(result.before, result.after, strict=True):
-        rows.append([b["mission"], b["difficulty"], b["players"],
-                     f"{100 * targets[b['difficulty']]:.0f}%", _rate(b), _rate(a)])
-    table = tabulate(rows, headers=["mission", "difficulty", "players", "target",
-                                    "before (95% CI)", "after (95% CI)"], tablefmt="simple")
-    lines = [table, "",
-             f"mean squared distance from the targets: {result.loss_before:.4f} before, "
-             f"{result.loss_after:.4f} after ({result.trials} trials)", "values:"]
+    """The table before and after (on the search's games, then on fresh ones), the values
+    found, and what was kept."""
+    lines = [_table(result.before, result.after, targets, ""), "",
+             f"mean squared distance from the targets on the search's games: "
+             f"{result.loss_before:.4f} before, {result.loss_after:.4f} after "
+             f"({result.trials} trials)"]
+    if result.fresh_before:
+        lines += ["", _table(result.fresh_before, result.fresh_after, targets, "fresh: "),
+                  "", "on fresh games (seeds the search did not play): "
+                  f"{loss(result.fresh_before, targets):.4f} before, "
+                  f"{loss(result.fresh_after, targets):.4f} after"]
+    lines.append("values:")
     for d in dims:
         lines.append(f"  {d.name:28s} {current(rules, d.name):5d} -> "
                      f"{result.values[d.name]:5d}   (range {d.low}..{d.high})")
+    if result.too_few_games:
+        lines.append(f"warning: too few games to tell the trials apart: the best trial leads "
+                     f"by {max(result.lead, 0.0):.4f}, within the noise of a score "
+                     f"(+-{result.noise:.4f} at 95%); play more --games")
     return "\n".join(lines)
+
+
+def _table(before: Sequence[Mapping[str, Any]], after: Sequence[Mapping[str, Any]],
+           targets: Mapping[str, float], label: str) -> str:
+    from tabulate import tabulate
+
+    rows = []
+    for b, a in zip(before, after, strict=True):
+        rows.append([b["mission"], b["difficulty"], b["players"],
+                     f"{100 * targets[b['difficulty']]:.0f}%", _rate(b), _rate(a)])
+    return tabulate(rows, headers=["mission", "difficulty", "players", "target",
+                                   f"{label}before (95% CI)", f"{label}after (95% CI)"],
+                    tablefmt="simple")
 
 
 def _rate(c: Mapping[str, Any]) -> str:

@@ -153,7 +153,7 @@ def test_unknown_keys_and_parameters(tmp_path: Path) -> None:
     ('[0, 0, 0, 0, 0, "1"]', "expected a whole number from -10,000 to 10,000, not text"),
     ("[0, 0, 0, 0, 0, true]", "expected a whole number from -10,000 to 10,000, not a boolean"),
     ("[0, 0, 0, 0, 0, 100000]", "100000 is out of range"),
-    ("[0, -50, 0, 0, 0, 0]", "-50 for 2 players would bring the track's lowest threat (0) "
+    ("[0, -50, 0, 0, 0, 0]", "-50 for 2 players would bring the track's lowest threat (2) "
                              "below 0"),
     ("2", "expected a list of 6 whole numbers, from -10,000 to 10,000, not a whole number 2"),
 ])

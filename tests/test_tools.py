@@ -228,16 +228,18 @@ def test_the_deck_is_what_make_deck_makes(tmp_path: Path) -> None:
     assert out.read_text(encoding="utf-8") == deck
 
 
-def test_tune_tracks_runs_and_writes_nothing(tmp_path: Path) -> None:
-    """The track search (a smoke test on two games a cell) prints TOML to copy and leaves
-    the project's files as they were."""
+@pytest.mark.parametrize("mode", [[], ["--house"]])
+def test_tune_tracks_runs_and_writes_nothing(tmp_path: Path, mode: list[str]) -> None:
+    """The track search, and with --house the house rule's numbers on the shipped track (a
+    smoke test on two games a cell), print TOML to copy and leave the project's files as
+    they were."""
     def files() -> dict[Path, bytes]:
         return {p: p.read_bytes() for d in ("missions", "cards") for p in (ROOT / d).rglob("*")
                 if p.is_file()}
     before = files()
     r = subprocess.run([sys.executable, str(ROOT / "tools" / "tune_tracks.py"), "usa",
-                        "--games", "2", "--workers", "1"],
+                        "--games", "2", "--workers", "1", *mode],
                        capture_output=True, text=True, cwd=tmp_path, check=False)
     assert r.returncode == 0, r.stderr
-    assert "threat_by_players = [" in r.stdout and "[[track]]" in r.stdout
+    assert "team_threat_by_players = [" in r.stdout and "[[track]]" in r.stdout
     assert files() == before and not list(tmp_path.iterdir())

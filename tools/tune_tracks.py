@@ -1,10 +1,13 @@
-"""Search a board's track and the threat each team size adds to it, by simulation.
+"""Search a board's track and the house rule team-threat's numbers for it, by simulation.
 
     python tools/tune_tracks.py japan --threat-on-track 10 --games 200 --workers 2
     python tools/tune_tracks.py egypt usa --games 200 --workers 2
 
-How the shipped tracks and `[rules] threat_by_players` were tuned (docs/balance.md). For
-each board, on its own map, deck and track length (a track that names symbols keeps them):
+How the tracks and the threat by team size were tuned before issue 22, when that threat
+was the default (it is now the house rule team-threat, `[rules] team_threat_by_players`,
+played only when a variant switches it on: docs/missions.md); with --house, how the house
+rule's numbers are found now, on the printed tracks as shipped (docs/balance.md). For each
+board, on its own map, deck and track length (a track that names symbols keeps them):
 
 1. a threat ramp for the printed track (each SLOPE: the last space SLOPE above the first)
    and an ally-cost ramp (steep or gentle);
@@ -12,13 +15,17 @@ each board, on its own map, deck and track length (a track that names symbols ke
    difficulty ("impossible") balance around their targets with 2 players: Easy at least
    40%, the top difficulty at most 15% (the score of a cell is the smaller of its two
    margins);
-3. for every other team size the threat it adds (one number each, 0 for 2 players: the
-   printed track is the two-player track) is stepped the same way;
+3. for every other team size the threat the house rule adds (one number each, 0 for 2
+   players: the printed track is the two-player track) is stepped the same way;
 4. the ramp whose worst team size scores best wins.
 
-With --refine there is no search: each team size's shipped threat is tried again one
-either side, on more games (say 600), and the best of the three kept. The shipped numbers
-were searched with --games 200, then refined with --refine --games 600 (docs/balance.md).
+With --house the shipped track stays: each team size's number (0 for two players) is
+stepped from 0 as in step 3; the shipped numbers were found so with --games 200.
+
+With --refine there is no search: each team size's shipped house-rule number is tried again
+one either side, on more games (say 600), and the best of the three kept. The shipped
+numbers were searched with --games 200, then refined with --refine --games 600, on the
+boards and deck before issue 22 (docs/balance.md).
 
 The heuristic bot plays (simulate's default policy). Every candidate plays the same seeds
 (1..GAMES), so that candidates differ by their numbers and not by their luck; a candidate
@@ -58,7 +65,7 @@ class Board:
         self.symbols = [t.get("symbol") for t in doc["track"]]
         self.length = len(doc["track"])
         self.shipped = [(int(t["threat"]), int(t["ally_cost"])) for t in doc["track"]]
-        self.shipped_extras = list(doc.get("rules", {}).get("threat_by_players", [0] * 6))
+        self.shipped_extras = list(doc.get("rules", {}).get("team_threat_by_players", [0] * 6))
         self.cache: dict[tuple[Any, ...], tuple[float, float]] = {}
         self.played = 0
 
@@ -178,11 +185,28 @@ def refine(board: Board, keep: int | None) -> dict[str, Any]:
             "extras": [extras[t] - shift for t in TEAMS], "cells": cells}
 
 
+def house(board: Board, keep: int | None) -> dict[str, Any]:
+    """The house rule's numbers on the board's shipped (printed) track: each team size's
+    stepped from 0 while its score grows; two players keep 0, the printed track."""
+    del keep  # the printed track is kept as shipped
+    extras, cells = [0] * len(TEAMS), {}
+    for team in TEAMS:
+        if team == REFERENCE:
+            cells[team] = (0.0, board.rates(board.shipped, 0, team))
+            continue
+        score, extras[team - 1], rates = board.balance(board.shipped, team, 0)
+        cells[team] = (score, rates)
+        print(f"  {board.name} {team} players: {extras[team - 1]:+d}, "
+              f"{100 * rates[0]:.1f}/{100 * rates[1]:.1f}%", flush=True)
+    worst = min(sc for t, (sc, _) in cells.items() if t != REFERENCE)
+    return {"worst": worst, "spaces": board.shipped, "extras": extras, "cells": cells}
+
+
 def report(board: Board, best: dict[str, Any]) -> str:
     lines = [f"# {board.name}: worst margin {best['worst']:+.2f}; easy/top by team size: "
              + ", ".join(f"{t}p {100 * e:.0f}/{100 * p:.0f}%"
                          for t, (_, (e, p)) in sorted(best["cells"].items())),
-             "[rules]", f"threat_by_players = {best['extras']}"]
+             "[rules]", f"team_threat_by_players = {best['extras']}"]
     for i, (t, a) in enumerate(best["spaces"]):
         lines += ["", "[[track]]"]
         if board.symbols[0]:
@@ -200,12 +224,16 @@ def main() -> None:
                     help="keep N among the printed threats (Japan: the rulebook's example, 10)")
     ap.add_argument("--refine", action="store_true",
                     help="no search: try each team size's shipped threat one either side")
+    ap.add_argument("--house", action="store_true",
+                    help="the printed track kept: each team size's house-rule number stepped "
+                         "from 0 (how the shipped numbers were found, docs/balance.md)")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="tune-") as tmp:
         for name in args.boards:
             t0 = time.perf_counter()
             board = Board(name, Path(tmp), args.games, args.workers)
-            best = (refine if args.refine else tune)(board, args.threat_on_track)
+            search = house if args.house else refine if args.refine else tune
+            best = search(board, args.threat_on_track)
             print(report(board, best))
             print(f"# {board.played} games in {time.perf_counter() - t0:.0f} s\n", flush=True)
 

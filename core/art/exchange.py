@@ -1,5 +1,6 @@
-"""Clue exchange (R21, `clue_exchange`): before battles, a player may hand a clue card of
-their own chain to another player in the same city without agents.
+"""Clue exchange (R21, `clue_exchange`): after the battles, a player may hand a clue card of
+their own chain to another player in the same city without agents (the rulebook: "at the
+end of the battle phase").
 """
 
 from __future__ import annotations

@@ -237,12 +237,18 @@ class _Sections:
     solo: Solo
 
     def params(self) -> dict[str, Any]:
-        """The parameters by dotted name (`rules.lost_city_at`), as `Rules.p` reads them."""
+        """The parameters by dotted name (`rules.lost_city_at`), as `Rules.p` reads them;
+        `rules.threat_by_players` is what the team faces: the house rule team-threat's
+        numbers added when it is on (every reader of the threat reads this one list)."""
         out: dict[str, Any] = {}
         for name in ("components", "setup", "rules", "solo"):
             section = getattr(self, name)
             for f in attrs.fields(type(section)):
                 out[f"{name}.{f.name}"] = getattr(section, f.name)
+        own, house = self.rules.threat_by_players, self.rules.team_threat_by_players
+        if self.rules.team_threat and len(own) == len(house):  # lengths: meaning.py's check
+            out["rules.threat_by_players"] = tuple(a + b for a, b in zip(own, house,
+                                                                          strict=True))
         return out
 
 

@@ -152,18 +152,26 @@ def _track(rules: Rules, err: Report, warn: Report) -> None:
 
 
 def _team_threat(rules: Rules, err: Report) -> None:
-    """`rules.threat_by_players`: one number a team size (1 to 6) that leaves every space's
-    threat at 0 or more (R15; our reconstruction, docs/missions.md)."""
-    extra, path = rules.p("rules.threat_by_players"), ("rules", "threat_by_players")
-    if len(extra) != len(TEAM_SIZES):
-        err(f"expected {len(TEAM_SIZES)} whole numbers, the threat added for 1, 2, 3, 4, 5 and "
-            f"6 players, not {len(extra)}", path)
-        return
+    """`rules.threat_by_players` and, with the house rule team-threat on, the board's
+    `team_threat_by_players`: six numbers each, a team size's sum leaving every space's
+    threat at 0 or more (R15 reads the printed space; the numbers are a house rule's,
+    docs/missions.md)."""
+    keys = ("threat_by_players", "team_threat_by_players")
+    for key in keys:
+        if len(rules.p(f"rules.{key}")) != len(TEAM_SIZES):
+            err(f"expected {len(TEAM_SIZES)} whole numbers, the threat added for 1, 2, 3, 4, 5 "
+                f"and 6 players, not {len(rules.p(f'rules.{key}'))}", ("rules", key))
+            return
+    # the list the team faces (the loader adds the house rule's numbers when it is on)
+    extra = rules.p("rules.threat_by_players")
+    blame = [("rules", "threat_by_players")]
+    if rules.p("rules.team_threat"):
+        blame = [("rules", "team_threat_by_players"), ("rules", "team_threat"), *blame]
     low = min(s.threat for s in rules.track)
     for n, add in zip(TEAM_SIZES, extra, strict=True):
         if low + add < 0:
             err(f"{add} for {n} player{'s' * (n > 1)} would bring the track's lowest threat "
-                f"({low}) below 0", path, ("track",))
+                f"({low}) below 0", *blame, ("track",))
             return
 
 

@@ -85,8 +85,16 @@ class RuleParams:
     carry_artworks: bool = param("a pawn may carry one artwork along as it moves (R23)",
                                  ruling="R23")
     threat_by_players: tuple[int, ...] = param(
-        "the threat added to every track space, for 1, 2, 3, 4, 5 and 6 players (R15; our "
-        "reconstruction, docs/missions.md); no space's threat may fall below 0", ruling="R15",
+        "the threat added to every track space, for 1, 2, 3, 4, 5 and 6 players: a house "
+        "rule's, not the rulebook's (R15 reads the printed space; docs/missions.md); no "
+        "space's threat may fall below 0", ruling="R15",
+        expects="a list of 6 whole numbers, from -10,000 to 10,000")
+    team_threat: bool = param(
+        "the house rule team-threat (not the rulebook's): each team size adds the board's "
+        "own team_threat_by_players to every track space (docs/missions.md)")
+    team_threat_by_players: tuple[int, ...] = param(
+        "the board's own numbers for the house rule team-threat, for 1, 2, 3, 4, 5 and 6 "
+        "players; played only when team_threat is on, added to threat_by_players",
         expects="a list of 6 whole numbers, from -10,000 to 10,000")
 
 

@@ -143,13 +143,23 @@ def current(rules: Rules, name: str) -> int:
     """A tunable number's value in these rules (a ramp's end: its first or last space)."""
     parts = name.split(".")
     if parts[0] == TEAM:
-        return int(rules.params[f"rules.{TEAM}"][int(parts[1]) - 1])
+        return declared_team(rules)[int(parts[1]) - 1]
     if parts[0] == "track":
         space = rules.track[0] if parts[2] == "first" else rules.track[-1]
         return int(getattr(space, parts[1]))
     if parts[0] == "difficulty":
         return int(rules.difficulties[parts[1]])
     return int(rules.params[name])
+
+
+def declared_team(rules: Rules) -> list[int]:
+    """`[rules] threat_by_players` as the files set it: without the house rule team-threat's
+    numbers, which the loader adds to the list the team faces when the rule is on."""
+    team = [int(x) for x in rules.params[f"rules.{TEAM}"]]
+    if rules.params["rules.team_threat"]:
+        house = rules.params["rules.team_threat_by_players"]
+        team = [a - int(b) for a, b in zip(team, house, strict=True)]
+    return team
 
 
 def ramp(first: int, last: int, spaces: int) -> list[int]:
@@ -167,7 +177,7 @@ def variant_text(rules: Rules, values: Mapping[str, int], about: str) -> str:
 
     lines = [f"about = {json.dumps(about)}", ""]
     sections: dict[str, list[str]] = {}
-    team = [int(x) for x in rules.params[f"rules.{TEAM}"]]
+    team = declared_team(rules)
     tuned_team = False
     for name, v in values.items():
         sec, _, key = name.partition(".")
