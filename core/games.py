@@ -18,7 +18,8 @@ if TYPE_CHECKING:
 
 DEFAULT: Final = "art-project"
 # shipped games: name -> the module that registers it when imported
-_SHIPPED: Final = {"art-project": "artproject.core.art", "art-of-war": "artproject.core.aow"}
+_SHIPPED: Final = {"art-project": "artproject.core.art", "art-of-war": "artproject.core.aow",
+                   "kuhn-poker": "artproject.core.kuhn"}
 _GAMES: dict[str, type[Machine]] = {}
 
 
