@@ -24,21 +24,14 @@ PolicyFactory = Callable[..., Policy]  # (seed, **options) -> policy
 POLICIES: dict[str, PolicyFactory] = {}
 
 
-# each game's bots: the module whose `POLICIES` names them (the adapters' `others`)
-POLICY_MODULES: Final = {"art-project": __name__, "art-of-war": "artproject.aow.policies"}
-
-
 def policies_of(game: str) -> Mapping[str, PolicyFactory]:
-    """The policies of a game by its name (GameError for a game without bots)."""
-    import importlib
+    """The policies of a game by its name: the default game's here, another's from its tools
+    (`POLICIES` of core/games.py `game_tools`); GameError for a game without bots."""
+    from .core.games import DEFAULT, game_tools
 
-    from .core.errors import GameError
-
-    module = POLICY_MODULES.get(game)
-    if module is None:
-        raise GameError(f"the {game} game has no bots; games with bots: "
-                        + ", ".join(POLICY_MODULES))
-    found: Mapping[str, PolicyFactory] = importlib.import_module(module).POLICIES
+    if game == DEFAULT:
+        return POLICIES
+    found: Mapping[str, PolicyFactory] = game_tools(game).POLICIES
     return found
 
 

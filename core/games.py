@@ -9,6 +9,7 @@ registers it when imported; `game_class(name)` imports it on first use.
 from __future__ import annotations
 
 from importlib import import_module
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, Final
 
 from .errors import GameError, closest
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
 DEFAULT: Final = "art-project"
 # shipped games: name -> the module that registers it when imported
 _SHIPPED: Final = {"art-project": "artproject.core.art", "art-of-war": "artproject.core.aow",
-                   "kuhn-poker": "artproject.core.kuhn"}
+                   "kuhn": "artproject.core.kuhn"}
 _GAMES: dict[str, type[Machine]] = {}
 
 
@@ -56,3 +57,12 @@ def is_game(name: str) -> bool:
 def game_names() -> list[str]:
     """Every game the kernel can play."""
     return sorted({*_GAMES, *_SHIPPED})
+
+
+def game_tools(name: str) -> ModuleType:
+    """The module of what the tools ask of a game (its state class's `TOOLS`), imported on
+    first use; GameError for a game that declares none."""
+    cls = game_class(name)
+    if not cls.TOOLS:
+        raise GameError(f"the {name} game gives the tools nothing (its TOOLS names no module)")
+    return import_module(cls.TOOLS)

@@ -33,6 +33,10 @@ class GameHooks:
     # has new_game, SaveFile, save_header and from_header, and whose `scenarios` module has
     # ScenarioFile, setup and checker. A game without one overrides those hooks.
     PACKAGE: ClassVar[str] = ""
+    # the module (its dotted name) of what the tools ask of the game, found by
+    # `games.game_tools`: its bots (POLICIES), the rules the tools load, and its parts of
+    # simulate, verify, play and check (docs/architecture.md, "Adding a game")
+    TOOLS: ClassVar[str] = ""
 
     @classmethod
     def _part(cls, module: str, name: str) -> Any:

@@ -1,6 +1,6 @@
 """Kuhn poker, the kernel's third game and its worked example (docs/architecture.md,
 "Adding a game"): one card each from a deck of three, one round of betting (Kuhn, 1950).
-Its rules are data, missions/kuhn-poker.toml (K1-K4 there); the Python is what the kernel
+Its rules are data, missions/kuhn.toml (K1-K4 there); the Python is what the kernel
 needs to play them:
 
     rules      the rule file's keys (declared once) and its loader: KuhnRules

@@ -25,7 +25,7 @@ def new_game(mission: str | Path | KuhnRules | None = None, players: int = 2, *,
              log: bool = False, chance: str = "sample", game: str | None = None,
              **ignored: Any) -> Kuhn:
     """A new hand: `rules` (or the first argument) a rules file or shipped name
-    (`kuhn-poker`), `variants` layered on; `deal` the cards dealt first, p1's first;
+    (`kuhn`), `variants` layered on; `deal` the cards dealt first, p1's first;
     chance="explicit" stops at every card dealt."""
     if game is not None and game != Kuhn.game:
         raise GameError(f"new_game of Kuhn poker asked for the game {game!r}")

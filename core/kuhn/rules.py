@@ -1,7 +1,7 @@
 """Kuhn poker's rules: its rule file's keys, declared once with the kernel's schema
 (core/schema.py), and the file read, layered with its variants and checked into `KuhnRules`
 (the kernel reads and places every error: core/sources.py). The rules are data
-(missions/kuhn-poker.toml); this module only says what its keys mean.
+(missions/kuhn.toml); this module only says what its keys mean.
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ from ..sources import (
     shipped_label,
 )
 
-GAME: Final = "kuhn-poker"
-DEFAULT: Final = "kuhn-poker"  # the shipped rules file (missions/kuhn-poker.toml)
+GAME: Final = "kuhn"
+DEFAULT: Final = "kuhn"  # the shipped rules file (missions/kuhn.toml)
 SEATS: Final = 9  # the notation's seats (p1..p9)
 _GAME_KEY: Final = f'always "{GAME}": the game the file is for (tools dispatch on it)'
 

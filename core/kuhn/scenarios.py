@@ -1,4 +1,4 @@
-"""Scenario files of Kuhn poker (`game = "kuhn-poker"`): their keys (rules, variants,
+"""Scenario files of Kuhn poker (`game = "kuhn"`): their keys (rules, variants,
 players, the cards dealt), and their facts: DSL expressions over the hand's few words
 (`pot`, `stake(p1)`, `folded(p2)`, `card(p1)`, `won(p1)`, `outcome`, `wait`). The kernel's
 runner (core/scenario.py) does the rest.

@@ -12,7 +12,7 @@ from typing import Any, ClassVar, Final
 from ..fields import HIDDEN, LIST, MACHINE, PRIVATE, PUBLIC, SHARE, Field
 from ..machine import MACHINE_FIELDS, Machine
 from ..tensors import Segment, one_hot, put
-from . import betting
+from . import betting, invariants
 from .betting import ANSWER, DEAL, OPEN, REG, P
 from .rules import DEFAULT, GAME, KuhnRules
 
@@ -33,7 +33,7 @@ KUHN_FIELDS: Final = (
 
 
 class Kuhn(Machine):
-    """One hand of Kuhn poker. Build it with `artproject.new_game("kuhn-poker", seed=1)`."""
+    """One hand of Kuhn poker. Build it with `artproject.new_game("kuhn", seed=1)`."""
 
     game = GAME
     PACKAGE = "artproject.core.kuhn"  # its game, scenarios modules (hooks.py)
@@ -44,6 +44,7 @@ class Kuhn(Machine):
     SEATINGS: ClassVar[tuple[str, ...]] = ("players",)  # each plays for themself
     UTILITY = "zero_sum"  # K4
     FIELDS = MACHINE_FIELDS + KUHN_FIELDS
+    INVARIANTS = invariants.INVARIANTS
     __slots__ = tuple(f.name for f in KUHN_FIELDS)
 
     rules: KuhnRules
