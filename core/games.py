@@ -12,6 +12,7 @@ from importlib import import_module
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Final
 
+from .actions import use_games
 from .errors import GameError, closest
 
 if TYPE_CHECKING:
@@ -42,6 +43,9 @@ def game_class(name: str | None = None) -> type[Machine]:
         raise GameError(f"unknown game {name!r}{closest(name, known)}; games: "
                         + ", ".join(known))
     return cls
+
+
+use_games(game_class)  # Action.parse finds games by name through this (actions.py)
 
 
 def new_game(game: str | None = None, **options: Any) -> Machine:

@@ -132,15 +132,14 @@ class GameHooks:
     # ------------------------------------------------------------------ saves, scenarios
     # (by default each is PACKAGE's game or scenarios module's function of the same role)
     @classmethod
-    def save_spec(cls) -> type[Any]:
+    def save_spec(cls) -> type[Any] | None:
         """The keys of this game's saves: saves.SaveSpec's and the game's own (a subclass,
-        declared with core/schema.py): PACKAGE's game.SaveFile, or SaveSpec without one."""
+        declared with core/schema.py): PACKAGE's game.SaveFile; None without one (saves.py
+        then reads SaveSpec's keys alone)."""
         if cls.PACKAGE:
             spec: type[Any] = cls._part("game", "SaveFile")
             return spec
-        from .saves import SaveSpec
-
-        return SaveSpec
+        return None
 
     def save_header(self, folder: Path | None) -> dict[str, Any]:
         """What a save records of how this game began (its rules, players, seed...); a rule
@@ -158,16 +157,15 @@ class GameHooks:
         return began
 
     @classmethod
-    def scenario_spec(cls) -> type[Any]:
+    def scenario_spec(cls) -> type[Any] | None:
         """The keys of this game's scenario files: scenario.ScenarioSpec's and the game's own
         (a subclass; its step keys in a subclass of StepSpec, each a `step_key`): PACKAGE's
-        scenarios.ScenarioFile, or ScenarioSpec without one."""
+        scenarios.ScenarioFile; None without one (scenario.py then reads ScenarioSpec's keys
+        alone)."""
         if cls.PACKAGE:
             spec: type[Any] = cls._part("scenarios", "ScenarioFile")
             return spec
-        from .scenario import ScenarioSpec
-
-        return ScenarioSpec
+        return None
 
     @classmethod
     def scenario_setup(cls, spec: Any, doc: Mapping[str, Any], path: Path,

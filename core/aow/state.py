@@ -27,7 +27,7 @@ from ..fields import (
 )
 from ..machine import MACHINE_FIELDS, Machine
 from ..schema import param
-from . import ai, cards, info, invariants, position, settle, setup
+from . import ai, cards, info, invariants, pickling, position, settle, setup
 from . import fight as challenges
 from .chance import deck_size
 from .fight import Fight
@@ -307,11 +307,7 @@ class War(Machine):
         self.tab = tables(self.rules, self.players)
 
     def _op_ref(self, fn: Any) -> Any:
-        from .game import op_ref
-
-        return op_ref(self, fn)
+        return pickling.op_ref(self, fn)
 
     def _op_from(self, ref: Any) -> Any:
-        from .game import op_from
-
-        return op_from(self, ref)
+        return pickling.op_from(self, ref)

@@ -24,22 +24,29 @@ def seat_view(st: Kuhn, player: int) -> dict[str, Any]:
     """What `player` may see now (another's card only once shown at the showdown, K3); a
     viewer who is no player (-1: a spectator) sees no card until then."""
     names = st.rules.cards
-    shown = st.winner >= 0 and sum(not f for f in st.folded) > 1
-    cards = {P[p]: (names[k] if k >= 0 and (p == player or (shown and not st.folded[p]))
-                    else ("?" if k >= 0 else ""))
-             for p, k in enumerate(st.hands)}
+    mine = st.hands[player] if 0 <= player < st.players else -1
     return {
         "game": st.game, "players": st.players, "wait": str(st.wait or ""),
         "deciding": P[st.turn] if st.turn >= 0 else "",
-        "card": names[st.hands[player]] if 0 <= player < st.players and st.hands[player] >= 0
-        else "",
-        "cards": cards, "stakes": dict(zip(P, st.stakes, strict=False)),
-        "pot": sum(st.stakes), "folded": [P[p] for p in range(st.players) if st.folded[p]],
+        "card": names[mine] if mine >= 0 else "", "cards": _cards(st, player),
+        "stakes": dict(zip(P, st.stakes, strict=False)), "pot": sum(st.stakes),
+        "folded": [P[p] for p in range(st.players) if st.folded[p]],
         "bettor": P[st.bettor] if st.bettor >= 0 else "",
         "outcome": st.outcome, "reason": st.reason,
         "legal": [str(a) for a in st.legal_actions()
                   if a.player == player and a.player != CHANCE],
     }
+
+
+def _cards(st: Kuhn, viewer: int) -> dict[str, str]:
+    """Each seat's card as `viewer` sees it: its name (their own, or shown at a showdown),
+    `?` face down, "" not dealt."""
+    shown = st.winner >= 0 and sum(not f for f in st.folded) > 1
+    out = {}
+    for p, k in enumerate(st.hands):
+        seen = p == viewer or (shown and not st.folded[p])
+        out[P[p]] = "" if k < 0 else st.rules.cards[k] if seen else "?"
+    return out
 
 
 def everything_view(st: Kuhn) -> dict[str, Any]:
