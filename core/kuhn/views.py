@@ -1,8 +1,9 @@
 """What each player of Kuhn poker may see (K1, K3): their own card; the stakes, who folded,
-whose turn it is; at a showdown, the cards shown. As plain JSON-able data (`seat_view`, the
-kernel's `observation`), and the static picture of the rules (`rules_view`). The kernel's
-`information_state` adds the history: each action, and each card dealt as that player saw
-it (betting.py's views).
+whose turn it is; at a showdown, the cards shown. As plain JSON-able data: `seat_view` (the
+kernel's `observation`), `view` (what a seat or a spectator is shown: the kernel's view
+hook, built from the observation alone), `picture` (the rules in play) and `choices` (what a
+lobby offers). The kernel's `information_state` adds the history: each action, and each
+card dealt as that player saw it (betting.py's views); `screen` is the terminal's.
 
 `resample` redraws what a set of players cannot see, for search.
 """
@@ -16,7 +17,6 @@ from ..actions import CHANCE
 from .betting import DEAL, P
 
 if TYPE_CHECKING:
-    from .rules import KuhnRules
     from .state import Kuhn
 
 
@@ -56,10 +56,40 @@ def everything_view(st: Kuhn) -> dict[str, Any]:
     return view
 
 
-def rules_view(rules: KuhnRules) -> dict[str, Any]:
-    """The static picture of the rules: the deck (lowest first), the ante and the bet."""
-    return {"title": rules.title, "cards": list(rules.cards), "ante": rules.ante,
-            "bet": rules.bet, "players": [rules.min_players, rules.max_players]}
+def view(st: Kuhn, player: int) -> dict[str, Any]:
+    """What `player` is shown now (any other viewer: a spectator, the public view), as
+    plain JSON data for a server or a browser, built from their observation alone."""
+    obs = seat_view(st, player)
+    seats = P[: st.players]
+    return {
+        "game": st.game, "seat": P[player] if 0 <= player < st.players else None,
+        "players": obs["players"], "wait": obs["wait"],
+        "deciding": [obs["deciding"]] if obs["deciding"] else [],
+        "card": obs["card"], "pot": obs["pot"], "bettor": obs["bettor"],
+        "seats": [{"seat": s, "stake": obs["stakes"][s], "folded": s in obs["folded"],
+                   "card": obs["cards"][s]} for s in seats],
+        "legal": obs["legal"], "outcome": obs["outcome"], "reason": obs["reason"],
+    }
+
+
+def picture(st: Kuhn) -> dict[str, Any]:
+    """The rules in play, the same for every viewer: the deck (lowest first), the ante and
+    the bet, the seats."""
+    rules = st.rules
+    return {"game": st.game, "title": st.TITLE, "rules": rules.name,
+            "variants": list(rules.variants), "players": st.players,
+            "seats": list(P[: st.players]), "cards": list(rules.cards), "ante": rules.ante,
+            "bet": rules.bet}
+
+
+def choices() -> dict[str, Any]:
+    """What a lobby may offer for a new hand: the players the shipped rules allow, the
+    shipped variants."""
+    from .rules import DEFAULT, load_rules, shipped
+
+    rules = load_rules(DEFAULT)
+    return {"players": [rules.min_players, rules.max_players], "variants": shipped("variants"),
+            "options": {}}
 
 
 def screen(st: Kuhn, viewer: int) -> str:
