@@ -185,3 +185,25 @@ def test_play_at_the_terminal_passes_the_screen(tmp_path: Path,
     assert "p2 takes the pot of 4" in text
     # p1's screen never shows p2's card before the showdown
     assert "king" not in text.split("pass the screen to p2")[0]
+
+
+def test_the_architecture_pages_commands_run(tmp_path: Path) -> None:
+    """docs/architecture.md's "Adding a game" commands, each in an empty folder (the play
+    session fed an empty input: it saves and ends)."""
+    import re
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    text = (root / "docs" / "architecture.md").read_text(encoding="utf-8")
+    block = re.search(r"Then every tool takes it, unchanged:\n\n```sh\n(.*?)```", text, re.S)
+    assert block is not None
+    lines = [ln.partition("#")[0].strip() for ln in block.group(1).splitlines()]
+    assert len(lines) >= 6
+    for line in lines:
+        command = (line.replace("artproject ", f"{sys.executable} -m artproject ", 1)
+                   .replace(" missions/", f" {root}/missions/")
+                   .replace(" tests/", f" {root}/tests/"))
+        r = subprocess.run(command, shell=True, cwd=tmp_path, capture_output=True, text=True,
+                           input="", check=False, timeout=300)
+        assert r.returncode == 0, (line, r.stdout, r.stderr)
