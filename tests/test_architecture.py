@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from .test_kernel import KUHN_NOUNS
+
 ROOT = Path(__file__).resolve().parent.parent
 # the folders that ship, and the import name setuptools gives each (pyproject.toml)
 SHIPPED = {"artproject": "artproject", "core": "artproject.core", "dsl": "artproject.dsl",
@@ -171,10 +173,9 @@ def test_the_lowest_layer_imports_nothing_above_it() -> None:
 
 
 # ====================================================================== the tools' words
-# Kuhn poker's nouns (its rules file and core/kuhn/): no tool and no kernel module names
-# them. `check`, `call`, `fold` (a constant folded) and `bet` (Art of War's) are everyday
-# words of the tools.
-KUHN_NOUNS = {"kuhn", "poker", "jack", "ante", "pot", "chip", "showdown", "bluff"}
+# Kuhn poker's nouns (KUHN_NOUNS, beside the kernel's own grep in test_kernel.py): no tool
+# names them. `check`, `call`, `fold` (a constant folded) and `bet` (Art of War's) are
+# everyday words of the tools.
 TOOLS = sorted(p for p in (ROOT / "artproject").rglob("*.py") if "aow" not in p.parts) + sorted(
     (ROOT / "dsl").glob("*.py"))
 
