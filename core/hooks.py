@@ -115,6 +115,11 @@ class GameHooks:
         game that reaches it is cut (`limit_returns`)."""
         raise NotImplementedError
 
+    def return_range(self) -> tuple[float, float]:
+        """The least and the most a seat's return can be in this game (its rules and player
+        count): the adapters declare them (OpenSpiel's min and max utility)."""
+        return -1.0, 1.0
+
     def limit_returns(self) -> list[float]:
         """Each player's return for a game cut at `max_game_length()` (a draw: 0)."""
         return [0.0] * self.num_players()

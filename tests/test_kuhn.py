@@ -207,3 +207,22 @@ def test_the_architecture_pages_commands_run(tmp_path: Path) -> None:
         r = subprocess.run(command, shell=True, cwd=tmp_path, capture_output=True, text=True,
                            input="", check=False, timeout=300)
         assert r.returncode == 0, (line, r.stdout, r.stderr)
+
+
+def test_the_three_libraries_own_checks_pass_on_it() -> None:
+    """OpenSpiel's random simulation test, PettingZoo's api_test, Gymnasium's check_env."""
+    import warnings
+
+    import gymnasium
+    from gymnasium.utils.env_checker import check_env
+    from pettingzoo.test import api_test
+
+    import artproject.adapters.gymnasium  # noqa: F401 (registers the environments)
+    from artproject.adapters.pettingzoo import env
+
+    pyspiel.random_sim_test(pyspiel.load_game("python_kuhn"), num_sims=20, serialize=True,
+                            verbose=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(env(game="kuhn"), num_cycles=100)
+        check_env(gymnasium.make("artproject/Kuhn-v0").unwrapped)

@@ -106,6 +106,12 @@ class Kuhn(Machine):
         pot = sum(self.stakes)
         return [float((pot if p == self.winner else 0) - s) for p, s in enumerate(self.stakes)]
 
+    def return_range(self) -> tuple[float, float]:
+        """The most a player can lose is their ante and a bet; the most they can win, every
+        other player's (K4)."""
+        most = self.rules.ante + self.rules.bet
+        return float(-most), float((self.players - 1) * most)
+
     def start_view(self, player: int) -> tuple[Any, ...]:
         """What a player knows of the start: the rules and the players (never the seed)."""
         return (self.rules.name, self.players)
