@@ -29,8 +29,9 @@ def players(rules: Any) -> tuple[int, int]:
     return int(rules.p("components.min_players")), int(rules.p("components.max_players"))
 
 
-def war_kind(doc: Mapping[str, Any]) -> str:
-    """What a file of Art of War is: scenario, cards, rules or variant."""
+def war_kind(doc: Mapping[str, Any], path: Path | None = None) -> str:
+    """What a file of Art of War is: scenario, cards, rules or variant (a file naming its
+    cards is rules, unless it lies in a `variants` folder: a variant with a deck of its own)."""
     from ..core.aow.scenarios import ScenarioFile
     from ..core.aow.schema import WarSpec
     from ..core.schema import params_of
@@ -39,6 +40,8 @@ def war_kind(doc: Mapping[str, Any]) -> str:
         return "scenario"
     if "card" in doc:
         return "cards"
+    if path is not None and path.parent.name == "variants":
+        return "variant"
     return "rules" if "cards" in doc else "variant"
 
 
@@ -46,7 +49,7 @@ def check_file(path: Path, doc: Mapping[str, Any],
                ) -> tuple[list[RulesError], list[RulesError], str]:
     """Every error and warning in a file of Art of War, and what it is (`art-of-war:KIND`:
     a scenario, its cards, its rules or a variant of them)."""
-    kind = f"art-of-war:{war_kind(doc)}"
+    kind = f"art-of-war:{war_kind(doc, path)}"
     if kind.endswith(":scenario"):
         from ..core.scenario import run_scenario
 
