@@ -138,7 +138,8 @@ class Kuhn(Machine):
         n, k = self.players, len(self.rules.cards)
         obs = (Segment("player", (n,), "the viewer (one-hot)", _write_player),
                Segment("card", (k,), "the viewer's card (one-hot by rank)", _write_card),
-               Segment("stakes", (n,), "the chips each player put in", _write_stakes))
+               Segment("stakes", (n,), "the chips each player put in, as a share of the "
+                       "most one can (the ante and a bet): 0 to 1", _write_stakes))
         if kind == "observation":
             return obs
         return (*obs, Segment("betting", (2 * n, 2), "each betting decision in order: "
@@ -162,7 +163,8 @@ def _write_card(st: Kuhn, v: int, out: list[float], at: int) -> None:
 
 
 def _write_stakes(st: Kuhn, v: int, out: list[float], at: int) -> None:
-    put(out, at, st.stakes)
+    most = st.rules.ante + st.rules.bet
+    put(out, at, [s / most for s in st.stakes])
 
 
 def _write_betting(st: Kuhn, v: int, out: list[float], at: int) -> None:
