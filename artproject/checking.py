@@ -85,39 +85,16 @@ def checked(path: Path) -> tuple[list[RulesError], list[RulesError], str]:
     return [], list(rules.warnings), kind
 
 
-def war_kind(doc: dict[str, object], path: Path | None = None) -> str:
-    """What a file of Art of War is: scenario, cards, rules or variant (a file naming its
-    cards is rules, unless it lies in a `variants` folder: a variant with a deck of its own,
-    as missions/variants/duel.toml)."""
-    from .core.aow.scenarios import ScenarioFile as WarScenario
-    from .core.aow.schema import WarSpec
-
-    if (frozenset(params_of(WarScenario)) - frozenset(params_of(WarSpec))) & doc.keys():
-        return "scenario"
-    if "card" in doc:
-        return "cards"
-    if path is not None and path.parent.name == "variants":
-        return "variant"
-    return "rules" if "cards" in doc else "variant"
-
-
 def _other_game(path: Path, doc: dict[str, object], game: object,
                 smap: SourceMap) -> tuple[list[RulesError], list[RulesError], str]:
-    from .core.aow.loader import check_card_file
-    from .core.aow.loader import load_rules as load_war
-    from .core.games import game_names
+    """A file of another game than the default: checked by that game's own part of `check`
+    (its tools' `check_file`, core/games.py `game_tools`)."""
+    from .core.games import game_names, game_tools
 
-    if game != "art-of-war":
+    if not isinstance(game, str) or game not in game_names():
         known = game_names()
         return [RulesError(f"unknown game {game!r}{closest(str(game), known)}; games: "
                            + ", ".join(known), smap.locate(("game",)), "game")], [], "unknown"
-    kind = f"{game}:{war_kind(doc, path)}"
-    if kind.endswith(":scenario"):
-        from .core.scenario import run_scenario
-
-        run_scenario(path)
-        return [], [], kind
-    if kind.endswith(":cards"):
-        return check_card_file(path), [], kind
-    rules = load_war(path) if kind.endswith(":rules") else load_war("art-of-war", [path])
-    return [], list(rules.warnings), kind
+    found: tuple[list[RulesError], list[RulesError], str] = game_tools(game).check_file(
+        path, doc)
+    return found

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from . import __version__
-from .missions import DEFAULT, WAR_DEFAULT
+from .missions import DEFAULT
 
 TYPE_CHECKING = False  # typing itself is not imported: the command starts the sooner
 if TYPE_CHECKING:
@@ -441,23 +441,24 @@ def _simulate(args: argparse.Namespace) -> int:
 
 
 def _simulate_war(args: argparse.Namespace) -> int:
-    """simulate --game art-of-war: seat policies, per-seat and per-policy win rates."""
-    from .aow.simulate import policy_names, report_csv
-    from .aow.simulate import report_text as war_text
-    from .core.aow.loader import load_rules as load_war
+    """simulate --game NAME (another game than the default): seat policies, per-seat and
+    per-policy results, by the game's own tools (core/games.py `game_tools`)."""
     from .core.errors import GameError
+    from .core.games import game_class, game_tools
 
+    game = _game(args)
+    tools, title = game_tools(game), game_class(game).TITLE
     _check_counts(args, policies=False)
-    policy_names(args.policy)
+    tools.policy_names(args.policy)
     if args.difficulty != "medium":
-        raise GameError(f"--difficulty {args.difficulty!r}: Art of War has no difficulty")
-    rules = WAR_DEFAULT if args.mission in (DEFAULT, "all") else args.mission
-    missions = _items(rules, "--mission", "Art of War's rules: art-of-war or a file")
-    for m in missions:
-        load_war(m, args.variant)
-    players = _players(args.players, low=2, high=7)
-    cells = _sweep(args, missions, ["-"], players, game="art-of-war")
-    return _print_cells(args, cells, report_csv, war_text)
+        raise GameError(f"--difficulty {args.difficulty!r}: {title} has no difficulty")
+    rules = tools.DEFAULT_RULES if args.mission in (DEFAULT, "all") else args.mission
+    missions = _items(rules, "--mission", f"{title}'s rules: {tools.DEFAULT_RULES} or a file")
+    ranges = [tools.players(tools.load_rules(m, args.variant)) for m in missions]
+    players = _players(args.players, low=max(lo for lo, _ in ranges),
+                       high=min(hi for _, hi in ranges))  # what every rules file allows
+    cells = _sweep(args, missions, ["-"], players, game=game)
+    return _print_cells(args, cells, tools.report_csv, tools.report_text)
 
 
 def _print_cells(args: argparse.Namespace, cells: list[dict[str, Any]],
@@ -870,25 +871,26 @@ def _verify(args: argparse.Namespace) -> int:
 
 
 def _verify_war(args: argparse.Namespace) -> int:
-    """verify --game art-of-war: the invariants after every decision (docs/art-of-war.md)."""
-    from .aow.verify import counterexample_scenario, verify
-    from .core.aow.loader import load_rules as load_war
+    """verify --game NAME (another game than the default): the invariants after every
+    decision, by the game's own tools (core/games.py `game_tools`)."""
     from .core.errors import GameError
+    from .core.games import game_class, game_tools
 
-    rules = load_war(args.mission, args.variant)
+    game = _game(args)
+    tools = game_tools(game)
+    rules = tools.load_rules(args.mission, args.variant)
     if args.difficulty != "all":
-        raise GameError(f"--difficulty {args.difficulty!r}: Art of War has no difficulty")
-    players = _players(args.players, low=2, high=7)
+        raise GameError(f"--difficulty {args.difficulty!r}: {game_class(game).TITLE} has no "
+                        "difficulty")
+    low, high = tools.players(rules)
+    players = _players(args.players, low=low, high=high)
     out = _counterexample_out(args, rules.name)
     progress = _Progress(sys.stderr)
-    report = verify(rules, args.examples, args.seed, players, progress)
+    report = tools.verify(rules, args.examples, args.seed, players, progress)
     progress.close()
     held = [f"{rules.name}: everything holds in {report.games} games, {report.steps} decisions "
-            f"(players {','.join(map(str, players))})",
-            "  checked after every decision: cards and tokens conserved (W1), hands within the "
-            "limit once a turn is settled (W4), bets (W5, W7), the dead hold nothing (W17), "
-            "the end (W18); per game: determinism, save and load, clone"]
-    return _verified(args, out, rules, report, held, counterexample_scenario,
+            f"(players {','.join(map(str, players))})", *tools.HELD]
+    return _verified(args, out, rules, report, held, tools.counterexample_scenario,
                      "{ex.players} players")
 
 
@@ -978,14 +980,16 @@ def _play(args: argparse.Namespace) -> int:
         seed = args.seed if args.seed is not None else secrets.randbelow(2**32)
         _check_seed(seed, 0)
         if game != "art-project":
-            rules = WAR_DEFAULT if args.mission == DEFAULT else args.mission
+            from .core.games import game_tools
+
+            rules = game_tools(game).DEFAULT_RULES if args.mission == DEFAULT else args.mission
             st = new_game(rules, args.players, seed=seed, variants=args.variant, game=game)
         else:
             st = new_game(args.mission, args.players, args.difficulty, seed, args.variant)
-    if st.game != "art-project":  # hot-seat: a hand shown only to its owner
-        from .aow.play import run as run_war
+    if st.game != "art-project":  # hot-seat: a hand shown only to its owner (the game's)
+        from .core.games import game_tools
 
-        return run_war(st, sys.stdin, sys.stdout)
+        return int(game_tools(st.game).run(st, sys.stdin, sys.stdout))
     return run(st, sys.stdin, sys.stdout)
 
 
@@ -1017,13 +1021,13 @@ def _render(args: argparse.Namespace) -> int:
 
 
 def _render_war(args: argparse.Namespace, st: Any, out: Path, replace: bool) -> int:
-    from .aow.render import render_war
-    from .core.aow.loader import load_rules as load_war
     from .core.files import write_atomic
+    from .core.games import game_tools
 
-    rules = st.rules if st is not None else load_war(
-        args.mission or WAR_DEFAULT, args.variant)
-    write_atomic(out, render_war(rules, st), replace=replace)
+    tools = game_tools(st.game if st is not None else _game(args))
+    rules = st.rules if st is not None else tools.load_rules(
+        args.mission or tools.DEFAULT_RULES, args.variant)
+    write_atomic(out, tools.render(rules, st), replace=replace)
     print(f"wrote {out}: {rules.title}, "
           + (f"the table at turn {st.turn}" if st is not None else f"{len(rules.cards)} cards"))
     return 0

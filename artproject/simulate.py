@@ -84,9 +84,9 @@ def simulate_grid(missions: Sequence[str | Path], difficulties: Sequence[str],
     from .sweep import grid_of, run_sweep
 
     if game != "art-project":
-        from .aow.simulate import policy_names
+        from .core.games import game_tools
 
-        policy_names(policy)
+        game_tools(game).policy_names(policy)
     else:
         policy_spec(policy)  # GameError for an unknown policy or option
     grid = grid_of(missions, difficulties, players, games, seed, variants, policy, game)

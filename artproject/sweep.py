@@ -22,6 +22,7 @@ from .core.art.loader import load_rules
 from .core.art.state import State
 from .core.errors import GameError
 from .core.files import write_atomic
+from .core.games import game_tools
 from .simulate import MAX_DECISIONS, cause_of, play, wilson
 from .store import GAME, CellKey, Row, Store
 
@@ -84,17 +85,13 @@ def _rules(game: str, mission: str, variants: Sequence[str]) -> Any:
     """A game's rules, by the game's own loader."""
     if game == GAME:
         return load_rules(mission, variants)
-    from .core.aow.loader import load_rules as load_war
-
-    return load_war(mission, variants)
+    return game_tools(game).load_rules(mission, variants)
 
 
 def _digest(game: str, rules: Any) -> str:
     if game == GAME:
         return rules_digest(rules)
-    from .aow.simulate import rules_digest as war_digest
-
-    return war_digest(rules)
+    return str(game_tools(game).rules_digest(rules))
 
 
 def play_batch(b: Batch) -> tuple[str, str, list[tuple[int, str, str, int, int]]]:
@@ -103,9 +100,8 @@ def play_batch(b: Batch) -> tuple[str, str, list[tuple[int, str, str, int, int]]
     from . import __version__
     from .policies import make_policy
 
-    if b.game != GAME:  # Art of War: its seat policies, its results (artproject/aow)
-        from .aow.simulate import play_one
-
+    if b.game != GAME:  # another game: its seat policies, its results (its tools)
+        play_one = game_tools(b.game).play_one
         war = _rules(b.game, b.mission, b.variants)
         return __version__, _digest(b.game, war), [
             play_one(war, b.players, seed, b.policy) for seed in b.seeds]
@@ -223,9 +219,8 @@ def run_plan(plan: Plan, backend: Any, store: Store | None = None,
 
 def _war_summary(key: CellKey, rows: Sequence[Row], seed: int, games: int,
                  variants: list[str]) -> dict[str, Any]:
-    from .aow.simulate import summary as war
-
-    return war(key, rows, seed, games, variants)
+    found: dict[str, Any] = game_tools(key.game).summary(key, rows, seed, games, variants)
+    return found
 
 
 def run_sweep(grid: Grid, backend: Any, store: Store | None = None,

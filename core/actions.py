@@ -2,13 +2,25 @@
 
 from __future__ import annotations
 
-from typing import Final, NamedTuple
+from collections.abc import Callable
+from typing import Any, Final, NamedTuple
+
+from .errors import GameError, MalformedActionError
 
 TEAM: Final = -1  # a decision of the whole team (every seat at once), naming no player
 CHANCE: Final = -3  # the player of a chance outcome (`chance VERB VALUE`); OpenSpiel's is -1
 TERMINAL: Final = -4  # `current_player()` of a game that is over (as in OpenSpiel)
 # Other negative player labels a game names in its notation (each game adds its own).
 LABELS: Final[dict[int, str]] = {}
+# How `Action.parse` finds a game by name: core/games.py's `game_class`, given when the game
+# registry is imported (`use_games`), so that this, the lowest layer, imports nothing above
+# it (importing artproject imports the registry).
+_GAMES: list[Callable[[str | None], Any]] = []
+
+
+def use_games(game_class: Callable[[str | None], Any]) -> None:
+    """Give `Action.parse` the game registry's look-up (core/games.py does, once)."""
+    _GAMES[:] = [game_class]
 
 
 class Action(NamedTuple):
@@ -33,23 +45,36 @@ class Action(NamedTuple):
     def parse(text: str, game: str | None = None) -> Action:
         """Read the text notation of a game's action (the default game's unless named); raise
         MalformedActionError saying what was expected."""
-        from .games import game_class
+        if not _GAMES:
+            raise GameError("no game is registered yet: import artproject first")
+        found: Action = _GAMES[0](game).registry.parse(text)
+        return found
 
-        return game_class(game).registry.parse(text)
+
+def seat_of(word: str) -> int:
+    """`p2` to 1 (p1..p9), -1 for anything else."""
+    w = word.lower()
+    return int(w[1]) - 1 if len(w) == 2 and w[0] == "p" and w[1] in "123456789" else -1
+
+
+def read_player(word: str, text: str, seats: int = 6) -> int:
+    """`p2` to 1, for a game of at most `seats` seats; MalformedActionError otherwise."""
+    p = seat_of(word)
+    if not 0 <= p < seats:
+        raise MalformedActionError(f"{text.strip()!r}: {word!r} is not a player; expected "
+                                   f"p1..p{seats}")
+    return p
 
 
 def parse_player(word: str, allow_label: bool = False, text: str = "") -> int:
     """`p2` to 1 (and a game's own labels, when allowed); MalformedActionError otherwise."""
-    from .errors import MalformedActionError
-    from .registry import parse_player as plain
-
     w = word.lower()
     if allow_label:
         for p, name in LABELS.items():
             if w == name:
                 return p
     try:
-        return plain(word, text)
+        return read_player(word, text or word)
     except MalformedActionError:
         if not allow_label or not LABELS:
             raise

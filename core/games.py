@@ -9,8 +9,10 @@ registers it when imported; `game_class(name)` imports it on first use.
 from __future__ import annotations
 
 from importlib import import_module
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, Final
 
+from .actions import use_games
 from .errors import GameError, closest
 
 if TYPE_CHECKING:
@@ -18,7 +20,8 @@ if TYPE_CHECKING:
 
 DEFAULT: Final = "art-project"
 # shipped games: name -> the module that registers it when imported
-_SHIPPED: Final = {"art-project": "artproject.core.art", "art-of-war": "artproject.core.aow"}
+_SHIPPED: Final = {"art-project": "artproject.core.art", "art-of-war": "artproject.core.aow",
+                   "kuhn": "artproject.core.kuhn"}
 _GAMES: dict[str, type[Machine]] = {}
 
 
@@ -42,6 +45,9 @@ def game_class(name: str | None = None) -> type[Machine]:
     return cls
 
 
+use_games(game_class)  # Action.parse finds games by name through this (actions.py)
+
+
 def new_game(game: str | None = None, **options: Any) -> Machine:
     """A new game of a registered game (the default game when None), from its options."""
     return game_class(game).create(**options)
@@ -55,3 +61,12 @@ def is_game(name: str) -> bool:
 def game_names() -> list[str]:
     """Every game the kernel can play."""
     return sorted({*_GAMES, *_SHIPPED})
+
+
+def game_tools(name: str) -> ModuleType:
+    """The module of what the tools ask of a game (its state class's `TOOLS`), imported on
+    first use; GameError for a game that declares none."""
+    cls = game_class(name)
+    if not cls.TOOLS:
+        raise GameError(f"the {name} game gives the tools nothing (its TOOLS names no module)")
+    return import_module(cls.TOOLS)

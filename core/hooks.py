@@ -43,6 +43,10 @@ class GameHooks:
     # has new_game, SaveFile, save_header and from_header, and whose `scenarios` module has
     # ScenarioFile, setup and checker. A game without one overrides those hooks.
     PACKAGE: ClassVar[str] = ""
+    # the module (its dotted name) of what the tools ask of the game, found by
+    # `games.game_tools`: its bots (POLICIES), the rules the tools load, and its parts of
+    # simulate, verify, play and check (docs/architecture.md, "Adding a game")
+    TOOLS: ClassVar[str] = ""
 
     @classmethod
     def _part(cls, module: str, name: str) -> Any:
@@ -135,6 +139,11 @@ class GameHooks:
         game that reaches it is cut (`limit_returns`)."""
         raise NotImplementedError
 
+    def return_range(self) -> tuple[float, float]:
+        """The least and the most a seat's return can be in this game (its rules and player
+        count): the adapters declare them (OpenSpiel's min and max utility)."""
+        return -1.0, 1.0
+
     def limit_returns(self) -> list[float]:
         """Each player's return for a game cut at `max_game_length()` (a draw: 0)."""
         return [0.0] * self.num_players()
@@ -152,15 +161,14 @@ class GameHooks:
     # ------------------------------------------------------------------ saves, scenarios
     # (by default each is PACKAGE's game or scenarios module's function of the same role)
     @classmethod
-    def save_spec(cls) -> type[Any]:
+    def save_spec(cls) -> type[Any] | None:
         """The keys of this game's saves: saves.SaveSpec's and the game's own (a subclass,
-        declared with core/schema.py): PACKAGE's game.SaveFile, or SaveSpec without one."""
+        declared with core/schema.py): PACKAGE's game.SaveFile; None without one (saves.py
+        then reads SaveSpec's keys alone)."""
         if cls.PACKAGE:
             spec: type[Any] = cls._part("game", "SaveFile")
             return spec
-        from .saves import SaveSpec
-
-        return SaveSpec
+        return None
 
     def save_header(self, folder: Path | None) -> dict[str, Any]:
         """What a save records of how this game began (its rules, players, seed...); a rule
@@ -178,16 +186,15 @@ class GameHooks:
         return began
 
     @classmethod
-    def scenario_spec(cls) -> type[Any]:
+    def scenario_spec(cls) -> type[Any] | None:
         """The keys of this game's scenario files: scenario.ScenarioSpec's and the game's own
         (a subclass; its step keys in a subclass of StepSpec, each a `step_key`): PACKAGE's
-        scenarios.ScenarioFile, or ScenarioSpec without one."""
+        scenarios.ScenarioFile; None without one (scenario.py then reads ScenarioSpec's keys
+        alone)."""
         if cls.PACKAGE:
             spec: type[Any] = cls._part("scenarios", "ScenarioFile")
             return spec
-        from .scenario import ScenarioSpec
-
-        return ScenarioSpec
+        return None
 
     @classmethod
     def scenario_setup(cls, spec: Any, doc: Mapping[str, Any], path: Path,

@@ -6,10 +6,12 @@ the rules' own properties. Each game lists its checks (`INVARIANTS`, `STEP_CHECK
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .actions import Action
-from .machine import Machine
+
+if TYPE_CHECKING:
+    from .machine import Machine
 
 
 class Violation(Exception):

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
-from .actions import CHANCE, TEAM, Action
+from .actions import CHANCE, TEAM, Action, read_player, seat_of
 from .errors import MalformedActionError, closest
 
 if TYPE_CHECKING:
@@ -53,18 +53,8 @@ class Slot:
         return Slot(self.name, self.read, self.sets_player, True, self.values)
 
 
-def _seat(word: str) -> int:
-    """`p2` to 1 (p1..p9), -1 for anything else."""
-    w = word.lower()
-    return int(w[1]) - 1 if len(w) == 2 and w[0] == "p" and w[1] in "123456789" else -1
-
-
-def _read_player(word: str, text: str, seats: int = 6) -> int:
-    p = _seat(word)
-    if not 0 <= p < seats:
-        raise MalformedActionError(f"{text.strip()!r}: {word!r} is not a player; expected "
-                                   f"p1..p{seats}")
-    return p
+_seat = seat_of  # the notation's seats are the lowest layer's (actions.py)
+_read_player = read_player
 
 
 def parse_player(word: str, text: str = "", seats: int = 6) -> int:

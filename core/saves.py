@@ -231,7 +231,7 @@ def _structure(doc: Any, name: str) -> tuple[type[Machine], Any]:
         cls = game_class(game if isinstance(game, str) else DEFAULT)
     except GameError as err:
         raise SaveError(f"{name}: {err}") from None
-    spec, found = structure(doc, cls.save_spec())
+    spec, found = structure(doc, cls.save_spec() or SaveSpec)
     if spec is None:
         path, msg = found[0]
         more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""

@@ -360,7 +360,7 @@ def run_scenario(path: str | Path, variants: tuple[str | Path, ...] = ()) -> Res
         return RulesError(msg, smap.locate(p), path_text(p))
 
     cls = _game_of(doc, fail)
-    spec = _shape(doc, cls.scenario_spec(), fail)
+    spec = _shape(doc, cls.scenario_spec() or ScenarioSpec, fail)
     st, begin = cls.scenario_setup(spec, doc, path, variants, smap.locate, fail)
     steps = _compile_steps(doc, st, step_keys(type(spec)), smap, fail)
     always = (spec.invariants, spec.properties)

@@ -22,7 +22,7 @@ import attrs
 from ..core.errors import RulesError, closest
 from . import ast as a
 from .text import GRAMMAR, Origin
-from .words import UNKNOWN, Code, Words
+from .words import DEFAULT, UNKNOWN, Code, Words
 
 MULTIPLIER: Final = re.compile(r"x[0-9]+\Z")  # `x2` reads as a multiplier, never a name
 Fn = Callable[[Any, Any], Any]  # a compiled expression or step: fn(state, context)
@@ -46,9 +46,11 @@ class Scope:
 
 
 def _default_words() -> Words:
-    from ..core.art.words import WORDS  # the default game's (imported late: it imports us)
-
-    return WORDS
+    """The default game's words, which it gives when imported (dsl/words.py `DEFAULT`): the
+    compiler imports no game."""
+    if not DEFAULT:
+        raise TypeError("Compiler(scope) without words: no game has given its words yet")
+    return DEFAULT[0]
 
 
 class Compiler:

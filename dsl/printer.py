@@ -61,12 +61,8 @@ def symbols(items: tuple[a.Ref, ...]) -> str:
 
 
 def stmt(s: a.Stmt) -> str:
-    if isinstance(s, a.Gain):
-        return f"gain {amounts(s.amounts)}"
-    if isinstance(s, a.Pay):
-        return f"pay {amounts(s.amounts)}"
-    if isinstance(s, a.Lose):
-        return f"lose {amounts(s.amounts)}"
+    if isinstance(s, a.Gain | a.Pay | a.Lose):
+        return f"{_VERBS[type(s)]} {amounts(s.amounts)}"
     if isinstance(s, a.Place):
         noun = "agent" if s.count == 1 else "agents"
         return f"place {s.count} {noun} in {_WHERE.get(s.where, s.where)}"
@@ -79,13 +75,20 @@ def stmt(s: a.Stmt) -> str:
     if isinstance(s, a.Do):
         return f"{s.name}({', '.join(expr(x) for x in s.args)})"
     if isinstance(s, a.ForEach):
-        text = "for each other player" if s.others else "for each player"
-        if s.city is not None:
-            text += f" in {s.city}"
-        if s.cond is not None:
-            text += f" if {expr(s.cond)}"
-        return f"{text} do {_nested(s.body)}"
+        return _for_each(s)
     return "{ " + effect(s.stmts) + " }"
+
+
+_VERBS: dict[type, str] = {a.Gain: "gain", a.Pay: "pay", a.Lose: "lose"}
+
+
+def _for_each(s: a.ForEach) -> str:
+    text = "for each other player" if s.others else "for each player"
+    if s.city is not None:
+        text += f" in {s.city}"
+    if s.cond is not None:
+        text += f" if {expr(s.cond)}"
+    return f"{text} do {_nested(s.body)}"
 
 
 def _nested(s: a.Stmt) -> str:

@@ -28,6 +28,9 @@ if TYPE_CHECKING:
 Sig = tuple[tuple[tuple[str, ...], ...], str, str]
 Code = tuple[str, str]  # Python source of an expression, and its kind (int, bool, str, ...)
 UNKNOWN: Code = ("None", "?")
+# The default game's words, for a Compiler made without any: that game gives them when its
+# words are imported (core/art/words.py), so the DSL imports no game.
+DEFAULT: list[Words] = []
 
 
 class Words:

@@ -231,7 +231,7 @@ def test_verify_art_of_war_writes_its_counterexample(tmp_path: Path,
     """verify --game art-of-war's failure path (its invariants hold for the shipped rules, so a
     failure is planted in the search's report): the counterexample is told, written as a
     scenario at --out, which is then refused without --force; exit 1, then 2."""
-    import artproject.aow.verify as war_verify
+    import artproject.aow.tools as war_tools
     from artproject.core.aow.game import new_game as war_game
     from artproject.core.invariants import Violation
     from artproject.verify import Example, Outcome, Report
@@ -241,7 +241,7 @@ def test_verify_art_of_war_writes_its_counterexample(tmp_path: Path,
     planted = Report("art-of-war", 1, 1, 1, (2,), ("-",), (),
                      Outcome([first], 1, Violation("a planted failure (W1)")),
                      Example(2, "-", 1, (0,)))
-    monkeypatch.setattr(war_verify, "verify", lambda *a, **k: planted)
+    monkeypatch.setattr(war_tools, "verify", lambda *a, **k: planted)  # (the game's tools)
     out = tmp_path / "cx.toml"
     argv = ["verify", "art-of-war", "--game", "art-of-war", "--examples", "1", "--out", str(out)]
     assert main(argv) == 1

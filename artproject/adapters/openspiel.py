@@ -103,8 +103,8 @@ class KernelGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type hin
             num_distinct_actions=p.num_distinct_actions(),
             max_chance_outcomes=p.max_chance_outcomes(),
             num_players=p.num_seats(),
-            min_utility=-1.0,
-            max_utility=1.0,
+            min_utility=p.game.return_range()[0],
+            max_utility=p.game.return_range()[1],
             utility_sum=0.0 if utility == "zero_sum" else None,
             max_game_length=p.max_game_length())
         shown = {**parameters(self.game_name), **given}

@@ -12,14 +12,16 @@ from typing import TYPE_CHECKING, Any, Final
 import attrs
 
 from ..errors import ArtError, GameError, RulesError, SaveError
-from ..machine import by_name
 from ..saves import rule_reference, rule_resolve, save_spec
 from ..schema import param, section
 from .loader import DEFAULT, load_rules
+from .pickling import op_from, op_ref
 from .position import apply_position
 from .rules import WarRules
 from .setup import begin
 from .state import War
+
+__all__ = ["SaveFile", "from_header", "new_game", "op_from", "op_ref", "save_header"]
 
 if TYPE_CHECKING:
     Position = dict[str, Any]
@@ -106,22 +108,3 @@ def from_header(spec: Any, doc: Mapping[str, Any], name: str, folder: Path | Non
         raise SaveError(f"{name}: start.{err.path or 'position'}: {err.message}") from None
     except ArtError as err:
         raise SaveError(f"{name}: {err}") from None
-
-
-# ====================================================================== pickling
-def op_ref(st: War, fn: Any) -> Any:
-    """A queued step as a pickle names it: a module-level function as itself, a compiled
-    card text by its place among the functions the compiler made ("dsl", i)."""
-    if by_name(fn):
-        return fn
-    for i, made in enumerate(st.rules.made):
-        if made is fn:
-            return ("dsl", i)
-    raise TypeError(f"a queued step {fn!r} is neither a module-level function nor a "
-                    "compiled card text: the game cannot be pickled")
-
-
-def op_from(st: War, ref: Any) -> Any:
-    if isinstance(ref, tuple) and len(ref) == 2 and ref[0] == "dsl":
-        return st.rules.made[ref[1]]
-    return ref

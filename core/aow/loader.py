@@ -53,6 +53,14 @@ def shipped_variants() -> list[str]:
 _SHIPPED: dict[str, WarRules] = {}
 
 
+def _load_again(ref: str, variants: tuple[str, ...]) -> WarRules:
+    """Rules a pickle names, loaded again from the same files (`WarRules.LOAD_AGAIN`)."""
+    return load_rules(ref, variants)
+
+
+WarRules.LOAD_AGAIN = _load_again  # here, not in rules.py: the rules import no loader
+
+
 def load_rules(ref: str | Path = DEFAULT, variants: Iterable[str | Path] = ()) -> WarRules:
     """Load Art of War's rules (a shipped name or a file) with variants layered on; compile
     every card's texts. RulesError(s) naming file:line:col for every mistake."""

@@ -41,17 +41,11 @@ class CardKind:
     text: Mapping[str, str]  # the DSL texts as written, for display
 
 
-def _load_again(ref: str, variants: tuple[str, ...]) -> WarRules:
-    from .loader import load_rules
-
-    return load_rules(ref, variants)
-
-
 @attrs.frozen(eq=False)
 class WarRules(LoadedRules):
     """Everything fixed for a game of Art of War: parameters, the deck, compiled powers."""
 
-    LOAD_AGAIN = _load_again  # a pickle's way back: the same files loaded again
+    # LOAD_AGAIN, a pickle's way back (the same files loaded again): the loader's, set there
 
     name: str
     title: str

@@ -27,7 +27,7 @@ from ..fields import (
 )
 from ..machine import MACHINE_FIELDS, Machine
 from ..schema import param
-from . import ai, cards, info, invariants, position, settle, setup
+from . import ai, cards, info, invariants, pickling, position, settle, setup
 from . import fight as challenges
 from .chance import deck_size
 from .fight import Fight
@@ -107,6 +107,7 @@ class War(Machine):
 
     game = GAME
     PACKAGE = "artproject.core.aow"  # its game, scenarios modules (hooks.py)
+    TOOLS = "artproject.aow.tools"  # what the tools ask of it (core/games.py)
     registry = REG
     TITLE = "Art of War"
     OPTIONS: ClassVar[Mapping[str, Any]] = {"rules": WAR_DEFAULT, "players": 2}
@@ -308,11 +309,7 @@ class War(Machine):
         self.tab = tables(self.rules, self.players)
 
     def _op_ref(self, fn: Any) -> Any:
-        from .game import op_ref
-
-        return op_ref(self, fn)
+        return pickling.op_ref(self, fn)
 
     def _op_from(self, ref: Any) -> Any:
-        from .game import op_from
-
-        return op_from(self, ref)
+        return pickling.op_from(self, ref)

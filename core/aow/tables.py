@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from ..actions import Action
-from .registry import P, act
+from .registry import REG, P, act
 from .rules import Ctx, WarRules
 
 Row = tuple[Action, ...]
@@ -50,10 +50,13 @@ class Tables:
         self.ctx = tuple(Ctx(p) for p in range(players))  # whom a card's text runs for
 
     def _actions(self, rules: WarRules, players: int) -> None:
-        from .cards import V_DISCARD
-        from .fight import V_ACCEPT, V_BET, V_FOLD, V_MATCH, V_PLAY, V_RAISE, V_REFUSE
-        from .settle import V_ADD, V_PASS
-        from .turn import V_CHALLENGE, V_DRAW, V_TAKE
+        # the verbs the rule modules declared (they import these tables: read by name here)
+        v = REG.verbs
+        V_DISCARD, V_ACCEPT, V_BET, V_FOLD, V_MATCH, V_PLAY, V_RAISE, V_REFUSE = (
+            v["discard"], v["accept"], v["bet"], v["fold"], v["match"], v["play"], v["raise"],
+            v["refuse"])
+        V_ADD, V_PASS, V_CHALLENGE, V_DRAW, V_TAKE = (
+            v["add"], v["pass"], v["challenge"], v["draw"], v["take"])
 
         seats = range(players)
         most = int(rules.p("components.tokens"))  # no one holds more than the box (W1)

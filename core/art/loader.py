@@ -109,6 +109,15 @@ def _layers(mission: str | Path, base: Path | None = None) -> list[Layer]:
 
 
 # ====================================================================== building Rules
+def _load_again(mission: str, variants: tuple[str, ...], cards: str | None,
+                base: str | None = None) -> Rules:
+    """Rules a pickle names, loaded again from the same files (`Rules.LOAD_AGAIN`)."""
+    return load_rules(mission, variants, cards=cards, base=base)
+
+
+Rules.LOAD_AGAIN = _load_again  # here, not in rules.py: the rules import no loader
+
+
 def load_rules(mission: str | Path = DEFAULT, variants: Iterable[str | Path] = (),
                cards: str | Path | None = None, base: str | Path | None = None) -> Rules:
     """Load a mission (shipped name or file path) and variants on top; compile every effect.

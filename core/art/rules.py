@@ -79,18 +79,11 @@ class Property:
     text: str
 
 
-def _load_again(mission: str, variants: tuple[str, ...], cards: str | None,
-                base: str | None = None) -> Rules:
-    from .loader import load_rules
-
-    return load_rules(mission, variants, cards=cards, base=base)
-
-
 @attrs.frozen(eq=False)
 class Rules(LoadedRules):
     """Everything fixed for a game: parameters, board, track, deck, compiled effects."""
 
-    LOAD_AGAIN = _load_again  # a pickle's way back: the same files loaded again
+    # LOAD_AGAIN, a pickle's way back (the same files loaded again): the loader's, set there
 
     name: str
     title: str

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from ...dsl import ast as a
 from ...dsl.compiler import MULTIPLIER, keywords
-from ...dsl.words import UNKNOWN, Code, Words
+from ...dsl.words import DEFAULT, UNKNOWN, Code, Words
 from ..errors import closest
 from .facade import RuleState
 from .position import card_place, deck_card, final_from_bottom, final_from_top
@@ -266,4 +266,5 @@ def _for_each(comp: Compiler, s: a.ForEach, bound: frozenset[str]) -> str:
 
 
 WORDS: Final = ArtWords()
+DEFAULT[:] = [WORDS]  # the default game's: a Compiler made without words uses these
 __all__ = ["EVENTS", "MULTIPLIER", "PLAYER_NAMES", "RESERVED", "WORDS", "ArtWords"]

@@ -1,0 +1,180 @@
+"""The heuristic bot's movement: where the pawns are wanted (artworks to collect and
+deliver, cities near the agents' limit to fight for), each target to its nearest pawn, and
+each move weighed by how much nearer it brings its pawn against what it costs under the
+golden rule (R4, R5); where an artwork is placed."""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from ..core.actions import Action
+from ..core.art.registry import ALLY_PAWN
+from ..core.art.state import State
+from .board import distances
+from .now import Bot, Now, delivery, nearest
+
+_MOVES: Final = frozenset({"move", "carry"})
+
+
+class Movement(Bot):
+    """The move phase's decisions (see the module's text)."""
+
+    def targets(self, st: State) -> list[int]:
+        """Cities worth going to: artworks to collect, agents near 5 to fight."""
+        return self._targets(Now(self, st))
+
+    def _targets(self, now: Now) -> list[int]:
+        st, b = now.st, now.b
+        syms = b.track_symbols
+        nxt = syms[len(st.track)] if len(st.track) < len(syms) else None
+        carried = {st.pawns[i] for i, k in enumerate(st.carried) if k} if any(st.carried) else ()
+        out = _collect_or_fight(now, nxt, carried)
+        if nxt is not None and (any(st.artworks) or carried):
+            # a track that demands its artworks in order: deliver to the district it names
+            lost = st.lost
+            out += [c for c in st.rules.by_symbol.get(nxt, ()) if not lost[c] and c not in out]
+        return out
+
+    delivery = staticmethod(delivery)
+
+    def on_move(self, st: State, legal: list[Action]) -> Action | None:
+        """A pawn that must leave a lost city leaves; else the first best move toward a
+        target, if any is worth its cost."""
+        now = Now(self, st)
+        targets = self._targets(now)
+        if st.must_leave:
+            pawns = st.pawns
+            forced = [a for a in legal if a.verb in _MOVES
+                      and st.pawn_index(a.player) in st.must_leave
+                      and st.lost[pawns[st.pawn_index(a.player)]]]
+            if forced:
+                return forced[0]
+        if not targets:
+            return None
+        return _best_move(now, legal, targets)
+
+    def on_place(self, st: State, legal: list[Action]) -> Action:
+        """The artwork goes where it is easiest to collect: fewest agents, nearest pawn."""
+        d = distances(st.rules)
+
+        def cost(a: Action) -> tuple[int, int]:
+            c = st.rules.city_index[str(a.arg)]
+            return (st.agents[c], min(d[p][c] for p in st.pawns))
+        return min(legal, key=cost)
+
+    def on_collect(self, st: State, legal: list[Action]) -> Action:
+        return legal[0]
+
+
+def _collect_or_fight(now: Now, nxt: Any, carried: Any) -> list[int]:
+    """The cities with an artwork to collect (or carried) where the next track space wants
+    it and the battle is not hopeless, and those near the agents' limit (or whose fall
+    would lose)."""
+    st, b = now.st, now.b
+    at = b.lost_at
+    lost, agents, artworks = st.lost, st.agents, st.artworks
+    city_symbol = b.city_symbol
+    out = []
+    for c in range(len(lost)):
+        if lost[c]:
+            continue
+        if (artworks[c] or c in carried) and (agents[c] == 0 or now.margin(c) > -4):
+            if nxt is None or nxt == city_symbol[c] or artworks[c]:
+                out.append(c)
+            continue
+        if agents[c] < at - 3:
+            continue  # (too few agents, critical or not)
+        if agents[c] >= at - 2 or now.critical(c):
+            out.append(c)
+    return out
+
+
+def _mover(now: Now, who: int, mine: dict[int, list[int]], targets: list[int],
+           ) -> tuple[Any, ...]:
+    """One mover's part of a move decision (a player's pawn or the ally pawn): its goals
+    (the targets nearest it, else all), its moves by destination, whether it stays to
+    collect, the only moves that may bring it nearer (by destination's name; None: any),
+    whether it holds an artwork, how near its goals it is, where it is."""
+    st, b = now.st, now.b
+    i = st.players if who == ALLY_PAWN else who
+    goals = mine.get(i) or targets
+    here = st.pawns[i]
+    stay = here in goals and st.can_collect(here)
+    row = b.dist[here]
+    near = 99
+    for g in goals:
+        if row[g] < near:
+            near = row[g]
+    holds = st.carried[i]
+    # the moves that may bring it nearer (None: all): none at a goal, unless it carries an
+    # artwork; where a pawn goes anywhere in one move, only a move onto a goal
+    onto: frozenset[str] | None = None
+    if stay or (near == 0 and not holds):
+        onto = frozenset()
+    elif b.anywhere and not holds:
+        onto = frozenset(map(st.tab.names.__getitem__, goals))
+    return goals, b.steps[who][here], stay, onto, holds, near, here
+
+
+def _carrying(now: Now, here: int, near: int, goals: list[int], dst: int) -> int:
+    """How much nearer a move from `here` to `dst` takes an artwork (carried, or held) to
+    where the next track space wants it, or else to the mover's goals (where it is wanted
+    and how near `here` is to it worked out once a decision)."""
+    d = now.b.dist
+    known = now.deliver
+    if known is None:
+        known = now.deliver = (delivery(now.st), {})
+    deliver, nearness = known
+    if deliver:  # take the artwork where it is wanted
+        from_here = nearness.get(here)
+        if from_here is None:
+            from_here = nearness[here] = min(map(d[here].__getitem__, deliver))
+        return from_here - min(map(d[dst].__getitem__, deliver))  # type: ignore[no-any-return]
+    return near - min(map(d[dst].__getitem__, goals))  # type: ignore[no-any-return]
+
+
+def _best_move(now: Now, legal: list[Action], targets: list[int]) -> Action | None:
+    """The first best move: each target to its nearest pawn, the less busy one on a tie,
+    so that the pawns spread out over the board (on a board where a pawn goes anywhere,
+    every tie); each move that brings its pawn nearer weighed against what it costs."""
+    st, b = now.st, now.b
+    d, r, health, costs = b.dist, st.rules, st.health, b.costs
+    van = [*st.van, 0]  # what the van holds of each resource, and none of health (-1)
+    mine = nearest(targets, st.pawns, d)
+    best: Action | None = None
+    top = 0.0  # the first best move, if it is worth anything
+    who_now = None  # the mover whose moves these are (each mover's come together)
+    for a in legal:
+        verb, who, arg = a
+        if who != who_now:
+            if verb not in _MOVES:
+                continue
+            who_now = who
+            goals, ways, stay, onto, holds, near, here = _mover(now, who, mine, targets)
+        carry = verb == "carry"
+        # no nearer: a pawn that stays to collect (its artwork carried or not), is already
+        # where it is wanted, or (where pawns go anywhere) a move onto no goal
+        if stay if carry else onto is not None and arg not in onto:
+            continue
+        dst, ctx = ways[arg]
+        if carry or holds:
+            gain = _carrying(now, here, near, goals, dst)
+        else:
+            there = d[dst]
+            far = 99
+            for g in goals:
+                if there[g] < far:
+                    far = there[g]
+            gain = near - far
+        if gain <= 0:
+            continue
+        need, total = costs[r.move_cost(st, ctx)]
+        short = 0  # what the golden rule would take in health (R4)
+        for k, n in need:
+            short += max(0, n - van[k])
+        if short > max(0, health[ctx.player] - 1):
+            continue  # more health than its payer may spare (R4, R5)
+        value = gain - 1.2 * short - 0.3 * total + 1.5 * carry  # a carried artwork: +1.5
+        if value > top:
+            best, top = a, value
+    return best
