@@ -1,0 +1,93 @@
+"""The replay viewer's side of the server: the files opened (kept in memory, by the digest of
+their bytes, so the same file opened again has the same links) and each step as a view.
+
+A step's view is the game after that many decisions as a seat saw it (the game's views
+hook, built from its observation and information state) or, for a finished game, everything
+(every hand, every event). The viewer never names a game.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Any, Final
+
+from .sources import Recording, SourceError, digest_of, from_store, open_bytes
+from .views import decision_labels, everything_view, picture, seat_names, seat_view
+
+KEEP: Final = 32  # files and recordings kept open (the least recently used go first)
+
+
+class Book:
+    """The files and recordings open in the viewer, by id (least recently used dropped)."""
+
+    def __init__(self, keep: int = KEEP) -> None:
+        self.keep = keep
+        self.files: OrderedDict[str, tuple[bytes, str]] = OrderedDict()
+        self.recordings: OrderedDict[str, Recording] = OrderedDict()
+        self.stores: dict[str, list[dict[str, Any]]] = {}
+
+    def _remember(self, table: OrderedDict[str, Any], key: str, value: Any) -> None:
+        table[key] = value
+        table.move_to_end(key)
+        while len(table) > self.keep:
+            old, _ = table.popitem(last=False)
+            self.stores.pop(old, None)
+
+    def open(self, data: bytes, name: str) -> dict[str, Any]:
+        """Open a file: a recording's summary, or a store's list of games (SourceError)."""
+        rid = digest_of(data)
+        if rid in self.recordings:
+            return self.summary(rid)
+        got = open_bytes(data, name)
+        if isinstance(got, list):
+            self._remember(self.files, rid, (data, name))
+            self.stores[rid] = got
+            return {"id": rid, "kind": "store", "name": name, "games": got}
+        self._remember(self.recordings, rid, got)
+        return self.summary(rid)
+
+    def recording(self, rid: str) -> Recording:
+        """An open recording; a store's game (`DIGEST.N`) is played again when first asked."""
+        rec = self.recordings.get(rid)
+        if rec is not None:
+            self.recordings.move_to_end(rid)
+            return rec
+        digest, _, index = rid.partition(".")
+        if digest in self.files and index.isdigit():
+            data, name = self.files[digest]
+            rec = from_store(data, name, int(index))
+            self._remember(self.recordings, rid, rec)
+            return rec
+        raise SourceError(f"replay {rid!r} is not open on this server (the server may have "
+                          "restarted since): open its file again, and the same links work")
+
+    def summary(self, rid: str) -> dict[str, Any]:
+        """What the viewer shows of a recording before a step: title, steps, seats."""
+        rec = self.recording(rid)
+        over = rec.over()
+        return {"id": rid, "kind": rec.kind, "title": rec.title, "steps": rec.steps,
+                "game": rec.start.game, "seats": seat_names(rec.start),
+                "views": [*seat_names(rec.start), *(["all"] if over else [])], "over": over}
+
+    def step(self, rid: str, k: int, view: str) -> dict[str, Any]:
+        """Step `k` of a recording as `view` (a seat's name, or `all` for a finished game)
+        saw it, with the decision that led there."""
+        rec = self.recording(rid)
+        seats = seat_names(rec.start)
+        if view != "all" and view not in seats:
+            raise SourceError(f"no seat {view!r}: this game's seats are {', '.join(seats)}"
+                              + (", or all" if rec.over() else ""))
+        if view == "all" and not rec.over():
+            raise SourceError("everything is shown only for a finished game: choose a seat "
+                              f"({', '.join(seats)})")
+        st = rec.at(k)
+        before = rec.at(k - 1) if k > 0 else None
+        if view == "all":
+            shown = everything_view(st, before)
+        else:
+            shown = seat_view(st, seats.index(view), before)
+        labels = decision_labels(rec.at(rec.steps), None if view == "all"
+                                 else seats.index(view))
+        return {**self.summary(rid), "step": k, "view": view, "decisions": labels,
+                "led": labels[k - 1] if k > 0 else None, "state": shown,
+                "picture": picture(st)}

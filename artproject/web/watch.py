@@ -1,0 +1,95 @@
+"""`artproject serve --watch FILE`: a mission file's board, drawn again each time the file is
+saved; an error in it shown as `check` prints it (file:line:col, the line, a caret).
+
+The file is checked by the same code as `artproject check` (artproject/checking.py); a clean
+mission (or a variant, on the default board) starts a game so the board shows as it is set
+up: agents, artworks, the pawns at the start.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any, Final
+
+from ..core.errors import ArtError
+
+POLL: Final = 0.25  # seconds between looks at the file (a save shows within this)
+
+
+class Watcher:
+    """One watched file: what it shows now, and when it changes."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.version = 0
+        self.stamp = self._stamp()
+
+    def _stamp(self) -> tuple[int, int, int] | None:
+        try:
+            s = os.stat(self.path)
+        except OSError:
+            return None
+        return (s.st_mtime_ns, s.st_size, s.st_ino)
+
+    def poll(self) -> bool:
+        """Whether the file changed since the last look (a new version then)."""
+        now = self._stamp()
+        if now == self.stamp:
+            return False
+        self.stamp = now
+        self.version += 1
+        return True
+
+    async def changes(self) -> AsyncIterator[int]:
+        """Each new version of the file, as it is saved (forever)."""
+        while True:
+            await asyncio.sleep(POLL)
+            if self.poll():
+                yield self.version
+
+    def read(self) -> dict[str, Any]:
+        """The file now: its board, or its errors as `check` prints them."""
+        from ..checking import checked
+
+        self.poll()
+        out: dict[str, Any] = {"file": str(self.path), "version": self.version,
+                               "errors": [], "warnings": [], "kind": "unread"}
+        if self._stamp() is None:
+            out["errors"] = [f"{self.path}: cannot read: no such file (yet): save it and "
+                             "this page shows it"]
+            return out
+        try:
+            errors, warnings, kind = checked(self.path)
+        except ArtError as err:
+            errors, warnings, kind = [err], [], "unread"
+        except (OSError, UnicodeDecodeError) as err:
+            out["errors"] = [f"{self.path}: cannot read: {err}"]
+            return out
+        out.update(kind=kind, errors=[str(e) for e in errors],
+                   warnings=[str(w) for w in warnings])
+        if not errors:
+            out.update(self._board(kind))
+        return out
+
+    def _board(self, kind: str) -> dict[str, Any]:
+        """A clean mission's board as set up (a variant: on the default board)."""
+        from ..core.art.loader import load_rules
+        from ..core.art.game import new_game
+        from ..missions import DEFAULT
+        from .views import everything_view, picture
+
+        if kind not in ("mission", "variant"):
+            return {"note": f"a {kind} file: it checks clean; the watcher draws the board of "
+                            "a mission file (or of a variant, on the default board)"}
+        try:
+            rules = load_rules(self.path) if kind == "mission" else load_rules(
+                DEFAULT, [self.path])
+            players = 2
+            st = new_game(rules, players=players, difficulty=next(iter(rules.difficulties)),
+                          seed=1)
+        except ArtError as err:
+            return {"errors": [str(err)]}
+        return {"picture": picture(st), "state": everything_view(st)}
