@@ -105,6 +105,11 @@ examples:
   artproject new harbour --from japan       # writes harbour.toml here
   artproject check harbour.toml
 """
+EPILOG_SERVE = """\
+examples:
+  artproject serve                          # http://127.0.0.1:8000, games in ./artproject-server.db
+  artproject serve --port 8080 --db games.db
+"""
 EPILOG_SCENARIO = """\
 examples:
   artproject scenario tests/scenarios/battle-example.toml
@@ -275,6 +280,18 @@ def _parser() -> argparse.ArgumentParser:
     n.add_argument("--from", dest="base", default=DEFAULT, metavar="MISSION",
                    help=f"the shipped mission it extends (default: {DEFAULT})")
 
+    w = sub.add_parser("serve", help="a game server: each person plays from their own device "
+                                     "(docs/server.md)", epilog=EPILOG_SERVE,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    w.add_argument("--host", default="127.0.0.1",
+                   help="the address to listen on (default 127.0.0.1: this machine only)")
+    w.add_argument("--port", type=int, default=8000, help="the port (0: any free one)")
+    w.add_argument("--db", default="artproject-server.db", metavar="FILE",
+                   help="the games' database (default ./artproject-server.db)")
+    w.add_argument("--origin", action="append", default=[], metavar="URL",
+                   help="a web origin allowed besides the server's own (a reverse proxy's "
+                        "public address); repeatable")
+
     r = sub.add_parser("scenario", help="run scenario files (the rulebook as tests)",
                        epilog=EPILOG_SCENARIO,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -367,6 +384,10 @@ def _run(args: argparse.Namespace) -> int:
         return _play(args)
     if args.command == "new":
         return _new(args)
+    if args.command == "serve":
+        from .server import serve  # the server's dependencies: only for this command
+
+        return serve(args.host, args.port, args.db, args.origin)
     return _scenario(args.paths, args.variant, args.verbose)
 
 

@@ -6,10 +6,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final
+
+from .actions import CHANCE
 
 if TYPE_CHECKING:
+    from .actions import Action
     from .machine import Machine
+
+# The viewer who holds no seat (a spectator): a view, an observation or an information state
+# for NOBODY shows only what every player sees.
+NOBODY: Final = -5
 
 
 _PARTS: dict[tuple[type, str, str], Any] = {}  # GameHooks._part's finds
@@ -75,6 +82,66 @@ class GameHooks:
         """What `player` may see now, as plain data (their own private facts, the public
         ones); its `legal` lists the actions they may see."""
         raise NotImplementedError
+
+    # ------------------------------------------------------------------ views
+    # (what tools that show a game to people read: the server, a browser; docs/server.md)
+    def view(self, player: int) -> dict[str, Any]:
+        """What `player` sees now (NOBODY: a spectator) as plain JSON data, built only from
+        their `observation`: PACKAGE's views.view."""
+        made: dict[str, Any] = self._part("views", "view")(self, player)
+        return made
+
+    def table(self) -> dict[str, Any]:
+        """The game's fixed picture (its board, its cards, its seats) as plain JSON data, the
+        same for every viewer: PACKAGE's views.table."""
+        made: dict[str, Any] = self._part("views", "table")(self)
+        return made
+
+    @classmethod
+    def choices(cls) -> dict[str, Any]:
+        """What a lobby may offer for a new game, as plain data: `players` [fewest, most],
+        `options` (each a request key: the `create` option it sets, its values, its
+        default), `variants` (the shipped ones' names): PACKAGE's views.choices."""
+        made: dict[str, Any] = cls._part("views", "choices")()
+        return made
+
+    def seat_of(self, action: Action) -> int:
+        """The seat that takes `action` with a seat per player (seats.py): the player the
+        rules give it to alone (its verb's `owner`), else the joint seat (the team's)."""
+        own = getattr(action.verb, "owner", None)
+        who = None if own is None else own(self, action)
+        return self.joint_seat() if who is None else int(who)
+
+    def seat_actions(self, player: int) -> list[Action]:
+        """The legal actions that are `player`'s seat's to take now (`seat_of`), read from
+        the player's own observation (none for NOBODY)."""
+        if not 0 <= player < self.num_players():
+            return []
+        parse = self.registry.parse  # type: ignore[attr-defined]
+        acts = (parse(text) for text in self.observation(player).get("legal", ()))
+        return [a for a in acts if self.seat_of(a) == player]
+
+    def deciding_seats(self) -> list[int]:
+        """The seats with a decision now (who is to act is public), in order."""
+        legal = self.legal_actions()  # type: ignore[attr-defined]
+        return sorted({self.seat_of(a) for a in legal if a.player != CHANCE})
+
+    def action_view(self, action: Action) -> dict[str, Any]:
+        """An action as plain data for a client to draw: its text (which parses back), its
+        verb, player, argument, each word of its notation by its slot's name, its help."""
+        words = str(action).split()[1:]
+        slots = {s.name: int(w) if w.isdigit() else w for s, w in
+                 zip(action.verb.shape, words, strict=False)}  # type: ignore[attr-defined]
+        arg = action.arg
+        return {"text": str(action), "verb": str(action.verb),
+                "player": f"p{action.player + 1}" if action.player >= 0 else None,
+                "arg": arg if arg is None or isinstance(arg, int | str) else str(arg),
+                "slots": slots, "help": getattr(action.verb, "help", "")}
+
+    def seen_events(self, player: int) -> list[str]:
+        """Every event so far as `player` saw it (NOBODY: as every player did): the entries
+        of their information state, as text."""
+        return [str(e) for e in self.information_state(player)[3]]  # type: ignore[attr-defined]
 
     # ------------------------------------------------------------------ search and learning
     # (numeric.py, seats.py and the adapters read these; never the hot path)

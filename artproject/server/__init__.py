@@ -1,0 +1,73 @@
+"""`artproject serve`: a game server where each person plays from their own device
+(docs/server.md). Imported only by the `serve` command: nothing here is on the engine's
+import path. Needs the `web` extra (starlette, uvicorn, websockets).
+"""
+
+from __future__ import annotations
+
+import socket
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any, Final
+
+from ..core.errors import GameError
+
+DEFAULT_DB: Final = "artproject-server.db"
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A listening socket on host:port (port 0: any free one); GameError saying why not."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        family, _, _, _, addr = infos[0]
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(addr)
+        sock.listen(2048)
+    except (OSError, UnicodeError) as err:
+        raise GameError(f"cannot listen on {host}:{port}: "
+                        f"{getattr(err, 'strerror', None) or err}") from None
+    sock.setblocking(False)
+    return sock
+
+
+def make_server(lobby: Any, origins: Iterable[str] = ()) -> Any:
+    """A uvicorn server of the app serving `lobby` (`.run(sockets=[...])` serves): no access
+    log (nothing a request carries is logged), messages over PROTOCOL_LIMIT closed."""
+    import uvicorn
+
+    from .app import PROTOCOL_LIMIT, make_app
+
+    config = uvicorn.Config(make_app(lobby, frozenset(origins)), log_level="warning",
+                            access_log=False, ws="websockets-sansio",
+                            ws_max_size=PROTOCOL_LIMIT, lifespan="on", server_header=False)
+    return uvicorn.Server(config)
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, db: str | Path = DEFAULT_DB,
+          origins: Iterable[str] = ()) -> int:
+    """Serve until interrupted (KeyboardInterrupt, after every connection is closed)."""
+    try:
+        import uvicorn  # noqa: F401 (its absence said in one line)
+    except ImportError:
+        raise GameError("serve needs the web extra: pip install -e '.[web]'") from None
+    from .lobby import Lobby
+    from .store import Store
+
+    store = Store(Path(db))
+    lobby = Lobby(store)
+    try:
+        lobby.load()
+        sock = listen(host, port)
+        bound = sock.getsockname()[1]
+        shown = f"[{host}]" if ":" in host else host
+        print(f"artproject serve: http://{shown}:{bound} (games in {db})", flush=True)
+        server = make_server(lobby, origins)
+        server.run(sockets=[sock])
+    finally:
+        store.close()
+    if server.started is False:
+        print("artproject serve: the server did not start", file=sys.stderr)
+        return 1
+    return 0

@@ -1,0 +1,24 @@
+"""The one function that makes what a connection is sent of a game (docs/server.md,
+"Security model"): nothing else in the server reads a game to tell a client.
+
+A frame is built from the kernel's hooks for one seat (NOBODY: a spectator): the game's
+`view` (made from that seat's `observation`), the seat's own legal actions (`seat_actions`,
+read from the same observation) and the events as the seat saw them (`seen_events`, its
+`information_state`). The seed, the deck, another seat's hand or token never pass here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core.hooks import NOBODY
+from ..core.machine import Machine
+
+
+def frame(game: Machine, seat: int, since: int) -> tuple[dict[str, Any], int]:
+    """What `seat` (NOBODY: a spectator) is shown of `game` now, with the events from number
+    `since` on; and how many events the seat has seen in all (the next frame's `since`)."""
+    events = game.seen_events(seat)
+    legal = [game.action_view(a) for a in game.seat_actions(seat)] if seat != NOBODY else []
+    return {"version": len(game.history), "view": game.view(seat), "legal": legal,
+            "events": events[since:], "events_from": since}, len(events)

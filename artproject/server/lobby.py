@@ -1,0 +1,484 @@
+"""The server's games: creating them, seats and their tokens, moves (checked by the engine,
+stored, then announced), the bots, and rebuilding every game from the database at start.
+
+The server holds each game's whole state; a connection is told of it only through
+`frames.frame`. Every accepted move is committed to the database before anyone hears of
+it, with the client's id, so a resend is applied once; a move that cannot be stored is not
+applied.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import json
+import secrets
+import sqlite3
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Final
+
+from ..core.actions import Action
+from ..core.errors import ArtError, GameError, MalformedActionError
+from ..core.games import game_class, game_names
+from ..core.hooks import NOBODY
+from ..core.machine import Machine
+from ..core.saves import FORMAT as SAVE_FORMAT
+from ..core.saves import VERSION as SAVE_VERSION
+from ..core.saves import digest, from_dict
+from .frames import frame
+from .store import Store
+
+SLOW_BOTS: Final = frozenset({"ismcts"})  # bots that think in a thread, off the event loop
+QUEUE_LIMIT: Final = 512  # frames waiting for a slow connection before it is closed
+NAME_LIMIT: Final = 60
+P: Final = tuple(f"p{i + 1}" for i in range(9))
+
+
+class Refused(Exception):
+    """A request or message refused: `code` (docs/server.md's table), `message`, the HTTP
+    status a lobby request answers with."""
+
+    def __init__(self, code: str, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.code, self.message, self.status = code, message, status
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def now_text() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+class Conn:
+    """One WebSocket connection's place in a game: its seat (NOBODY: a spectator), the events
+    it has been sent, and its queue of frames (sent in order by its own task)."""
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.sent = 0
+        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.closed = False
+        self.close_code = 1000
+
+    def put(self, msg: dict[str, Any] | None) -> None:
+        if self.closed:
+            return
+        if self.queue.qsize() >= QUEUE_LIMIT:  # a client that does not read: let it go
+            self.close(1008)
+            return
+        self.queue.put_nowait(msg)
+
+    def close(self, code: int) -> None:
+        if not self.closed:
+            self.closed, self.close_code = True, code
+            self.queue.put_nowait(None)
+
+
+class Seat:
+    """A seat: a person's (with the hash of its token, when taken) or a bot's."""
+
+    def __init__(self, index: int, kind: str, bot: str = "", name: str = "",
+                 token: str | None = None) -> None:
+        self.index, self.kind, self.bot, self.name, self.token = index, kind, bot, name, token
+        self.conns: set[Conn] = set()
+        self.policy: Callable[[Machine], Action] | None = None
+
+    def summary(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"seat": P[self.index], "kind": self.kind, "name": self.name,
+                               "taken": self.kind == "bot" or self.token is not None,
+                               "connected": self.kind == "bot" or bool(self.conns)}
+        if self.kind == "bot":
+            out["bot"] = self.bot
+        return out
+
+
+class Live:
+    """A game being served: its state (the server's alone), seats, connections, the ids of
+    the moves applied, and a lock that keeps its moves in order."""
+
+    def __init__(self, gid: str, state: Machine, name: str, seats: list[Seat], bot_seed: int,
+                 status: str, created: str, options: dict[str, Any]) -> None:
+        self.id, self.state, self.name, self.seats = gid, state, name, seats
+        self.bot_seed, self.status, self.created, self.options = bot_seed, status, created, options
+        self.spectators: set[Conn] = set()
+        self.clients: dict[tuple[int, str], int] = {}  # (seat, client id) -> version
+        self.lock = asyncio.Lock()
+        self.last: dict[str, str] | None = None
+        self.bots: asyncio.Task[None] | None = None
+
+    def conns(self) -> list[Conn]:
+        return [c for s in self.seats for c in s.conns] + list(self.spectators)
+
+    def summary(self) -> dict[str, Any]:
+        st = self.state
+        return {"id": self.id, "game": st.game, "title": st.TITLE, "name": self.name,
+                **self.options, "players": len(self.seats), "status": self.status,
+                "moves": len(st.history), "created": self.created,
+                "seats": [s.summary() for s in self.seats],
+                "outcome": st.outcome, "reason": st.reason}
+
+    def open_seats(self) -> list[Seat]:
+        return [s for s in self.seats if s.kind == "person" and s.token is None]
+
+
+class Lobby:
+    """Every game of the server, its database and its bots' thread."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.games: dict[str, Live] = {}
+        self.pool = ThreadPoolExecutor(1, thread_name_prefix="artproject-bot")
+        self.stopping = False
+
+    # ================================================================ the catalog
+    @staticmethod
+    def catalog() -> dict[str, Any]:
+        from ..policies import policies_of
+
+        out = []
+        for name in game_names():
+            cls = game_class(name)
+            ch = cls.choices()
+            out.append({"game": name, "title": cls.TITLE, "players": ch["players"],
+                        "options": {k: {"values": v["values"], "default": v["default"]}
+                                    for k, v in ch["options"].items()},
+                        "variants": ch["variants"],
+                        "bots": sorted(b for b in policies_of(name) if b != "cautious")})
+        return {"games": out}
+
+    # ================================================================ creating
+    async def create(self, body: dict[str, Any]) -> Live:
+        name = body.get("game")
+        if not isinstance(name, str) or name not in game_names():
+            raise Refused("bad-game", f"game must be one of {', '.join(game_names())}")
+        cls = game_class(name)
+        ch = cls.choices()
+        seats = _seats(body.get("seats"), ch["players"], name)
+        options: dict[str, Any] = {}
+        create: dict[str, Any] = {}
+        for key, spec in ch["options"].items():
+            value = body.get(key, spec["default"])
+            if value not in spec["values"]:
+                raise Refused("bad-option", f"{key} must be one of {', '.join(spec['values'])}")
+            options[key], create[spec["option"]] = value, value
+        variants = body.get("variants", [])
+        if not isinstance(variants, list) or any(v not in ch["variants"] for v in variants):
+            raise Refused("bad-option", "variants must be a list of: "
+                          + (", ".join(ch["variants"]) or "(none for this game)"))
+        options["variants"] = list(variants)
+        title = body.get("name", "")
+        if not isinstance(title, str) or len(title) > NAME_LIMIT:
+            raise Refused("bad-option", f"name must be text of at most {NAME_LIMIT} characters")
+        try:
+            st = cls.create(players=len(seats), seed=secrets.randbits(63),
+                            variants=tuple(variants), **create)
+        except ArtError as err:
+            raise Refused("bad-option", str(err)) from None
+        gid = secrets.token_urlsafe(8)
+        live = Live(gid, st, title, seats, secrets.randbits(62), "waiting", now_text(), options)
+        if not live.open_seats():
+            live.status = "playing"
+        header = {"options": options, "save": st.save_header(None)}
+        ops = [("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, NULL, '', ?, ?)",
+                (gid, name, title, json.dumps(header), live.bot_seed, live.status,
+                 live.created, digest(st)))]
+        ops += [("INSERT INTO seats VALUES (?, ?, ?, ?, ?, NULL)",
+                 (gid, s.index, s.kind, s.bot, s.name)) for s in seats]
+        await self.store.write(ops)
+        self.games[gid] = live
+        self._policies(live)
+        self.poke(live)
+        return live
+
+    def _policies(self, live: Live) -> None:
+        from ..policies import make_policy, policies_of
+
+        known = policies_of(live.state.game)
+        for s in live.seats:
+            if s.kind == "bot":
+                s.policy = make_policy(s.bot, live.bot_seed + s.index, known)
+
+    # ================================================================ seats
+    def get(self, gid: str) -> Live:
+        live = self.games.get(gid)
+        if live is None:
+            raise Refused("no-such-game", f"no game {gid[:40]!r}", 404)
+        return live
+
+    async def join(self, live: Live, body: dict[str, Any]) -> tuple[Seat, str]:
+        if live.state.outcome is not None:
+            raise Refused("game-over", "the game is over", 409)
+        name = body.get("name", "")
+        if not isinstance(name, str) or len(name) > NAME_LIMIT:
+            raise Refused("bad-message", f"name must be text of at most {NAME_LIMIT} characters")
+        want = body.get("seat")
+        if want is None:
+            free = live.open_seats()
+            if not free:
+                raise Refused("seat-taken", "no open seat in this game", 409)
+            seat = free[0]
+        else:
+            index = P.index(want) if want in P[: len(live.seats)] else -1
+            if index < 0:
+                raise Refused("no-such-seat", f"seat must be one of "
+                              f"{', '.join(P[: len(live.seats)])}", 404)
+            seat = live.seats[index]
+            if seat.kind != "person":
+                raise Refused("not-a-person-seat", f"{want} is a bot's seat", 409)
+            if seat.token is not None:
+                raise Refused("seat-taken", f"{want} is taken", 409)
+        token = secrets.token_urlsafe(24)
+        hashed = token_hash(token)
+        starts = live.status == "waiting" and len(live.open_seats()) == 1
+        ops = [("UPDATE seats SET token = ?, name = ? WHERE game = ? AND seat = ?",
+                (hashed, name, live.id, seat.index))]
+        if starts:
+            ops.append(("UPDATE games SET status = 'playing' WHERE id = ?", (live.id,)))
+        seat.token, seat.name = hashed, name  # held while it is stored: no one else takes it
+        try:
+            await self.store.write(ops)
+        except sqlite3.Error:
+            seat.token = None
+            raise Refused("storage", "the seat could not be stored", 503) from None
+        if starts:
+            live.status = "playing"
+            self.announce(live)
+            self.poke(live)
+        self.seats_changed(live)
+        return seat, token
+
+    def seat_of_token(self, live: Live, token: Any) -> Seat | None:
+        """The seat a token holds, compared in constant time with every seat's."""
+        if not isinstance(token, str) or not 0 < len(token) <= 200:
+            return None
+        hashed = token_hash(token)
+        found = None
+        for s in live.seats:
+            if s.token is not None and hmac.compare_digest(s.token, hashed):
+                found = s
+        return found
+
+    async def leave(self, live: Live, token: Any) -> Seat:
+        seat = self.seat_of_token(live, token)
+        if seat is None:
+            raise Refused("bad-token", "that token holds no seat of this game", 403)
+        await self.store.write([("UPDATE seats SET token = NULL WHERE game = ? AND seat = ?",
+                                 (live.id, seat.index))])
+        seat.token = None
+        for c in list(seat.conns):
+            c.close(1001)
+        self.seats_changed(live)
+        return seat
+
+    # ================================================================ moves
+    async def move(self, live: Live, seat: int, text: str, client: str | None,
+                   version: int | None, stored: Callable[[int], None] | None = None,
+                   ) -> tuple[int, bool]:
+        """Apply `seat`'s move (stored, then announced): (the version it made, whether it was
+        a resend already applied); Refused with the reason, the game unchanged. `stored(n)`
+        is called once it is stored, before it is announced."""
+        async with live.lock:
+            if client is not None and (seat, client) in live.clients:
+                return live.clients[seat, client], True
+            st = live.state
+            self._may_move(live, seat)
+            action = self._checked(st, seat, text, version)
+            before = st.clone()
+            st.apply(action)
+            n = len(st.history)
+            ops = [("INSERT INTO moves VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (live.id, n, seat, str(action), client, now_text(), digest(st)))]
+            if st.outcome is not None:
+                ops.append(("UPDATE games SET status = 'over', outcome = ?, reason = ? "
+                            "WHERE id = ?", (str(st.outcome), st.reason, live.id)))
+            try:
+                await self.store.write(ops)
+            except sqlite3.Error:
+                live.state = before  # not stored: not applied
+                raise Refused("storage", "the move could not be stored, so it was not "
+                              "applied; send it again") from None
+            if st.outcome is not None:
+                live.status = "over"
+            if client is not None:
+                live.clients[seat, client] = n
+            live.last = {"seat": P[seat], "action": str(action)}
+            if stored is not None:
+                stored(n)
+            self.announce(live)
+        self.poke(live)
+        return n, False
+
+    @staticmethod
+    def _may_move(live: Live, seat: int) -> None:
+        if seat == NOBODY:
+            raise Refused("spectator", "a spectator cannot move")
+        if live.state.outcome is not None:
+            raise Refused("game-over", live.state.over_text())
+        if live.status == "waiting":
+            raise Refused("not-started", "the game has not started: waiting for "
+                          + ", ".join(P[s.index] for s in live.open_seats()))
+
+    @staticmethod
+    def _checked(st: Machine, seat: int, text: str, version: int | None) -> Action:
+        """The action `text` names, if `seat` may take it now (Refused otherwise, saying why,
+        naming nothing the seat may not see)."""
+        try:
+            action = st.registry.parse(text)
+        except MalformedActionError as err:
+            raise Refused("malformed", str(err)) from None
+        if version is not None and version != len(st.history):
+            raise Refused("stale", f"{text[:60]}: chosen at version {version}, but the game "
+                          f"is at version {len(st.history)}: that decision was already taken")
+        try:
+            whose = st.seat_of(action)
+        except ArtError as err:
+            raise Refused("illegal", str(err)) from None
+        if whose != seat:  # asked before the engine: its reasons may name that seat's cards
+            raise Refused("foreign", f"{action}: that is {P[whose]}'s to decide, not "
+                          f"{P[seat]}'s")
+        mine = st.seat_actions(seat)
+        if action in mine:
+            return action
+        reason = st.why_illegal(action)
+        for cut in ("; allowed:", " and may:"):
+            if cut in reason:  # the engine lists every seat's actions: list the seat's own
+                same = [str(a) for a in mine if a.verb == action.verb] or [str(a) for a in mine]
+                reason = reason[: reason.index(cut)] + (
+                    "; you may: " + ", ".join(same[:12]) if same else "; nothing is yours "
+                    "to decide now")
+        raise Refused("illegal", reason)
+
+    # ================================================================ telling
+    def announce(self, live: Live) -> None:
+        """Each connection's frame of the game as it is now."""
+        status = live.status
+        for c in live.conns():
+            f, c.sent = frame(live.state, c.seat, c.sent)
+            c.put({"type": "state", "status": status, "last": live.last, **f})
+
+    def welcome(self, live: Live, conn: Conn) -> dict[str, Any]:
+        f, conn.sent = frame(live.state, conn.seat, 0)
+        return {"type": "welcome", "game": live.id,
+                "seat": P[conn.seat] if conn.seat != NOBODY else None,
+                "status": live.status, "seats": [s.summary() for s in live.seats],
+                "table": live.state.table(), "last": live.last, **f}
+
+    def seats_changed(self, live: Live) -> None:
+        msg = {"type": "seats", "seats": [s.summary() for s in live.seats]}
+        for c in live.conns():
+            c.put(msg)
+
+    # ================================================================ bots
+    def poke(self, live: Live) -> None:
+        """Let the bots look at the game (after any change)."""
+        if self.stopping or live.status != "playing" or live.state.outcome is not None:
+            return
+        if not any(s.kind == "bot" for s in live.seats):
+            return
+        if live.bots is None or live.bots.done():
+            live.bots = asyncio.get_running_loop().create_task(self._bots(live))
+
+    async def _bots(self, live: Live) -> None:
+        """Bots' moves until none of them has one: each bot seat with a decision asks its bot;
+        a move that is a bot seat's is played like anyone's (a team bot's choice that is a
+        person's decision waits for that person)."""
+        loop = asyncio.get_running_loop()
+        while not self.stopping and live.state.outcome is None:
+            st = live.state
+            version = len(st.history)
+            chosen = None
+            for s in live.seats:
+                if s.kind != "bot" or s.policy is None or not st.seat_actions(s.index):
+                    continue
+                copy = st.clone()
+                if s.bot.partition(":")[0] in SLOW_BOTS:
+                    action = await loop.run_in_executor(self.pool, s.policy, copy)
+                else:
+                    action = s.policy(copy)
+                if len(live.state.history) != version:
+                    break  # someone moved while it thought: look again
+                who = st.seat_of(action)
+                if live.seats[who].kind == "bot":
+                    chosen = (who, action)
+                    break
+            if len(live.state.history) != version:
+                continue
+            if chosen is None:
+                return
+            try:
+                await self.move(live, chosen[0], str(chosen[1]), None, version)
+            except Refused as err:
+                if err.code != "stale":  # a bot's move refused: say so, play no further
+                    print(f"artproject serve: game {live.id}: bot {P[chosen[0]]}: "
+                          f"{err.message}", flush=True)
+                    return
+            await asyncio.sleep(0)  # let the announcement go out before the next
+
+    # ================================================================ at start
+    def load(self) -> int:
+        """Rebuild every game from the database: its moves replayed through the engine's save
+        machinery with its digest checked. GameError naming the game that cannot be."""
+        rows = self.store.rows("SELECT id, game, name, header, bot_seed, status, created, "
+                               "digest FROM games ORDER BY created, id")
+        for gid, game, name, header, bot_seed, status, created, start in rows:
+            head = json.loads(header)
+            moves = self.store.rows("SELECT seat, action, client, digest FROM moves WHERE "
+                                    "game = ? ORDER BY n", (gid,))
+            doc = {"format": SAVE_FORMAT, "version": SAVE_VERSION, "game": game,
+                   **head["save"], "actions": [m[1] for m in moves],
+                   "digest": moves[-1][3] if moves else start}
+            try:
+                st = from_dict(doc, f"game {gid}")
+            except ArtError as err:
+                raise GameError(f"the database's {err}") from None
+            seats = [Seat(i, kind, bot, sname, token) for i, kind, bot, sname, token in
+                     self.store.rows("SELECT seat, kind, bot, name, token FROM seats WHERE "
+                                     "game = ? ORDER BY seat", (gid,))]
+            live = Live(gid, st, name, seats, bot_seed, status, created, head["options"])
+            for n, (seat, action, client, _) in enumerate(moves, start=1):
+                if client is not None:
+                    live.clients[seat, client] = n
+                live.last = {"seat": P[seat], "action": action}
+            self.games[gid] = live
+            self._policies(live)
+        return len(rows)
+
+    def start_bots(self) -> None:
+        for live in self.games.values():
+            self.poke(live)
+
+    async def stop(self) -> None:
+        self.stopping = True
+        for live in self.games.values():
+            if live.bots is not None:
+                live.bots.cancel()
+            for c in live.conns():
+                c.close(1001)
+        self.pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _seats(spec: Any, players: list[int], game: str) -> list[Seat]:
+    """The seats a create request asks for: "person" or "bot:NAME", one per player."""
+    from ..policies import policies_of
+
+    lo, hi = players
+    if not isinstance(spec, list) or not lo <= len(spec) <= hi:
+        raise Refused("bad-option", f"seats must be a list of {lo} to {hi} entries, each "
+                      "\"person\" or \"bot:NAME\"")
+    bots = policies_of(game)
+    out = []
+    for i, s in enumerate(spec):
+        if s == "person":
+            out.append(Seat(i, "person"))
+            continue
+        kind, _, bot = s.partition(":") if isinstance(s, str) else ("", "", "")
+        if kind != "bot" or bot not in bots or bot == "cautious":
+            raise Refused("bad-option", f"seat {i + 1}: expected \"person\" or \"bot:NAME\" "
+                          "with NAME one of " + ", ".join(b for b in bots if b != "cautious"))
+        out.append(Seat(i, "bot", bot, bot))
+    return out

@@ -1,0 +1,169 @@
+"""The server's database: one SQLite file, every move committed before it is announced.
+
+WAL mode with `synchronous=FULL`: a commit returns once the write-ahead log is on disk, so
+a move the server has announced survives a SIGKILL, an OS crash or a power cut (NORMAL would
+survive the first but could lose the last commits to the other two; the cost of FULL, one
+flush per commit, is shared by grouping: every write waiting when the writer turns is one
+transaction, one flush). The writer runs in a thread of its own, so the event loop serves
+everyone else while the disk works.
+
+A file that is not ours, or from a newer server, is refused before anything is written to
+it (it is first opened read-only).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, Final
+
+from ..core.errors import GameError
+
+FORMAT: Final = "artproject-server"
+VERSION: Final = 1
+MAGIC: Final = b"SQLite format 3\x00"
+
+SCHEMA: Final = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS games (
+    id TEXT PRIMARY KEY, game TEXT NOT NULL, name TEXT NOT NULL, header TEXT NOT NULL,
+    bot_seed INTEGER NOT NULL, status TEXT NOT NULL, outcome TEXT,
+    reason TEXT NOT NULL DEFAULT '', created TEXT NOT NULL, digest TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS seats (
+    game TEXT NOT NULL REFERENCES games(id), seat INTEGER NOT NULL, kind TEXT NOT NULL,
+    bot TEXT NOT NULL DEFAULT '', name TEXT NOT NULL DEFAULT '', token TEXT,
+    PRIMARY KEY (game, seat));
+CREATE TABLE IF NOT EXISTS moves (
+    game TEXT NOT NULL REFERENCES games(id), n INTEGER NOT NULL, seat INTEGER NOT NULL,
+    action TEXT NOT NULL, client TEXT, at TEXT NOT NULL, digest TEXT NOT NULL,
+    PRIMARY KEY (game, n));
+CREATE UNIQUE INDEX IF NOT EXISTS moves_client ON moves (game, seat, client)
+    WHERE client IS NOT NULL;
+"""
+
+Op = tuple[str, Sequence[Any]]  # one SQL statement and its parameters
+
+
+class RefusedDatabase(GameError):
+    """A database file the server will not use (not ours, newer, unreadable)."""
+
+
+def check(path: Path) -> None:
+    """RefusedDatabase unless `path` is missing, empty, or a database of ours of a version we
+    read; reads only (nothing is written to a file that is not ours)."""
+    if not path.exists():
+        return
+    if not path.is_file():
+        raise RefusedDatabase(f"{path}: not a regular file")
+    try:
+        with path.open("rb") as f:
+            head = f.read(len(MAGIC))
+    except OSError as err:
+        raise RefusedDatabase(f"{path}: cannot read: {err.strerror}") from None
+    if not head:
+        return
+    if head != MAGIC:
+        raise RefusedDatabase(f"{path}: not an SQLite database, so not an artproject "
+                              "server's; give another --db")
+    try:
+        con = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            rows = dict(con.execute("SELECT key, value FROM meta").fetchall())
+        finally:
+            con.close()
+    except sqlite3.Error:
+        rows = {}
+    if rows.get("format") != FORMAT:
+        raise RefusedDatabase(f"{path}: an SQLite database that is not an artproject "
+                              "server's (no meta format = artproject-server); give another --db")
+    version = rows.get("version", "")
+    if not version.isdigit() or int(version) > VERSION:
+        raise RefusedDatabase(f"{path}: made by a newer artproject server (database version "
+                              f"{version}; this one reads up to {VERSION})")
+
+
+class Store:
+    """The open database and its one writer (see the module's text)."""
+
+    def __init__(self, path: Path) -> None:
+        check(path)
+        self.path = path
+        try:
+            self.con = sqlite3.connect(str(path), check_same_thread=False,
+                                       isolation_level=None)
+            self.con.execute("PRAGMA journal_mode=WAL")
+            self.con.execute("PRAGMA synchronous=FULL")
+            self.con.execute("PRAGMA foreign_keys=ON")
+            self.con.executescript(SCHEMA)
+            self.con.execute("INSERT OR IGNORE INTO meta VALUES ('format', ?), ('version', ?)",
+                             (FORMAT, str(VERSION)))
+        except sqlite3.Error as err:
+            raise RefusedDatabase(f"{path}: cannot open the database: {err}") from None
+        self._pool = ThreadPoolExecutor(1, thread_name_prefix="artproject-db")
+        self._pending: list[tuple[list[Op], asyncio.Future[None]]] = []
+        self._writer: asyncio.Task[None] | None = None
+        self.commits = 0  # transactions (a batch of writes each), for the benchmark
+
+    # ---------------------------------------------------------------- reading (at start)
+    def rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        return self.con.execute(sql, params).fetchall()
+
+    # ---------------------------------------------------------------- writing
+    async def write(self, ops: list[Op]) -> None:
+        """Run `ops` as one unit, committed to disk when this returns; sqlite3.Error if they
+        could not be (nothing of them is then stored)."""
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.append((ops, fut))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.get_running_loop().create_task(self._drain())
+        await fut
+
+    async def _drain(self) -> None:
+        loop = asyncio.get_running_loop()
+        while self._pending:
+            batch, self._pending = self._pending, []
+            try:
+                failed = await loop.run_in_executor(self._pool, self._commit,
+                                                    [ops for ops, _ in batch])
+            except sqlite3.Error as err:  # the commit itself failed: nothing was stored
+                failed = [err] * len(batch)
+            for (_, fut), err in zip(batch, failed, strict=True):
+                if fut.done():
+                    continue
+                if err is None:
+                    fut.set_result(None)
+                else:
+                    fut.set_exception(err)
+
+    def _commit(self, groups: list[list[Op]]) -> list[sqlite3.Error | None]:
+        """One transaction for every group, each in a savepoint (one group's failure leaves
+        the others); the thread's work."""
+        con = self.con
+        out: list[sqlite3.Error | None] = []
+        con.execute("BEGIN IMMEDIATE")
+        try:
+            for ops in groups:
+                con.execute("SAVEPOINT g")
+                try:
+                    for sql, params in ops:
+                        con.execute(sql, params)
+                    con.execute("RELEASE g")
+                    out.append(None)
+                except sqlite3.Error as err:
+                    con.execute("ROLLBACK TO g")
+                    con.execute("RELEASE g")
+                    out.append(err)
+            con.execute("COMMIT")
+        except BaseException:
+            if con.in_transaction:
+                con.execute("ROLLBACK")
+            raise
+        self.commits += 1
+        return out
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True)
+        self.con.close()

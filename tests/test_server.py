@@ -1,0 +1,80 @@
+"""`artproject serve` (docs/server.md): whole games played by clients over real WebSockets to
+a real server on loopback, with its database a real SQLite file."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("uvicorn")
+pytest.importorskip("starlette")
+
+from tests.serving import Client, Running, play_out, running  # noqa: E402
+
+
+@pytest.fixture
+def srv(tmp_path: Path) -> Iterator[Running]:
+    yield from running(tmp_path / "games.db")
+
+
+def test_catalog_names_both_games_their_boards_and_bots(srv: Running) -> None:
+    games = {g["game"]: g for g in srv.http.get("/api/catalog").json()["games"]}
+    art, war = games["art-project"], games["art-of-war"]
+    assert art["players"] == [1, 6] and war["players"] == [2, 7]
+    assert "japan" in art["options"]["board"]["values"]
+    assert "hard" in art["options"]["difficulty"]["values"]
+    assert "refused-card-hand" in war["variants"] and "no-ally-dice" in art["variants"]
+    assert {"random", "heuristic", "ismcts"} <= set(art["bots"]) == set(war["bots"])
+
+
+def test_an_art_game_played_to_the_end_by_two_people_and_a_bot(srv: Running) -> None:
+    g = srv.create(game="art-project", board="japan", difficulty="easy",
+                   seats=["person", "bot:heuristic", "person"], name="friday")
+    assert g["status"] == "waiting" and [s["kind"] for s in g["seats"]] == [
+        "person", "bot", "person"]
+    assert [x["id"] for x in srv.http.get("/api/games").json()["games"]] == [g["id"]]
+    t1 = srv.join(g["id"], "p1", "Ann")
+    c1 = Client(srv.ws_url, g["id"], {"type": "hello", "token": t1})
+    welcome = c1.until(lambda m: m["type"] == "welcome")
+    assert welcome["seat"] == "p1" and welcome["status"] == "waiting"
+    assert welcome["table"]["board"] == "japan" and welcome["table"]["cities"]
+    assert c1.move("done")["code"] == "not-started"
+    t3 = srv.join(g["id"], "p3", "Bo")
+    c3 = Client(srv.ws_url, g["id"], {"type": "hello", "token": t3})
+    c3.until(lambda m: m["type"] == "welcome")
+    assert srv.http.get("/api/games").json()["games"] == []  # no open seat left
+    last = play_out([c1, c3], seed=1)
+    assert last["view"]["outcome"] in ("won", "lost")
+    summary = srv.http.get(f"/api/games/{g['id']}").json()
+    assert summary["status"] == "over" and summary["moves"] == last["version"]
+    # every move is in the database, once, in order
+    rows = srv.store.rows("SELECT n FROM moves WHERE game = ? ORDER BY n", (g["id"],))
+    assert [r[0] for r in rows] == list(range(1, last["version"] + 1))
+    c1.close()
+    c3.close()
+
+
+def test_an_art_of_war_game_played_to_the_end_by_three_people(srv: Running) -> None:
+    g = srv.create(game="art-of-war", seats=["person", "person", "person"])
+    clients = []
+    for seat in ("p1", "p2", "p3"):
+        c = Client(srv.ws_url, g["id"], {"type": "hello", "token": srv.join(g["id"], seat)})
+        c.until(lambda m: m["type"] == "welcome")
+        clients.append(c)
+    last = play_out(clients, seed=2)
+    assert last["view"]["outcome"] is not None and last["view"]["standing"]
+    for c in clients:
+        c.close()
+
+
+def test_bots_alone_play_a_game_that_a_spectator_watches(srv: Running) -> None:
+    g = srv.create(game="art-of-war", seats=["bot:heuristic", "bot:random"])
+    assert g["status"] == "playing"
+    spy = Client(srv.ws_url, g["id"], {"type": "hello", "spectate": True})
+    spy.until(lambda m: m.get("view", {}).get("outcome") is not None, 120)
+    assert spy.frame is not None and spy.frame["seat"] is None if "seat" in spy.frame else True
+    assert all(not m.get("legal") for m in spy.got)
+    assert all(m["view"]["hand"] == [] for m in spy.got if "view" in m)
+    spy.close()
