@@ -21,7 +21,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from ..core.hooks import NOBODY
+from ..core.hooks import NOBODY, GameHooks
 from .lobby import Conn, Live, Lobby, P, Refused
 
 MESSAGE_LIMIT: Final = 4096  # bytes in a message or a lobby body
@@ -120,7 +120,7 @@ def make_app(lobby: Lobby, origins: frozenset[str] = frozenset()) -> Starlette:
 
     @endpoint
     async def table(request: Request) -> Response:
-        return JSONResponse(lobby.get(request.path_params["gid"]).state.table())
+        return JSONResponse(GameHooks.table(lobby.get(request.path_params["gid"]).state))
 
     @endpoint
     async def join(request: Request) -> Response:

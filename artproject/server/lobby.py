@@ -23,7 +23,7 @@ from typing import Any, Final
 from ..core.actions import Action
 from ..core.errors import ArtError, GameError, MalformedActionError
 from ..core.games import game_class, game_names
-from ..core.hooks import NOBODY
+from ..core.hooks import NOBODY, GameHooks
 from ..core.machine import Machine
 from ..core.saves import FORMAT as SAVE_FORMAT
 from ..core.saves import VERSION as SAVE_VERSION
@@ -366,7 +366,7 @@ class Lobby:
         return {"type": "welcome", "game": live.id,
                 "seat": P[conn.seat] if conn.seat != NOBODY else None,
                 "status": live.status, "seats": [s.summary() for s in live.seats],
-                "table": live.state.table(), "last": live.last, **f}
+                "table": GameHooks.table(live.state), "last": live.last, **f}
 
     def seats_changed(self, live: Live) -> None:
         msg = {"type": "seats", "seats": [s.summary() for s in live.seats]}
