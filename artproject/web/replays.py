@@ -12,7 +12,7 @@ from collections import OrderedDict
 from typing import Any, Final
 
 from .sources import Recording, SourceError, digest_of, from_store, open_bytes
-from .views import decision_labels, everything_view, picture, seat_names, seat_view
+from .views import ALL, decision_labels, everything_frame, seat_frame, seat_names, table
 
 KEEP: Final = 32  # files and recordings kept open (the least recently used go first)
 
@@ -67,27 +67,24 @@ class Book:
         over = rec.over()
         return {"id": rid, "kind": rec.kind, "title": rec.title, "steps": rec.steps,
                 "game": rec.start.game, "seats": seat_names(rec.start),
-                "views": [*seat_names(rec.start), *(["all"] if over else [])], "over": over}
+                "views": [*seat_names(rec.start), *([ALL] if over else [])], "over": over}
 
     def step(self, rid: str, k: int, view: str) -> dict[str, Any]:
         """Step `k` of a recording as `view` (a seat's name, or `all` for a finished game)
         saw it, with the decision that led there."""
         rec = self.recording(rid)
         seats = seat_names(rec.start)
-        if view != "all" and view not in seats:
+        if view != ALL and view not in seats:
             raise SourceError(f"no seat {view!r}: this game's seats are {', '.join(seats)}"
                               + (", or all" if rec.over() else ""))
-        if view == "all" and not rec.over():
+        if view == ALL and not rec.over():
             raise SourceError("everything is shown only for a finished game: choose a seat "
                               f"({', '.join(seats)})")
         st = rec.at(k)
         before = rec.at(k - 1) if k > 0 else None
-        if view == "all":
-            shown = everything_view(st, before)
-        else:
-            shown = seat_view(st, seats.index(view), before)
-        labels = decision_labels(rec.at(rec.steps), None if view == "all"
+        frame = (everything_frame(st, before) if view == ALL
+                 else seat_frame(st, seats.index(view), before))
+        labels = decision_labels(rec.at(rec.steps), None if view == ALL
                                  else seats.index(view))
-        return {**self.summary(rid), "step": k, "view": view, "decisions": labels,
-                "led": labels[k - 1] if k > 0 else None, "state": shown,
-                "picture": picture(st)}
+        return {**self.summary(rid), **frame, "step": k, "viewer": view, "decisions": labels,
+                "led": labels[k - 1] if k > 0 else None, "table": table(st)}

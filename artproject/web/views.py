@@ -1,18 +1,22 @@
-"""What the web pages are sent of a game: a seat's view, everything (a finished game's
-replay), the decisions as a view saw them, and the static picture of the rules (the board,
-the cards).
+"""What the replay viewer and the watcher send a page of a game: the same frame the server
+sends a seat (docs/server.md: the game's `view`, `table`, the seat's legal actions, the
+events as it saw them), or, for a finished game, everything.
 
-A seat's view is built only from what the kernel lets that seat know: its `observation`
-and its `information_state` (the actions and chance events as the seat saw them). The
-picture comes from the rules alone.
+A seat's frame comes only from the kernel's hooks for that seat (built from its
+observation and information state). Everything (a finished game's replay) is the public
+view with each seat's own hand beside it, each card a seat saw face down shown as that
+seat saw it, and every event as it happened.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from ..core.actions import CHANCE
+from ..core.hooks import NOBODY, GameHooks
 from ..core.machine import Machine
+
+ALL: Final = "all"  # the view of everything
 
 
 def seat_names(st: Machine) -> list[str]:
@@ -20,15 +24,10 @@ def seat_names(st: Machine) -> list[str]:
     return [f"p{i + 1}" for i in range(st.num_players())]
 
 
-def seen_log(st: Machine, seat: int) -> list[str]:
-    """Every action and chance event as `seat` saw them, in order (its information state)."""
-    return [str(x) for x in st.information_state(seat)[3]]
-
-
 def decision_labels(st: Machine, seat: int | None) -> list[str]:
     """Each decision taken, as `seat` saw it (another's secret: only what it tells), or as it
     was (None: everything)."""
-    verbs = st.registry.verbs
+    verbs = st.registry.verbs  # type: ignore[attr-defined]
     out = []
     for a in st.history:
         if a.player == CHANCE:
@@ -39,39 +38,46 @@ def decision_labels(st: Machine, seat: int | None) -> list[str]:
     return out
 
 
-def seat_view(st: Machine, seat: int, before: Machine | None = None) -> dict[str, Any]:
-    """What `seat` sees now, with the events it saw since `before` (the step before)."""
-    view = dict(st.observation(seat))
-    log = seen_log(st, seat)
-    since = len(seen_log(before, seat)) if before is not None else 0
-    labels = decision_labels(st, seat)
-    view.update(seat=f"p{seat + 1}", log=log, new=log[since:],
-                led=labels[-1] if before is not None and labels else None)
-    return view
+def seat_frame(st: Machine, seat: int, before: Machine | None = None) -> dict[str, Any]:
+    """What `seat` sees now (its view, its legal actions, its events), the events new since
+    `before` (the step before) marked by `events_new`."""
+    events = st.seen_events(seat)
+    since = len(before.seen_events(seat)) if before is not None else 0
+    return {"seat": f"p{seat + 1}", "view": st.view(seat),
+            "legal": [st.action_view(a) for a in st.seat_actions(seat)],
+            "events": events, "events_new": len(events) - since}
 
 
-def everything_view(st: Machine, before: Machine | None = None) -> dict[str, Any]:
-    """Everything about the game (for a finished game's replay): every seat's hand, every
-    event."""
-    seats = range(st.num_players())
-    view = dict(st.observation(0))
-    seen = [st.observation(p) for p in seats]
-    view["hands"] = {f"p{p + 1}": seen[p].get("hand", []) for p in seats}
-    view.pop("hand", None)
-    table = view.get("table")
-    if isinstance(table, dict) and isinstance(table.get("cards"), dict):
-        # each face-down card as its owner sees it: everything is shown
-        table["cards"] = {s: seen[int(s[1:]) - 1]["table"]["cards"].get(s, c)
-                          for s, c in table["cards"].items()}
-    log = st.events()
+def _reveal(public: Any, own: Any) -> Any:
+    """`public` with each face-down card ("?") that `own` (a seat's view) shows face up."""
+    if isinstance(public, dict) and isinstance(own, dict):
+        return {k: _reveal(v, own.get(k)) for k, v in public.items()}
+    if isinstance(public, list) and isinstance(own, list) and len(public) == len(own):
+        return [_reveal(a, b) for a, b in zip(public, own, strict=True)]
+    if public == "?" and isinstance(own, str):
+        return own
+    return public
+
+
+def everything_frame(st: Machine, before: Machine | None = None) -> dict[str, Any]:
+    """Everything (a finished game's replay): the public view, every seat's hand, each
+    face-down card face up, every event; the legal actions of every seat."""
+    view = st.view(NOBODY)
+    hands = {}
+    for p, name in enumerate(seat_names(st)):
+        own = st.view(p)
+        view = _reveal(view, own)
+        hands[name] = own.get("hand", [])
+    view["seat"] = None
+    view["hands_shown"] = hands
+    events = st.events()
     since = len(before.events()) if before is not None else 0
-    view.update(seat="all", log=log, new=log[since:],
-                legal=[str(a) for a in st.legal_actions()] if not st.is_over() else [])
-    return view
+    legal = [] if st.is_over() else [st.action_view(a) for a in st.legal_actions()
+                                     if a.player != CHANCE]
+    return {"seat": ALL, "view": view, "legal": legal, "events": events,
+            "events_new": len(events) - since}
 
 
-def picture(st: Machine) -> dict[str, Any]:
-    """The static picture of a game's rules (the board, the cards)."""
-    from .pictures import picture_of
-
-    return picture_of(st.game, st.rules)
+def table(st: Machine) -> dict[str, Any]:
+    """The game's fixed picture (the board, the cards): the `table` hook."""
+    return GameHooks.table(st)  # Art of War's state has a `table()` of its own (tokens)

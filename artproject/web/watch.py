@@ -79,7 +79,7 @@ class Watcher:
         from ..core.art.loader import load_rules
         from ..core.art.game import new_game
         from ..missions import DEFAULT
-        from .views import everything_view, picture
+        from .views import everything_frame, table
 
         if kind not in ("mission", "variant"):
             return {"note": f"a {kind} file: it checks clean; the watcher draws the board of "
@@ -92,4 +92,4 @@ class Watcher:
                           seed=1)
         except ArtError as err:
             return {"errors": [str(err)]}
-        return {"picture": picture(st), "state": everything_view(st)}
+        return {"table": table(st), **everything_frame(st)}

@@ -51,7 +51,7 @@ export async function api(url, options = {}) {
   let body = null;
   try { body = await res.json(); } catch { body = null; }
   if (!res.ok || body == null || (body && body.error)) {
-    const why = body && body.error ? body.error : `${res.status} ${res.statusText}`;
+    const why = body && (body.message || body.error) ? body.message || body.error : `${res.status} ${res.statusText}`;
     throw new Error(typeof why === "string" ? why : JSON.stringify(why));
   }
   return body;
@@ -78,4 +78,22 @@ export function clickable(el, label, fn) {
 /** A word for people from a notation name: mad_monkey -> mad monkey. */
 export function words(name) {
   return String(name ?? "").replaceAll("_", " ");
+}
+
+/** POST a JSON body (the lobby's API). */
+export function post(url, body) {
+  return api(url, {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
+}
+
+/** The seat this browser holds in a game (its token, kept in this browser only). */
+export function heldSeat(gid) {
+  try { return JSON.parse(localStorage.getItem(`artproject.seat.${gid}`) || "null"); } catch { return null; }
+}
+
+export function holdSeat(gid, joined) {
+  localStorage.setItem(`artproject.seat.${gid}`, JSON.stringify({seat: joined.seat, token: joined.token}));
+}
+
+export function dropSeat(gid) {
+  localStorage.removeItem(`artproject.seat.${gid}`);
 }

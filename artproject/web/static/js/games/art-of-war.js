@@ -3,22 +3,26 @@
 // your hand with each card's score and power, and bet/raise controls offering only the
 // legal amounts.
 import {button, clickable, h, words} from "../dom.js";
-import {actionPanel, eventLog, outcomeBanner} from "./common.js";
+import {actionPanel, bySlot, eventLog, outcomeBanner} from "./common.js";
 
 const SHAPES = ["●", "■", "▲", "◆", "★", "✚", "⬟"];
+const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 function seatMark(seat) {
-  return SHAPES[(Number(seat.slice(1)) - 1) % SHAPES.length];
+  return SHAPES[(Number(String(seat).slice(1)) - 1) % SHAPES.length];
 }
 
-/** A card face: name, score, bonus, powers. */
-export function face(picture, name, action, act) {
-  const c = picture.cards[name] || {title: words(name), score: "?", text: {}};
-  const powers = Object.entries(c.text || {}).filter(([k]) => k !== "rank");
-  const el = h("article", {class: "card war-card", "data-card": name},
-    h("header", {}, h("span", {class: "title"}, c.title || words(name)), h("span", {class: "score", title: "score"}, String(c.score))),
-    h("p", {class: "meta"}, `score ${c.score}${c.bonus ? ` · adds +${c.bonus} from hand` : ""}`),
-    powers.length ? h("dl", {}, powers.map(([k, t]) => [h("dt", {}, words(k)), h("dd", {}, t)])) : h("p", {class: "muted"}, "no power"));
+function kinds(table) {
+  return Object.fromEntries(table.cards.map((c) => [c.name, c]));
+}
+
+/** A card face: its title, score, power and other sections. */
+export function face(c, action, act) {
+  const other = Object.entries(c.sections || {}).filter(([k]) => k !== "rank");
+  const el = h("article", {class: "card war-card", "data-card": c.name},
+    h("header", {}, h("span", {class: "title"}, c.title || words(c.name)), h("span", {class: "score", title: "score"}, String(c.score))),
+    h("p", {class: "meta"}, `score ${c.score} · power ${c.power}`),
+    other.length ? h("dl", {}, other.map(([k, t]) => [h("dt", {}, words(k)), h("dd", {}, t)])) : null);
   if (action) {
     el.classList.add("playable");
     el.dataset.action = action;
@@ -29,93 +33,97 @@ export function face(picture, name, action, act) {
 }
 
 function back(seat) {
-  return h("span", {class: "card-back", title: `${seat}'s card, face down`}, h("span", {class: "back-pattern", "aria-hidden": "true"}), "face down");
+  return h("span", {class: "card-back", "data-back": seat, title: `${seat}'s card, face down`}, "face down");
 }
 
-function seats(state, me) {
+function seats(view) {
   const list = h("ul", {class: "seats"});
-  for (const seat of Object.keys(state.tokens)) {
-    const alive = state.alive.includes(seat);
+  for (const st of view.seats) {
+    const seat = st.seat;
     const tags = [];
-    if (seat === me) tags.push("you");
-    if (seat === state.current) tags.push("turn");
-    if (seat === state.deciding) tags.push("deciding");
-    if (!alive) tags.push("out");
-    list.append(h("li", {class: ["seat", alive ? "" : "dead", seat === state.deciding ? "deciding" : "", seat === me ? "me" : ""], "data-seat": seat},
+    if (seat === view.seat) tags.push("you");
+    if (seat === view.current) tags.push("turn");
+    if (view.deciding.includes(seat)) tags.push("deciding");
+    if (!st.alive) tags.push("out");
+    const place = view.standing ? view.standing.find((x) => x.player === seat) : null;
+    list.append(h("li", {class: ["seat", st.alive ? "" : "dead", view.deciding.includes(seat) ? "deciding" : "", seat === view.seat ? "me" : ""], "data-seat": seat},
       h("span", {class: "mark", "aria-hidden": "true"}, seatMark(seat)),
       h("strong", {}, seat),
-      h("span", {class: "tokens"}, `${state.tokens[seat]} token${state.tokens[seat] === 1 ? "" : "s"}`),
-      h("span", {class: "hand-size"}, `${state.hand_sizes[seat]} card${state.hand_sizes[seat] === 1 ? "" : "s"}`),
+      h("span", {class: "tokens"}, plural(st.tokens, "token")),
+      h("span", {class: "hand-size"}, `${plural(st.hand_size, "card")} in hand`),
+      place ? h("span", {class: "place"}, `place ${place.place}${place.won ? " — winner" : ""}`) : null,
       tags.length ? h("span", {class: "tags"}, tags.map((t) => h("em", {class: `tag tag-${t}`}, t))) : null));
   }
   return h("section", {class: "table-seats", "aria-label": "players"}, h("h3", {}, "Players"), list);
 }
 
-function challenge(picture, state) {
-  const t = state.table;
+function challenge(cards, view) {
+  const t = view.table;
   if (!t) return h("section", {class: "challenge none"}, h("h3", {}, "Challenge"), h("p", {class: "muted"}, "no challenge on the table"));
-  const who = t.defender ? `${t.attacker} challenges ${t.defender}` : `${t.attacker}: ${words(t.kind)}`;
+  const who = t.defender ? `${t.attacker} challenges ${t.defender}` : `${t.attacker} leads`;
   const rows = Object.entries(t.stakes).map(([seat, stake]) => {
-    const card = t.cards[seat];
-    const withdrawn = t.withdrawn.includes(seat);
+    const name = t.cards[seat];
     return h("li", {class: "stake", "data-seat": seat},
       h("strong", {}, `${seatMark(seat)} ${seat}`), ` stakes ${stake}`,
-      withdrawn ? h("em", {}, " (withdrawn)") : "",
-      card === "?" ? back(seat) : card ? h("span", {class: "shown"}, face(picture, card)) : h("span", {class: "muted"}, " no card yet"),
-      (t.added[seat] || []).length ? h("span", {class: "added"}, ` added: ${t.added[seat].map(words).join(", ")}`) : "");
+      t.withdrawn.includes(seat) ? h("em", {}, " (withdrawn)") : "",
+      name === "?" ? back(seat) : name ? face(cards[name] || {name, title: words(name), score: "?", power: "?"})
+        : h("span", {class: "muted"}, "no card yet"),
+      (t.added[seat] || []).length ? h("span", {class: "added"}, `added: ${t.added[seat].map(words).join(", ")}`) : "");
   });
   return h("section", {class: "challenge", "aria-label": "challenge"}, h("h3", {}, "Challenge"),
-    h("p", {}, `${words(t.kind)} — ${who}; bet ${t.bet}${t.raise ? `, raised by ${t.raise}` : ""}${t.revealed ? "; cards revealed" : ""}`),
+    h("p", {}, `${words(t.kind)}: ${who}; bet ${t.bet}${t.raise ? `, raised by ${t.raise}` : ""}${t.revealed ? "; cards revealed" : ""}`),
     h("ul", {class: "stakes"}, rows));
 }
 
-function piles(picture, state) {
-  const discard = Object.entries(state.discard || {});
+function piles(view) {
+  const discard = Object.entries(view.discard || {});
   return h("section", {class: "piles"},
     h("h3", {}, "Piles"),
-    h("p", {}, h("span", {class: "centre"}, `centre pile: ${state.centre} token${state.centre === 1 ? "" : "s"}`),
-      ` · deck: ${state.deck} card${state.deck === 1 ? "" : "s"}`, ` · tokens out of play: ${state.out}`),
+    h("p", {}, h("span", {class: "centre"}, `centre pile: ${plural(view.centre, "token")}`),
+      ` · deck: ${plural(view.deck, "card")} · out of play: ${plural(view.out, "token")}`),
     h("h4", {}, "Discard pile (face up)"),
     discard.length ? h("ul", {class: "discard"}, discard.map(([n, k]) => h("li", {}, `${words(n)} × ${k}`))) : h("p", {class: "muted"}, "empty"));
 }
 
 /** The bet and raise controls: one button per legal amount, nothing else. */
 function betting(legal, act) {
-  const amounts = (legal || []).filter((a) => /^(bet|raise) /.test(a));
-  if (!amounts.length) return null;
-  const verb = amounts[0].split(" ")[0];
-  return h("section", {class: "betting", "aria-label": `${verb} amounts`}, h("h3", {}, verb === "bet" ? "Bet" : "Raise"),
-    h("div", {class: "amounts"}, amounts.map((a) => act ? button(a.split(" ")[2], () => act(a), {"data-action": a, "aria-label": a, class: "amount"})
-      : h("span", {class: "amount inert"}, a.split(" ")[2]))));
+  const box = h("section", {class: "betting"});
+  for (const verb of ["bet", "raise"]) {
+    const list = (legal || []).filter((a) => a.verb === verb);
+    if (!list.length) continue;
+    box.append(h("h3", {}, verb === "bet" ? "Bet (tokens)" : "Raise (tokens)"),
+      h("div", {class: "amounts", role: "group", "aria-label": `${verb} amounts`},
+        list.map((a) => act ? button(String(a.slots.tokens), () => act(a.text), {"data-action": a.text, "aria-label": a.text, class: "amount"})
+          : h("span", {class: "amount inert"}, String(a.slots.tokens)))));
+  }
+  return box.childElementCount ? box : null;
 }
 
-function myHand(picture, state, legal, act, me) {
-  const plays = new Map();
-  for (const a of legal || []) {
-    const w = a.split(" ");
-    if ((w[0] === "play" || w[0] === "add" || w[0] === "discard") && w.length === 3 && !plays.has(w[2])) plays.set(w[2], a);
-  }
+function hands(view, legal, act) {
+  const plays = bySlot(legal, "card", ["play", "add", "discard"]);
   const box = h("section", {class: "hand-box"});
-  const show = (title, names, mine) => {
-    const total = names.reduce((n, k) => n + ((picture.cards[k] || {}).score || 0), 0);
-    box.append(h("h3", {}, `${title} — ${names.length} card${names.length === 1 ? "" : "s"}, total score ${total}`));
-    box.append(names.length ? h("div", {class: "hand"}, names.map((k) => face(picture, k, mine ? plays.get(k) : null, act)))
+  const show = (title, cards, mine) => {
+    const total = cards.reduce((n, c) => n + (c.score || 0), 0);
+    box.append(h("h3", {}, `${title}: ${plural(cards.length, "card")}, scores total ${total}`));
+    box.append(cards.length ? h("div", {class: "hand"}, cards.map((c) => face(c, mine ? plays.get(c.name) : null, act)))
       : h("p", {class: "muted"}, "no cards"));
   };
-  if (state.hands) for (const [seat, names] of Object.entries(state.hands)) show(`${seat}'s hand`, names, false);
-  else show(me ? `Your hand (${me})` : "Hand", state.hand || [], true);
-  return box;
+  if (view.hands_shown) for (const [seat, cards] of Object.entries(view.hands_shown)) show(`${seat}'s hand`, cards, true);
+  else if (view.seat) show(`Your hand (${view.seat})`, view.hand, true);
+  return box.childElementCount ? box : null;
 }
 
 /** The whole screen of a game of Art of War. */
-export function render(root, {picture, state, seat, act}) {
-  const legal = state.legal || [];
-  const me = seat && seat !== "all" ? seat : null;
-  const head = h("header", {class: "game-head"}, h("h2", {}, picture.title),
-    h("p", {class: "phase-line"}, `Turn ${state.turn} · ${state.current} to play${state.deciding ? ` · ${state.deciding} deciding (${words(state.wait)})` : ""}`));
-  const side = h("aside", {class: "side"}, betting(legal, act), actionPanel(legal, act));
-  root.replaceChildren(h("div", {class: "game art-of-war"}, head, outcomeBanner(state),
-    h("div", {class: "layout"}, h("div", {class: "table"}, seats(state, me), challenge(picture, state), piles(picture, state)), side),
-    myHand(picture, state, legal, act, me),
-    state.log ? eventLog(state.log, state.new) : null));
+export function render(root, {table, view, legal, events, eventsNew, seat, act}) {
+  legal = legal || [];
+  const cards = kinds(table);
+  const head = h("header", {class: "game-head"}, h("h2", {}, table.title),
+    h("p", {class: "phase-line"}, `Turn ${view.turn} · ${view.current} to play`
+      + `${view.deciding.length ? ` · deciding: ${view.deciding.join(", ")} (${words(view.wait)})` : ""}`));
+  const side = h("aside", {class: "side"}, betting(legal, act),
+    actionPanel(legal, act, seat && seat !== "all" ? `Your move (${seat})` : "Your move"));
+  root.replaceChildren(h("div", {class: "game art-of-war"}, head, outcomeBanner(view),
+    h("div", {class: "layout"}, h("div", {class: "table"}, seats(view), challenge(cards, view), piles(view)), side),
+    hands(view, legal, act),
+    events ? eventLog(events, eventsNew) : null));
 }

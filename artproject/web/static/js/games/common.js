@@ -7,24 +7,23 @@ export function actionPanel(legal, act, title = "Your move") {
   if (!legal || !legal.length) return null;
   const groups = new Map();
   for (const a of legal) {
-    const verb = a.split(" ")[0];
-    if (!groups.has(verb)) groups.set(verb, []);
-    groups.get(verb).push(a);
+    if (!groups.has(a.verb)) groups.set(a.verb, []);
+    groups.get(a.verb).push(a);
   }
   const box = h("section", {class: "actions", "aria-label": "legal actions"},
     h("h3", {}, act ? title : "Legal here"));
   for (const [verb, list] of groups) {
     box.append(h("div", {class: "group", role: "group", "aria-label": verb},
-      list.map((a) => act ? button(a, () => act(a), {class: `act verb-${verb}`, "data-action": a})
-        : h("span", {class: "act inert"}, a))));
+      list.map((a) => act ? button(a.text, () => act(a.text), {class: `act verb-${verb}`, "data-action": a.text, title: a.help || null})
+        : h("span", {class: "act inert", title: a.help || null}, a.text))));
   }
   return box;
 }
 
-/** The events, newest last; `fresh` (those of the latest step) are marked. */
+/** The events, newest last; the last `fresh` of them (the latest step's) are marked. */
 export function eventLog(log, fresh, title = "Events") {
   const list = h("ol", {class: "log", "aria-live": "polite"});
-  const firstNew = (log || []).length - (fresh || []).length;
+  const firstNew = (log || []).length - (fresh || 0);
   (log || []).forEach((line, i) => list.append(
     h("li", {class: i >= firstNew ? "new" : null}, i >= firstNew ? h("span", {class: "tag"}, "new") : null, words(line))));
   const box = h("section", {class: "events", "aria-label": title}, h("h3", {}, title), list);
@@ -32,12 +31,17 @@ export function eventLog(log, fresh, title = "Events") {
   return box;
 }
 
-/** A map seat -> the actions of `legal` whose words contain `token` at `pos`. */
-export function actionsWith(legal, verb, test) {
-  return (legal || []).filter((a) => {
-    const w = a.split(" ");
-    return w[0] === verb && test(w);
-  });
+/** The legal actions keyed by one slot's value (a city, a card, a die): the first of each. */
+export function bySlot(legal, slot, verbs) {
+  const out = new Map();
+  for (const a of legal || []) {
+    if (verbs && !verbs.includes(a.verb)) continue;
+    const v = a.slots && a.slots[slot];
+    if (v == null) continue;
+    const key = String(v);
+    if (!out.has(key)) out.set(key, a.text);
+  }
+  return out;
 }
 
 export function outcomeBanner(state) {

@@ -4,7 +4,7 @@ import {problem} from "../dom.js";
 const loaded = new Map();
 
 export async function renderGame(root, ctx) {
-  const game = ctx.picture && ctx.picture.game;
+  const game = ctx.table && ctx.table.game;
   if (!/^[a-z0-9-]+$/.test(game || "")) {
     root.replaceChildren(problem("Unknown game", String(game)));
     return;

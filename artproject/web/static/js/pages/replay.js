@@ -50,7 +50,7 @@ function opener(main) {
 let current = null; // the step on screen: {rid, step, view, steps}
 
 function controls(data) {
-  const {id, step, steps, view} = data;
+  const {id, step, steps, viewer: view} = data;
   const to = (k) => go(stepUrl(id, Math.max(0, Math.min(steps, k)), view));
   const slider = h("input", {type: "range", min: 0, max: steps, value: step, "aria-label": "jump to step", id: "step-slider"});
   slider.addEventListener("change", () => to(Number(slider.value)));
@@ -70,7 +70,7 @@ function decisions(data) {
   const list = h("ol", {class: "decisions", start: 1});
   data.decisions.forEach((label, i) => {
     const k = i + 1;
-    list.append(h("li", {}, h("a", {href: stepUrl(data.id, k, data.view), "aria-current": k === data.step ? "step" : null}, label)));
+    list.append(h("li", {}, h("a", {href: stepUrl(data.id, k, data.viewer), "aria-current": k === data.step ? "step" : null}, label)));
   });
   const box = h("details", {class: "decision-list", open: true}, h("summary", {}, `All ${data.decisions.length} decisions`), list);
   queueMicrotask(() => { const cur = list.querySelector("[aria-current]"); if (cur) cur.scrollIntoView({block: "nearest"}); });
@@ -93,11 +93,12 @@ async function showStep(main, rid, stepText) {
   const led = h("section", {class: "led", "aria-label": "what led here"},
     data.step === 0 ? h("p", {}, h("strong", {}, "The start"), " — set-up, before the first decision")
       : h("p", {}, h("strong", {}, `Decision ${data.step}: `), h("code", {class: "led-action"}, data.led)),
-    data.state.new && data.state.new.length ? h("ul", {class: "led-events"}, data.state.new.map((e) => h("li", {}, e))) : null);
+    data.events_new ? h("ul", {class: "led-events", "aria-label": "what followed"}, data.events.slice(data.events.length - data.events_new).map((e) => h("li", {}, e))) : null);
   put(main, h("div", {class: "replay"},
     h("header", {class: "replay-head"}, h("h1", {}, data.title), controls(data)),
     led, board, decisions(data)));
-  await renderGame(board, {picture: data.picture, state: data.state, seat: data.view, act: null});
+  await renderGame(board, {table: data.table, view: data.view, legal: data.legal, events: data.events,
+    eventsNew: data.events_new, seat: data.viewer, act: null});
 }
 
 function keys(e) {
@@ -107,7 +108,7 @@ function keys(e) {
   const k = Math.max(0, Math.min(current.steps, map[e.key]));
   if (k === current.step) return;
   e.preventDefault();
-  go(stepUrl(current.id, k, current.view));
+  go(stepUrl(current.id, k, current.viewer));
 }
 
 let bound = false;

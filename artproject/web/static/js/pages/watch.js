@@ -30,7 +30,10 @@ async function draw(main) {
   const board = h("div", {class: "watch-board"});
   body.push(board);
   put(main, ...body);
-  if (data.picture) await renderGame(board, {picture: data.picture, state: data.state, seat: "all", act: null});
+  if (data.table) {
+    await renderGame(board, {table: data.table, view: data.view, legal: data.legal, events: data.events,
+      eventsNew: 0, seat: "all", act: null});
+  }
   return true;
 }
 
