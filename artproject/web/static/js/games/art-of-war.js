@@ -123,7 +123,7 @@ export function render(root, {table, view, legal, events, eventsNew, seat, act})
   const side = h("aside", {class: "side"}, betting(legal, act),
     actionPanel(legal, act, seat && seat !== "all" ? `Your move (${seat})` : "Your move"));
   root.replaceChildren(h("div", {class: "game art-of-war"}, head, outcomeBanner(view),
-    h("div", {class: "layout"}, h("div", {class: "table"}, seats(view), challenge(cards, view), piles(view)), side),
+    h("div", {class: ["layout", side.childElementCount ? "" : "no-side"]}, h("div", {class: "table"}, seats(view), challenge(cards, view), piles(view)), side),
     hands(view, legal, act),
     events ? eventLog(events, eventsNew) : null));
 }

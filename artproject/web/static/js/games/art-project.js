@@ -106,6 +106,7 @@ function legend() {
   return h("ul", {class: "legend", "aria-label": "legend"},
     h("li", {}, h("span", {class: "key road-beige", "aria-hidden": "true"}), "beige road (solid)"),
     h("li", {}, h("span", {class: "key road-red", "aria-hidden": "true"}), "red road (dashed)"),
+    h("li", {}, h("span", {class: "key road-grey", "aria-hidden": "true"}), "road"),
     h("li", {}, h("span", {class: "key agents-key", "aria-hidden": "true"}, "2"), "agents"),
     h("li", {}, h("span", {class: "key artwork-key", "aria-hidden": "true"}), "artwork"),
     h("li", {}, h("span", {class: "key lost-key", "aria-hidden": "true"}, "✕"), "lost city"),
@@ -233,7 +234,9 @@ export function render(root, {table, view, legal, events, eventsNew, seat, act})
   const head = h("header", {class: "game-head"}, h("h2", {}, table.title),
     view ? h("p", {class: "phase-line"}, `Round ${view.round} · ${view.phase}${view.wait ? ` · ${words(view.wait)}` : ""}`
       + `${view.deciding.length ? ` · deciding: ${view.deciding.join(", ")}` : ""}`) : null);
-  const main = h("div", {class: "board-wrap"}, board(table, view, legal, act), legend(), track(table, view));
+  const main = h("div", {class: "board-wrap"}, board(table, view, legal, act),
+    table.movement === "anywhere" ? h("p", {class: "muted"}, "On this board a pawn moves to any city, paying the movement cost: it has no roads.") : null,
+    legend(), track(table, view));
   const side = h("aside", {class: "side"});
   if (view) {
     side.append(status(table, view), van(view), players(view), chain(view, legal, act));
@@ -243,7 +246,7 @@ export function render(root, {table, view, legal, events, eventsNew, seat, act})
     if (ap) side.append(ap);
   }
   root.replaceChildren(h("div", {class: "game art-project"}, head, view ? outcomeBanner(view) : null,
-    h("div", {class: "layout"}, main, side),
+    h("div", {class: ["layout", side.childElementCount ? "" : "no-side"]}, main, side),
     view ? hands(view, legal, act, seat) : null,
     events ? eventLog(events, eventsNew) : null));
 }

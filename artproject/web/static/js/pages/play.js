@@ -85,7 +85,6 @@ class Session {
     this.version = msg.version;
     this.view = msg.view;
     this.legal = msg.legal;
-    this.last = msg.last;
     if (!this.pending) put(this.notice);
     this.pending = false;
     this.draw();
@@ -105,7 +104,8 @@ class Session {
     put(this.head,
       h("p", {class: "who"}, seat ? h("strong", {}, `You are ${seat}`) : h("strong", {}, "Watching as a spectator"),
         ` · game ${this.gid} · ${this.status}`, this.version != null ? ` · move ${this.version}` : "",
-        this.last ? ` · last: ${this.last.seat ? `${this.last.seat} ` : ""}${this.last.action}` : ""),
+        // the last event as this seat saw it (its events), never the action as played
+        this.events.length ? ` · last: ${this.events[this.events.length - 1]}` : ""),
       h("ul", {class: "seat-list", "aria-label": "seats"}, (this.seats || []).map((x) => h("li", {"data-seat": x.seat},
         h("strong", {}, x.seat), ` ${x.kind === "bot" ? `bot ${x.bot}` : x.name || "person"}`,
         x.kind === "person" ? (x.taken ? (x.connected ? " (here)" : " (away)") : " (open)") : ""))),

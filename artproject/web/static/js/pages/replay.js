@@ -58,11 +58,11 @@ function controls(data) {
     data.views.map((v) => h("option", {value: v, selected: v === view}, v === "all" ? "everything (game over)" : `seat ${v}`)));
   views.addEventListener("change", () => go(stepUrl(id, step, views.value)));
   return h("nav", {class: "stepper", "aria-label": "steps"},
-    button("⏮ First", () => to(0), {disabled: step === 0, "aria-keyshortcuts": "Home"}),
+    button("« First", () => to(0), {disabled: step === 0, "aria-keyshortcuts": "Home"}),
     button("◀ Back", () => to(step - 1), {disabled: step === 0, "aria-keyshortcuts": "ArrowLeft", id: "step-back"}),
     h("span", {class: "where", "aria-live": "polite"}, `Step ${step} of ${steps}`),
     button("Forward ▶", () => to(step + 1), {disabled: step >= steps, "aria-keyshortcuts": "ArrowRight", id: "step-forward"}),
-    button("Last ⏭", () => to(steps), {disabled: step >= steps, "aria-keyshortcuts": "End"}),
+    button("Last »", () => to(steps), {disabled: step >= steps, "aria-keyshortcuts": "End"}),
     slider, h("label", {class: "view-label"}, "View ", views));
 }
 
@@ -73,7 +73,10 @@ function decisions(data) {
     list.append(h("li", {}, h("a", {href: stepUrl(data.id, k, data.viewer), "aria-current": k === data.step ? "step" : null}, label)));
   });
   const box = h("details", {class: "decision-list", open: true}, h("summary", {}, `All ${data.decisions.length} decisions`), list);
-  queueMicrotask(() => { const cur = list.querySelector("[aria-current]"); if (cur) cur.scrollIntoView({block: "nearest"}); });
+  queueMicrotask(() => {  // the current decision in sight, without scrolling the page
+    const cur = list.querySelector("[aria-current]");
+    if (cur) list.scrollTop = cur.offsetTop - list.offsetTop - list.clientHeight / 2;
+  });
   return box;
 }
 
