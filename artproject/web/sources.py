@@ -15,6 +15,7 @@ import hashlib
 import re
 import sqlite3
 import tempfile
+import tomllib
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Final
@@ -93,12 +94,14 @@ def kind_of(data: bytes) -> str:
     head = text.lstrip()
     if head.startswith("#") and "\n> " in text:
         return "transcript"
-    if "artproject-save" in text:
-        return "save"
-    if re.search(r"^\s*\[\[step\]\]", text, re.M):
+    if head.startswith("{"):
+        return "save"  # JSON: only saves are
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return "transcript" if head.startswith("#") else "save"  # the save's error says why
+    if doc.get("format") != "artproject-save" and ("step" in doc or "about" in doc):
         return "scenario"
-    if head.startswith("#"):
-        return "transcript"
     return "save"
 
 
@@ -209,7 +212,7 @@ def from_scenario(text: str, name: str) -> Recording:
             steps = sc._compile_steps(doc, st, sc.step_keys(type(spec)), smap, fail)
             begin()
         except ArtError as err:
-            raise SourceError(str(err).replace(str(path), name)) from None
+            raise SourceError(str(err).replace(str(path), name).replace(tmp + "/", "")) from None
     start = st.clone()
     frames = {0: start}
     actions: list[str] = []
