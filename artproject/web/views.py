@@ -27,7 +27,7 @@ def seat_names(st: Machine) -> list[str]:
 def decision_labels(st: Machine, seat: int | None) -> list[str]:
     """Each decision taken, as `seat` saw it (another's secret: only what it tells), or as it
     was (None: everything)."""
-    verbs = st.registry.verbs  # type: ignore[attr-defined]
+    verbs = st.registry.verbs
     out = []
     for a in st.history:
         if a.player == CHANCE:

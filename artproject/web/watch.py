@@ -62,22 +62,22 @@ class Watcher:
                              "this page shows it"]
             return out
         try:
-            errors, warnings, kind = checked(self.path)
+            found, odd, kind = checked(self.path)
+            errors, warnings = [str(e) for e in found], [str(w) for w in odd]
         except ArtError as err:
-            errors, warnings, kind = [err], [], "unread"
+            errors, warnings, kind = [str(err)], [], "unread"
         except (OSError, UnicodeDecodeError) as err:
             out["errors"] = [f"{self.path}: cannot read: {err}"]
             return out
-        out.update(kind=kind, errors=[str(e) for e in errors],
-                   warnings=[str(w) for w in warnings])
+        out.update(kind=kind, errors=errors, warnings=warnings)
         if not errors:
             out.update(self._board(kind))
         return out
 
     def _board(self, kind: str) -> dict[str, Any]:
         """A clean mission's board as set up (a variant: on the default board)."""
-        from ..core.art.loader import load_rules
         from ..core.art.game import new_game
+        from ..core.art.loader import load_rules
         from ..missions import DEFAULT
         from .views import everything_frame, table
 

@@ -37,6 +37,20 @@ def _step_to(page: Any, k: int, n: int) -> None:
     page.wait_for_selector(".replay-board .game")
 
 
+def _same_as_engine(page: Any, game: Any) -> None:
+    """The page shows the engine's van, health, round and pawns."""
+    obs = game.observation(0)
+    for kind, count in obs["van"].items():
+        assert page.locator(f".res[data-resource={kind}] strong").inner_text() == str(count)
+    for i, health in enumerate(obs["health"]):
+        seat = page.locator(f".health li[data-seat=p{i + 1}]")
+        assert f"health {health}" in seat.inner_text()
+    assert page.locator("dl.status dd").first.inner_text().startswith(str(obs["round"]))
+    for i, city in enumerate(obs["pawns"]):
+        title = page.locator(f".pawn[data-pawn=p{i + 1}] title").text_content()
+        assert title == f"pawn p{i + 1} in {city}"
+
+
 def test_stepping_a_transcript_shows_the_engine_s_game(page: Any, server: Any) -> None:
     path = TRANSCRIPTS / "japan-2p-medium-seed1-heuristic.txt"
     actions = _decisions(path)
@@ -52,15 +66,7 @@ def test_stepping_a_transcript_shows_the_engine_s_game(page: Any, server: Any) -
         assert re.search(rf"/replay/\w+/{k}\?view=all$", page.url)  # each step its address
         if k:
             assert page.locator(".led-action").inner_text() == actions[k - 1]
-        obs = game.observation(0)
-        for kind, count in obs["van"].items():
-            assert page.locator(f".res[data-resource={kind}] strong").inner_text() == str(count)
-        for i, health in enumerate(obs["health"]):
-            assert f"health {health}" in page.locator(f".health li[data-seat=p{i + 1}]").inner_text()
-        assert page.locator("dl.status dd").first.inner_text().startswith(str(obs["round"]))
-        for i, city in enumerate(obs["pawns"]):
-            title = page.locator(f".pawn[data-pawn=p{i + 1}] title").text_content()
-            assert title == f"pawn p{i + 1} in {city}"
+        _same_as_engine(page, game)
         if k == 40:
             shoot(page, "replay.png")
     assert page.locator(".outcome").inner_text().startswith(f"Game over: {game.outcome}")
