@@ -91,10 +91,10 @@ class GameHooks:
         made: dict[str, Any] = self._part("views", "view")(self, player)
         return made
 
-    def table(self) -> dict[str, Any]:
+    def picture(self) -> dict[str, Any]:
         """The game's fixed picture (its board, its cards, its seats) as plain JSON data, the
-        same for every viewer: PACKAGE's views.table."""
-        made: dict[str, Any] = self._part("views", "table")(self)
+        same for every viewer: PACKAGE's views.picture."""
+        made: dict[str, Any] = self._part("views", "picture")(self)
         return made
 
     @classmethod

@@ -4,6 +4,7 @@ every message it receives."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import threading
@@ -13,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from artproject.server import listen, make_server
@@ -80,7 +82,8 @@ class Client:
         self.frame: dict[str, Any] | None = None
         self.n = 0
         if hello is not None:
-            self.send(hello)
+            with contextlib.suppress(ConnectionClosed):  # a server that closes at once
+                self.send(hello)
 
     def send(self, msg: Any) -> None:
         self.ws.send(msg if isinstance(msg, str) else json.dumps(msg))
@@ -122,29 +125,51 @@ class Client:
         self._opened.__exit__(None, None, None)
 
 
-def play_out(clients: list[Client], seed: int, limit: int = 5000) -> dict[str, Any]:
+def play_out(clients: list[Client], seed: int, limit: int = 5000,
+             guide: Callable[[], str] | None = None) -> dict[str, Any]:
     """Play a game to its end through `clients` (the persons' seats), each choosing a random
-    action of its latest frame's `legal`; the bots play on the server. The last frame."""
+    action of its latest frame's `legal` (or the one `guide()` names, when a client may take
+    it: a bot's choice, so that a game lasts); the bots play on the server. The last frame."""
     rng = random.Random(seed)
+    idle = 0
     for _ in range(limit):
         for c in clients:
-            c.drain()
-        top = max(c.frame["version"] for c in clients if c.frame is not None)
-        over = [c.frame for c in clients if c.frame is not None and c.frame["view"]["outcome"]
-                is not None]
-        if over:
-            return over[0]
-        movers = [c for c in clients if c.frame is not None and c.frame["legal"]
-                  and c.frame["version"] == top]
-        if not movers:
-            clients[0].until(lambda m: m["type"] == "state", 30)
+            c.drain(0.02 if idle < 10 else 0.2)
+        over, movers = _movers(clients)
+        if over is not None:
+            return over
+        if not movers:  # a bot thinks, or a frame is on its way
+            idle += 1
+            assert idle < 200, "no one has a decision"
             continue
-        c = rng.choice(movers)
+        idle = 0
+        c, text = _choose(movers, rng, guide() if guide is not None else None)
         assert c.frame is not None
-        legal = c.frame["legal"]
-        verbs = sorted({a["verb"] for a in legal})
-        verb = rng.choice(verbs)
-        pick = rng.choice([a for a in legal if a["verb"] == verb])
-        answer = c.move(pick["text"], c.frame["version"])
-        assert answer["type"] == "ack" or answer["code"] == "stale", answer
+        answer = c.move(text, c.frame["version"])
+        assert answer["type"] == "ack" or answer["code"] in ("stale", "game-over"), answer
     raise AssertionError("the game did not end")
+
+
+def _movers(clients: list[Client]) -> tuple[dict[str, Any] | None, list[Client]]:
+    """The last frame if the game is over; the clients with a decision at the latest version."""
+    frames = [c.frame for c in clients if c.frame is not None]
+    over = [f for f in frames if f["view"]["outcome"] is not None]
+    if over:
+        return over[0], []
+    top = max(f["version"] for f in frames)
+    return None, [c for c in clients if c.frame is not None and c.frame["legal"]
+                  and c.frame["version"] == top]
+
+
+def _choose(movers: list[Client], rng: random.Random, want: str | None,
+            ) -> tuple[Client, str]:
+    """The guide's action if a mover may take it; else a random mover's random verb's action."""
+    for c in movers:
+        if c.frame is not None and any(a["text"] == want for a in c.frame["legal"]):
+            assert want is not None
+            return c, want
+    c = rng.choice(movers)
+    assert c.frame is not None
+    legal = c.frame["legal"]
+    verb = rng.choice(sorted({a["verb"] for a in legal}))
+    return c, str(rng.choice([a for a in legal if a["verb"] == verb])["text"])

@@ -11,7 +11,7 @@ import pytest
 pytest.importorskip("uvicorn")
 pytest.importorskip("starlette")
 
-from tests.serving import Client, Running, play_out, running  # noqa: E402
+from tests.serving import Client, Running, play_out, running
 
 
 @pytest.fixture
@@ -61,8 +61,12 @@ def test_an_art_of_war_game_played_to_the_end_by_three_people(srv: Running) -> N
     clients = []
     for seat in ("p1", "p2", "p3"):
         c = Client(srv.ws_url, g["id"], {"type": "hello", "token": srv.join(g["id"], seat)})
-        c.until(lambda m: m["type"] == "welcome")
+        w = c.until(lambda m: m["type"] == "welcome")
+        assert w["table"]["seats"] == ["p1", "p2", "p3"]
+        assert {k["name"] for k in w["table"]["cards"]} >= {"farmer", "queen", "king"}
+        assert len(w["view"]["hand"]) == 6 and w["view"]["hand"][0]["score"] >= 1
         clients.append(c)
+    assert srv.http.get(f"/api/games/{g['id']}/table").json() == w["table"]
     last = play_out(clients, seed=2)
     assert last["view"]["outcome"] is not None and last["view"]["standing"]
     for c in clients:

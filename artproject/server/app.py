@@ -21,7 +21,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from ..core.hooks import NOBODY, GameHooks
+from ..core.hooks import NOBODY
 from .lobby import Conn, Live, Lobby, P, Refused
 
 MESSAGE_LIMIT: Final = 4096  # bytes in a message or a lobby body
@@ -120,7 +120,7 @@ def make_app(lobby: Lobby, origins: frozenset[str] = frozenset()) -> Starlette:
 
     @endpoint
     async def table(request: Request) -> Response:
-        return JSONResponse(GameHooks.table(lobby.get(request.path_params["gid"]).state))
+        return JSONResponse(lobby.get(request.path_params["gid"]).state.picture())
 
     @endpoint
     async def join(request: Request) -> Response:
@@ -139,13 +139,15 @@ def make_app(lobby: Lobby, origins: frozenset[str] = frozenset()) -> Starlette:
 
     async def play(ws: WebSocket) -> None:
         if not same_origin(ws.headers.get("origin"), ws.headers.get("host"), origins):
-            await ws.close(4403)
+            await ws.close(4403)  # before the handshake is accepted: answered HTTP 403
             return
         live = lobby.games.get(ws.path_params["gid"])
+        await ws.accept()
         if live is None:
+            await ws.send_text(json.dumps({"type": "error", "code": "no-such-game",
+                                           "message": "no such game"}))
             await ws.close(4404)
             return
-        await ws.accept()
         await Session(lobby, live, ws).run()
 
     routes: list[BaseRoute] = [

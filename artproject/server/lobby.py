@@ -23,13 +23,13 @@ from typing import Any, Final
 from ..core.actions import Action
 from ..core.errors import ArtError, GameError, MalformedActionError
 from ..core.games import game_class, game_names
-from ..core.hooks import NOBODY, GameHooks
+from ..core.hooks import NOBODY
 from ..core.machine import Machine
 from ..core.saves import FORMAT as SAVE_FORMAT
 from ..core.saves import VERSION as SAVE_VERSION
 from ..core.saves import digest, from_dict
 from .frames import frame
-from .store import Store
+from .store import Op, Store
 
 SLOW_BOTS: Final = frozenset({"ismcts"})  # bots that think in a thread, off the event loop
 QUEUE_LIMIT: Final = 512  # frames waiting for a slow connection before it is closed
@@ -184,7 +184,7 @@ class Lobby:
         if not live.open_seats():
             live.status = "playing"
         header = {"options": options, "save": st.save_header(None)}
-        ops = [("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, NULL, '', ?, ?)",
+        ops: list[Op] = [("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, NULL, '', ?, ?)",
                 (gid, name, title, json.dumps(header), live.bot_seed, live.status,
                  live.created, digest(st)))]
         ops += [("INSERT INTO seats VALUES (?, ?, ?, ?, ?, NULL)",
@@ -201,7 +201,7 @@ class Lobby:
         known = policies_of(live.state.game)
         for s in live.seats:
             if s.kind == "bot":
-                s.policy = make_policy(s.bot, live.bot_seed + s.index, known)
+                s.policy = make_policy(s.bot, live.bot_seed + s.index, known)  # type: ignore[assignment]
 
     # ================================================================ seats
     def get(self, gid: str) -> Live:
@@ -235,7 +235,7 @@ class Lobby:
         token = secrets.token_urlsafe(24)
         hashed = token_hash(token)
         starts = live.status == "waiting" and len(live.open_seats()) == 1
-        ops = [("UPDATE seats SET token = ?, name = ? WHERE game = ? AND seat = ?",
+        ops: list[Op] = [("UPDATE seats SET token = ?, name = ? WHERE game = ? AND seat = ?",
                 (hashed, name, live.id, seat.index))]
         if starts:
             ops.append(("UPDATE games SET status = 'playing' WHERE id = ?", (live.id,)))
@@ -291,7 +291,7 @@ class Lobby:
             before = st.clone()
             st.apply(action)
             n = len(st.history)
-            ops = [("INSERT INTO moves VALUES (?, ?, ?, ?, ?, ?, ?)",
+            ops: list[Op] = [("INSERT INTO moves VALUES (?, ?, ?, ?, ?, ?, ?)",
                     (live.id, n, seat, str(action), client, now_text(), digest(st)))]
             if st.outcome is not None:
                 ops.append(("UPDATE games SET status = 'over', outcome = ?, reason = ? "
@@ -366,7 +366,7 @@ class Lobby:
         return {"type": "welcome", "game": live.id,
                 "seat": P[conn.seat] if conn.seat != NOBODY else None,
                 "status": live.status, "seats": [s.summary() for s in live.seats],
-                "table": GameHooks.table(live.state), "last": live.last, **f}
+                "table": live.state.picture(), "last": live.last, **f}
 
     def seats_changed(self, live: Live) -> None:
         msg = {"type": "seats", "seats": [s.summary() for s in live.seats]}

@@ -128,8 +128,8 @@ class Store:
             try:
                 failed = await loop.run_in_executor(self._pool, self._commit,
                                                     [ops for ops, _ in batch])
-            except sqlite3.Error as err:  # the commit itself failed: nothing was stored
-                failed = [err] * len(batch)
+            except sqlite3.Error as whole:  # the commit itself failed: nothing was stored
+                failed = [whole] * len(batch)
             for (_, fut), err in zip(batch, failed, strict=True):
                 if fut.done():
                     continue

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from ..core.actions import CHANCE
-from ..core.hooks import NOBODY, GameHooks
+from ..core.hooks import NOBODY
 from ..core.machine import Machine
 
 ALL: Final = "all"  # the view of everything
@@ -79,5 +79,5 @@ def everything_frame(st: Machine, before: Machine | None = None) -> dict[str, An
 
 
 def table(st: Machine) -> dict[str, Any]:
-    """The game's fixed picture (the board, the cards): the `table` hook."""
-    return GameHooks.table(st)  # Art of War's state has a `table()` of its own (tokens)
+    """The game's fixed picture (the board, the cards): the `picture` hook."""
+    return st.picture()

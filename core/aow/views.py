@@ -1,4 +1,4 @@
-"""What a person is shown of an Art of War game (the kernel's `view` and `table` hooks):
+"""What a person is shown of an Art of War game (the kernel's `view` and `picture` hooks):
 plain JSON data for a server or a browser (docs/server.md).
 
 A seat's view is made from that player's `observation` (info.py, W19) and the fixed rules
@@ -56,7 +56,7 @@ def view(st: War, player: int) -> dict[str, Any]:
     }
 
 
-def table(st: War) -> dict[str, Any]:
+def picture(st: War) -> dict[str, Any]:
     """The rules in play, the seats and every kind of card (how many of each, its score,
     power and text): the deck's make-up, which every player knows."""
     rules = st.rules

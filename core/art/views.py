@@ -1,4 +1,4 @@
-"""What a person is shown of an A.R.T. game (the kernel's `view` and `table` hooks): plain
+"""What a person is shown of an A.R.T. game (the kernel's `view` and `picture` hooks): plain
 JSON data for a server or a browser (docs/server.md).
 
 A seat's view is made from that player's `observation` (info.py) and the fixed rules alone,
@@ -75,7 +75,7 @@ def view(st: State, player: int) -> dict[str, Any]:
     }
 
 
-def table(st: State) -> dict[str, Any]:
+def picture(st: State) -> dict[str, Any]:
     """The board (cities with their symbols and map coordinates, roads with their thread,
     the artwork track with threat and ally cost), the team and the resources."""
     rules = st.rules
