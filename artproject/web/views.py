@@ -78,6 +78,13 @@ def everything_frame(st: Machine, before: Machine | None = None) -> dict[str, An
             "events_new": len(events) - since}
 
 
+def spectator_frame(st: Machine) -> dict[str, Any]:
+    """What every player sees (the public view, no hand, no legal action): a board shown."""
+    events = st.seen_events(NOBODY)
+    return {"seat": None, "view": st.view(NOBODY), "legal": [], "events": events,
+            "events_new": 0}
+
+
 def table(st: Machine) -> dict[str, Any]:
     """The game's fixed picture (the board, the cards): the `picture` hook."""
     return st.picture()

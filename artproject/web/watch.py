@@ -88,7 +88,7 @@ class Watcher:
         from ..core.art.game import new_game
         from ..core.art.loader import load_rules
         from ..missions import DEFAULT
-        from .views import everything_frame, table
+        from .views import spectator_frame, table
 
         if kind not in ("mission", "variant"):
             return {"note": f"a {kind} file: it checks clean; the watcher draws the board of "
@@ -101,4 +101,4 @@ class Watcher:
                           seed=1)
         except ArtError as err:
             return {"errors": [str(err)]}
-        return {"table": table(st), **everything_frame(st)}
+        return {"table": table(st), **spectator_frame(st)}

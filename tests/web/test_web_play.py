@@ -25,7 +25,7 @@ def _create(page: Any, url: str, game: str, players: int, seats: list[str],
     page.click("#create-game")
     page.wait_for_url(re.compile(r"/play/"))
     page.wait_for_selector(".play-board .game")
-    return str(page.url.rsplit("/", 1)[1])
+    return str(page.url.rsplit("/", 1)[1].split("?")[0])
 
 
 def test_a_whole_art_project_game_by_clicks(page: Any, server: Any) -> None:
@@ -135,3 +135,18 @@ def test_two_art_of_war_seats_never_see_each_others_cards(browser: Any, server: 
     finally:
         one.close()
         two.close()
+
+
+def test_a_spectator_watches_bots_play(page: Any, server: Any) -> None:
+    gid = _create(page, server.url, "art-project", 3,
+                  ["bot:heuristic", "bot:random", "bot:heuristic"], board="egypt",
+                  difficulty="easy")
+    assert page.get_by_text("Watching as a spectator").is_visible()
+    assert server.lobby.games[gid].summary()["board"] == "egypt"
+    page.wait_for_selector(".play-board .outcome", timeout=120_000)
+    live = server.lobby.games[gid]
+    assert live.state.is_over()
+    assert page.locator(".play-board .actions").count() == 0  # nothing to click
+    assert page.locator(".play-board .hand-box").count() == 0  # nobody's cards
+    assert page.locator(".play-board svg.board .city").count() == len(live.state.rules.cities)
+    shoot(page, "spectate.png")

@@ -27,7 +27,7 @@ def test_the_watched_board_follows_the_file(page: Any, server: Any, watched: Pat
     page.goto(server.url + "/watch")
     page.wait_for_selector(".watch-board svg.board")
     assert page.locator(".watch-board .city").count() == 8
-    shoot(page, "watch.png")
+    shoot(page, "author.png")
 
     _save(watched, good.replace('to = "sendai"', 'to = "sendaii"', 1))  # a typo, saved
     error = page.locator(".check-error")
@@ -36,7 +36,7 @@ def test_the_watched_board_follows_the_file(page: Any, server: Any, watched: Pat
     assert f"{watched}:" in text and "unknown city 'sendaii' (did you mean 'sendai'?)" in text
     assert text.splitlines()[0].split(":")[1:3] == ["61", "6"]  # file:line:col, as check says
     assert page.locator(".watch-board svg.board").count() == 0
-    shoot(page, "watch-error.png", full_page=False)
+    shoot(page, "author-error.png", full_page=False)
 
     _save(watched, good.replace('x = 82', 'x = 90', 1))  # mended, and a city moved
     page.wait_for_selector(".watch-board svg.board")

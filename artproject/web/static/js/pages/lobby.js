@@ -31,10 +31,12 @@ function creator(catalog, out) {
     players.min = g.players[0]; players.max = g.players[1];
     const n = Math.max(g.players[0], Math.min(g.players[1], Number(players.value) || g.players[0]));
     players.value = n;
+    const was = Object.fromEntries([...options.querySelectorAll("select")].map((x) => [x.name, x.value]));
+    const ticked = new Set([...options.querySelectorAll("input[name=variant]:checked")].map((x) => x.value));
     put(options, ...Object.entries(g.options).map(([key, o]) => field(key[0].toUpperCase() + key.slice(1),
-      h("select", {name: key}, o.values.map((v) => h("option", {value: v, selected: v === o.default}, v))))),
+      h("select", {name: key}, o.values.map((v) => h("option", {value: v, selected: v === (o.values.includes(was[key]) ? was[key] : o.default)}, v))))),
     g.variants.length ? h("fieldset", {class: "variants"}, h("legend", {}, "Variants (house rules)"),
-      g.variants.map((v) => h("label", {class: "check"}, h("input", {type: "checkbox", name: "variant", value: v}), ` ${v}`))) : null);
+      g.variants.map((v) => h("label", {class: "check"}, h("input", {type: "checkbox", name: "variant", value: v, checked: ticked.has(v)}), ` ${v}`))) : null);
     const old = [...seats.querySelectorAll("select")].map((x) => x.value);
     put(seats, h("legend", {}, "Seats"), Array.from({length: n}, (_, i) => field(`Seat p${i + 1}`,
       h("select", {name: `seat${i}`}, h("option", {value: "person"}, i === 0 ? "person (you)" : "person"),
@@ -53,7 +55,7 @@ function creator(catalog, out) {
       const game = await post("/api/games", body);
       const mine = game.seats.find((x) => x.kind === "person");
       if (mine) await join(game.id, mine.seat, you.value);
-      else go(`/play/${encodeURIComponent(game.id)}`);
+      else go(`/play/${encodeURIComponent(game.id)}?spectate=1`);  // bots alone: watch them
     } catch (err) {
       put(out, problem("The game could not be created", err.message));
     }

@@ -87,7 +87,10 @@ async function showStep(main, rid, stepText) {
   try {
     data = await api(`/api/replays/${encodeURIComponent(rid)}/${encodeURIComponent(stepText)}?view=${encodeURIComponent(view)}`);
   } catch (err) {
-    put(main, problem("This step cannot be shown", err.message), h("p", {}, h("a", {href: "/replay"}, "Open a file to replay")));
+    const open = !/is not open on this server/.test(err.message);
+    put(main, problem("This step cannot be shown", err.message),
+      h("p", {}, open ? [h("a", {href: stepUrl(rid, 0, view)}, "Go to the start of this replay"), " · "] : null,
+        h("a", {href: "/replay"}, "Open a file to replay")));
     return;
   }
   current = data;

@@ -31,8 +31,8 @@ async function draw(main) {
   body.push(board);
   put(main, ...body);
   if (data.table) {
-    await renderGame(board, {table: data.table, view: data.view, legal: data.legal, events: data.events,
-      eventsNew: 0, seat: "all", act: null});
+    // the board as set up: no hand, no move, no events yet
+    await renderGame(board, {table: data.table, view: data.view, legal: [], events: null, seat: null, act: null});
   }
   return true;
 }

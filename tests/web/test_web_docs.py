@@ -1,0 +1,54 @@
+"""docs/web.md shows every screenshot the browser tests take, and `artproject serve
+--watch FILE` serves the web client as the page says (the command itself, in a process)."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGE = ROOT / "docs" / "web.md"
+
+
+def test_the_page_shows_every_screenshot_the_tests_take() -> None:
+    shown = set(re.findall(r"!\[[^\]]*\]\(web/([\w.-]+\.png)\)", PAGE.read_text()))
+    taken = set()
+    for test in (ROOT / "tests" / "web").glob("test_*.py"):
+        taken |= set(re.findall(r'shoot\(\w+, "([\w.-]+\.png)"', test.read_text()))
+    assert taken and shown == taken
+    on_disk = {p.name for p in (ROOT / "docs" / "web").glob("*.png")}
+    assert on_disk == taken, "a screenshot no test takes, or one not written yet"
+
+
+def test_serve_watch_serves_the_client(tmp_path: Path) -> None:
+    mission = tmp_path / "harbour.toml"
+    mission.write_text((ROOT / "missions" / "japan.toml").read_text())
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "artproject", "serve", "--port", "0", "--db",
+         str(tmp_path / "games.db"), "--watch", str(mission)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        url = re.search(r"http://127\.0\.0\.1:\d+", line)
+        assert url, line
+        with httpx.Client(base_url=url.group(0), timeout=30) as http:
+            for page in ("/", "/watch", "/replay", "/replay/x/1", "/play/abc"):
+                r = http.get(page)
+                assert r.status_code == 200 and 'src="/static/js/app.js"' in r.text
+            assert http.get("/static/js/games/art-project.js").status_code == 200
+            watched = http.get("/api/watch").json()
+            assert watched["errors"] == [] and watched["table"]["board"] == "japan"
+            assert len(watched["table"]["cities"]) == 8
+    finally:
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err
