@@ -223,8 +223,10 @@ function hands(view, legal, act, seat) {
     box.append(cards.length ? h("div", {class: "hand"}, cards.map((c) => card(c, mine ? plays.get(String(c.id)) : null, act)))
       : h("p", {class: "muted"}, "no cards"));
   };
-  if (view.hands_shown) for (const [p, cards] of Object.entries(view.hands_shown)) show(`${p}'s hand`, cards, true);
-  else if (view.seat) show(`Your hand (${view.seat})`, view.hand, true);
+  const all = view.hands_shown ? Object.entries(view.hands_shown) : [];
+  if (all.length && all.every(([, cards]) => !cards.length)) box.append(h("p", {class: "muted"}, "No cards in any hand."));
+  else for (const [p, cards] of all) show(`${p}'s hand`, cards, true);
+  if (!view.hands_shown && view.seat) show(`Your hand (${view.seat})`, view.hand, true);
   return box.childElementCount ? box : null;
 }
 

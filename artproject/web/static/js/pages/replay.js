@@ -67,10 +67,11 @@ function controls(data) {
 }
 
 function decisions(data) {
-  const list = h("ol", {class: "decisions", start: 1});
+  const list = h("ol", {class: "decisions"});
   data.decisions.forEach((label, i) => {
     const k = i + 1;
-    list.append(h("li", {}, h("a", {href: stepUrl(data.id, k, data.viewer), "aria-current": k === data.step ? "step" : null}, label)));
+    list.append(h("li", {}, h("span", {class: "n"}, `${k}.`), " ",
+      h("a", {href: stepUrl(data.id, k, data.viewer), "aria-current": k === data.step ? "step" : null}, label)));
   });
   const box = h("details", {class: "decision-list", open: true}, h("summary", {}, `All ${data.decisions.length} decisions`), list);
   queueMicrotask(() => {  // the current decision in sight, without scrolling the page
