@@ -49,6 +49,6 @@ def test_serve_watch_serves_the_client(tmp_path: Path) -> None:
             assert len(watched["table"]["cities"]) == 8
     finally:
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=30)
+        _, err = proc.communicate(timeout=30)
     assert proc.returncode == 130, err
     assert "Traceback" not in err
