@@ -9,6 +9,7 @@ up: agents, artworks, the pawns at the start.
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -16,6 +17,7 @@ from typing import Any, Final
 
 from ..core.errors import ArtError
 
+LOG = logging.getLogger("artproject.web")
 POLL: Final = 0.25  # seconds between looks at the file (a save shows within this)
 
 
@@ -79,6 +81,9 @@ class Watcher:
             out["errors"] = [f"{self.path}: cannot read: {err}"]
             return out
         out.update(kind=kind, errors=errors, warnings=warnings)
+        if errors:  # the page shows them all; the server's log, one line
+            LOG.warning("%s", errors[0].splitlines()[0] + (
+                f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""))
         if not errors:
             out.update(self._board(kind))
         return out

@@ -4,9 +4,12 @@ text, never run; the pages readable on a phone."""
 
 from __future__ import annotations
 
+import logging
 import os
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from tests.web.conftest import MISSION, shoot
 
@@ -21,7 +24,9 @@ def _save(path: Path, text: str) -> None:
     os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
 
 
-def test_the_watched_board_follows_the_file(page: Any, server: Any, watched: Path) -> None:
+def test_the_watched_board_follows_the_file(page: Any, server: Any, watched: Path,
+                                            caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.WARNING, logger="artproject.web")
     good = MISSION.read_text()
     _save(watched, good)
     page.goto(server.url + "/watch")
@@ -36,6 +41,8 @@ def test_the_watched_board_follows_the_file(page: Any, server: Any, watched: Pat
     assert f"{watched}:" in text and "unknown city 'sendaii' (did you mean 'sendai'?)" in text
     assert text.splitlines()[0].split(":")[1:3] == ["61", "6"]  # file:line:col, as check says
     assert page.locator(".watch-board svg.board").count() == 0
+    logged = [r.getMessage() for r in caplog.records if r.name == "artproject.web"]
+    assert len(logged) == 1 and "unknown city 'sendaii'" in logged[0]  # one line
     shoot(page, "author-error.png", full_page=False)
 
     _save(watched, good.replace('x = 82', 'x = 90', 1))  # mended, and a city moved
