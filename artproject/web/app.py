@@ -51,6 +51,8 @@ class Web:
                             headers={"Cache-Control": "no-cache"})
 
     async def open_replay(self, request: Request) -> Response:
+        if not same_origin(request.headers.get("origin"), request.headers.get("host")):
+            return _error(403, "a page of another origin may not open files here", request)
         name = request.query_params.get("name", "upload")[:200]
         size = int(request.headers.get("content-length") or 0)
         if size > MAX_BYTES:

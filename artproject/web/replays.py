@@ -8,13 +8,28 @@ hook, built from its observation and information state) or, for a finished game,
 
 from __future__ import annotations
 
+import functools
+import threading
 from collections import OrderedDict
-from typing import Any, Final
+from collections.abc import Callable
+from typing import Any, Final, TypeVar, cast
 
 from .sources import Recording, SourceError, digest_of, from_store, open_bytes
 from .views import ALL, decision_labels, everything_frame, seat_frame, seat_names, table
 
 KEEP: Final = 32  # files and recordings kept open (the least recently used go first)
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _locked(fn: F) -> F:
+    """The method with the book's lock held."""
+    @functools.wraps(fn)
+    def run(self: Book, *args: Any) -> Any:
+        with self.lock:
+            return fn(self, *args)
+    return cast(F, run)
 
 
 class Book:
@@ -25,6 +40,9 @@ class Book:
         self.files: OrderedDict[str, tuple[bytes, str]] = OrderedDict()
         self.recordings: OrderedDict[str, Recording] = OrderedDict()
         self.stores: dict[str, list[dict[str, Any]]] = {}
+        # the server answers in worker threads: one at a time here (a replay's frames, the
+        # least-recently-used order)
+        self.lock = threading.RLock()
 
     def _remember(self, table: OrderedDict[str, Any], key: str, value: Any) -> None:
         table[key] = value
@@ -33,6 +51,7 @@ class Book:
             old, _ = table.popitem(last=False)
             self.stores.pop(old, None)
 
+    @_locked
     def open(self, data: bytes, name: str) -> dict[str, Any]:
         """Open a file: a recording's summary, or a store's list of games (SourceError)."""
         rid = digest_of(data)
@@ -46,6 +65,7 @@ class Book:
         self._remember(self.recordings, rid, got)
         return self.summary(rid)
 
+    @_locked
     def recording(self, rid: str) -> Recording:
         """An open recording; a store's game (`DIGEST.N`) is played again when first asked."""
         rec = self.recordings.get(rid)
@@ -61,6 +81,7 @@ class Book:
         raise SourceError(f"replay {rid!r} is not open on this server (the server may have "
                           "restarted since): open its file again, and the same links work")
 
+    @_locked
     def summary(self, rid: str) -> dict[str, Any]:
         """What the viewer shows of a recording before a step: title, steps, seats."""
         rec = self.recording(rid)
@@ -69,6 +90,7 @@ class Book:
                 "game": rec.start.game, "seats": seat_names(rec.start),
                 "views": [*seat_names(rec.start), *([ALL] if over else [])], "over": over}
 
+    @_locked
     def step(self, rid: str, k: int, view: str) -> dict[str, Any]:
         """Step `k` of a recording as `view` (a seat's name, or `all` for a finished game)
         saw it, with the decision that led there."""
