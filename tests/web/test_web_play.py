@@ -139,10 +139,10 @@ def test_two_art_of_war_seats_never_see_each_others_cards(browser: Any, server: 
 
 def test_a_spectator_watches_bots_play(page: Any, server: Any) -> None:
     gid = _create(page, server.url, "art-project", 3,
-                  ["bot:heuristic", "bot:random", "bot:heuristic"], board="egypt",
+                  ["bot:heuristic", "bot:random", "bot:heuristic"], board="scandinavia",
                   difficulty="easy")
     assert page.get_by_text("Watching as a spectator").is_visible()
-    assert server.lobby.games[gid].summary()["board"] == "egypt"
+    assert server.lobby.games[gid].summary()["board"] == "scandinavia"
     page.wait_for_selector(".play-board .outcome", timeout=120_000)
     live = server.lobby.games[gid]
     assert live.state.is_over()
