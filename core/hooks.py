@@ -20,6 +20,8 @@ NOBODY: Final = -5
 
 
 _PARTS: dict[tuple[type, str, str], Any] = {}  # GameHooks._part's finds
+_PARSED: dict[tuple[str, str], Any] = {}  # seat_actions' readings: (game, text) -> Action
+PARSED_KEPT: Final = 1 << 16  # readings kept (a bound on their memory)
 
 
 class GameHooks:
@@ -92,8 +94,8 @@ class GameHooks:
         return made
 
     def picture(self) -> dict[str, Any]:
-        """The game's fixed picture (its board, its cards, its seats) as plain JSON data, the
-        same for every viewer: PACKAGE's views.picture."""
+        """The game's fixed picture (what its rules show every player, and its seats) as
+        plain JSON data, the same for every viewer: PACKAGE's views.picture."""
         made: dict[str, Any] = self._part("views", "picture")(self)
         return made
 
@@ -117,9 +119,17 @@ class GameHooks:
         the player's own observation (none for NOBODY)."""
         if not 0 <= player < self.num_players():
             return []
-        parse = self.registry.parse  # type: ignore[attr-defined]
-        acts = (parse(text) for text in self.observation(player).get("legal", ()))
-        return [a for a in acts if self.seat_of(a) == player]
+        out = []
+        for text in self.observation(player).get("legal", ()):
+            key = (self.game, text)  # type: ignore[attr-defined]
+            a = _PARSED.get(key)
+            if a is None:  # an action's text reads the same in every game of its game
+                if len(_PARSED) >= PARSED_KEPT:
+                    _PARSED.clear()
+                a = _PARSED[key] = self.registry.parse(text)  # type: ignore[attr-defined]
+            if self.seat_of(a) == player:
+                out.append(a)
+        return out
 
     def deciding_seats(self) -> list[int]:
         """The seats with a decision now (who is to act is public), in order."""

@@ -55,7 +55,7 @@ class Running:
         out: dict[str, Any] = r.json()
         return out
 
-    def join(self, gid: str, seat: str, name: str = "") -> str:
+    def join(self, gid: str, seat: str | None, name: str = "") -> str:
         r = self.http.post(f"/api/games/{gid}/join", json={"seat": seat, "name": name})
         assert r.status_code == 200, r.text
         token: str = r.json()["token"]
@@ -86,7 +86,7 @@ class Client:
                 self.send(hello)
 
     def send(self, msg: Any) -> None:
-        self.ws.send(msg if isinstance(msg, str) else json.dumps(msg))
+        self.ws.send(msg if isinstance(msg, str | bytes) else json.dumps(msg))
 
     def recv(self, timeout: float = 30) -> dict[str, Any]:
         msg: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))

@@ -3,6 +3,8 @@ a real server on loopback, with its database a real SQLite file."""
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -10,6 +12,8 @@ import pytest
 
 pytest.importorskip("uvicorn")
 pytest.importorskip("starlette")
+
+from websockets.exceptions import ConnectionClosed
 
 from tests.serving import Client, Running, play_out, running
 
@@ -26,7 +30,7 @@ def test_catalog_names_both_games_their_boards_and_bots(srv: Running) -> None:
     assert "japan" in art["options"]["board"]["values"]
     assert "hard" in art["options"]["difficulty"]["values"]
     assert "refused-card-hand" in war["variants"] and "no-ally-dice" in art["variants"]
-    assert {"random", "heuristic", "ismcts"} <= set(art["bots"]) == set(war["bots"])
+    assert {"random", "heuristic", "ismcts"} <= set(art["bots"]) & set(war["bots"])
 
 
 def test_an_art_game_played_to_the_end_by_two_people_and_a_bot(srv: Running) -> None:
@@ -82,3 +86,89 @@ def test_bots_alone_play_a_game_that_a_spectator_watches(srv: Running) -> None:
     assert all(not m.get("legal") for m in spy.got)
     assert all(m["view"]["hand"] == [] for m in spy.got if "view" in m)
     spy.close()
+
+
+DOC = Path(__file__).resolve().parent.parent / "docs" / "server.md"
+SERVER = Path(__file__).resolve().parent.parent / "artproject" / "server"
+
+
+def _blocks(lang: str) -> list[str]:
+    return re.findall(rf"^```{lang}\n(.*?)^```$", DOC.read_text(encoding="utf-8"), re.S | re.M)
+
+
+def test_the_docs_examples_are_json_and_name_every_error_code() -> None:
+    blocks = _blocks("json")
+    assert len(blocks) >= 15
+    for b in blocks:
+        json.loads(b)
+    text = DOC.read_text(encoding="utf-8")
+    source = "\n".join(p.read_text(encoding="utf-8") for p in SERVER.glob("*.py"))
+    codes = set(re.findall(r'(?:Refused|error)\(\s*"([a-z-]+)"', source))
+    assert {"bad-json", "illegal", "foreign", "stale", "bad-token", "rate-limited"} <= codes
+    for code in codes:
+        assert re.search(rf"[` ]{code}`", text), code  # `code` or `409 code`
+
+
+def test_the_docs_script_plays_a_game_to_the_end(srv: Running,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    (script,) = _blocks("python")
+    assert 'url = "http://127.0.0.1:8000"' in script
+    exec(compile(script.replace("http://127.0.0.1:8000", srv.url), "docs/server.md", "exec"),
+         {})
+    assert capsys.readouterr().out.startswith("over: ")
+
+
+def test_a_person_plays_the_search_bot_which_thinks_off_the_loop(srv: Running) -> None:
+    g = srv.create(game="art-of-war", seats=["person", "bot:ismcts"])
+    c = Client(srv.ws_url, g["id"], {"type": "hello", "token": srv.join(g["id"], "p1")})
+    c.until(lambda m: m["type"] == "welcome")
+    last = play_out([c], seed=6)
+    assert last["view"]["outcome"] is not None
+    moved = {m["last"]["seat"] for m in c.got if m["type"] == "state" and m["last"]}
+    assert moved == {"p1", "p2"}
+    c.close()
+
+
+def test_a_seat_left_mid_game_is_open_again_and_its_new_holder_sees_the_game(
+        srv: Running) -> None:
+    g = srv.create(game="art-of-war", seats=["person", "person"])
+    t1, t2 = srv.join(g["id"], "p1", "Ann"), srv.join(g["id"], "p2", "Bo")
+    c1 = Client(srv.ws_url, g["id"], {"type": "hello", "token": t1})
+    c2 = Client(srv.ws_url, g["id"], {"type": "hello", "token": t2})
+    for c in (c1, c2):
+        c.until(lambda m: m["type"] == "welcome")
+    assert c1.move("draw p1")["type"] == "ack"
+    c2.until(lambda m: m["type"] == "state" and m["version"] == 1)
+    assert srv.http.post(f"/api/games/{g['id']}/leave", json={"token": t2}).json() == {
+        "left": "p2"}
+    with pytest.raises(ConnectionClosed) as closed:
+        while True:
+            c2.recv(10)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1001
+    seats = c1.until(lambda m: m["type"] == "seats")["seats"]
+    assert seats[1]["taken"] is False
+    listed = srv.http.get("/api/games").json()["games"]
+    assert [x["id"] for x in listed] == [g["id"]] and listed[0]["status"] == "playing"
+    t3 = srv.join(g["id"], None, "Cy")  # the first open seat: p2's
+    c3 = Client(srv.ws_url, g["id"], {"type": "hello", "token": t3})
+    w = c3.until(lambda m: m["type"] == "welcome")
+    assert w["seat"] == "p2" and w["version"] == 1 and "draw p1" in w["events"]
+    assert len(w["view"]["hand"]) == w["view"]["seats"][1]["hand_size"]
+    last = play_out([c1, c3], seed=9)
+    assert last["view"]["outcome"] is not None
+    for c in (c1, c3):
+        c.close()
+
+
+def test_the_server_is_on_no_import_path_but_the_serve_commands() -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys, artproject, artproject.cli\n"
+            "from artproject import new_game\n"
+            "g = new_game('art-of-war', players=2, seed=1); g.view(0); g.picture()\n"
+            "print([m for m in ('starlette', 'uvicorn', 'websockets', 'artproject.server')"
+            " if m in sys.modules])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "[]"

@@ -61,6 +61,7 @@ def test_bad_messages_are_answered_and_the_connection_stays(srv: Running) -> Non
                        "version": "one"})["code"] == "bad-message"
     assert _error(c1, json.dumps({"type": "ping", "pad": "x" * 5000}))["code"] == "too-large"
     assert _error(c1, "[" * 2000 + "]" * 2000)["code"] == "bad-json"  # deeply nested
+    assert _error(c1, b"\x00\x01binary")["code"] == "bad-json"
     c1.send({"type": "ping"})
     assert c1.until(lambda m: m["type"] == "pong")
     assert srv.lobby.games[gid].state.history == v
@@ -225,3 +226,21 @@ def test_a_database_not_ours_or_newer_is_refused_untouched(tmp_path: Path) -> No
         assert r.stderr.count("\n") == 1 and why in r.stderr and "Traceback" not in r.stderr
         assert db.read_bytes() == was
     assert sorted(p.name for p in tmp_path.iterdir()) == ["newer.db", "notes.db", "theirs.db"]
+
+
+def test_a_stored_game_that_does_not_replay_is_refused_at_start(tmp_path: Path) -> None:
+    db = tmp_path / "games.db"
+    for srv in running(db):
+        g = srv.create(game="art-of-war", seats=["person", "person"])
+        c = Client(srv.ws_url, g["id"], {"type": "hello", "token": srv.join(g["id"], "p1")})
+        c.until(lambda m: m["type"] == "welcome")
+        srv.join(g["id"], "p2")
+        assert c.move("take p1")["type"] == "ack"
+        c.close()
+    con = sqlite3.connect(db)
+    con.execute("UPDATE moves SET action = 'draw p2'")  # edited outside the server
+    con.commit()
+    con.close()
+    r = _serve(db)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1, r
+    assert g["id"] in r.stderr and "does not replay" in r.stderr

@@ -41,7 +41,8 @@ def make_server(lobby: Any, origins: Iterable[str] = ()) -> Any:
 
     config = uvicorn.Config(make_app(lobby, frozenset(origins)), log_level="warning",
                             access_log=False, ws="websockets-sansio",
-                            ws_max_size=PROTOCOL_LIMIT, lifespan="on", server_header=False)
+                            ws_max_size=PROTOCOL_LIMIT, lifespan="on", server_header=False,
+                            timeout_keep_alive=30)
     return uvicorn.Server(config)
 
 

@@ -223,11 +223,17 @@ class Session:
             assert self.conn is not None
             writer = asyncio.get_running_loop().create_task(self.write(self.conn))
             while not self.conn.closed:
-                text = await self.ws.receive_text()
+                got = await self.ws.receive()
+                if got["type"] == "websocket.disconnect":
+                    break
+                text = got.get("text")
+                if text is None:  # a binary frame
+                    await self.error("bad-json", "send text frames: JSON objects")
+                    continue
                 if not await self.message(text):
                     break
-        except (WebSocketDisconnect, RuntimeError, KeyError):
-            pass  # the client went away (or sent a frame that is not text)
+        except (WebSocketDisconnect, RuntimeError):
+            pass  # the client went away
         finally:
             self.leave()
             if writer is not None:

@@ -15,6 +15,7 @@ import hmac
 import json
 import secrets
 import sqlite3
+import sys
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -31,9 +32,11 @@ from ..core.saves import digest, from_dict
 from .frames import frame
 from .store import Op, Store
 
+DIGEST_EVERY: Final = 16  # a move stores the game's digest every this many, and at the end
 SLOW_BOTS: Final = frozenset({"ismcts"})  # bots that think in a thread, off the event loop
 QUEUE_LIMIT: Final = 512  # frames waiting for a slow connection before it is closed
 NAME_LIMIT: Final = 60
+GAMES_LIMIT: Final = 5000  # unfinished games at once: a lobby flood fills no disk
 P: Final = tuple(f"p{i + 1}" for i in range(9))
 
 
@@ -153,24 +156,16 @@ class Lobby:
 
     # ================================================================ creating
     async def create(self, body: dict[str, Any]) -> Live:
+        if sum(1 for g in self.games.values() if g.state.outcome is None) >= GAMES_LIMIT:
+            raise Refused("too-many-games", f"{GAMES_LIMIT} games are under way: finish "
+                          "some first", 503)
         name = body.get("game")
         if not isinstance(name, str) or name not in game_names():
             raise Refused("bad-game", f"game must be one of {', '.join(game_names())}")
         cls = game_class(name)
         ch = cls.choices()
         seats = _seats(body.get("seats"), ch["players"], name)
-        options: dict[str, Any] = {}
-        create: dict[str, Any] = {}
-        for key, spec in ch["options"].items():
-            value = body.get(key, spec["default"])
-            if value not in spec["values"]:
-                raise Refused("bad-option", f"{key} must be one of {', '.join(spec['values'])}")
-            options[key], create[spec["option"]] = value, value
-        variants = body.get("variants", [])
-        if not isinstance(variants, list) or any(v not in ch["variants"] for v in variants):
-            raise Refused("bad-option", "variants must be a list of: "
-                          + (", ".join(ch["variants"]) or "(none for this game)"))
-        options["variants"] = list(variants)
+        options, create, variants = _options(ch, body)
         title = body.get("name", "")
         if not isinstance(title, str) or len(title) > NAME_LIMIT:
             raise Refused("bad-option", f"name must be text of at most {NAME_LIMIT} characters")
@@ -291,8 +286,9 @@ class Lobby:
             before = st.clone()
             st.apply(action)
             n = len(st.history)
+            mark = digest(st) if n % DIGEST_EVERY == 0 or st.outcome is not None else None
             ops: list[Op] = [("INSERT INTO moves VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (live.id, n, seat, str(action), client, now_text(), digest(st)))]
+                              (live.id, n, seat, str(action), client, now_text(), mark))]
             if st.outcome is not None:
                 ops.append(("UPDATE games SET status = 'over', outcome = ?, reason = ? "
                             "WHERE id = ?", (str(st.outcome), st.reason, live.id)))
@@ -381,7 +377,16 @@ class Lobby:
         if not any(s.kind == "bot" for s in live.seats):
             return
         if live.bots is None or live.bots.done():
-            live.bots = asyncio.get_running_loop().create_task(self._bots(live))
+            live.bots = asyncio.get_running_loop().create_task(self._bots_safely(live))
+
+    async def _bots_safely(self, live: Live) -> None:
+        try:
+            await self._bots(live)
+        except asyncio.CancelledError:
+            raise
+        except Exception as err:  # a bot's failure stops its game's bots, no one else
+            print(f"artproject serve: game {live.id}: a bot failed: "
+                  f"{type(err).__name__}: {err}", file=sys.stderr, flush=True)
 
     async def _bots(self, live: Live) -> None:
         """Bots' moves until none of them has one: each bot seat with a decision asks its bot;
@@ -415,7 +420,7 @@ class Lobby:
             except Refused as err:
                 if err.code != "stale":  # a bot's move refused: say so, play no further
                     print(f"artproject serve: game {live.id}: bot {P[chosen[0]]}: "
-                          f"{err.message}", flush=True)
+                          f"{err.message}", file=sys.stderr, flush=True)
                     return
             await asyncio.sleep(0)  # let the announcement go out before the next
 
@@ -429,13 +434,7 @@ class Lobby:
             head = json.loads(header)
             moves = self.store.rows("SELECT seat, action, client, digest FROM moves WHERE "
                                     "game = ? ORDER BY n", (gid,))
-            doc = {"format": SAVE_FORMAT, "version": SAVE_VERSION, "game": game,
-                   **head["save"], "actions": [m[1] for m in moves],
-                   "digest": moves[-1][3] if moves else start}
-            try:
-                st = from_dict(doc, f"game {gid}")
-            except ArtError as err:
-                raise GameError(f"the database's {err}") from None
+            st = _rebuilt(gid, game, head["save"], start, moves)
             seats = [Seat(i, kind, bot, sname, token) for i, kind, bot, sname, token in
                      self.store.rows("SELECT seat, kind, bot, name, token FROM seats WHERE "
                                      "game = ? ORDER BY seat", (gid,))]
@@ -460,6 +459,46 @@ class Lobby:
             for c in live.conns():
                 c.close(1001)
         self.pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _rebuilt(gid: str, game: str, save: dict[str, Any], start: str,
+             moves: list[tuple[Any, ...]]) -> Machine:
+    """A stored game rebuilt: replayed as a save (core/saves.py) up to its last move that
+    stored a digest, the digest checked, then its later moves applied (each checked legal)."""
+    marked = max((i + 1 for i, m in enumerate(moves) if m[3] is not None), default=0)
+    doc = {"format": SAVE_FORMAT, "version": SAVE_VERSION, "game": game, **save,
+           "actions": [m[1] for m in moves[:marked]],
+           "digest": moves[marked - 1][3] if marked else start}
+    try:
+        st: Machine = from_dict(doc, f"game {gid}")
+        for i, m in enumerate(moves[marked:], start=marked + 1):
+            try:
+                st.apply(st.registry.parse(m[1]))
+            except GameError as err:
+                raise GameError(f"game {gid}: move {i} ({m[1][:60]!r}) does not replay: "
+                                f"{err}") from None
+    except ArtError as err:
+        raise GameError(f"the database's {err}") from None
+    return st
+
+
+def _options(ch: dict[str, Any], body: dict[str, Any],
+             ) -> tuple[dict[str, Any], dict[str, Any], list[str]]:
+    """A create request's options (as the summary shows them), the game's `create` options
+    they set, and its variants; Refused naming the first that its game does not offer."""
+    options: dict[str, Any] = {}
+    create: dict[str, Any] = {}
+    for key, spec in ch["options"].items():
+        value = body.get(key, spec["default"])
+        if value not in spec["values"]:
+            raise Refused("bad-option", f"{key} must be one of {', '.join(spec['values'])}")
+        options[key], create[spec["option"]] = value, value
+    variants = body.get("variants", [])
+    if not isinstance(variants, list) or any(v not in ch["variants"] for v in variants):
+        raise Refused("bad-option", "variants must be a list of: "
+                      + (", ".join(ch["variants"]) or "(none for this game)"))
+    options["variants"] = list(variants)
+    return options, create, list(variants)
 
 
 def _seats(spec: Any, players: list[int], game: str) -> list[Seat]:

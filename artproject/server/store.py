@@ -38,7 +38,7 @@ CREATE TABLE IF NOT EXISTS seats (
     PRIMARY KEY (game, seat));
 CREATE TABLE IF NOT EXISTS moves (
     game TEXT NOT NULL REFERENCES games(id), n INTEGER NOT NULL, seat INTEGER NOT NULL,
-    action TEXT NOT NULL, client TEXT, at TEXT NOT NULL, digest TEXT NOT NULL,
+    action TEXT NOT NULL, client TEXT, at TEXT NOT NULL, digest TEXT,
     PRIMARY KEY (game, n));
 CREATE UNIQUE INDEX IF NOT EXISTS moves_client ON moves (game, seat, client)
     WHERE client IS NOT NULL;
