@@ -52,3 +52,19 @@ def test_serve_watch_serves_the_client(tmp_path: Path) -> None:
         _, err = proc.communicate(timeout=30)
     assert proc.returncode == 130, err
     assert "Traceback" not in err
+
+
+def test_the_client_needs_nothing_from_the_internet() -> None:
+    """Every page's asset is the server's own: no address with a scheme or a host in the
+    shipped HTML, CSS or scripts (an SVG's namespace is a name, not a fetch)."""
+    static = ROOT / "artproject" / "web" / "static"
+    files = [p for p in static.rglob("*") if p.suffix in (".html", ".css", ".js", ".svg")]
+    assert len(files) >= 10
+    for f in files:
+        text = f.read_text()
+        text = text.replace("http://www.w3.org/2000/svg", "")
+        assert not re.search(r"(https?:)?//[\w.-]+\.\w+/", text.replace("://${", "")), f
+        for ref in re.findall(r'(?:src|href)="([^"]+)"', text):
+            assert ref.startswith(("/", "#")), (f, ref)
+        for ref in re.findall(r'from "([^"]+)"', text):
+            assert ref.startswith("./") or ref.startswith("../"), (f, ref)

@@ -40,13 +40,15 @@ def test_the_watched_board_follows_the_file(page: Any, server: Any, watched: Pat
     text = error.inner_text()
     assert f"{watched}:" in text and "unknown city 'sendaii' (did you mean 'sendai'?)" in text
     assert text.splitlines()[0].split(":")[1:3] == ["61", "6"]  # file:line:col, as check says
-    assert page.locator(".watch-board svg.board").count() == 0
+    # the last board without errors stays in sight, dimmed and said to be old
+    assert page.locator(".watch-board.stale svg.board").count() == 1
+    assert "the last without errors" in page.locator(".stale-note").inner_text()
     logged = [r.getMessage() for r in caplog.records if r.name == "artproject.web"]
     assert len(logged) == 1 and "unknown city 'sendaii'" in logged[0]  # one line
     shoot(page, "author-error.png", full_page=False)
 
     _save(watched, good.replace('x = 82', 'x = 90', 1))  # mended, and a city moved
-    page.wait_for_selector(".watch-board svg.board")
+    page.wait_for_selector(".watch-board:not(.stale) svg.board")
     assert page.locator(".check-error").count() == 0
 
 

@@ -4,6 +4,7 @@ import {api, h, problem, put} from "../dom.js";
 import {renderGame} from "../games/index.js";
 
 let socket = null;
+let lastGood = null; // the last version that drew a board: shown, dimmed, under errors
 
 async function draw(main) {
   let data;
@@ -30,9 +31,16 @@ async function draw(main) {
   const board = h("div", {class: "watch-board"});
   body.push(board);
   put(main, ...body);
-  if (data.table) {
+  let shown = data.table ? data : null;
+  if (shown) lastGood = data;
+  else if (data.errors.length && lastGood && lastGood.file === data.file) {
+    shown = lastGood;
+    board.classList.add("stale");
+    board.before(h("p", {class: "muted stale-note"}, `The board as it was at version ${lastGood.version}, the last without errors:`));
+  }
+  if (shown) {
     // the board as set up: no hand, no move, no events yet
-    await renderGame(board, {table: data.table, view: data.view, legal: [], events: null, seat: null, act: null});
+    await renderGame(board, {table: shown.table, view: shown.view, legal: [], events: null, seat: null, act: null});
   }
   return true;
 }
