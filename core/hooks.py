@@ -148,10 +148,30 @@ class GameHooks:
                 "arg": arg if arg is None or isinstance(arg, int | str) else str(arg),
                 "slots": slots, "help": getattr(action.verb, "help", "")}
 
-    def seen_events(self, player: int) -> list[str]:
-        """Every event so far as `player` saw it (NOBODY: as every player did): the entries
-        of their information state, as text."""
-        return [str(e) for e in self.information_state(player)[3]]  # type: ignore[attr-defined]
+    def seen_events(self, player: int, at: tuple[int, int] = (0, 0),
+                    ) -> tuple[list[str], tuple[int, int]]:
+        """The events `player` saw (NOBODY: as every player did), as text: the entries of
+        their information state (machine.py) from the place `at` on, and the place after
+        them. A place is (actions, chance events) read; the information state only grows
+        (perfect recall), so a tool that keeps the place reads only what is new. The same
+        entries, in the same order, as `information_state(player)[3]` (the server's leak
+        test compares them over whole games)."""
+        history, trail = self.history, self.trail  # type: ignore[attr-defined]
+        verbs, view = self.registry.verbs, self._view  # type: ignore[attr-defined]
+        i, j = at
+        out: list[str] = []
+        while i < len(history):
+            if j < len(trail) and trail[j][0] <= i:  # what chance did before action i
+                out.append(str(view(trail[j], player)))
+                j += 1
+                continue
+            a = history[i]
+            i += 1
+            if a.player != CHANCE:
+                seen = verbs[a.verb].seen  # what others learn of it (of a secret: less)
+                out.append(str(a) if seen is None or a.player == player else seen(a, player))
+        out += [str(view(e, player)) for e in trail[j:]]
+        return out, (i, len(trail))
 
     # ------------------------------------------------------------------ search and learning
     # (numeric.py, seats.py and the adapters read these; never the hot path)

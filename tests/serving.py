@@ -73,7 +73,7 @@ def running(db: Path, origins: tuple[str, ...] = ()) -> Iterator[Running]:
 class Client:
     """A play connection that keeps every message received (`got`) and the latest frame."""
 
-    def __init__(self, ws_url: str, gid: str, hello: dict[str, Any] | None = None,
+    def __init__(self, ws_url: str, gid: str, hello: dict[str, Any] | bytes | None = None,
                  headers: dict[str, str] | None = None) -> None:
         self._opened = connect(f"{ws_url}/ws/games/{gid}", open_timeout=30,
                                additional_headers=headers, max_size=2**24)

@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("uvicorn")
+pytest.importorskip("websockets")
+pytest.importorskip("httpx")
 pytest.importorskip("starlette")
 
 from websockets.exceptions import ConnectionClosed
@@ -172,3 +174,36 @@ def test_the_server_is_on_no_import_path_but_the_serve_commands() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert out.strip() == "[]"
+
+
+@pytest.mark.parametrize(("game", "players", "more"), [
+    ("art-project", 1, {"board": "usa", "difficulty": "hard"}),
+    ("art-project", 6, {"board": "rio", "variants": ["no-ally-dice"]}),
+    ("art-of-war", 7, {"variants": ["refused-card-hand"]})])
+def test_every_team_size_and_a_variant_can_be_served(srv: Running, game: str, players: int,
+                                                     more: dict[str, object]) -> None:
+    g = srv.create(game=game, seats=["person"] + ["bot:random"] * (players - 1), **more)
+    assert g["players"] == players and g["status"] == "waiting"
+    assert all(g[k] == v for k, v in more.items())
+    c = Client(srv.ws_url, g["id"], {"type": "hello", "token": srv.join(g["id"], "p1")})
+    w = c.until(lambda m: m["type"] == "welcome")
+    assert w["table"]["seats"] == [f"p{i + 1}" for i in range(players)]
+    assert w["table"]["variants"] == more.get("variants", [])
+    c.close()
+
+
+def test_the_docs_views_and_tables_have_the_keys_the_games_send() -> None:
+    from artproject import new_game
+
+    real = {}
+    for game in (new_game("japan", players=2, seed=1), new_game("art-of-war", players=3,
+                                                                seed=1)):
+        real[game.game, "view"] = set(game.view(0))
+        real[game.game, "table"] = set(game.picture())
+    shown = {}
+    for b in _blocks("json"):
+        doc = json.loads(b)
+        if isinstance(doc, dict) and doc.get("game") in ("art-project", "art-of-war") \
+                and "type" not in doc and "id" not in doc:
+            shown[doc["game"], "view" if "seat" in doc else "table"] = set(doc)
+    assert shown == real

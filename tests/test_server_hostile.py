@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 
 pytest.importorskip("uvicorn")
+pytest.importorskip("websockets")
+pytest.importorskip("httpx")
 
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
@@ -73,6 +75,7 @@ def test_moves_that_are_not_the_seats_are_refused_with_the_reason(srv: Running) 
     before = st.fingerprint()
     assert c1.move("bogus p1")["code"] == "malformed"
     assert c1.move("draw p2")["code"] == "foreign"
+    assert c1.move("draw p7")["message"] == "draw p7: there is no such player in this game"
     assert c2.move("draw p2")["code"] == "illegal"  # p1 decides first
     r = c1.move("bet p1 99")
     assert r["code"] == "illegal", r
@@ -110,6 +113,8 @@ def test_tokens_and_hellos(srv: Running) -> None:
     c = Client(srv.ws_url, g["id"], {"type": "hello"})
     assert c.recv()["code"] == "bad-token" and _closed(c) == 4401
     c = Client(srv.ws_url, g["id"], {"type": "ping"})
+    assert c.recv()["code"] == "hello-first" and _closed(c) == 4400
+    c = Client(srv.ws_url, g["id"], b"\x00hello")
     assert c.recv()["code"] == "hello-first" and _closed(c) == 4400
     token = srv.join(g["id"], "p1")
     c = Client(srv.ws_url, g["id"], {"type": "hello", "token": token})

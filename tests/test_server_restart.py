@@ -13,12 +13,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 pytest.importorskip("uvicorn")
+pytest.importorskip("websockets")
+httpx = pytest.importorskip("httpx")
 
-from tests.serving import Client, play_out
+from tests.serving import Client, play_out  # noqa: E402
 
 
 class Process:

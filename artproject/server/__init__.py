@@ -36,11 +36,14 @@ def make_server(lobby: Any, origins: Iterable[str] = ()) -> Any:
     """A uvicorn server of the app serving `lobby` (`.run(sockets=[...])` serves): no access
     log (nothing a request carries is logged), messages over PROTOCOL_LIMIT closed."""
     import uvicorn
+    from uvicorn.config import WS_PROTOCOLS
 
     from .app import PROTOCOL_LIMIT, make_app
 
+    sansio = "websockets-sansio"  # uvicorn 0.35's; the older implementation before it
     config = uvicorn.Config(make_app(lobby, frozenset(origins)), log_level="warning",
-                            access_log=False, ws="websockets-sansio",
+                            access_log=False,
+                            ws=sansio if sansio in WS_PROTOCOLS else "websockets",
                             ws_max_size=PROTOCOL_LIMIT, lifespan="on", server_header=False,
                             timeout_keep_alive=30)
     return uvicorn.Server(config)

@@ -213,24 +213,18 @@ class Session:
         writer: asyncio.Task[None] | None = None
         try:
             try:
-                first = await asyncio.wait_for(self.ws.receive_text(), HELLO_WAIT)
+                first = await asyncio.wait_for(self.receive(), HELLO_WAIT)
             except TimeoutError:
                 await self.error("hello-first", f"say hello within {HELLO_WAIT:.0f} seconds")
                 await self.ws.close(4400)
                 return
-            if not await self.hello(first):
+            if first is None or not await self.hello(first):
                 return
             assert self.conn is not None
             writer = asyncio.get_running_loop().create_task(self.write(self.conn))
             while not self.conn.closed:
-                got = await self.ws.receive()
-                if got["type"] == "websocket.disconnect":
-                    break
-                text = got.get("text")
-                if text is None:  # a binary frame
-                    await self.error("bad-json", "send text frames: JSON objects")
-                    continue
-                if not await self.message(text):
+                text = await self.receive()
+                if text is None or not await self.message(text):
                     break
         except (WebSocketDisconnect, RuntimeError):
             pass  # the client went away
@@ -240,6 +234,15 @@ class Session:
                 if self.conn is not None:
                     self.conn.close(self.conn.close_code)
                 await writer
+
+    async def receive(self) -> str | None:
+        """The next message's text (a binary frame's: none that reads as JSON); None when
+        the client has gone."""
+        got = await self.ws.receive()
+        if got["type"] == "websocket.disconnect":
+            return None
+        text = got.get("text")
+        return text if isinstance(text, str) else "(a binary frame)"
 
     async def hello(self, text: str) -> bool:
         msg = _read(text)

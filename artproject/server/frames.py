@@ -14,11 +14,16 @@ from typing import Any
 from ..core.hooks import NOBODY
 from ..core.machine import Machine
 
+# A connection's place in its seat's events: how many it has been sent, and the actions and
+# chance events read to make them (`seen_events`' place).
+Seen = tuple[int, int, int]
 
-def frame(game: Machine, seat: int, since: int) -> tuple[dict[str, Any], int]:
-    """What `seat` (NOBODY: a spectator) is shown of `game` now, with the events from number
-    `since` on; and how many events the seat has seen in all (the next frame's `since`)."""
-    events = game.seen_events(seat)
+
+def frame(game: Machine, seat: int, seen: Seen) -> tuple[dict[str, Any], Seen]:
+    """What `seat` (NOBODY: a spectator) is shown of `game` now, with the events after the
+    place `seen` ((0, 0, 0): all of them); and the place after them (the next frame's)."""
+    count, actions, chances = seen
+    events, (actions, chances) = game.seen_events(seat, (actions, chances))
     legal = [game.action_view(a) for a in game.seat_actions(seat)] if seat != NOBODY else []
     return {"version": len(game.history), "view": game.view(seat), "legal": legal,
-            "events": events[since:], "events_from": since}, len(events)
+            "events": events, "events_from": count}, (count + len(events), actions, chances)

@@ -29,7 +29,7 @@ from ..core.machine import Machine
 from ..core.saves import FORMAT as SAVE_FORMAT
 from ..core.saves import VERSION as SAVE_VERSION
 from ..core.saves import digest, from_dict
-from .frames import frame
+from .frames import Seen, frame
 from .store import Op, Store
 
 DIGEST_EVERY: Final = 16  # a move stores the game's digest every this many, and at the end
@@ -63,7 +63,7 @@ class Conn:
 
     def __init__(self, seat: int) -> None:
         self.seat = seat
-        self.sent = 0
+        self.sent: Seen = (0, 0, 0)  # its place in the seat's events (frames.frame)
         self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         self.closed = False
         self.close_code = 1000
@@ -334,6 +334,8 @@ class Lobby:
             whose = st.seat_of(action)
         except ArtError as err:
             raise Refused("illegal", str(err)) from None
+        if not 0 <= whose < st.num_players():
+            raise Refused("illegal", f"{action}: there is no such player in this game")
         if whose != seat:  # asked before the engine: its reasons may name that seat's cards
             raise Refused("foreign", f"{action}: that is {P[whose]}'s to decide, not "
                           f"{P[seat]}'s")
@@ -358,7 +360,7 @@ class Lobby:
             c.put({"type": "state", "status": status, "last": live.last, **f})
 
     def welcome(self, live: Live, conn: Conn) -> dict[str, Any]:
-        f, conn.sent = frame(live.state, conn.seat, 0)
+        f, conn.sent = frame(live.state, conn.seat, (0, 0, 0))
         return {"type": "welcome", "game": live.id,
                 "seat": P[conn.seat] if conn.seat != NOBODY else None,
                 "status": live.status, "seats": [s.summary() for s in live.seats],

@@ -20,7 +20,8 @@ if TYPE_CHECKING:
 
 
 def card(st: War, name: str) -> dict[str, Any]:
-    """A card by its name: its title, score and power (its rank as written) and its sections."""
+    """A card by its name: its title, score (its strength in a total), power (its rank as
+    written, compared before the totals, W12) and its sections."""
     k = st.rules.cards[st.rules.index[name]]
     return {"name": k.name, "title": k.title, "score": k.score,
             "power": k.text.get("rank", ""), "sections": dict(k.text)}
