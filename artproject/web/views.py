@@ -41,8 +41,8 @@ def decision_labels(st: Machine, seat: int | None) -> list[str]:
 def seat_frame(st: Machine, seat: int, before: Machine | None = None) -> dict[str, Any]:
     """What `seat` sees now (its view, its legal actions, its events), the events new since
     `before` (the step before) marked by `events_new`."""
-    events = st.seen_events(seat)
-    since = len(before.seen_events(seat)) if before is not None else 0
+    events, _ = st.seen_events(seat)
+    since = len(before.seen_events(seat)[0]) if before is not None else 0
     return {"seat": f"p{seat + 1}", "view": st.view(seat),
             "legal": [st.action_view(a) for a in st.seat_actions(seat)],
             "events": events, "events_new": len(events) - since}
@@ -80,7 +80,7 @@ def everything_frame(st: Machine, before: Machine | None = None) -> dict[str, An
 
 def spectator_frame(st: Machine) -> dict[str, Any]:
     """What every player sees (the public view, no hand, no legal action): a board shown."""
-    events = st.seen_events(NOBODY)
+    events, _ = st.seen_events(NOBODY)
     return {"seat": None, "view": st.view(NOBODY), "legal": [], "events": events,
             "events_new": 0}
 

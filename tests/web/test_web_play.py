@@ -57,7 +57,7 @@ def test_a_whole_art_project_game_by_clicks(page: Any, server: Any) -> None:
 
 def _hidden_from(st: Any, seat: int) -> set[str]:
     """Names of the cards in the other seats' hands that `seat` cannot know of now."""
-    known = " ".join([str(st.observation(seat)), *st.seen_events(seat)]).lower()
+    known = " ".join([str(st.observation(seat)), *st.seen_events(seat)[0]]).lower()
     names = st.rules.cards
     hidden = set()
     for p in range(st.players):
