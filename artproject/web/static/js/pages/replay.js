@@ -81,13 +81,18 @@ function decisions(data) {
   return box;
 }
 
+let asked = 0; // the number of the last step asked for: an older answer is not drawn
+
 async function showStep(main, rid, stepText) {
   const view = new URLSearchParams(location.search).get("view") || "p1";
-  put(main, h("p", {class: "loading"}, "Loading the step…"));
+  const n = ++asked;
+  if (!current) put(main, h("p", {class: "loading"}, "Loading the step…"));
   let data;
   try {
     data = await api(`/api/replays/${encodeURIComponent(rid)}/${encodeURIComponent(stepText)}?view=${encodeURIComponent(view)}`);
+    if (n !== asked) return;
   } catch (err) {
+    if (n !== asked) return;
     const open = !/is not open on this server/.test(err.message);
     put(main, problem("This step cannot be shown", err.message),
       h("p", {}, open ? [h("a", {href: stepUrl(rid, 0, view)}, "Go to the start of this replay"), " · "] : null,
@@ -121,7 +126,6 @@ function keys(e) {
 let bound = false;
 export async function show(main, [rid, step]) {
   if (!bound) { document.addEventListener("keydown", keys); bound = true; }
-  current = null;
-  if (!rid) { opener(main); return; }
+  if (!rid) { current = null; opener(main); return; }
   await showStep(main, rid, step || "0");
 }
