@@ -85,94 +85,6 @@ class GameHooks:
         ones); its `legal` lists the actions they may see."""
         raise NotImplementedError
 
-    # ------------------------------------------------------------------ views
-    # (what tools that show a game to people read: the server, a browser; docs/server.md)
-    def view(self, player: int) -> dict[str, Any]:
-        """What `player` sees now (NOBODY: a spectator) as plain JSON data, built only from
-        their `observation`: PACKAGE's views.view."""
-        made: dict[str, Any] = self._part("views", "view")(self, player)
-        return made
-
-    def picture(self) -> dict[str, Any]:
-        """The game's fixed picture (what its rules show every player, and its seats) as
-        plain JSON data, the same for every viewer: PACKAGE's views.picture."""
-        made: dict[str, Any] = self._part("views", "picture")(self)
-        return made
-
-    @classmethod
-    def choices(cls) -> dict[str, Any]:
-        """What a lobby may offer for a new game, as plain data: `players` [fewest, most],
-        `options` (each a request key: the `create` option it sets, its values, its
-        default), `variants` (the shipped ones' names): PACKAGE's views.choices."""
-        made: dict[str, Any] = cls._part("views", "choices")()
-        return made
-
-    def seat_of(self, action: Action) -> int:
-        """The seat that takes `action` with a seat per player (seats.py): the player the
-        rules give it to alone (its verb's `owner`), else the joint seat (the team's)."""
-        own = getattr(action.verb, "owner", None)
-        who = None if own is None else own(self, action)
-        return self.joint_seat() if who is None else int(who)
-
-    def seat_actions(self, player: int) -> list[Action]:
-        """The legal actions that are `player`'s seat's to take now (`seat_of`), read from
-        the player's own observation (none for NOBODY)."""
-        if not 0 <= player < self.num_players():
-            return []
-        out = []
-        for text in self.observation(player).get("legal", ()):
-            key = (self.game, text)  # type: ignore[attr-defined]
-            a = _PARSED.get(key)
-            if a is None:  # an action's text reads the same in every game of its game
-                if len(_PARSED) >= PARSED_KEPT:
-                    _PARSED.clear()
-                a = _PARSED[key] = self.registry.parse(text)  # type: ignore[attr-defined]
-            if self.seat_of(a) == player:
-                out.append(a)
-        return out
-
-    def deciding_seats(self) -> list[int]:
-        """The seats with a decision now (who is to act is public), in order."""
-        legal = self.legal_actions()  # type: ignore[attr-defined]
-        return sorted({self.seat_of(a) for a in legal if a.player != CHANCE})
-
-    def action_view(self, action: Action) -> dict[str, Any]:
-        """An action as plain data for a client to draw: its text (which parses back), its
-        verb, player, argument, each word of its notation by its slot's name, its help."""
-        words = str(action).split()[1:]
-        slots = {s.name: int(w) if w.isdigit() else w for s, w in
-                 zip(action.verb.shape, words, strict=False)}  # type: ignore[attr-defined]
-        arg = action.arg
-        return {"text": str(action), "verb": str(action.verb),
-                "player": f"p{action.player + 1}" if action.player >= 0 else None,
-                "arg": arg if arg is None or isinstance(arg, int | str) else str(arg),
-                "slots": slots, "help": getattr(action.verb, "help", "")}
-
-    def seen_events(self, player: int, at: tuple[int, int] = (0, 0),
-                    ) -> tuple[list[str], tuple[int, int]]:
-        """The events `player` saw (NOBODY: as every player did), as text: the entries of
-        their information state (machine.py) from the place `at` on, and the place after
-        them. A place is (actions, chance events) read; the information state only grows
-        (perfect recall), so a tool that keeps the place reads only what is new. The same
-        entries, in the same order, as `information_state(player)[3]` (the server's leak
-        test compares them over whole games)."""
-        history, trail = self.history, self.trail  # type: ignore[attr-defined]
-        verbs, view = self.registry.verbs, self._view  # type: ignore[attr-defined]
-        i, j = at
-        out: list[str] = []
-        while i < len(history):
-            if j < len(trail) and trail[j][0] <= i:  # what chance did before action i
-                out.append(str(view(trail[j], player)))
-                j += 1
-                continue
-            a = history[i]
-            i += 1
-            if a.player != CHANCE:
-                seen = verbs[a.verb].seen  # what others learn of it (of a secret: less)
-                out.append(str(a) if seen is None or a.player == player else seen(a, player))
-        out += [str(view(e, player)) for e in trail[j:]]
-        return out, (i, len(trail))
-
     # ------------------------------------------------------------------ search and learning
     # (numeric.py, seats.py and the adapters read these; never the hot path)
     SEATINGS: ClassVar[tuple[str, ...]] = ("team", "players")  # the seatings it offers
@@ -284,6 +196,94 @@ class GameHooks:
     def event_text(self, event: tuple[Any, ...]) -> str:
         """An event as a scenario's event checks read it."""
         return " ".join(str(x) for x in event)
+
+    # ------------------------------------------------------------------ views
+    # (what tools that show a game to people read: the server, a browser; docs/server.md)
+    def view(self, player: int) -> dict[str, Any]:
+        """What `player` sees now (NOBODY: a spectator) as plain JSON data, built only from
+        their `observation`: PACKAGE's views.view."""
+        made: dict[str, Any] = self._part("views", "view")(self, player)
+        return made
+
+    def picture(self) -> dict[str, Any]:
+        """The game's fixed picture (what its rules show every player, and its seats) as
+        plain JSON data, the same for every viewer: PACKAGE's views.picture."""
+        made: dict[str, Any] = self._part("views", "picture")(self)
+        return made
+
+    @classmethod
+    def choices(cls) -> dict[str, Any]:
+        """What a lobby may offer for a new game, as plain data: `players` [fewest, most],
+        `options` (each a request key: the `create` option it sets, its values, its
+        default), `variants` (the shipped ones' names): PACKAGE's views.choices."""
+        made: dict[str, Any] = cls._part("views", "choices")()
+        return made
+
+    def seat_of(self, action: Action) -> int:
+        """The seat that takes `action` with a seat per player (seats.py): the player the
+        rules give it to alone (its verb's `owner`), else the joint seat (the team's)."""
+        own = getattr(action.verb, "owner", None)
+        who = None if own is None else own(self, action)
+        return self.joint_seat() if who is None else int(who)
+
+    def seat_actions(self, player: int) -> list[Action]:
+        """The legal actions that are `player`'s seat's to take now (`seat_of`), read from
+        the player's own observation (none for NOBODY)."""
+        if not 0 <= player < self.num_players():
+            return []
+        out = []
+        for text in self.observation(player).get("legal", ()):
+            key = (self.game, text)  # type: ignore[attr-defined]
+            a = _PARSED.get(key)
+            if a is None:  # an action's text reads the same in every game of its game
+                if len(_PARSED) >= PARSED_KEPT:
+                    _PARSED.clear()
+                a = _PARSED[key] = self.registry.parse(text)  # type: ignore[attr-defined]
+            if self.seat_of(a) == player:
+                out.append(a)
+        return out
+
+    def deciding_seats(self) -> list[int]:
+        """The seats with a decision now (who is to act is public), in order."""
+        legal = self.legal_actions()  # type: ignore[attr-defined]
+        return sorted({self.seat_of(a) for a in legal if a.player != CHANCE})
+
+    def action_view(self, action: Action) -> dict[str, Any]:
+        """An action as plain data for a client to draw: its text (which parses back), its
+        verb, player, argument, each word of its notation by its slot's name, its help."""
+        words = str(action).split()[1:]
+        slots = {s.name: int(w) if w.isdigit() else w for s, w in
+                 zip(action.verb.shape, words, strict=False)}  # type: ignore[attr-defined]
+        arg = action.arg
+        return {"text": str(action), "verb": str(action.verb),
+                "player": f"p{action.player + 1}" if action.player >= 0 else None,
+                "arg": arg if arg is None or isinstance(arg, int | str) else str(arg),
+                "slots": slots, "help": getattr(action.verb, "help", "")}
+
+    def seen_events(self, player: int, at: tuple[int, int] = (0, 0),
+                    ) -> tuple[list[str], tuple[int, int]]:
+        """The events `player` saw (NOBODY: as every player did), as text: the entries of
+        their information state (machine.py) from the place `at` on, and the place after
+        them. A place is (actions, chance events) read; the information state only grows
+        (perfect recall), so a tool that keeps the place reads only what is new. The same
+        entries, in the same order, as `information_state(player)[3]` (the server's leak
+        test compares them over whole games)."""
+        history, trail = self.history, self.trail  # type: ignore[attr-defined]
+        verbs, view = self.registry.verbs, self._view  # type: ignore[attr-defined]
+        i, j = at
+        out: list[str] = []
+        while i < len(history):
+            if j < len(trail) and trail[j][0] <= i:  # what chance did before action i
+                out.append(str(view(trail[j], player)))
+                j += 1
+                continue
+            a = history[i]
+            i += 1
+            if a.player != CHANCE:
+                seen = verbs[a.verb].seen  # what others learn of it (of a secret: less)
+                out.append(str(a) if seen is None or a.player == player else seen(a, player))
+        out += [str(view(e, player)) for e in trail[j:]]
+        return out, (i, len(trail))
 
     # ------------------------------------------------------------------ pickling
     def _op_ref(self, fn: Any) -> Any:
