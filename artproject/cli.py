@@ -109,6 +109,7 @@ EPILOG_SERVE = """\
 examples:
   artproject serve                          # http://127.0.0.1:8000, games in ./artproject-server.db
   artproject serve --port 8080 --db games.db
+  artproject serve --watch my-mission.toml  # /watch: its board, redrawn on every save
 """
 EPILOG_SCENARIO = """\
 examples:
@@ -291,6 +292,9 @@ def _parser() -> argparse.ArgumentParser:
     w.add_argument("--origin", action="append", default=[], metavar="URL",
                    help="a web origin allowed besides the server's own (a reverse proxy's "
                         "public address); repeatable")
+    w.add_argument("--watch", metavar="FILE", default=None,
+                   help="show this mission file's board at /watch, redrawn on every save, "
+                        "its errors as check prints them (docs/web.md)")
 
     r = sub.add_parser("scenario", help="run scenario files (the rulebook as tests)",
                        epilog=EPILOG_SCENARIO,
@@ -386,6 +390,9 @@ def _run(args: argparse.Namespace) -> int:
         return _new(args)
     if args.command == "serve":
         from .server import serve  # the server's dependencies: only for this command
+        from .web import configure
+
+        configure(watch=args.watch)  # --watch: the mission file /watch shows
 
         return serve(args.host, args.port, args.db, args.origin)
     return _scenario(args.paths, args.variant, args.verbose)

@@ -1,0 +1,328 @@
+"""What the replay viewer opens: a save, a stored transcript, a game from a `--store` results
+database, or a scenario file (the counterexample `verify` writes), each turned into the game
+it records, played from its start, one frame per decision.
+
+The viewer names no game: a save is the kernel's (core/saves.py), a transcript names its game
+and how it began in its first line and its decisions on `> ` lines, a store's row is played
+again by the sweep's own policies from its seed, and a scenario is run by the kernel's
+scenario runner. Whatever the file, what comes back is a `Recording`: the game at its start,
+each decision, and the game after each (rebuilt from a checkpoint when asked).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import sqlite3
+import tempfile
+import tomllib
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, Final
+
+import attrs
+
+from ..core.errors import ArtError, GameError, SaveError
+from ..core.machine import Machine
+
+MAX_BYTES: Final = 32 * 1024 * 1024  # an upload: a save is at most 2 MiB, a store larger
+CHECKPOINT: Final = 16  # a frame kept every this many decisions (the rest are replayed)
+SQLITE: Final = b"SQLite format 3\x00"
+
+
+class SourceError(ArtError):
+    """A file the replay viewer cannot open: names the file and what was expected."""
+
+
+@attrs.define
+class Recording:
+    """A game as recorded: its start, its decisions, and the game after each (frames)."""
+
+    title: str  # what the file is, for people ("save japan-3p.json", "transcript ...")
+    kind: str  # save, transcript, store, scenario
+    start: Machine  # the game before the first decision (recording its events)
+    actions: list[str]  # each decision in the notation
+    frames: dict[int, Machine]  # the game after k decisions, for some k (checkpoints)
+    reseeds: tuple[tuple[int, int], ...] = ()
+
+    @property
+    def steps(self) -> int:
+        """How many decisions were taken (step 0 is the start)."""
+        return len(self.actions)
+
+    def at(self, k: int) -> Machine:
+        """The game after `k` decisions (a copy: the caller may keep it)."""
+        if not 0 <= k <= self.steps:
+            raise SourceError(f"there is no step {k}: this game has steps 0 to {self.steps}")
+        base = max(j for j in self.frames if j <= k)
+        st = self.frames[base].clone()
+        for i in range(base, k):
+            for n, seed in self.reseeds:
+                if n == i:
+                    st.reseed(seed)
+            st.apply(self.actions[i])
+            if (i + 1) % CHECKPOINT == 0 and i + 1 not in self.frames:
+                self.frames[i + 1] = st.clone()
+        return st
+
+    def over(self) -> bool:
+        """Whether the recorded game has ended (then everything may be shown)."""
+        return self.at(self.steps).is_over()
+
+
+def from_game(st: Machine, title: str, kind: str) -> Recording:
+    """The recording of a game as played so far: its start again, its decisions."""
+    start = st.restart(log=True)
+    return Recording(title, kind, start, [str(a) for a in st.history], {0: start},
+                     tuple(sorted(st.reseeds)))
+
+
+def digest_of(data: bytes) -> str:
+    """A file's id in the viewer's links: the same file, the same links."""
+    return hashlib.sha256(data).hexdigest()[:16]
+
+
+def kind_of(data: bytes) -> str:
+    """What a file is by its content: store (SQLite), save, scenario or transcript."""
+    if data.startswith(SQLITE):
+        return "store"
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise SourceError("not a save, transcript, scenario or results store (not text, and "
+                          "not an SQLite file)") from None
+    head = text.lstrip()
+    if head.startswith("#") and "\n> " in text:
+        return "transcript"
+    if head.startswith("{"):
+        return "save"  # JSON: only saves are
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return "transcript" if head.startswith("#") else "save"  # the save's error says why
+    if doc.get("format") != "artproject-save" and ("step" in doc or "about" in doc):
+        return "scenario"
+    return "save"
+
+
+def open_bytes(data: bytes, name: str) -> Recording | list[dict[str, Any]]:
+    """A recording from a file's bytes; for a store, the list of its games to choose from."""
+    if len(data) > MAX_BYTES:
+        raise SourceError(f"{name}: {len(data):,} bytes; the viewer opens files of at most "
+                          f"{MAX_BYTES:,}")
+    kind = kind_of(data)
+    if kind == "store":
+        return store_games(data, name)
+    text = data.decode("utf-8")
+    if kind == "transcript":
+        return from_transcript(text, name)
+    if kind == "scenario":
+        return from_scenario(text, name)
+    return from_save(text, name)
+
+
+# ---------------------------------------------------------------------- saves
+def from_save(text: str, name: str) -> Recording:
+    """A save (JSON or TOML), replayed and its digest checked (core/saves.py)."""
+    from ..core.saves import loads
+
+    try:
+        st = loads(text, name)
+    except SaveError as err:
+        raise SourceError(str(err)) from None
+    return from_game(st, f"save {name}", "save")
+
+
+# ---------------------------------------------------------------------- transcripts
+_ART_HEAD = re.compile(r"#\s*(?P<mission>[\w.-]+), (?P<players>\d+) players?, "
+                       r"(?P<difficulty>[\w-]+), seed (?P<seed>\d+)")
+_GAME_HEAD = re.compile(r"#\s*(?P<game>[\w.-]+), (?P<players>\d+) players?, seed (?P<seed>\d+)"
+                        r"(?:, (?P<policies>[^,]+(?:,[^,]+)*?))?, (?P<variant>[\w.-]+ ?\w*)$")
+
+
+def _transcript_game(head: str, name: str) -> Machine:
+    """The game a transcript's first line names, at its start, recording its events."""
+    from ..core.games import is_game, new_game
+
+    m = _GAME_HEAD.match(head)
+    try:
+        if m and is_game(m["game"]):
+            variant = m["variant"].strip()
+            variants = [] if variant == "seed rules" else [variant]
+            return new_game(m["game"], players=int(m["players"]), seed=int(m["seed"]),
+                            log=True, variants=variants)
+        m = _ART_HEAD.match(head)
+        if m:
+            return new_game(None, mission=m["mission"], players=int(m["players"]),
+                            difficulty=m["difficulty"], seed=int(m["seed"]), log=True)
+    except ArtError as err:
+        raise SourceError(f"{name}:1: the game this transcript names cannot start: {err}"
+                          ) from None
+    raise SourceError(f"{name}:1: not a transcript: its first line should name the game, "
+                      "e.g. '# japan, 2 players, medium, seed 1, heuristic policy' or "
+                      "'# art-of-war, 3 players, seed 1, heuristic, seed rules'")
+
+
+def from_transcript(text: str, name: str) -> Recording:
+    """A stored transcript (tests/transcripts): its game started again and each `> `
+    decision replayed; the events it lists must be the ones the replay tells."""
+    lines = text.splitlines()
+    st = _transcript_game(lines[0].strip() if lines else "", name)
+    events: list[str] = []
+    for n, line in enumerate(lines[1:], start=2):
+        if line.startswith("> "):
+            try:
+                st.apply(line[2:].strip())
+            except ArtError as err:
+                raise SourceError(f"{name}:{n}: {line[2:].strip()!r} does not replay: {err}"
+                                  ) from None
+        elif line.strip() and not line.startswith(("#", "=")):
+            events.append(line.strip())
+    told = st.events()
+    if told != events:
+        at = next((i for i, (a, b) in enumerate(zip(told, events, strict=False)) if a != b),
+                  min(len(told), len(events)))
+        raise SourceError(f"{name}: the game plays differently now than the transcript "
+                          f"tells (event {at + 1}: the transcript says "
+                          f"{events[at] if at < len(events) else 'nothing'!r}, the engine "
+                          f"{told[at] if at < len(told) else 'nothing'!r})")
+    return from_game(st, f"transcript {name}", "transcript")
+
+
+# ---------------------------------------------------------------------- scenarios
+def from_scenario(text: str, name: str) -> Recording:
+    """A scenario file (what `verify` writes): set up and run by the kernel's scenario
+    runner, a frame after each step (a step may force dice or draws besides its action)."""
+    from ..core import scenario as sc
+    from ..core.errors import RulesError
+    from ..core.sources import path_text, read_toml
+
+    with tempfile.TemporaryDirectory(prefix="artproject-view-") as tmp:
+        path = Path(tmp) / Path(name).name
+        path.write_text(text, encoding="utf-8")
+        try:
+            doc, smap = read_toml(path)
+
+            def fail(msg: str, *p: Any) -> RulesError:
+                return RulesError(msg, smap.locate(p), path_text(p))
+
+            cls = sc._game_of(doc, fail)
+            spec = sc._shape(doc, cls.scenario_spec(), fail)
+            st, begin = cls.scenario_setup(spec, doc, path, (), smap.locate, fail)
+            steps = sc._compile_steps(doc, st, sc.step_keys(type(spec)), smap, fail)
+            begin()
+        except ArtError as err:
+            raise SourceError(str(err).replace(str(path), name).replace(tmp + "/", "")) from None
+    start = st.clone()
+    frames = {0: start}
+    actions: list[str] = []
+    seen = len(st.log)
+    for step in steps:
+        if "do" not in step.raw:
+            continue
+        try:
+            sc._run_step(st, step, seen)
+        except (sc.Stop, ArtError) as err:
+            raise SourceError(f"{name}: step {step.n} cannot be played: {err}") from None
+        seen = len(st.log)
+        actions.append(str(step.raw["do"]))
+        frames[len(actions)] = st.clone()
+    return Recording(f"scenario {name}", "scenario", start, actions, frames)
+
+
+# ---------------------------------------------------------------------- results stores
+def _store_rows(data: bytes, name: str) -> list[Any]:
+    from ..store import Store
+
+    with tempfile.TemporaryDirectory(prefix="artproject-view-") as tmp:
+        path = Path(tmp) / "store.db"
+        path.write_bytes(data)
+        try:
+            with Store.read(path) as store:
+                return list(store.rows())
+        except (GameError, sqlite3.Error) as err:
+            raise SourceError(f"{name}: not a results store: {err}".replace(str(path), name)
+                              ) from None
+
+
+def store_games(data: bytes, name: str) -> list[dict[str, Any]]:
+    """The games a results store holds (the first 500), each as the viewer lists it."""
+    return [dict(r._asdict(), index=i) for i, r in enumerate(_store_rows(data, name)[:500])]
+
+
+def from_store(data: bytes, name: str, index: int) -> Recording:
+    """Game `index` of a results store, played again from its seed by its policy; its rules
+    must be the ones it was played with (the row's digest)."""
+    rows = _store_rows(data, name)
+    if not 0 <= index < len(rows):
+        raise SourceError(f"{name}: there is no game {index}: the store holds {len(rows)}")
+    row = rows[index]
+    st = _replay_row(row, name)
+    return from_game(st, f"store {name}: {row.mission} {row.players}p seed {row.seed} "
+                         f"{row.policy}", "store")
+
+
+def _replay_row(row: Any, name: str) -> Machine:
+    """A stored game played again exactly as the sweep played it (sweep.play_batch)."""
+    from .. import sweep
+
+    variants = [v for v in row.variant.split("+") if v]
+    try:
+        rules = sweep._rules(row.game, row.mission, variants)
+        if sweep._digest(row.game, rules) != row.rules:
+            raise SourceError(f"{name}: the game {row.mission} seed {row.seed} was played "
+                              "with other rules than the ones here (its rules digest "
+                              "differs), so it cannot be replayed")
+        return _players(row.game)(rules, row)
+    except SourceError:
+        raise
+    except ArtError as err:
+        raise SourceError(f"{name}: the game {row.mission} seed {row.seed} cannot be "
+                          f"replayed: {err}") from None
+
+
+def _players(game: str) -> Callable[[Any, Any], Machine]:
+    """How the sweep plays a row of `game` (its own policies, seated as it seats them)."""
+    from ..store import GAME
+
+    return _play_art if game == GAME else _play_war
+
+
+def _play_art(rules: Any, row: Any) -> Machine:
+    from ..core.art.state import State
+    from ..policies import make_policy
+    from ..simulate import MAX_DECISIONS, play
+
+    st = State.new(rules, row.players, row.difficulty, row.seed)
+    play(st, make_policy(row.policy, row.seed), MAX_DECISIONS)
+    return st
+
+
+def _play_war(rules: Any, row: Any) -> Machine:
+    from ..aow.policies import POLICIES
+    from ..aow.simulate import policy_names, seating
+    from ..core.aow.state import War
+    from ..policies import make_policy
+
+    st = War.new(rules, row.players, row.seed)
+    names = seating(policy_names(row.policy), row.players, row.seed)
+    bots: Sequence[Any] = [make_policy(n, row.seed * 8 + s, POLICIES)
+                           for s, n in enumerate(names)]
+    for _ in range(100_000):
+        if st.outcome is not None:
+            break
+        st.apply(bots[st.current_player()](st))
+    return st
+
+
+def read_file(path: str | Path) -> tuple[bytes, str]:
+    """A file named on the command line (`serve --replay FILE`), its bytes and its name."""
+    p = Path(path)
+    try:
+        if not p.is_file():
+            raise SourceError(f"{path}: not a file")
+        data = p.read_bytes()
+    except OSError as err:
+        raise SourceError(f"{path}: cannot read: {err.strerror}") from None
+    return data, p.name
+

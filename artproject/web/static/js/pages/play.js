@@ -1,0 +1,171 @@
+// A game in play: one WebSocket to the server (docs/server.md), the seat's view redrawn
+// after every change, its legal actions as things to click. The seat's token stays in this
+// browser (localStorage), never in the address.
+import {api, button, dropSeat, h, heldSeat, holdSeat, post, problem, put} from "../dom.js";
+import {renderGame} from "../games/index.js";
+
+let session = null; // the connection on screen
+
+class Session {
+  constructor(main, gid, held) {
+    this.main = main;
+    this.gid = gid;
+    this.held = held; // {seat, token} or null: a spectator
+    this.events = [];
+    this.fresh = 0;
+    this.count = 0;
+    this.closed = false;
+    this.note = null;
+    this.head = h("div", {class: "play-head"});
+    this.notice = h("div", {class: "notice", role: "status", "aria-live": "polite"});
+    this.board = h("div", {class: "play-board"});
+    put(main, this.head, this.notice, this.board);
+    this.connect();
+  }
+
+  connect() {
+    const proto = location.protocol === "https:" ? "wss" : "ws";
+    this.ws = new WebSocket(`${proto}://${location.host}/ws/games/${encodeURIComponent(this.gid)}`);
+    this.ws.addEventListener("open", () => {
+      this.ws.send(JSON.stringify(this.held ? {type: "hello", token: this.held.token} : {type: "hello", spectate: true}));
+    });
+    this.ws.addEventListener("message", (e) => this.receive(JSON.parse(e.data)));
+    this.ws.addEventListener("close", (e) => this.lost(e));
+  }
+
+  close() {
+    this.closed = true;
+    if (this.ws) this.ws.close();
+  }
+
+  lost(e) {
+    if (this.closed) return;
+    if (e.code === 4401) {
+      dropSeat(this.gid);
+      this.say(problem("This seat is no longer yours", "Its token was not accepted (the seat was left). Join a seat again from the lobby."));
+      return;
+    }
+    if (e.code === 4404) { this.say(problem("No such game", `There is no game ${this.gid} on this server.`)); return; }
+    if (e.code === 4403) { this.say(problem("Refused", "This page's origin may not use the server.")); return; }
+    this.say(h("p", {class: "warn"}, "The connection was lost; connecting again…"));
+    setTimeout(() => { if (!this.closed) this.connect(); }, 1000);
+  }
+
+  say(node) {
+    put(this.notice, node);
+  }
+
+  receive(msg) {
+    if (msg.type === "welcome") {
+      this.table = msg.table;
+      this.seats = msg.seats;
+      this.events = msg.events;
+      this.fresh = 0;
+      this.status = msg.status;
+      this.frame(msg);
+    } else if (msg.type === "state") {
+      if (msg.events_from !== this.events.length) { this.ws.send(JSON.stringify({type: "sync"})); return; }
+      this.events = this.events.concat(msg.events);
+      this.fresh = msg.events.length;
+      this.status = msg.status;
+      this.frame(msg);
+    } else if (msg.type === "seats") {
+      this.seats = msg.seats;
+      this.drawHead();
+    } else if (msg.type === "error") {
+      this.pending = false;
+      this.say(problem(`Refused: ${msg.code}`, msg.message));
+      this.draw();
+    } else if (msg.type === "ack") {
+      this.pending = false;
+    }
+  }
+
+  frame(msg) {
+    this.version = msg.version;
+    this.view = msg.view;
+    this.legal = msg.legal;
+    if (!this.pending) put(this.notice);
+    this.pending = false;
+    this.draw();
+  }
+
+  act(text) {
+    if (this.pending) return;
+    this.pending = true;
+    this.count += 1;
+    this.say(h("p", {class: "muted"}, `Sent: ${text}`));
+    this.ws.send(JSON.stringify({type: "move", id: `${Date.now().toString(36)}-${this.count}`, action: text, version: this.version}));
+  }
+
+  drawHead() {
+    const seat = this.held ? this.held.seat : null;
+    const open = (this.seats || []).filter((x) => x.kind === "person" && !x.taken);
+    put(this.head,
+      h("p", {class: "who"}, seat ? h("strong", {}, `You are ${seat}`) : h("strong", {}, "Watching as a spectator"),
+        ` · game ${this.gid} · ${this.status}`, this.version != null ? ` · move ${this.version}` : "",
+        // the last event as this seat saw it (its events), never the action as played
+        this.events.length ? ` · last: ${this.events[this.events.length - 1]}` : ""),
+      h("ul", {class: "seat-list", "aria-label": "seats"}, (this.seats || []).map((x) => h("li", {"data-seat": x.seat},
+        h("strong", {}, x.seat), ` ${x.kind === "bot" ? `bot ${x.bot}` : x.name || "person"}`,
+        x.kind === "person" ? (x.taken ? (x.connected ? " (here)" : " (away)") : " (open)") : ""))),
+      open.length && this.status === "waiting" ? h("p", {class: "waiting"}, `Waiting for ${open.map((x) => x.seat).join(", ")} to join: share this page's address.`) : null,
+      seat ? button("Leave this seat", () => this.leave(), {class: "secondary"}) : null);
+  }
+
+  async leave() {
+    try {
+      await post(`/api/games/${encodeURIComponent(this.gid)}/leave`, {token: this.held.token});
+    } catch (err) {
+      this.say(problem("Could not leave", err.message));
+      return;
+    }
+    dropSeat(this.gid);
+    this.close();
+    history.pushState(null, "", "/");
+    window.dispatchEvent(new PopStateEvent("popstate"));
+  }
+
+  draw() {
+    this.drawHead();
+    if (!this.view || !this.table) return;
+    const seat = this.held ? this.held.seat : null;
+    document.title = `${this.table.title}${seat ? ` — ${seat}` : ""} — artproject`;
+    renderGame(this.board, {table: this.table, view: this.view, legal: this.legal, events: this.events,
+      eventsNew: this.fresh, seat, act: seat && this.status !== "over" ? (a) => this.act(a) : null});
+  }
+}
+
+async function chooser(main, gid) {
+  let game;
+  try {
+    game = await api(`/api/games/${encodeURIComponent(gid)}`);
+  } catch (err) {
+    put(main, problem("No such game", err.message), h("p", {}, h("a", {href: "/"}, "Back to the lobby")));
+    return;
+  }
+  const open = game.seats.filter((x) => x.kind === "person" && !x.taken);
+  const name = h("input", {type: "text", maxlength: 40, placeholder: "your name (optional)", "aria-label": "your name"});
+  put(main, h("h1", {}, `${game.title}${game.board ? ` — ${game.board}` : ""}`),
+    h("p", {}, `${game.players} players · ${game.status}`),
+    open.length ? h("section", {}, h("h2", {}, "Take a seat"), name,
+      open.map((x) => button(`Join ${x.seat}`, async () => {
+        try {
+          holdSeat(gid, await post(`/api/games/${encodeURIComponent(gid)}/join`, {seat: x.seat, name: name.value}));
+          show(main, [gid]);
+        } catch (err) { put(main, problem("Could not join", err.message)); }
+      }, {class: "join", "data-seat": x.seat}))) : h("p", {}, "Every seat is taken."),
+    h("p", {}, h("a", {href: `/play/${encodeURIComponent(gid)}?spectate=1`}, "Watch as a spectator")));
+}
+
+export async function show(main, [gid]) {
+  if (session) { session.close(); session = null; }
+  const spectate = new URLSearchParams(location.search).has("spectate");
+  const held = heldSeat(gid);
+  if (!held && !spectate) { await chooser(main, gid); return; }
+  session = new Session(main, gid, spectate ? null : held);
+}
+
+window.addEventListener("popstate", () => {
+  if (session && !location.pathname.startsWith("/play/")) { session.close(); session = null; }
+});

@@ -1,0 +1,131 @@
+// The replay viewer: open a save, a transcript, a results store or a scenario; step forward,
+// back or to any decision; each step its own address (/replay/ID/STEP?view=SEAT).
+import {api, button, h, problem, put} from "../dom.js";
+import {renderGame} from "../games/index.js";
+
+function stepUrl(rid, step, view) {
+  return `/replay/${encodeURIComponent(rid)}/${step}?view=${encodeURIComponent(view)}`;
+}
+
+function go(url) {
+  history.pushState(null, "", url);
+  window.dispatchEvent(new PopStateEvent("popstate"));
+}
+
+async function upload(file, out) {
+  put(out, h("p", {class: "loading"}, `Opening ${file.name}…`));
+  try {
+    const got = await api(`/api/replays?name=${encodeURIComponent(file.name)}`, {method: "POST", body: file});
+    if (got.kind === "store") { showStore(out, got); return; }
+    go(stepUrl(got.id, 0, got.over ? "all" : got.seats[0]));
+  } catch (err) {
+    put(out, problem(`${file.name} cannot be replayed`, err.message));
+  }
+}
+
+function showStore(out, store) {
+  const rows = store.games.map((g) => h("tr", {},
+    h("td", {}, h("a", {href: stepUrl(`${store.id}.${g.index}`, 0, "all")}, `${g.mission} seed ${g.seed}`)),
+    h("td", {}, String(g.players)), h("td", {}, g.difficulty), h("td", {}, g.policy),
+    h("td", {}, g.outcome), h("td", {}, String(g.decisions))));
+  put(out, h("section", {class: "store"}, h("h2", {}, `Results store ${store.name}: ${store.games.length} game${store.games.length === 1 ? "" : "s"}`),
+    store.games.length ? h("table", {}, h("thead", {}, h("tr", {}, ["game", "players", "difficulty", "policy", "outcome", "decisions"].map((x) => h("th", {scope: "col"}, x)))),
+      h("tbody", {}, rows)) : h("p", {}, "The store holds no games.")));
+}
+
+function opener(main) {
+  const out = h("div", {class: "opened"});
+  const input = h("input", {type: "file", id: "replay-file", accept: ".json,.toml,.txt,.db,.sqlite,.sqlite3"});
+  input.addEventListener("change", () => { if (input.files[0]) upload(input.files[0], out); });
+  const zone = h("label", {class: "drop", for: "replay-file"},
+    h("strong", {}, "Choose a file"), " or drop it here: a save (.json, .toml), a transcript (.txt), a scenario (.toml, as `verify` writes it) or a results store (`--store` .db)");
+  zone.addEventListener("dragover", (e) => { e.preventDefault(); zone.classList.add("over"); });
+  zone.addEventListener("dragleave", () => zone.classList.remove("over"));
+  zone.addEventListener("drop", (e) => { e.preventDefault(); zone.classList.remove("over"); if (e.dataTransfer.files[0]) upload(e.dataTransfer.files[0], out); });
+  put(main, h("section", {class: "replay-open"}, h("h1", {}, "Replay a game"),
+    h("p", {}, "Step through a game decision by decision, with the board as it stood. Each step has its own address to share."),
+    zone, input, out));
+}
+
+let current = null; // the step on screen: {rid, step, view, steps}
+
+function controls(data) {
+  const {id, step, steps, viewer: view} = data;
+  const to = (k) => go(stepUrl(id, Math.max(0, Math.min(steps, k)), view));
+  const slider = h("input", {type: "range", min: 0, max: steps, value: step, "aria-label": "jump to step", id: "step-slider"});
+  slider.addEventListener("change", () => to(Number(slider.value)));
+  const views = h("select", {"aria-label": "whose view", id: "view-select"},
+    data.views.map((v) => h("option", {value: v, selected: v === view}, v === "all" ? "everything (game over)" : `seat ${v}`)));
+  views.addEventListener("change", () => go(stepUrl(id, step, views.value)));
+  return h("nav", {class: "stepper", "aria-label": "steps"},
+    button("« First", () => to(0), {disabled: step === 0, "aria-keyshortcuts": "Home"}),
+    button("◀ Back", () => to(step - 1), {disabled: step === 0, "aria-keyshortcuts": "ArrowLeft", id: "step-back"}),
+    h("span", {class: "where", "aria-live": "polite"}, `Step ${step} of ${steps}`),
+    button("Forward ▶", () => to(step + 1), {disabled: step >= steps, "aria-keyshortcuts": "ArrowRight", id: "step-forward"}),
+    button("Last »", () => to(steps), {disabled: step >= steps, "aria-keyshortcuts": "End"}),
+    slider, h("label", {class: "view-label"}, "View ", views));
+}
+
+function decisions(data) {
+  const list = h("ol", {class: "decisions"});
+  data.decisions.forEach((label, i) => {
+    const k = i + 1;
+    list.append(h("li", {}, h("span", {class: "n"}, `${k}.`), " ",
+      h("a", {href: stepUrl(data.id, k, data.viewer), "aria-current": k === data.step ? "step" : null}, label)));
+  });
+  const box = h("details", {class: "decision-list", open: true}, h("summary", {}, `All ${data.decisions.length} decisions`), list);
+  queueMicrotask(() => {  // the current decision in sight, without scrolling the page
+    const cur = list.querySelector("[aria-current]");
+    if (cur) list.scrollTop = cur.offsetTop - list.offsetTop - list.clientHeight / 2;
+  });
+  return box;
+}
+
+let asked = 0; // the number of the last step asked for: an older answer is not drawn
+
+async function showStep(main, rid, stepText) {
+  const view = new URLSearchParams(location.search).get("view") || "p1";
+  const n = ++asked;
+  if (!current) put(main, h("p", {class: "loading"}, "Loading the step…"));
+  let data;
+  try {
+    data = await api(`/api/replays/${encodeURIComponent(rid)}/${encodeURIComponent(stepText)}?view=${encodeURIComponent(view)}`);
+    if (n !== asked) return;
+  } catch (err) {
+    if (n !== asked) return;
+    const open = !/is not open on this server/.test(err.message);
+    put(main, problem("This step cannot be shown", err.message),
+      h("p", {}, open ? [h("a", {href: stepUrl(rid, 0, view)}, "Go to the start of this replay"), " · "] : null,
+        h("a", {href: "/replay"}, "Open a file to replay")));
+    return;
+  }
+  current = data;
+  document.title = `${data.title}: step ${data.step} — artproject`;
+  const board = h("div", {class: "replay-board"});
+  const led = h("section", {class: "led", "aria-label": "what led here"},
+    data.step === 0 ? h("p", {}, h("strong", {}, "The start"), " — set-up, before the first decision")
+      : h("p", {}, h("strong", {}, `Decision ${data.step}: `), h("code", {class: "led-action"}, data.led)),
+    data.events_new ? h("ul", {class: "led-events", "aria-label": "what followed"}, data.events.slice(data.events.length - data.events_new).map((e) => h("li", {}, e))) : null);
+  put(main, h("div", {class: "replay"},
+    h("header", {class: "replay-head"}, h("h1", {}, data.title), controls(data)),
+    led, board, decisions(data)));
+  await renderGame(board, {table: data.table, view: data.view, legal: data.legal, events: data.events,
+    eventsNew: data.events_new, seat: data.viewer, act: null});
+}
+
+function keys(e) {
+  if (!current || e.target.closest("input, select, textarea")) return;
+  const map = {ArrowLeft: current.step - 1, ArrowRight: current.step + 1, Home: 0, End: current.steps};
+  if (!(e.key in map)) return;
+  const k = Math.max(0, Math.min(current.steps, map[e.key]));
+  if (k === current.step) return;
+  e.preventDefault();
+  go(stepUrl(current.id, k, current.viewer));
+}
+
+let bound = false;
+export async function show(main, [rid, step]) {
+  if (!bound) { document.addEventListener("keydown", keys); bound = true; }
+  if (!rid) { current = null; opener(main); return; }
+  await showStep(main, rid, step || "0");
+}
