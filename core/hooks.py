@@ -302,10 +302,16 @@ class GameHooks:
             a = history[i]
             i += 1
             if a.player != CHANCE:
-                seen = verbs[a.verb].seen  # what others learn of it (of a secret: less)
-                out.append(str(a) if seen is None or a.player == player else seen(a, player))
+                out.append(self.action_seen(a, player, verbs))
         out += [str(view(e, player)) for e in trail[j:]]
         return out, (i, len(trail))
+
+    def action_seen(self, action: Action, player: int, verbs: Any = None) -> str:
+        """An action as `player` (NOBODY: a spectator) saw it taken: its text, or what its
+        verb's `seen` lets others learn of a secret one (a card laid face down)."""
+        seen = (verbs or self.registry.verbs)[action.verb].seen  # type: ignore[attr-defined]
+        return str(action) if seen is None or action.player == player else str(
+            seen(action, player))
 
     # ------------------------------------------------------------------ pickling
     def _op_ref(self, fn: Any) -> Any:

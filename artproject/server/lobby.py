@@ -100,6 +100,15 @@ class Seat:
         return out
 
 
+def last_seen(live: Live, seat: int) -> dict[str, str] | None:
+    """The last move as `seat` saw it (a card laid face down stays down for the others: the
+    game's `action_seen`, as in the seat's events), or None before the first."""
+    if live.last is None:
+        return None
+    whose, action = live.last
+    return {"seat": P[whose], "action": live.state.action_seen(action, seat)}
+
+
 class Live:
     """A game being served: its state (the server's alone), seats, connections, the ids of
     the moves applied, and a lock that keeps its moves in order."""
@@ -111,7 +120,7 @@ class Live:
         self.spectators: set[Conn] = set()
         self.clients: dict[tuple[int, str], int] = {}  # (seat, client id) -> version
         self.lock = asyncio.Lock()
-        self.last: dict[str, str] | None = None
+        self.last: tuple[int, Action] | None = None  # the last move: its seat and action
         self.bots: asyncio.Task[None] | None = None
 
     def conns(self) -> list[Conn]:
@@ -302,7 +311,7 @@ class Lobby:
                 live.status = "over"
             if client is not None:
                 live.clients[seat, client] = n
-            live.last = {"seat": P[seat], "action": str(action)}
+            live.last = seat, action
             if stored is not None:
                 stored(n)
             self.announce(live)
@@ -357,14 +366,14 @@ class Lobby:
         status = live.status
         for c in live.conns():
             f, c.sent = frame(live.state, c.seat, c.sent)
-            c.put({"type": "state", "status": status, "last": live.last, **f})
+            c.put({"type": "state", "status": status, "last": last_seen(live, c.seat), **f})
 
     def welcome(self, live: Live, conn: Conn) -> dict[str, Any]:
         f, conn.sent = frame(live.state, conn.seat, (0, 0, 0))
         return {"type": "welcome", "game": live.id,
                 "seat": P[conn.seat] if conn.seat != NOBODY else None,
                 "status": live.status, "seats": [s.summary() for s in live.seats],
-                "table": live.state.picture(), "last": live.last, **f}
+                "table": live.state.picture(), "last": last_seen(live, conn.seat), **f}
 
     def seats_changed(self, live: Live) -> None:
         msg = {"type": "seats", "seats": [s.summary() for s in live.seats]}
@@ -444,7 +453,7 @@ class Lobby:
             for n, (seat, action, client, _) in enumerate(moves, start=1):
                 if client is not None:
                     live.clients[seat, client] = n
-                live.last = {"seat": P[seat], "action": action}
+                live.last = seat, st.registry.parse(action)
             self.games[gid] = live
             self._policies(live)
         return len(rows)

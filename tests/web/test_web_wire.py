@@ -5,15 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from tests.serving import Client, running
 
 
-@pytest.mark.xfail(strict=True, reason="the server's state message carries `last`, the "
-                   "action as played: another seat's face-down card by name (issue 23's "
-                   "leak rule); strict: passes once the server sends `last` as each seat "
-                   "saw it, and then this mark must go")
 def test_the_last_move_names_no_card_another_seat_laid_face_down(tmp_path: Path) -> None:
     for srv in running(tmp_path / "games.db"):
         game = srv.create(game="art-of-war", seats=["person", "person"])
