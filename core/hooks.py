@@ -308,7 +308,7 @@ class GameHooks:
 
     def action_seen(self, action: Action, player: int, verbs: Any = None) -> str:
         """An action as `player` (NOBODY: a spectator) saw it taken: its text, or what its
-        verb's `seen` lets others learn of a secret one (a card laid face down)."""
+        verb's `seen` lets the others learn of a secret one."""
         seen = (verbs or self.registry.verbs)[action.verb].seen  # type: ignore[attr-defined]
         return str(action) if seen is None or action.player == player else str(
             seen(action, player))

@@ -39,7 +39,11 @@ def test_the_watched_board_follows_the_file(page: Any, server: Any, watched: Pat
     error.wait_for()
     text = error.inner_text()
     assert f"{watched}:" in text and "unknown city 'sendaii' (did you mean 'sendai'?)" in text
-    assert text.splitlines()[0].split(":")[1:3] == ["61", "6"]  # file:line:col, as check says
+    line = 1 + good.splitlines().index(next(x for x in good.splitlines()
+                                            if 'to = "sendai"' in x))
+    column = 1 + good.splitlines()[line - 1].index("\"sendai")
+    # file:line:col, as check says
+    assert text.splitlines()[0].split(":")[1:3] == [str(line), str(column)]
     # the last board without errors stays in sight, dimmed and said to be old
     assert page.locator(".watch-board.stale svg.board").count() == 1
     assert "the last without errors" in page.locator(".stale-note").inner_text()
