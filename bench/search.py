@@ -28,6 +28,7 @@ import json
 import math
 import os
 import sys
+import textwrap
 import time
 from collections.abc import Iterable
 from pathlib import Path
@@ -118,14 +119,15 @@ def report(rows: list[dict[str, Any]], title: str) -> str:
         return f"{k} of {n}: {100 * k / n:.1f}% ({100 * lo:.1f}-{100 * hi:.1f}%)"
 
     per = f"{1000 * cpu / searched:.1f} ms" if searched else "-"
-    lines = [f"**{title}**", "",
+    text = (f"Paired: the search bot won {b} games the heuristic lost and lost {c} the "
+            f"heuristic won: exact McNemar p = {mcnemar(b, c):.2g}. Its CPU: {per} a "
+            f"searched decision ({searched} of {decisions} decisions searched), "
+            f"{1000 * cpu / max(1, decisions):.2f} ms a decision on average, "
+            f"{cpu / n:.2f} s a game.")
+    lines = ["\n".join(textwrap.wrap(f"**{title}**", 92)), "",
              "| bot | won (95% Wilson) |", "| --- | --- |",
              f"| heuristic | {rate(h)} |", f"| search | {rate(s)} |", "",
-             f"Paired: the search bot won {b} games the heuristic lost and lost {c} the "
-             f"heuristic won: exact McNemar p = {mcnemar(b, c):.2g}. Its CPU: {per} a searched "
-             f"decision ({searched} of {decisions} decisions searched), "
-             f"{1000 * cpu / max(1, decisions):.2f} ms a decision on average, "
-             f"{cpu / n:.2f} s a game."]
+             "\n".join(textwrap.wrap(text, 92))]
     return "\n".join(lines)
 
 

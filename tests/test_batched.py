@@ -74,3 +74,14 @@ def test_reset_with_a_seed_deals_the_same_games() -> None:
     assert np.array_equal(oa, ob) and np.array_equal(ma, mb) and np.array_equal(sa, sb)
     with pytest.raises(GameError):
         BatchedWar(0)
+
+
+def test_the_docs_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/ai.md's batched example (its `py` block) runs and prints what it says."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "ai.md").read_text()
+    (code,) = re.findall(r"^```py\n(.*?)^```$", text, re.S | re.M)
+    exec(compile(code, "docs/ai.md", "exec"), {})
+    assert capsys.readouterr().out.strip() == "(256, 195) (256, 362) True"
