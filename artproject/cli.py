@@ -158,8 +158,8 @@ def _parser() -> argparse.ArgumentParser:
                         "default 32; docs/ai.md); random: random legal actions, a baseline "
                         "that loses almost every game; cautious: random, but never paying "
                         "health when another action does not; or a registered plug-in. Art "
-                        "of War: heuristic, random or ismcts, or a list seated in turn round "
-                        "the table (heuristic,random)")
+                        "of War: heuristic, random, ismcts or simple (its first heuristic), or "
+                        "a list seated in turn round the table (heuristic,random)")
     s.add_argument("--workers", type=int, default=1, metavar="N",
                    help="games in N processes at once; the same results as one; at most the "
                         "machine's cores unless --force (default: 1)")

@@ -7,16 +7,19 @@ decision is the base policy's, at no cost), the bot:
 1. draws determinizations, one a round: copies of the game its side cannot tell from the
    real one (the game's `resample`: what the side cannot see drawn anew, and the dice and
    draws to come from a seed of the bot's own);
-2. runs about `budget` simulations, in rounds: each round simulates every legal action once
-   in that round's world (common random numbers: the actions are compared on the same
-   draws and dice, so few simulations tell them apart). A simulation goes down a tree over
-   its side's decisions (a node per sequence of its decisions from the root: an
+2. runs about `budget` simulations by sequential halving: in each stage every action still
+   in the running is simulated once in each of that stage's worlds (common random numbers:
+   the actions are compared on the same draws and dice, so few simulations tell them
+   apart), then the better half goes on (the base policy's choice always), half the budget
+   spread over these stages and the other half comparing the last two. A simulation goes
+   down a tree over its side's decisions (a node per sequence of its decisions from the root: an
    information set of the side, the same in every world), choosing at each node by UCB1
    among the actions legal in that world, up to `tree` decisions deep, then on by the
    rollout policy (the heuristic) for at most `depth` decisions; its value is the game's
    return at its end, or its shaped score where the depth limit cut it;
 3. takes the root action of the best mean value, but keeps the base policy's choice
-   unless another beats it by more than `margin`.
+   unless another beats it by more than `margin` and by `z` standard errors of their
+   paired differences.
 
 The side is the whole team in a cooperative game (it sees every hand, as the heuristic
 does) and the deciding player in a competitive one. See docs/ai.md for its cost and
@@ -90,29 +93,50 @@ class Ismcts:
         return (me,), me
 
     def search(self, st: Machine, legal: list[Action], choice: Action) -> Action:
-        """The action the search picks among `legal` (`choice`: the base policy's)."""
+        """The action the search picks among `legal` (`choice`: the base policy's), by
+        sequential halving: in each stage every action still in the running is simulated
+        in the same fresh worlds, then the better half by mean value (the base policy's
+        choice always among them) goes on, until two are left; the budget is shared
+        evenly among the stages. A few worlds weed out the plainly worse actions, and most
+        of the budget goes to comparing the best with the base policy's choice."""
         self.searched += 1
         side, me = self._side(st)
         values: dict[Action, list[float]] = {a: [] for a in legal}
         nodes: dict[tuple[Action, ...], _Node] = {}
-        rounds = max(2, self.budget // len(legal))
-        for _ in range(rounds):
-            world = st.resample(side, self.rng.getrandbits(62))
-            for a in legal:
-                values[a].append(self._simulate(world, a, nodes, side, me))
-        self.simulations += rounds * len(legal)
-        return self._decide(values, choice, rounds)
+        alive = list(legal)
+        stages = max(1, math.ceil(math.log2(len(legal))))
+        used = 0
+        while True:
+            if len(alive) > 2:  # half the budget weeds out, evenly over the stages
+                rounds = max(1, self.budget // 2 // (stages * len(alive)))
+            else:  # the rest compares the last two
+                rounds = max(2, (self.budget - used) // len(alive))
+            for _ in range(rounds):
+                world = st.resample(side, self.rng.getrandbits(62))
+                for a in alive:
+                    values[a].append(self._simulate(world, a, nodes, side, me))
+            used += rounds * len(alive)
+            if len(alive) <= 2:
+                break
+            alive.sort(key=lambda a: (-_mean(values[a]), a != choice))
+            keep = alive[:max(2, (len(alive) + 1) // 2)]
+            if choice not in keep:
+                keep[-1] = choice
+            alive = keep
+        self.simulations += used
+        return self._decide({a: values[a] for a in alive}, choice)
 
-    def _decide(self, values: dict[Action, list[float]], choice: Action, rounds: int) -> Action:
+    def _decide(self, values: dict[Action, list[float]], choice: Action) -> Action:
         """The best action by mean value, if it beats the base policy's choice by more than
-        `margin` and by more than `z` standard errors of the paired differences (every
-        action was simulated in the same worlds: the differences cancel the luck the
-        actions share). Otherwise the base policy's choice: a noisy search must not undo a
-        sound heuristic."""
-        best = max(values, key=lambda a: (sum(values[a]), a == choice))
+        `margin` and by more than `z` standard errors of the paired differences (the two
+        were simulated in the same worlds: the differences cancel the luck they share).
+        Otherwise the base policy's choice: a noisy search must not undo a sound
+        heuristic."""
+        best = max(values, key=lambda a: (_mean(values[a]), a == choice))
         if best == choice:
             return choice
         diffs = [x - y for x, y in zip(values[best], values[choice], strict=True)]
+        rounds = len(diffs)
         mean = sum(diffs) / rounds
         var = sum((d - mean) ** 2 for d in diffs) / (rounds - 1)
         return best if mean > self.margin and mean > self.z * math.sqrt(var / rounds) else choice
@@ -165,3 +189,6 @@ class Ismcts:
         return max(legal, key=lambda a: kids[a][1] / kids[a][0]
                    + self.c * math.sqrt(log_n / kids[a][0]))
 
+
+def _mean(xs: list[float]) -> float:
+    return sum(xs) / len(xs)

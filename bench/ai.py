@@ -1,0 +1,172 @@
+"""The game-AI adapters' speed beside PettingZoo's classic `leduc_holdem`, in the same run:
+agent steps a second with a random agent (a uniform choice among the legal ids, from the
+action mask), each environment read through its public constructor.
+
+    python bench/ai.py [--steps N] [--rounds R] [--batch 256] [--clock cpu|wall]
+
+Rows: PettingZoo's `leduc_holdem_v4` (rlcard's engine under PettingZoo's AEC loop: the
+peer); this project's PettingZoo environment for Art of War (2 players) and The A.R.T.
+Project (Japan, 2 players); OpenSpiel's `python_art_of_war` (its state stepped directly);
+Art of War's batched environment (`artproject.adapters.batched.BatchedWar`, `--batch`
+games a call, numpy arrays in and out, auto-reset), once with its random agent (numpy,
+a batch at a time) and once counting only the time inside `step`; and the engine itself
+(`legal_actions` + `apply`, the random choice in Python). Rounds are interleaved, so the
+machine's drift hits every row alike: medians (and ranges) over the rounds, and each
+median as a ratio to leduc_holdem's in the same rounds. Needs `pip install -e '.[bench]'`
+(rlcard and pygame for leduc_holdem).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+Clock = Callable[[], float]
+clock: Clock = time.process_time
+
+
+def pettingzoo_loop(make: Callable[[], Any], steps: int, seed: int) -> float:
+    """Agent steps a second of a PettingZoo AEC environment under a random agent (episodes
+    reset as they end; a finished agent's `step(None)` is not counted)."""
+    rng = np.random.default_rng(seed)
+    e = make()
+    done = 0
+    episode = seed
+    t0 = clock()
+    while done < steps:
+        e.reset(seed=episode)
+        episode += 1
+        for agent in e.agent_iter():
+            obs, _, term, trunc, _ = e.last()
+            if term or trunc:
+                e.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            e.step(int(legal[rng.integers(len(legal))]))
+            done += 1
+            del agent
+    return done / (clock() - t0)
+
+
+def openspiel_loop(steps: int, seed: int) -> float:
+    """Decisions a second of OpenSpiel's `python_art_of_war` (chance sampled, not counted)."""
+    import pyspiel
+
+    import artproject.adapters.openspiel  # noqa: F401 (registers the games)
+
+    game = pyspiel.load_game("python_art_of_war", {"players": 2})
+    rng = random.Random(seed)
+    done = 0
+    t0 = clock()
+    while done < steps:
+        st = game.new_initial_state()
+        while not st.is_terminal():
+            if st.is_chance_node():
+                ids, probs = zip(*st.chance_outcomes(), strict=True)
+                st.apply_action(rng.choices(ids, probs)[0])
+                continue
+            legal = st.legal_actions()
+            st.apply_action(legal[rng.randrange(len(legal))])
+            done += 1
+    return done / (clock() - t0)
+
+
+def engine_loop(steps: int, seed: int) -> float:
+    """Decisions a second of the engine itself (Art of War, 2 players)."""
+    from artproject import new_game
+
+    rng = random.Random(seed)
+    done, i = 0, 0
+    t0 = clock()
+    while done < steps:
+        g = new_game("art-of-war", players=2, seed=seed + i)
+        i += 1
+        while g.outcome is None:
+            legal = g.legal_actions()
+            g.apply(legal[rng.randrange(len(legal))])
+            done += 1
+    return done / (clock() - t0)
+
+
+def batched_loop(n: int, steps: int, seed: int) -> tuple[float, float]:
+    """Agent steps a second of the batched environment: with its random agent (a uniform
+    legal id a game, drawn in numpy for the whole batch), and inside `step` alone."""
+    from artproject.adapters.batched import BatchedWar
+
+    env = BatchedWar(n, players=2, seed=seed)
+    _, mask, _ = env.reset()
+    rng = np.random.default_rng(seed)
+    calls = max(1, steps // n)
+    inside = 0.0
+    t0 = clock()
+    for _ in range(calls):
+        counts = mask.sum(axis=1)
+        pick = (rng.random(n) * counts).astype(np.int64)
+        actions = (np.cumsum(mask, axis=1) > pick[:, None]).argmax(axis=1)
+        t1 = clock()
+        _, mask, _, _, _ = env.step(actions)
+        inside += clock() - t1
+    total = clock() - t0
+    return calls * n / total, calls * n / inside
+
+
+def _spread(xs: list[float]) -> str:
+    return f"{statistics.median(xs):,.0f} ({min(xs):,.0f}-{max(xs):,.0f})"
+
+
+def main() -> None:
+    global clock
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--steps", type=int, default=20_000, help="agent steps a row a round")
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--batch", type=int, default=256, help="games in the batched environment")
+    ap.add_argument("--clock", choices=("cpu", "wall"), default="cpu")
+    args = ap.parse_args()
+    clock = time.process_time if args.clock == "cpu" else time.perf_counter
+    from pettingzoo.classic import leduc_holdem_v4
+
+    from artproject.adapters.pettingzoo import env
+
+    rows: dict[str, list[float]] = {}
+    runs: list[tuple[str, Callable[[int], Any]]] = [
+        ("PettingZoo leduc_holdem_v4 (the peer)",
+         lambda r: pettingzoo_loop(leduc_holdem_v4.env, args.steps, r)),
+        ("PettingZoo, Art of War, 2 players",
+         lambda r: pettingzoo_loop(lambda: env(game="art-of-war", players=2), args.steps, r)),
+        ("PettingZoo, The A.R.T. Project, Japan, 2 players",
+         lambda r: pettingzoo_loop(lambda: env(mission="japan", players=2), args.steps // 4,
+                                   r)),
+        ("OpenSpiel python_art_of_war, 2 players", lambda r: openspiel_loop(args.steps, r)),
+        (f"batched Art of War, {args.batch} games a call, 2 players",
+         lambda r: batched_loop(args.batch, args.steps * 4, r)),
+        ("engine, Art of War, 2 players (no adapter)", lambda r: engine_loop(args.steps, r)),
+    ]
+    for _, run in runs:  # warm up: rules, layouts, spaces
+        run(1000)
+    for r in range(args.rounds):
+        for name, run in runs:
+            out = run(r)
+            if isinstance(out, tuple):
+                rows.setdefault(name, []).append(out[0])
+                rows.setdefault(name + ": inside step", []).append(out[1])
+            else:
+                rows.setdefault(name, []).append(out)
+    peer = rows[runs[0][0]]
+    print(f"agent steps a second, random agents, median (range) of {args.rounds} interleaved "
+          f"rounds ({clock.__name__}), and the median ratio to leduc_holdem's in the same "
+          "rounds:")
+    print("| environment | steps a second | x leduc_holdem |")
+    print("| --- | --- | --- |")
+    for name, xs in rows.items():
+        ratio = statistics.median(x / p for x, p in zip(xs, peer, strict=True))
+        print(f"| {name} | {_spread(xs)} | {ratio:.2f} |")
+
+
+if __name__ == "__main__":
+    main()
