@@ -316,7 +316,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     guard = _PipeGuard(sys.stdout)
     sys.stdout = guard
     try:
-        return _main(argv)
+        status = _main(argv)
+        guard.flush()
+        if guard.failed:  # a full disk, an I/O error: the output is not all there
+            _say(f"artproject: cannot write the output: {guard.failed}")
+            return status or 2  # a failed check's 1 stands
+        return status
     except KeyboardInterrupt as err:  # Ctrl-C: one line, status 130, whatever was running
         import signal
 
@@ -378,11 +383,14 @@ def _say(line: str) -> None:
 
 class _PipeGuard:
     """stdout that outlives its reader: once the pipe closes (`| head -1`), output goes
-    nowhere and the command runs on to its own exit status, instead of dying on the write."""
+    nowhere and the command runs on to its own exit status, instead of dying on the write.
+    Any other failure to write (a full disk: `> /dev/full`) is kept in `failed` and told as
+    one line at the end, with status 2 (main)."""
 
     def __init__(self, stream: Any) -> None:
         self.stream = stream
         self.gone = False
+        self.failed = ""
 
     def write(self, text: str) -> int:
         if not self.gone:
@@ -390,6 +398,8 @@ class _PipeGuard:
                 return int(self.stream.write(text))
             except BrokenPipeError:
                 self._gone()
+            except OSError as err:
+                self._gone(err)
         return len(text)
 
     def flush(self) -> None:
@@ -398,9 +408,13 @@ class _PipeGuard:
                 self.stream.flush()
             except BrokenPipeError:
                 self._gone()
+            except OSError as err:
+                self._gone(err)
 
-    def _gone(self) -> None:
+    def _gone(self, err: OSError | None = None) -> None:
         self.gone = True
+        if err is not None:
+            self.failed = err.strerror or str(err)
         # what the stream still holds is flushed at exit: into nothing, quietly
         with contextlib.suppress(OSError, ValueError, AttributeError):
             os.dup2(os.open(os.devnull, os.O_WRONLY), self.stream.fileno())
@@ -645,7 +659,7 @@ def _tune(args: argparse.Namespace) -> int:
     from .core.art.loader import load_rules
     from .core.art.tunables import tunables
     from .core.errors import GameError
-    from .core.files import exists, write_atomic
+    from .core.files import exists, refuse_odd, write_atomic
     from .tune import parse_targets, report, search
 
     _check_counts(args)
@@ -667,6 +681,7 @@ def _tune(args: argparse.Namespace) -> int:
                         "players, so [tune.threat_by_players] would choose their threat blind; "
                         "add them to --players (the default, 1-6, plays every team size)")
     out = Path(args.output or f"{rules.name}-tuned.toml")
+    refuse_odd(out)  # a device or folder: refused now, with or without --force
     if not out.resolve().parent.is_dir():
         raise GameError(f"{out}: cannot write: no such folder {str(out.parent)!r}")
     if exists(out) and not args.force:  # said now, not after the search
@@ -870,9 +885,10 @@ def _counterexample_out(args: argparse.Namespace, name: str) -> Path:
     """Where verify writes a counterexample: --out (refused now, not after the search, if it
     exists without --force or its folder does not) or a fresh name."""
     from .core.errors import GameError
-    from .core.files import exists, fresh_name
+    from .core.files import exists, fresh_name, refuse_odd
 
     out = Path(args.out) if args.out else fresh_name(f"counterexample-{name}.toml")
+    refuse_odd(out)  # a device or folder: refused now, with or without --force
     if not out.resolve().parent.is_dir():
         raise GameError(f"{out}: cannot write: no such folder {str(out.parent)!r}")
     if args.out and exists(out) and not args.force:
@@ -967,12 +983,13 @@ def _play(args: argparse.Namespace) -> int:
 def _render(args: argparse.Namespace) -> int:
     from .core.art.loader import load_rules
     from .core.errors import GameError
-    from .core.files import write_atomic
+    from .core.files import refuse_odd, write_atomic
     from .core.saves import load_game
     from .render import render
 
     st = None
     out = Path(args.output)
+    refuse_odd(out)  # never a device (a FIFO would also hang _our_svg's read), even forced
     replace = args.force or _our_svg(out)
     game = _game(args)
     if args.save:
@@ -1018,7 +1035,7 @@ def _our_svg(path: Path) -> bool:
 def _new(args: argparse.Namespace) -> int:
     from .core.art.loader import load_rules, shipped_missions
     from .core.errors import GameError
-    from .core.files import write_atomic
+    from .core.files import exists, shorten, write_atomic
     from .newmission import mission_text, valid_name
 
     if not valid_name(args.name):
@@ -1030,8 +1047,11 @@ def _new(args: argparse.Namespace) -> int:
         raise GameError(f"unknown mission {args.base!r}{closest(args.base, shipped_missions())}"
                         "; shipped missions: " + ", ".join(shipped_missions()))
     out = Path(f"{args.name}.toml")
-    if out.exists():
-        raise GameError(f"{out} already exists; nothing was written")
+    if len(out.name.encode()) > 255:  # most file systems' limit on a name
+        raise GameError(f"{shorten(str(out))}: the name is too long for a file (255 bytes at "
+                        "most); choose a shorter mission name")
+    if exists(out):
+        raise GameError(f"{shorten(str(out))} already exists; nothing was written")
     base = load_rules(args.base)
     write_atomic(out, mission_text(args.name, args.base, base.title))
     print(f"wrote {out}: a mission that extends {args.base}; next: artproject check {out}")

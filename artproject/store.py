@@ -68,6 +68,32 @@ class Row(NamedTuple):
     engine: str  # the artproject version that played it
 
 
+class StoreWriteError(GameError):
+    """A store that cannot take a batch (a full disk): what was written before is kept."""
+
+
+# Each column's SQLite type (as the schema declares it) and Python type (as rows hold it).
+_TYPES: Final = {c: ("INTEGER", int) if c in ("players", "seed", "rounds", "decisions")
+                 else ("TEXT", str) for c in COLUMNS}
+
+
+def _row(path: Path, n: int, values: Sequence[Any]) -> Row:
+    """A stored row, checked: each column of its type (a row edited outside artproject is
+    told, naming the row and column, never a TypeError in the report)."""
+    for col, v in zip(COLUMNS, values, strict=True):
+        want = _TYPES[col][1]
+        if type(v) is not want:
+            raise GameError(f"{path}: row {n}: {col} is {v!r}; expected "
+                            + ("a whole number" if want is int else "text")
+                            + ": the store was edited or damaged")
+    row = Row(*values)
+    if row.players < 1 or row.rounds < 0 or row.decisions < 0:
+        raise GameError(f"{path}: row {n}: players {row.players}, rounds {row.rounds}, "
+                        f"decisions {row.decisions}: out of range: the store was edited or "
+                        "damaged")
+    return row
+
+
 class CellKey(NamedTuple):
     """What a cell of a sweep is, in the store's words."""
 
@@ -106,11 +132,13 @@ class Store:
         if not p.parent.is_dir() and str(p.parent):
             raise GameError(f"{p}: cannot create the store: no such folder {str(p.parent)!r}")
         new = not exists(p)
-        existed = not new and p.stat().st_size > 0  # an empty file holds nothing to lose
+        if not new and p.stat().st_size == 0:  # only a new file or a store of ours is written
+            raise GameError(f"{p}: an empty file, not a results store: give a new file's name "
+                            "(simulate makes it)")
         lock = _lock(p)
         try:
             conn = _connect(p)
-            if existed:
+            if not new:
                 _check(p, conn, write=True)
             else:
                 _create(p, conn)
@@ -160,8 +188,12 @@ class Store:
                     f"INSERT OR IGNORE INTO games ({', '.join(COLUMNS)}) "
                     f"VALUES ({', '.join('?' * len(COLUMNS))})", rows)
                 return self.conn.total_changes - before
-        except sqlite3.OperationalError as err:
-            raise GameError(f"{self.path}: cannot write to the store: {err}") from None
+        except sqlite3.Error as err:  # a full disk, an I/O error: the batch is rolled back
+            kept = ""
+            with contextlib.suppress(sqlite3.Error):
+                kept = f"; the {self.count()} games written before are kept"
+            raise StoreWriteError(f"{self.path}: cannot write to the store ({err}){kept}: "
+                                  "run the same command again to play the rest") from None
 
     def seeds(self, key: CellKey, first: int, stop: int) -> set[int]:
         """The seeds in first..stop-1 already stored for a cell."""
@@ -184,8 +216,11 @@ class Store:
                 sql += " AND seed>=? AND seed<?"
                 args += [first, stop]
         sql += " ORDER BY game, mission, variant, rules, policy, difficulty, players, seed"
-        for r in self.conn.execute(sql, args):
-            yield Row(*r)
+        try:
+            for n, r in enumerate(self.conn.execute(sql, args), 1):
+                yield _row(self.path, n, r)
+        except sqlite3.Error as err:
+            raise GameError(f"{self.path}: cannot read the store: {err}") from None
 
     def count(self) -> int:
         (n,) = self.conn.execute("SELECT COUNT(*) FROM games").fetchone()
@@ -215,6 +250,12 @@ def _create(p: Path, conn: sqlite3.Connection) -> None:
         raise GameError(f"{p}: cannot create the store: {err}") from None
 
 
+# Rows whose values are not of their column's type (SQLite keeps what it is given).
+_ODD_ROWS: Final = "SELECT COUNT(*) FROM games WHERE " + " OR ".join(
+    f"typeof({c}) != '{'integer' if t == 'INTEGER' else 'text'}'"
+    for c, (t, _) in _TYPES.items())
+
+
 def _check(p: Path, conn: sqlite3.Connection, write: bool) -> None:
     """The file is a results store of this format and (to write) this engine version."""
     try:
@@ -222,17 +263,29 @@ def _check(p: Path, conn: sqlite3.Connection, write: bool) -> None:
             # take SQLite's write lock a moment: another program holding it is an error now
             conn.execute("BEGIN IMMEDIATE")
             conn.execute("ROLLBACK")
+        damage = [r[0] for r in conn.execute("PRAGMA quick_check(3)")]
+        (page,), (pages,) = (conn.execute(f"PRAGMA {x}").fetchone()
+                             for x in ("page_size", "page_count"))
+        if damage == ["ok"] and os.stat(p).st_size != page * pages:  # cut short, or grown
+            damage = [f"{os.stat(p).st_size} bytes, not {pages} pages of {page}"]
         meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
-        cols = [r[1] for r in conn.execute("PRAGMA table_info(games)")]
+        info = conn.execute("PRAGMA table_info(games)").fetchall()
+        cols = [r[1] for r in info]
+        types = {r[1]: str(r[2]).upper() for r in info}
+        odd = conn.execute(_ODD_ROWS).fetchone()[0] if tuple(cols) == COLUMNS else 0
     except sqlite3.DatabaseError as err:
         conn.close()
         msg = str(err)
         if "locked" in msg or "busy" in msg:
             raise GameError(f"{p}: the store is locked by another program; try again when "
                             "it is done") from None
-        raise GameError(f"{p}: not a results store ({msg})") from None
+        raise GameError(f"{p}: not a results store, or a damaged one ({msg})"
+                        + ("; nothing was played" if write else "")) from None
     problem = None
-    if meta.get("kind") != KIND:
+    if damage != ["ok"]:
+        problem = (f"a damaged store ({'; '.join(map(str, damage))[:200]})"
+                   + ("; nothing was played: use a new store" if write else ""))
+    elif meta.get("kind") != KIND:
         problem = "not a results store (no artproject results in it)"
     elif meta.get("format") != str(FORMAT):
         problem = (f"a results store of format {meta.get('format')}; this artproject reads "
@@ -240,11 +293,18 @@ def _check(p: Path, conn: sqlite3.Connection, write: bool) -> None:
     elif tuple(cols) != COLUMNS:
         problem = (f"a results store of another schema (columns {', '.join(cols)}); expected "
                    f"{', '.join(COLUMNS)}")
+    elif any(types[c] != t for c, (t, _) in _TYPES.items()):
+        problem = "a results store of another schema (its columns' types differ)"
+    elif odd:
+        problem = (f"{odd} row(s) of the wrong types (a number where text belongs, or text "
+                   "where a number does): the store was edited or damaged")
     elif write and meta.get("engine") != _version():
         problem = (f"results of artproject {meta.get('engine')}; this is {_version()}, whose "
                    "games may differ: use a new store")
     if problem:
         conn.close()
+        if write and "nothing was played" not in problem:
+            problem += "; nothing was played"
         raise GameError(f"{p}: {problem}")
 
 

@@ -152,11 +152,12 @@ def dumps(st: Machine, fmt: str = "json", folder: str | Path | None = None) -> s
     return json.dumps(doc, indent=1) + "\n"
 
 
-def save_game(st: Machine, path: str | Path, replace: bool = True) -> None:
+def save_game(st: Machine, path: str | Path, replace: bool = False) -> None:
     """Write a save (TOML when the name ends in .toml), atomically: never half-written.
 
-    With replace=False an existing file is left alone (SaveError): the command line's
-    saves never overwrite a file they did not write.
+    An existing file is left alone (SaveError) unless `replace=True`, as the command line's
+    saves never overwrite a file they did not write; a device, pipe or folder is never
+    replaced.
     """
     path = Path(path)
     text = dumps(st, "toml" if path.suffix == ".toml" else "json", path.parent)
