@@ -14,6 +14,7 @@ Dask rather than Ray: see docs/scaling.md (install weight, start-up time, Ctrl-C
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Final, Protocol
 
@@ -21,6 +22,9 @@ from .core.errors import GameError
 
 BACKENDS: Final = ("local", "dask")
 CONNECT_TIMEOUT: Final = 10.0  # seconds to reach a cluster's scheduler
+# Jobs sent ahead of the results, a worker: enough to keep every worker busy, few enough that
+# sending them is quick whatever the sweep's size (a Ctrl-C is looked at between results).
+WINDOW: Final = 4
 
 
 class Backend(Protocol):
@@ -112,6 +116,7 @@ class LocalBackend:
             for job in jobs:
                 yield fn(job)
             return
+        import itertools
         import multiprocessing
         import queue
         from concurrent.futures import ProcessPoolExecutor
@@ -123,13 +128,21 @@ class LocalBackend:
         # them all), and the pool's thread would wait on it for ever: it is taken in _next.
         with _sigint_deferred() as asked:
             try:
-                self._pool = ProcessPoolExecutor(min(self.workers, len(jobs)), mp_context=ctx,
+                workers = min(self.workers, len(jobs))
+                self._pool = ProcessPoolExecutor(workers, mp_context=ctx,
                                                  initializer=_ignore_sigint)
                 done: queue.SimpleQueue[Any] = queue.SimpleQueue()
-                for job in jobs:
+                todo = iter(jobs)
+                # a bounded window of jobs in flight, topped up as each result comes back:
+                # sending a million jobs first would keep a Ctrl-C waiting for seconds
+                for job in itertools.islice(todo, WINDOW * workers):
                     self._pool.submit(fn, job).add_done_callback(done.put)
                 for _ in jobs:
-                    yield _next(done, asked).result()
+                    result = _next(done, asked).result()
+                    job = next(todo, _END)
+                    if job is not _END:
+                        self._pool.submit(fn, job).add_done_callback(done.put)
+                    yield result
                 self._pool.shutdown(wait=True)  # every job done: the workers leave
                 self._pool = None
                 if asked:
@@ -158,6 +171,9 @@ class LocalBackend:
             pool.shutdown(wait=True, cancel_futures=True)
 
 
+_END: Final = object()  # the end of the jobs
+
+
 def _next(done: Any, asked: list[int]) -> Any:
     """The next finished future; KeyboardInterrupt once Ctrl-C has been pressed."""
     import queue
@@ -176,20 +192,76 @@ def _dask() -> Any:
 
 
 def _local_cluster(distributed: Any, workers: int) -> Any:
-    """A Dask cluster of `workers` processes on this machine. Its processes are started with
-    Ctrl-C ignored (they inherit that, and Python and asyncio then leave it so): the terminal's
-    Ctrl-C reaches only this process, which closes the cluster, and no worker prints a
-    traceback. Ctrl-C is ignored for the second it takes to start them."""
+    """A Dask cluster of `workers` processes on this machine. Its processes start with Ctrl-C
+    ignored (a wrapper ignores it before Python starts: they inherit that, and Python and
+    asyncio then leave it so): the terminal's Ctrl-C reaches only this process, which closes
+    the cluster, and no worker prints a traceback. This process never ignores Ctrl-C: the
+    cluster starts in a thread while this one waits, and a Ctrl-C meanwhile ends the workers
+    started so far and raises KeyboardInterrupt at once (the start is not waited for)."""
     import logging
-    import signal
+    import threading
 
-    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    box: dict[str, Any] = {}
+
+    def start() -> None:
+        try:
+            box["cluster"] = distributed.LocalCluster(
+                n_workers=workers, threads_per_worker=1, processes=True,
+                dashboard_address=":0", silence_logs=logging.CRITICAL)
+        except BaseException as err:  # told in the thread that waits
+            box["error"] = err
+
+    with _sigint_deferred() as asked, _spawned_ignoring_sigint():
+        starting = threading.Thread(target=start, name="artproject-dask-start", daemon=True)
+        starting.start()
+        while starting.is_alive() and not asked:
+            starting.join(0.05)
+    if asked:
+        with _sigint_held():
+            if "cluster" in box:
+                _close_cluster(box["cluster"])
+            else:  # still starting: its processes so far are killed (a process half-started
+                _end_dask_processes(kill=True)  # may not heed SIGTERM yet), the rest at exit
+        raise KeyboardInterrupt
+    if "error" in box:
+        raise box["error"]
+    return box["cluster"]
+
+
+@contextlib.contextmanager
+def _spawned_ignoring_sigint() -> Iterator[None]:
+    """While inside, processes that multiprocessing spawns (Dask's workers) run Python through
+    a shell that ignores SIGINT first (an ignored signal stays ignored across exec; a handler
+    does not). Without a POSIX shell: SIGINT is ignored here meanwhile, as a last resort."""
+    import atexit
+    import shlex
+    import shutil
+    import signal
+    import sys
+    import tempfile
+    from multiprocessing import spawn
+
+    if os.name != "posix" or not os.path.exists("/bin/sh"):  # pragma: no cover
+        before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            yield
+        finally:
+            signal.signal(signal.SIGINT, before)
+        return
+    old = spawn.get_executable()
+    # the folder goes when this process ends (a cluster still starting may yet use it)
+    folder = tempfile.mkdtemp(prefix="artproject-spawn-")
+    atexit.register(shutil.rmtree, folder, True)
+    wrapper = os.path.join(folder, "python")
+    with open(wrapper, "w") as f:
+        f.write(f"#!/bin/sh\ntrap '' INT\nexec {shlex.quote(os.fsdecode(old or sys.executable))}"
+                ' "$@"\n')
+    os.chmod(wrapper, 0o700)
+    spawn.set_executable(wrapper)
     try:
-        return distributed.LocalCluster(
-            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
-            silence_logs=logging.CRITICAL)
+        yield
     finally:
-        signal.signal(signal.SIGINT, before)
+        spawn.set_executable(old)
 
 
 class DaskBackend:
@@ -214,25 +286,41 @@ class DaskBackend:
             else:
                 self._cluster = _local_cluster(distributed, workers)
                 self._client = distributed.Client(self._cluster, timeout=timeout)
+            self.workers = max(1, sum(self._client.nthreads().values()))
         except (OSError, TimeoutError, ValueError) as err:
             self.close()
             where = f"the cluster at {address}" if address else "a local Dask cluster"
             reason = str(err).splitlines()[0] if str(err) else type(err).__name__
             raise GameError(f"cannot reach {where}: {reason}") from None
-        self.workers = max(1, sum(self._client.nthreads().values()))
+        except BaseException:  # Ctrl-C while connecting: nothing started here is left
+            self.close()
+            raise
 
     def run(self, fn: Callable[[Any], Any], jobs: Sequence[Any]) -> Iterator[Any]:
+        import itertools
+
         distributed = _dask()
-        futures = self._client.map(fn, jobs, pure=False)
+        todo = iter(jobs)
+        # a bounded window of jobs on the cluster, topped up as results come back (sending a
+        # million at once takes the client minutes, and a Ctrl-C would wait for it)
+        first = list(itertools.islice(todo, WINDOW * self.workers))
+        live = set(self._client.map(fn, first, pure=False))
+        flight = distributed.as_completed(list(live))
         try:
-            for fut in distributed.as_completed(futures):
+            for fut in flight:
+                live.discard(fut)
+                job = next(todo, _END)
+                if job is not _END:
+                    more = self._client.submit(fn, job, pure=False)
+                    live.add(more)
+                    flight.add(more)
                 yield fut.result()
         except distributed.KilledWorker:
             raise GameError("a batch's worker died again and again (Dask's retries ran out); "
                             "the games finished before are kept in the store") from None
         finally:
             with contextlib.suppress(Exception):
-                self._client.cancel(futures)
+                self._client.cancel(list(live))
 
     def close(self) -> None:
         client = getattr(self, "_client", None)
@@ -241,6 +329,37 @@ class DaskBackend:
                 client.close()
             self._client = None
         if self._cluster is not None:
-            with contextlib.suppress(Exception):
-                self._cluster.close()
+            _close_cluster(self._cluster)
             self._cluster = None
+
+
+def _close_cluster(cluster: Any) -> None:
+    """Close a local cluster, its worker processes first ended outright: a sweep stopped by
+    Ctrl-C does not wait for the games under way (and no process is left behind)."""
+    mine = _end_dask_processes(wait=False)
+    with contextlib.suppress(Exception):
+        cluster.close(timeout=5)
+    _wait_ended(mine)
+
+
+def _end_dask_processes(wait: bool = True, kill: bool = False) -> list[Any]:
+    """Terminate (or kill) this process's Dask worker processes, mid-game or not; waited for
+    unless told."""
+    import multiprocessing
+
+    mine = [p for p in multiprocessing.active_children() if "Dask" in p.name]
+    for p in mine:
+        with contextlib.suppress(Exception):
+            p.kill() if kill else p.terminate()
+    if wait:
+        _wait_ended(mine)
+    return mine
+
+
+def _wait_ended(procs: list[Any]) -> None:
+    for p in procs:
+        with contextlib.suppress(Exception):
+            p.join(timeout=2)
+            if p.is_alive():
+                p.kill()
+                p.join()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from .core.actions import parse_player
 from .core.art.state import State
@@ -117,7 +117,7 @@ class Session:
         self.undo_stack: list[State] = []
         self.viewer = 0
         self.written: set[Path] = set()  # files this session saved: it may save over them
-        self.whole: State | None = None  # the state before the decision being taken
+        self.whole: Any = None  # the state before the decision being taken (any game's)
 
     def save(self, name: str, force: bool = False) -> None:
         """Save to `name`: never over a file this session did not write, unless forced."""

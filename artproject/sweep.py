@@ -40,7 +40,7 @@ class Batch:
     difficulty: str
     players: int
     policy: str
-    seeds: tuple[int, ...]
+    seeds: Sequence[int]  # a tuple, or a range (sent to a worker in a few bytes)
     game: str = GAME  # the game played (its rules, policies and results are its own)
 
 
@@ -179,9 +179,11 @@ def plan_sweep(grid: Grid, store: Store | None = None, workers: int = 1) -> Plan
                 cells.append(key)
                 have = store.seeds(key, grid.seed, stop) if store is not None else set()
                 done += len(have)
-                todo = [s for s in range(grid.seed, stop) if s not in have]
+                # (a range while nothing is stored: a million seeds a cell cost no memory)
+                todo: Sequence[int] = ([s for s in range(grid.seed, stop) if s not in have]
+                                       if have else range(grid.seed, stop))
                 batches += [Batch(_ref(m), key.mission, key.rules, variants, grid.texts, d, p,
-                                  grid.policy, tuple(todo[i:i + size]), grid.game)
+                                  grid.policy, todo[i:i + size], grid.game)
                             for i in range(0, len(todo), size)]
     return Plan(grid, tuple(cells), tuple(batches), done, len(cells) * grid.games)
 
