@@ -19,6 +19,8 @@ from .core.errors import GameError
 from .policies import POLICIES, Policy, cautious_policy, policy_spec, random_policy
 
 MAX_DECISIONS = 100_000  # a game that needs more has a rule that never ends: an error
+MAX_GAMES = 1_000_000  # games a cell (as the command line's --games)
+MAX_WORKERS = 64  # processes (as the command line's --workers)
 
 __all__ = ["POLICIES", "Cell", "cautious_policy", "play", "random_policy", "simulate",
            "simulate_grid", "wilson"]
@@ -83,6 +85,8 @@ def simulate_grid(missions: Sequence[str | Path], difficulties: Sequence[str],
     from .backends import LocalBackend
     from .sweep import grid_of, run_sweep
 
+    _check_grid(missions, difficulties, players, games, seed, variants, policy, workers,
+                progress, game)
     if game != "art-project":
         from .aow.simulate import policy_names
 
@@ -99,7 +103,35 @@ def simulate_grid(missions: Sequence[str | Path], difficulties: Sequence[str],
             runner.close()
 
 
+def _check_grid(missions: Any, difficulties: Any, players: Any, games: Any, seed: Any,
+                variants: Any, policy: Any, workers: Any, progress: Any, game: Any) -> None:
+    """simulate_grid's arguments, each of its type and range (GameError naming it)."""
+    from .core import checks
+
+    for name, items in (("missions", missions), ("difficulties", difficulties)):
+        if not checks.refs(items, name):
+            raise GameError(f"{name} must name at least one")
+    if isinstance(players, str | bytes) or not isinstance(players, Iterable) or not players:
+        raise GameError(f"players must be a list of team sizes, not {checks.what(players)}")
+    for i, p in enumerate(players):
+        checks.whole(p, f"players[{i}]", 1, 7)
+    checks.whole(games, "games", 1, MAX_GAMES)
+    checks.whole(seed, "seed", checks.SEED[0], checks.SEED[1] - games)
+    checks.refs(variants, "variants")
+    checks.text(policy, "policy", empty=False)
+    checks.whole(workers, "workers", 1, MAX_WORKERS)
+    if progress is not None and not callable(progress):
+        raise GameError(f"progress must be a function of the games done, not "
+                        f"{checks.what(progress)}")
+    checks.text(game, "game")
+
+
 def simulate(mission: str | Path, players: int, difficulty: str, games: int, seed: int,
              variants: Iterable[str | Path] = (), policy: str = "heuristic") -> dict[str, Any]:
     """One cell: `games` games from seeds seed, seed+1, ..."""
+    from .core import checks
+
+    checks.ref(mission, "mission")
+    checks.whole(players, "players", 1, 7)
+    checks.text(difficulty, "difficulty")
     return simulate_grid([mission], [difficulty], [players], games, seed, variants, policy)[0]

@@ -33,9 +33,13 @@ class Action(NamedTuple):
     def parse(text: str, game: str | None = None) -> Action:
         """Read the text notation of a game's action (the default game's unless named); raise
         MalformedActionError saying what was expected."""
+        from .checks import text as check_text
+        from .errors import GameError, MalformedActionError
         from .games import game_class
 
-        return game_class(game).registry.parse(text)
+        check_text(text, "an action's text", MalformedActionError)
+        return game_class(game if game is None else check_text(game, "game", GameError)
+                          ).registry.parse(text)
 
 
 def parse_player(word: str, allow_label: bool = False, text: str = "") -> int:
