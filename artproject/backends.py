@@ -14,6 +14,7 @@ Dask rather than Ray: see docs/scaling.md (install weight, start-up time, Ctrl-C
 from __future__ import annotations
 
 import contextlib
+import importlib
 import os
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Final, Protocol
@@ -211,6 +212,7 @@ def _local_cluster(distributed: Any, workers: int) -> Any:
         except BaseException as err:  # told in the thread that waits
             box["error"] = err
 
+    before = {id(c) for c in _clusters()}
     with _sigint_deferred() as asked, _spawned_ignoring_sigint():
         starting = threading.Thread(target=start, name="artproject-dask-start", daemon=True)
         starting.start()
@@ -220,8 +222,8 @@ def _local_cluster(distributed: Any, workers: int) -> Any:
         with _sigint_held():
             if "cluster" in box:
                 _close_cluster(box["cluster"])
-            else:  # still starting: its processes so far are killed (a process half-started
-                _end_dask_processes(kill=True)  # may not heed SIGTERM yet), the rest at exit
+            else:
+                _stop_starting(starting, before)
         raise KeyboardInterrupt
     if "error" in box:
         raise box["error"]
@@ -340,6 +342,41 @@ def _close_cluster(cluster: Any) -> None:
     with contextlib.suppress(Exception):
         cluster.close(timeout=5)
     _wait_ended(mine)
+
+
+def _stop_starting(starting: Any, before: set[int]) -> None:
+    """End a local cluster still starting (in the thread `starting`): no process is spawned
+    any more (each would fail at once, quietly), those spawned are killed (one half-started
+    may not heed SIGTERM yet), the start is given a moment to give up, and the cluster is
+    taken off the list Dask closes at exit (which would wait for it)."""
+    from multiprocessing import spawn
+
+    old = spawn.get_executable()
+    if os.path.exists("/bin/false"):
+        spawn.set_executable("/bin/false")
+    _end_dask_processes(kill=True)
+    starting.join(1.0)
+    _end_dask_processes(kill=True)
+    _forget_starting(before)
+    if not starting.is_alive():
+        spawn.set_executable(old)
+
+
+def _clusters() -> Any:
+    """Dask's clusters of this process, which it closes at exit (a weak set)."""
+    return importlib.import_module("distributed.deploy.spec").SpecCluster._instances
+
+
+def _forget_starting(before: set[int]) -> None:
+    """Take the cluster still starting (one not in `before`, the ids of those there already)
+    off the list Dask closes at exit: closing one that has not finished starting waits for it,
+    seconds. Its processes end when this one does, each watching its parent
+    (distributed.process)."""
+    with contextlib.suppress(Exception):
+        known = _clusters()
+        for cluster in list(known):
+            if id(cluster) not in before:
+                known.discard(cluster)
 
 
 def _end_dask_processes(wait: bool = True, kill: bool = False) -> list[Any]:
