@@ -28,6 +28,7 @@ MAX_EXAMPLES = 100_000  # games one verify run tries
 MAX_WORKERS = 64  # processes, even with --force
 MAX_TRIALS = 10_000  # values one tune run tries
 MAX_SEED = 2**63 - 1
+MAX_CONNECT = 3600.0  # seconds --connect-timeout waits for a cluster at most
 
 EPILOG_MAIN = """\
 examples:
@@ -216,9 +217,10 @@ def _parser() -> argparse.ArgumentParser:
     v = sub.add_parser("verify", help="search for games that break the rules' invariants or "
                        "the mission's own properties", epilog=EPILOG_VERIFY,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    v.add_argument("mission", metavar="MISSION",
-                   help="a mission file (or a shipped mission's name); Art of War's rules "
-                        "(art-of-war, or its file) with --game art-of-war")
+    v.add_argument("mission", metavar="MISSION", nargs="?",
+                   help=f"a mission file (or a shipped mission's name; default: {DEFAULT}); "
+                        "Art of War's rules (art-of-war, the default, or its file) with --game "
+                        "art-of-war")
     _game_option(v)
     v.add_argument("--variant", action="append", default=[], metavar="FILE",
                    help="a variant to layer on the mission; repeatable")
@@ -356,6 +358,7 @@ def _main(argv: Sequence[str] | None) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    _check_variants(getattr(args, "variant", None) or [])
     if args.command == "simulate":
         return _simulate(args)
     if args.command == "check":
@@ -373,6 +376,22 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "new":
         return _new(args)
     return _scenario(args.paths, args.variant, args.verbose)
+
+
+def _check_variants(refs: Sequence[str]) -> None:
+    """Each --variant file checked as `check` checks it, before anything is played: its every
+    error (an empty file among them) is told and the command refused (exit 2)."""
+    from .core.errors import GameError
+    from .core.files import exists
+
+    for ref in refs:
+        path = Path(ref)
+        if not (ref.endswith(".toml") or "/" in ref) or not exists(path) or path.is_dir():
+            continue  # a shipped name, or no file: the loader says so in its own words
+        found, _ = _verdict(path)
+        if found:
+            raise GameError("\n".join(found) + f"\nartproject: --variant {ref}: "
+                            f"{len(found)} error(s) (as `artproject check {ref}` finds)")
 
 
 def _say(line: str) -> None:
@@ -471,7 +490,7 @@ def _print_cells(args: argparse.Namespace, cells: list[dict[str, Any]],
 def _check_counts(args: argparse.Namespace, policies: bool = True) -> None:
     """simulate's and tune's numbers and policy, before anything is loaded."""
     from .core.errors import GameError
-    from .policies import policy_spec
+    from .simulate import check_policy
 
     if not 1 <= args.games <= MAX_GAMES:
         raise GameError(f"--games must be from 1 to {MAX_GAMES:,}, not {args.games}")
@@ -479,7 +498,7 @@ def _check_counts(args: argparse.Namespace, policies: bool = True) -> None:
         raise GameError(f"--workers must be at least 1, not {args.workers}")
     _check_seed(args.seed, args.games)
     if policies:
-        policy_spec(args.policy)  # an unknown policy or option: GameError naming what is known
+        check_policy(args.policy)  # an unknown policy or option, or a number out of its range
 
 
 def _check_seed(seed: int, games: int) -> None:
@@ -527,7 +546,8 @@ def _backend_options(p: argparse.ArgumentParser) -> None:
                    help="with --backend dask: a running cluster's scheduler "
                         "(tcp://HOST:8786); without it a local cluster of --workers processes")
     p.add_argument("--connect-timeout", type=float, default=10.0, metavar="SECONDS",
-                   help="how long to wait for the cluster at --address (default: 10)")
+                   help="how long to wait for the cluster at --address, at most "
+                        f"{MAX_CONNECT:g} (default: 10)")
 
 
 def _backend(args: argparse.Namespace) -> Any:
@@ -535,8 +555,9 @@ def _backend(args: argparse.Namespace) -> Any:
     from .backends import make_backend
     from .core.errors import GameError
 
-    if args.connect_timeout <= 0:
-        raise GameError(f"--connect-timeout must be above 0, not {args.connect_timeout:g}")
+    if not 0 < args.connect_timeout <= MAX_CONNECT:  # (nan and inf are refused too)
+        raise GameError(f"--connect-timeout must be above 0 and at most {MAX_CONNECT:g} "
+                        f"seconds, not {args.connect_timeout:g}")
     # a cluster joined at --address has its own workers: --workers is for this machine's
     workers = args.workers if args.address else _workers(args.workers, args.force)
     return make_backend(args.backend, workers, args.address, args.connect_timeout)
@@ -840,7 +861,9 @@ def _verify(args: argparse.Namespace) -> int:
         raise GameError(f"--examples must be from 1 to {MAX_EXAMPLES:,}, not {args.examples}")
     _check_seed(args.seed, 0)
     if _game(args) != "art-project":
+        args.mission = args.mission or WAR_DEFAULT  # the game's own rules, unless named
         return _verify_war(args)
+    args.mission = args.mission or DEFAULT
     rules = load_rules(args.mission, args.variant)
     players = _players(args.players)
     diffs = _list(args.difficulty, list(rules.difficulties), "difficulty", "--difficulty")

@@ -305,3 +305,41 @@ def test_plots_on_a_full_disk_leave_nothing_and_retry_without_force(
     monkeypatch.setattr("artproject.report.write_atomic", real)
     assert cli("report", str(db), "-o", str(out)).returncode == 0  # no --force needed
     assert len(list(out.iterdir())) == 6
+
+
+# ---------------------------------------------------------------- 7. bounds, variants, defaults
+@pytest.mark.parametrize(("args", "says"), [
+    (["--policy", "ismcts:budget=99999999999999999999"],
+     "budget must be a whole number from 1 to 10,000, not 99999999999999999999"),
+    (["--policy", "ismcts:budget=1.5"], "budget must be a whole number"),
+    (["--policy", "ismcts:depth=0"], "depth must be a whole number from 1 to 10,000"),
+    (["--policy", "ismcts:margin=nan"], "margin must be a number from 0.0 to 1.0, not nan"),
+    (["--game", "art-of-war", "--policy", "heuristic,ismcts:budget=10001"],
+     "budget must be a whole number from 1 to 10,000"),
+    (["--backend", "dask", "--connect-timeout", "inf"], "--connect-timeout must be above 0 and"
+                                                        " at most 3600 seconds, not inf"),
+    (["--backend", "dask", "--connect-timeout", "nan"], "--connect-timeout must be above 0"),
+])
+def test_every_number_a_user_gives_is_bounded(args: list[str], says: str) -> None:
+    assert says in one_line(cli("simulate", "--games", "1", *args))
+
+
+def test_a_variant_is_checked_as_check_checks_it(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.toml"
+    empty.write_text("")
+    for args in (["simulate", "--games", "1"], ["verify", "--examples", "1"],
+                 ["play", "--seed", "1"], ["render", "japan", "-o", str(tmp_path / "j.svg")],
+                 ["simulate", "--game", "art-of-war", "--games", "1"]):
+        r = cli(*args, "--variant", str(empty))
+        assert r.returncode == 2 and "Traceback" not in r.stderr, (args, r.stderr)
+        assert "empty file: not a mission, variant, card file or scenario" in r.stderr
+        assert f"--variant {empty}: 1 error(s)" in r.stderr
+        assert r.stdout == ""
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["empty.toml"]
+
+
+def test_verify_defaults_to_the_games_own_rules() -> None:
+    r = cli("verify", "--game", "art-of-war", "--examples", "2", "--players", "2")
+    assert r.returncode == 0 and r.stdout.startswith("art-of-war: everything holds in 2 games")
+    r = cli("verify", "--examples", "1", "--players", "2", "--difficulty", "easy")
+    assert r.returncode == 0 and r.stdout.startswith("japan: everything holds in 1 games")
