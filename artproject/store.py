@@ -197,11 +197,14 @@ class Store:
 
     def seeds(self, key: CellKey, first: int, stop: int) -> set[int]:
         """The seeds in first..stop-1 already stored for a cell."""
-        cur = self.conn.execute(
-            "SELECT seed FROM games WHERE game=? AND mission=? AND variant=? AND rules=? "
-            "AND difficulty=? AND players=? AND policy=? AND seed>=? AND seed<?",
-            (*key, first, stop))
-        return {s for (s,) in cur}
+        try:
+            cur = self.conn.execute(
+                "SELECT seed FROM games WHERE game=? AND mission=? AND variant=? AND rules=? "
+                "AND difficulty=? AND players=? AND policy=? AND seed>=? AND seed<?",
+                (*key, first, stop))
+            return {s for (s,) in cur}
+        except (sqlite3.Error, UnicodeDecodeError) as err:
+            raise GameError(f"{self.path}: cannot read the store: {err}") from None
 
     def rows(self, key: CellKey | None = None, first: int | None = None,
              stop: int | None = None) -> Iterator[Row]:
@@ -219,11 +222,14 @@ class Store:
         try:
             for n, r in enumerate(self.conn.execute(sql, args), 1):
                 yield _row(self.path, n, r)
-        except sqlite3.Error as err:
+        except (sqlite3.Error, UnicodeDecodeError) as err:
             raise GameError(f"{self.path}: cannot read the store: {err}") from None
 
     def count(self) -> int:
-        (n,) = self.conn.execute("SELECT COUNT(*) FROM games").fetchone()
+        try:
+            (n,) = self.conn.execute("SELECT COUNT(*) FROM games").fetchone()
+        except sqlite3.Error as err:
+            raise GameError(f"{self.path}: cannot read the store: {err}") from None
         return int(n)
 
 
@@ -253,7 +259,28 @@ def _create(p: Path, conn: sqlite3.Connection) -> None:
 # Rows whose values are not of their column's type (SQLite keeps what it is given).
 _ODD_ROWS: Final = "SELECT COUNT(*) FROM games WHERE " + " OR ".join(
     f"typeof({c}) != '{'integer' if t == 'INTEGER' else 'text'}'"
-    for c, (t, _) in _TYPES.items())
+    for c, (t, _) in _TYPES.items()) + " OR players < 1 OR rounds < 0 OR decisions < 0"
+# Every distinct text of the rows (a few hundred at most: the cells, the causes), read as
+# bytes to find any that is not UTF-8 (SQLite keeps whatever bytes it is given).
+_TEXTS: Final = "SELECT DISTINCT " + ", ".join(
+    c for c, (t, _) in _TYPES.items() if t == "TEXT") + " FROM games"
+
+
+def _not_text(conn: sqlite3.Connection) -> int:
+    """How many distinct rows hold text that is not UTF-8."""
+    conn.text_factory = bytes
+    try:
+        bad = 0
+        for row in conn.execute(_TEXTS):
+            try:
+                for v in row:
+                    if isinstance(v, bytes):
+                        v.decode("utf-8")
+            except UnicodeDecodeError:
+                bad += 1
+        return bad
+    finally:
+        conn.text_factory = str
 
 
 def _check(p: Path, conn: sqlite3.Connection, write: bool) -> None:
@@ -273,9 +300,10 @@ def _check(p: Path, conn: sqlite3.Connection, write: bool) -> None:
         cols = [r[1] for r in info]
         types = {r[1]: str(r[2]).upper() for r in info}
         odd = conn.execute(_ODD_ROWS).fetchone()[0] if tuple(cols) == COLUMNS else 0
-    except sqlite3.DatabaseError as err:
+        odd += _not_text(conn) if tuple(cols) == COLUMNS and not odd else 0
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as err:  # (text of broken bytes)
         conn.close()
-        msg = str(err)
+        msg = " ".join(str(err).split())[:200]
         if "locked" in msg or "busy" in msg:
             raise GameError(f"{p}: the store is locked by another program; try again when "
                             "it is done") from None
@@ -283,7 +311,8 @@ def _check(p: Path, conn: sqlite3.Connection, write: bool) -> None:
                         + ("; nothing was played" if write else "")) from None
     problem = None
     if damage != ["ok"]:
-        problem = (f"a damaged store ({'; '.join(map(str, damage))[:200]})"
+        said = " ".join("; ".join(map(str, damage)).split())  # SQLite's lines, as one
+        problem = (f"a damaged store ({said[:200]})"
                    + ("; nothing was played: use a new store" if write else ""))
     elif meta.get("kind") != KIND:
         problem = "not a results store (no artproject results in it)"
@@ -296,8 +325,9 @@ def _check(p: Path, conn: sqlite3.Connection, write: bool) -> None:
     elif any(types[c] != t for c, (t, _) in _TYPES.items()):
         problem = "a results store of another schema (its columns' types differ)"
     elif odd:
-        problem = (f"{odd} row(s) of the wrong types (a number where text belongs, or text "
-                   "where a number does): the store was edited or damaged")
+        problem = (f"{odd} row(s) of the wrong types or out of range (a number where text "
+                   "belongs, text where a number does or that is not UTF-8, a count below 0): "
+                   "the store was edited or damaged")
     elif write and meta.get("engine") != _version():
         problem = (f"results of artproject {meta.get('engine')}; this is {_version()}, whose "
                    "games may differ: use a new store")

@@ -198,8 +198,8 @@ def _damage(db: Path, how: str) -> None:
 @pytest.mark.parametrize(("how", "says"), [
     ("cut", "a damaged store"),
     ("noise", "damaged"),
-    ("UPDATE games SET rounds = 'r' WHERE rowid = 3", "row(s) of the wrong types"),
-    ("UPDATE games SET seed = 1.5 WHERE rowid = 2", "row(s) of the wrong types"),
+    ("UPDATE games SET rounds = 'r' WHERE rowid = 3", "row(s) of the wrong types or out of range"),
+    ("UPDATE games SET seed = 1.5 WHERE rowid = 2", "row(s) of the wrong types or out of range"),
 ])
 def test_a_damaged_store_is_refused_before_any_game(tmp_path: Path, how: str,
                                                     says: str) -> None:
