@@ -45,7 +45,19 @@ class Backend(Protocol):
 def make_backend(name: str, workers: int = 1, address: str | None = None,
                  timeout: float = CONNECT_TIMEOUT) -> Backend:
     """A backend by name; a bad name, a missing package or a cluster that does not answer
-    is a GameError (one line)."""
+    is a GameError (one line), as is an argument of the wrong type or out of range."""
+    import math
+
+    from .core import checks
+
+    checks.text(name, "the backend's name")
+    checks.whole(workers, "workers", 1, 64)
+    if address is not None:
+        checks.text(address, "address", empty=False)
+    if not isinstance(timeout, int | float) or isinstance(timeout, bool) or not (
+            math.isfinite(timeout) and 0 < timeout <= 3600):
+        raise GameError(f"timeout must be a number of seconds above 0 and at most 3600, not "
+                        f"{checks.what(timeout)}")
     if name == "local":
         if address:
             raise GameError("--address is for --backend dask (the local backend runs here)")

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Final, NamedTuple
 
 from .core.errors import GameError
-from .core.files import exists, not_regular
+from .core.files import exists, not_regular, shorten
 
 FORMAT: Final = 1  # the store's schema version: a store of another one is refused
 KIND: Final = "artproject-results"
@@ -123,7 +123,9 @@ class Store:
     def open(cls, path: str | Path) -> Store:
         """Open (or create) a store to write a sweep into: checks its kind, schema and engine
         version, and locks it. Every refusal is a GameError and leaves the file unchanged."""
-        p = Path(path)
+        from .core.checks import ref
+
+        p = Path(ref(path, "the store's path"))
         odd = not_regular(p)  # never a device (SQLite would write to it), pipe or folder
         if odd == "a folder":
             raise GameError(f"{p}: a folder, not a results store")
@@ -153,9 +155,14 @@ class Store:
     @classmethod
     def read(cls, path: str | Path) -> Store:
         """Open an existing store to read (a report): checks its kind and schema."""
-        p = Path(path)
-        if not p.is_file():
-            raise GameError(f"{p}: no such results store")
+        from .core.checks import ref
+
+        p = Path(ref(path, "the store's path"))
+        if not exists(p):  # (a name too long for the file system is not there either)
+            raise GameError(f"{shorten(str(p))}: no such results store")
+        odd = not_regular(p)
+        if odd is not None:
+            raise GameError(f"{p}: not a regular file ({odd}): a results store is a file")
         try:
             conn = sqlite3.connect(f"{p.resolve().as_uri()}?mode=ro", uri=True, timeout=5,
                                    isolation_level=None)

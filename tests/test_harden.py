@@ -343,3 +343,23 @@ def test_verify_defaults_to_the_games_own_rules() -> None:
     assert r.returncode == 0 and r.stdout.startswith("art-of-war: everything holds in 2 games")
     r = cli("verify", "--examples", "1", "--players", "2", "--difficulty", "easy")
     assert r.returncode == 0 and r.stdout.startswith("japan: everything holds in 1 games")
+
+
+def test_a_file_on_a_full_disk_is_never_half_written(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    import errno
+
+    from artproject.core import files
+    from artproject.core.errors import GameError
+
+    def full(fd: int) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    old = tmp_path / "old.json"
+    old.write_text("kept")
+    monkeypatch.setattr(files.os, "fsync", full)
+    for path, replace in ((tmp_path / "new.json", False), (old, True)):
+        with pytest.raises(GameError, match="cannot write: No space left on device"):
+            files.write_atomic(path, "x" * 10_000, replace=replace)
+    assert old.read_text() == "kept"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["old.json"]  # no temporary file
