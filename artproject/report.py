@@ -261,6 +261,13 @@ def write_plots(rows: Sequence[Row], out: Path, force: bool = False) -> list[Pat
     for name in PLOTS:
         fig = draw[name](rows)
         drawn += [(out / f"{name}.{fmt}", _drawn(fig, fmt)) for fmt in FORMATS]
+    _write_all(drawn, force)
+    return paths
+
+
+def _write_all(drawn: list[tuple[Path, bytes]], force: bool) -> None:
+    """Write the plots all or none: stopped half-way (a full disk), the files this call made
+    go again, so that the same command retries without --force."""
     made: list[Path] = []
     try:
         for path, data in drawn:
@@ -268,12 +275,11 @@ def write_plots(rows: Sequence[Row], out: Path, force: bool = False) -> list[Pat
             write_atomic(path, data, replace=force)
             if new:
                 made.append(path)
-    except GameError as err:  # a full disk half-way: the plots this call made go again
+    except GameError as err:
         for path in made:
             path.unlink(missing_ok=True)
         raise GameError(f"{err}; no plot was left behind: the same command again retries"
                         ) from None
-    return paths
 
 
 def _drawn(fig: Any, fmt: str) -> bytes:

@@ -291,23 +291,10 @@ def _not_text(conn: sqlite3.Connection) -> int:
 
 
 def _check(p: Path, conn: sqlite3.Connection, write: bool) -> None:
-    """The file is a results store of this format and (to write) this engine version."""
+    """The file is a whole results store of this format and (to write) this engine version:
+    SQLite's own check and the file's size, our schema and types, every row's types."""
     try:
-        if write:
-            # take SQLite's write lock a moment: another program holding it is an error now
-            conn.execute("BEGIN IMMEDIATE")
-            conn.execute("ROLLBACK")
-        damage = [r[0] for r in conn.execute("PRAGMA quick_check(3)")]
-        (page,), (pages,) = (conn.execute(f"PRAGMA {x}").fetchone()
-                             for x in ("page_size", "page_count"))
-        if damage == ["ok"] and os.stat(p).st_size != page * pages:  # cut short, or grown
-            damage = [f"{os.stat(p).st_size} bytes, not {pages} pages of {page}"]
-        meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
-        info = conn.execute("PRAGMA table_info(games)").fetchall()
-        cols = [r[1] for r in info]
-        types = {r[1]: str(r[2]).upper() for r in info}
-        odd = conn.execute(_ODD_ROWS).fetchone()[0] if tuple(cols) == COLUMNS else 0
-        odd += _not_text(conn) if tuple(cols) == COLUMNS and not odd else 0
+        facts = _facts(p, conn, write)
     except (sqlite3.DatabaseError, UnicodeDecodeError) as err:  # (text of broken bytes)
         conn.close()
         msg = " ".join(str(err).split())[:200]
@@ -316,33 +303,55 @@ def _check(p: Path, conn: sqlite3.Connection, write: bool) -> None:
                             "it is done") from None
         raise GameError(f"{p}: not a results store, or a damaged one ({msg})"
                         + ("; nothing was played" if write else "")) from None
-    problem = None
-    if damage != ["ok"]:
-        said = " ".join("; ".join(map(str, damage)).split())  # SQLite's lines, as one
-        problem = (f"a damaged store ({said[:200]})"
-                   + ("; nothing was played: use a new store" if write else ""))
-    elif meta.get("kind") != KIND:
-        problem = "not a results store (no artproject results in it)"
-    elif meta.get("format") != str(FORMAT):
-        problem = (f"a results store of format {meta.get('format')}; this artproject reads "
-                   f"format {FORMAT}: use a new store")
-    elif tuple(cols) != COLUMNS:
-        problem = (f"a results store of another schema (columns {', '.join(cols)}); expected "
-                   f"{', '.join(COLUMNS)}")
-    elif any(types[c] != t for c, (t, _) in _TYPES.items()):
-        problem = "a results store of another schema (its columns' types differ)"
-    elif odd:
-        problem = (f"{odd} row(s) of the wrong types or out of range (a number where text "
-                   "belongs, text where a number does or that is not UTF-8, a count below 0): "
-                   "the store was edited or damaged")
-    elif write and meta.get("engine") != _version():
-        problem = (f"results of artproject {meta.get('engine')}; this is {_version()}, whose "
-                   "games may differ: use a new store")
+    problem = _problem(facts, write)
     if problem:
         conn.close()
-        if write and "nothing was played" not in problem:
-            problem += "; nothing was played"
-        raise GameError(f"{p}: {problem}")
+        raise GameError(f"{p}: {problem}" + ("; nothing was played" if write else ""))
+
+
+def _facts(p: Path, conn: sqlite3.Connection, write: bool) -> dict[str, Any]:
+    """What _check judges, read from the store (sqlite3.DatabaseError when it cannot be)."""
+    if write:
+        # take SQLite's write lock a moment: another program holding it is an error now
+        conn.execute("BEGIN IMMEDIATE")
+        conn.execute("ROLLBACK")
+    damage = [r[0] for r in conn.execute("PRAGMA quick_check(3)")]
+    (page,), (pages,) = (conn.execute(f"PRAGMA {x}").fetchone()
+                         for x in ("page_size", "page_count"))
+    if damage == ["ok"] and os.stat(p).st_size != page * pages:  # cut short, or grown
+        damage = [f"{os.stat(p).st_size} bytes, not {pages} pages of {page}"]
+    info = conn.execute("PRAGMA table_info(games)").fetchall()
+    cols = tuple(r[1] for r in info)
+    odd = conn.execute(_ODD_ROWS).fetchone()[0] if cols == COLUMNS else 0
+    return {"damage": damage, "cols": cols, "types": {r[1]: str(r[2]).upper() for r in info},
+            "meta": dict(conn.execute("SELECT key, value FROM meta").fetchall()),
+            "odd": odd or (_not_text(conn) if cols == COLUMNS else 0)}
+
+
+def _problem(facts: dict[str, Any], write: bool) -> str | None:
+    """Why the store read is not one to use, or None."""
+    meta, cols = facts["meta"], facts["cols"]
+    if facts["damage"] != ["ok"]:
+        said = " ".join("; ".join(map(str, facts["damage"])).split())  # SQLite's lines, one
+        return f"a damaged store ({said[:200]})" + (": use a new store" if write else "")
+    if meta.get("kind") != KIND:
+        return "not a results store (no artproject results in it)"
+    if meta.get("format") != str(FORMAT):
+        return (f"a results store of format {meta.get('format')}; this artproject reads "
+                f"format {FORMAT}: use a new store")
+    if cols != COLUMNS:
+        return (f"a results store of another schema (columns {', '.join(cols)}); expected "
+                f"{', '.join(COLUMNS)}")
+    if any(facts["types"][c] != t for c, (t, _) in _TYPES.items()):
+        return "a results store of another schema (its columns' types differ)"
+    if facts["odd"]:
+        return (f"{facts['odd']} row(s) of the wrong types or out of range (a number where "
+                "text belongs, text where a number does or that is not UTF-8, a count below "
+                "0): the store was edited or damaged")
+    if write and meta.get("engine") != _version():
+        return (f"results of artproject {meta.get('engine')}; this is {_version()}, whose "
+                "games may differ: use a new store")
+    return None
 
 
 # ---------------------------------------------------------------------- the sweep's lock
