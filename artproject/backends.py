@@ -99,6 +99,9 @@ def _sigint_deferred() -> Iterator[list[int]]:
         signal.signal(signal.SIGINT, old)
 
 
+sigint_deferred = _sigint_deferred  # (for the command line's sweep: held end to end)
+
+
 @contextlib.contextmanager
 def _sigint_held() -> Iterator[None]:
     """Hold a SIGINT for a moment that must not be cut short (workers being ended, which a
@@ -279,72 +282,122 @@ def _spawned_ignoring_sigint() -> Iterator[None]:
 
 
 class DaskBackend:
-    """A Dask cluster: joined at `address`, or started here with `workers` processes."""
+    """A Dask cluster: joined at `address`, or started here with `workers` processes.
+
+    Ctrl-C is held (never ignored) everywhere this process talks to Dask and acted on at
+    once: raised at any bytecode it could land in Dask's own callbacks and leave them
+    half-done (a close that then hangs); connecting and starting run in a thread this one
+    waits on, and results are waited for a tenth of a second at a time."""
 
     def __init__(self, workers: int, address: str | None, timeout: float) -> None:
-        try:
-            distributed = _dask()
-        except ImportError:
-            raise GameError("the dask backend needs Dask: pip install 'artproject[scale]'"
-                            ) from None
-        import logging
-
-        for name in ("distributed", "tornado", "asyncio"):
-            logging.getLogger(name).setLevel(logging.CRITICAL)  # one line on a failure
-        self.address = address
         self._cluster: Any = None
         self._client: Any = None
-        try:
-            if address:
-                self._client = distributed.Client(address, timeout=timeout)
-            else:
-                self._cluster = _local_cluster(distributed, workers)
-                self._client = distributed.Client(self._cluster, timeout=timeout)
-            self.workers = max(1, sum(self._client.nthreads().values()))
-        except (OSError, TimeoutError, ValueError) as err:
-            self.close()
-            where = f"the cluster at {address}" if address else "a local Dask cluster"
-            reason = str(err).splitlines()[0] if str(err) else type(err).__name__
-            raise GameError(f"cannot reach {where}: {reason}") from None
-        except BaseException:  # Ctrl-C while connecting: nothing started here is left
-            self.close()
-            raise
+        self.address = address
+        with _sigint_deferred() as asked:
+            try:
+                distributed = _dask()
+            except ImportError:
+                raise GameError("the dask backend needs Dask: pip install 'artproject[scale]'"
+                                ) from None
+            import logging
+
+            for name in ("distributed", "tornado", "asyncio"):
+                logging.getLogger(name).setLevel(logging.CRITICAL)  # one line on a failure
+            try:
+                self._connect(distributed, workers, address, timeout, asked)
+            except (OSError, TimeoutError, ValueError) as err:
+                self.close()
+                where = f"the cluster at {address}" if address else "a local Dask cluster"
+                reason = str(err).splitlines()[0] if str(err) else type(err).__name__
+                raise GameError(f"cannot reach {where}: {reason}") from None
+            except BaseException:  # Ctrl-C while connecting: nothing started here is left
+                self.close()
+                raise
+
+    def _connect(self, distributed: Any, workers: int, address: str | None, timeout: float,
+                 asked: list[int]) -> None:
+        if asked:
+            raise KeyboardInterrupt  # pressed while Dask was imported
+        if address:
+            self._client = _waited(lambda: distributed.Client(address, timeout=timeout), asked)
+        else:
+            self._cluster = _local_cluster(distributed, workers)
+            self._client = _waited(lambda: distributed.Client(self._cluster, timeout=timeout),
+                                   asked)
+        self.workers = max(1, sum(_waited(self._client.nthreads, asked).values()))
 
     def run(self, fn: Callable[[Any], Any], jobs: Sequence[Any]) -> Iterator[Any]:
         import itertools
 
         distributed = _dask()
         todo = iter(jobs)
-        # a bounded window of jobs on the cluster, topped up as results come back (sending a
-        # million at once takes the client minutes, and a Ctrl-C would wait for it)
-        first = list(itertools.islice(todo, WINDOW * self.workers))
-        live = set(self._client.map(fn, first, pure=False))
-        flight = distributed.as_completed(list(live))
-        try:
-            for fut in flight:
-                live.discard(fut)
-                job = next(todo, _END)
-                if job is not _END:
-                    more = self._client.submit(fn, job, pure=False)
-                    live.add(more)
-                    flight.add(more)
-                yield fut.result()
-        except distributed.KilledWorker:
-            raise GameError("a batch's worker died again and again (Dask's retries ran out); "
-                            "the games finished before are kept in the store") from None
-        finally:
-            with contextlib.suppress(Exception):
-                self._client.cancel(list(live))
+        with _sigint_deferred() as asked:
+            # a bounded window of jobs on the cluster, topped up as results come back
+            # (sending a million at once takes the client minutes)
+            live = set(self._client.map(fn, list(itertools.islice(todo, WINDOW * self.workers)),
+                                        pure=False))
+            try:
+                while live:
+                    for fut in _finished(distributed, live, asked):
+                        live.discard(fut)
+                        job = next(todo, _END)
+                        if job is not _END:
+                            live.add(self._client.submit(fn, job, pure=False))
+                        yield fut.result()
+            except distributed.KilledWorker:
+                raise GameError("a batch's worker died again and again (Dask's retries ran "
+                                "out); the games finished before are kept in the store"
+                                ) from None
+            finally:
+                with contextlib.suppress(Exception):
+                    self._client.cancel(list(live))
 
     def close(self) -> None:
-        client = getattr(self, "_client", None)
-        if client is not None:
-            with contextlib.suppress(Exception):
-                client.close()
-            self._client = None
-        if self._cluster is not None:
-            _close_cluster(self._cluster)
-            self._cluster = None
+        with _sigint_held():  # a second Ctrl-C must not stop Dask's close half-way
+            client = getattr(self, "_client", None)
+            if client is not None:
+                with contextlib.suppress(Exception):
+                    client.close()
+                self._client = None
+            if self._cluster is not None:
+                _close_cluster(self._cluster)
+                self._cluster = None
+
+
+def _waited(fn: Callable[[], Any], asked: list[int]) -> Any:
+    """fn() in a thread while this one waits: a Ctrl-C (noted in `asked`) raises
+    KeyboardInterrupt at once, fn left to end in its own (daemon) thread."""
+    import threading
+
+    box: dict[str, Any] = {}
+
+    def call() -> None:
+        try:
+            box["value"] = fn()
+        except BaseException as err:  # told in the thread that waits
+            box["error"] = err
+
+    worker = threading.Thread(target=call, name="artproject-dask", daemon=True)
+    worker.start()
+    while worker.is_alive() and not asked:
+        worker.join(0.05)
+    if asked:
+        raise KeyboardInterrupt
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
+
+
+def _finished(distributed: Any, live: set[Any], asked: list[int]) -> Any:
+    """The futures among `live` that are done, waited for a tenth of a second at a time;
+    KeyboardInterrupt once Ctrl-C has been pressed."""
+    while not asked:
+        try:
+            done, _ = distributed.wait(list(live), timeout=0.1, return_when="FIRST_COMPLETED")
+            return done
+        except TimeoutError:
+            continue
+    raise KeyboardInterrupt
 
 
 def _close_cluster(cluster: Any) -> None:

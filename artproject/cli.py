@@ -569,34 +569,52 @@ def _sweep(args: argparse.Namespace, missions: Sequence[str], diffs: Sequence[st
     the workers, keeps every finished batch in the store, and ends with one line."""
     from tqdm import tqdm
 
+    from .backends import sigint_deferred
     from .store import Store
     from .sweep import grid_of, plan_sweep, run_plan
 
-    backend = _backend(args)  # before the store: a cluster that does not answer changes nothing
-    store = None
-    try:
-        store = Store.open(args.store) if args.store else None
-        grid = grid_of(missions, diffs, players, args.games, args.seed, args.variant,
-                       args.policy, game)
-        plan = plan_sweep(grid, store, backend.workers)
-        with tqdm(total=plan.total, initial=plan.done, unit="game", file=sys.stderr,
-                  disable=None, leave=False, desc="simulating", smoothing=0.1) as bar:
-            def advance(n: int) -> None:
-                bar.update(n)
+    backend = store = None
+    # Ctrl-C is held, and acted on between steps, from the backend's start to the sweep's
+    # end: raised at any bytecode it could land in a Dask callback and be lost
+    with sigint_deferred() as asked:
+        try:
+            backend = _backend(args)  # before the store: a cluster that does not answer
+            store = Store.open(args.store) if args.store else None  # changes nothing
+            grid = grid_of(missions, diffs, players, args.games, args.seed, args.variant,
+                           args.policy, game)
+            plan = plan_sweep(grid, store, backend.workers, lambda: _stop_if(asked))
+            _stop_if(asked)
+            return _swept(plan, backend, store, tqdm, run_plan)
+        finally:
+            if backend is not None:
+                backend.close()
+            if store is not None:
+                store.close()
 
-            try:
-                return run_plan(plan, backend, store, advance)
-            except KeyboardInterrupt:
-                bar.close()
-                if store is None:
-                    raise
-                raise _Interrupted(f"interrupted; {store.path} keeps every game finished "
-                                   f"({store.count()} in all): run the same command again "
-                                   "to play the rest") from None
-    finally:
-        backend.close()
-        if store is not None:
-            store.close()
+
+def _stop_if(asked: list[int]) -> None:
+    """KeyboardInterrupt if Ctrl-C was pressed (while it was held)."""
+    if asked:
+        raise KeyboardInterrupt
+
+
+def _swept(plan: Any, backend: Any, store: Any, tqdm: Any,
+           run_plan: Callable[..., list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """A planned sweep run with its progress bar; Ctrl-C tells what the store kept."""
+    with tqdm(total=plan.total, initial=plan.done, unit="game", file=sys.stderr,
+              disable=None, leave=False, desc="simulating", smoothing=0.1) as bar:
+        def advance(n: int) -> None:
+            bar.update(n)
+
+        try:
+            return run_plan(plan, backend, store, advance)
+        except KeyboardInterrupt:
+            bar.close()
+            if store is None:
+                raise
+            raise _Interrupted(f"interrupted; {store.path} keeps every game finished "
+                               f"({store.count()} in all): run the same command again "
+                               "to play the rest") from None
 
 
 class _Interrupted(KeyboardInterrupt):

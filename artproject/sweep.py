@@ -158,9 +158,11 @@ class Plan:
     total: int  # games of the grid
 
 
-def plan_sweep(grid: Grid, store: Store | None = None, workers: int = 1) -> Plan:
+def plan_sweep(grid: Grid, store: Store | None = None, workers: int = 1,
+               between: Callable[[], None] | None = None) -> Plan:
     """Load every mission (an error here plays no game), and batch the games the store lacks:
-    about two batches a worker a cell, BATCH_MAX games at most."""
+    about two batches a worker a cell, BATCH_MAX games at most. `between` is called after
+    each cell (the command line's: a Ctrl-C held meanwhile is raised there)."""
     names, digests = {}, {}
     for m in grid.missions:
         rules = _rules(grid.game, m, (*grid.variants, *map(_text_file, grid.texts)))
@@ -185,6 +187,8 @@ def plan_sweep(grid: Grid, store: Store | None = None, workers: int = 1) -> Plan
                 batches += [Batch(_ref(m), key.mission, key.rules, variants, grid.texts, d, p,
                                   grid.policy, todo[i:i + size], grid.game)
                             for i in range(0, len(todo), size)]
+                if between is not None:
+                    between()
     return Plan(grid, tuple(cells), tuple(batches), done, len(cells) * grid.games)
 
 
