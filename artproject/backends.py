@@ -103,6 +103,23 @@ sigint_deferred = _sigint_deferred  # (for the command line's sweep: held end to
 
 
 @contextlib.contextmanager
+def _sigint_raised() -> Iterator[None]:
+    """While inside, Ctrl-C raises KeyboardInterrupt at once (Python's own handler), even
+    where a caller holds it: the games played in this process, cut anywhere."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
+@contextlib.contextmanager
 def _sigint_held() -> Iterator[None]:
     """Hold a SIGINT for a moment that must not be cut short (workers being ended, which a
     second Ctrl-C must not leave half-done), then raise KeyboardInterrupt if one came."""
@@ -129,8 +146,9 @@ class LocalBackend:
 
     def run(self, fn: Callable[[Any], Any], jobs: Sequence[Any]) -> Iterator[Any]:
         if self.workers <= 1 or len(jobs) <= 1:
-            for job in jobs:
-                yield fn(job)
+            with _sigint_raised():  # games in this process: Ctrl-C stops one mid-game
+                for job in jobs:
+                    yield fn(job)
             return
         import itertools
         import multiprocessing
