@@ -12,9 +12,10 @@ TYPE_CHECKING = False  # typing itself is not imported: the command line starts 
 if TYPE_CHECKING:
     from typing import Any
 
+    from ._checked import apply_position, load_rules, new_game, position_of
     from .core.actions import CHANCE, TEAM, Action
-    from .core.art import ALLY_PAWN, Rules, State, apply_position, new_game, position_of
-    from .core.art.loader import load_rules, shipped_missions
+    from .core.art import ALLY_PAWN, Rules, State
+    from .core.art.loader import shipped_missions
     from .core.errors import (
         ArtError,
         GameError,
@@ -75,15 +76,15 @@ _WHERE = {
     "SaveError": ".core.errors",
     "RulesWarning": ".core.errors",
     "SaveWarning": ".core.errors",
-    "load_rules": ".core.art.loader",
+    "load_rules": "._checked",  # (the loader's, its arguments checked first)
     "shipped_missions": ".core.art.loader",
-    "apply_position": ".core.art",
-    "position_of": ".core.art",
+    "apply_position": "._checked",
+    "position_of": "._checked",
     "Rules": ".core.art",
     "dumps": ".core.saves",
     "load_game": ".core.saves",
     "loads": ".core.saves",
-    "new_game": ".core.art",
+    "new_game": "._checked",
     "replay": ".core.saves",
     "save_game": ".core.saves",
     "State": ".core.art",

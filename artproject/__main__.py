@@ -1,5 +1,11 @@
 """`python -m artproject` is the `artproject` command."""
 
-from .cli import main
+try:
+    from .cli import main
+except KeyboardInterrupt:  # Ctrl-C while the command's first modules load: as any other
+    import sys
+
+    print("artproject: interrupted", file=sys.stderr)
+    raise SystemExit(130) from None
 
 raise SystemExit(main())

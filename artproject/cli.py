@@ -28,6 +28,7 @@ MAX_EXAMPLES = 100_000  # games one verify run tries
 MAX_WORKERS = 64  # processes, even with --force
 MAX_TRIALS = 10_000  # values one tune run tries
 MAX_SEED = 2**63 - 1
+MAX_CONNECT = 3600.0  # seconds --connect-timeout waits for a cluster at most
 
 EPILOG_MAIN = """\
 examples:
@@ -222,9 +223,10 @@ def _parser() -> argparse.ArgumentParser:
     v = sub.add_parser("verify", help="search for games that break the rules' invariants or "
                        "the mission's own properties", epilog=EPILOG_VERIFY,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    v.add_argument("mission", metavar="MISSION",
-                   help="a mission file (or a shipped mission's name); Art of War's rules "
-                        "(art-of-war, or its file) with --game art-of-war")
+    v.add_argument("mission", metavar="MISSION", nargs="?",
+                   help=f"a mission file (or a shipped mission's name; default: {DEFAULT}); "
+                        "Art of War's rules (art-of-war, the default, or its file) with --game "
+                        "art-of-war")
     _game_option(v)
     v.add_argument("--variant", action="append", default=[], metavar="FILE",
                    help="a variant to layer on the mission; repeatable")
@@ -337,7 +339,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     guard = _PipeGuard(sys.stdout)
     sys.stdout = guard
     try:
-        return _main(argv)
+        status = _main(argv)
+        guard.flush()
+        if guard.failed:  # a full disk, an I/O error: the output is not all there
+            _say(f"artproject: cannot write the output: {guard.failed}")
+            return status or 2  # a failed check's 1 stands
+        return status
     except KeyboardInterrupt as err:  # Ctrl-C: one line, status 130, whatever was running
         import signal
 
@@ -372,6 +379,7 @@ def _main(argv: Sequence[str] | None) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    _check_variants(getattr(args, "variant", None) or [])
     if args.command == "simulate":
         return _simulate(args)
     if args.command == "check":
@@ -398,6 +406,22 @@ def _run(args: argparse.Namespace) -> int:
     return _scenario(args.paths, args.variant, args.verbose)
 
 
+def _check_variants(refs: Sequence[str]) -> None:
+    """Each --variant file checked as `check` checks it, before anything is played: its every
+    error (an empty file among them) is told and the command refused (exit 2)."""
+    from .core.errors import GameError
+    from .core.files import exists
+
+    for ref in refs:
+        path = Path(ref)
+        if not (ref.endswith(".toml") or "/" in ref) or not exists(path) or path.is_dir():
+            continue  # a shipped name, or no file: the loader says so in its own words
+        found, _ = _verdict(path)
+        if found:
+            raise GameError("\n".join(found) + f"\nartproject: --variant {ref}: "
+                            f"{len(found)} error(s) (as `artproject check {ref}` finds)")
+
+
 def _say(line: str) -> None:
     """One line on stderr (which may be gone too: then nowhere)."""
     with contextlib.suppress(OSError):
@@ -406,11 +430,14 @@ def _say(line: str) -> None:
 
 class _PipeGuard:
     """stdout that outlives its reader: once the pipe closes (`| head -1`), output goes
-    nowhere and the command runs on to its own exit status, instead of dying on the write."""
+    nowhere and the command runs on to its own exit status, instead of dying on the write.
+    Any other failure to write (a full disk: `> /dev/full`) is kept in `failed` and told as
+    one line at the end, with status 2 (main)."""
 
     def __init__(self, stream: Any) -> None:
         self.stream = stream
         self.gone = False
+        self.failed = ""
 
     def write(self, text: str) -> int:
         if not self.gone:
@@ -418,6 +445,8 @@ class _PipeGuard:
                 return int(self.stream.write(text))
             except BrokenPipeError:
                 self._gone()
+            except OSError as err:
+                self._gone(err)
         return len(text)
 
     def flush(self) -> None:
@@ -426,9 +455,13 @@ class _PipeGuard:
                 self.stream.flush()
             except BrokenPipeError:
                 self._gone()
+            except OSError as err:
+                self._gone(err)
 
-    def _gone(self) -> None:
+    def _gone(self, err: OSError | None = None) -> None:
         self.gone = True
+        if err is not None:
+            self.failed = err.strerror or str(err)
         # what the stream still holds is flushed at exit: into nothing, quietly
         with contextlib.suppress(OSError, ValueError, AttributeError):
             os.dup2(os.open(os.devnull, os.O_WRONLY), self.stream.fileno())
@@ -486,7 +519,7 @@ def _print_cells(args: argparse.Namespace, cells: list[dict[str, Any]],
 def _check_counts(args: argparse.Namespace, policies: bool = True) -> None:
     """simulate's and tune's numbers and policy, before anything is loaded."""
     from .core.errors import GameError
-    from .policies import policy_spec
+    from .simulate import check_policy
 
     if not 1 <= args.games <= MAX_GAMES:
         raise GameError(f"--games must be from 1 to {MAX_GAMES:,}, not {args.games}")
@@ -494,7 +527,7 @@ def _check_counts(args: argparse.Namespace, policies: bool = True) -> None:
         raise GameError(f"--workers must be at least 1, not {args.workers}")
     _check_seed(args.seed, args.games)
     if policies:
-        policy_spec(args.policy)  # an unknown policy or option: GameError naming what is known
+        check_policy(args.policy)  # an unknown policy or option, or a number out of its range
 
 
 def _check_seed(seed: int, games: int) -> None:
@@ -542,7 +575,8 @@ def _backend_options(p: argparse.ArgumentParser) -> None:
                    help="with --backend dask: a running cluster's scheduler "
                         "(tcp://HOST:8786); without it a local cluster of --workers processes")
     p.add_argument("--connect-timeout", type=float, default=10.0, metavar="SECONDS",
-                   help="how long to wait for the cluster at --address (default: 10)")
+                   help="how long to wait for the cluster at --address, at most "
+                        f"{MAX_CONNECT:g} (default: 10)")
 
 
 def _backend(args: argparse.Namespace) -> Any:
@@ -550,8 +584,9 @@ def _backend(args: argparse.Namespace) -> Any:
     from .backends import make_backend
     from .core.errors import GameError
 
-    if args.connect_timeout <= 0:
-        raise GameError(f"--connect-timeout must be above 0, not {args.connect_timeout:g}")
+    if not 0 < args.connect_timeout <= MAX_CONNECT:  # (nan and inf are refused too)
+        raise GameError(f"--connect-timeout must be above 0 and at most {MAX_CONNECT:g} "
+                        f"seconds, not {args.connect_timeout:g}")
     # a cluster joined at --address has its own workers: --workers is for this machine's
     workers = args.workers if args.address else _workers(args.workers, args.force)
     return make_backend(args.backend, workers, args.address, args.connect_timeout)
@@ -563,34 +598,52 @@ def _sweep(args: argparse.Namespace, missions: Sequence[str], diffs: Sequence[st
     the workers, keeps every finished batch in the store, and ends with one line."""
     from tqdm import tqdm
 
+    from .backends import sigint_deferred
     from .store import Store
     from .sweep import grid_of, plan_sweep, run_plan
 
-    backend = _backend(args)  # before the store: a cluster that does not answer changes nothing
-    store = None
-    try:
-        store = Store.open(args.store) if args.store else None
-        grid = grid_of(missions, diffs, players, args.games, args.seed, args.variant,
-                       args.policy, game)
-        plan = plan_sweep(grid, store, backend.workers)
-        with tqdm(total=plan.total, initial=plan.done, unit="game", file=sys.stderr,
-                  disable=None, leave=False, desc="simulating", smoothing=0.1) as bar:
-            def advance(n: int) -> None:
-                bar.update(n)
+    backend = store = None
+    # Ctrl-C is held, and acted on between steps, from the backend's start to the sweep's
+    # end: raised at any bytecode it could land in a Dask callback and be lost
+    with sigint_deferred() as asked:
+        try:
+            backend = _backend(args)  # before the store: a cluster that does not answer
+            store = Store.open(args.store) if args.store else None  # changes nothing
+            grid = grid_of(missions, diffs, players, args.games, args.seed, args.variant,
+                           args.policy, game)
+            plan = plan_sweep(grid, store, backend.workers, lambda: _stop_if(asked))
+            _stop_if(asked)
+            return _swept(plan, backend, store, tqdm, run_plan)
+        finally:
+            if backend is not None:
+                backend.close()
+            if store is not None:
+                store.close()
 
-            try:
-                return run_plan(plan, backend, store, advance)
-            except KeyboardInterrupt:
-                bar.close()
-                if store is None:
-                    raise
-                raise _Interrupted(f"interrupted; {store.path} keeps every game finished "
-                                   f"({store.count()} in all): run the same command again "
-                                   "to play the rest") from None
-    finally:
-        backend.close()
-        if store is not None:
-            store.close()
+
+def _stop_if(asked: list[int]) -> None:
+    """KeyboardInterrupt if Ctrl-C was pressed (while it was held)."""
+    if asked:
+        raise KeyboardInterrupt
+
+
+def _swept(plan: Any, backend: Any, store: Any, tqdm: Any,
+           run_plan: Callable[..., list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """A planned sweep run with its progress bar; Ctrl-C tells what the store kept."""
+    with tqdm(total=plan.total, initial=plan.done, unit="game", file=sys.stderr,
+              disable=None, leave=False, desc="simulating", smoothing=0.1) as bar:
+        def advance(n: int) -> None:
+            bar.update(n)
+
+        try:
+            return run_plan(plan, backend, store, advance)
+        except KeyboardInterrupt:
+            bar.close()
+            if store is None:
+                raise
+            raise _Interrupted(f"interrupted; {store.path} keeps every game finished "
+                               f"({store.count()} in all): run the same command again "
+                               "to play the rest") from None
 
 
 class _Interrupted(KeyboardInterrupt):
@@ -674,7 +727,7 @@ def _tune(args: argparse.Namespace) -> int:
     from .core.art.loader import load_rules
     from .core.art.tunables import tunables
     from .core.errors import GameError
-    from .core.files import exists, write_atomic
+    from .core.files import exists, refuse_odd, write_atomic
     from .tune import parse_targets, report, search
 
     _check_counts(args)
@@ -696,6 +749,7 @@ def _tune(args: argparse.Namespace) -> int:
                         "players, so [tune.threat_by_players] would choose their threat blind; "
                         "add them to --players (the default, 1-6, plays every team size)")
     out = Path(args.output or f"{rules.name}-tuned.toml")
+    refuse_odd(out)  # a device or folder: refused now, with or without --force
     if not out.resolve().parent.is_dir():
         raise GameError(f"{out}: cannot write: no such folder {str(out.parent)!r}")
     if exists(out) and not args.force:  # said now, not after the search
@@ -859,7 +913,9 @@ def _verify(args: argparse.Namespace) -> int:
         raise GameError(f"--examples must be from 1 to {MAX_EXAMPLES:,}, not {args.examples}")
     _check_seed(args.seed, 0)
     if _game(args) != "art-project":
+        args.mission = args.mission or WAR_DEFAULT  # the game's own rules, unless named
         return _verify_war(args)
+    args.mission = args.mission or DEFAULT
     rules = load_rules(args.mission, args.variant)
     players = _players(args.players)
     diffs = _list(args.difficulty, list(rules.difficulties), "difficulty", "--difficulty")
@@ -905,9 +961,10 @@ def _counterexample_out(args: argparse.Namespace, name: str) -> Path:
     """Where verify writes a counterexample: --out (refused now, not after the search, if it
     exists without --force or its folder does not) or a fresh name."""
     from .core.errors import GameError
-    from .core.files import exists, fresh_name
+    from .core.files import exists, fresh_name, refuse_odd
 
     out = Path(args.out) if args.out else fresh_name(f"counterexample-{name}.toml")
+    refuse_odd(out)  # a device or folder: refused now, with or without --force
     if not out.resolve().parent.is_dir():
         raise GameError(f"{out}: cannot write: no such folder {str(out.parent)!r}")
     if args.out and exists(out) and not args.force:
@@ -1004,12 +1061,13 @@ def _play(args: argparse.Namespace) -> int:
 def _render(args: argparse.Namespace) -> int:
     from .core.art.loader import load_rules
     from .core.errors import GameError
-    from .core.files import write_atomic
+    from .core.files import refuse_odd, write_atomic
     from .core.saves import load_game
     from .render import render
 
     st = None
     out = Path(args.output)
+    refuse_odd(out)  # never a device (a FIFO would also hang _our_svg's read), even forced
     replace = args.force or _our_svg(out)
     game = _game(args)
     if args.save:
@@ -1055,7 +1113,7 @@ def _our_svg(path: Path) -> bool:
 def _new(args: argparse.Namespace) -> int:
     from .core.art.loader import load_rules, shipped_missions
     from .core.errors import GameError
-    from .core.files import write_atomic
+    from .core.files import exists, shorten, write_atomic
     from .newmission import mission_text, valid_name
 
     if not valid_name(args.name):
@@ -1067,8 +1125,11 @@ def _new(args: argparse.Namespace) -> int:
         raise GameError(f"unknown mission {args.base!r}{closest(args.base, shipped_missions())}"
                         "; shipped missions: " + ", ".join(shipped_missions()))
     out = Path(f"{args.name}.toml")
-    if out.exists():
-        raise GameError(f"{out} already exists; nothing was written")
+    if len(out.name.encode()) > 255:  # most file systems' limit on a name
+        raise GameError(f"{shorten(str(out))}: the name is too long for a file (255 bytes at "
+                        "most); choose a shorter mission name")
+    if exists(out):
+        raise GameError(f"{shorten(str(out))} already exists; nothing was written")
     base = load_rules(args.base)
     write_atomic(out, mission_text(args.name, args.base, base.title))
     print(f"wrote {out}: a mission that extends {args.base}; next: artproject check {out}")

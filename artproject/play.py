@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from .core.actions import parse_player
 from .core.art.state import State
@@ -117,6 +117,7 @@ class Session:
         self.undo_stack: list[State] = []
         self.viewer = 0
         self.written: set[Path] = set()  # files this session saved: it may save over them
+        self.whole: Any = None  # the state before the decision being taken (any game's)
 
     def save(self, name: str, force: bool = False) -> None:
         """Save to `name`: never over a file this session did not write, unless forced."""
@@ -165,7 +166,32 @@ class Session:
             self._command(cmd, words, line.strip())
         except ArtError as err:
             self.write(f"! {err}")
+        except Exception as err:  # a bug of ours must not lose the game
+            self._unexpected(err)
         return True
+
+    def _unexpected(self, err: Exception) -> None:
+        """An error the engine did not expect: the game is saved first, then told in one
+        line, and play goes on from the last decision that was whole."""
+        what = f"{type(err).__name__}: {str(err).splitlines()[0] if str(err) else ''}"
+        if self.whole is not None and self._torn():
+            self.st = self.whole  # the decision that failed half-way is undone
+        try:
+            where = f"the game was saved to {self.autosave()} first"
+        except Exception as save_err:  # told, not raised: the game goes on
+            where = f"it could not be saved ({save_err})"
+        self.write(f"! an unexpected error ({what[:200]}); {where}; please report it")
+
+    def _torn(self) -> bool:
+        """Whether the state is not one its own history makes (an apply that failed half-way)."""
+        try:
+            from .core.saves import dumps as save_text
+            from .core.saves import loads
+
+            loads(save_text(self.st), "<this game>")
+        except Exception:  # any failure: not whole
+            return True
+        return False
 
     def _quit(self) -> bool:
         """Save and end; False (end the session) unless nothing could be saved."""
@@ -183,7 +209,7 @@ class Session:
         elif cmd == "save" and len(words) == 2:
             self.save(words[1])
         elif cmd == "load" and len(words) == 2:
-            self.st, self.undo_stack = load_game(words[1]), []
+            self.st, self.undo_stack = self._loaded(words[1]), []
             self.write(f"loaded {words[1]}")
             self.show()
         elif cmd == "view" and len(words) == 2:
@@ -196,6 +222,17 @@ class Session:
             self._undo()
         else:
             self._act(text)
+
+    def _loaded(self, name: str) -> State:
+        """A save of this session's game (another game's is refused: the game goes on)."""
+        st = load_game(name)
+        if type(st) is not type(self.st) or st.game != self.st.game:
+            from .core.files import shorten
+
+            raise ArtError(f"{shorten(name)}: a save of {st.game}, not of {self.st.game} "
+                           "being played here; nothing was loaded (artproject play --load "
+                           f"{shorten(name, 60)} plays it)")
+        return st
 
     def _undo(self) -> None:
         if not self.undo_stack:
@@ -214,7 +251,7 @@ class Session:
         action = legal[int(text) - 1] if text.isdigit() and 0 < int(text) <= len(legal) else None
         if text.isdigit() and action is None:
             raise ArtError(f"no action numbered {text}; choose 1 to {len(legal)}")
-        before = self.st.clone()
+        before = self.whole = self.st.clone()
         self.st.apply(action or text)
         self.undo_stack.append(before)
         if self.st.is_over():

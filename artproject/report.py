@@ -257,19 +257,37 @@ def write_plots(rows: Sequence[Row], out: Path, force: bool = False) -> list[Pat
         raise GameError(f"{out}: cannot make the folder: {err.strerror}") from None
     draw = {"win-rate": plot_win_rate, "game-length": plot_game_length,
             "causes-of-loss": plot_causes}
+    drawn = []  # every plot drawn in memory before the first is written
     for name in PLOTS:
         fig = draw[name](rows)
-        for fmt in FORMATS:
-            _save(fig, out / f"{name}.{fmt}", fmt, force)
+        drawn += [(out / f"{name}.{fmt}", _drawn(fig, fmt)) for fmt in FORMATS]
+    _write_all(drawn, force)
     return paths
 
 
-def _save(fig: Any, path: Path, fmt: str, replace: bool) -> None:
-    """One plot, drawn in memory and written whole (core/files.py: atomic, the umask's
-    permissions, never over a file unless `replace`)."""
+def _write_all(drawn: list[tuple[Path, bytes]], force: bool) -> None:
+    """Write the plots all or none: stopped half-way (a full disk), the files this call made
+    go again, so that the same command retries without --force."""
+    made: list[Path] = []
+    try:
+        for path, data in drawn:
+            new = not exists(path)
+            write_atomic(path, data, replace=force)
+            if new:
+                made.append(path)
+    except GameError as err:
+        for path in made:
+            path.unlink(missing_ok=True)
+        raise GameError(f"{err}; no plot was left behind: the same command again retries"
+                        ) from None
+
+
+def _drawn(fig: Any, fmt: str) -> bytes:
+    """One plot drawn in memory (written whole by core/files.py: atomic, the umask's
+    permissions, never over a file unless asked)."""
     buf = io.BytesIO()
     fig.savefig(buf, format=fmt, metadata=_metadata(fmt))
-    write_atomic(path, buf.getvalue(), replace=replace)
+    return buf.getvalue()
 
 
 def _metadata(fmt: str) -> dict[str, Any]:

@@ -19,6 +19,15 @@ from .core.errors import GameError
 from .policies import POLICIES, Policy, cautious_policy, policy_spec, random_policy
 
 MAX_DECISIONS = 100_000  # a game that needs more has a rule that never ends: an error
+MAX_GAMES = 1_000_000  # games a cell (as the command line's --games)
+MAX_WORKERS = 64  # processes (as the command line's --workers)
+# A policy's numeric options and the range each may take (a search's budget without a bound
+# would run for ever); an option a plug-in adds: any finite number within OPTION_MAX.
+POLICY_LIMITS: dict[str, tuple[int | float, int | float]] = {
+    "budget": (1, 10_000), "depth": (1, 10_000), "tree": (1, 100),
+    "margin": (0.0, 1.0), "z": (0.0, 100.0), "c": (0.0, 100.0)}
+WHOLE_OPTIONS = ("budget", "depth", "tree")
+OPTION_MAX = 10**9
 
 __all__ = ["POLICIES", "Cell", "cautious_policy", "play", "random_policy", "simulate",
            "simulate_grid", "wilson"]
@@ -83,12 +92,14 @@ def simulate_grid(missions: Sequence[str | Path], difficulties: Sequence[str],
     from .backends import LocalBackend
     from .sweep import grid_of, run_sweep
 
+    _check_grid(missions, difficulties, players, games, seed, variants, policy, workers,
+                progress, game)
     if game != "art-project":
         from .core.games import game_tools
 
         game_tools(game).policy_names(policy)
     else:
-        policy_spec(policy)  # GameError for an unknown policy or option
+        check_policy(policy)  # GameError for an unknown policy, option or a value out of range
     grid = grid_of(missions, difficulties, players, games, seed, variants, policy, game)
     own = backend is None
     runner = LocalBackend(workers) if backend is None else backend
@@ -99,7 +110,52 @@ def simulate_grid(missions: Sequence[str | Path], difficulties: Sequence[str],
             runner.close()
 
 
+def check_policy(spec: str, policies: Any = None) -> tuple[str, dict[str, Any]]:
+    """A policy's name and options (policies.policy_spec), each number within its bounds
+    (POLICY_LIMITS); GameError naming the option and its range."""
+    name, options = policy_spec(spec, policies)
+    for key, value in options.items():
+        if not isinstance(value, int | float):
+            continue  # text: the policy's own to read
+        lo, hi = POLICY_LIMITS.get(key, (-OPTION_MAX, OPTION_MAX))
+        whole = key in WHOLE_OPTIONS
+        if (whole and not isinstance(value, int)) or not math.isfinite(value) or not (
+                lo <= value <= hi):
+            kind = "a whole number" if whole else "a number"
+            raise GameError(f"policy {spec!r}: {key} must be {kind} from {lo:,} to {hi:,}, "
+                            f"not {value!r}")
+    return name, options
+
+
+def _check_grid(missions: Any, difficulties: Any, players: Any, games: Any, seed: Any,
+                variants: Any, policy: Any, workers: Any, progress: Any, game: Any) -> None:
+    """simulate_grid's arguments, each of its type and range (GameError naming it)."""
+    from .core import checks
+
+    for name, items in (("missions", missions), ("difficulties", difficulties)):
+        if not checks.refs(items, name):
+            raise GameError(f"{name} must name at least one")
+    if isinstance(players, str | bytes) or not isinstance(players, Iterable) or not players:
+        raise GameError(f"players must be a list of team sizes, not {checks.what(players)}")
+    for i, p in enumerate(players):
+        checks.whole(p, f"players[{i}]", 1, 7)
+    checks.whole(games, "games", 1, MAX_GAMES)
+    checks.whole(seed, "seed", checks.SEED[0], checks.SEED[1] - games)
+    checks.refs(variants, "variants")
+    checks.text(policy, "policy", empty=False)
+    checks.whole(workers, "workers", 1, MAX_WORKERS)
+    if progress is not None and not callable(progress):
+        raise GameError(f"progress must be a function of the games done, not "
+                        f"{checks.what(progress)}")
+    checks.text(game, "game")
+
+
 def simulate(mission: str | Path, players: int, difficulty: str, games: int, seed: int,
              variants: Iterable[str | Path] = (), policy: str = "heuristic") -> dict[str, Any]:
     """One cell: `games` games from seeds seed, seed+1, ..."""
+    from .core import checks
+
+    checks.ref(mission, "mission")
+    checks.whole(players, "players", 1, 7)
+    checks.text(difficulty, "difficulty")
     return simulate_grid([mission], [difficulty], [players], games, seed, variants, policy)[0]

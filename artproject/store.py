@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Final, NamedTuple
 
 from .core.errors import GameError
-from .core.files import exists, not_regular
+from .core.files import exists, not_regular, shorten
 
 FORMAT: Final = 1  # the store's schema version: a store of another one is refused
 KIND: Final = "artproject-results"
@@ -68,6 +68,32 @@ class Row(NamedTuple):
     engine: str  # the artproject version that played it
 
 
+class StoreWriteError(GameError):
+    """A store that cannot take a batch (a full disk): what was written before is kept."""
+
+
+# Each column's SQLite type (as the schema declares it) and Python type (as rows hold it).
+_TYPES: Final = {c: ("INTEGER", int) if c in ("players", "seed", "rounds", "decisions")
+                 else ("TEXT", str) for c in COLUMNS}
+
+
+def _row(path: Path, n: int, values: Sequence[Any]) -> Row:
+    """A stored row, checked: each column of its type (a row edited outside artproject is
+    told, naming the row and column, never a TypeError in the report)."""
+    for col, v in zip(COLUMNS, values, strict=True):
+        want = _TYPES[col][1]
+        if type(v) is not want:
+            raise GameError(f"{path}: row {n}: {col} is {v!r}; expected "
+                            + ("a whole number" if want is int else "text")
+                            + ": the store was edited or damaged")
+    row = Row(*values)
+    if row.players < 1 or row.rounds < 0 or row.decisions < 0:
+        raise GameError(f"{path}: row {n}: players {row.players}, rounds {row.rounds}, "
+                        f"decisions {row.decisions}: out of range: the store was edited or "
+                        "damaged")
+    return row
+
+
 class CellKey(NamedTuple):
     """What a cell of a sweep is, in the store's words."""
 
@@ -97,7 +123,9 @@ class Store:
     def open(cls, path: str | Path) -> Store:
         """Open (or create) a store to write a sweep into: checks its kind, schema and engine
         version, and locks it. Every refusal is a GameError and leaves the file unchanged."""
-        p = Path(path)
+        from .core.checks import ref
+
+        p = Path(ref(path, "the store's path"))
         odd = not_regular(p)  # never a device (SQLite would write to it), pipe or folder
         if odd == "a folder":
             raise GameError(f"{p}: a folder, not a results store")
@@ -106,11 +134,13 @@ class Store:
         if not p.parent.is_dir() and str(p.parent):
             raise GameError(f"{p}: cannot create the store: no such folder {str(p.parent)!r}")
         new = not exists(p)
-        existed = not new and p.stat().st_size > 0  # an empty file holds nothing to lose
+        if not new and p.stat().st_size == 0:  # only a new file or a store of ours is written
+            raise GameError(f"{p}: an empty file, not a results store: give a new file's name "
+                            "(simulate makes it)")
         lock = _lock(p)
         try:
             conn = _connect(p)
-            if existed:
+            if not new:
                 _check(p, conn, write=True)
             else:
                 _create(p, conn)
@@ -125,9 +155,14 @@ class Store:
     @classmethod
     def read(cls, path: str | Path) -> Store:
         """Open an existing store to read (a report): checks its kind and schema."""
-        p = Path(path)
-        if not p.is_file():
-            raise GameError(f"{p}: no such results store")
+        from .core.checks import ref
+
+        p = Path(ref(path, "the store's path"))
+        if not exists(p):  # (a name too long for the file system is not there either)
+            raise GameError(f"{shorten(str(p))}: no such results store")
+        odd = not_regular(p)
+        if odd is not None:
+            raise GameError(f"{p}: not a regular file ({odd}): a results store is a file")
         try:
             conn = sqlite3.connect(f"{p.resolve().as_uri()}?mode=ro", uri=True, timeout=5,
                                    isolation_level=None)
@@ -160,16 +195,23 @@ class Store:
                     f"INSERT OR IGNORE INTO games ({', '.join(COLUMNS)}) "
                     f"VALUES ({', '.join('?' * len(COLUMNS))})", rows)
                 return self.conn.total_changes - before
-        except sqlite3.OperationalError as err:
-            raise GameError(f"{self.path}: cannot write to the store: {err}") from None
+        except sqlite3.Error as err:  # a full disk, an I/O error: the batch is rolled back
+            kept = ""
+            with contextlib.suppress(sqlite3.Error):
+                kept = f"; the {self.count()} games written before are kept"
+            raise StoreWriteError(f"{self.path}: cannot write to the store ({err}){kept}: "
+                                  "run the same command again to play the rest") from None
 
     def seeds(self, key: CellKey, first: int, stop: int) -> set[int]:
         """The seeds in first..stop-1 already stored for a cell."""
-        cur = self.conn.execute(
-            "SELECT seed FROM games WHERE game=? AND mission=? AND variant=? AND rules=? "
-            "AND difficulty=? AND players=? AND policy=? AND seed>=? AND seed<?",
-            (*key, first, stop))
-        return {s for (s,) in cur}
+        try:
+            cur = self.conn.execute(
+                "SELECT seed FROM games WHERE game=? AND mission=? AND variant=? AND rules=? "
+                "AND difficulty=? AND players=? AND policy=? AND seed>=? AND seed<?",
+                (*key, first, stop))
+            return {s for (s,) in cur}
+        except (sqlite3.Error, UnicodeDecodeError) as err:
+            raise GameError(f"{self.path}: cannot read the store: {err}") from None
 
     def rows(self, key: CellKey | None = None, first: int | None = None,
              stop: int | None = None) -> Iterator[Row]:
@@ -184,11 +226,17 @@ class Store:
                 sql += " AND seed>=? AND seed<?"
                 args += [first, stop]
         sql += " ORDER BY game, mission, variant, rules, policy, difficulty, players, seed"
-        for r in self.conn.execute(sql, args):
-            yield Row(*r)
+        try:
+            for n, r in enumerate(self.conn.execute(sql, args), 1):
+                yield _row(self.path, n, r)
+        except (sqlite3.Error, UnicodeDecodeError) as err:
+            raise GameError(f"{self.path}: cannot read the store: {err}") from None
 
     def count(self) -> int:
-        (n,) = self.conn.execute("SELECT COUNT(*) FROM games").fetchone()
+        try:
+            (n,) = self.conn.execute("SELECT COUNT(*) FROM games").fetchone()
+        except sqlite3.Error as err:
+            raise GameError(f"{self.path}: cannot read the store: {err}") from None
         return int(n)
 
 
@@ -215,37 +263,95 @@ def _create(p: Path, conn: sqlite3.Connection) -> None:
         raise GameError(f"{p}: cannot create the store: {err}") from None
 
 
-def _check(p: Path, conn: sqlite3.Connection, write: bool) -> None:
-    """The file is a results store of this format and (to write) this engine version."""
+# Rows whose values are not of their column's type (SQLite keeps what it is given).
+_ODD_ROWS: Final = "SELECT COUNT(*) FROM games WHERE " + " OR ".join(
+    f"typeof({c}) != '{'integer' if t == 'INTEGER' else 'text'}'"
+    for c, (t, _) in _TYPES.items()) + " OR players < 1 OR rounds < 0 OR decisions < 0"
+# Every distinct text of the rows (a few hundred at most: the cells, the causes), read as
+# bytes to find any that is not UTF-8 (SQLite keeps whatever bytes it is given).
+_TEXTS: Final = "SELECT DISTINCT " + ", ".join(
+    c for c, (t, _) in _TYPES.items() if t == "TEXT") + " FROM games"
+
+
+def _not_text(conn: sqlite3.Connection) -> int:
+    """How many distinct rows hold text that is not UTF-8."""
+    conn.text_factory = bytes
     try:
-        if write:
-            # take SQLite's write lock a moment: another program holding it is an error now
-            conn.execute("BEGIN IMMEDIATE")
-            conn.execute("ROLLBACK")
-        meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
-        cols = [r[1] for r in conn.execute("PRAGMA table_info(games)")]
-    except sqlite3.DatabaseError as err:
+        bad = 0
+        for row in conn.execute(_TEXTS):
+            try:
+                for v in row:
+                    if isinstance(v, bytes):
+                        v.decode("utf-8")
+            except UnicodeDecodeError:
+                bad += 1
+        return bad
+    finally:
+        conn.text_factory = str
+
+
+def _check(p: Path, conn: sqlite3.Connection, write: bool) -> None:
+    """The file is a whole results store of this format and (to write) this engine version:
+    SQLite's own check and the file's size, our schema and types, every row's types."""
+    try:
+        facts = _facts(p, conn, write)
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as err:  # (text of broken bytes)
         conn.close()
-        msg = str(err)
+        msg = " ".join(str(err).split())[:200]
         if "locked" in msg or "busy" in msg:
             raise GameError(f"{p}: the store is locked by another program; try again when "
                             "it is done") from None
-        raise GameError(f"{p}: not a results store ({msg})") from None
-    problem = None
-    if meta.get("kind") != KIND:
-        problem = "not a results store (no artproject results in it)"
-    elif meta.get("format") != str(FORMAT):
-        problem = (f"a results store of format {meta.get('format')}; this artproject reads "
-                   f"format {FORMAT}: use a new store")
-    elif tuple(cols) != COLUMNS:
-        problem = (f"a results store of another schema (columns {', '.join(cols)}); expected "
-                   f"{', '.join(COLUMNS)}")
-    elif write and meta.get("engine") != _version():
-        problem = (f"results of artproject {meta.get('engine')}; this is {_version()}, whose "
-                   "games may differ: use a new store")
+        raise GameError(f"{p}: not a results store, or a damaged one ({msg})"
+                        + ("; nothing was played" if write else "")) from None
+    problem = _problem(facts, write)
     if problem:
         conn.close()
-        raise GameError(f"{p}: {problem}")
+        raise GameError(f"{p}: {problem}" + ("; nothing was played" if write else ""))
+
+
+def _facts(p: Path, conn: sqlite3.Connection, write: bool) -> dict[str, Any]:
+    """What _check judges, read from the store (sqlite3.DatabaseError when it cannot be)."""
+    if write:
+        # take SQLite's write lock a moment: another program holding it is an error now
+        conn.execute("BEGIN IMMEDIATE")
+        conn.execute("ROLLBACK")
+    damage = [r[0] for r in conn.execute("PRAGMA quick_check(3)")]
+    (page,), (pages,) = (conn.execute(f"PRAGMA {x}").fetchone()
+                         for x in ("page_size", "page_count"))
+    if damage == ["ok"] and os.stat(p).st_size != page * pages:  # cut short, or grown
+        damage = [f"{os.stat(p).st_size} bytes, not {pages} pages of {page}"]
+    info = conn.execute("PRAGMA table_info(games)").fetchall()
+    cols = tuple(r[1] for r in info)
+    odd = conn.execute(_ODD_ROWS).fetchone()[0] if cols == COLUMNS else 0
+    return {"damage": damage, "cols": cols, "types": {r[1]: str(r[2]).upper() for r in info},
+            "meta": dict(conn.execute("SELECT key, value FROM meta").fetchall()),
+            "odd": odd or (_not_text(conn) if cols == COLUMNS else 0)}
+
+
+def _problem(facts: dict[str, Any], write: bool) -> str | None:
+    """Why the store read is not one to use, or None."""
+    meta, cols = facts["meta"], facts["cols"]
+    if facts["damage"] != ["ok"]:
+        said = " ".join("; ".join(map(str, facts["damage"])).split())  # SQLite's lines, one
+        return f"a damaged store ({said[:200]})" + (": use a new store" if write else "")
+    if meta.get("kind") != KIND:
+        return "not a results store (no artproject results in it)"
+    if meta.get("format") != str(FORMAT):
+        return (f"a results store of format {meta.get('format')}; this artproject reads "
+                f"format {FORMAT}: use a new store")
+    if cols != COLUMNS:
+        return (f"a results store of another schema (columns {', '.join(cols)}); expected "
+                f"{', '.join(COLUMNS)}")
+    if any(facts["types"][c] != t for c, (t, _) in _TYPES.items()):
+        return "a results store of another schema (its columns' types differ)"
+    if facts["odd"]:
+        return (f"{facts['odd']} row(s) of the wrong types or out of range (a number where "
+                "text belongs, text where a number does or that is not UTF-8, a count below "
+                "0): the store was edited or damaged")
+    if write and meta.get("engine") != _version():
+        return (f"results of artproject {meta.get('engine')}; this is {_version()}, whose "
+                "games may differ: use a new store")
+    return None
 
 
 # ---------------------------------------------------------------------- the sweep's lock

@@ -41,7 +41,7 @@ class Batch:
     difficulty: str
     players: int
     policy: str
-    seeds: tuple[int, ...]
+    seeds: Sequence[int]  # a tuple, or a range (sent to a worker in a few bytes)
     game: str = GAME  # the game played (its rules, policies and results are its own)
 
 
@@ -154,9 +154,11 @@ class Plan:
     total: int  # games of the grid
 
 
-def plan_sweep(grid: Grid, store: Store | None = None, workers: int = 1) -> Plan:
+def plan_sweep(grid: Grid, store: Store | None = None, workers: int = 1,
+               between: Callable[[], None] | None = None) -> Plan:
     """Load every mission (an error here plays no game), and batch the games the store lacks:
-    about two batches a worker a cell, BATCH_MAX games at most."""
+    about two batches a worker a cell, BATCH_MAX games at most. `between` is called after
+    each cell (the command line's: a Ctrl-C held meanwhile is raised there)."""
     names, digests = {}, {}
     for m in grid.missions:
         rules = _rules(grid.game, m, (*grid.variants, *map(_text_file, grid.texts)))
@@ -175,10 +177,14 @@ def plan_sweep(grid: Grid, store: Store | None = None, workers: int = 1) -> Plan
                 cells.append(key)
                 have = store.seeds(key, grid.seed, stop) if store is not None else set()
                 done += len(have)
-                todo = [s for s in range(grid.seed, stop) if s not in have]
+                # (a range while nothing is stored: a million seeds a cell cost no memory)
+                todo: Sequence[int] = ([s for s in range(grid.seed, stop) if s not in have]
+                                       if have else range(grid.seed, stop))
                 batches += [Batch(_ref(m), key.mission, key.rules, variants, grid.texts, d, p,
-                                  grid.policy, tuple(todo[i:i + size]), grid.game)
+                                  grid.policy, todo[i:i + size], grid.game)
                             for i in range(0, len(todo), size)]
+                if between is not None:
+                    between()
     return Plan(grid, tuple(cells), tuple(batches), done, len(cells) * grid.games)
 
 

@@ -45,6 +45,11 @@ class Action(NamedTuple):
     def parse(text: str, game: str | None = None) -> Action:
         """Read the text notation of a game's action (the default game's unless named); raise
         MalformedActionError saying what was expected."""
+        from .checks import text as check_text
+
+        check_text(text, "an action's text", MalformedActionError)
+        if game is not None:
+            check_text(game, "game", GameError)
         if not _GAMES:
             raise GameError("no game is registered yet: import artproject first")
         found: Action = _GAMES[0](game).registry.parse(text)

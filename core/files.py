@@ -123,6 +123,10 @@ def shorten(name: str, most: int = 160) -> str:
 
 
 def _reason(err: BaseException) -> str:
+    import errno
+
+    if getattr(err, "errno", None) == errno.ENAMETOOLONG:
+        return "the name is too long for this file system (255 bytes a name at most)"
     return getattr(err, "strerror", None) or str(err)
 
 
@@ -174,17 +178,20 @@ def write_atomic(path: str | Path, text: str | bytes, replace: bool = False) -> 
     the new, never half.
 
     A new file gets the permissions the umask allows (0666 & ~umask); a replaced file keeps
-    its own. Without `replace`, an existing file is never touched: GameError.
+    its own. Without `replace`, an existing file is never touched: GameError. Whatever is
+    there and is no regular file (a device, a pipe, a socket, a folder, a link to nothing)
+    is never replaced, even with `replace`: renaming over /dev/null would destroy it.
     """
     path = Path(path)
     folder = path.parent if str(path.parent) else Path(".")
+    refuse_odd(path)
     try:
         mode = stat.S_IMODE(os.stat(path).st_mode) if replace and path.exists() else None
         import tempfile
 
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name[:40]}.", suffix=".tmp")
     except (OSError, ValueError) as err:
-        raise GameError(f"{path}: cannot write: {_reason(err)}") from None
+        raise GameError(f"{shorten(str(path))}: cannot write: {_reason(err)}") from None
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(text.encode("utf-8") if isinstance(text, str) else text)
@@ -197,14 +204,23 @@ def write_atomic(path: str | Path, text: str | bytes, replace: bool = False) -> 
             _claim(Path(tmp), path)
     except FileExistsError:
         Path(tmp).unlink(missing_ok=True)
-        raise GameError(f"{path} already exists; nothing was written (--force replaces it)"
-                        ) from None
+        raise GameError(f"{shorten(str(path))} already exists; nothing was written (--force "
+                        "replaces it)") from None
     except OSError as err:
         Path(tmp).unlink(missing_ok=True)
-        raise GameError(f"{path}: cannot write: {_reason(err)}") from None
+        raise GameError(f"{shorten(str(path))}: cannot write: {_reason(err)}") from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def refuse_odd(path: str | Path) -> None:
+    """GameError when something is at `path` that is not a regular file: every writer asks
+    this first, with or without --force (a writer replaces files, never devices)."""
+    odd = not_regular(path)
+    if odd is not None:
+        raise GameError(f"{shorten(str(path))}: not a regular file ({odd}); nothing was "
+                        "written (a file is replaced, never a device, pipe or folder)")
 
 
 def _claim(tmp: Path, path: Path) -> None:

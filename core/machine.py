@@ -16,6 +16,8 @@ from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Final, Self
 
 from .actions import CHANCE, TEAM, TERMINAL, Action
+from .checks import action_arg, check_methods
+from .checks import seed as check_seed
 from .errors import GameError, IllegalActionError
 from .fields import (
     LIST,
@@ -138,6 +140,7 @@ class Machine(Numeric, GameHooks):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        check_methods(cls)  # the public methods' arguments checked on entry (core/checks.py)
         if "FIELDS" in cls.__dict__:
             setattr(cls, "clone", make_clone(cls, cls.FIELDS))  # noqa: B010 (generated)
             cls.ENTRIES = entries(cls.FIELDS)
@@ -296,6 +299,7 @@ class Machine(Numeric, GameHooks):
 
     def _apply_unlisted(self, action: Action | str) -> None:
         """`apply` of an action in text, or of one not listed (refused with the reason)."""
+        action = action_arg(action)  # a wrong type: MalformedActionError (off the usual path)
         if isinstance(action, str):
             self.apply(self.registry.parse(action))
             return
@@ -395,7 +399,7 @@ class Machine(Numeric, GameHooks):
     def reseed(self, seed: int) -> None:
         """Draw the rest of the game's chance from `seed`: a clone reseeded has a future of its
         own. Saves and replays record where it happened."""
-        self.rng = rng_state(seed)
+        self.rng = rng_state(check_seed(seed))
         self.reseeds = (*self.reseeds, (len(self.history), seed))
 
     def record(self, kind: Kind, who: int, value: Any) -> None:

@@ -32,6 +32,7 @@ from typing import Any, Final, NewType
 import attrs
 import tomli_w
 
+from . import checks
 from .actions import Action
 from .errors import ArtError, GameError, SaveError, SaveWarning
 from .files import MAX_NESTING, doc_depth, exists, nesting, read_text, shorten, write_atomic
@@ -146,19 +147,25 @@ def to_dict(st: Machine, folder: str | Path | None = None) -> dict[str, Any]:
 
 def dumps(st: Machine, fmt: str = "json", folder: str | Path | None = None) -> str:
     """The save as JSON (default) or TOML text."""
-    doc = to_dict(st, folder)
+    checks.game(st)
+    if fmt not in ("json", "toml") or type(fmt) is not str:
+        raise GameError(f"fmt must be json or toml, not {checks.what(fmt)}")
+    doc = to_dict(st, None if folder is None else checks.ref(folder, "folder"))
     if fmt == "toml":
         return tomli_w.dumps(doc)
     return json.dumps(doc, indent=1) + "\n"
 
 
-def save_game(st: Machine, path: str | Path, replace: bool = True) -> None:
+def save_game(st: Machine, path: str | Path, replace: bool = False) -> None:
     """Write a save (TOML when the name ends in .toml), atomically: never half-written.
 
-    With replace=False an existing file is left alone (SaveError): the command line's
-    saves never overwrite a file they did not write.
+    An existing file is left alone (SaveError) unless `replace=True`, as the command line's
+    saves never overwrite a file they did not write; a device, pipe or folder is never
+    replaced.
     """
-    path = Path(path)
+    checks.game(st)
+    path = Path(checks.ref(path, "path"))
+    checks.flag(replace, "replace")
     text = dumps(st, "toml" if path.suffix == ".toml" else "json", path.parent)
     try:
         write_atomic(path, text, replace)
@@ -173,6 +180,11 @@ def loads(text: str, name: str = "<save>", trust: bool = False,
     `folder` is where the save lies (a rule file's path in it is relative to it); `trust`
     loads a save whose digest is missing or wrong, with a SaveWarning.
     """
+    text = _save_text(text, name)
+    checks.text(name, "name")
+    checks.flag(trust, "trust")
+    if folder is not None:
+        checks.ref(folder, "folder")
     deepest, _ = nesting(text)
     if deepest > MAX_NESTING:
         raise SaveError(f"{name}: nested too deeply: more than {MAX_NESTING} levels of arrays "
@@ -193,8 +205,22 @@ def loads(text: str, name: str = "<save>", trust: bool = False,
     return from_dict(doc, name, trust, None if folder is None else Path(folder))
 
 
+def _save_text(text: Any, name: Any) -> str:
+    """A save's text: a str, or bytes of UTF-8 (SaveError otherwise)."""
+    if type(text) is bytes:
+        try:
+            return text.decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise SaveError(f"{name}: not UTF-8 text (byte {err.start}): not a save") from None
+    if type(text) is not str:
+        raise GameError(f"a save's text must be a str (or bytes), not {checks.what(text)}")
+    return text
+
+
 def load_game(path: str | Path, trust: bool = False) -> Any:
     """A game from a save file (a regular file of at most 2 MiB)."""
+    path = checks.ref(path, "path")
+    checks.flag(trust, "trust")
     name = shorten(str(path))
     text = read_text(path, name, lambda msg: SaveError(f"{name}: cannot read: {msg}"))
     return loads(text, name, trust, Path(path).parent)
@@ -268,6 +294,9 @@ def _check_digest(st: Machine, want: str | None, name: str, trust: bool) -> None
 
 def replay(st: Machine, actions: Iterable[str | Action]) -> Machine:
     """Apply actions in notation to a game, returning it."""
+    checks.game(st)
+    if isinstance(actions, str | bytes) or not isinstance(actions, Iterable):
+        raise GameError(f"actions must be a list of actions, not {checks.what(actions)}")
     for a in actions:
         st.apply(a)
     return st

@@ -10,6 +10,13 @@ played; `loads` and a few more moves for a save).
 Only the project's own errors (`ArtError`) may come out; anything else is a finding,
 reported with the mutant's seed so it can be made again.
 
+Issue 27's classes, so that they stay fixed: every writer given a path that is a device, a
+FIFO, a folder or a link to nothing (it must stay what it was, refused in one line); damaged
+results stores (refused when opened, byte for byte unchanged; or, when SQLite finds nothing
+wrong, read with every row checked); the play prompt of either game given the other game's
+saves, mutated saves and odd commands (no unexpected error may reach it); and every public
+function given hostile arguments (only the project's errors, the game unchanged).
+
     tests/test_fuzz.py       a bounded run in CI (a few seconds)
     python tools/fuzz.py     a long run by hand: --files N --saves N --seed S --keep DIR
 """
@@ -216,6 +223,10 @@ class Finding:
 class Tally:
     files: int = 0
     saves: int = 0
+    devices: int = 0  # writes aimed at a device, FIFO, folder or dangling link
+    stores: int = 0  # damaged results stores opened
+    prompts: int = 0  # play sessions scripted with other games' and mutated saves
+    calls: int = 0  # public functions called with a hostile argument
     refused: int = 0  # mutants refused with the project's own error (the expected outcome)
     accepted: int = 0  # mutants that loaded (and were then played a little)
     tuned: int = 0  # of those, mutants with a [tune] section whose tuned variant was tried
@@ -439,3 +450,285 @@ def _run(files: int, saves: int, seed: int, sources: list[Path], ws: Workspace, 
         fuzz_save(bases[i % len(bases)], seed * 1_000_003 + i, tally)
         if progress is not None and (i + 1) % 500 == 0:
             progress(tally)
+
+
+# ---------------------------------------------------------------------- issue 27's classes
+def _cli(args: list[str], stdin: str = "") -> tuple[int, str, str]:
+    """The command in this process: its status, stdout and stderr."""
+    import io
+    import sys
+
+    from artproject.cli import main
+
+    out, err, old = io.StringIO(), io.StringIO(), sys.stdin
+    sys.stdin = io.StringIO(stdin)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(args)
+    finally:
+        sys.stdin = old
+    return code, out.getvalue(), err.getvalue()
+
+
+def _odd_path(folder: Path, rng: random.Random) -> tuple[Path, str]:
+    """Something at a path that is no regular file: a device node (as root), a FIFO, a
+    folder or a link to nothing."""
+    import os
+    import stat
+
+    path = folder / rng.choice(["out.svg", "cx.toml", "tuned.toml", "s.json", "win-rate.png"])
+    kind = rng.choice(["device", "fifo", "folder", "dangling"])
+    if kind == "device":
+        try:
+            os.mknod(path, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+        except (PermissionError, AttributeError):
+            kind = "fifo"
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "folder":
+        path.mkdir()
+    elif kind == "dangling":
+        path.symlink_to(folder / "nothing-here")
+    return path, kind
+
+
+def _kind_of(path: Path) -> int:
+    import os
+
+    return os.lstat(path).st_mode & 0o170000
+
+
+def fuzz_device(seed: int, tally: Tally) -> None:
+    """One writer aimed at something that is no regular file, with or without --force: it
+    must be refused in one line (exit 2) and stay what it was."""
+    import os
+
+    rng = random.Random(seed)
+    folder = Path(tempfile.mkdtemp(prefix="artproject-fuzz-dev-"))
+    cwd = Path.cwd()
+    try:
+        os.chdir(folder)
+        path, kind = _odd_path(folder, rng)
+        before = _kind_of(path)
+        force = ["--force"] if rng.random() < 0.5 else []
+        tune = str(ROOT / "tests" / "missions" / "harbour-tunable.toml")
+        how = rng.choice(["render", "render-war", "verify", "tune", "save_game", "write_atomic",
+                          "play-save"])
+        argv = {"render": ["render", "japan", "-o", str(path), *force],
+                "render-war": ["render", "--game", "art-of-war", "-o", str(path), *force],
+                "verify": ["verify", "japan", "--examples", "1", "--out", str(path), *force],
+                "tune": ["tune", tune, "-o", str(path), "--games", "1", "--trials", "1",
+                         *force]}.get(how)
+        tally.devices += 1
+        if argv is not None:
+            code, _, err = _cli(argv)
+            bad = code != 2 or len(err.strip().splitlines()) != 1 or "Traceback" in err
+        elif how == "play-save":
+            code, out, err = _cli(["play", "--seed", str(seed % 100)],
+                                  f"save {path}{' --force' if force else ''}\nquit\n")
+            bad = code != 0 or "! " not in out or "unexpected error" in out
+        else:
+            from artproject.core.files import write_atomic
+            from artproject.core.saves import save_game
+
+            try:
+                if how == "save_game":
+                    save_game(new_game("japan", seed=1), path, replace=bool(force))
+                else:
+                    write_atomic(path, "x", replace=bool(force))
+                bad = True
+            except ArtError:
+                bad = False
+        if bad or _kind_of(path) != before:
+            raise AssertionError(f"{how} {' '.join(force)} on a {kind}: not refused in one "
+                                 "line, or the path was changed")
+        tally.refused += 1
+    except Exception as exc:
+        tally.findings.append(_finding("device", seed, "device", how if "how" in locals()
+                                       else "?", exc, b""))
+    finally:
+        os.chdir(cwd)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+_STORE: dict[str, bytes] = {}
+
+
+def _base_store() -> bytes:
+    """A small results store of both games, made once."""
+    if "db" not in _STORE:
+        folder = Path(tempfile.mkdtemp(prefix="artproject-fuzz-store-"))
+        try:
+            db = folder / "s.db"
+            for args in (["simulate", "--games", "12", "--players", "1-3", "--store", str(db)],
+                         ["simulate", "--game", "art-of-war", "--games", "6", "--store",
+                          str(db)]):
+                code, _, err = _cli(args)
+                assert code == 0, err
+            _STORE["db"] = db.read_bytes()
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+    return _STORE["db"]
+
+
+def _damage_store(data: bytes, db: Path, rng: random.Random) -> str:
+    import sqlite3
+
+    op = rng.randrange(5)
+    if op == 0:
+        cut = rng.randrange(1, len(data))
+        db.write_bytes(data[:cut])
+        return f"cut to {cut} bytes"
+    if op == 1:
+        buf = bytearray(data)
+        at = rng.randrange(len(buf))
+        n = rng.choice([1, 8, 100, 4096])
+        buf[at:at + n] = rng.randbytes(min(n, len(buf) - at))
+        db.write_bytes(bytes(buf))
+        return f"{n} random bytes at {at}"
+    if op == 2:
+        db.write_bytes(data + rng.randbytes(rng.choice([1, 100, 4096])))
+        return "bytes appended"
+    db.write_bytes(data)
+    col = rng.choice(["players", "seed", "rounds", "decisions", "outcome", "mission", "game"])
+    value = hostile(rng)
+    value = value if isinstance(value, int | float | str | bytes) or value is None else str(
+        value)
+    conn = sqlite3.connect(db)
+    try:
+        with conn:
+            if op == 3:
+                conn.execute(f"UPDATE games SET {col} = ? WHERE rowid = ?",
+                             (value, rng.randrange(1, 30)))
+            else:
+                conn.execute(rng.choice([
+                    "DELETE FROM meta", "DROP TABLE meta", "UPDATE meta SET value = 'x'",
+                    "ALTER TABLE games ADD COLUMN extra TEXT", "CREATE TABLE more (x)",
+                    "UPDATE games SET rounds = -5"]))
+    except (sqlite3.Error, OverflowError):
+        pass
+    finally:
+        conn.close()
+    return f"{col} set to {value!r:.40}" if op == 3 else "an SQL edit"
+
+
+def fuzz_store(seed: int, tally: Tally) -> None:
+    """One damaged store: `simulate --store` and `report` refuse it in one line, leaving it
+    byte for byte as it was, or (SQLite finding nothing wrong) use it."""
+    rng = random.Random(seed)
+    folder = Path(tempfile.mkdtemp(prefix="artproject-fuzz-store-"))
+    db = folder / "s.db"
+    how = "?"
+    try:
+        how = _damage_store(_base_store(), db, rng)
+        tally.stores += 1
+        before = db.read_bytes()
+        args = rng.choice([["report", str(db)],
+                           ["simulate", "--games", "13", "--players", "1-3", "--store",
+                            str(db)]])
+        code, _, err = _cli(args)
+        if "Traceback" in err or code not in (0, 2) or (code == 2 and (
+                len(err.strip().splitlines()) != 1 or db.read_bytes() != before)):
+            raise AssertionError(f"{args[0]}: status {code}: {err.strip()[-300:]}")
+        tally.refused += code == 2
+        tally.accepted += code == 0
+    except Exception as exc:
+        tally.findings.append(_finding("store", seed, "store", how, exc,
+                                       db.read_bytes() if db.exists() else b""))
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def fuzz_prompt(seed: int, bases: list[str], tally: Tally) -> None:
+    """One scripted play session, of either game, given the other game's saves, mutated saves,
+    devices and odd commands: the game goes on, no unexpected error reaches the prompt."""
+    import os
+
+    rng = random.Random(seed)
+    folder = Path(tempfile.mkdtemp(prefix="artproject-fuzz-play-"))
+    cwd = Path.cwd()
+    script = ""
+    try:
+        os.chdir(folder)
+        war = other_game("art-of-war", players=rng.randint(2, 7), seed=seed % 1000)
+        (folder / "war.json").write_text(dumps(war))
+        (folder / "art.json").write_text(rng.choice(bases))
+        data, _ = mutate_text(rng.choice(bases).encode(), rng)
+        (folder / "odd.json").write_bytes(data)
+        game = rng.choice(["art-project", "art-of-war"])
+        lines = []
+        for _ in range(rng.randint(3, 12)):
+            lines.append(rng.choice([
+                "load war.json", "load art.json", "load odd.json", "load /dev/null",
+                "load .", "load " + "x" * 300, "save s.json", "save s.json --force",
+                "save /dev/null", "save " + "y" * 300, "view p9", "view p1", "undo", "help",
+                "1", "2", "99", "", "done", "move p1 kyoto", "\x00", "load", "save"]))
+        script = "\n".join(lines) + "\nquit\n"
+        tally.prompts += 1
+        code, out, err = _cli(["play", "--game", game, "--seed", str(seed % 1000)], script)
+        if code != 0 or "unexpected error" in out or "Traceback" in out + err:
+            what = next((x for x in out.splitlines() if "unexpected" in x), err[-300:])
+            raise AssertionError(f"play --game {game}: {what}")
+        tally.accepted += 1
+    except Exception as exc:
+        tally.findings.append(_finding("prompt", seed, "prompt", "script", exc,
+                                       script.encode()))
+    finally:
+        os.chdir(cwd)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def fuzz_call(seed: int, tally: Tally) -> None:
+    """One public function called with a hostile argument (tests/test_library_args.py's
+    entries): only the project's errors, and a refused call leaves the game unchanged."""
+    import os
+
+    from tests.test_library_args import CALLS, GAMES, ON_A_GAME
+
+    rng = random.Random(seed)
+    name = rng.choice(sorted(CALLS))
+    value = hostile(rng)
+    if rng.random() < 0.3:
+        value = rng.choice([[value], (value, value, value), {"k": value}, Path(str(value)[:50])])
+    if name.startswith("simulate") and type(value) is int and value > 3:
+        value = -value  # a valid count would play it: kept small by making it invalid
+    folder = Path(tempfile.mkdtemp(prefix="artproject-fuzz-call-"))
+    cwd = Path.cwd()
+    try:
+        os.chdir(folder)
+        tally.calls += 1
+        game = GAMES[rng.choice(["art", "war"]) if name in ON_A_GAME else "art"]()
+        before = game.fingerprint()
+        try:
+            CALLS[name][1](game, value)
+            tally.accepted += 1
+        except ArtError:
+            tally.refused += 1
+            if str(game.fingerprint()) != str(before):
+                raise AssertionError(f"{name}({value!r:.40}) refused but changed the game"
+                                     ) from None
+    except Exception as exc:
+        tally.findings.append(_finding("call", seed, name, f"{value!r:.60}", exc, b""))
+    finally:
+        os.chdir(cwd)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def run_hardening(devices: int, stores: int, prompts: int, calls: int, seed: int = 0,
+                  progress: Callable[[Tally], None] | None = None,
+                  tally: Tally | None = None) -> Tally:
+    """Issue 27's classes: `devices` writers aimed at odd paths, `stores` damaged stores,
+    `prompts` scripted play sessions, `calls` public functions with hostile arguments."""
+    tally = tally if tally is not None else Tally()
+    bases = base_saves() if prompts else []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for n, fuzz in ((devices, lambda i: fuzz_device(i, tally)),
+                        (stores, lambda i: fuzz_store(i, tally)),
+                        (prompts, lambda i: fuzz_prompt(i, bases, tally)),
+                        (calls, lambda i: fuzz_call(i, tally))):
+            for i in range(n):
+                fuzz(seed * 1_000_003 + i)
+                if progress is not None and (i + 1) % 200 == 0:
+                    progress(tally)
+    return tally

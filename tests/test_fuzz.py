@@ -53,3 +53,15 @@ def test_mutants_of_a_tune_section_raise_only_our_errors() -> None:
     assert tally.refused > 0 and tally.tuned > 0, tally
     assert tally.findings == [], "\n".join(
         f"seed {f.seed} ({f.mutation}): {f.error} at {f.where}" for f in tally.findings)
+
+
+def test_issue_27s_classes_stay_fixed() -> None:
+    """Writers aimed at devices, FIFOs, folders and dangling links; damaged stores; the play
+    prompt given the other game's and mutated saves; hostile arguments to every public
+    function: each ends in the project's own refusal, nothing replaced or lost."""
+    tally = fuzzing.run_hardening(devices=14, stores=40, prompts=12, calls=150, seed=27)
+    assert (tally.devices, tally.stores, tally.prompts, tally.calls) == (14, 40, 12, 150)
+    assert tally.refused > 100 and tally.accepted > 10  # the mutants do bite
+    assert tally.findings == [], "\n".join(
+        f"{f.kind} seed {f.seed} ({f.source}; {f.mutation}): {f.error} at {f.where}"
+        for f in tally.findings)

@@ -153,3 +153,52 @@ def test_a_killed_worker_stops_the_sweep_and_the_store_keeps_its_games(tmp_path:
     time.sleep(0.2)
     assert [k for k in kids if alive(k)] == []
     assert out == ""
+
+
+HUGE = ["simulate", "--mission", "all", "--difficulty", "all", "--players", "all",
+        "--games", "100000", "--workers", "2", "--force"]  # 14.4 million games
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc (Linux)")
+@pytest.mark.parametrize("backend", ["local", "dask"])
+@pytest.mark.parametrize(("moment", "group"), [
+    ("loading", False),  # the rules and the plan: before any worker is there
+    ("starting", True),  # the first worker process is up, not yet all (Dask: its cluster)
+    ("playing", False), ("playing", True),
+])
+def test_ctrl_c_stops_any_sweep_at_any_moment(backend: str, moment: str, group: bool) -> None:
+    """Issue 27: whatever the sweep's size and backend, a Ctrl-C at start-up or in play ends
+    it within 2 s, exit 130, one line, no process left (the jobs go out in bounded windows,
+    and Ctrl-C while a Dask cluster starts is deferred, never ignored)."""
+    if backend == "dask":
+        pytest.importorskip("distributed")
+    p = start(*HUGE, "--backend", backend)
+    try:
+        deadline = time.monotonic() + 60
+
+        def ready() -> bool:
+            kids = [k for k in descendants(p.pid) if alive(k)]
+            if moment == "loading":
+                return cpu_seconds(p.pid) > 0.4 and not kids
+            if moment == "starting":
+                return len(kids) >= 1
+            return len(kids) >= 2 and sum(cpu_seconds(k) > 0.2 for k in kids) >= 2
+
+        while not ready():
+            assert time.monotonic() < deadline and p.poll() is None, p.communicate()
+            time.sleep(0.02)
+        kids = descendants(p.pid)
+        sent = time.monotonic()
+        (os.killpg if group else os.kill)(p.pid, signal.SIGINT)
+        status = p.wait(timeout=30)
+        took = time.monotonic() - sent
+        out, err = p.communicate()
+        kids += descendants(p.pid)
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+    assert (status, err, out) == (130, "artproject: interrupted\n", "")
+    assert took < 2.0, took
+    time.sleep(0.3)
+    assert [k for k in kids if alive(k)] == []

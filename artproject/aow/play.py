@@ -108,6 +108,7 @@ class WarSession(Session):
         action = legal[int(text) - 1] if text.isdigit() and 0 < int(text) <= len(legal) else None
         if text.isdigit() and action is None:
             raise ArtError(f"no action numbered {text}; choose 1 to {len(legal)}")
+        self.whole = st.clone()  # kept should the engine fail half-way (Session._unexpected)
         st.apply(action or text)
         if st.is_over():
             self.write(f"== {st.reason}")

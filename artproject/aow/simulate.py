@@ -20,7 +20,7 @@ from ..core.aow.registry import P
 from ..core.aow.rules import WarRules
 from ..core.aow.state import War
 from ..core.errors import GameError, closest
-from ..policies import make_policy, policy_spec
+from ..policies import make_policy
 from .policies import POLICIES
 
 MAX_DECISIONS: Final = 200_000  # W18's turn limit ends every game well before this
@@ -44,7 +44,9 @@ def policy_names(text: str) -> list[str]:
             raise GameError(f"unknown policy {name!r} for Art of War{closest(name, POLICIES)}; "
                             "policies: " + ", ".join(POLICIES) + " (a list seats them in turn: "
                             "heuristic,random)")
-        policy_spec(n, POLICIES)
+        from ..simulate import check_policy
+
+        check_policy(n, POLICIES)  # (its numbers within their bounds too)
     return names
 
 

@@ -1,0 +1,92 @@
+"""The public face's functions that start or set up a game, their arguments checked first
+(core/checks.py): a wrong type or a value out of range is a GameError naming the argument,
+and whatever `new_game` accepts, a save holds and loads back (a seed of 64 bits, a whole
+number of players, never a bool)."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from .core import checks
+from .core.art import apply_position as _apply_position
+from .core.art import new_game as _new_game
+from .core.art import position_of as _position_of
+from .core.art.loader import load_rules as _load_rules
+from .core.art.rules import Rules
+from .core.errors import GameError
+from .missions import DEFAULT
+
+
+@functools.wraps(_new_game)
+def new_game(mission: str | Path | Rules = DEFAULT, players: int = 2,
+             difficulty: str = "medium", seed: int = 0, variants: Iterable[str | Path] = (),
+             position: Mapping[str, Any] | None = None, phase: str = "mission",
+             log: bool = False, *, chance: str = "sample", game: str | None = None) -> Any:
+    # the usual call is told at once by exact types (a game's start is on a search's path,
+    # as apply is); any other is checked argument by argument
+    if not (mission.__class__ is str and players.__class__ is int and players > 0
+            and difficulty.__class__ is str and seed.__class__ is int
+            and -(2**63) <= seed < 2**64 and variants.__class__ is tuple and not variants
+            and position is None and phase.__class__ is str and log.__class__ is bool
+            and chance.__class__ is str and game is None):
+        _check_new(mission, players, difficulty, seed, variants, position, phase, log, chance,
+                   game)
+        variants = tuple(variants)
+    return _new_game(mission, players, difficulty, seed, variants, position, phase, log,
+                     chance=chance, game=game)
+
+
+def _check_new(mission: Any, players: Any, difficulty: Any, seed: Any, variants: Any,
+               position: Any, phase: Any, log: Any, chance: Any, game: Any) -> None:
+    """new_game's arguments, each (GameError naming the first wrong)."""
+    if not isinstance(mission, Rules):
+        checks.ref(mission, "mission")
+    checks.whole(players, "players", 1)
+    checks.text(difficulty, "difficulty")
+    checks.seed(seed)
+    checks.refs(variants, "variants")
+    if position is not None:
+        checks.mapping(position, "position")
+    checks.text(phase, "phase")
+    checks.flag(log, "log")
+    checks.text(chance, "chance")
+    if game is not None:
+        checks.text(game, "game")
+
+
+@functools.wraps(_load_rules)
+def load_rules(mission: str | Path = DEFAULT, variants: Iterable[str | Path] = (),
+               cards: str | Path | None = None, base: str | Path | None = None) -> Rules:
+    checks.ref(mission, "mission")
+    variants = checks.refs(variants, "variants")
+    for name, value in (("cards", cards), ("base", base)):
+        if value is not None:
+            checks.ref(value, name)
+    return _load_rules(mission, variants, cards, base)
+
+
+@functools.wraps(_apply_position)
+def apply_position(st: Any, pos: Mapping[str, Any], *args: Any, **kw: Any) -> None:
+    _art_game(st)
+    checks.mapping(pos, "the position")
+    _apply_position(st, pos, *args, **kw)
+
+
+@functools.wraps(_position_of)
+def position_of(st: Any) -> dict[str, Any]:
+    return _position_of(_art_game(st))
+
+
+def _art_game(st: Any) -> Any:
+    from .core.art.state import State
+
+    if not isinstance(st, State):
+        raise GameError(f"expected a game of The A.R.T. Project (from new_game), not "
+                        f"{checks.what(st)}")
+    return st
+
+
+__all__ = ["apply_position", "load_rules", "new_game", "position_of"]
