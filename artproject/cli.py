@@ -913,7 +913,10 @@ def _verify(args: argparse.Namespace) -> int:
         raise GameError(f"--examples must be from 1 to {MAX_EXAMPLES:,}, not {args.examples}")
     _check_seed(args.seed, 0)
     if _game(args) != "art-project":
-        args.mission = args.mission or WAR_DEFAULT  # the game's own rules, unless named
+        from .core.games import game_tools
+
+        # the game's own rules, unless named
+        args.mission = args.mission or game_tools(_game(args)).DEFAULT_RULES
         return _verify_war(args)
     args.mission = args.mission or DEFAULT
     rules = load_rules(args.mission, args.variant)
