@@ -16,18 +16,11 @@ import attrs
 
 from .core.art.state import State
 from .core.errors import GameError
-from .policies import POLICIES, Policy, cautious_policy, policy_spec, random_policy
+from .policies import POLICIES, Policy, cautious_policy, check_policy, random_policy
 
 MAX_DECISIONS = 100_000  # a game that needs more has a rule that never ends: an error
 MAX_GAMES = 1_000_000  # games a cell (as the command line's --games)
 MAX_WORKERS = 64  # processes (as the command line's --workers)
-# A policy's numeric options and the range each may take (a search's budget without a bound
-# would run for ever); an option a plug-in adds: any finite number within OPTION_MAX.
-POLICY_LIMITS: dict[str, tuple[int | float, int | float]] = {
-    "budget": (1, 10_000), "depth": (1, 10_000), "tree": (1, 100),
-    "margin": (0.0, 1.0), "z": (0.0, 100.0), "c": (0.0, 100.0)}
-WHOLE_OPTIONS = ("budget", "depth", "tree")
-OPTION_MAX = 10**9
 
 __all__ = ["POLICIES", "Cell", "cautious_policy", "play", "random_policy", "simulate",
            "simulate_grid", "wilson"]
@@ -108,23 +101,6 @@ def simulate_grid(missions: Sequence[str | Path], difficulties: Sequence[str],
     finally:
         if own:
             runner.close()
-
-
-def check_policy(spec: str, policies: Any = None) -> tuple[str, dict[str, Any]]:
-    """A policy's name and options (policies.policy_spec), each number within its bounds
-    (POLICY_LIMITS); GameError naming the option and its range."""
-    name, options = policy_spec(spec, policies)
-    for key, value in options.items():
-        if not isinstance(value, int | float):
-            continue  # text: the policy's own to read
-        lo, hi = POLICY_LIMITS.get(key, (-OPTION_MAX, OPTION_MAX))
-        whole = key in WHOLE_OPTIONS
-        if (whole and not isinstance(value, int)) or not math.isfinite(value) or not (
-                lo <= value <= hi):
-            kind = "a whole number" if whole else "a number"
-            raise GameError(f"policy {spec!r}: {key} must be {kind} from {lo:,} to {hi:,}, "
-                            f"not {value!r}")
-    return name, options
 
 
 def _check_grid(missions: Any, difficulties: Any, players: Any, games: Any, seed: Any,

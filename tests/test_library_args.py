@@ -173,3 +173,16 @@ def test_new_game_refuses_what_a_save_could_not_hold(args: dict[str, Any], messa
         new_game("japan", **args)
     g = new_game("japan", seed=2**64 - 1)  # the largest seed a save holds: accepted, loads
     assert A.loads(A.dumps(g)).fingerprint() == g.fingerprint()
+
+
+@pytest.mark.parametrize("spec", ["ismcts:budget=99999999999999999999", "ismcts:tree=101",
+                                  "ismcts:depth=0", "ismcts:z=nan", "ismcts:margin=1e999"])
+def test_make_policy_bounds_every_number_as_the_command_line_does(spec: str) -> None:
+    """A search's budget is bounded in the library too (issue 27, item 7): make_policy reads
+    its options through the same limits as simulate and --policy, so no call runs for ever."""
+    from artproject.core.errors import GameError
+    from artproject.policies import make_policy
+
+    with pytest.raises(GameError, match="must be"):
+        make_policy(spec, 1)
+    assert make_policy("ismcts:budget=10000", 1) is not None

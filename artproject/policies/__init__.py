@@ -13,6 +13,7 @@ its options as `NAME:KEY=VALUE,KEY=VALUE` (`ismcts:budget=64`): `make_policy` re
 from __future__ import annotations
 
 import inspect
+import math
 import random
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -78,6 +79,34 @@ def _option_value(text: str) -> Any:
     return text
 
 
+# A policy's numeric options and the range each may take (a search's budget without a bound
+# would run for ever); an option a plug-in adds: any finite number within OPTION_MAX.
+POLICY_LIMITS: dict[str, tuple[int | float, int | float]] = {
+    "budget": (1, 10_000), "depth": (1, 10_000), "tree": (1, 100),
+    "margin": (0.0, 1.0), "z": (0.0, 100.0), "c": (0.0, 100.0)}
+WHOLE_OPTIONS = ("budget", "depth", "tree")
+OPTION_MAX = 10**9
+
+
+def check_policy(spec: str, policies: Any = None) -> tuple[str, dict[str, Any]]:
+    """A policy's name and options (policies.policy_spec), each number within its bounds
+    (POLICY_LIMITS); GameError naming the option and its range."""
+    from ..core.errors import GameError
+
+    name, options = policy_spec(spec, policies)
+    for key, value in options.items():
+        if not isinstance(value, int | float):
+            continue  # text: the policy's own to read
+        lo, hi = POLICY_LIMITS.get(key, (-OPTION_MAX, OPTION_MAX))
+        whole = key in WHOLE_OPTIONS
+        if (whole and not isinstance(value, int)) or not math.isfinite(value) or not (
+                lo <= value <= hi):
+            kind = "a whole number" if whole else "a number"
+            raise GameError(f"policy {spec!r}: {key} must be {kind} from {lo:,} to {hi:,}, "
+                            f"not {value!r}")
+    return name, options
+
+
 def make_policy(spec: str, seed: int, policies: Mapping[str, PolicyFactory] | None = None,
                 ) -> Policy:
     """The policy `spec` names (`NAME` or `NAME:KEY=VALUE,...`) among `policies` (the first
@@ -85,7 +114,7 @@ def make_policy(spec: str, seed: int, policies: Mapping[str, PolicyFactory] | No
     from ..core.errors import ArtError, GameError
 
     known = POLICIES if policies is None else policies
-    name, options = policy_spec(spec, known)
+    name, options = check_policy(spec, known)  # (a search's budget within its bounds)
     try:
         return known[name](seed, **options)
     except TypeError as err:  # an option's value of the wrong kind
