@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from .actions import CHANCE, TEAM, TERMINAL, Action
 from .errors import GameError, IllegalActionError
-from .spaces import action_space, ids_of
+from .spaces import Space, action_space, ids_of
 from .tensors import Layout, Segment, layout, one_hot
 
 if TYPE_CHECKING:
@@ -152,22 +152,23 @@ class Seated:
         space = self._space.decisions
         legal = st.legal_actions()
         if self.team:
-            return 0, tuple(ids_of(space, legal, "actions"))
+            return 0, tuple(_ids(space, legal))
         joint: list[Action] = []
         own: dict[int, list[Action]] = {}
         for a in legal:
-            who = _owner(st, a)
+            owner = getattr(a.verb, "owner", None)  # (`_owner`, inline: once an action)
+            who = None if owner is None else owner(st, a)
             if who is None:
                 joint.append(a)
             else:
                 own.setdefault(who, []).append(a)
         if self.turn is not None:
-            return self.turn, tuple(ids_of(space, own.get(self.turn, []), "actions"))
+            return self.turn, tuple(_ids(space, own.get(self.turn, [])))
         if not joint and len(own) == 1:
             (seat, mine), = own.items()
-            return seat, tuple(ids_of(space, mine, "actions"))
+            return seat, tuple(_ids(space, mine))
         lead = st.joint_seat()
-        ids = ids_of(space, joint + own.get(lead, []), "actions")
+        ids = _ids(space, joint + own.get(lead, []))
         ids += [space.size + q for q in sorted(own) if q != lead]
         return lead, tuple(sorted(ids))
 
@@ -405,6 +406,19 @@ class Seated:
         c = self.clone()
         c.game = self.game.resample(self.players_of(seat), seed)
         return c
+
+
+def _ids(space: Space, actions: list[Action]) -> list[int]:
+    """`ids_of(space, actions, "actions")`, the actions looked up as they are (an action,
+    a named tuple of its verb's name, player and argument, is equal to its key in the
+    space, and hashes alike), without making each key anew: a look-up a legal action, a
+    step, for the adapters. An action the space lacks: `ids_of`'s GameError."""
+    get = space.ids.get
+    out = [get(a) for a in actions]
+    if None in out:
+        return ids_of(space, actions, "actions")
+    out.sort()
+    return out  # type: ignore[return-value]  # (no None: checked above)
 
 
 def _owner(st: Machine, a: Action) -> int | None:

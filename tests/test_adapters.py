@@ -450,3 +450,55 @@ def test_every_number_lies_within_the_declared_bounds(game: str,
                 assert ((low <= t) & (t <= high)).all(), s.layout("information_state").split(
                     list(t > high))
             e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+
+
+SEATINGS_OF_BOTH = [("art-project", {"players": 1, "seats": "team"}),
+                    ("art-project", {"players": 2, "seats": "team"}),
+                    ("art-project", {"players": 2, "seats": "players"}),
+                    ("art-project", {"players": 3, "seats": "players"}),
+                    ("art-of-war", {"players": 2}), ("art-of-war", {"players": 3}),
+                    ("art-of-war", {"players": 4})]
+
+
+@pytest.mark.parametrize(("game", "options"), SEATINGS_OF_BOTH)
+def test_fast_tensors_and_masks_equal_the_ones_made_from_scratch(game: str,
+                                                                 options: dict[str, object],
+                                                                 ) -> None:
+    """The adapters pack a seat's numbers into float32 with `struct` and keep one mask per
+    set of legal ids (_common.py, for speed): over many random steps, every seat asked at
+    random moments, each kind's array is the same, to the byte, as numpy's conversion of
+    the seat's numbers from scratch, and the mask marks exactly the seat's legal ids."""
+    from artproject.adapters._common import mask, tensor
+
+    rng = np.random.default_rng(7)
+    e = raw_env(game=game, **options)
+    checked, episode = 0, 0
+    while checked < 1500:
+        e.reset(seed=episode)
+        episode += 1
+        s = e.seated
+        for _agent in e.agent_iter(max_iter=400):
+            for seat in range(s.num_seats()):
+                for kind in ("observation", "information_state"):
+                    if rng.random() < 0.5:
+                        continue
+                    scratch = np.asarray(s.tensor(seat, kind, raw=True), dtype=np.float32)
+                    got = tensor(s, seat, kind)
+                    assert got.dtype == np.float32 and got.tobytes() == scratch.tobytes()
+                    checked += 1
+                ids = s.legal(seat) if s.current() >= 0 else []
+                assert np.flatnonzero(mask(s, seat)).tolist() == ids
+            obs, _, term, trunc, _ = e.last()
+            e.step(None if term or trunc else
+                   int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+
+
+def test_packing_converts_as_numpy_does() -> None:
+    """`as_float32` gives numpy's float32 conversion to the byte for floats that round,
+    ints, flags and negatives, and its arrays are read-only (the adapters hand out copies)."""
+    from artproject.adapters._common import as_float32
+
+    numbers = [0.0, 1, True, False, -3, 0.1, 1 / 3, 2.0**24 + 1, 123456789, -0.0, 1e-40]
+    got = as_float32(numbers)
+    assert got.tobytes() == np.asarray(numbers, dtype=np.float32).tobytes()
+    assert not got.flags.writeable

@@ -30,7 +30,7 @@ from ..core.actions import CHANCE, TERMINAL
 from ..core.errors import ArtError
 from ..core.games import game_class, game_names
 from ..core.seats import PUBLIC, Seated
-from ._common import parameters, player_range, reward_mode, start
+from ._common import as_float32, parameters, player_range, reward_mode, start
 
 _UTILITY: Final = {"shared": pyspiel.GameType.Utility.IDENTICAL,
                    "zero_sum": pyspiel.GameType.Utility.ZERO_SUM,
@@ -234,9 +234,9 @@ class KernelObserver:
     def set_from(self, state: KernelState, player: int) -> None:
         s = state.seated
         if self.private == pyspiel.PrivateInfoType.ALL_PLAYERS:
-            self.tensor[:] = s.all_tensor(self.kind, raw=True)
+            self.tensor[:] = as_float32(s.all_tensor(self.kind, raw=True))
         else:
-            self.tensor[:] = s.tensor(self._seat(player), self.kind, raw=True)
+            self.tensor[:] = as_float32(s.tensor(self._seat(player), self.kind, raw=True))
 
     def string_from(self, state: KernelState, player: int) -> str:
         s = state.seated

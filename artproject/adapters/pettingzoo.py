@@ -40,7 +40,7 @@ from pettingzoo.utils import wrappers
 
 from ..core.errors import ArtError
 from ..core.seats import Seated
-from ._common import Potential, box, mask, reward_mode, seed_from, start, tensor
+from ._common import Potential, as_float32, box, mask, reward_mode, seed_from, start, tensor
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -122,7 +122,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         """The whole game (`state_space`): every seat's observation tensor, one after the
         other, so every player's private facts and the public ones (for a centralized
         critic; docs/ai.md)."""
-        return np.asarray(self.seated.all_tensor("observation", raw=True), dtype=np.float32)
+        return as_float32(self.seated.all_tensor("observation", raw=True)).copy()
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
