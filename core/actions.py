@@ -10,6 +10,9 @@ from .errors import GameError, MalformedActionError
 TEAM: Final = -1  # a decision of the whole team (every seat at once), naming no player
 CHANCE: Final = -3  # the player of a chance outcome (`chance VERB VALUE`); OpenSpiel's is -1
 TERMINAL: Final = -4  # `current_player()` of a game that is over (as in OpenSpiel)
+# The viewer who holds no seat (a spectator): a view, an observation or an information state
+# for NOBODY shows only what every player sees.
+NOBODY: Final = -5
 # Other negative player labels a game names in its notation (each game adds its own).
 LABELS: Final[dict[int, str]] = {}
 # How `Action.parse` finds a game by name: core/games.py's `game_class`, given when the game

@@ -98,7 +98,12 @@ def game(value: Any, name: str = "the game", error: Make = GameError) -> Any:
 
 
 def seat(st: Any, value: Any, name: str = "player") -> int:
-    """A seat of this game (0 to players - 1), or TEAM (-1): the public view, no seat's secrets."""
+    """A seat of this game (0 to players - 1), TEAM (-1), or NOBODY (a spectator, as the server
+    asks for; actions.py): the public view, no seat's secrets."""
+    from .actions import NOBODY
+
+    if value == NOBODY and type(value) is int:
+        return NOBODY
     return whole(value, name, -1, st.num_players() - 1)
 
 

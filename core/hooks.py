@@ -9,15 +9,11 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
-from .actions import CHANCE
+from .actions import CHANCE  # (NOBODY: the viewer without a seat, read here too)
 
 if TYPE_CHECKING:
     from .actions import Action
     from .machine import Machine
-
-# The viewer who holds no seat (a spectator): a view, an observation or an information state
-# for NOBODY shows only what every player sees.
-NOBODY: Final = -5
 
 
 _PARTS: dict[tuple[type, str, str], Any] = {}  # GameHooks._part's finds
