@@ -13,6 +13,7 @@ import pytest
 from artproject.core.art.loader import load_rules
 from artproject.core.art.state import State
 from artproject.policies import Heuristic, make_policy
+from artproject.policies.now import Now
 from artproject.simulate import play
 
 LIMIT = 2000  # decisions: a whole game takes a few hundred
@@ -81,7 +82,7 @@ def test_the_bot_still_wants_the_move_it_would_undo() -> None:
         st.apply(a)
         assert st.outcome is None, "the game ended without the bot stopping a loop"
     assert a.verb == "done" and wanted.verb == "move"
-    assert bot._comes_back(st, wanted)
+    assert bot._comes_back(st, wanted, Now(bot, st).b)
     back = st.clone()
     back.apply(wanted)
     again = bot._move(back, back.legal_actions())

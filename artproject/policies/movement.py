@@ -48,39 +48,49 @@ class Movement(Bot):
         target, if any is worth its cost, unless it is free and the bot's own free moves
         after it would bring the pawns back to where they stand: no progress, so the
         movement ends here (None: the default, `done`)."""
-        a = self._move(st, legal)
-        if a is not None and a.verb in _MOVES and _free(st, self._now_board(st), a) \
-                and self._comes_back(st, a):
-            return None
-        return a
+        now = Now(self, st)
+        a = self._move(st, legal, now)
+        if a is None or a.verb not in _MOVES or not _free(st, now.b, a):
+            return a
+        known = self._ends
+        if known[0] == _phase(st) and _position(st) in known[1]:
+            return a  # on the way of free moves already followed to their end
+        return None if self._comes_back(st, a, now.b) else a
 
-    def _now_board(self, st: State) -> Any:
-        return Now(self, st).b
-
-    def _comes_back(self, st: State, a: Action) -> bool:
+    def _comes_back(self, st: State, a: Action, b: Any) -> bool:
         """Whether the bot's own moves from `st`, `a` first, come back to `st`'s position
         (see `_position`) by free moves only. A move that costs something cannot be part
         of such a loop (what the team spends does not come back within the phase), and
         the bot's choice depends on the state alone, so once back it would go round
-        forever."""
+        forever. Where they end without coming back to any position, each position on
+        the way is kept (`_ends`): from there they take the same way, so the next
+        decisions need not follow it again."""
         start, phase = _position(st), st.wait
+        seen = [start]
         c = st.clone()
-        b = self._now_board(st)
         for _ in range(_LOOKAHEAD):
             c.apply(a)
             if c.outcome is not None or c.wait != phase:
-                return False  # the movement ended (or the game)
-            if _position(c) == start:
+                break  # the movement ended (or the game)
+            here = _position(c)
+            if here == start:
                 return True
+            if here in seen:
+                return False  # a loop ahead, not through here: asked again when there
+            seen.append(here)
             nxt = self._move(c, c.legal_actions())
             if nxt is None or nxt.verb not in _MOVES or not _free(c, b, nxt):
-                return False
+                break
             a = nxt
+        else:
+            return False
+        self._ends = (_phase(st), set(seen))
         return False
 
-    def _move(self, st: State, legal: list[Action]) -> Action | None:
+    def _move(self, st: State, legal: list[Action], now: Now | None = None,
+              ) -> Action | None:
         """The move the bot wants, before it asks whether the move comes back (`on_move`)."""
-        now = Now(self, st)
+        now = Now(self, st) if now is None else now
         targets = self._targets(now)
         if st.must_leave:
             pawns = st.pawns
@@ -120,6 +130,13 @@ def _position(st: State) -> tuple[Any, ...]:
     the team holds, who has moved, who must leave."""
     return (tuple(st.pawns), tuple(st.carried), tuple(st.artworks), tuple(st.van),
             tuple(st.health), tuple(st.moved), tuple(st.must_leave))
+
+
+def _phase(st: State) -> tuple[Any, ...]:
+    """What one move phase leaves as it is but may tell two phases the bot meets apart (a
+    search's worlds: by the hands): with `_position`, what the bot's moves read."""
+    return (st.rules, st.round, tuple(st.agents), tuple(st.lost), len(st.track), st.allies,
+            st.hq, tuple(map(tuple, st.hands)))
 
 
 def _collect_or_fight(now: Now, nxt: Any, carried: Any) -> list[int]:
