@@ -48,13 +48,16 @@ class Movement(Bot):
         target, if any is worth its cost, unless it is free and the bot's own free moves
         after it would bring the pawns back to where they stand: no progress, so the
         movement ends here (None: the default, `done`)."""
+        known = self._ends
+        if known[0] is not None and known[0] == _phase(st):
+            way = known[1]
+            here = _position(st)
+            if here in way:
+                return way[here]  # on the way of free moves already followed to their end
         now = Now(self, st)
         a = self._move(st, legal, now)
         if a is None or a.verb not in _MOVES or not _free(st, now.b, a):
             return a
-        known = self._ends
-        if known[0] == _phase(st) and _position(st) in known[1]:
-            return a  # on the way of free moves already followed to their end
         return None if self._comes_back(st, a, now.b) else a
 
     def _comes_back(self, st: State, a: Action, b: Any) -> bool:
@@ -62,11 +65,11 @@ class Movement(Bot):
         (see `_position`) by free moves only. A move that costs something cannot be part
         of such a loop (what the team spends does not come back within the phase), and
         the bot's choice depends on the state alone, so once back it would go round
-        forever. Where they end without coming back to any position, each position on
-        the way is kept (`_ends`): from there they take the same way, so the next
-        decisions need not follow it again."""
+        forever. Where they end without coming back to any position, the move from each
+        position on the way is kept (`_ends`): from there the bot takes the same way, so
+        its next decisions need not work it out again."""
         start, phase = _position(st), st.wait
-        seen = [start]
+        way: dict[tuple[Any, ...], Action | None] = {start: a}
         c = st.clone()
         for _ in range(_LOOKAHEAD):
             c.apply(a)
@@ -75,16 +78,16 @@ class Movement(Bot):
             here = _position(c)
             if here == start:
                 return True
-            if here in seen:
+            if here in way:
                 return False  # a loop ahead, not through here: asked again when there
-            seen.append(here)
             nxt = self._move(c, c.legal_actions())
+            way[here] = nxt
             if nxt is None or nxt.verb not in _MOVES or not _free(c, b, nxt):
                 break
             a = nxt
         else:
             return False
-        self._ends = (_phase(st), set(seen))
+        self._ends = (_phase(st), way)
         return False
 
     def _move(self, st: State, legal: list[Action], now: Now | None = None,
