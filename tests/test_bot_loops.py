@@ -89,3 +89,33 @@ def test_the_bot_still_wants_the_move_it_would_undo() -> None:
     assert again is not None and again.verb == "move" and again.player == wanted.player
     back.apply(again)
     assert _position(back) == _position(st)
+
+
+@pytest.mark.parametrize(("mission", "players", "seed"), [
+    ("rio", 5, 171), ("rio", 2, 4),
+])
+def test_the_way_kept_takes_the_moves_worked_out_afresh(mission: str, players: int,
+                                                       seed: int) -> None:
+    """The free moves kept from a look ahead (`_ends`) are the ones the bot would work out
+    again at each decision: a bot that forgets them each time plays the same game."""
+    from artproject.policies.movement import _phase, _position
+
+    rules = load_rules(mission, ["team-threat"])
+    games = []
+    kept = 0  # decisions taken from the way kept
+    for forget in (False, True):
+        st = State.new(rules, players, "hard", seed)
+        bot = Heuristic(seed)
+        actions = []
+        while st.outcome is None:
+            assert len(actions) < LIMIT
+            if forget:
+                bot._ends = (None, {})
+            elif st.wait == "move" and bot._ends[0] == _phase(st) \
+                    and _position(st) in bot._ends[1]:
+                kept += 1
+            a = bot(st)
+            actions.append(a)
+            st.apply(a)
+        games.append(actions)
+    assert kept and games[0] == games[1]
