@@ -1,7 +1,7 @@
 """The heuristic bot's cost against the engine's, and a digest of every decision it took.
 
-    python bench/bot.py [--games N] [--profile] [--digest] [--against OLD/policies.py]
-    python bench/bot.py --count [--games N] [--against OLD/policies.py]
+    python bench/bot.py [--games N] [--profile] [--digest] [--against TREE]
+    python bench/bot.py --count [--games N] [--against TREE]
 
 Full-length games of the heuristic bot on every board, Easy and Hard, for each team size
 (1, 2, 4 and 6 players; N games a cell, seeds 1..N), one core. Each game is timed whole
@@ -10,15 +10,17 @@ this), then replayed from its recorded actions by the engine alone
 (set-up, `legal_actions()` and `apply()` at each decision, as the bot's game did); the
 bot's cost is the difference.
 
-`--against FILE` loads another version's `artproject/policies.py` (say, main's, unpacked
-with `git archive`) beside this one and plays both in turns in the same process, round by
-round, printing both: a same-run comparison that a busy machine's drift between processes
-does not blur.
+`--against TREE` loads another version's bot from TREE (say, main's, unpacked with `git
+archive`): its `artproject/policies/` package, or the single `artproject/policies.py` of a
+version before the bot was split into parts (the package's folder or that file named
+directly will do too), beside this one, on this tree's engine, and plays both in turns in
+the same process, round by round, printing both and whether they took the same decisions:
+a same-run comparison that a busy machine's drift between processes does not blur.
 
 `--count` counts instructions instead (valgrind's callgrind, exact where the clock is noisy):
 the bot's games (N games a cell, 2 by default), then their replay by the engine alone, one
 callgrind dump each (`os.getppid()` marks them, as in bench/count.py); the bot's count is
-the difference. `--against FILE` counts that version's bot instead.
+the difference. `--against TREE` counts that version's bot instead.
 
 `--digest` prints a SHA-256 of every game's actions, in order: the same digest before and
 after a change to the bot means it took the same decisions in every one of those games.
@@ -30,7 +32,8 @@ import argparse
 import hashlib
 import statistics
 import time
-from typing import Any
+from pathlib import Path
+from typing import Any, Final
 
 from artproject import new_game
 from artproject.core.art.loader import shipped_missions
@@ -43,22 +46,60 @@ def cells(players: int) -> list[tuple[str, str, int]]:
     return [(m, d, players) for m in shipped_missions() for d in ("easy", "hard")]
 
 
-def load_other(path: str) -> Any:
-    """The heuristic policy of another version's policies.py, its board cache apart."""
-    import importlib.util
+OTHER: Final = "artproject._other_policies"  # the other version's bot, as a module
 
-    spec = importlib.util.spec_from_file_location("artproject._other_policies", path)
+
+def other_source(path: str) -> tuple[Path, bool]:
+    """Where another version's bot lies, and whether it is a package: `path` is a tree (a
+    checkout, or a `git archive` unpacked) whose artproject/policies/ package (or, before
+    the bot was split into parts, single artproject/policies.py) it is, or that package's
+    folder or that file itself. SystemExit (2) naming what was looked for if none is."""
+    p = Path(path)
+    for cand in (p / "artproject" / "policies", p / "artproject" / "policies.py",
+                 p / "policies", p / "policies.py", p):
+        if cand.is_dir() and (cand / "__init__.py").is_file() and cand.name == "policies":
+            return cand, True
+        if cand.is_file() and cand.suffix == ".py":
+            return cand, False
+    import sys
+
+    print(f"bench/bot.py: --against {path}: no bot there; expected a tree with "
+          "artproject/policies/ (or an old artproject/policies.py), that folder, or that "
+          "file", file=sys.stderr)
+    raise SystemExit(2)
+
+
+def load_other(path: str) -> Any:
+    """The heuristic policy of another version of the bot (see `other_source`), beside this
+    one: its modules under their own name (their `..core` imports reach this tree's engine,
+    so both bots play the same rules), its board's facts under their own entry in the
+    rules' cache."""
+    import importlib.util
+    import sys
+
+    src, package = other_source(path)
+    spec = importlib.util.spec_from_file_location(
+        OTHER, src / "__init__.py" if package else src,
+        submodule_search_locations=[str(src)] if package else None)
     assert spec is not None and spec.loader is not None
     mod = importlib.util.module_from_spec(spec)
+    sys.modules[OTHER] = mod  # a package's parts import each other by it
     spec.loader.exec_module(mod)
+    # its board of the rules: the single file's `_board`, or the package's board.board
+    home = mod if not package else sys.modules[f"{OTHER}.board"]
+    name = "_board" if not package else "board"
+    own, built = getattr(home, name), home._Board
 
     def board(rules: Any) -> Any:  # its own entry in the rules' cache
         b = rules.cache.get("heuristic-other")
         if b is None:
-            b = rules.cache["heuristic-other"] = mod._Board(rules)
+            b = rules.cache["heuristic-other"] = built(rules)
         return b
 
-    mod._board = board
+    for key, m in list(sys.modules.items()):  # every part that took it by name
+        if m is not None and (key == OTHER or key.startswith(f"{OTHER}.")):
+            for attr in [a for a, v in vars(m).items() if v is own]:
+                setattr(m, attr, board)
     return mod.heuristic_policy
 
 
@@ -173,8 +214,9 @@ def main() -> None:
                     help="profile the bot's games (cProfile) instead of the figures")
     ap.add_argument("--digest", action="store_true",
                     help="print a digest of every decision taken (to compare two versions)")
-    ap.add_argument("--against", metavar="FILE",
-                    help="another version's policies.py, played in turns with this one")
+    ap.add_argument("--against", metavar="TREE",
+                    help="another version's tree (its artproject/policies/, or an old "
+                         "artproject/policies.py), its bot played in turns with this one")
     ap.add_argument("--count", action="store_true",
                     help="count instructions (valgrind) instead of timing (2 games a cell)")
     ap.add_argument("--count-child", action="store_true", help=argparse.SUPPRESS)

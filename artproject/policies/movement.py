@@ -1,7 +1,12 @@
 """The heuristic bot's movement: where the pawns are wanted (artworks to collect and
 deliver, cities near the agents' limit to fight for), each target to its nearest pawn, and
 each move weighed by how much nearer it brings its pawn against what it costs under the
-golden rule (R4, R5); where an artwork is placed."""
+golden rule (R4, R5); where an artwork is placed.
+
+A move that costs nothing (Rio's red roads, Scandinavia's moves north) is one the team may
+make again and again (R11 sets no limit, and none is needed: players stop when they like).
+The bot stops too: where its own next free moves would bring the phase straight back to
+where it stands, it ends the movement there (`_comes_back`), so no game loops on them."""
 
 from __future__ import annotations
 
@@ -14,6 +19,7 @@ from .board import distances
 from .now import Bot, Now, delivery, nearest
 
 _MOVES: Final = frozenset({"move", "carry"})
+_LOOKAHEAD: Final = 64  # the bot's own free moves followed to see whether they come back
 
 
 class Movement(Bot):
@@ -39,8 +45,55 @@ class Movement(Bot):
 
     def on_move(self, st: State, legal: list[Action]) -> Action | None:
         """A pawn that must leave a lost city leaves; else the first best move toward a
-        target, if any is worth its cost."""
+        target, if any is worth its cost, unless it is free and the bot's own free moves
+        after it would bring the pawns back to where they stand: no progress, so the
+        movement ends here (None: the default, `done`)."""
+        known = self._ends
+        if known[0] is not None and known[0] == _phase(st):
+            way = known[1]
+            here = _position(st)
+            if here in way:
+                return way[here]  # on the way of free moves already followed to their end
         now = Now(self, st)
+        a = self._move(st, legal, now)
+        if a is None or a.verb not in _MOVES or not _free(st, now.b, a):
+            return a
+        return None if self._comes_back(st, a, now.b) else a
+
+    def _comes_back(self, st: State, a: Action, b: Any) -> bool:
+        """Whether the bot's own moves from `st`, `a` first, come back to `st`'s position
+        (see `_position`) by free moves only. A move that costs something cannot be part
+        of such a loop (what the team spends does not come back within the phase), and
+        the bot's choice depends on the state alone, so once back it would go round
+        forever. Where they end without coming back to any position, the move from each
+        position on the way is kept (`_ends`): from there the bot takes the same way, so
+        its next decisions need not work it out again."""
+        start, phase = _position(st), st.wait
+        way: dict[tuple[Any, ...], Action | None] = {start: a}
+        c = st.clone()
+        for _ in range(_LOOKAHEAD):
+            c.apply(a)
+            if c.outcome is not None or c.wait != phase:
+                break  # the movement ended (or the game)
+            here = _position(c)
+            if here == start:
+                return True
+            if here in way:
+                return False  # a loop ahead, not through here: asked again when there
+            nxt = self._move(c, c.legal_actions())
+            way[here] = nxt
+            if nxt is None or nxt.verb not in _MOVES or not _free(c, b, nxt):
+                break
+            a = nxt
+        else:
+            return False
+        self._ends = (_phase(st), way)
+        return False
+
+    def _move(self, st: State, legal: list[Action], now: Now | None = None,
+              ) -> Action | None:
+        """The move the bot wants, before it asks whether the move comes back (`on_move`)."""
+        now = Now(self, st) if now is None else now
         targets = self._targets(now)
         if st.must_leave:
             pawns = st.pawns
@@ -64,6 +117,29 @@ class Movement(Bot):
 
     def on_collect(self, st: State, legal: list[Action]) -> Action:
         return legal[0]
+
+
+def _free(st: State, b: Any, a: Action) -> bool:
+    """Whether a move (or carry) costs the team nothing, health included (the rules' cost of
+    its road, R11; a mission's own, such as Rio's red roads)."""
+    i = st.players if a.player == ALLY_PAWN else a.player
+    _dst, ctx = b.steps[a.player][st.pawns[i]][a.arg]
+    need, total = b.costs[st.rules.move_cost(st, ctx)]
+    return total == 0 and not any(n for _k, n in need)
+
+
+def _position(st: State) -> tuple[Any, ...]:
+    """What a move phase's decisions can change: where the pawns and the artworks are, what
+    the team holds, who has moved, who must leave."""
+    return (tuple(st.pawns), tuple(st.carried), tuple(st.artworks), tuple(st.van),
+            tuple(st.health), tuple(st.moved), tuple(st.must_leave))
+
+
+def _phase(st: State) -> tuple[Any, ...]:
+    """What one move phase leaves as it is but may tell two phases the bot meets apart (a
+    search's worlds: by the hands): with `_position`, what the bot's moves read."""
+    return (st.rules, st.round, tuple(st.agents), tuple(st.lost), len(st.track), st.allies,
+            st.hq, tuple(map(tuple, st.hands)))
 
 
 def _collect_or_fight(now: Now, nxt: Any, carried: Any) -> list[int]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 from typing import Any, Final
 
+from ..core.actions import Action
 from ..core.art.state import State
 from .board import _Board, board
 
@@ -25,6 +26,8 @@ class Bot:
         # the free symbols and each player's clue parts, as last seen (see `_Now`)
         self._free: tuple[Any, list[int], list[int], list[bool]] = (None, [], [], [])
         self._parts: dict[int, list[Any]] = {}  # by chain: see `_Now.clue_parts`
+        # a move phase's free moves known to end, by position: see Movement._comes_back
+        self._ends: tuple[Any, dict[tuple[Any, ...], Action | None]] = (None, {})
 
     def critical(self, st: State) -> frozenset[int]:
         """Cities whose fall would lose the game at once (a mission's hook may say so): found
