@@ -207,7 +207,7 @@ def from_scenario(text: str, name: str) -> Recording:
                 return RulesError(msg, smap.locate(p), path_text(p))
 
             cls = sc._game_of(doc, fail)
-            spec = sc._shape(doc, cls.scenario_spec(), fail)
+            spec = sc._shape(doc, cls.scenario_spec() or sc.ScenarioSpec, fail)
             st, begin = cls.scenario_setup(spec, doc, path, (), smap.locate, fail)
             steps = sc._compile_steps(doc, st, sc.step_keys(type(spec)), smap, fail)
             begin()
