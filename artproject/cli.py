@@ -110,6 +110,7 @@ examples:
   artproject serve                          # http://127.0.0.1:8000, games in ./artproject-server.db
   artproject serve --port 8080 --db games.db
   artproject serve --watch my-mission.toml  # /watch: its board, redrawn on every save
+  artproject serve --replay my-game.json    # prints its replay's address
 """
 EPILOG_SCENARIO = """\
 examples:
