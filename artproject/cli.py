@@ -111,6 +111,7 @@ examples:
   artproject serve                          # http://127.0.0.1:8000, games in ./artproject-server.db
   artproject serve --port 8080 --db games.db
   artproject serve --watch my-mission.toml  # /watch: its board, redrawn on every save
+  artproject serve --replay my-game.json    # prints its replay's address
 """
 EPILOG_SCENARIO = """\
 examples:
@@ -297,6 +298,9 @@ def _parser() -> argparse.ArgumentParser:
     w.add_argument("--watch", metavar="FILE", default=None,
                    help="show this mission file's board at /watch, redrawn on every save, "
                         "its errors as check prints them (docs/web.md)")
+    w.add_argument("--replay", metavar="FILE", default=None,
+                   help="open this save, transcript, scenario or results store in the replay "
+                        "viewer and print its address (docs/web.md)")
 
     r = sub.add_parser("scenario", help="run scenario files (the rulebook as tests)",
                        epilog=EPILOG_SCENARIO,
@@ -400,9 +404,10 @@ def _run(args: argparse.Namespace) -> int:
         from .server import serve  # the server's dependencies: only for this command
         from .web import configure
 
-        configure(watch=args.watch)  # --watch: the mission file /watch shows
-
-        return serve(args.host, args.port, args.db, args.origin)
+        # --watch: the mission file /watch shows; --replay: a file opened in the viewer
+        opened = configure(watch=args.watch, replay=args.replay)
+        notes = [(f"replay of {Path(args.replay).name}", opened)] if opened else []
+        return serve(args.host, args.port, args.db, args.origin, notes)
     return _scenario(args.paths, args.variant, args.verbose)
 
 

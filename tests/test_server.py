@@ -207,3 +207,37 @@ def test_the_docs_views_and_tables_have_the_keys_the_games_send() -> None:
                 and "type" not in doc and "id" not in doc:
             shown[doc["game"], "view" if "seat" in doc else "table"] = set(doc)
     assert shown == real
+
+
+def test_a_server_game_s_replay_tells_each_asker_only_what_it_may_see(srv: Running) -> None:
+    """/api/replays/game-ID (docs/web.md): the public view for anyone, a seat's view of an
+    unfinished game for its token's holder only, everything only once the game is over."""
+    pytest.importorskip("artproject.web.app")
+    from artproject.core.hooks import NOBODY
+
+    g = srv.create(game="art-of-war", seats=["person", "person", "bot:random"])
+    gid = g["id"]
+    tokens = {s: srv.join(gid, s) for s in ("p1", "p2")}
+    st = srv.lobby.games[gid].state
+    n = len(st.history)
+    base = f"/api/replays/game-{gid}"
+    assert srv.http.get(base).json()["views"] == ["public"]
+    mine = srv.http.get(base, headers={"X-Seat-Token": tokens["p2"]}).json()
+    assert mine["views"] == ["p2", "public"] and not mine["over"] and mine["steps"] == n
+    public = srv.http.get(f"{base}/{n}?view=public").json()
+    assert public["view"] == st.view(NOBODY) and public["view"]["hand"] == []
+    assert public["events"] == st.seen_events(NOBODY)[0]
+    for who, token in [("p1", None), ("p1", tokens["p2"]), ("p1", "nonsense")]:
+        r = srv.http.get(f"{base}/{n}?view={who}",
+                         headers={"X-Seat-Token": token} if token else {})
+        assert r.status_code == 403 and "holds p1's seat" in r.json()["error"], r.text
+    r = srv.http.get(f"{base}/{n}?view=p1", headers={"X-Seat-Token": tokens["p1"]})
+    assert r.status_code == 200 and r.json()["view"] == st.view(0)
+    r = srv.http.get(f"{base}/0?view=all")
+    assert r.status_code == 400 and "only for a finished game" in r.json()["error"]
+    r = srv.http.get("/api/replays/game-nothing/0?view=public")
+    assert r.status_code == 404 and "there is no game 'nothing'" in r.json()["error"]
+    for text in (json.dumps(srv.http.get(base).json()), json.dumps(public)):
+        for token in tokens.values():
+            assert token not in text
+        assert str(st.seed) not in text

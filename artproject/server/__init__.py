@@ -50,8 +50,9 @@ def make_server(lobby: Any, origins: Iterable[str] = ()) -> Any:
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, db: str | Path = DEFAULT_DB,
-          origins: Iterable[str] = ()) -> int:
-    """Serve until interrupted (KeyboardInterrupt, after every connection is closed)."""
+          origins: Iterable[str] = (), notes: Iterable[tuple[str, str]] = ()) -> int:
+    """Serve until interrupted (KeyboardInterrupt, after every connection is closed);
+    `notes`: (what, path) lines printed with the server's address (--replay's page)."""
     try:
         import uvicorn  # noqa: F401 (its absence said in one line)
     except ImportError:
@@ -67,6 +68,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | Path = DEFAULT_DB
         bound = sock.getsockname()[1]
         shown = f"[{host}]" if ":" in host else host
         print(f"artproject serve: http://{shown}:{bound} (games in {db})", flush=True)
+        for what, path in notes:
+            print(f"artproject serve: {what}: http://{shown}:{bound}{path}", flush=True)
         server = make_server(lobby, origins)
         server.run(sockets=[sock])
     finally:

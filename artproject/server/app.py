@@ -159,7 +159,7 @@ def make_app(lobby: Lobby, origins: frozenset[str] = frozenset()) -> Starlette:
         Route("/api/games/{gid}/join", join, methods=["POST"]),
         Route("/api/games/{gid}/leave", leave, methods=["POST"]),
         WebSocketRoute("/ws/games/{gid}", play),
-        *_web_routes(),
+        *_web_routes(lobby),
     ]
 
     @contextlib.asynccontextmanager
@@ -178,14 +178,15 @@ def make_app(lobby: Lobby, origins: frozenset[str] = frozenset()) -> Starlette:
                      exception_handlers={404: not_found, 405: not_found, 500: failed})
 
 
-def _web_routes() -> list[BaseRoute]:
-    """The browser client's routes (artproject.web.routes()), when it is installed."""
+def _web_routes(lobby: Lobby) -> list[BaseRoute]:
+    """The browser client's routes (artproject.web.routes(lobby)), when it is installed:
+    its replay viewer shows the lobby's games too."""
     try:
         from .. import web  # type: ignore[attr-defined,unused-ignore]
     except ImportError:
         return []
     routes = getattr(web, "routes", None)
-    return list(routes()) if callable(routes) else []
+    return list(routes(lobby)) if callable(routes) else []
 
 
 class Session:

@@ -11,20 +11,38 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-_SETTINGS: dict[str, Any] = {"watch": None}
+_SETTINGS: dict[str, Any] = {"watch": None, "book": None}
 
 
-def configure(watch: str | Path | None = None) -> None:
-    """What the next `routes()` serves: the mission file `--watch` names (None: none)."""
+def configure(watch: str | Path | None = None, replay: str | Path | None = None,
+              ) -> str | None:
+    """What the next `routes()` serves: the mission file `--watch` names (None: none), and
+    the file `--replay` names, opened now (SourceError naming it if it cannot be): the
+    address of its replay (a store's: the list of its games)."""
     _SETTINGS["watch"] = watch
+    _SETTINGS["book"] = None
+    if replay is None:
+        return None
+    from .replays import Book
+    from .sources import read_file
+
+    book = Book()
+    data, name = read_file(replay)
+    got = book.open(data, name)
+    _SETTINGS["book"] = book
+    if got["kind"] == "store":
+        return f"/replay/{got['id']}"
+    view = "all" if got["over"] else got["seats"][0]
+    return f"/replay/{got['id']}/0?view={view}"
 
 
-def routes() -> list[Any]:
+def routes(lobby: Any = None) -> list[Any]:
     """The web client's Starlette routes: its pages, static files, the replay viewer's and
-    the watcher's API (imported only when a server asks: Starlette is the `web` extra's)."""
+    the watcher's API (imported only when a server asks: Starlette is the `web` extra's);
+    with the server's `lobby`, its games' replays too."""
     from .app import routes as make
 
-    return make(watch=_SETTINGS["watch"])
+    return make(watch=_SETTINGS["watch"], book=_SETTINGS["book"], lobby=lobby)
 
 
 __all__ = ["configure", "routes"]

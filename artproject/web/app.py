@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any, Final
 
@@ -21,8 +22,9 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..core.errors import ArtError
-from .replays import Book
-from .sources import MAX_BYTES, SourceError
+from .replays import KEEP, Book
+from .sources import MAX_BYTES, Recording, SourceError, from_game
+from .views import ALL, PUBLIC, seat_names
 from .watch import Watcher
 
 STATIC: Final = Path(__file__).parent / "static"
@@ -38,12 +40,20 @@ def _error(status: int, message: str, request: Request | None = None) -> JSONRes
     return JSONResponse({"error": message}, status_code=status)
 
 
-class Web:
-    """The web client's state on the server: the replays open, the file watched."""
+GAME: Final = "game-"  # a replay's id for a game of the server's own (`game-ID`)
+TOKEN_HEADER: Final = "x-seat-token"  # a seat's token, for its view of an unfinished game
 
-    def __init__(self, book: Book | None = None, watch: str | Path | None = None) -> None:
+
+class Web:
+    """The web client's state on the server: the replays open, the file watched, and the
+    server's lobby (its games replayed from what it holds), when there is one."""
+
+    def __init__(self, book: Book | None = None, watch: str | Path | None = None,
+                 lobby: Any = None) -> None:
         self.book = book or Book()
         self.watcher = Watcher(Path(watch)) if watch is not None else None
+        self.lobby = lobby
+        self.played: OrderedDict[str, tuple[int, Recording]] = OrderedDict()  # by game
 
     async def page(self, request: Request) -> Response:
         """Every page is the same shell; its script reads the address and draws the page."""
@@ -69,16 +79,58 @@ class Web:
         return await self._answer(request, self.book.open, bytes(data), name)
 
     async def replay(self, request: Request) -> Response:
-        return await self._answer(request, self.book.summary, request.path_params["rid"])
+        rid = request.path_params["rid"]
+        if rid.startswith(GAME):
+            try:
+                rec, views = await self._played(request, rid)
+            except SourceError as err:
+                return _error(404, str(err), request)
+            return await self._answer(request, self.book.summary_of, rid, rec, views)
+        return await self._answer(request, self.book.summary, rid)
 
     async def replay_step(self, request: Request) -> Response:
         text = request.path_params["step"]
         if not text.isdigit():
             return _error(404, f"there is no step {text[:40]!r}: a step is a number, from 0",
                           request)
+        rid = request.path_params["rid"]
         view = request.query_params.get("view", "p1")[:20]
-        return await self._answer(request, self.book.step, request.path_params["rid"],
-                                  int(text), view)
+        if rid.startswith(GAME):
+            try:
+                rec, views = await self._played(request, rid)
+            except SourceError as err:
+                return _error(404, str(err), request)
+            if view not in views and view in seat_names(rec.start):
+                return _error(403, f"{view}'s view of a game not yet over is for the browser "
+                              f"that holds {view}'s seat; anyone may choose "
+                              + ", ".join(views), request)
+            return await self._answer(request, self.book.step_of, rid, rec, int(text), view,
+                                      views)
+        return await self._answer(request, self.book.step, rid, int(text), view)
+
+    async def _played(self, request: Request, rid: str) -> tuple[Recording, list[str]]:
+        """A game of this server's (`game-ID`), as played so far, and the views the asker
+        may choose: the public view; a seat's for its token's holder (every seat's once the
+        game is over); everything once it is over. Read on the server's loop (the game as
+        it is between two moves), recorded again only when a move was made since."""
+        gid = rid[len(GAME):]
+        live = self.lobby.games.get(gid) if self.lobby is not None else None
+        if live is None:
+            raise SourceError(f"there is no game {gid[:40]!r} on this server")
+        st = live.state
+        n = len(st.history)
+        cached = self.played.get(gid)
+        if cached is None or cached[0] != n:
+            title = f"{st.TITLE}{' “' + live.name + '”' if live.name else ''} (game {gid})"
+            cached = self.played[gid] = n, from_game(st.clone(), title, "server")
+            while len(self.played) > KEEP:
+                self.played.popitem(last=False)
+        self.played.move_to_end(gid)
+        seats = seat_names(st)
+        over = st.outcome is not None
+        held = self.lobby.seat_of_token(live, request.headers.get(TOKEN_HEADER))
+        mine = seats if over else [seats[held.index]] if held is not None else []
+        return cached[1], [*mine, PUBLIC, *([ALL] if over else [])]
 
     async def _answer(self, request: Request, fn: Any, *args: Any) -> Response:
         """fn(*args) as JSON, in a worker thread (a replay may take a moment); a file or
@@ -134,9 +186,11 @@ def same_origin(origin: str | None, host: str | None) -> bool:
     return host is not None and origin.split("://", 1)[-1].rstrip("/") == host
 
 
-def routes(watch: str | Path | None = None, book: Book | None = None) -> list[BaseRoute]:
-    """The web client's routes, for `artproject serve`'s application to include."""
-    return Web(book, watch).routes()
+def routes(watch: str | Path | None = None, book: Book | None = None,
+           lobby: Any = None) -> list[BaseRoute]:
+    """The web client's routes, for `artproject serve`'s application to include (`lobby`:
+    its games, which the replay viewer then shows as `game-ID`)."""
+    return Web(book, watch, lobby).routes()
 
 
 def app(watch: str | Path | None = None) -> Starlette:

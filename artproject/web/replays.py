@@ -14,8 +14,18 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, Final, TypeVar, cast
 
+from ..core.hooks import NOBODY
 from .sources import Recording, SourceError, digest_of, from_store, open_bytes
-from .views import ALL, decision_labels, everything_frame, seat_frame, seat_names, table
+from .views import (
+    ALL,
+    PUBLIC,
+    decision_labels,
+    everything_frame,
+    public_frame,
+    seat_frame,
+    seat_names,
+    table,
+)
 
 KEEP: Final = 32  # files and recordings kept open (the least recently used go first)
 
@@ -83,30 +93,53 @@ class Book:
 
     @_locked
     def summary(self, rid: str) -> dict[str, Any]:
-        """What the viewer shows of a recording before a step: title, steps, seats."""
-        rec = self.recording(rid)
+        """What the viewer shows of a recording before a step: title, steps, seats (of a
+        store opened: the list of its games)."""
+        if rid in self.stores:
+            return {"id": rid, "kind": "store", "name": self.files[rid][1],
+                    "games": self.stores[rid]}
+        return self.summary_of(rid, self.recording(rid))
+
+    @_locked
+    def summary_of(self, rid: str, rec: Recording, views: list[str] | None = None,
+                   ) -> dict[str, Any]:
+        """A recording's summary; `views`: those it may be seen as (default: every seat's,
+        the public view, and everything for a finished game)."""
         over = rec.over()
+        if views is None:
+            views = [*seat_names(rec.start), PUBLIC, *([ALL] if over else [])]
         return {"id": rid, "kind": rec.kind, "title": rec.title, "steps": rec.steps,
-                "game": rec.start.game, "seats": seat_names(rec.start),
-                "views": [*seat_names(rec.start), *([ALL] if over else [])], "over": over}
+                "game": rec.start.game, "seats": seat_names(rec.start), "views": views,
+                "over": over}
 
     @_locked
     def step(self, rid: str, k: int, view: str) -> dict[str, Any]:
-        """Step `k` of a recording as `view` (a seat's name, or `all` for a finished game)
-        saw it, with the decision that led there."""
-        rec = self.recording(rid)
+        """Step `k` of a recording as `view` (a seat's name, `public`, or `all` for a
+        finished game) saw it, with the decision that led there."""
+        return self.step_of(rid, self.recording(rid), k, view)
+
+    @_locked
+    def step_of(self, rid: str, rec: Recording, k: int, view: str,
+                views: list[str] | None = None) -> dict[str, Any]:
+        """Step `k` of `rec` as `view` saw it, if `view` is one of `views` (summary_of's)."""
+        summary = self.summary_of(rid, rec, views)
         seats = seat_names(rec.start)
-        if view != ALL and view not in seats:
-            raise SourceError(f"no seat {view!r}: this game's seats are {', '.join(seats)}"
-                              + (", or all" if rec.over() else ""))
         if view == ALL and not rec.over():
-            raise SourceError("everything is shown only for a finished game: choose a seat "
-                              f"({', '.join(seats)})")
+            raise SourceError("everything is shown only for a finished game: choose "
+                              + ", ".join(summary["views"]))
+        if view not in summary["views"]:
+            known = view in seats
+            raise SourceError((f"{view} is not yours to see: " if known else
+                               f"no view {view!r}: ") + "choose "
+                              + ", ".join(summary["views"]))
         st = rec.at(k)
         before = rec.at(k - 1) if k > 0 else None
-        frame = (everything_frame(st, before) if view == ALL
-                 else seat_frame(st, seats.index(view), before))
-        labels = decision_labels(rec.at(rec.steps), None if view == ALL
-                                 else seats.index(view))
-        return {**self.summary(rid), **frame, "step": k, "viewer": view, "decisions": labels,
+        if view == ALL:
+            frame, whose = everything_frame(st, before), None
+        elif view == PUBLIC:
+            frame, whose = public_frame(st, before), NOBODY
+        else:
+            frame, whose = seat_frame(st, seats.index(view), before), seats.index(view)
+        labels = decision_labels(rec.at(rec.steps), whose)
+        return {**summary, **frame, "step": k, "viewer": view, "decisions": labels,
                 "led": labels[k - 1] if k > 0 else None, "table": table(st)}

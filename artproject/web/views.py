@@ -17,6 +17,7 @@ from ..core.hooks import NOBODY
 from ..core.machine import Machine
 
 ALL: Final = "all"  # the view of everything
+PUBLIC: Final = "public"  # what every player sees (a spectator's view: no hand)
 
 
 def seat_names(st: Machine) -> list[str]:
@@ -75,6 +76,15 @@ def everything_frame(st: Machine, before: Machine | None = None) -> dict[str, An
     legal = [] if st.is_over() else [st.action_view(a) for a in st.legal_actions()
                                      if a.player != CHANCE]
     return {"seat": ALL, "view": view, "legal": legal, "events": events,
+            "events_new": len(events) - since}
+
+
+def public_frame(st: Machine, before: Machine | None = None) -> dict[str, Any]:
+    """What every player sees (a spectator's view: no hand, no legal action), the events
+    new since `before` marked by `events_new`."""
+    events, _ = st.seen_events(NOBODY)
+    since = len(before.seen_events(NOBODY)[0]) if before is not None else 0
+    return {"seat": None, "view": st.view(NOBODY), "legal": [], "events": events,
             "events_new": len(events) - since}
 
 

@@ -120,7 +120,8 @@ def test_a_results_store_a_save_and_a_verify_scenario_open(page: Any, server: An
     page.set_input_files("#replay-file", str(ROOT / "tests" / "saves" / "japan-3p-midgame.json"))
     page.wait_for_selector(".replay-board .game")
     views = page.locator("#view-select option").all_inner_texts()
-    assert views == ["seat p1", "seat p2", "seat p3"]  # an unfinished game: a seat's view only
+    # an unfinished game: a seat's view or the public one, not everything
+    assert views == ["seat p1", "seat p2", "seat p3", "public (no hand)"]
 
     game = new_game("japan", players=2, difficulty="easy", seed=3)
     bot = POLICIES["heuristic"](3)

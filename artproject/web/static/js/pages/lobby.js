@@ -72,7 +72,8 @@ function gameLine(g) {
     h("strong", {}, title), h("span", {class: "muted"}, ` ${g.players} players · ${g.status} · ${g.moves} moves`),
     held ? h("a", {href: `/play/${encodeURIComponent(g.id)}`, class: "resume"}, `Back to your seat ${held.seat}`) : null,
     open.map((x) => button(`Join ${x.seat}`, () => join(g.id, x.seat, "").catch((err) => alert(err.message)), {class: "join", "data-seat": x.seat})),
-    h("a", {href: `/play/${encodeURIComponent(g.id)}?spectate=1`}, "Watch"));
+    h("a", {href: `/play/${encodeURIComponent(g.id)}?spectate=1`}, "Watch"),
+    g.status === "over" ? h("a", {href: `/replay/game-${encodeURIComponent(g.id)}`, class: "replay-link"}, "Replay") : null);
 }
 
 export async function show(main) {

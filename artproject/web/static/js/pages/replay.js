@@ -1,6 +1,30 @@
 // The replay viewer: open a save, a transcript, a results store or a scenario; step forward,
 // back or to any decision; each step its own address (/replay/ID/STEP?view=SEAT).
-import {api, button, h, problem, put} from "../dom.js";
+import {api, button, h, heldSeat, problem, put} from "../dom.js";
+
+const GAME = "game-"; // a replay of a game of this server's: game-ID
+
+/** The request options for a replay: a game of the server's is asked with the token of the
+ * seat this browser holds in it (its view before the game is over is that seat's alone). */
+function asking(rid) {
+  const held = rid.startsWith(GAME) ? heldSeat(rid.slice(GAME.length)) : null;
+  return held ? {headers: {"X-Seat-Token": held.token}} : {};
+}
+
+/** The view to open a replay in: everything for a finished game, else the seat held, else
+ * the first seat's (a file) or the public view (a game of the server's). */
+function firstView(summary) {
+  if (summary.over) return "all";
+  const held = summary.id.startsWith(GAME) ? heldSeat(summary.id.slice(GAME.length)) : null;
+  if (held && summary.views.includes(held.seat)) return held.seat;
+  return summary.views.includes(summary.seats[0]) ? summary.seats[0] : "public";
+}
+
+function viewLabel(v) {
+  if (v === "all") return "everything (game over)";
+  if (v === "public") return "public (no hand)";
+  return `seat ${v}`;
+}
 import {renderGame} from "../games/index.js";
 
 function stepUrl(rid, step, view) {
@@ -17,7 +41,7 @@ async function upload(file, out) {
   try {
     const got = await api(`/api/replays?name=${encodeURIComponent(file.name)}`, {method: "POST", body: file});
     if (got.kind === "store") { showStore(out, got); return; }
-    go(stepUrl(got.id, 0, got.over ? "all" : got.seats[0]));
+    go(stepUrl(got.id, 0, firstView(got)));
   } catch (err) {
     put(out, problem(`${file.name} cannot be replayed`, err.message));
   }
@@ -55,7 +79,7 @@ function controls(data) {
   const slider = h("input", {type: "range", min: 0, max: steps, value: step, "aria-label": "jump to step", id: "step-slider"});
   slider.addEventListener("change", () => to(Number(slider.value)));
   const views = h("select", {"aria-label": "whose view", id: "view-select"},
-    data.views.map((v) => h("option", {value: v, selected: v === view}, v === "all" ? "everything (game over)" : `seat ${v}`)));
+    data.views.map((v) => h("option", {value: v, selected: v === view}, viewLabel(v))));
   views.addEventListener("change", () => go(stepUrl(id, step, views.value)));
   return h("nav", {class: "stepper", "aria-label": "steps"},
     button("« First", () => to(0), {disabled: step === 0, "aria-keyshortcuts": "Home"}),
@@ -84,16 +108,16 @@ function decisions(data) {
 let asked = 0; // the number of the last step asked for: an older answer is not drawn
 
 async function showStep(main, rid, stepText) {
-  const view = new URLSearchParams(location.search).get("view") || "p1";
+  const view = new URLSearchParams(location.search).get("view") || (rid.startsWith(GAME) ? "public" : "p1");
   const n = ++asked;
   if (!current) put(main, h("p", {class: "loading"}, "Loading the step…"));
   let data;
   try {
-    data = await api(`/api/replays/${encodeURIComponent(rid)}/${encodeURIComponent(stepText)}?view=${encodeURIComponent(view)}`);
+    data = await api(`/api/replays/${encodeURIComponent(rid)}/${encodeURIComponent(stepText)}?view=${encodeURIComponent(view)}`, asking(rid));
     if (n !== asked) return;
   } catch (err) {
     if (n !== asked) return;
-    const open = !/is not open on this server/.test(err.message);
+    const open = !/is not open on this server|there is no game/.test(err.message);
     put(main, problem("This step cannot be shown", err.message),
       h("p", {}, open ? [h("a", {href: stepUrl(rid, 0, view)}, "Go to the start of this replay"), " · "] : null,
         h("a", {href: "/replay"}, "Open a file to replay")));
@@ -127,5 +151,15 @@ let bound = false;
 export async function show(main, [rid, step]) {
   if (!bound) { document.addEventListener("keydown", keys); bound = true; }
   if (!rid) { current = null; opener(main); return; }
-  await showStep(main, rid, step || "0");
+  if (step) { await showStep(main, rid, step); return; }
+  // no step: the replay's start, in the view that fits it (a store: the list of its games)
+  try {
+    const got = await api(`/api/replays/${encodeURIComponent(rid)}`, asking(rid));
+    if (got.kind === "store") { current = null; put(main, h("h1", {}, "Replay a game"), h("div", {class: "opened"})); showStore(main.querySelector(".opened"), got); return; }
+    history.replaceState(null, "", stepUrl(rid, 0, firstView(got)));
+  } catch (err) {
+    put(main, problem("This replay cannot be shown", err.message), h("p", {}, h("a", {href: "/replay"}, "Open a file to replay")));
+    return;
+  }
+  await showStep(main, rid, "0");
 }
