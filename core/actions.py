@@ -13,6 +13,7 @@ TERMINAL: Final = -4  # `current_player()` of a game that is over (as in OpenSpi
 # The viewer who holds no seat (a spectator): a view, an observation or an information state
 # for NOBODY shows only what every player sees.
 NOBODY: Final = -5
+PUBLIC: Final = -2  # a viewer who is no seat: what the whole table sees (public observers)
 # Other negative player labels a game names in its notation (each game adds its own).
 LABELS: Final[dict[int, str]] = {}
 # How `Action.parse` finds a game by name: core/games.py's `game_class`, given when the game
@@ -48,11 +49,12 @@ class Action(NamedTuple):
     def parse(text: str, game: str | None = None) -> Action:
         """Read the text notation of a game's action (the default game's unless named); raise
         MalformedActionError saying what was expected."""
-        from .checks import text as check_text
-
-        check_text(text, "an action's text", MalformedActionError)
-        if game is not None:
-            check_text(game, "game", GameError)
+        if type(text) is not str or "\0" in text:  # (checks.text's rule, written here: the
+            raise MalformedActionError(  # lowest layer imports nothing above it)
+                "an action's text must be text (a str) without NUL characters, not "
+                + (repr(text)[:60] if type(text) is str else type(text).__name__))
+        if game is not None and type(game) is not str:
+            raise GameError(f"game must be text (a str), not {type(game).__name__}")
         if not _GAMES:
             raise GameError("no game is registered yet: import artproject first")
         found: Action = _GAMES[0](game).registry.parse(text)

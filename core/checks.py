@@ -90,20 +90,21 @@ def mapping(value: Any, name: str, error: Make = GameError) -> Mapping[str, Any]
 
 def game(value: Any, name: str = "the game", error: Make = GameError) -> Any:
     """A game in progress (a state of any game the kernel plays)."""
-    from .machine import Machine
-
-    if not isinstance(value, Machine):
+    # (the machine's class found by its place, not imported: machine.py imports this module)
+    if not any(c.__name__ == "Machine" and c.__module__.endswith("core.machine")
+               for c in type(value).__mro__):
         raise error(f"{name} must be a game (from new_game or load_game), not {what(value)}")
     return value
 
 
 def seat(st: Any, value: Any, name: str = "player") -> int:
-    """A seat of this game (0 to players - 1), TEAM (-1), or NOBODY (a spectator, as the server
-    asks for; actions.py): the public view, no seat's secrets."""
-    from .actions import NOBODY
+    """A seat of this game (0 to players - 1), TEAM (-1), or a viewer who holds no seat (PUBLIC,
+    the public observers'; NOBODY, the server's spectator; actions.py): the public view, no
+    seat's secrets."""
+    from .actions import NOBODY, PUBLIC
 
-    if value == NOBODY and type(value) is int:
-        return NOBODY
+    if value in (NOBODY, PUBLIC) and type(value) is int:
+        return int(value)
     return whole(value, name, -1, st.num_players() - 1)
 
 

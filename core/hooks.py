@@ -9,7 +9,8 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
-from .actions import CHANCE  # (NOBODY: the viewer without a seat, read here too)
+from .actions import CHANCE
+from .actions import NOBODY as NOBODY  # (the viewer without a seat: read here too)
 
 if TYPE_CHECKING:
     from .actions import Action

@@ -28,7 +28,7 @@ import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
-from .actions import CHANCE, TEAM, TERMINAL, Action
+from .actions import CHANCE, PUBLIC, TEAM, TERMINAL, Action  # (PUBLIC: a viewer who is no seat)
 from .errors import GameError, IllegalActionError
 from .spaces import Space, action_space, ids_of
 from .tensors import Layout, Segment, layout, one_hot
@@ -36,7 +36,6 @@ from .tensors import Layout, Segment, layout, one_hot
 if TYPE_CHECKING:
     from .machine import Machine
 
-PUBLIC: Final = -2  # a viewer who is no seat: what the whole table sees (public observers)
 TEAM_SEATS: Final = "team"
 PLAYER_SEATS: Final = "players"
 SEATINGS: Final = (TEAM_SEATS, PLAYER_SEATS)

@@ -322,7 +322,7 @@ def test_policy_specs() -> None:
         policy_spec("heuristic:budget=8")
     with pytest.raises(GameError, match=r"unknown policy 'ismct'.*ismcts"):
         policy_spec("ismct")
-    with pytest.raises(GameError, match="at least 1"):
+    with pytest.raises(GameError, match="budget must be a whole number from 1"):
         make_policy("ismcts:budget=0", 1)
 
 
