@@ -524,7 +524,7 @@ def _print_cells(args: argparse.Namespace, cells: list[dict[str, Any]],
 def _check_counts(args: argparse.Namespace, policies: bool = True) -> None:
     """simulate's and tune's numbers and policy, before anything is loaded."""
     from .core.errors import GameError
-    from .simulate import check_policy
+    from .policies import check_policy
 
     if not 1 <= args.games <= MAX_GAMES:
         raise GameError(f"--games must be from 1 to {MAX_GAMES:,}, not {args.games}")

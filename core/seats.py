@@ -28,7 +28,8 @@ import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
-from .actions import CHANCE, PUBLIC, TEAM, TERMINAL, Action  # (PUBLIC: a viewer who is no seat)
+from .actions import CHANCE, TEAM, TERMINAL, Action
+from .actions import PUBLIC as PUBLIC  # (a viewer who is no seat: read here too)
 from .errors import GameError, IllegalActionError
 from .spaces import Space, action_space, ids_of
 from .tensors import Layout, Segment, layout, one_hot

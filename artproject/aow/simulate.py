@@ -44,7 +44,7 @@ def policy_names(text: str) -> list[str]:
             raise GameError(f"unknown policy {name!r} for Art of War{closest(name, POLICIES)}; "
                             "policies: " + ", ".join(POLICIES) + " (a list seats them in turn: "
                             "heuristic,random)")
-        from ..simulate import check_policy
+        from ..policies import check_policy
 
         check_policy(n, POLICIES)  # (its numbers within their bounds too)
     return names
