@@ -45,7 +45,7 @@ from ..core.aow.rules import Ctx
 from ..core.aow.state import War
 from ..core.registry import Kind
 from ..policies import random_policy
-from .simple import simple_policy
+from .simple import Simple, _card, _pick, simple_policy  # (the readings both bots share)
 
 Policy = Callable[[War], Action]
 
@@ -121,22 +121,7 @@ def _bare(st: War) -> War:
     return g
 
 
-def _unseen(st: War, me: int) -> list[int]:
-    """How many cards of each kind `me` has not seen: the box less their hand, the discard
-    pile, their own face-down card and the cards revealed or added on the table (W19)."""
-    left = [c.count for c in st.rules.cards]
-    for k in st.hands[me]:
-        left[k] -= 1
-    for k, n in enumerate(st.discard):
-        left[k] -= n
-    f = st.fight
-    if f is not None:
-        for p in f.seats:
-            if f.card[p] >= 0 and (f.revealed or p == me):
-                left[f.card[p]] -= 1
-            for k in f.added[p]:
-                left[k] -= 1
-    return [max(0, n) for n in left]
+_unseen = Simple.unseen  # what its seat has not seen: the first heuristic's reading, W19
 
 
 class _Odds:
@@ -590,16 +575,6 @@ def _seat(st: War, name: Any) -> int:
     from ..core.aow.registry import P
 
     return P.index(str(name))
-
-
-def _pick(legal: list[Action], n: int) -> Action:
-    """The listed action whose number is nearest `n`."""
-    return min(legal, key=lambda a: abs(int(a.arg or 0) - n))
-
-
-def _card(legal: list[Action], st: War, kind: int) -> Action | None:
-    name = st.rules.cards[kind].name
-    return next((a for a in legal if a.arg == name), None)
 
 
 _HANDLERS: dict[Kind, Callable[..., Action | None]] = {}
