@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
-from ..tensors import Segment, one_hot, put
+from ..tensors import Segment, numbers, one_hot, present, put
 from .chance import DEAL, DRAW, TAKEN
 from .fight import BLIND, COLLECTIVE, DUEL, V_PLAY
 from .registry import REG
@@ -47,8 +47,12 @@ def _decision(st: War, v: int, out: list[float], at: int) -> None:
         out[at + i] = 1.0
 
 
-def _tokens(st: War, v: int, out: list[float], at: int) -> None:
-    put(out, at, st.tokens)
+def _wait(st: War, v: int) -> object:
+    return st.wait
+
+
+def _tokens(st: War) -> list[int]:
+    return st.tokens
 
 
 def _whose(st: War, v: int, out: list[float], at: int) -> None:
@@ -58,8 +62,12 @@ def _whose(st: War, v: int, out: list[float], at: int) -> None:
         one_hot(out, at + 2 * st.players, v)
 
 
-def _counts(st: War, v: int, out: list[float], at: int) -> None:
-    put(out, at, (st.turn, st.centre, st.out, st.deck_size()))
+def _whose_key(st: War, v: int) -> tuple[int, int, int]:
+    return st.current, st.ask, v
+
+
+def _count_numbers(st: War) -> tuple[int, int, int, int]:
+    return st.turn, st.centre, st.out, st.deck_size()
 
 
 def _hand(st: War, v: int, out: list[float], at: int) -> None:
@@ -68,12 +76,16 @@ def _hand(st: War, v: int, out: list[float], at: int) -> None:
             out[at + k] += 1.0
 
 
-def _hand_sizes(st: War, v: int, out: list[float], at: int) -> None:
-    put(out, at, [len(h) for h in st.hands])
+def _hand_key(st: War, v: int) -> list[int] | None:
+    return st.hands[v].copy() if 0 <= v < st.players else None
 
 
-def _discard(st: War, v: int, out: list[float], at: int) -> None:
-    put(out, at, st.discard)
+def _hand_sizes(st: War) -> list[int]:
+    return [len(h) for h in st.hands]
+
+
+def _discard(st: War) -> list[int]:
+    return st.discard
 
 
 def _fight(st: War, v: int, out: list[float], at: int) -> None:
@@ -92,6 +104,10 @@ def _fight(st: War, v: int, out: list[float], at: int) -> None:
     put(out, at + 3 + 3 * n, [1.0 if k >= 0 else 0.0 for k in f.card])
 
 
+def _fight_key(st: War, v: int) -> object:
+    return present(st.fight)  # (a challenge's numbers: written again while there is one)
+
+
 def _cards_shown(st: War, v: int, out: list[float], at: int) -> None:
     """Each seat's card on the table (one-hot by kind) when the viewer may see it (its
     own, or after the reveal, W19), then the Wise Men each added."""
@@ -108,12 +124,12 @@ def _cards_shown(st: War, v: int, out: list[float], at: int) -> None:
             out[at + p * k + card] += 1.0
 
 
-def _deaths(st: War, v: int, out: list[float], at: int) -> None:
-    put(out, at, [0.0 if a else 1.0 for a in st.alive])
+def _dead(st: War) -> list[float]:
+    return [0.0 if a else 1.0 for a in st.alive]
 
 
-def _decisions(st: War, v: int, out: list[float], at: int) -> None:
-    out[at] = float(len(st.history))
+def _decisions(st: War) -> float:
+    return float(len(st.history))
 
 
 def segments(st: War, kind: str) -> tuple[Segment, ...]:
@@ -125,29 +141,30 @@ def segments(st: War, kind: str) -> tuple[Segment, ...]:
     most = max(c.count for c in st.rules.cards)
     obs = (
         Segment("decision", (len(decisions()),), "the decision pending, by kind: "
-                + ", ".join(decisions()), _decision),
+                + ", ".join(decisions()), _decision, key=_wait),
         Segment("whose", (3, n), "whose turn it is, whose decision, the viewer (one-hot "
-                "rows)", _whose),
+                "rows)", _whose, key=_whose_key),
         Segment("counts", (4,), "turns begun (W18), tokens in the centre pile, out of the "
-                "game, cards left in the deck", _counts,
+                "game, cards left in the deck", numbers(_count_numbers),
                 max(st.rules.p("rules.turn_limit") + 1, tokens, cards)),
-        Segment("dead", (n,), "each player dead (W17)", _deaths),
-        Segment("tokens", (n,), "each player's tokens", _tokens, tokens),
-        Segment("hand", (k,), "the viewer's hand, cards of each kind", _hand, most),
-        Segment("hand_sizes", (n,), "each hand's size", _hand_sizes, cards),
+        Segment("dead", (n,), "each player dead (W17)", numbers(_dead)),
+        Segment("tokens", (n,), "each player's tokens", numbers(_tokens), tokens),
+        Segment("hand", (k,), "the viewer's hand, cards of each kind", _hand, most,
+                key=_hand_key),
+        Segment("hand_sizes", (n,), "each hand's size", numbers(_hand_sizes), cards),
         Segment("discard", (k,), "the discard pile (face up, W19), cards of each kind",
-                _discard, most),
+                numbers(_discard), most),
         Segment("challenge", (3 + 2 * n + 3 + 4 * n,), "the challenge: its kind (duel, "
                 "collective, blind), attacker, defender (one-hot), bet, raise, revealed; "
                 "each seat's stake, taking part, out of the comparison, a card on the table",
-                _fight, max(tokens, 2)),
+                _fight, max(tokens, 2), key=_fight_key),
         Segment("table", (2, n, k), "each seat's card on the table by kind, when the viewer "
                 "may see it (its own, or revealed); the Wise Men each added", _cards_shown,
-                most),
+                most, key=_fight_key),
     )
     if kind == "observation":
         return obs
-    return (*obs, Segment("decisions", (1,), "decisions taken so far", _decisions,
+    return (*obs, Segment("decisions", (1,), "decisions taken so far", numbers(_decisions),
                           st.max_game_length()))
 
 
