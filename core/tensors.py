@@ -15,6 +15,7 @@ from __future__ import annotations
 import struct
 from collections.abc import Callable, Sequence
 from math import prod
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from .errors import GameError
@@ -101,9 +102,15 @@ def _flat_writer(lay: Layout) -> Callable[[Any, int, list[float]], None]:
     body = []
     for i, (s, at) in enumerate(zip(lay.segments, lay.offsets, strict=True)):
         read = getattr(s.write, "read", None)  # a segment of plain numbers (`numbers`)
+        attr = getattr(s.write, "attr", None)  # the state's attribute (`field`)
         if read is None:
             space[f"w{i}"] = s.write
             body.append(f"    w{i}(st, v, out, {at})")
+        elif attr is not None and attr.isidentifier():
+            body += [f"    x = st.{attr}",
+                     f"    out[{at}:{at + s.size}] = x" if s.size > 1 else
+                     f"    out[{at}] = x[0] if x.__class__ is list or x.__class__ is tuple "
+                     "else x"]
         elif s.size > 1:
             space[f"r{i}"] = read
             body.append(f"    out[{at}:{at + s.size}] = r{i}(st)")
@@ -167,8 +174,10 @@ def _packing(lay: Layout) -> Callable[..., None]:
         put_ = f"k{i}(buf, at + {4 * at}, *{{}})"
         read = getattr(s.write, "read", None)
         if read is not None:  # its numbers are its key: a snapshot of them is kept
+            attr = getattr(s.write, "attr", None)
             space[f"r{i}"] = read
-            body.append(f"    x = r{i}(st)")
+            body.append(f"    x = st.{attr}" if attr is not None and attr.isidentifier()
+                        else f"    x = r{i}(st)")
             if s.size == 1:
                 body += ["    if x.__class__ is list or x.__class__ is tuple:",
                          "        x = x[0]",
@@ -218,6 +227,14 @@ def numbers(read: Callable[[Any], Any]) -> Write:
         else:
             out[at] = x
     write.read = read  # type: ignore[attr-defined]  # (read by _flat_writer)
+    return write
+
+
+def field(name: str) -> Write:
+    """A writer of the state's attribute `name` as it is (`numbers`), read in place by the
+    layout's generated writers (no call a segment)."""
+    write = numbers(attrgetter(name))
+    write.attr = name  # type: ignore[attr-defined]  # (read by _flat_writer and _packing)
     return write
 
 
