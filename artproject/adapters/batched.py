@@ -173,8 +173,6 @@ class _Plan:
         self.id_of = ids.__getitem__
         # a decision kind's column (a kind that is no decision: the scratch column, `width`)
         self.kinds = {name: at["decision"] + i for i, name in enumerate(_decision_names())}
-        self.fights = {name: at["challenge"] + i
-                       for i, name in enumerate(("duel", "collective", "blind"))}
         self.waits: dict[int, int] = {id(None): width - 1}  # by the kind object's id
         self._kinds_seen: list[Any] = []  # the kind objects in `waits` (their ids stay theirs)
         self.piles: list[Any] = []  # each row's discard pile as last written
@@ -196,10 +194,10 @@ class _Plan:
         flat = obs.reshape(-1)
         base = ix * width
         scratch = width - 1
-        cols = list(map(self.waits.get, map(id, waits)))
-        if None in cols:  # a kind object not seen yet (say, unpickled): found by its name
-            cols = [self._wait_col(w, scratch) for w in waits]
-        flat[base + np.asarray(cols, dtype=np.int64)] = 1.0
+        cols = np.fromiter(map(self.waits.get, map(id, waits), repeat(-1)), np.int64, rows)
+        if (cols < 0).any():  # a kind object not seen yet (say, unpickled): found by its name
+            cols = np.asarray([self._wait_col(w, scratch) for w in waits], dtype=np.int64)
+        flat[base + cols] = 1.0
         cur = np.fromiter(current, np.int64, rows)
         asked = np.fromiter(ask, np.int64, rows)
         seat = asked.copy()
@@ -219,10 +217,10 @@ class _Plan:
         obs[:, c + 2] = out
         obs[:, c + 3] = (np.fromiter(map(sum, deck), np.int64, rows)
                          + np.fromiter(map(len, top), np.int64, rows))  # chance.deck_size
-        obs[:, at["dead"]:at["dead"] + n] = ~np.fromiter(
-            chain.from_iterable(alive), np.bool_, rows * n).reshape(rows, n)
-        obs[:, at["tokens"]:at["tokens"] + n] = np.fromiter(
-            chain.from_iterable(tokens), np.int64, rows * n).reshape(rows, n)
+        both = np.fromiter(chain.from_iterable(chain(alive, tokens)), np.int64,
+                           2 * rows * n).reshape(2, rows, n)
+        obs[:, at["dead"]:at["dead"] + n] = both[0] == 0  # (0 dead, 1 alive)
+        obs[:, at["tokens"]:at["tokens"] + n] = both[1]
         obs[:, at["hand_sizes"]:at["hand_sizes"] + n] = np.fromiter(
             map(len, chain.from_iterable(hands)), np.int64, rows * n).reshape(rows, n)
         own = list(map(getitem, hands, seat.tolist()))
@@ -262,48 +260,52 @@ class _Plan:
     def _fights(self, fs: list[Any], rows: npt.NDArray[np.int64],
                 seat: npt.NDArray[np.int64], obs: npt.NDArray[np.float32],
                 width: int) -> None:
-        """The challenges' numbers written (`rows`: their games)."""
+        """The challenges' segments (`rows`: their games), each built as a block of its own
+        (one column more: where nothing's ones go) and written at once."""
         n, k, m = self.n, self.k, len(fs)
         ch, table = self.at["challenge"], self.at["table"]
-        flat = obs.reshape(-1)
-        base = rows * width
-        scratch = width - 1
         kind, attacker, defender, bet, raised, revealed, stake, seats, out, card, added = (
             zip(*map(_FIGHT, fs), strict=True))
-        flat[base + np.fromiter(map(self.fights.__getitem__, kind), np.int64, m)] = 1.0
-        att, dfd = np.fromiter(attacker, np.int64, m), np.fromiter(defender, np.int64, m)
-        flat[base + np.where(att >= 0, ch + 3 + att, scratch)] = 1.0
-        flat[base + np.where(dfd >= 0, ch + 3 + n + dfd, scratch)] = 1.0
-        a = ch + 3 + 2 * n
+        size = 6 + 6 * n
+        block = np.zeros((m, size + 1), dtype=np.float32)
+        ar = np.arange(m, dtype=np.int64)
+        flat = block.reshape(-1)
+        starts = ar * (size + 1)
+        who = np.fromiter(chain(attacker, defender), np.int64, 2 * m).reshape(2, m)
+        flat[np.concatenate((
+            starts + np.fromiter(map(_FIGHT_KINDS.__getitem__, kind), np.int64, m),
+            starts + np.where(who[0] >= 0, 3 + who[0], size),
+            starts + np.where(who[1] >= 0, 3 + n + who[1], size)))] = 1.0
+        a = 3 + 2 * n
         shown = np.fromiter(revealed, np.bool_, m)
-        obs[rows, a] = bet
-        obs[rows, a + 1] = raised
-        obs[rows, a + 2] = shown
-        obs[rows, a + 3:a + 3 + n] = np.fromiter(
-            chain.from_iterable(stake), np.int64, m * n).reshape(m, n)
-        flat[np.repeat(base + a + 3 + n, list(map(len, seats)))
+        block[:, a] = bet
+        block[:, a + 1] = raised
+        block[:, a + 2] = shown
+        grids = np.fromiter(chain.from_iterable(chain(stake, out, card)), np.int64,
+                            3 * m * n).reshape(3, m, n)
+        block[:, a + 3:a + 3 + n] = grids[0]
+        flat[np.repeat(starts + a + 3 + n, list(map(len, seats)))
              + np.fromiter(chain.from_iterable(seats), np.int64)] = 1.0
-        obs[rows, a + 3 + 2 * n:a + 3 + 3 * n] = np.fromiter(
-            chain.from_iterable(out), np.int64, m * n).reshape(m, n)
-        cards = np.fromiter(chain.from_iterable(card), np.int64, m * n).reshape(m, n)
-        laid = cards >= 0
-        obs[rows, a + 3 + 3 * n:a + 3 + 4 * n] = laid
+        block[:, a + 3 + 2 * n:a + 3 + 3 * n] = grids[1]
+        laid = grids[2] >= 0
+        block[:, a + 3 + 3 * n:a + 3 + 4 * n] = laid
+        obs[rows, ch:ch + size] = block[:, :size]
         players = np.arange(n, dtype=np.int64)
         seen = laid & (shown[:, None] | (players[None, :] == seat[rows][:, None]))
         r, p = np.nonzero(seen)
-        flat[base[r] + table + p * k + cards[r, p]] = 1.0
+        obs.reshape(-1)[rows[r] * width + table + p * k + grids[2][r, p]] = 1.0
         each = list(chain.from_iterable(added))  # (fight, player): the Wise Men added
         if any(each):
-            starts = np.arange(m * n, dtype=np.int64) * k
             obs[rows, table + n * k:table + 2 * n * k] = _counted(
-                np.repeat(starts, list(map(len, each))), chain.from_iterable(each), m * n * k
-            ).reshape(m, n * k)
+                np.repeat(np.arange(m * n, dtype=np.int64) * k, list(map(len, each))),
+                chain.from_iterable(each), m * n * k).reshape(m, n * k)
 
 
 # a state's fields the rows are made of, and a challenge's, each read by one C call a game
 _FIELDS: Final = attrgetter("wait", "current", "ask", "turn", "centre", "out", "alive",
                             "tokens", "hands", "discard", "deck", "deck_top", "fight")
 _OUTCOME: Final = attrgetter("outcome")
+_FIGHT_KINDS: Final = {name: i for i, name in enumerate(("duel", "collective", "blind"))}
 _FIGHT: Final = attrgetter("kind", "attacker", "defender", "bet", "raised", "revealed",
                            "stake", "seats", "out", "card", "added")
 
