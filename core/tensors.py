@@ -135,7 +135,9 @@ class Packer:
     count, in any order (a new game, a clone, another viewer): the bytes are always those
     of the state last given, number for number as `Layout.tensor` gives them, each
     converted by C's cast to float (what numpy's conversion does; tests compare the two).
-    One packer is one buffer's writer: not for two threads at once."""
+    (Numbers equal by `==` convert to the same bytes but for 0.0 and -0.0: a segment whose
+    numbers could be -0.0 needs a key that tells it apart.) One packer is one buffer's
+    writer: not for two threads at once."""
 
     __slots__ = ("_pack", "at", "buf", "layout", "seen")
 

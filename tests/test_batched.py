@@ -122,3 +122,18 @@ def test_a_layout_it_does_not_know_is_written_by_the_layout_itself() -> None:
             assert x.tobytes() == y.tobytes()
         actions = np.array([rng.choice(np.flatnonzero(m)) for m in a[1]])
         a, b = fast.step(actions), slow.step(actions)
+
+
+def test_actions_not_interned_are_found_by_their_value() -> None:
+    """The mask finds each legal action's id by the action object's identity (the tables
+    intern them); an action that is another object (equal, not the same) is found by its
+    value: the same masks."""
+    fast, plain = BatchedWar(6, players=3, seed=4), BatchedWar(6, players=3, seed=4)
+    assert plain._plan is not None
+    plain._plan._objects = plain._plan._objects + 1  # (no object found by identity)
+    a, b = fast.reset(), plain.reset()
+    rng = np.random.default_rng(1)
+    for _ in range(40):
+        assert a[1].tobytes() == b[1].tobytes()
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in a[1]])
+        a, b = fast.step(actions), plain.step(actions)

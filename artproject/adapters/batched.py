@@ -22,8 +22,12 @@ and `rewards[i]` tell the end (same-step auto-reset; `last_returns` keeps the en
 returns, `episodes` counts them). Chance is sampled (each game's own seeded generator):
 a card drawn is no decision.
 
-The games use the engine itself (no copy of its rules): `legal_actions` and `apply` per
-game, the tensors' layout made once; only the gathering is in numpy. An illegal id raises
+The games use the engine itself (no copy of its rules): `apply` and `legal_actions` per
+game, new games from the rules loaded once. The rows are written a field at a time for the
+whole batch (`_Plan`: each field of every game read by one C-level `map`, then a few numpy
+calls; a discard pile converted only when it changed), the same numbers as the tensors'
+writers (tests/test_batched.py compares them byte for byte), which write the rows instead
+if the game's layout ever differs from the one the plan knows. An illegal id raises
 `IllegalActionError` naming the game and leaves every game as it was before the call.
 """
 
@@ -76,7 +80,6 @@ class BatchedWar:
         self.next_seed: list[int] = []
         self.episodes = 0
         self.last_returns = np.zeros((n, players), dtype=np.float32)
-        self._obs = np.zeros((n, self.obs_size), dtype=np.float32)
         self._wide = np.zeros((n, self.obs_size + 1), dtype=np.float32)  # a scratch column
         self._mask = np.zeros((n, self.num_actions), dtype=np.int8)
         self._seat = np.zeros(n, dtype=np.int64)
@@ -96,7 +99,7 @@ class BatchedWar:
         self.episodes = 0
         self.last_returns[:] = 0.0
         self._run(None, None)
-        return self._obs.copy(), self._mask.copy(), self._seat.copy()
+        return self._wide[:, :-1].copy(), self._mask.copy(), self._seat.copy()
 
     def step(self, actions: Any) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8],
                                           npt.NDArray[np.int64], npt.NDArray[np.float32],
@@ -119,7 +122,8 @@ class BatchedWar:
         self._run(ids.tolist(), (rewards, dones))
         if dones.any():
             self.last_returns[dones] = rewards[dones]
-        return self._obs.copy(), self._mask.copy(), self._seat.copy(), rewards, dones
+        return (self._wide[:, :-1].copy(), self._mask.copy(), self._seat.copy(), rewards,
+                dones)
 
     def _run(self, todo: list[int] | None,
              out: tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]] | None) -> None:
@@ -138,14 +142,13 @@ class BatchedWar:
                 self.next_seed[i] += self.n
         if self._plan is not None:
             self._plan.fill(games, self._wide, self._mask, self._seat)
-            self._obs[:] = self._wide[:, :-1]
             return
         self._mask.fill(0)
         for i, g in enumerate(games):
             seat = g.ask  # whose decision it is: always a player's own (W4-W9)
             if seat < 0:
                 seat = g.current_player()
-            self._obs[i] = self._slow_row(g, seat)
+            self._wide[i, :-1] = self._slow_row(g, seat)
             self._mask[i, [self._ids[a] for a in g.legal_actions()]] = 1
             self._seat[i] = seat
 
@@ -171,6 +174,12 @@ class _Plan:
         at = dict(zip((s.name for s in lay.segments), lay.offsets, strict=True))
         self.n, self.k, self.width, self.acts, self.at = n, k, width, acts, at
         self.id_of = ids.__getitem__
+        # the actions' ids by the action objects' own (the tables intern every action: a
+        # legal action is one of these objects), sorted for numpy's search
+        by_object = sorted((id(a), i) for a, i in ids.items())
+        self._objects = np.array([o for o, _ in by_object], dtype=np.uint64)
+        self._object_ids = np.array([i for _, i in by_object], dtype=np.int64)
+        self._kept = list(ids)  # (the objects stay alive: their ids stay theirs)
         # a decision kind's column (a kind that is no decision: the scratch column, `width`)
         self.kinds = {name: at["decision"] + i for i, name in enumerate(_decision_names())}
         self.waits: dict[int, int] = {id(None): width - 1}  # by the kind object's id
@@ -234,9 +243,18 @@ class _Plan:
         legal = list(map(methodcaller("legal_actions"), games))
         mask.fill(0)
         mask.reshape(-1)[np.repeat(ix * self.acts, list(map(len, legal)))
-                         + np.fromiter(map(self.id_of, chain.from_iterable(legal)),
-                                       np.int64)] = 1
+                         + self._action_ids(legal)] = 1
         seat_out[:] = seat
+
+    def _action_ids(self, legal: list[list[Action]]) -> npt.NDArray[np.int64]:
+        """The legal actions' ids, game after game: found by each action object's identity
+        (numpy's search among the interned actions), or by the action itself where one is
+        not an interned object (a game unpickled, say)."""
+        objects = np.fromiter(map(id, chain.from_iterable(legal)), np.uint64)
+        at = np.minimum(np.searchsorted(self._objects, objects), len(self._objects) - 1)
+        if (self._objects[at] == objects).all():
+            return self._object_ids[at]
+        return np.fromiter(map(self.id_of, chain.from_iterable(legal)), np.int64)
 
     def _wait_col(self, w: Any, scratch: int) -> int:
         if w is None or w.name not in self.kinds:
