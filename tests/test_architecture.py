@@ -192,8 +192,9 @@ def test_the_tools_name_no_noun_of_the_third_game(path: Path) -> None:
 # ====================================================================== readable code
 MAX_COMPLEXITY = 15
 MAX_LINES = 500
-# Modules over MAX_LINES, each with why.
-LONG_MODULES = {"core/machine.py", "core/art/loader.py",
+# Modules over MAX_LINES, each with why. core/machine.py, the kernel's decision machine (a
+# little over), is being reshaped by other work this session.
+LONG_MODULES = {"core/machine.py",
                 # Art of War's new heuristic (issue 26): its odds, bets and answers, split next
                 "artproject/aow/policies.py"}
 
