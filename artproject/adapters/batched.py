@@ -221,11 +221,10 @@ class _Plan:
         flat[base + whose + 2 * n + seat] = 1.0
         flat[base + (width - 1 - 2 * n) + seat] = 1.0  # the seat's own one-hot
         c = at["counts"]
-        obs[:, c] = turn
-        obs[:, c + 1] = centre
-        obs[:, c + 2] = out
-        obs[:, c + 3] = (np.fromiter(map(sum, deck), np.int64, rows)
-                         + np.fromiter(map(len, top), np.int64, rows))  # chance.deck_size
+        counts = np.fromiter(chain(turn, centre, out, map(sum, deck), map(len, top)),
+                             np.int64, 5 * rows).reshape(5, rows)
+        counts[3] += counts[4]  # the deck's size (chance.deck_size): its cards, those on top
+        obs[:, c:c + 4] = counts[:4].T
         both = np.fromiter(chain.from_iterable(chain(alive, tokens)), np.int64,
                            2 * rows * n).reshape(2, rows, n)
         obs[:, at["dead"]:at["dead"] + n] = both[0] == 0  # (0 dead, 1 alive)
@@ -313,10 +312,11 @@ class _Plan:
         r, p = np.nonzero(seen)
         obs.reshape(-1)[rows[r] * width + table + p * k + grids[2][r, p]] = 1.0
         each = list(chain.from_iterable(added))  # (fight, player): the Wise Men added
-        if any(each):
-            obs[rows, table + n * k:table + 2 * n * k] = _counted(
-                np.repeat(np.arange(m * n, dtype=np.int64) * k, list(map(len, each))),
-                chain.from_iterable(each), m * n * k).reshape(m, n * k)
+        if any(each):  # (few: counted where they are, the rest of the segment stays 0)
+            pair = np.repeat(np.arange(m * n, dtype=np.int64), list(map(len, each)))
+            np.add.at(obs.reshape(-1), rows[pair // n] * width + table + n * k
+                      + (pair % n) * k + np.fromiter(chain.from_iterable(each), np.int64,
+                                                     len(pair)), 1.0)
 
 
 # a state's fields the rows are made of, and a challenge's, each read by one C call a game
