@@ -20,7 +20,7 @@ from typing import Any
 
 from ..core.actions import Action
 from ..core.art.state import State
-from .heuristic import Heuristic
+from ..core.art.bots.heuristic import Heuristic
 
 Policy = Callable[[State], Action]
 PolicyFactory = Callable[..., Policy]  # (seed, **options) -> policy

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from ..core.actions import Action
-from ..core.art.registry import ALLY_PAWN
-from ..core.art.state import State
+from ...actions import Action
+from ..registry import ALLY_PAWN
+from ..state import State
 from .board import distances
 from .now import Bot, Now, delivery, nearest
 
