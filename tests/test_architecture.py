@@ -29,10 +29,6 @@ SHIPPED = {"artproject": "artproject", "core": "artproject.core", "dsl": "artpro
 # Circles left, each with why and where it is to be broken; the test fails on any other
 # circle, and on one of these once it is gone (then strike it from here).
 KNOWN_CIRCLES = {
-    # simulate_grid imports the sweep, which imports simulate's game loop: artproject/
-    # simulate.py and sweep.py are being hardened in parallel (issue 27); the loop belongs
-    # in a module of its own below both
-    frozenset({"artproject.simulate", "artproject.sweep"}),
     # a challenge settles (fight.py calls settle.py, late, for speed) and settle.py reads
     # the challenge (Fight, DUEL): Fight belongs in a module below both; Art of War's rule
     # modules are being sped up in parallel (issue 26)
@@ -212,8 +208,6 @@ TANGLED = {
     "artproject/aow/simple.py Simple.on_answer",
     "artproject/aow/play.py screen",
     "artproject/aow/simulate.py summary",
-    # the plots: report.py is being hardened in parallel (issue 27)
-    "artproject/report.py plot_win_rate",
 }
 
 

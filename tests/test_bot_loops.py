@@ -10,10 +10,11 @@ from typing import Any
 
 import pytest
 
+from artproject.core.art.bots import Heuristic
+from artproject.core.art.bots.now import Now
 from artproject.core.art.loader import load_rules
 from artproject.core.art.state import State
-from artproject.policies import Heuristic, make_policy
-from artproject.core.art.bots.now import Now
+from artproject.policies import make_policy
 from artproject.simulate import play
 
 LIMIT = 2000  # decisions: a whole game takes a few hundred
