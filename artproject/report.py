@@ -177,17 +177,3 @@ def _drawn(fig: Any, fmt: str) -> bytes:
 def _metadata(fmt: str) -> dict[str, Any]:
     # no dates in the files: the same store draws the same bytes
     return {"svg": {"Date": None}, "png": {}}.get(fmt, {})
-
-
-# ---------------------------------------------------------------------- (until the CLI asks)
-# The command line's names from before every game told its own games; removed once the
-# command line (being split into a package) calls report_text.
-WAR: Final = "art-" "of-war"
-
-
-def hall_of_fame(rows: Sequence[Row], source: str) -> str:
-    return str(game_tools(DEFAULT).store_report(rows, source))
-
-
-def war_report(rows: Sequence[Row]) -> str:
-    return tables(game_tools(WAR), rows)

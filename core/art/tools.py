@@ -33,7 +33,7 @@ from ..schema import params_of
 from .bots import POLICIES, cautious_policy
 from .hall import PLOTS
 from .hall import hall_of_fame as store_report
-from .loader import load_rules
+from .loader import load_rules, shipped_missions
 from .render import render
 from .rules import Rules
 from .scenarios import ScenarioFile
@@ -48,10 +48,12 @@ HELD: Final = ("  checked after every decision: caps and conservation (R1, R2), 
                "rule (R4, R5), lost cities (R11, R18), the track (R19), termination; per "
                "game: determinism, save and load, clone",)
 
-__all__ = ["DEFAULT_RULES", "HELD", "PLOTS", "POLICIES", "check_file",
-           "counterexample_scenario", "current", "difficulties", "load_rules", "play_game",
+__all__ = ["DEFAULT_RULES", "HELD", "PLOTS", "POLICIES", "check_file", "check_tuning",
+           "counterexample_scenario", "current", "difficulties", "drawn", "load_rules",
+           "play_game",
            "play_one", "players", "policy_names", "render", "report_csv", "report_text",
-           "rules_digest", "run", "store_report", "summary", "tunables", "variant_text",
+           "rules_digest", "run", "shipped_rules", "store_report", "summary", "tunables",
+           "variant_text",
            "verify"]
 
 
@@ -61,6 +63,11 @@ def policy_names(text: str) -> list[str]:
     GameError naming an unknown policy or option, or a number out of its range."""
     check_policy(text, POLICIES)
     return [text]
+
+
+def shipped_rules() -> list[str]:
+    """Every shipped mission (`--mission all`)."""
+    return shipped_missions()
 
 
 def players(rules: Rules) -> tuple[int, int]:
@@ -159,6 +166,24 @@ def report_csv(cells: list[dict[str, Any]]) -> str:
     return buf.getvalue()
 
 
+# ====================================================================== tune
+def check_tuning(rules: Rules, dims: Sequence[Any], players: Sequence[int], told: str) -> None:
+    """GameError unless `tune` may search these numbers with these team sizes: the mission
+    declares some, and a threat tuned for a team size is played by some game (`told`: the
+    option that named the sizes)."""
+    from ..errors import GameError
+
+    if not dims:
+        raise GameError(f"{rules.source}: the mission declares nothing to tune: add a [tune] "
+                        "section (docs/missions.md)")
+    unplayed = [d.name.partition(".")[2] for d in dims if d.name.startswith("threat_by_players.")
+                and int(d.name.partition(".")[2]) not in players]
+    if unplayed:  # a team size no game plays: its value would be chosen blind
+        raise GameError(f"{told} plays no game with {' or '.join(unplayed)} players, so "
+                        "[tune.threat_by_players] would choose their threat blind; add them to "
+                        "--players (the default, 1-6, plays every team size)")
+
+
 # ====================================================================== verify
 def play_example(rules: Rules, ex: Example, deep: bool = True) -> Outcome:
     """Play one example, checking everything after every step; stop at the first violation.
@@ -206,6 +231,12 @@ def run(st: State, stdin: IO[str], stdout: IO[str]) -> int:
     from .screen import run as run_screen
 
     return run_screen(st, stdin, stdout)
+
+
+# ====================================================================== render
+def drawn(rules: Rules, st: State | None) -> str:
+    """What `render` drew, as its line tells it."""
+    return f"{len(rules.cities)} cities" + (f", the position of round {st.round}" if st else "")
 
 
 # ====================================================================== check
