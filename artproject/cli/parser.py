@@ -298,8 +298,8 @@ def _parser() -> argparse.ArgumentParser:
 
 def _game_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--game", metavar="NAME",
-                   help="the game: art-project (The A.R.T. Project, the default), art-of-war "
-                        "(docs/art-of-war.md) or kuhn (docs/architecture.md)")
+                   help="the game: art-project (The A.R.T. Project, the default) or art-of-war "
+                        "(docs/art-of-war.md)")
 
 
 def _backend_options(p: argparse.ArgumentParser) -> None:
