@@ -136,7 +136,7 @@ def random_policy(seed: int) -> Policy:
     rng = random.Random(seed)
 
     def choose(st: Any) -> Action:
-        legal = st.legal_actions()
+        legal: list[Action] = st.legal_actions()
         verbs = sorted({a.verb for a in legal})
         verb = verbs[rng.randrange(len(verbs))]
         return rng.choice([a for a in legal if a.verb == verb])
