@@ -40,6 +40,7 @@ def board_name(b: Board, boards: Sequence[Board]) -> str:
 
 
 def board_title(b: Board, boards: Sequence[Board]) -> str:
+    """A board's panel title: its rules, variant and policy."""
     return board_name(b, boards) + (f" + {b[2]}" if b[2] else "") + f" ({b[3]})"
 
 

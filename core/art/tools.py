@@ -151,6 +151,7 @@ def report_text(cells: list[dict[str, Any]]) -> str:
 
 
 def report_csv(cells: list[dict[str, Any]]) -> str:
+    """The cells as CSV, a row each."""
     import csv
     import io
 
