@@ -210,9 +210,6 @@ NOT_TOOLS = {"artproject/__init__.py", "artproject/_checked.py", "artproject/cli
 # Tools that still name a game, each with why and where it goes; the test fails on any
 # other, and on one of these once it names none (then strike it from here).
 STILL_NAMING = {
-    # `artproject new` writes a mission of The A.R.T. Project: its template belongs in the
-    # game's package (core/art/), asked for through its TOOLS
-    "artproject/newmission.py",
     # the reference's parts per game belong in each game's package (docs/architecture.md)
     "artproject/reference.py",
     # the adapters' defaults (the default game and its first board) and the batched

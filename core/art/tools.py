@@ -49,7 +49,7 @@ HELD: Final = ("  checked after every decision: caps and conservation (R1, R2), 
                "game: determinism, save and load, clone",)
 
 __all__ = ["DEFAULT_RULES", "HELD", "PLOTS", "POLICIES", "check_file", "check_tuning",
-           "counterexample_scenario", "current", "difficulties", "drawn", "load_rules",
+           "counterexample_scenario", "current", "difficulties", "drawn", "load_rules", "new_rules",
            "play_game",
            "play_one", "players", "policy_names", "render", "report_csv", "report_text",
            "rules_digest", "run", "shipped_rules", "store_report", "summary", "tunables",
@@ -232,6 +232,24 @@ def run(st: State, stdin: IO[str], stdout: IO[str]) -> int:
     from .screen import run as run_screen
 
     return run_screen(st, stdin, stdout)
+
+
+# ====================================================================== new
+def new_rules(name: str, base: str) -> str:
+    """A new mission file named `name` that extends the shipped mission `base` (TOML text,
+    every key it may set commented out); GameError for a name that is no mission name, or a
+    base that is no shipped mission."""
+    from ..errors import GameError, closest
+    from .newmission import mission_text, valid_name
+
+    if not valid_name(name):
+        raise GameError(f"{name!r} is not a mission name: use lowercase letters, digits, "
+                        "- and _")
+    shipped = shipped_missions()
+    if base not in shipped:
+        raise GameError(f"unknown mission {base!r}{closest(base, shipped)}; shipped "
+                        "missions: " + ", ".join(shipped))
+    return mission_text(name, base, load_rules(base).title)
 
 
 # ====================================================================== render
