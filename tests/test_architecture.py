@@ -218,7 +218,8 @@ STILL_NAMING = {
     "artproject/adapters/openspiel.py", "artproject/adapters/pettingzoo.py",
     # the browser's sources and watcher: a stored Art of War game is replayed by its own
     # seating until its tools give `play_game` (as The A.R.T. Project's and Kuhn poker's
-    # do); the watcher's examples name the default game's board
+    # do); the watcher (`serve --watch`) sets up a game of the default game from the file
+    # it watches (its imports of core/art/ too): the set-up belongs in the game's tools
     "artproject/web/sources.py", "artproject/web/watch.py",
 }
 GAME_TOOLS = sorted(p for p in (ROOT / "artproject").rglob("*.py")
