@@ -33,10 +33,6 @@ KNOWN_CIRCLES = {
     # simulate.py and sweep.py are being hardened in parallel (issue 27); the loop belongs
     # in a module of its own below both
     frozenset({"artproject.simulate", "artproject.sweep"}),
-    # a challenge settles (fight.py calls settle.py, late, for speed) and settle.py reads
-    # the challenge (Fight, DUEL): Fight belongs in a module below both; Art of War's rule
-    # modules are being sped up in parallel (issue 26)
-    frozenset({"artproject.core.aow.fight", "artproject.core.aow.settle"}),
 }
 
 

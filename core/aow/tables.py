@@ -22,9 +22,9 @@ class Tables:
 
     __slots__ = ("accept", "adds", "bets", "by_hand", "cards", "cards_dealt", "challenges", "ctx",
                  "deal_aside", "deal_cards", "deal_deck", "discards", "draw", "fold",
-                 "hand_limit", "index", "left_out", "match", "names", "pass_", "plays",
-                 "raise_limit", "raises", "ranks", "refuse", "refused_to_hand", "take",
-                 "turn_limit")
+                 "hand_limit", "index", "left_out", "match", "names", "order", "others",
+                 "pass_", "plays", "raise_limit", "raises", "ranks", "refuse",
+                 "refused_to_hand", "seats", "share_rank", "take", "turn_limit")
 
     def __init__(self, rules: WarRules, players: int) -> None:
         self._constants(rules, players)
@@ -47,7 +47,18 @@ class Tables:
         self.index: dict[Any, int] = dict(rules.index)  # a card's name -> its kind
         # a rank written as a whole number is that number whatever the state: read once
         self.ranks = tuple(_whole(c.text.get("rank", "")) for c in rules.cards)
+        self._orders(rules, players)
+
+    def _orders(self, rules: WarRules, players: int) -> None:
         self.ctx = tuple(Ctx(p) for p in range(players))  # whom a card's text runs for
+        # the seats, and from each the seats in order of play (W3): with it first (`order`),
+        # and the others after it (`others`) (a loop over a range made each time costs more)
+        self.seats = tuple(range(players))
+        self.order = tuple(tuple((p + i) % players for i in range(players)) for p in self.seats)
+        self.others = tuple(row[1:] for row in self.order)
+        # a dead player's cards dealt to the killers highest score first (W17), then by kind
+        by_score = sorted(range(len(rules.cards)), key=lambda k: (-rules.cards[k].score, k))
+        self.share_rank = tuple(by_score.index(k) for k in range(len(rules.cards)))
 
     def _actions(self, rules: WarRules, players: int) -> None:
         # the verbs the rule modules declared (they import these tables: read by name here)
