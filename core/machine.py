@@ -212,9 +212,8 @@ class Machine(Numeric, GameHooks):
         self.legal_cache = None
         q = self.queue
         if self.wait is None and self.outcome is None:
-            pop = q.pop
             while q:
-                fn, args = pop()
+                fn, args = q.pop()
                 if len(args) == 1:  # most steps take one argument: a plain call costs a
                     fn(self, args[0])  # third of fn(self, *args)'s
                 elif not args:
@@ -282,10 +281,9 @@ class Machine(Numeric, GameHooks):
             return
         if self.wait is not None:  # the action's own step asked the next decision
             return
-        q = self.queue  # the machine runs to the next decision (`_run`, written out: hot)
-        pop = q.pop
-        while q:
-            fn, args = pop()
+        q = self.queue  # the machine runs to the next decision (`_run`, written out: hot;
+        while q:  # q.pop called as a method: binding it first costs more at one or two items)
+            fn, args = q.pop()
             if len(args) == 1:
                 fn(self, args[0])
             elif not args:

@@ -28,7 +28,7 @@ def draw_into_hand(st: War, p: int) -> None:
     """A step: `p` draws a card into their hand (W4, W9): nothing from an empty deck."""
     if st.deck_top:  # (known: the machine's `chance` would take it at once)
         _into_hand(st, draw_now(st), p)
-    elif sum(st.deck):
+    elif any(st.deck):
         if st.explicit:
             st.chance(DRAW, _drawn, (p,))
         else:  # sampled: `chance` written out

@@ -21,7 +21,7 @@ class Tables:
     """Constants and interned actions for one set of rules and team size."""
 
     __slots__ = ("accept", "adds", "bets", "by_hand", "cards", "cards_dealt", "challenges", "ctx",
-                 "deal_aside", "deal_cards", "deal_deck", "discards", "draw", "fold",
+                 "deal_aside", "deal_cards", "deal_deck", "deal_seats", "discards", "draw", "fold",
                  "hand_limit", "index", "left_out", "match", "names", "order", "others",
                  "pass_", "plays", "raise_limit", "raises", "ranks", "refuse",
                  "refused_to_hand", "seats", "share_rank", "take", "turn_limit")
@@ -54,6 +54,7 @@ class Tables:
         # the seats, and from each the seats in order of play (W3): with it first (`order`),
         # and the others after it (`others`) (a loop over a range made each time costs more)
         self.seats = tuple(range(players))
+        self.deal_seats = tuple(p for _ in range(rules.p("setup.cards_dealt")) for p in self.seats)
         self.order = tuple(tuple((p + i) % players for i in range(players)) for p in self.seats)
         self.others = tuple(row[1:] for row in self.order)
         # a dead player's cards dealt to the killers highest score first (W17), then by kind
