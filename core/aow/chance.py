@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final
 
-from ..machine import LCG_A, LCG_C, MASK
+from ..generator import LCG_A, LCG_C, MASK
 from .registry import CARD, REG, P, answer_arg, card_check
 
 if TYPE_CHECKING:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from ..errors import GameError, closest
 from ..fields import make_copier
-from ..machine import LCG_A, LCG_C, MASK, rng_state
+from ..generator import LCG_A, LCG_C, MASK, rng_state
 from .chance import DEAL, take
 from .rules import WarRules
 from .tables import tables
