@@ -6,6 +6,7 @@ turn's duel (W5-W10), a Massacre's collective challenge (W14), a Fortune Teller'
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Final
 
 DUEL: Final = "duel"  # a turn's challenge of one player (W5-W10)
@@ -61,18 +62,23 @@ class Fight:
 _new: Final = object.__new__
 
 
-def fight(kind: str, attacker: int, defender: int, seats: tuple[int, ...]) -> Fight:
-    """`Fight(kind, attacker, defender, len(seats))` made without the class's call (a
-    challenge starts on the hot path: a type's call of its `__init__` costs more than a
-    function's), `seats` the game's (`tables.Tables.seats`)."""
-    f = _new(Fight)
-    f.kind, f.attacker, f.defender = kind, attacker, defender
-    f.bet = f.raised = 0
-    n = len(seats)
-    f.stake, f.card, f.out = [0] * n, [-1] * n, [0] * n
-    f.added = [[] for _ in seats]
-    f.seats, f.revealed, f.wise = [], False, [0, 0]
-    return f
+def fight_maker(players: int) -> Callable[[str, int, int], Fight]:
+    """A function of (kind, attacker, defender) making what `Fight(kind, attacker, defender,
+    players)` makes, generated once per team size (tables.py keeps it): a challenge starts on
+    the hot path, where a class's call of its `__init__` costs more than a function's, and
+    list literals less than lists multiplied and a comprehension."""
+    zeros, nones = repr([0] * players), repr([-1] * players)
+    empties = "[" + ", ".join(["[]"] * players) + "]"
+    lines = ["def made(kind, attacker, defender):",
+             "    f = _new(Fight)",
+             "    f.kind, f.attacker, f.defender, f.bet, f.raised = kind, attacker, defender, 0, 0",
+             f"    f.stake, f.card, f.added, f.out = {zeros}, {nones}, {empties}, {zeros}",
+             "    f.seats, f.revealed, f.wise = [], False, [0, 0]",
+             "    return f"]
+    env: dict[str, Any] = {"_new": _new, "Fight": Fight}
+    exec(compile("\n".join(lines), f"<fight of {players}>", "exec"), env)  # trusted: our text
+    made: Callable[[str, int, int], Fight] = env["made"]
+    return made
 
 
 def _fight(facts: list[Any]) -> Fight:
@@ -82,4 +88,4 @@ def _fight(facts: list[Any]) -> Fight:
     return f
 
 
-__all__ = ["BLIND", "COLLECTIVE", "DUEL", "Fight", "fight"]
+__all__ = ["BLIND", "COLLECTIVE", "DUEL", "Fight", "fight_maker"]

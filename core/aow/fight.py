@@ -19,7 +19,7 @@ from . import contest, settle
 from .cards import to_discard
 from .chance import BLIND as DRAWN
 from .chance import deck_size, take
-from .contest import BLIND, COLLECTIVE, DUEL, Fight, fight
+from .contest import BLIND, COLLECTIVE, DUEL, Fight
 from .registry import CARD, PLAYER, REG, TOKENS, P, act, dead_check
 from .rules import Ctx
 from .tables import by_hand
@@ -48,7 +48,7 @@ def _stake(st: War, p: int, n: int) -> None:
 # ====================================================================== a duel (W5-W7)
 def challenge(st: War, attacker: int, defender: int) -> None:
     """`attacker` challenges `defender` (W4): a bet, a face-down card, the answer."""
-    st.fight = fight(DUEL, attacker, defender, st.tab.seats)
+    st.fight = st.tab.new_fight(DUEL, attacker, defender)
     if st.logging:
         st.note("challenge", st.seat(attacker), st.seat(defender))
     st.queue.append(_ASK_DEFENDER)
@@ -236,7 +236,7 @@ def collective_challenge(st: War, ctx: Ctx) -> None:
         return
     if not st.tokens[p]:  # (no token to bet: no challenge; the drawer dies of it, W17)
         return
-    st.fight = fight(COLLECTIVE, p, -1, st.tab.seats)
+    st.fight = st.tab.new_fight(COLLECTIVE, p, -1)
     others = [q for q in st.order_from(p, True) if st.hands[q] and st.tokens[q]]
     if st.logging:
         st.note("collective", st.seat(p))
@@ -273,7 +273,7 @@ def blind_challenge(st: War, ctx: Ctx, n: int) -> None:
     """Every player holding a card and `n` tokens, in order of play from the drawer, bets
     `n` and draws a card from the deck onto the table; then all are revealed (W15)."""
     p = ctx.player
-    st.fight = fight(BLIND, p, -1, st.tab.seats)
+    st.fight = st.tab.new_fight(BLIND, p, -1)
     seats = tuple(q for q in st.order_from(p, False) if st.hands[q] and st.tokens[q] >= n)
     if st.logging:
         st.note("blind", st.seat(p))

@@ -94,10 +94,10 @@ def _deal_now(st: War) -> None:
         st._run()
         return
     t, deck = st.tab, st.deck
-    # the deck's cards in card order: the r-th is the kind draw_now's walk over the counts
-    # finds for r, and it stays in order as cards leave it
-    cards = (t.deal_cards.copy() if deck == t.deal_deck
-             else [k for k, n in enumerate(deck) for _ in range(n)])
+    # the deck's cards in card order (a new game's deck is the deal's: `_copier`): the r-th is
+    # the kind draw_now's walk over the counts finds for r, and it stays in order as cards
+    # leave it
+    cards = t.deal_cards.copy()
     size = len(cards)
     dealt = []
     z = st.rng

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from ..actions import Action
+from .contest import fight_maker
 from .registry import REG, P, act
 from .rules import Ctx, WarRules
 
@@ -22,8 +23,8 @@ class Tables:
 
     __slots__ = ("accept", "adds", "bets", "by_hand", "cards", "cards_dealt", "challenges", "ctx",
                  "deal_aside", "deal_cards", "deal_deck", "deal_seats", "discards", "draw", "fold",
-                 "hand_limit", "index", "left_out", "match", "names", "order", "others",
-                 "pass_", "plays", "raise_limit", "raises", "ranks", "refuse",
+                 "hand_limit", "index", "left_out", "match", "names", "new_fight", "order",
+                 "others", "pass_", "plays", "raise_limit", "raises", "ranks", "refuse",
                  "refused_to_hand", "seats", "share_rank", "take", "turn_limit")
 
     def __init__(self, rules: WarRules, players: int) -> None:
@@ -54,6 +55,7 @@ class Tables:
         # the seats, and from each the seats in order of play (W3): with it first (`order`),
         # and the others after it (`others`) (a loop over a range made each time costs more)
         self.seats = tuple(range(players))
+        self.new_fight = fight_maker(players)  # a challenge's Fight for this team size
         self.deal_seats = tuple(p for _ in range(rules.p("setup.cards_dealt")) for p in self.seats)
         self.order = tuple(tuple((p + i) % players for i in range(players)) for p in self.seats)
         self.others = tuple(row[1:] for row in self.order)

@@ -100,7 +100,11 @@ def end_turn(st: War) -> None:
             if fated[p] or not hands[p] or not tokens[p]:
                 dead.append(p)
     if not dead and living > 1:  # nobody died: the next turn (queued, it would run now)
-        next_turn(st)
+        for q in st.tab.others[st.current]:  # (next_turn, written out)
+            if alive[q]:
+                st.current = q
+                break
+        start_turn(st)
         return
     _deaths(st, dead)
 
