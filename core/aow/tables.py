@@ -117,25 +117,20 @@ HANDS_KEPT: Final = 4096  # listings a table remembers by hand (a bound on its m
 
 def by_hand(made: dict[tuple[int, ...], list[Action]], hand: list[int],
             row: tuple[Any, ...]) -> list[Action]:
-    """`kinds_once`, remembered in `made` by the hand (the machine gives out copies)."""
+    """`row`'s action for each kind in a sorted hand, once a kind, in card order; remembered
+    in `made` by the hand (the machine gives out copies)."""
     key = tuple(hand)
     out = made.get(key)
     if out is None:
         if len(made) >= HANDS_KEPT:
             made.clear()
-        out = made[key] = kinds_once(hand, row)
+        out = made[key] = []
+        last = -1
+        for k in hand:
+            if k != last:
+                out.append(row[k])
+                last = k
     return out
 
 
-def kinds_once(hand: list[int], row: tuple[Any, ...]) -> list[Action]:
-    """`row`'s action for each kind in a sorted hand, once a kind, in card order."""
-    out = []
-    last = -1
-    for k in hand:
-        if k != last:
-            out.append(row[k])
-            last = k
-    return out
-
-
-__all__: Final = ["Tables", "by_hand", "kinds_once", "tables"]
+__all__: Final = ["Tables", "by_hand", "tables"]

@@ -160,16 +160,24 @@ def _share_tokens(st: War, n: int, heirs: list[int]) -> None:
 def _share_cards(st: War, cards: list[int], heirs: list[int]) -> list[int]:
     """Killed for lack of tokens: the killers share the cards, dealt highest score first in
     turn to each; what does not share evenly goes face up to the discard pile (W17)."""
+    discard = st.discard
+    if not heirs or not cards:  # nobody takes them (killed for lack of cards: none left)
+        for k in cards:
+            discard[k] += 1
+        return []
     order = sorted(cards, key=st.tab.share_rank.__getitem__)  # highest score first
-    n = len(order) // len(heirs) * len(heirs) if heirs else 0
+    n = len(order) // len(heirs) * len(heirs)
     got: dict[int, list[int]] = {}
     for i, k in enumerate(order[:n]):
         got.setdefault(heirs[i % len(heirs)], []).append(k)
     for k in order[n:]:
-        st.discard[k] += 1
+        discard[k] += 1
     for heir, kinds in got.items():
-        st.hands[heir] = sorted(st.hands[heir] + kinds)
-        st.record(TAKEN, heir, tuple(sorted(kinds)))
+        hand = st.hands[heir]
+        hand += kinds
+        hand.sort()
+        kinds.sort()
+        st.record(TAKEN, heir, tuple(kinds))
     return list(got)
 
 
