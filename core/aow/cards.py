@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Final
 from ..actions import Action
 from .chance import DRAW, REVEAL, draw_now, take
 from .registry import CARD, PLAYER, REG, dead_check
-from .tables import by_hand
+from .tables import each_kind
 
 if TYPE_CHECKING:
     from .state import War
@@ -105,7 +105,7 @@ def discard_one(st: War, p: int) -> None:
 def _legal_discard(st: War) -> list[Action]:
     p = st.ask
     t = st.tab
-    return by_hand(t.by_hand[1][p], st.hands[p], t.discards[p])
+    return each_kind(st.hands[p], t.discards[p])
 
 
 def _apply_discard(st: War, a: Action) -> None:

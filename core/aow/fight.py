@@ -22,7 +22,7 @@ from .chance import deck_size, take
 from .contest import BLIND, COLLECTIVE, DUEL, Fight
 from .registry import CARD, PLAYER, REG, TOKENS, P, act, dead_check
 from .rules import Ctx
-from .tables import by_hand
+from .tables import each_kind
 
 if TYPE_CHECKING:
     from .state import War
@@ -82,7 +82,7 @@ def _apply_bet(st: War, a: Action) -> None:
 def _legal_play(st: War) -> list[Action]:
     p = st.ask
     t = st.tab
-    return by_hand(t.by_hand[0][p], st.hands[p], t.plays[p])  # W8: any card
+    return each_kind(st.hands[p], t.plays[p])  # W8: any card
 
 
 def _apply_play(st: War, a: Action) -> None:

@@ -21,7 +21,7 @@ Row = tuple[Action, ...]
 class Tables:
     """Constants and interned actions for one set of rules and team size."""
 
-    __slots__ = ("accept", "adds", "bets", "by_hand", "cards", "cards_dealt", "challenges", "ctx",
+    __slots__ = ("accept", "adds", "bets", "cards", "cards_dealt", "challenges", "ctx",
                  "deal_aside", "deal_cards", "deal_deck", "deal_seats", "discards", "draw", "fold",
                  "hand_limit", "index", "left_out", "match", "names", "new_fight", "order",
                  "others", "pass_", "plays", "raise_limit", "raises", "ranks", "refuse",
@@ -92,9 +92,6 @@ class Tables:
         self.bets, self.raises = numbers(V_BET), numbers(V_RAISE)
         self.plays, self.discards = by_card(V_PLAY), by_card(V_DISCARD)
         self.adds = by_card(V_ADD, only_bonus=True)  # None: not a Wise Man (W8)
-        # the play and discard listings by seat and hand, as met (`by_hand`)
-        self.by_hand: tuple[tuple[dict[Any, Any], ...], ...] = (
-            tuple({} for _ in seats), tuple({} for _ in seats))
 
 
 def _whole(text: str) -> int | None:
@@ -112,25 +109,17 @@ def tables(rules: WarRules, players: int) -> Tables:
     return t
 
 
-HANDS_KEPT: Final = 4096  # listings a table remembers by hand (a bound on its memory)
-
-
-def by_hand(made: dict[tuple[int, ...], list[Action]], hand: list[int],
-            row: tuple[Any, ...]) -> list[Action]:
-    """`row`'s action for each kind in a sorted hand, once a kind, in card order; remembered
-    in `made` by the hand (the machine gives out copies)."""
-    key = tuple(hand)
-    out = made.get(key)
-    if out is None:
-        if len(made) >= HANDS_KEPT:
-            made.clear()
-        out = made[key] = []
-        last = -1
-        for k in hand:
-            if k != last:
-                out.append(row[k])
-                last = k
+def each_kind(hand: list[int], row: tuple[Any, ...]) -> list[Action]:
+    """`row`'s action for each kind in a sorted hand, once a kind, in card order. (Made each
+    time: remembering the listings by hand cost more than making them, by the clock and, in
+    games of hands not met before, by instructions.)"""
+    out = []
+    last = -1
+    for k in hand:
+        if k != last:
+            out.append(row[k])
+            last = k
     return out
 
 
-__all__: Final = ["Tables", "by_hand", "tables"]
+__all__: Final = ["Tables", "each_kind", "tables"]
