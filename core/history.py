@@ -53,19 +53,20 @@ def information_state(st: Machine, player: int) -> tuple[Any, ...]:
     trail, j, verbs = st.trail, 0, st.registry.verbs
     for i, a in enumerate(st.history):
         while j < len(trail) and trail[j][0] <= i:
-            views.append(_view(st, trail[j], player))
+            views.append(view(st, trail[j], player))
             j += 1
         if a.player != CHANCE:
             seen = verbs[a.verb].seen  # what others learn of it (of a secret: less)
             views.append(str(a) if seen is None or a.player == player else seen(a, player))
-    views += [_view(st, e, player) for e in trail[j:]]
+    views += [view(st, e, player) for e in trail[j:]]
     return (st.game, st.start_view(player), player, tuple(views))
 
 
-def _view(st: Machine, event: tuple[int, Kind, int, Any], player: int) -> Any:
+def view(st: Machine, event: tuple[int, Kind, int, Any], player: int) -> Any:
+    """What `player` saw of a chance event of the trail (its kind's `view`)."""
     _, kind, who, value = event
     assert kind.view is not None
     return kind.view(st, who, value, player)
 
 
-__all__ = ["events", "information_state", "replayed"]
+__all__ = ["events", "information_state", "replayed", "view"]

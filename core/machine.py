@@ -455,6 +455,10 @@ class Machine(Numeric, GameHooks):
         two states the player cannot tell apart; perfect recall."""
         return history.information_state(self, player)
 
+    def _view(self, event: tuple[int, Kind, int, Any], player: int) -> Any:
+        """What `player` saw of a trail entry (hooks.py's `seen_events` reads it)."""
+        return history.view(self, event, player)
+
 
 def _pause_step(st: Machine, kind: Kind, options: tuple[Any, ...], resume: Resume | None,
                 args: tuple[Any, ...]) -> None:
