@@ -11,11 +11,12 @@ match or fold. Bets and raises are numbers listed as legal actions: `bet p1 3`, 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
 from ..actions import Action
 from ..registry import Kind
-from . import contest, settle
+from . import contest
 from .cards import to_discard
 from .chance import BLIND as DRAWN
 from .chance import deck_size, take
@@ -28,6 +29,29 @@ if TYPE_CHECKING:
     from .state import War
 
 _fight = contest._fight  # (pickles made before the Fight moved to contest.py name it here)
+Step = Callable[..., None]
+
+
+def _unsettled(st: War, *args: Any) -> None:
+    raise AssertionError("settle.py gives fight.py its steps when it is imported")
+
+
+# settle.py's steps that a challenge calls, given by settle.py when it is imported
+# (`settle_with`): settle.py imports this module (so this module's verbs are declared first,
+# and the action space numbers them first, whichever is imported first), so this module
+# does not import it back
+_reveal: Step = _unsettled
+_close: Step = _unsettled
+_replace: Step = _unsettled
+_no_contest: Step = _unsettled
+_REVEAL: tuple[Step, tuple[()]] = (_unsettled, ())  # a queue item, shared
+
+
+def settle_with(reveal: Step, close: Step, replace: Step, no_contest: Step) -> None:
+    """settle.py's steps, given once by settle.py (see above)."""
+    global _reveal, _close, _replace, _no_contest, _REVEAL
+    _reveal, _close, _replace, _no_contest = reveal, close, replace, no_contest
+    _REVEAL = (reveal, ())
 
 
 def _stake(st: War, p: int, n: int) -> None:
@@ -156,7 +180,7 @@ def _refused_duel(st: War) -> None:
     else:
         to_discard(st, [kind], att)
     f.card[att] = -1
-    settle.close(st, (att,))
+    _close(st, (att,))
 
 
 def _apply_accept(st: War, a: Action) -> None:
@@ -221,8 +245,8 @@ def _apply_fold(st: War, a: Action) -> None:
     to_discard(st, [f.card[f.attacker]], f.attacker)
     to_discard(st, [f.card[d]], d)
     f.card[f.attacker] = f.card[d] = -1
-    st.push(settle.replace, d, 1)
-    settle.close(st, (d,))
+    st.push(_replace, d, 1)
+    _close(st, (d,))
 
 
 # ====================================================================== a Massacre (W14)
@@ -257,7 +281,7 @@ def _collective_end(st: War) -> None:
     f = st.fight
     assert f is not None
     if len(f.seats) > 1:
-        settle.reveal(st)
+        _reveal(st)
         return
     # everyone refused: the attacker takes back the bet and wins the refusals (W14, W17)
     att = f.attacker
@@ -265,7 +289,7 @@ def _collective_end(st: War) -> None:
     f.stake[att] = 0
     to_discard(st, [f.card[att]], att)
     f.card[att] = -1
-    settle.close(st, (att,))
+    _close(st, (att,))
 
 
 # ====================================================================== a Fortune Teller (W15)
@@ -305,9 +329,9 @@ def _blind_end(st: War) -> None:
     f = st.fight
     assert f is not None
     if len(f.seats) > 1:
-        settle.reveal(st)
+        _reveal(st)
     else:
-        settle.no_contest(st, ())  # fewer than two took part (W9)
+        _no_contest(st, ())  # fewer than two took part (W9)
 
 
 def _asked(st: War, a: Action, kind: Kind) -> bool:
@@ -353,8 +377,7 @@ def _match_check(st: War, a: Action) -> str | None:
     return dead_check(st, a)
 
 
-_ASK_DEFENDER: Final = (_ask_defender, ())  # queue items, shared
-_REVEAL: Final = (settle.reveal, ())
+_ASK_DEFENDER: Final = (_ask_defender, ())  # a queue item, shared
 V_BET: Final = REG.verb("bet", PLAYER, TOKENS, apply=_apply_bet, check=_bet_check,
                         help="bet tokens, 1 to all you hold (W5)")
 V_PLAY: Final = REG.verb("play", PLAYER, CARD, apply=_apply_play, check=dead_check,
@@ -379,4 +402,4 @@ RESPONSE: Final = REG.kind("response", _legal_response, (V_MATCH, V_FOLD),
 
 
 __all__ = ["ANSWER", "BET", "BLIND", "COLLECTIVE", "DUEL", "PLAY", "RESPONSE", "V_BET", "V_PLAY",
-           "Fight", "blind_challenge", "challenge", "collective_challenge"]
+           "Fight", "blind_challenge", "challenge", "collective_challenge", "settle_with"]

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final
 
 from ..actions import Action
+from . import fight
 from .cards import draw_into_hand
 from .chance import REVEAL
 from .contest import DUEL, Fight
@@ -320,3 +321,4 @@ V_PASS: Final = REG.verb("pass", PLAYER, apply=_apply_pass, check=dead_check,
                          help="add nothing more (W8)")
 WISE: Final = REG.kind("wise", _legal_wise, (V_ADD, V_PASS),
                        "after the reveal: add a Wise Man or pass (W8)")
+fight.settle_with(reveal, close, replace, no_contest)  # (why given: fight.py, above `settle_with`)
