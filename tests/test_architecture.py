@@ -208,15 +208,11 @@ NOT_TOOLS = {"artproject/__init__.py", "artproject/_checked.py", "artproject/cli
 STILL_NAMING = {
     # the reference's parts per game belong in each game's package (docs/architecture.md)
     "artproject/reference.py",
-    # the adapters' defaults (the default game and its first board) and the batched
-    # adapter's packing of Art of War's bets: the adapters' own work (issue 24)
-    "artproject/adapters/batched.py", "artproject/adapters/gymnasium.py",
-    "artproject/adapters/openspiel.py", "artproject/adapters/pettingzoo.py",
-    # the browser's sources and watcher: a stored Art of War game is replayed by its own
-    # seating until its tools give `play_game` (as The A.R.T. Project's and Kuhn poker's
-    # do); the watcher (`serve --watch`) sets up a game of the default game from the file
-    # it watches (its imports of core/art/ too): the set-up belongs in the game's tools
-    "artproject/web/sources.py", "artproject/web/watch.py",
+    # the batched adapter's packing of Art of War's bets: the adapters' own work (issue 24)
+    "artproject/adapters/batched.py",
+    # the browser's sources: a stored Art of War game is replayed by its own seating until
+    # its tools give `play_game` (as The A.R.T. Project's and Kuhn poker's do)
+    "artproject/web/sources.py",
 }
 GAME_TOOLS = sorted(p for p in (ROOT / "artproject").rglob("*.py")
                     if "aow" not in p.parts and str(p.relative_to(ROOT)) not in NOT_TOOLS)

@@ -2,8 +2,8 @@
 (if any) are played by a policy of the engine (`others`, the heuristic by default).
 
     import gymnasium
-    import artproject.adapters.gymnasium  # registers artproject/ArtProject-v0
-    env = gymnasium.make("artproject/ArtProject-v0", mission="japan", players=2)
+    import artproject.adapters.gymnasium  # registers every game: env_id(game)
+    env = gymnasium.make(env_id(DEFAULT), players=2)  # the default game (docs/ai.md)
     obs, info = env.reset(seed=1)
     while True:
         action = int(obs["action_mask"].nonzero()[0][0])
@@ -11,7 +11,8 @@
         if terminated or truncated:
             break
 
-For The A.R.T. Project the agent is the whole team (`seats="team"`, the default). An
+Where a game's first seating is the team's, the agent is the whole team (`seats="team"`,
+that game's default). An
 observation is a dict: `observation` (the seat's observation tensor, float32, docs/ai.md)
 and `action_mask` (int8, 1 for each legal id; `info["action_mask"]` and `action_masks()`
 give it too). The reward (`reward="terminal"`, the default) is the seat's return at the
@@ -42,7 +43,7 @@ import numpy as np
 from gymnasium import error, spaces
 
 from ..core.errors import ArtError, GameError
-from ..core.games import game_names
+from ..core.games import DEFAULT, game_names
 from ..core.seats import Seated
 from ._common import Packers, Potential, box, mask, reward_mode, seed_from, start, tensor
 
@@ -51,7 +52,8 @@ DEALS: Final = 100  # games dealt at most by one reset (see `reset`)
 
 
 def env_id(game: str) -> str:
-    """The id a game is registered under: `artproject/ArtProject-v0` for `art-project`."""
+    """The id a game is registered under: `artproject/`, the game's name in title case
+    without its dashes, `-v0` (every game asked the same: adding one touches no adapter)."""
     return f"{NAMESPACE}/{''.join(w.title() for w in game.split('-'))}-v0"
 
 
@@ -77,7 +79,7 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64]):
 
     metadata: dict[str, Any] = {"render_modes": ["human", "ansi"]}  # noqa: RUF012
 
-    def __init__(self, game: str = "art-project", seat: int = 0, others: str = "heuristic",
+    def __init__(self, game: str = DEFAULT, seat: int = 0, others: str = "heuristic",
                  render_mode: str | None = None, max_decisions: int | None = None,
                  illegal: str = "lose", **options: Any) -> None:
         if render_mode not in (None, "human", "ansi"):

@@ -1,10 +1,10 @@
 """OpenSpiel: every game the kernel plays, registered as a Python game (`python_` and the
-game's name: `python_art_project`), with its parameters (the game's options, `variants`,
-`seats` and `reward`).
+game's name, its dashes as underscores: `short_name(game)`), with its parameters (the
+game's options, `variants`, `seats` and `reward`); docs/ai.md names each game's.
 
     import pyspiel
     import artproject.adapters.openspiel  # registers the games
-    game = pyspiel.load_game("python_art_project", {"players": 2, "seats": "players"})
+    game = pyspiel.load_game(short_name(DEFAULT), {"players": 2, "seats": "players"})
 
 Chance is explicit: each draw and die roll is a chance node with its outcomes'
 probabilities. A seat's observation and information state come as strings and tensors
@@ -12,7 +12,7 @@ probabilities. A seat's observation and information state come as strings and te
 `resample_from_infostate` gives OpenSpiel's ISMCTSBot its determinizations (the game's
 `resample`). Observers (`make_py_observer`): one seat's view, the public view
 (private_info NONE) or every seat's (ALL_PLAYERS). The game type is the game's with these
-rules and players (Art of War: zero-sum at two), its reward model REWARDS with
+rules and players (its `utility()`: zero-sum, say, at two), its reward model REWARDS with
 `reward="shaped"`; the game pickles by name and parameters. An id out of range or not legal
 now, or an action after the end, raises `pyspiel.SpielError` and changes nothing. See
 docs/ai.md.
@@ -39,13 +39,14 @@ PREFIX: Final = "python_"
 
 
 def short_name(game: str) -> str:
-    """The name a game is registered under: `python_art_project` for `art-project`."""
+    """The name a game is registered under: `python_` and the game's name, its dashes as
+    underscores (every game asked the same: adding one touches no adapter)."""
     return PREFIX + game.replace("-", "_")
 
 
 def game_type(game: str, utility: str | None = None, reward: str = "terminal") -> Any:
     """The OpenSpiel GameType of a kernel game, from its declarations; `utility` that of a
-    game with given rules and players (its `utility()`: Art of War's is zero-sum at 2),
+    game with given rules and players (its `utility()`, which may depend on them),
     `reward` its reward parameter (shaped: a reward every step)."""
     cls = game_class(game)
     low, high = _players(game)

@@ -1,7 +1,7 @@
 """PettingZoo: an AEC environment for every game the kernel plays, an agent per seat.
 
     from artproject.adapters.pettingzoo import env
-    e = env(mission="japan", players=2, difficulty="medium", seats="players")
+    e = env(players=2, seats="players")  # the default game (core/games.py); game="..." another
     e.reset(seed=1)
     for agent in e.agent_iter():
         obs, reward, terminated, truncated, info = e.last()
@@ -14,7 +14,7 @@ observation is a dict: `observation`, the seat's observation tensor (float32, th
 layout plus the seat's own segments: docs/ai.md), and `action_mask` (int8, 1 for each id
 the agent may take; all 0 for an agent not to act). Chance is drawn inside, from the seed
 `reset` is given. Rewards (`reward="terminal"`, the default) come at the end: each seat's
-return (+1 won, -1 lost; A.R.T.: the whole team); with `reward="shaped"` every step pays
+return (+1 won, -1 lost; a team seat's: the whole team's); with `reward="shaped"` every step pays
 each seat the change in its shaped score (from 0 at the start, so a game's rewards sum to
 its return). `infos[agent]["shaped"]` is the shaped score after every step. A game cut at
 its maximum length is truncated. `state()` is the whole game (every seat's observation
@@ -39,6 +39,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from ..core.errors import ArtError, IllegalActionError
+from ..core.games import DEFAULT
 from ..core.seats import Seated
 from ._common import (
     Packers,
@@ -67,7 +68,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
     metadata = {"render_modes": ["human", "ansi"],  # noqa: RUF012 (PettingZoo's)
                 "name": "artproject_v0", "is_parallelizable": False}
 
-    def __init__(self, game: str = "art-project", render_mode: str | None = None,
+    def __init__(self, game: str = DEFAULT, render_mode: str | None = None,
                  max_decisions: int | None = None, **options: Any) -> None:
         EzPickle.__init__(self, game, render_mode, max_decisions, **options)
         super().__init__()

@@ -1,9 +1,10 @@
-"""`artproject serve --watch FILE`: a mission file's board, drawn again each time the file is
+"""`artproject serve --watch FILE`: a rule file's board, drawn again each time the file is
 saved; an error in it shown as `check` prints it (file:line:col, the line, a caret).
 
 The file is checked by the same code as `artproject check` (artproject/checking.py); a clean
-mission (or a variant, on the default board) starts a game so the board shows as it is set
-up: agents, artworks, the pawns at the start.
+file is set up as a game by the game it declares (core/sources.py `game_of`; none: the
+default game), through its tools' `watch_game` (core/games.py `game_tools`), so the board
+shows as it is set up. A game whose tools give no `watch_game` is checked, not drawn.
 """
 
 from __future__ import annotations
@@ -89,21 +90,21 @@ class Watcher:
         return out
 
     def _board(self, kind: str) -> dict[str, Any]:
-        """A clean mission's board as set up (a variant: on the default board)."""
-        from ..core.art.game import new_game
-        from ..core.art.loader import load_rules
-        from ..missions import DEFAULT
+        """A clean file's game as its game sets it up (its tools' `watch_game`), or a note
+        why nothing is drawn."""
+        from ..core.games import DEFAULT, game_tools
+        from ..core.sources import game_of
         from .views import spectator_frame, table
 
-        if kind not in ("mission", "variant"):
-            return {"note": f"a {kind} file: it checks clean; the watcher draws the board of "
-                            "a mission file (or of a variant, on the default board)"}
+        game = game_of(self.path) or DEFAULT
         try:
-            rules = load_rules(self.path) if kind == "mission" else load_rules(
-                DEFAULT, [self.path])
-            players = 2
-            st = new_game(rules, players=players, difficulty=next(iter(rules.difficulties)),
-                          seed=1)
+            setup = getattr(game_tools(game), "watch_game", None)
+            if setup is None:
+                return {"note": f"a {kind} file: it checks clean; the watcher draws no "
+                                f"board of the {game} game's files"}
+            st = setup(self.path, kind)
         except ArtError as err:
             return {"errors": [str(err)]}
+        if isinstance(st, str):
+            return {"note": st}
         return {"table": table(st), **spectator_frame(st)}

@@ -54,7 +54,7 @@ __all__ = ["DEFAULT_RULES", "HELD", "PLOTS", "POLICIES", "check_file", "check_tu
            "play_one", "players", "policy_names", "render", "report_csv", "report_text",
            "rules_digest", "run", "shipped_rules", "store_report", "summary", "tunables",
            "variant_text",
-           "verify"]
+           "verify", "watch_game"]
 
 
 # ====================================================================== simulate
@@ -305,3 +305,18 @@ def check_file(path: Path, doc: Mapping[str, Any],
     except RulesError as err:
         return [err], [], kind
     return [], list(rules.warnings), kind
+
+
+# ====================================================================== watch
+def watch_game(path: Path, kind: str) -> State | str:
+    """What `serve --watch` draws of a clean file (`kind`: `check_file`'s): a mission's
+    game as set up (agents, artworks, the pawns at the start; a variant: on the default
+    board), or a note why a file of another kind draws nothing; RulesError or GameError
+    where the rules do not make a game."""
+    if kind not in ("mission", "variant"):
+        return (f"a {kind} file: it checks clean; the watcher draws the board of a mission "
+                "file (or of a variant, on the default board)")
+    from .game import new_game
+
+    rules = load_rules(path) if kind == "mission" else load_rules(DEFAULT, [path])
+    return new_game(rules, players=2, difficulty=next(iter(rules.difficulties)), seed=1)
