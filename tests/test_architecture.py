@@ -208,8 +208,6 @@ NOT_TOOLS = {"artproject/__init__.py", "artproject/_checked.py", "artproject/cli
 STILL_NAMING = {
     # the reference's parts per game belong in each game's package (docs/architecture.md)
     "artproject/reference.py",
-    # the batched adapter's packing of Art of War's bets: the adapters' own work (issue 24)
-    "artproject/adapters/batched.py",
     # the browser's sources: a stored Art of War game is replayed by its own seating until
     # its tools give `play_game` (as The A.R.T. Project's and Kuhn poker's do)
     "artproject/web/sources.py",

@@ -1,6 +1,7 @@
-"""The batched Art of War environment (artproject/adapters/batched.py): every row is the
-single-game adapters' view of its game (observation, mask, seat), rewards and ends are the
-game's, ended games reset at once with the next seed, and a bad id changes nothing."""
+"""The batched environment (artproject/adapters/batched.py): every row is the single-game
+adapters' view of its game (observation, mask, seat), rewards and ends are the game's, ended
+games reset at once with the next seed, and a bad id changes nothing; Art of War's rows
+written by its own writer (core/aow/batched.py), any other game's from its own tensor."""
 
 from __future__ import annotations
 
@@ -8,8 +9,9 @@ import numpy as np
 import pytest
 
 from artproject.adapters._common import mask, start, tensor
-from artproject.adapters.batched import BatchedWar
+from artproject.adapters.batched import Batched, BatchedWar
 from artproject.core.errors import GameError, IllegalActionError
+from artproject.core.seats import PLAYER_SEATS, Seated
 
 
 def _single(players: int, seed: int) -> object:
@@ -89,7 +91,8 @@ def test_the_docs_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
 
 @pytest.mark.parametrize("players", [2, 4, 7])
 def test_every_row_is_the_layouts_own_tensor_byte_for_byte(players: int) -> None:
-    """The rows written a field at a time for the whole batch (`_Plan`) are the layout's
+    """The rows written a field at a time for the whole batch (Art of War's writer) are the
+    layout's
     own tensor from scratch (plus the seat's one-hot), byte for byte, at every step of many
     games: challenges of every kind, Wise Men added, deaths, piles that change and do not."""
     env = BatchedWar(24, players=players, seed=7 * players)
@@ -99,7 +102,8 @@ def test_every_row_is_the_layouts_own_tensor_byte_for_byte(players: int) -> None
     seen_fight = seen_added = 0
     for _ in range(150):
         for i, g in enumerate(env.games):
-            want = np.asarray(env._slow_row(g, int(seats[i])), dtype=np.float32)
+            want = np.asarray(Seated(g, PLAYER_SEATS).tensor(int(seats[i]), "observation",
+                                                             raw=True), dtype=np.float32)
             assert obs[i].tobytes() == want.tobytes(), (i, g.wait)
             legal = sorted(env._ids[a] for a in g.legal_actions())
             assert np.flatnonzero(masks[i]).tolist() == legal
@@ -111,8 +115,8 @@ def test_every_row_is_the_layouts_own_tensor_byte_for_byte(players: int) -> None
 
 
 def test_a_layout_it_does_not_know_is_written_by_the_layout_itself() -> None:
-    """Without a plan (a layout other than the one `_Plan` knows) the rows come from the
-    layout's writers: the same arrays."""
+    """Without a writer (a layout other than the one Art of War's knows) the rows come from
+    each game's own tensor: the same arrays."""
     fast, slow = BatchedWar(5, players=3, seed=2), BatchedWar(5, players=3, seed=2)
     slow._plan = None
     a, b = fast.reset(), slow.reset()
@@ -137,3 +141,62 @@ def test_actions_not_interned_are_found_by_their_value() -> None:
         assert a[1].tobytes() == b[1].tobytes()
         actions = np.array([rng.choice(np.flatnonzero(m)) for m in a[1]])
         a, b = fast.step(actions), plain.step(actions)
+
+
+def _stepped(env: Batched, singles: list[Seated], make: object, rounds: int,
+             seed: int) -> int:
+    """Step the batch and the single games side by side (a random legal id each), checking
+    every row, mask, seat, reward and end; the games ended."""
+    obs, masks, seats = env.reset()
+    n, rng, ended = len(singles), np.random.default_rng(seed), 0
+    next_seed = [env.seed + i + n for i in range(n)]
+    for _ in range(rounds):
+        for i, s in enumerate(singles):
+            seat = s.current()
+            assert seats[i] == seat
+            assert obs[i].tobytes() == tensor(s, seat).tobytes(), i
+            assert np.array_equal(masks[i], mask(s, seat)), i
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        obs, masks, seats, rewards, dones = env.step(actions)
+        for i, s in enumerate(singles):
+            s.apply(int(actions[i]))
+            assert bool(dones[i]) == s.is_terminal()
+            assert rewards[i].tolist() == (s.returns() if s.is_terminal() else [0.0] * len(
+                rewards[i]))
+            if s.is_terminal():
+                singles[i] = make(next_seed[i])  # type: ignore[operator]
+                next_seed[i] += n
+                ended += 1
+    assert env.episodes == ended
+    return ended
+
+
+@pytest.mark.parametrize(("game", "options"), [("kuhn", {"players": 2}),
+                                               ("art-project", {"mission": "japan"})])
+def test_a_game_without_a_writer_is_batched_from_its_own_tensors(
+        game: str, options: dict[str, object]) -> None:
+    """A game whose tools give no batch writer: each row is the game's own tensor (the
+    single-game adapters' view, players' seats), through ends and resets."""
+    env = Batched(5, game=game, seed=3, **options)
+    assert env._plan is None and env.game == game
+
+    def make(seed: int) -> Seated:
+        return start(game, {**options, "seats": "players"}, seed=seed, chance="sample")
+
+    ended = _stepped(env, [make(3 + i) for i in range(5)], make, 40, 0)
+    assert ended >= (3 if game == "kuhn" else 0)
+
+
+def test_a_games_batched_environment_is_found_by_the_name_its_tools_give() -> None:
+    """`BatchedWar` is `Batched` with Art of War (its tools' BATCHED_ENV): the same rows;
+    a name no game gives is an AttributeError."""
+    import pickle
+
+    import artproject.adapters.batched as batched
+
+    assert BatchedWar.GAME == "art-of-war" and issubclass(BatchedWar, Batched)
+    a, b = BatchedWar(3, players=3, seed=2), Batched(3, game="art-of-war", players=3, seed=2)
+    assert all(x.tobytes() == y.tobytes() for x, y in zip(a.reset(), b.reset(), strict=True))
+    assert pickle.loads(pickle.dumps(BatchedWar)) is BatchedWar
+    with pytest.raises(AttributeError, match="BatchedChess"):
+        batched.BatchedChess  # noqa: B018

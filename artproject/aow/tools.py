@@ -65,3 +65,19 @@ __all__ = ["DEFAULT_RULES", "HELD", "POLICIES", "check_file",
            "counterexample_scenario", "load_rules", "play_one", "players", "policy_names",
            "render",
            "report_csv", "report_text", "rules_digest", "run", "summary", "verify"]
+
+
+# ====================================================================== the batched environment
+BATCHED_ENV: Final = "BatchedWar"  # artproject.adapters.batched's name for this game's
+
+
+def batch_writer(probe: Any, lay: Any, width: int, acts: int, ids: Any) -> Any:
+    """The writer of the batched environment's rows for the layout it knows (a field at a
+    time for the whole batch, core/aow/batched.py), or None; imported here on first use
+    (it needs numpy, the `ai` extra)."""
+    from ..core.aow.batched import batch_writer as writer
+
+    return writer(probe, lay, width, acts, ids)
+
+
+__all__ += ["BATCHED_ENV", "batch_writer"]
