@@ -4,10 +4,13 @@ and its cheap score written out as plain Python, the facts of a move's cost."""
 
 from __future__ import annotations
 
+import dis
 from collections import deque
 from collections.abc import Callable
+from types import CodeType
 from typing import Any
 
+from ..core.actions import Action
 from ..core.art.registry import ALLY_PAWN
 from ..core.art.rules import Ctx, Rules
 
@@ -79,17 +82,20 @@ class _Board:
         "bonus",
         "boost_i",
         "cards",
+        "carry",
         "city_lost",
         "city_symbol",
         "clues",
         "costs",
         "dist",
+        "dist_to",
         "later",
         "lost_at",
         "need",
         "res_cap",
         "steps",
         "symbol_cities",
+        "toward",
         "track_symbols",
         "weigh",
     )
@@ -97,8 +103,13 @@ class _Board:
     def __init__(self, rules: Rules) -> None:
         p = rules.params
         self.dist, road = _roads_between(rules)
+        # per city: the roads to it from every city (the columns of `dist`)
+        self.dist_to = tuple(zip(*self.dist, strict=True))
         self.anywhere = rules.params["rules.movement"] == "anywhere"
-        self.steps = _steps(rules, road, self.anywhere)
+        self.costs = _Costs(rules)  # the move costs met, each as `cost_facts` gives it
+        self.steps = _steps(rules, road, self.anywhere, self.costs)
+        self.toward = _Toward(self.dist, self.steps[0])
+        self.carry = bool(p["rules.carry_artworks"])
         self.lost_at = int(p["rules.lost_city_at"])
         self.need = int(p["rules.clues_per_artwork"])
         self.bonus = int(p["rules.weapon_bonus"])
@@ -107,7 +118,6 @@ class _Board:
         self.cards = {i: _Card(rules, i) for i in rules.cards}
         self.weigh = _weighers(self.cards, self.res_cap)
         self.clues = {i: tuple(set(c.clues)) for i, c in rules.cards.items()}  # distinct
-        self.costs = _Costs(rules)  # the move costs met, each as `cost_facts` gives it
         self.city_lost = bool(rules.hooks.get("city_lost"))
         self.city_symbol = tuple(c.symbol for c in rules.cities)
         self.symbol_cities = tuple(rules.by_symbol.get(s, ()) for s in rules.symbols)
@@ -118,19 +128,46 @@ class _Board:
                            for c in rules.cities)
 
 
-Steps = dict[int, tuple[dict[Any, tuple[int, Ctx]], ...]]
+# a move from a city, as the bot weighs it: the destination, the context its cost is worked
+# out in (who pays, where, the road), that cost's facts (`cost_facts`; None where the
+# rules' cost reads the state: worked out at each decision), the mover's move and carry
+Step = tuple[int, Ctx, Any, Action, Action]
+Steps = dict[int, tuple[dict[str, Step], ...]]
 
 
-def _steps(rules: Rules, road: dict[tuple[int, int], Any], anywhere: bool) -> Steps:
-    """Per mover (a player or the ally pawn), per city, per destination's name: the
-    destination and the context its cost is worked out in (who pays, where, the road)."""
+def _steps(rules: Rules, road: dict[tuple[int, int], Any], anywhere: bool,
+           costs: _Costs) -> Steps:
+    """Per mover (a player or the ally pawn), per city, per destination's name: its `Step`."""
     n = len(rules.cities)
     ways = [[d for d in range(n) if d != c and (anywhere or (c, d) in road)]
             for c in range(n)]
-    return {who: tuple({rules.cities[d].name: (d, Ctx(0 if who == ALLY_PAWN else who, d,
-                                                      road.get((c, d))))
-                        for d in ways[c]} for c in range(n))
-            for who in (*range(6), ALLY_PAWN)}
+    pure = not _reads_state(rules.move_cost)
+    out: Steps = {}
+    for who in (*range(6), ALLY_PAWN):
+        rows = []
+        for c in range(n):
+            row: dict[str, Step] = {}
+            for d in ways[c]:
+                name = rules.cities[d].name
+                ctx = Ctx(0 if who == ALLY_PAWN else who, d, road.get((c, d)))
+                row[name] = (d, ctx, costs[rules.move_cost(None, ctx)] if pure else None,
+                             Action("move", who, name), Action("carry", who, name))
+            rows.append(row)
+        out[who] = tuple(rows)
+    return out
+
+
+def _reads_state(cost: Callable[..., Any]) -> bool:
+    """Whether the rules' move cost (DSL compiled to a Python function of the state and the
+    context) may read the state: its first argument read anywhere, or code this cannot
+    follow (a nested function, a shared cell, no code at all). Where it does not, a
+    move's cost is the same for its road and payer at every decision: worked out once."""
+    code = getattr(cost, "__code__", None)
+    if code is None or code.co_argcount < 1 or code.co_cellvars or code.co_freevars \
+            or any(isinstance(k, CodeType) for k in code.co_consts):
+        return True
+    state = code.co_varnames[0]
+    return any(i.argval == state for i in dis.get_instructions(code))
 
 
 def _weighers(cards: dict[int, _Card], res_cap: int,
@@ -179,6 +216,29 @@ def cost_facts(rules: Rules, cost: tuple[tuple[str, int], ...],
     index = {k: i for i, k in enumerate(rules.resources)}
     return (tuple((index[k] if k != "health" else -1, n) for k, n in need.items()),
             sum(n for _, n in cost))
+
+
+class _Toward(dict[tuple[int, tuple[int, ...]], dict[str, int]]):
+    """Per city and cities wanted: each move from the city that brings a pawn nearer the
+    nearest city wanted, by the destination's name, and how many roads nearer; worked out
+    when first asked for (the same for every mover: only who pays differs)."""
+
+    def __init__(self, dist: tuple[tuple[int, ...], ...], ways: tuple[dict[str, Step], ...],
+                 ) -> None:
+        super().__init__()
+        self.dist, self.ways = dist, ways
+
+    def __missing__(self, key: tuple[int, tuple[int, ...]]) -> dict[str, int]:
+        here, wanted = key
+        d = self.dist
+        near = min(d[here][g] for g in wanted)
+        out = {}
+        for name, step in self.ways[here].items():
+            gain = near - min(d[step[0]][g] for g in wanted)
+            if gain > 0:
+                out[name] = gain
+        self[key] = out
+        return out
 
 
 class _Costs(dict[Any, tuple[tuple[tuple[int, int], ...], int]]):
