@@ -68,7 +68,7 @@ class _Card:
         self.agents = tuple((rules.by_symbol.get(sym, ()), n, 1.5 * n, 0.5 * n, 1.0 * n)
                             for sym, n in c.agents)
         self.clues = c.clues
-        # the most the agents it places can add to its score (see `Heuristic._scorer`):
+        # the most the agents it places can add to its score (see planning.py `_weigh`):
         # each city takes at least the plain weight
         self.agents_top = -sum(0.5 * n * len(cities) for cities, n, *_ in self.agents)
 
@@ -172,7 +172,7 @@ def _reads_state(cost: Callable[..., Any]) -> bool:
 
 def _weighers(cards: dict[int, _Card], res_cap: int,
               ) -> dict[int, Callable[[list[int], int, list[float]], tuple[float, Any, float]]]:
-    """Per card, the cheap part of its score (see `Heuristic._scorer`'s `weigh`) written out
+    """Per card, the cheap part of its score (see planning.py `_weigh`) written out
     as plain Python, once per rules: `(van, spare health, clue part per symbol) -> (score
     before the agents' part, the clue parts, the most the score can be)`. The same float
     operations in the same order as the loops over the card's needs and gains would do."""
