@@ -8,7 +8,7 @@ import dis
 from collections import deque
 from collections.abc import Callable
 from types import CodeType
-from typing import Any
+from typing import Any, Final
 
 from ..core.actions import Action
 from ..core.art.registry import ALLY_PAWN
@@ -108,7 +108,7 @@ class _Board:
         self.anywhere = rules.params["rules.movement"] == "anywhere"
         self.costs = _Costs(rules)  # the move costs met, each as `cost_facts` gives it
         self.steps = _steps(rules, road, self.anywhere, self.costs)
-        self.toward = _Toward(self.dist, self.steps[0])
+        self.toward = _Toward(self.dist_to, self.steps[0])
         self.carry = bool(p["rules.carry_artworks"])
         self.lost_at = int(p["rules.lost_city_at"])
         self.need = int(p["rules.clues_per_artwork"])
@@ -218,27 +218,54 @@ def cost_facts(rules: Rules, cost: tuple[tuple[str, int], ...],
             sum(n for _, n in cost))
 
 
+class _Nearest(dict[tuple[int, ...], tuple[int, ...]]):
+    """Per cities wanted: the roads from each city to the nearest of them; worked out when
+    first asked for."""
+
+    def __init__(self, dist_to: tuple[tuple[int, ...], ...]) -> None:
+        super().__init__()
+        self.dist_to = dist_to
+
+    def __missing__(self, wanted: tuple[int, ...]) -> tuple[int, ...]:
+        to = self.dist_to
+        near = to[wanted[0]] if len(wanted) == 1 else tuple(map(min, *map(to.__getitem__,
+                                                                            wanted)))
+        _keep(self, wanted, near)
+        return near
+
+
 class _Toward(dict[tuple[int, tuple[int, ...]], dict[str, int]]):
     """Per city and cities wanted: each move from the city that brings a pawn nearer the
     nearest city wanted, by the destination's name, and how many roads nearer; worked out
     when first asked for (the same for every mover: only who pays differs)."""
 
-    def __init__(self, dist: tuple[tuple[int, ...], ...], ways: tuple[dict[str, Step], ...],
-                 ) -> None:
+    def __init__(self, dist_to: tuple[tuple[int, ...], ...],
+                 ways: tuple[dict[str, Step], ...]) -> None:
         super().__init__()
-        self.dist, self.ways = dist, ways
+        self.nearest, self.ways = _Nearest(dist_to), ways
 
     def __missing__(self, key: tuple[int, tuple[int, ...]]) -> dict[str, int]:
         here, wanted = key
-        d = self.dist
-        near = min(d[here][g] for g in wanted)
+        near = self.nearest[wanted]
         out = {}
+        at = near[here]
         for name, step in self.ways[here].items():
-            gain = near - min(d[step[0]][g] for g in wanted)
+            gain = at - near[step[0]]
             if gain > 0:
                 out[name] = gain
-        self[key] = out
+        _keep(self, key, out)
         return out
+
+
+def _keep(memo: dict[Any, Any], key: Any, value: Any) -> None:
+    """Keep a worked-out value (a table that fills as it is asked), up to `MEMO` of them:
+    past it the table starts again, so that a long run's tables stay small."""
+    if len(memo) >= MEMO:
+        memo.clear()
+    memo[key] = value
+
+
+MEMO: Final = 4096  # values a table that fills as it is asked keeps (see `_keep`)
 
 
 class _Costs(dict[Any, tuple[tuple[tuple[int, int], ...], int]]):

@@ -10,8 +10,6 @@ where it stands, it ends the movement there (`_comes_back`), so no game loops on
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from types import MappingProxyType
 from typing import Any, Final
 
 from ..core.actions import Action
@@ -22,7 +20,6 @@ from .now import Bot, Now, delivery, nearest
 
 _MOVES: Final = frozenset({"move", "carry"})
 _LOOKAHEAD: Final = 64  # the bot's own free moves followed to see whether they come back
-_NONE: Final[Mapping[str, int]] = MappingProxyType({})  # no move brings the pawn nearer
 
 
 class Movement(Bot):
@@ -166,7 +163,8 @@ def _collect_or_fight(now: Now, nxt: Any, carried: Any) -> list[int]:
     st, b = now.st, now.b
     few = b.lost_at - 3  # agents under which a city is no target (critical or not)
     lost, artworks = st.lost, st.artworks
-    city_symbol, margin, critical = b.city_symbol, now.margin, now.critical
+    city_symbol, margin, critical, city_lost = (b.city_symbol, now.margin, now.critical,
+                                                b.city_lost)
     out = []
     for c, n in enumerate(st.agents):
         if lost[c]:
@@ -177,8 +175,8 @@ def _collect_or_fight(now: Now, nxt: Any, carried: Any) -> list[int]:
             continue
         if n < few:
             continue
-        if n > few or critical(c):  # (lost_at - 2 agents or more, or its fall loses)
-            out.append(c)
+        if n > few or (city_lost and critical(c)):  # (lost_at - 2 agents or more, or its
+            out.append(c)                          # fall loses: a rule on a city's fall)
     return out
 
 
@@ -209,10 +207,10 @@ def _wanted_moves(now: Now, mine: dict[int, list[int]], targets: list[int],
         ways = steps[i if i < players else ALLY_PAWN][here]
         holds = carried[i]
         along = _along(now, here, goals) if holds or (artworks[here] and b.carry) else None
-        for name, gain in (toward[here, tuple(goals)] if not holds else
-                           toward[here, along] if along else _NONE).items():
-            step = ways[name]
-            want[step[3]] = (gain, step[1], step[2], 0.0)
+        if not holds or along:  # its moves (the artwork it holds goes along)
+            for name, gain in toward[here, along if holds else tuple(goals)].items():
+                step = ways[name]
+                want[step[3]] = (gain, step[1], step[2], 0.0)
         if along and not holds:  # its carries: the city's artwork taken along
             for name, gain in toward[here, along].items():
                 step = ways[name]
