@@ -10,9 +10,9 @@ from collections.abc import Callable
 from types import CodeType
 from typing import Any, Final
 
-from ..core.actions import Action
-from ..core.art.registry import ALLY_PAWN
-from ..core.art.rules import Ctx, Rules
+from ...actions import Action
+from ..registry import ALLY_PAWN
+from ..rules import Ctx, Rules
 
 
 def distances(rules: Rules) -> tuple[tuple[int, ...], ...]:
