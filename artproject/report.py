@@ -100,7 +100,7 @@ def war_report(rows: Sequence[Row]) -> str:
     """Art of War's games in a store: simulate's table for each (rules, variant, policies),
     a row for each player count (each seat's and each policy's win rate, 95% Wilson
     intervals, draws, turns, causes of death; artproject/aow/simulate.py)."""
-    from .aow.simulate import report_text, summary
+    from .core.aow.simulate import report_text, summary
 
     groups: dict[CellKey, list[Row]] = defaultdict(list)
     for r in rows:

@@ -299,8 +299,8 @@ def _play_art(rules: Any, row: Any) -> Machine:
 
 
 def _play_war(rules: Any, row: Any) -> Machine:
-    from ..aow.policies import POLICIES
-    from ..aow.simulate import policy_names, seating
+    from ..core.aow.bots import POLICIES
+    from ..core.aow.simulate import policy_names, seating
     from ..core.aow.state import War
     from ..policies import make_policy
 

@@ -16,11 +16,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import IO, Any, cast
 
-from ..core.aow.info import observation
-from ..core.aow.registry import P
-from ..core.aow.state import War
-from ..core.errors import ArtError
-from ..play import Session, run_session
+from ...play import Session, run_session
+from ..errors import ArtError
+from .info import observation
+from .registry import P
+from .state import War
 
 CLEAR = "\x1b[2J\x1b[H"  # a terminal's clear screen; a pipe gets blank lines instead
 HELP = """commands:

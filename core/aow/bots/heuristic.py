@@ -38,13 +38,13 @@ from collections.abc import Callable
 from operator import mul
 from typing import Any, Final
 
-from ..core.actions import Action
-from ..core.aow.fight import DUEL
-from ..core.aow.registry import REG
-from ..core.aow.rules import Ctx
-from ..core.aow.state import War
-from ..core.registry import Kind
-from ..policies import random_policy
+from ....policies import random_policy
+from ...actions import Action
+from ...registry import Kind
+from ..fight import DUEL
+from ..registry import REG
+from ..rules import Ctx
+from ..state import War
 from .simple import Simple, _card, _pick, simple_policy  # (the readings both bots share)
 
 Policy = Callable[[War], Action]
@@ -572,7 +572,7 @@ def _squeeze(rich: float, poor: float) -> int:
 
 
 def _seat(st: War, name: Any) -> int:
-    from ..core.aow.registry import P
+    from ..registry import P
 
     return P.index(str(name))
 
@@ -610,7 +610,7 @@ def ismcts_policy(seed: int, budget: int = 128, depth: int = 400, tree: int = 2,
     taking the decisions it does not search. Options as the first game's ismcts; its
     simulations are cheap (games of a few turns) and its choices closer, so it searches
     more and trusts a smaller lead (docs/ai.md)."""
-    from ..search import Ismcts
+    from ....search import Ismcts
 
     return Ismcts(seed, Heuristic(seed), Heuristic(seed + 1), budget=budget, depth=depth,
                   tree=tree, margin=margin, z=z, kinds=SEARCHED)

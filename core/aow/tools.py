@@ -9,11 +9,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Final
 
-from ..core.aow.loader import DEFAULT as DEFAULT_RULES
-from ..core.aow.loader import check_card_file, load_rules
-from ..core.errors import RulesError
+from ..errors import RulesError
+from .bots import POLICIES
+from .loader import DEFAULT as DEFAULT_RULES
+from .loader import check_card_file, load_rules
 from .play import run
-from .policies import POLICIES
 from .render import render_war as render
 from .simulate import play_one, policy_names, report_csv, report_text, rules_digest, summary
 from .verify import counterexample_scenario, verify
@@ -32,9 +32,9 @@ def players(rules: Any) -> tuple[int, int]:
 def war_kind(doc: Mapping[str, Any], path: Path | None = None) -> str:
     """What a file of Art of War is: scenario, cards, rules or variant (a file naming its
     cards is rules, unless it lies in a `variants` folder: a variant with a deck of its own)."""
-    from ..core.aow.scenarios import ScenarioFile
-    from ..core.aow.schema import WarSpec
-    from ..core.schema import params_of
+    from ..schema import params_of
+    from .scenarios import ScenarioFile
+    from .schema import WarSpec
 
     if (frozenset(params_of(ScenarioFile)) - frozenset(params_of(WarSpec))) & doc.keys():
         return "scenario"
@@ -51,7 +51,7 @@ def check_file(path: Path, doc: Mapping[str, Any],
     a scenario, its cards, its rules or a variant of them)."""
     kind = f"art-of-war:{war_kind(doc, path)}"
     if kind.endswith(":scenario"):
-        from ..core.scenario import run_scenario
+        from ..scenario import run_scenario
 
         run_scenario(path)
         return [], [], kind

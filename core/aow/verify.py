@@ -13,10 +13,10 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any, Final
 
-from ..core.aow.rules import WarRules
-from ..core.aow.state import War
-from ..verify import Example, Outcome, Report, play_checked, scenario_text, search
-from .policies import POLICIES
+from ...verify import Example, Outcome, Report, play_checked, scenario_text, search
+from .bots import POLICIES
+from .rules import WarRules
+from .state import War
 
 MAX_STEPS: Final = 20_000  # W18's turn limit ends a game long before (a few per turn)
 

@@ -16,12 +16,12 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any, Final
 
-from ..core.aow.registry import P
-from ..core.aow.rules import WarRules
-from ..core.aow.state import War
-from ..core.errors import GameError, closest
-from ..policies import make_policy
-from .policies import POLICIES
+from ...policies import make_policy
+from ..errors import GameError, closest
+from .bots import POLICIES
+from .registry import P
+from .rules import WarRules
+from .state import War
 
 MAX_DECISIONS: Final = 200_000  # W18's turn limit ends every game well before this
 GAME: Final = "art-of-war"
@@ -44,7 +44,7 @@ def policy_names(text: str) -> list[str]:
             raise GameError(f"unknown policy {name!r} for Art of War{closest(name, POLICIES)}; "
                             "policies: " + ", ".join(POLICIES) + " (a list seats them in turn: "
                             "heuristic,random)")
-        from ..policies import check_policy
+        from ...policies import check_policy
 
         check_policy(n, POLICIES)  # (its numbers within their bounds too)
     return names
@@ -88,7 +88,7 @@ def rules_digest(rules: WarRules) -> str:
 def summary(key: Any, rows: Sequence[Any], seed: int, games: int,
             variants: list[str]) -> dict[str, Any]:
     """A cell's report (a player count) from its games' rows."""
-    from ..simulate import wilson
+    from ...simulate import wilson
 
     players, names = key.players, policy_names(key.policy)
     n = len(rows)

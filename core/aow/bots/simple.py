@@ -10,12 +10,12 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from ..core.actions import Action
-from ..core.aow.fight import COLLECTIVE, DUEL
-from ..core.aow.registry import REG, P
-from ..core.aow.rules import Ctx
-from ..core.aow.state import War
-from ..core.registry import Kind
+from ...actions import Action
+from ...registry import Kind
+from ..fight import COLLECTIVE, DUEL
+from ..registry import REG, P
+from ..rules import Ctx
+from ..state import War
 
 Policy = Callable[[War], Action]
 
