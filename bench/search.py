@@ -57,7 +57,7 @@ def _art_pair(mission: str, players: int, difficulty: str, seed: int, policy: st
 
 def _war_game(players: int, seed: int, seat: int, spec: str) -> tuple[bool, float, int, Any]:
     from artproject import new_game
-    from artproject.core.aow.bots.heuristic import POLICIES
+    from artproject.core.aow.bots import POLICIES
     from artproject.policies import make_policy
 
     g = new_game("art-of-war", players=players, seed=seed)

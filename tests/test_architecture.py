@@ -197,20 +197,12 @@ MAX_LINES = 500
 # The server's lobby and the scenario runner grew this session (issues 23 and 22) past the
 # line: each is one subject (the lobby's requests; the runner's check words), split next.
 LONG_MODULES = {"artproject/cli.py", "core/machine.py", "core/art/loader.py",
-                "artproject/server/lobby.py", "core/scenario.py",
-                # Art of War's new heuristic (issue 26): its odds, bets and answers, split next
-                "core/aow/bots/heuristic.py"}
+                "artproject/server/lobby.py", "core/scenario.py"}
 
 
 # Functions over MAX_COMPLEXITY, each with why; the test fails on any other, and on one of
 # these once it reads simply (then strike it from here).
 TANGLED = {
-    # Art of War's tools: its first heuristic, kept as `simple` beside the new one (issue 26),
-    # and its screen and table
-    "core/aow/bots/simple.py Simple.on_turn",
-    "core/aow/bots/simple.py Simple.on_answer",
-    "core/aow/play.py screen",
-    "core/aow/simulate.py summary",
     # the plots: report.py is being hardened in parallel (issue 27)
     "artproject/report.py plot_win_rate",
 }

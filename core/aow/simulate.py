@@ -1,4 +1,5 @@
-"""Simulated games of Art of War: whole games under seat policies, and their table.
+"""Art of War's part of `simulate` (tools.py gives it to the tools): whole games under seat
+policies, and their table.
 
 `--policy heuristic,random` seats the policies in turn round the table, and game i (seed s)
 shifts them by s, so that over a run each policy sits in every seat as often. A game's
@@ -19,12 +20,11 @@ from typing import Any, Final
 from ...policies import make_policy
 from ..errors import GameError, closest
 from .bots import POLICIES
-from .registry import P
+from .registry import GAME, P
 from .rules import WarRules
 from .state import War
 
 MAX_DECISIONS: Final = 200_000  # W18's turn limit ends every game well before this
-GAME: Final = "art-of-war"
 CAUSES: Final = {"cards": "out of cards (W17)", "tokens": "out of tokens (W17)"}
 
 
@@ -88,37 +88,53 @@ def rules_digest(rules: WarRules) -> str:
 def summary(key: Any, rows: Sequence[Any], seed: int, games: int,
             variants: list[str]) -> dict[str, Any]:
     """A cell's report (a player count) from its games' rows."""
-    from ...simulate import wilson
-
     players, names = key.players, policy_names(key.policy)
     n = len(rows)
     seat_wins = Counter(r.outcome for r in rows)
-    pol_wins: Counter[str] = Counter()
-    pol_seats: Counter[str] = Counter()
-    causes: Counter[str] = Counter()
-    for r in rows:
-        seats = seating(names, players, r.seed)
-        pol_seats.update(seats)
-        if r.outcome in P:
-            pol_wins[seats[P.index(r.outcome)]] += 1
-        for death in filter(None, r.cause.split(";")):
-            causes[CAUSES.get(death.split()[1], death.split()[1])] += 1
-    seats_out = [{"seat": P[s], "won": seat_wins[P[s]],
-                  "win_rate": seat_wins[P[s]] / n if n else 0.0,
-                  "ci95": [round(x, 4) for x in wilson(seat_wins[P[s]], n)]}
-                 for s in range(players)]
-    pols = [{"policy": p, "seat_games": pol_seats[p], "won": pol_wins[p],
-             "win_rate": pol_wins[p] / pol_seats[p] if pol_seats[p] else 0.0,
-             "ci95": [round(x, 4) for x in wilson(pol_wins[p], pol_seats[p])]}
-            for p in dict.fromkeys(names)]
     return {"game": GAME, "mission": key.mission, "players": players, "games": n,
             "seed": seed, "policy": key.policy, "variants": variants,
-            "fair_share": 1 / players, "seats": seats_out, "policies": pols,
-            "draws": seat_wins["draw"],
+            "fair_share": 1 / players, "seats": _seats(seat_wins, players, n),
+            "policies": _policies(rows, names, players), "draws": seat_wins["draw"],
             "average_turns": sum(r.rounds for r in rows) / n if n else 0.0,
             "longest": max((r.rounds for r in rows), default=0),
             "average_decisions": sum(r.decisions for r in rows) / n if n else 0.0,
-            "causes": dict(causes.most_common())}
+            "causes": dict(_causes(rows).most_common())}
+
+
+def _seats(wins: Counter[str], players: int, n: int) -> list[dict[str, Any]]:
+    """Each seat's wins and win rate, with its 95% Wilson interval."""
+    from ...simulate import wilson
+
+    return [{"seat": P[s], "won": wins[P[s]], "win_rate": wins[P[s]] / n if n else 0.0,
+             "ci95": [round(x, 4) for x in wilson(wins[P[s]], n)]} for s in range(players)]
+
+
+def _policies(rows: Sequence[Any], names: list[str], players: int) -> list[dict[str, Any]]:
+    """Each policy's wins over the seats it held (seated in turn by each game's seed), with
+    its 95% Wilson interval."""
+    from ...simulate import wilson
+
+    wins: Counter[str] = Counter()
+    seats: Counter[str] = Counter()
+    for r in rows:
+        seated = seating(names, players, r.seed)
+        seats.update(seated)
+        if r.outcome in P:
+            wins[seated[P.index(r.outcome)]] += 1
+    return [{"policy": p, "seat_games": seats[p], "won": wins[p],
+             "win_rate": wins[p] / seats[p] if seats[p] else 0.0,
+             "ci95": [round(x, 4) for x in wilson(wins[p], seats[p])]}
+            for p in dict.fromkeys(names)]
+
+
+def _causes(rows: Sequence[Any]) -> Counter[str]:
+    """The deaths by their cause (W17's, told as CAUSES says)."""
+    causes: Counter[str] = Counter()
+    for r in rows:
+        for death in filter(None, r.cause.split(";")):
+            cause = death.split()[1]
+            causes[CAUSES.get(cause, cause)] += 1
+    return causes
 
 
 def report_text(cells: list[dict[str, Any]]) -> str:
