@@ -35,6 +35,7 @@ from websockets.exceptions import ConnectionClosed
 from artproject.core.hooks import NOBODY
 from artproject.core.machine import Machine
 from artproject.server import frames as frames_module
+from artproject.server import live as live_module
 from artproject.server import lobby as lobby_module
 from tests.serving import Client, Running, play_out, running
 
@@ -201,7 +202,7 @@ class Wire:
         self.answers: list[tuple[Any, dict[str, Snapshot]]] = []
 
 
-def _snap(live: lobby_module.Live) -> Snapshot:
+def _snap(live: live_module.Live) -> Snapshot:
     return (live.state.clone(), live.last, live.status, [s.summary() for s in live.seats])
 
 
@@ -214,9 +215,9 @@ def wire(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Runn
 
     w = Wire()
     holder: list[Running] = []
-    put, send_text = lobby_module.Conn.put, WebSocket.send_text
+    put, send_text = live_module.Conn.put, WebSocket.send_text
 
-    def queued(conn: lobby_module.Conn, msg: dict[str, Any] | None) -> None:
+    def queued(conn: live_module.Conn, msg: dict[str, Any] | None) -> None:
         if w.on and msg is not None and not conn.closed:
             games = holder[0].lobby.games.values()
             live = next((g for g in games if conn in g.conns()), None)
@@ -235,7 +236,7 @@ def wire(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Runn
                                   {g.id: _snap(g) for g in holder[0].lobby.games.values()}))
             return super().render(content)
 
-    monkeypatch.setattr(lobby_module.Conn, "put", queued)
+    monkeypatch.setattr(live_module.Conn, "put", queued)
     monkeypatch.setattr(WebSocket, "send_text", sent)
     monkeypatch.setattr(app_module, "JSONResponse", Answer)
     for srv in running(tmp_path / "games.db"):
@@ -247,24 +248,24 @@ def _told(st: Machine, seat: int) -> list[str]:
     return [str(e) for e in st.information_state(seat)[3]]
 
 
-def _shadow(srv: Running, live: lobby_module.Live, snap: Snapshot, seat: int, seed: int,
-            ) -> tuple[lobby_module.Live, lobby_module.Conn]:
+def _shadow(srv: Running, live: live_module.Live, snap: Snapshot, seat: int, seed: int,
+            ) -> tuple[live_module.Live, live_module.Conn]:
     """The game `snap` with what `seat` cannot see drawn anew, as a Live the lobby's own
     code can tell of, and a connection of `seat`'s in it."""
     st, last, status, _ = snap
     other = st.resample([] if seat == NOBODY else [seat], seed)
-    seats = [lobby_module.Seat(s.index, s.kind, s.bot, s.name, s.token) for s in live.seats]
-    shadow = lobby_module.Live(live.id, other, live.name, seats, live.bot_seed, status,
+    seats = [live_module.Seat(s.index, s.kind, s.bot, s.name, s.token) for s in live.seats]
+    shadow = live_module.Live(live.id, other, live.name, seats, live.bot_seed, status,
                                live.created, live.options)
     if last is not None:  # the last move as it is in the resampled game's history
         i = max(i for i, a in enumerate(st.history) if a is last[1] or str(a) == str(last[1]))
         shadow.last = last[0], other.history[i]
-    conn = lobby_module.Conn(seat)
+    conn = live_module.Conn(seat)
     (shadow.spectators if seat == NOBODY else seats[seat].conns).add(conn)
     return shadow, conn
 
 
-def _remade(srv: Running, live: lobby_module.Live, seat: int, m: dict[str, Any],
+def _remade(srv: Running, live: live_module.Live, seat: int, m: dict[str, Any],
             snap: Snapshot, seed: int) -> dict[str, Any]:
     shadow, conn = _shadow(srv, live, snap, seat, seed)
     if m["type"] == "welcome":
@@ -284,7 +285,7 @@ KEYS = {"welcome": {"type", "game", "seat", "status", "seats", "table", "last", 
 SEAT_KEYS = {"seat", "kind", "name", "taken", "connected", "bot"}
 
 
-def _check_message(srv: Running, live: lobby_module.Live, seat: int, m: dict[str, Any],
+def _check_message(srv: Running, live: live_module.Live, seat: int, m: dict[str, Any],
                    snap: Snapshot, secrets_: list[str]) -> None:
     text = json.dumps(m)
     for s in secrets_:

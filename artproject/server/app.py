@@ -22,7 +22,8 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from ..core.hooks import NOBODY
-from .lobby import Conn, Live, Lobby, P, Refused
+from .live import Conn, Live, P, Refused
+from .lobby import Lobby
 
 MESSAGE_LIMIT: Final = 4096  # bytes in a message or a lobby body
 PROTOCOL_LIMIT: Final = 16384  # a WebSocket message over this is closed by the protocol (1009)

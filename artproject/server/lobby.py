@@ -4,19 +4,17 @@ stored, then announced), the bots, and rebuilding every game from the database a
 The server holds each game's whole state; a connection is told of it only through
 `frames.frame`. Every accepted move is committed to the database before anyone hears of
 it, with the client's id, so a resend is applied once; a move that cannot be stored is not
-applied.
+applied. A game being served and its pieces (seats, connections, refusals) are live.py's.
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import hmac
 import json
 import secrets
 import sqlite3
 import sys
-import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Final
@@ -29,113 +27,14 @@ from ..core.machine import Machine
 from ..core.saves import FORMAT as SAVE_FORMAT
 from ..core.saves import VERSION as SAVE_VERSION
 from ..core.saves import digest, from_dict
-from .frames import Seen, frame
+from .frames import frame
+from .live import Conn, Live, P, Refused, Seat, last_seen, now_text, token_hash
 from .store import Op, Store
 
 DIGEST_EVERY: Final = 16  # a move stores the game's digest every this many, and at the end
 SLOW_BOTS: Final = frozenset({"ismcts"})  # bots that think in a thread, off the event loop
-QUEUE_LIMIT: Final = 512  # frames waiting for a slow connection before it is closed
 NAME_LIMIT: Final = 60
 GAMES_LIMIT: Final = 5000  # unfinished games at once: a lobby flood fills no disk
-P: Final = tuple(f"p{i + 1}" for i in range(9))
-
-
-class Refused(Exception):
-    """A request or message refused: `code` (docs/server.md's table), `message`, the HTTP
-    status a lobby request answers with."""
-
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
-        super().__init__(message)
-        self.code, self.message, self.status = code, message, status
-
-
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def now_text() -> str:
-    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-
-
-class Conn:
-    """One WebSocket connection's place in a game: its seat (NOBODY: a spectator), the events
-    it has been sent, and its queue of frames (sent in order by its own task)."""
-
-    def __init__(self, seat: int) -> None:
-        self.seat = seat
-        self.sent: Seen = (0, 0, 0)  # its place in the seat's events (frames.frame)
-        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
-        self.closed = False
-        self.close_code = 1000
-
-    def put(self, msg: dict[str, Any] | None) -> None:
-        if self.closed:
-            return
-        if self.queue.qsize() >= QUEUE_LIMIT:  # a client that does not read: let it go
-            self.close(1008)
-            return
-        self.queue.put_nowait(msg)
-
-    def close(self, code: int) -> None:
-        if not self.closed:
-            self.closed, self.close_code = True, code
-            self.queue.put_nowait(None)
-
-
-class Seat:
-    """A seat: a person's (with the hash of its token, when taken) or a bot's."""
-
-    def __init__(self, index: int, kind: str, bot: str = "", name: str = "",
-                 token: str | None = None) -> None:
-        self.index, self.kind, self.bot, self.name, self.token = index, kind, bot, name, token
-        self.conns: set[Conn] = set()
-        self.policy: Callable[[Machine], Action] | None = None
-
-    def summary(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"seat": P[self.index], "kind": self.kind, "name": self.name,
-                               "taken": self.kind == "bot" or self.token is not None,
-                               "connected": self.kind == "bot" or bool(self.conns)}
-        if self.kind == "bot":
-            out["bot"] = self.bot
-        return out
-
-
-def last_seen(live: Live, seat: int) -> dict[str, str] | None:
-    """The last move as `seat` saw it (a card laid face down stays down for the others: the
-    game's `action_seen`, as in the seat's events), or None before the first."""
-    if live.last is None:
-        return None
-    whose, action = live.last
-    return {"seat": P[whose], "action": live.state.action_seen(action, seat)}
-
-
-class Live:
-    """A game being served: its state (the server's alone), seats, connections, the ids of
-    the moves applied, and a lock that keeps its moves in order."""
-
-    def __init__(self, gid: str, state: Machine, name: str, seats: list[Seat], bot_seed: int,
-                 status: str, created: str, options: dict[str, Any]) -> None:
-        self.id, self.state, self.name, self.seats = gid, state, name, seats
-        self.bot_seed, self.status, self.created, self.options = bot_seed, status, created, options
-        self.spectators: set[Conn] = set()
-        self.clients: dict[tuple[int, str], int] = {}  # (seat, client id) -> version
-        self.lock = asyncio.Lock()
-        self.last: tuple[int, Action] | None = None  # the last move: its seat and action
-        self.bots: asyncio.Task[None] | None = None
-
-    def conns(self) -> list[Conn]:
-        return [c for s in self.seats for c in s.conns] + list(self.spectators)
-
-    def summary(self) -> dict[str, Any]:
-        st = self.state
-        return {"id": self.id, "game": st.game, "title": st.TITLE, "name": self.name,
-                **self.options, "players": len(self.seats), "status": self.status,
-                "moves": len(st.history), "created": self.created,
-                "seats": [s.summary() for s in self.seats],
-                "outcome": st.outcome, "reason": st.reason}
-
-    def open_seats(self) -> list[Seat]:
-        return [s for s in self.seats if s.kind == "person" and s.token is None]
 
 
 class Lobby:

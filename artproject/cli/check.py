@@ -1,0 +1,82 @@
+"""`artproject check`: rule files checked, a clean verdict kept in the cache; and each
+--variant checked as `check` checks it, before any command plays it."""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+
+def _check_variants(refs: Sequence[str]) -> None:
+    """Each --variant file checked as `check` checks it, before anything is played: its every
+    error (an empty file among them) is told and the command refused (exit 2)."""
+    from ..core.errors import GameError
+    from ..core.files import exists
+
+    for ref in refs:
+        path = Path(ref)
+        if not (ref.endswith(".toml") or "/" in ref) or not exists(path) or path.is_dir():
+            continue  # a shipped name, or no file: the loader says so in its own words
+        found, _ = _verdict(path)
+        if found:
+            raise GameError("\n".join(found) + f"\nartproject: --variant {ref}: "
+                            f"{len(found)} error(s) (as `artproject check {ref}` finds)")
+
+
+def _toml_files(paths: Sequence[str]) -> list[Path]:
+    from ..core.errors import Location, RulesError
+
+    out: list[Path] = []
+    for p in map(Path, paths):
+        if p.is_dir():
+            out += sorted(p.rglob("*.toml"))
+        elif p.exists():
+            out.append(p)
+        else:
+            raise RulesError("no such file or folder", Location(str(p)))
+    return out
+
+
+def _check(paths: Sequence[str]) -> int:
+    files = _toml_files(paths)
+    errors = warnings = 0
+    for f in files:
+        found, odd = _verdict(f)
+        for e in (*found, *odd):
+            print(e, file=sys.stderr)
+        errors += len(found)
+        warnings += len(odd)
+    print(f"checked {len(files)} file(s): "
+          + ("no errors" if not errors else f"{errors} error(s)")
+          + (f", {warnings} warning(s)" if warnings else ""))
+    return 2 if errors else 0
+
+
+# The kinds of file whose clean verdict is kept (another game's `GAME:KIND` too): those
+# checked by a game's loader, which notes every file it reads (core/files.py). Scenarios
+# are always run afresh.
+_KEPT = ("mission", "variant", "cards", "base", "rules")
+
+
+def _verdict(path: Path) -> tuple[list[str], list[str]]:
+    """One file's errors and warnings as printed. A clean file's are kept in the cache
+    (core/cache.py): checked again, unchanged and every file it reads unchanged, it is
+    answered from there without loading the checker. Scenarios are always run."""
+    import marshal
+
+    from ..core import cache
+
+    request = str(path)
+    kept = cache.lookup("check", request)
+    if kept is not None:
+        with contextlib.suppress(Exception):  # a damaged entry: checked afresh
+            return [], [str(w) for w in marshal.loads(kept)]
+    from ..checking import checked
+
+    with cache.watching() as read:
+        found, odd, kind = checked(path)
+    if not found and kind.rpartition(":")[2] in _KEPT:
+        cache.store("check", request, read, marshal.dumps(tuple(str(w) for w in odd)))
+    return [str(e) for e in found], [str(w) for w in odd]

@@ -1,0 +1,153 @@
+"""What several commands' options share: the checks of counts, seeds, lists and team sizes,
+the game an option names, the worker count and the backend."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Sequence
+
+from .output import _say
+
+TYPE_CHECKING = False  # typing itself is not imported: the command starts the sooner
+if TYPE_CHECKING:
+    from typing import Any
+
+
+MAX_GAMES = 1_000_000  # games a cell in one simulate run (a million take hours on one core)
+MAX_EXAMPLES = 100_000  # games one verify run tries
+MAX_WORKERS = 64  # processes, even with --force
+MAX_TRIALS = 10_000  # values one tune run tries
+MAX_SEED = 2**63 - 1
+MAX_CONNECT = 3600.0  # seconds --connect-timeout waits for a cluster at most
+
+
+def _game(args: argparse.Namespace) -> str:
+    """--game, checked: a game the kernel plays; left at the default, the game of the rules
+    named (`--mission art-of-war`, or a file that says `game = "art-of-war"`)."""
+    from ..core.errors import GameError, closest
+    from ..core.games import game_names
+    from ..core.sources import game_of
+
+    name = str(getattr(args, "game", "art-project"))
+    if name not in game_names():
+        raise GameError(f"unknown game {name!r}{closest(name, game_names())}; --game is one "
+                        "of: " + ", ".join(game_names()))
+    ref = getattr(args, "mission", None)
+    if name == "art-project" and isinstance(ref, str):
+        if ref in game_names():
+            return ref
+        if ref.endswith(".toml"):
+            return game_of(ref) or name
+    return name
+
+
+def _check_counts(args: argparse.Namespace, policies: bool = True) -> None:
+    """simulate's and tune's numbers and policy, before anything is loaded."""
+    from ..core.errors import GameError
+    from ..policies import check_policy
+
+    if not 1 <= args.games <= MAX_GAMES:
+        raise GameError(f"--games must be from 1 to {MAX_GAMES:,}, not {args.games}")
+    if args.workers < 1:
+        raise GameError(f"--workers must be at least 1, not {args.workers}")
+    _check_seed(args.seed, args.games)
+    if policies:
+        check_policy(args.policy)  # an unknown policy or option, or a number out of its range
+
+
+def _check_seed(seed: int, games: int) -> None:
+    from ..core.errors import GameError
+
+    if not 0 <= seed <= MAX_SEED - games:
+        raise GameError(f"--seed must be from 0 to {MAX_SEED - games}, not {seed}")
+
+
+def _workers(n: int, force: bool) -> int:
+    """--workers, at most the machine's cores (unless forced) and never over MAX_WORKERS."""
+    from ..core.errors import GameError
+
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
+        os.cpu_count() or 1)
+    if n > MAX_WORKERS:
+        raise GameError(f"--workers must be at most {MAX_WORKERS}, not {n}")
+    if n > cores and not force:
+        _say(f"artproject: note: --workers {n} is more than this machine's {cores} core(s); "
+             f"using {cores} (--force uses {n})")
+        return cores
+    return n
+
+
+def _backend(args: argparse.Namespace) -> Any:
+    """The backend the options name (connected, for a cluster)."""
+    from ..backends import make_backend
+    from ..core.errors import GameError
+
+    if not 0 < args.connect_timeout <= MAX_CONNECT:  # (nan and inf are refused too)
+        raise GameError(f"--connect-timeout must be above 0 and at most {MAX_CONNECT:g} "
+                        f"seconds, not {args.connect_timeout:g}")
+    # a cluster joined at --address has its own workers: --workers is for this machine's
+    workers = args.workers if args.address else _workers(args.workers, args.force)
+    return make_backend(args.backend, workers, args.address, args.connect_timeout)
+
+
+def _items(text: str, option: str, expected: str) -> list[str]:
+    """A comma-separated option's items: an empty item is refused, a repeated one counted
+    once (with a note)."""
+    from ..core.errors import GameError
+
+    items = [t.strip() for t in text.split(",")]
+    if not text.strip() or not all(items):
+        raise GameError(f"{option} {text!r}: an empty item; expected {expected}")
+    return _once(items, option)
+
+
+def _once(items: list[Any], option: str) -> list[Any]:
+    """Each item once, in order; a note names those given more than once."""
+    once = list(dict.fromkeys(items))
+    if len(once) < len(items):
+        twice = sorted({str(t) for t in items if items.count(t) > 1})
+        _say(f"artproject: note: {option} names {', '.join(twice)} more than once; "
+             "each is counted once")
+    return once
+
+
+def _list(text: str, known: Sequence[str], what: str, option: str) -> list[str]:
+    from ..core.errors import GameError, closest
+
+    if text == "all":
+        return list(known)
+    out = _items(text, option, f"one of {', '.join(known)}, a comma-separated list, or all")
+    for t in out:
+        if t not in known:
+            raise GameError(f"unknown {what} {t!r}{closest(t, known)}; expected one of: "
+                            + ", ".join(known) + " (or all)")
+    return out
+
+
+def _players(text: str, option: str = "--players", low: int = 1, high: int = 6) -> list[int]:
+    """Team sizes: 2, a list (2,4), a range (1-6), a mix (1,3-4), or all; an empty item or
+    range is refused, a size named twice counted once (with a note). Art of War's are 2-7."""
+    from ..core.errors import GameError
+
+    known = [str(i) for i in range(low, high + 1)]
+    span = f"{low}-{high}"
+    if text == "all":
+        return list(range(low, high + 1))
+    items = [t.strip() for t in text.split(",")]
+    if not text.strip() or not all(items):
+        raise GameError(f"{option} {text!r}: an empty item; expected one of "
+                        f"{', '.join(known)}, a comma-separated list, a range ({span}), or all")
+    sizes: list[int] = []
+    for item in items:
+        first, dash, last = (t.strip() for t in item.partition("-"))
+        if not dash:
+            sizes += map(int, _list(item, known, "player count", option))
+        elif first not in known or last not in known:
+            raise GameError(f"{option}: {item!r} is not a team size: {low} to {high}, a list "
+                            f"(2,4) or a range ({span})")
+        elif int(first) > int(last):
+            raise GameError(f"{option}: the range {item!r} is empty")
+        else:
+            sizes += range(int(first), int(last) + 1)
+    return _once(sizes, option)

@@ -1,0 +1,49 @@
+"""`artproject scenario`: scenario files run (the rulebook as tests)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from .check import _toml_files
+
+
+def _variant_game(ref: str) -> str:
+    """The game a variant is for: its file's `game` key; a shipped name, the shipped file's."""
+    from ..core.sources import game_of, package_dir
+
+    path = Path(ref) if ref.endswith(".toml") or "/" in ref else (
+        package_dir("missions") / "variants" / f"{ref}.toml")
+    return game_of(path) or "art-project"
+
+
+def _scenario(paths: Sequence[str], variants: Sequence[str], verbose: bool) -> int:
+    from ..core.errors import RulesError
+    from ..core.scenario import run_scenario
+    from ..core.sources import game_of
+
+    files = _toml_files(paths)
+    failed = bad = 0
+    games = {v: _variant_game(v) for v in variants}
+    for f in files:
+        game = game_of(f) or "art-project"  # a variant applies to the scenarios of its game
+        try:
+            res = run_scenario(f, tuple(v for v in variants if games[v] == game))
+        except RulesError as err:
+            print(err, file=sys.stderr)
+            bad += 1
+            continue
+        if res.passed:
+            if verbose:
+                print(f"pass  {f}  ({res.steps} steps) {res.about}")
+        else:
+            failed += 1
+            print(f"FAIL  {f}")
+            for line in res.failures:
+                print(f"  {line}")
+    print(f"{len(files) - failed - bad} passed, {failed} failed"
+          + (f", {bad} could not be read" if bad else ""))
+    if bad:
+        return 2
+    return 1 if failed else 0
