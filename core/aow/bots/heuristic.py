@@ -37,11 +37,10 @@ from ...actions import Action
 from ...registry import Kind
 from ..fight import DUEL
 from ..registry import REG, P
-from ..rules import Ctx
 from ..state import War
 from .judge import Judge
 from .odds import Cards, Odds, cards_of
-from .simple import _card, _pick  # (the readings both bots share)
+from .simple import _card, _pick, add_to_win  # (the readings both bots share)
 
 Policy = Callable[[War], Action]
 
@@ -304,31 +303,7 @@ class Heuristic:
         return match if match is not None and (fold is None or v_match >= v_fold) else fold
 
     def on_wise(self, st: War, legal: list[Action]) -> Action | None:
-        """Add a Wise Man when it turns a loss or an even score into a win (all cards are
-        shown now); never otherwise (W8)."""
-        f = st.fight
-        assert f is not None
-        me = st.ask
-        adds = [a for a in legal if a.verb == "add"]
-        if not adds:
-            return legal[-1]
-        cards = st.rules.cards
-
-        def total(p: int) -> tuple[int, int]:
-            c = cards[f.card[p]]
-            return c.rank(st, Ctx(p)), c.score + sum(cards[k].bonus for k in f.added[p])
-
-        others = [total(p) for p in f.seats if p != me and f.card[p] >= 0 and not f.out[p]]
-        if not others or f.out[me]:
-            return legal[-1]
-        mine, best = total(me), max(others)
-        if mine > best:
-            return legal[-1]
-        need = best[1] - mine[1]
-        have = sum(cards[k].bonus for k in st.hands[me])
-        if mine[0] == best[0] and need < have:
-            return adds[0]
-        return legal[-1]
+        return add_to_win(st, legal)
 
     def on_discard(self, st: War, legal: list[Action]) -> Action | None:
         me = st.ask

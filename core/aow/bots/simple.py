@@ -204,35 +204,40 @@ class Simple:
         return legal[0] if p >= (0.75 if all_in else 0.5) or len(legal) == 1 else legal[-1]
 
     def on_wise(self, st: War, legal: list[Action]) -> Action | None:
-        """Add a Wise Man when it turns a loss into a win (all cards are shown now)."""
-        f = st.fight
-        assert f is not None
-        me = st.ask
-        adds = [a for a in legal if a.verb == "add"]
-        if not adds:
-            return legal[-1]
-        cards = st.rules.cards
-
-        def total(p: int) -> tuple[int, int]:
-            c = cards[f.card[p]]
-            return c.rank(st, Ctx(p)), c.score + sum(cards[k].bonus for k in f.added[p])
-
-        others = [total(p) for p in f.seats if p != me and f.card[p] >= 0 and not f.out[p]]
-        if not others:
-            return legal[-1]
-        mine, best = total(me), max(others)
-        if mine > best:
-            return legal[-1]
-        need = best[1] - mine[1]
-        have = sum(cards[k].bonus for k in st.hands[me])
-        if mine[0] == best[0] and need < have:
-            return adds[0]
-        return legal[-1]
+        return add_to_win(st, legal)
 
     def on_discard(self, st: War, legal: list[Action]) -> Action | None:
         me = st.ask
         worst = min(set(st.hands[me]), key=lambda k: (_value(st, k), k))
         return _card(legal, st, worst)
+
+
+def add_to_win(st: War, legal: list[Action]) -> Action:
+    """Add a Wise Man when it turns a loss or an even score into a win (all cards are shown
+    now); never otherwise (W8): both heuristics' choice."""
+    f = st.fight
+    assert f is not None
+    me = st.ask
+    adds = [a for a in legal if a.verb == "add"]
+    if not adds:
+        return legal[-1]
+    cards = st.rules.cards
+
+    def total(p: int) -> tuple[int, int]:
+        c = cards[f.card[p]]
+        return c.rank(st, Ctx(p)), c.score + sum(cards[k].bonus for k in f.added[p])
+
+    others = [total(p) for p in f.seats if p != me and f.card[p] >= 0 and not f.out[p]]
+    if not others:
+        return legal[-1]
+    mine, best = total(me), max(others)
+    if mine > best:
+        return legal[-1]
+    need = best[1] - mine[1]
+    have = sum(cards[k].bonus for k in st.hands[me])
+    if mine[0] == best[0] and need < have:
+        return adds[0]
+    return legal[-1]
 
 
 def _most_raise(legal: list[Action], keep: int) -> Action | None:
