@@ -191,10 +191,9 @@ def test_the_tools_name_no_noun_of_the_third_game(path: Path) -> None:
 # ====================================================================== readable code
 MAX_COMPLEXITY = 15
 MAX_LINES = 500
-# Modules over MAX_LINES, each with why.
-# The scenario runner grew this session (issue 22) past the line: one subject (the runner's
-# check words), split next.
-LONG_MODULES = {"core/machine.py", "core/art/loader.py", "core/scenario.py"}
+# Modules over MAX_LINES, each with why. core/machine.py, the kernel's decision machine (a
+# little over), is being reshaped by other work this session.
+LONG_MODULES = {"core/machine.py"}
 
 
 # Functions over MAX_COMPLEXITY, each with why; the test fails on any other, and on one of

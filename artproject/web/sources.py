@@ -195,6 +195,7 @@ def from_scenario(text: str, name: str) -> Recording:
     runner, a frame after each step (a step may force dice or draws besides its action)."""
     from ..core import scenario as sc
     from ..core.errors import RulesError
+    from ..core.scenario_steps import Stop, run_step
     from ..core.sources import path_text, read_toml
 
     with tempfile.TemporaryDirectory(prefix="artproject-view-") as tmp:
@@ -221,8 +222,8 @@ def from_scenario(text: str, name: str) -> Recording:
         if "do" not in step.raw:
             continue
         try:
-            sc._run_step(st, step, seen)
-        except (sc.Stop, ArtError) as err:
+            run_step(st, step, seen)
+        except (Stop, ArtError) as err:
             raise SourceError(f"{name}: step {step.n} cannot be played: {err}") from None
         seen = len(st.log)
         actions.append(str(step.raw["do"]))

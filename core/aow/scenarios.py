@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any, Final
 import attrs
 
 from ..errors import GameError, Location, RulesError
-from ..scenario import SEATS, CheckWords, Fact, fact_compiler, scenario_spec, step_spec
+from ..scenario import scenario_spec, step_spec
+from ..scenario_words import SEATS, CheckWords, Fact, fact_compiler
 from ..schema import param
 from .loader import DEFAULT, load_rules
 from .position import apply_position

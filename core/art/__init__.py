@@ -18,7 +18,9 @@
     invariants  the game's invariants
     game        starting a game, and what its saves record of that
     scenarios   scenario files: the game's keys, its facts, pay_health
-    loader      rule files to Rules: the layers, a builder per section, the card files
+    loader      rule files to Rules: the layers, loaded once
+    build       the merged document to Rules: a builder per section
+    cardfile    the card files
     schema      every key of the rule files, declared once (docs/reference.md)
     meaning     checks of meaning: boards that cannot be played or won, odd ones
     rules, tables, registry, pickling, facade: the rules' data, their tables, the verbs'

@@ -16,7 +16,9 @@ import attrs
 from ...missions import DEFAULT
 from ..errors import GameError, Location, RulesError
 from ..registry import parse_player
-from ..scenario import Fact, StepKey, Stop, fact_compiler, scenario_spec, step_key, step_spec
+from ..scenario import StepKey, scenario_spec, step_key, step_spec
+from ..scenario_steps import Stop
+from ..scenario_words import Fact, fact_compiler
 from ..schema import param
 from .effects import HURT, V_HURT
 from .loader import load_rules, scope_of

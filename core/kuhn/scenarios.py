@@ -15,7 +15,8 @@ import attrs
 
 from ...dsl.words import Code, Sig, Words
 from ..errors import GameError, Location, RulesError
-from ..scenario import Fact, fact_compiler, scenario_spec, step_spec
+from ..scenario import scenario_spec, step_spec
+from ..scenario_words import Fact, fact_compiler
 from ..schema import param
 from .betting import P
 from .game import stacked

@@ -1,0 +1,258 @@
+"""A mission's merged document to `Rules`: its sections of parameters, the board (cities,
+roads, the start, the symbols' cities), the track, the hooks, properties and city effects
+compiled, the deck (cardfile.py), then the checks of meaning (meaning.py). Every mistake is
+gathered in the `Where` the loader (loader.py) gives it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Final
+
+import attrs
+
+from ...dsl.compiler import Compiler, Scope
+from .. import schema
+from ..errors import closest
+from ..sources import Where, path_text
+from . import meaning
+from .cardfile import load_cards
+from .rules import City, Hook, Property, Road, Rules, TrackSpace
+from .schema import Components, MissionSpec, RuleParams, Setup, Solo
+from .tunables import check_tunables
+from .words import WORDS
+
+
+@attrs.frozen
+class _Board:
+    cities: tuple[City, ...]
+    index: dict[str, int]
+    start: int
+    by_symbol: dict[str, tuple[int, ...]]
+    neighbours: tuple[tuple[Road, ...], ...]
+    road_attrs: frozenset[str]
+
+
+@attrs.frozen
+class _Sections:
+    components: Components
+    setup: Setup
+    rules: RuleParams
+    solo: Solo
+
+    def params(self) -> dict[str, Any]:
+        """The parameters by dotted name (`rules.lost_city_at`), as `Rules.p` reads them;
+        `rules.threat_by_players` is what the team faces: the house rule team-threat's
+        numbers added when it is on (every reader of the threat reads this one list)."""
+        out: dict[str, Any] = {}
+        for name in ("components", "setup", "rules", "solo"):
+            section = getattr(self, name)
+            for f in attrs.fields(type(section)):
+                out[f"{name}.{f.name}"] = getattr(section, f.name)
+        own, house = self.rules.threat_by_players, self.rules.team_threat_by_players
+        if self.rules.team_threat and len(own) == len(house):  # lengths: meaning.py's check
+            out["rules.threat_by_players"] = tuple(a + b for a, b in zip(own, house,
+                                                                          strict=True))
+        return out
+
+
+def build(doc: dict[str, Any], w: Where) -> Rules | None:
+    spec = _shape(doc, w)
+    sections = _sections(spec, doc, w) if spec is not None else None
+    if spec is None or sections is None:
+        return None  # a file of the wrong shape: its own errors, not a cascade of others
+    resources = sections.components.resources
+    meaning.names(spec, w.err)
+    check_tunables(spec.tune, spec.difficulty, w.err,  # what `artproject tune` may change
+                   min((t.threat for t in spec.track), default=None))
+    _check_resources(spec, sections, w)
+    board = _board(spec, w)
+    track = _track(spec, w)
+    if board is None or not track:
+        return None
+    scope = Scope(resources, spec.symbols, board.index, board.road_attrs, board.by_symbol)
+    comp = Compiler(scope, WORDS)
+    move_cost = comp.cost(sections.rules.move_cost,
+                          w.origin(("rules", "move_cost"), sections.rules.move_cost))
+    hooks = _hooks(spec, comp, w)
+    props = _properties(spec, comp, w)
+    effects = _city_effects(spec, comp, w)
+    cards, deck, final = load_cards(spec.cards, w.map(("cards",)), comp, resources, w.errors)
+    w.errors.extend(comp.errors)
+    if w.errors or move_cost is None:
+        return None
+    setup = _setup(spec, sections)
+    rules = Rules(
+        name=spec.name or Path(w.top.file).stem, title=spec.title or Path(w.top.file).stem,
+        source=w.top.file,
+        params=MappingProxyType(sections.params()), resources=resources,
+        symbols=spec.symbols, cities=board.cities, city_index=MappingProxyType(board.index),
+        start=board.start, neighbours=board.neighbours,
+        by_symbol=MappingProxyType(board.by_symbol), track=track,
+        cards=MappingProxyType(cards), deck=deck, final_card=final, move_cost=move_cost,
+        hooks=MappingProxyType({k: tuple(v) for k, v in hooks.items()}),
+        properties=tuple(props),
+        difficulties=MappingProxyType({str(k): v for k, v in spec.difficulty.items()}),
+        setup_agents=setup[0], setup_artworks=setup[1], setup_van=setup[2],
+        city_effects=tuple(effects), raw=doc,
+    )
+    meaning.check(rules, w.err, w.warn)
+    return rules
+
+
+def _setup(spec: MissionSpec, s: _Sections,
+           ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """Set-up: agents per city, the cities holding an artwork, the van."""
+    per_city = s.setup.agents_per_city
+    return (tuple(per_city if c.agents is None else c.agents for c in spec.city),
+            tuple(i for i, c in enumerate(spec.city) if c.artwork),
+            tuple(s.setup.van.get(r, 0) for r in s.components.resources))
+
+
+def _shape(doc: dict[str, Any], w: Where) -> MissionSpec | None:
+    """The merged document structured by the schema; every shape error, or None."""
+    spec, found = schema.structure(doc, MissionSpec)
+    missing = [path for path, msg in found if msg.startswith("missing")]
+    if missing and "extends" not in doc:  # one error for a file that forgot its parent
+        w.err(f"not a mission: it extends no mission and lacks {len(missing)} of the base "
+              f"rules ({path_text(missing[0])}, ...); a mission file says extends = \"base\" "
+              "(or the name of a board)", ("extends",))
+        return None
+    for path, msg in found:
+        w.err(msg, path)
+    return spec
+
+
+_SECTIONS: Final = ("components", "setup", "rules", "solo")
+
+
+def _sections(spec: MissionSpec, doc: Mapping[str, Any], w: Where) -> _Sections | None:
+    """The four sections of parameters, which base.toml gives every mission."""
+    missing = [k for k in _SECTIONS if getattr(spec, k) is None]
+    if not missing:
+        return _Sections(spec.components, spec.setup, spec.rules,  # type: ignore[arg-type]
+                         spec.solo)  # type: ignore[arg-type]
+    if "extends" not in doc:
+        w.err("not a mission: it extends no mission and lacks the base rules; a mission file "
+              'says extends = "base" (or the name of a board)', ("extends",))
+    else:
+        for k in missing:
+            w.err(f"missing [{k}] (does the file extend 'base'?)", (k,))
+    return None
+
+
+def _check_resources(spec: MissionSpec, s: _Sections, w: Where) -> None:
+    resources = s.components.resources
+    for key in ("ally_resource", "boost_resource"):
+        name = getattr(s.rules, key)
+        if name not in resources:
+            w.err(f"unknown resource {name!r}{closest(name, resources)}; resources: "
+                  + ", ".join(resources), ("rules", key))
+    for k in s.setup.van:
+        if k not in resources:
+            w.err(f"unknown resource {k!r}" + closest(k, resources), ("setup", "van", k))
+    if not spec.symbols:
+        w.err("no artwork symbols: 'symbols' must list them", ("symbols",))
+
+
+def _board(spec: MissionSpec, w: Where) -> _Board | None:
+    """Cities, the start, the symbols' cities and the roads."""
+    if not spec.city:
+        w.err("a mission needs cities: add [[city]] tables", ("city",))
+        return None
+    index: dict[str, int] = {}
+    for i, c in enumerate(spec.city):
+        if c.name in index:
+            w.err(f"two cities are named {c.name!r}", ("city", i, "name"))
+        index.setdefault(c.name, i)
+        if c.symbol is not None and c.symbol not in spec.symbols:
+            w.err(f"unknown artwork symbol {c.symbol!r}" + closest(c.symbol, spec.symbols),
+                  ("city", i, "symbol"))
+    starts = [i for i, c in enumerate(spec.city) if c.start]
+    if len(starts) != 1:
+        w.err(f"exactly one city must be the start (start = true), not {len(starts)}",
+              ("city",))
+        return None
+    cities = tuple(City(c.name, c.symbol, c.x, c.y, c.title) for c in spec.city)
+    by_symbol: dict[str, tuple[int, ...]] = {
+        s: tuple(i for i, c in enumerate(cities) if c.symbol == s) for s in spec.symbols}
+    neighbours, road_attrs = _roads(spec, index, cities, w)
+    return _Board(cities, index, starts[0], by_symbol, neighbours, road_attrs)
+
+
+def _roads(spec: MissionSpec, index: Mapping[str, int], cities: tuple[City, ...], w: Where,
+           ) -> tuple[tuple[tuple[Road, ...], ...], frozenset[str]]:
+    neighbours: list[list[Road]] = [[] for _ in cities]
+    road_attrs: set[str] = set()
+    seen: set[tuple[int, int]] = set()
+    for i, raw in enumerate(spec.road):
+        ends = []
+        for k in ("from", "to"):
+            name = raw[k]
+            if name not in index:
+                w.err(f"unknown city {name!r}" + closest(name, index), ("road", i, k))
+            else:
+                ends.append(index[name])
+        extra = {k: v for k, v in raw.items() if k not in ("from", "to")}
+        road_attrs.update(extra)
+        if len(ends) != 2:
+            continue
+        a, b = ends
+        if a == b:
+            w.err(f"a road from {raw['from']!r} to itself", ("road", i))
+            continue
+        if (a, b) in seen:
+            w.warn(f"a second road between {raw['from']!r} and {raw['to']!r}: moves are "
+                   "offered once a road", ("road", i))
+        seen.update({(a, b), (b, a)})
+        neighbours[a].append(Road(a, b, MappingProxyType(extra), _heading(cities, a, b)))
+        neighbours[b].append(Road(b, a, MappingProxyType(extra), _heading(cities, b, a)))
+    return tuple(tuple(n) for n in neighbours), frozenset(road_attrs)
+
+
+def _track(spec: MissionSpec, w: Where) -> tuple[TrackSpace, ...]:
+    if not spec.track:
+        w.err("a mission needs an artwork track: add [[track]] tables", ("track",))
+    for i, t in enumerate(spec.track):
+        if t.symbol is not None and t.symbol not in spec.symbols:
+            w.err(f"unknown artwork symbol {t.symbol!r}" + closest(t.symbol, spec.symbols),
+                  ("track", i, "symbol"))
+    return tuple(TrackSpace(t.threat, t.ally_cost, t.symbol) for t in spec.track)
+
+
+def _hooks(spec: MissionSpec, comp: Compiler, w: Where) -> dict[str, list[Hook]]:
+    hooks: dict[str, list[Hook]] = {}
+    for i, text in enumerate(spec.hooks):
+        h = comp.hook(text, w.origin(("hooks", i), text))
+        if h is not None:
+            hooks.setdefault(h.event, []).append(h)
+    return hooks
+
+
+def _properties(spec: MissionSpec, comp: Compiler, w: Where) -> list[Property]:
+    props: list[Property] = []
+    for i, p in enumerate(spec.property):
+        fn = comp.expr(p.check, w.origin(("property", i, "check"), p.check))
+        if fn is not None:
+            props.append(Property(p.name, fn, p.check))
+    return props
+
+
+def _city_effects(spec: MissionSpec, comp: Compiler, w: Where) -> list[tuple[Any, ...]]:
+    out: list[tuple[Any, ...]] = []
+    for i, c in enumerate(spec.city):
+        ops: tuple[Any, ...] | None = ()
+        if c.on_collect is not None:
+            path = ("city", i, "on_collect")
+            ops = comp.effect(c.on_collect, w.origin(path, c.on_collect), frozenset({"city"}))
+        out.append(ops or ())
+    return out
+
+
+def _heading(cities: tuple[City, ...], a: int, b: int) -> str:
+    dx, dy = cities[b].x - cities[a].x, cities[b].y - cities[a].y
+    if abs(dy) >= abs(dx):
+        return "south" if dy > 0 else "north"  # map y grows downwards, as in SVG
+    return "east" if dx > 0 else "west"
