@@ -55,10 +55,9 @@ def seating(names: Sequence[str], players: int, seed: int) -> list[str]:
     return [names[(s + seed) % len(names)] for s in range(players)]
 
 
-def play_one(rules: WarRules, players: int, seed: int, policy: str,
-             ) -> tuple[int, str, str, int, int]:
-    """One game: (seed, outcome, deaths, turns, decisions); outcome is the winner's seat
-    (`p2`) or `draw`; deaths `p1 cards p2;p3 tokens p2` (seat, cause, killers)."""
+def play_game(rules: WarRules, players: int, seed: int, policy: str) -> tuple[War, int]:
+    """One game played to its end by the policies seated in turn (see the module's text):
+    the game, and the decisions taken."""
     st = War.new(rules, players, seed)
     names = seating(policy_names(policy), players, seed)
     bots: list[Any] = [make_policy(n, seed * 8 + s, POLICIES) for s, n in enumerate(names)]
@@ -68,6 +67,14 @@ def play_one(rules: WarRules, players: int, seed: int, policy: str,
         n += 1
         if n >= MAX_DECISIONS:
             raise GameError(f"the game did not end within {MAX_DECISIONS} decisions")
+    return st, n
+
+
+def play_one(rules: WarRules, players: int, seed: int, policy: str,
+             ) -> tuple[int, str, str, int, int]:
+    """One game: (seed, outcome, deaths, turns, decisions); outcome is the winner's seat
+    (`p2`) or `draw`; deaths `p1 cards p2;p3 tokens p2` (seat, cause, killers)."""
+    st, n = play_game(rules, players, seed, policy)
     deaths = ";".join(" ".join([P[p], cause, *(P[k] for k in ks)])
                       for _, p, cause, ks in st.deaths)
     return seed, st.outcome or "", deaths, st.turn, n

@@ -24,7 +24,15 @@ from .loader import check_card_file, load_rules
 from .registry import GAME, P
 from .render import render_war as render
 from .rules import WarRules
-from .simulate import play_one, policy_names, report_csv, report_text, rules_digest, summary
+from .simulate import (
+    play_game,
+    play_one,
+    policy_names,
+    report_csv,
+    report_text,
+    rules_digest,
+    summary,
+)
 from .state import War
 from .views import screen
 
@@ -35,8 +43,8 @@ HELD: Final = (
 MAX_STEPS: Final = 20_000  # W18's turn limit ends a game long before (a few per turn)
 
 __all__ = ["DEFAULT_RULES", "HELD", "POLICIES", "check_file",
-           "counterexample_scenario", "load_rules", "play_one", "players", "policy_names",
-           "render",
+           "counterexample_scenario", "load_rules", "play_game", "play_one", "players",
+           "policy_names", "render",
            "report_csv", "report_text", "rules_digest", "run", "summary", "verify"]
 
 
@@ -196,3 +204,4 @@ def check_file(path: Path, doc: Mapping[str, Any],
         return check_card_file(path), [], kind
     rules = load_rules(path) if kind.endswith(":rules") else load_rules(DEFAULT_RULES, [path])
     return [], list(rules.warnings), kind
+
