@@ -3,7 +3,7 @@ PettingZoo (raw and wrapped), Gymnasium and OpenSpiel against the engine's `lega
 + `apply()` loop, both games.
 
     python bench/adapters.py [--steps N] [--rounds R] [--game art-project|art-of-war]
-                             [--profile]
+                             [--profile] [--parts]
 
 Each figure is agent steps a second of CPU time (one core): a step is one decision taken
 through the library, the observation and mask read as a learner reads them (PettingZoo:
@@ -12,6 +12,9 @@ acting seat's observation tensor, then `apply_action`); the engine's own loop ta
 random legal action and applies it, new games included. The rounds interleave the
 contenders, so the machine's drift hits all alike; the ratio is each adapter's median
 against the engine's median in the same run. `--profile` runs cProfile over PettingZoo's.
+`--parts` adds PettingZoo's `raw_env` loop with parts of its step taken out (the tensor: a
+zero array handed out instead; then the shaped score in `infos` as well), to show what the
+rest of a step costs against the engine's.
 """
 
 from __future__ import annotations
@@ -104,6 +107,39 @@ def openspiel(game: str, steps: int) -> int:
     return n
 
 
+def pettingzoo_without(game: str, steps: int, parts: tuple[str, ...]) -> int:
+    """PettingZoo's `raw_env` loop with `parts` of its step taken out: "tensor" (a zero
+    array of the tensor's size handed out instead) and "shaped" (no shaped score in
+    `infos`): what the rest costs."""
+    from artproject.adapters import pettingzoo as pz
+
+    cls = pz.raw_env
+    saved = cls.observe, cls._set_infos
+    zeros: dict[int, Any] = {}
+
+    def observe(self: Any, agent: str) -> dict[str, Any]:
+        seat = self._index[agent]
+        size = self.observation_spaces[agent]["observation"].shape[0]
+        return {"observation": zeros.setdefault(size, np.zeros(size, np.float32)).copy(),
+                "action_mask": pz.mask(self.seated, seat)}
+
+    try:
+        if "tensor" in parts:
+            cls.observe = observe
+        if "shaped" in parts:
+            cls._set_infos = lambda self: setattr(self, "infos", {a: {} for a in self.agents})
+        return pettingzoo(game, steps)
+    finally:
+        cls.observe, cls._set_infos = saved
+
+
+PARTS: dict[str, Callable[[str, int], int]] = {
+    "raw_env without the tensor": lambda game, steps: pettingzoo_without(
+        game, steps, ("tensor",)),
+    "raw_env without the tensor and shaped score": lambda game, steps: pettingzoo_without(
+        game, steps, ("tensor", "shaped")),
+}
+
 CONTENDERS: dict[str, Callable[[str, int], int]] = {
     "engine": native,
     "pettingzoo raw_env": pettingzoo,
@@ -113,13 +149,15 @@ CONTENDERS: dict[str, Callable[[str, int], int]] = {
 }
 
 
-def measure(game: str, steps: int, rounds: int) -> dict[str, list[float]]:
+def measure(game: str, steps: int, rounds: int,
+            parts: bool = False) -> dict[str, list[float]]:
     """Steps a second of CPU time, each contender once a round, interleaved."""
-    out: dict[str, list[float]] = {k: [] for k in CONTENDERS}
-    for run in CONTENDERS.values():  # a warm-up: rules loaded, layouts made
+    contenders = {**CONTENDERS, **(PARTS if parts else {})}
+    out: dict[str, list[float]] = {k: [] for k in contenders}
+    for run in contenders.values():  # a warm-up: rules loaded, layouts made
         run(game, 200)
     for _ in range(rounds):
-        for name, run in CONTENDERS.items():
+        for name, run in contenders.items():
             t = time.process_time()
             n = run(game, steps)
             out[name].append(n / (time.process_time() - t))
@@ -132,6 +170,8 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--game", choices=sorted(GAMES), action="append")
     ap.add_argument("--profile", action="store_true")
+    ap.add_argument("--parts", action="store_true",
+                    help="also raw_env without its tensor, and without the shaped score")
     args = ap.parse_args()
     games = args.game or sorted(GAMES)
     if args.profile:
@@ -151,7 +191,7 @@ def main() -> None:
     print("| game | loop | steps/s (median) | range | engine / it |\n| --- | --- | --- | --- "
           "| --- |")
     for game in games:
-        got = measure(game, args.steps, args.rounds)
+        got = measure(game, args.steps, args.rounds, args.parts)
         base = statistics.median(got["engine"])
         for name, rates in got.items():
             mid = statistics.median(rates)

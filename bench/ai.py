@@ -5,15 +5,19 @@ action mask), each environment read through its public constructor.
     python bench/ai.py [--steps N] [--rounds R] [--batch 256] [--clock cpu|wall]
 
 Rows: PettingZoo's `leduc_holdem_v4` (rlcard's engine under PettingZoo's AEC loop: the
-peer); this project's PettingZoo environment for Art of War (2 players) and The A.R.T.
-Project (Japan, 2 players); OpenSpiel's `python_art_of_war` (its state stepped directly);
-Art of War's batched environment (`artproject.adapters.batched.BatchedWar`, `--batch`
-games a call, numpy arrays in and out, auto-reset), once with its random agent (numpy,
-a batch at a time) and once counting only the time inside `step`; and the engine itself
-(`legal_actions` + `apply`, the random choice in Python). Rounds are interleaved, so the
-machine's drift hits every row alike: medians (and ranges) over the rounds, and each
-median as a ratio to leduc_holdem's in the same rounds. Needs `pip install -e '.[bench]'`
-(rlcard and pygame for leduc_holdem).
+peer), wrapped (`env()`) and raw (`raw_env()`); this project's PettingZoo environment for
+Art of War (2 players) and The A.R.T. Project (Japan, 2 players), the same two ways;
+OpenSpiel's `python_art_of_war` (its state stepped directly); Art of War's batched
+environment (`artproject.adapters.batched.BatchedWar`, `--batch` games a call, numpy arrays
+in and out, auto-reset), once with its random agent (numpy, a batch at a time) and once
+counting only the time inside `step`; and the engine itself (`legal_actions` + `apply`, the
+random choice in Python): Art of War one game at a time and `--batch` games in turn (the
+batched environment's own engine work, its ceiling), The A.R.T. Project one game at a time.
+Rounds are interleaved, so the machine's drift hits every row alike: medians (and ranges)
+over the rounds, each median as a ratio to leduc_holdem's through the same API in the same
+rounds, and an adapter's as the engine's steps a second over its own (the adapters' "within
+5x of the engine", issue 26). Needs `pip install -e '.[bench]'` (rlcard and pygame for
+leduc_holdem).
 """
 
 from __future__ import annotations
@@ -77,20 +81,40 @@ def openspiel_loop(steps: int, seed: int) -> float:
     return done / (clock() - t0)
 
 
-def engine_loop(steps: int, seed: int) -> float:
-    """Decisions a second of the engine itself (Art of War, 2 players)."""
-    from artproject import new_game
+def engine_loop(steps: int, seed: int, game: str = "art-of-war", **options: Any) -> float:
+    """Decisions a second of the engine itself (2 players), one game at a time."""
+    from artproject.core.games import new_game
 
     rng = random.Random(seed)
     done, i = 0, 0
     t0 = clock()
     while done < steps:
-        g = new_game("art-of-war", players=2, seed=seed + i)
+        g = new_game(game, players=2, seed=seed + i, **options)
         i += 1
         while g.outcome is None:
             legal = g.legal_actions()
             g.apply(legal[rng.randrange(len(legal))])
             done += 1
+    return done / (clock() - t0)
+
+
+def engine_batch_loop(n: int, steps: int, seed: int) -> float:
+    """Decisions a second of the engine stepping `n` games of Art of War in turn, a new game
+    where one ends: the batched environment's own engine work, without its arrays."""
+    from artproject import new_game
+
+    rng = random.Random(seed)
+    games = [new_game("art-of-war", players=2, seed=seed + i) for i in range(n)]
+    done, deal = 0, seed + n
+    t0 = clock()
+    while done < steps:
+        for i, g in enumerate(games):
+            legal = g.legal_actions()
+            g.apply(legal[rng.randrange(len(legal))])
+            if g.outcome is not None:
+                games[i] = new_game("art-of-war", players=2, seed=deal)
+                deal += 1
+        done += n
     return done / (clock() - t0)
 
 
@@ -106,9 +130,10 @@ def batched_loop(n: int, steps: int, seed: int) -> tuple[float, float]:
     inside = 0.0
     t0 = clock()
     for _ in range(calls):
-        counts = mask.sum(axis=1)
-        pick = (rng.random(n) * counts).astype(np.int64)
-        actions = (np.cumsum(mask, axis=1) > pick[:, None]).argmax(axis=1)
+        rows, cols = np.nonzero(mask)  # each game's legal ids, in order, game after game
+        counts = np.bincount(rows, minlength=n)
+        pick = np.cumsum(counts) - counts + (rng.random(n) * counts).astype(np.int64)
+        actions = cols[pick]
         t1 = clock()
         _, mask, _, _, _ = env.step(actions)
         inside += clock() - t1
@@ -131,41 +156,66 @@ def main() -> None:
     clock = time.process_time if args.clock == "cpu" else time.perf_counter
     from pettingzoo.classic import leduc_holdem_v4
 
-    from artproject.adapters.pettingzoo import env
+    from artproject.adapters.pettingzoo import env, raw_env
 
-    rows: dict[str, list[float]] = {}
-    runs: list[tuple[str, Callable[[int], Any]]] = [
-        ("PettingZoo leduc_holdem_v4 (the peer)",
-         lambda r: pettingzoo_loop(leduc_holdem_v4.env, args.steps, r)),
-        ("PettingZoo, Art of War, 2 players",
-         lambda r: pettingzoo_loop(lambda: env(game="art-of-war", players=2), args.steps, r)),
-        ("PettingZoo, The A.R.T. Project, Japan, 2 players",
-         lambda r: pettingzoo_loop(lambda: env(mission="japan", players=2), args.steps // 4,
-                                   r)),
-        ("OpenSpiel python_art_of_war, 2 players", lambda r: openspiel_loop(args.steps, r)),
-        (f"batched Art of War, {args.batch} games a call, 2 players",
-         lambda r: batched_loop(args.batch, args.steps * 4, r)),
-        ("engine, Art of War, 2 players (no adapter)", lambda r: engine_loop(args.steps, r)),
+    aow, art = {"game": "art-of-war", "players": 2}, {"mission": "japan", "players": 2}
+    steps, batch = args.steps, args.batch
+    runs: list[tuple[str, str, str | None, Callable[[int], Any]]] = [
+        # (row, its peer row: the same API; its engine row, or None)
+        ("PettingZoo leduc_holdem_v4 env() (the peer)", "", None,
+         lambda r: pettingzoo_loop(leduc_holdem_v4.env, steps, r)),
+        ("PettingZoo leduc_holdem_v4 raw_env() (the peer)", "", None,
+         lambda r: pettingzoo_loop(leduc_holdem_v4.raw_env, steps, r)),
+        ("PettingZoo env(), Art of War, 2 players", "env", "aow",
+         lambda r: pettingzoo_loop(lambda: env(**aow), steps, r)),
+        ("PettingZoo raw_env(), Art of War, 2 players", "raw", "aow",
+         lambda r: pettingzoo_loop(lambda: raw_env(**aow), steps, r)),
+        ("PettingZoo env(), The A.R.T. Project, Japan, 2 players", "env", "art",
+         lambda r: pettingzoo_loop(lambda: env(**art), steps, r)),
+        ("PettingZoo raw_env(), The A.R.T. Project, Japan, 2 players", "raw", "art",
+         lambda r: pettingzoo_loop(lambda: raw_env(**art), steps, r)),
+        ("OpenSpiel python_art_of_war, 2 players", "env", "aow",
+         lambda r: openspiel_loop(steps, r)),
+        (f"batched Art of War, {batch} games a call, 2 players", "env", "batch",
+         lambda r: batched_loop(batch, steps * 4, r)),
+        ("engine, Art of War, 2 players, one game at a time (no adapter)", "env", None,
+         lambda r: engine_loop(steps * 2, r)),
+        (f"engine, Art of War, 2 players, {batch} games in turn (no adapter)", "env", None,
+         lambda r: engine_batch_loop(batch, steps * 4, r)),
+        ("engine, The A.R.T. Project, Japan, 2 players (no adapter)", "env", None,
+         lambda r: engine_loop(steps * 2, r, "art-project", mission="japan")),
     ]
-    for _, run in runs:  # warm up: rules, layouts, spaces
+    engines = {"aow": runs[8][0], "art": runs[10][0], "batch": runs[9][0]}
+    peers = {"env": runs[0][0], "raw": runs[1][0]}
+    for *_, run in runs:  # warm up: rules, layouts, spaces
         run(1000)
+    rows: dict[str, list[float]] = {}
+    of: dict[str, tuple[str, str | None]] = {}
     for r in range(args.rounds):
-        for name, run in runs:
+        for name, peer, engine, run in runs:
             out = run(r)
             if isinstance(out, tuple):
                 rows.setdefault(name, []).append(out[0])
                 rows.setdefault(name + ": inside step", []).append(out[1])
+                of[name + ": inside step"] = (peer, engine)
             else:
                 rows.setdefault(name, []).append(out)
-    peer = rows[runs[0][0]]
+            of[name] = (peer, engine)
     print(f"agent steps a second, random agents, median (range) of {args.rounds} interleaved "
-          f"rounds ({clock.__name__}), and the median ratio to leduc_holdem's in the same "
-          "rounds:")
-    print("| environment | steps a second | x leduc_holdem |")
-    print("| --- | --- | --- |")
+          f"rounds ({clock.__name__}); the median ratio to leduc_holdem's through the same "
+          "API (env() or raw_env()) in the same rounds; an adapter's cost a step over its "
+          "engine's (the engine's steps a second over its own):")
+    print("| environment | steps a second | x leduc_holdem | engine / it |")
+    print("| --- | --- | --- | --- |")
     for name, xs in rows.items():
-        ratio = statistics.median(x / p for x, p in zip(xs, peer, strict=True))
-        print(f"| {name} | {_spread(xs)} | {ratio:.2f} |")
+        peer, engine = of[name]
+        base = rows[peers[peer or "env"]]
+        ratio = statistics.median(x / p for x, p in zip(xs, base, strict=True))
+        cost = ""
+        if engine is not None:
+            pairs = zip(xs, rows[engines[engine]], strict=True)
+            cost = f"{statistics.median(e / x for x, e in pairs):.1f}x"
+        print(f"| {name} | {_spread(xs)} | {ratio:.2f} | {cost} |")
 
 
 if __name__ == "__main__":

@@ -85,3 +85,55 @@ def test_the_docs_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
     (code,) = re.findall(r"^```py\n(.*?)^```$", text, re.S | re.M)
     exec(compile(code, "docs/ai.md", "exec"), {})
     assert capsys.readouterr().out.strip() == "(256, 195) (256, 362) True"
+
+
+@pytest.mark.parametrize("players", [2, 4, 7])
+def test_every_row_is_the_layouts_own_tensor_byte_for_byte(players: int) -> None:
+    """The rows written a field at a time for the whole batch (`_Plan`) are the layout's
+    own tensor from scratch (plus the seat's one-hot), byte for byte, at every step of many
+    games: challenges of every kind, Wise Men added, deaths, piles that change and do not."""
+    env = BatchedWar(24, players=players, seed=7 * players)
+    assert env._plan is not None
+    obs, masks, seats = env.reset()
+    rng = np.random.default_rng(players)
+    seen_fight = seen_added = 0
+    for _ in range(150):
+        for i, g in enumerate(env.games):
+            want = np.asarray(env._slow_row(g, int(seats[i])), dtype=np.float32)
+            assert obs[i].tobytes() == want.tobytes(), (i, g.wait)
+            legal = sorted(env._ids[a] for a in g.legal_actions())
+            assert np.flatnonzero(masks[i]).tolist() == legal
+            seen_fight += g.fight is not None
+            seen_added += g.fight is not None and any(g.fight.added)
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        obs, masks, seats, _, _ = env.step(actions)
+    assert seen_fight > 100 and seen_added > 0
+
+
+def test_a_layout_it_does_not_know_is_written_by_the_layout_itself() -> None:
+    """Without a plan (a layout other than the one `_Plan` knows) the rows come from the
+    layout's writers: the same arrays."""
+    fast, slow = BatchedWar(5, players=3, seed=2), BatchedWar(5, players=3, seed=2)
+    slow._plan = None
+    a, b = fast.reset(), slow.reset()
+    rng = np.random.default_rng(0)
+    for _ in range(60):
+        for x, y in zip(a, b, strict=True):
+            assert x.tobytes() == y.tobytes()
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in a[1]])
+        a, b = fast.step(actions), slow.step(actions)
+
+
+def test_actions_not_interned_are_found_by_their_value() -> None:
+    """The mask finds each legal action's id by the action object's identity (the tables
+    intern them); an action that is another object (equal, not the same) is found by its
+    value: the same masks."""
+    fast, plain = BatchedWar(6, players=3, seed=4), BatchedWar(6, players=3, seed=4)
+    assert plain._plan is not None
+    plain._plan._objects = plain._plan._objects + 1  # (no object found by identity)
+    a, b = fast.reset(), plain.reset()
+    rng = np.random.default_rng(1)
+    for _ in range(40):
+        assert a[1].tobytes() == b[1].tobytes()
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in a[1]])
+        a, b = fast.step(actions), plain.step(actions)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -13,7 +13,7 @@ import numpy.typing as npt
 from ..core.errors import ArtError, GameError, closest
 from ..core.games import game_class
 from ..core.seats import Seated, check_seating
-from ..core.tensors import Layout
+from ..core.tensors import Layout, Packer, layout
 
 KERNEL_OPTIONS = ("variants", "seats", "reward")
 REWARDS = ("terminal", "shaped")
@@ -120,11 +120,14 @@ def _mask(seated: Seated, seat: int) -> npt.NDArray[np.int8]:
     return out
 
 
-def tensor(seated: Seated, seat: int, kind: str = "observation") -> npt.NDArray[np.float32]:
+def tensor(seated: Seated, seat: int, kind: str = "observation",
+           packers: Packers | None = None) -> npt.NDArray[np.float32]:
     """The seat's `kind` tensor as a float32 array (a copy of the one made once a
-    position)."""
-    made: npt.NDArray[np.float32] = seated.memo((kind, seat),
-                                                lambda: _tensor(seated, seat, kind))
+    position); `packers`: an adapter's own, kept across its positions and games (only the
+    segments that changed are converted again), else made from scratch."""
+    made: npt.NDArray[np.float32] = seated.memo(
+        (kind, seat), lambda: _tensor(seated, seat, kind) if packers is None
+        else packers.array(seated, seat, kind))
     return made.copy()
 
 
@@ -135,6 +138,57 @@ def _tensor(seated: Seated, seat: int, kind: str) -> npt.NDArray[np.float32]:
     looks at each number's type in turn: two to three times the time for these lists of
     floats, ints and flags. Read-only (`tensor` hands out copies)."""
     return as_float32(seated.tensor(seat, kind, raw=True))
+
+
+PACK_FROM: Final = 256  # numbers a tensor has before its seats' packers pay (docs/performance.md)
+
+
+class Packers:
+    """An adapter's packed tensors, one a seat and kind (core/tensors.py `Packer`: only the
+    segments whose numbers changed since that seat's last tensor are converted again), kept
+    across the adapter's positions and games: the same bytes as `_tensor` from scratch
+    (tests/test_adapters.py compares them over random games of both games). A tensor of
+    fewer than PACK_FROM numbers is made from scratch: measured in the adapters' loops, its
+    packer's comparisons cost more than converting it whole (Art of War's 195 numbers, most
+    of them changing between a seat's decisions in a challenge), where The A.R.T. Project's
+    505 gain. Not for two threads at once (an adapter's own, as its game is)."""
+
+    __slots__ = ("_own", "_packers")
+
+    def __init__(self) -> None:
+        self._packers: dict[tuple[str, int], Packer] = {}
+        self._own: dict[tuple[int, int, int | None], bytes] = {}  # the seat's own segments
+
+    def array(self, seated: Seated, seat: int, kind: str) -> npt.NDArray[np.float32]:
+        """The seat's `kind` tensor now, read-only (`tensor` hands out copies)."""
+        lay = layout(seated.game, kind)
+        if lay.size < PACK_FROM:
+            return _tensor(seated, seat, kind)
+        key = (kind, seat)
+        packer = self._packers.get(key)
+        if packer is None or packer.layout is not lay:
+            n = seated.game.num_players()
+            seats = 1 if seated.team else n
+            packer = self._packers[key] = Packer(lay, bytearray(4 * (lay.size + seats + n)))
+        buf = packer.update(seated.game, seated.viewer(seat))
+        turn = seated.turn
+        own = self._own.get((len(buf), seat, turn))
+        if own is None:
+            own = self._own[(len(buf), seat, turn)] = self._own_bytes(seated, seat)
+        buf[4 * lay.size:] = own
+        return np.frombuffer(bytes(buf), dtype=np.float32)
+
+    @staticmethod
+    def _own_bytes(seated: Seated, seat: int) -> bytes:
+        """The seat's own segments (seat, turn) as Seated.tensor writes them, packed."""
+        n = seated.game.num_players()
+        seats = 1 if seated.team else n
+        own = [0.0] * (seats + n)
+        if seat >= 0:
+            own[0 if seated.team else seat] = 1.0
+        if seated.turn is not None:
+            own[seats + seated.turn] = 1.0
+        return struct.pack(f"={len(own)}f", *own)
 
 
 _PACKERS: dict[int, struct.Struct] = {}  # a packer of n float32 numbers, by n

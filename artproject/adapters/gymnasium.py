@@ -44,7 +44,7 @@ from gymnasium import error, spaces
 from ..core.errors import ArtError, GameError
 from ..core.games import game_names
 from ..core.seats import Seated
-from ._common import Potential, box, mask, reward_mode, seed_from, start, tensor
+from ._common import Packers, Potential, box, mask, reward_mode, seed_from, start, tensor
 
 NAMESPACE: Final = "artproject"
 DEALS: Final = 100  # games dealt at most by one reset (see `reset`)
@@ -106,9 +106,10 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64]):
             "action_mask": spaces.Box(0, 1, (n,), np.int8)})
         self._over = True
         self._potential = Potential(s.num_seats())
+        self._packers = Packers()  # the seat's tensors, kept across positions and games
 
     def _obs(self) -> dict[str, Any]:
-        return {"observation": tensor(self.seated, self.seat),
+        return {"observation": tensor(self.seated, self.seat, packers=self._packers),
                 "action_mask": mask(self.seated, self.seat)}
 
     def _info(self) -> dict[str, Any]:

@@ -30,7 +30,7 @@ from ..core.actions import CHANCE, TERMINAL
 from ..core.errors import ArtError
 from ..core.games import game_class, game_names
 from ..core.seats import PUBLIC, Seated
-from ._common import as_float32, parameters, player_range, reward_mode, start
+from ._common import Packers, as_float32, parameters, player_range, reward_mode, start
 
 _UTILITY: Final = {"shared": pyspiel.GameType.Utility.IDENTICAL,
                    "zero_sum": pyspiel.GameType.Utility.ZERO_SUM,
@@ -228,6 +228,7 @@ class KernelObserver:
         layout = (p.all_layout(self.kind) if private == pyspiel.PrivateInfoType.ALL_PLAYERS
                   else p.layout(self.kind))
         self.tensor = np.zeros(layout.size, np.float32)
+        self._packers = Packers()  # each seat's tensor, kept across the states it is set from
         self.dict = {name: self.tensor[at:at + int(np.prod(shape))].reshape(shape)
                      for name, at, shape, _ in layout.rows()}
 
@@ -236,7 +237,7 @@ class KernelObserver:
         if self.private == pyspiel.PrivateInfoType.ALL_PLAYERS:
             self.tensor[:] = as_float32(s.all_tensor(self.kind, raw=True))
         else:
-            self.tensor[:] = as_float32(s.tensor(self._seat(player), self.kind, raw=True))
+            self.tensor[:] = self._packers.array(s, self._seat(player), self.kind)
 
     def string_from(self, state: KernelState, player: int) -> str:
         s = state.seated

@@ -38,9 +38,19 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ..core.errors import ArtError
+from ..core.errors import ArtError, IllegalActionError
 from ..core.seats import Seated
-from ._common import Potential, as_float32, box, mask, reward_mode, seed_from, start, tensor
+from ._common import (
+    Packers,
+    Potential,
+    as_float32,
+    box,
+    mask,
+    reward_mode,
+    seed_from,
+    start,
+    tensor,
+)
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -75,6 +85,8 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         s = self.seated
         self.possible_agents = (["team_0"] if s.team else  # PettingZoo's names: player_0 is p1
                                 [f"player_{i}" for i in range(s.num_seats())])
+        self._index = {a: i for i, a in enumerate(self.possible_agents)}  # an agent's seat
+        self._packers = Packers()  # the seats' tensors, kept across positions and games
         self.metadata = {**self.metadata, "name": f"artproject_{game.replace('-', '_')}_v0"}
         n = s.num_distinct_actions()
         self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
@@ -92,7 +104,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         return self.action_spaces[agent]
 
     def _seat(self, agent: str) -> int:
-        return self.possible_agents.index(agent)
+        return self._index[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
@@ -111,12 +123,13 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         self.agent_selection = self.possible_agents[self.seated.current()]
 
     def _set_infos(self) -> None:
-        shaped = self.seated.shaped()
-        self.infos = {a: {"shaped": shaped[self._seat(a)]} for a in self.agents}
+        shaped, index = self.seated.shaped(), self._index
+        self.infos = {a: {"shaped": shaped[index[a]]} for a in self.agents}
 
     def observe(self, agent: str) -> dict[str, Any]:
-        seat = self._seat(agent)
-        return {"observation": tensor(self.seated, seat), "action_mask": mask(self.seated, seat)}
+        seat = self._index[agent]
+        return {"observation": tensor(self.seated, seat, packers=self._packers),
+                "action_mask": mask(self.seated, seat)}
 
     def state(self) -> np.ndarray[Any, np.dtype[np.float32]]:
         """The whole game (`state_space`): every seat's observation tensor, one after the
@@ -129,14 +142,16 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        seat = self._seat(agent)
-        legal = self.seated.legal(seat)
-        if action is None or not isinstance(action, int | np.integer) or int(action) not in legal:
-            raise ValueError(self._refusal(action, seat, legal))
-        self._cumulative_rewards[agent] = 0.0
-        self.seated.apply(int(action))
-        self._clear_rewards()
         s = self.seated
+        seat = self._index[agent]
+        if action is None or not isinstance(action, int | np.integer) or seat != s.current():
+            raise ValueError(self._refusal(action, seat))
+        try:
+            s.apply(int(action))  # (Seated checks the id is legal for the seat to act)
+        except IllegalActionError:  # (nothing changed)
+            raise ValueError(self._refusal(action, seat)) from None
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
         if self.shaped:
             for a, r in zip(self.agents, self._potential.pay(s), strict=True):
                 self.rewards[a] = float(r)
@@ -153,7 +168,8 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         self._set_infos()
         self._accumulate_rewards()
 
-    def _refusal(self, action: Any, seat: int, legal: list[int]) -> str:
+    def _refusal(self, action: Any, seat: int) -> str:
+        legal = self.seated.legal(seat)
         n = self.seated.num_distinct_actions()
         if not isinstance(action, int | np.integer) or not 0 <= int(action) < n:
             return f"action {action!r}: not an action id (0 to {n - 1})"

@@ -10,9 +10,10 @@ owner until the reveal). A viewer that is no player (TEAM) sees no hand.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import compress
 from typing import TYPE_CHECKING, Final
 
-from ..tensors import Segment, one_hot, put
+from ..tensors import Segment, field, numbers, one_hot, present
 from .chance import DEAL, DRAW, TAKEN
 from .fight import BLIND, COLLECTIVE, DUEL, V_PLAY
 from .registry import REG
@@ -47,8 +48,9 @@ def _decision(st: War, v: int, out: list[float], at: int) -> None:
         out[at + i] = 1.0
 
 
-def _tokens(st: War, v: int, out: list[float], at: int) -> None:
-    put(out, at, st.tokens)
+def _wait(st: War, v: int) -> str | None:
+    w = st.wait
+    return None if w is None else w.name
 
 
 def _whose(st: War, v: int, out: list[float], at: int) -> None:
@@ -58,8 +60,12 @@ def _whose(st: War, v: int, out: list[float], at: int) -> None:
         one_hot(out, at + 2 * st.players, v)
 
 
-def _counts(st: War, v: int, out: list[float], at: int) -> None:
-    put(out, at, (st.turn, st.centre, st.out, st.deck_size()))
+def _whose_key(st: War, v: int) -> tuple[int, int, int]:
+    return st.current, st.ask, v
+
+
+def _count_numbers(st: War) -> tuple[int, int, int, int]:
+    return st.turn, st.centre, st.out, st.deck_size()
 
 
 def _hand(st: War, v: int, out: list[float], at: int) -> None:
@@ -68,12 +74,12 @@ def _hand(st: War, v: int, out: list[float], at: int) -> None:
             out[at + k] += 1.0
 
 
-def _hand_sizes(st: War, v: int, out: list[float], at: int) -> None:
-    put(out, at, [len(h) for h in st.hands])
+def _hand_key(st: War, v: int) -> list[int] | None:
+    return st.hands[v].copy() if 0 <= v < st.players else None
 
 
-def _discard(st: War, v: int, out: list[float], at: int) -> None:
-    put(out, at, st.discard)
+def _hand_sizes(st: War) -> list[int]:
+    return [len(h) for h in st.hands]
 
 
 def _fight(st: War, v: int, out: list[float], at: int) -> None:
@@ -81,15 +87,38 @@ def _fight(st: War, v: int, out: list[float], at: int) -> None:
     if f is None:
         return
     n = st.players
-    one_hot(out, at, FIGHTS.index(f.kind))
-    one_hot(out, at + 3, f.attacker)
-    one_hot(out, at + 3 + n, f.defender)
+    out[at + FIGHTS.index(f.kind)] = 1.0
+    if f.attacker >= 0:
+        out[at + 3 + f.attacker] = 1.0
+    if f.defender >= 0:
+        out[at + 3 + n + f.defender] = 1.0
     at += 3 + 2 * n
-    put(out, at, (f.bet, f.raised, float(f.revealed)))
-    put(out, at + 3, f.stake)
-    put(out, at + 3 + n, [1.0 if p in f.seats else 0.0 for p in range(n)])
-    put(out, at + 3 + 2 * n, f.out)
-    put(out, at + 3 + 3 * n, [1.0 if k >= 0 else 0.0 for k in f.card])
+    out[at:at + 3] = (f.bet, f.raised, float(f.revealed))
+    out[at + 3:at + 3 + n] = f.stake
+    for p in f.seats:  # taking part
+        out[at + 3 + n + p] = 1.0
+    out[at + 3 + 2 * n:at + 3 + 3 * n] = f.out
+    at += 3 + 3 * n
+    for p, k in enumerate(f.card):  # a card on the table
+        if k >= 0:
+            out[at + p] = 1.0
+
+
+def _fight_key(st: War, v: int) -> object:
+    return present(st.fight)  # (a challenge's numbers: written again while there is one)
+
+
+def _table_key(st: War, v: int) -> object:
+    """What `_cards_shown` shows `v`: the cards on the table it may see, the Wise Men."""
+    f = st.fight
+    if f is None:
+        return None
+    added = tuple(map(tuple, f.added))
+    if f.revealed:
+        return True, tuple(f.card), added
+    if 0 <= v < len(f.card) and f.card[v] >= 0:
+        return False, v, f.card[v], added  # its own card only, in its own row
+    return False, added
 
 
 def _cards_shown(st: War, v: int, out: list[float], at: int) -> None:
@@ -108,12 +137,12 @@ def _cards_shown(st: War, v: int, out: list[float], at: int) -> None:
             out[at + p * k + card] += 1.0
 
 
-def _deaths(st: War, v: int, out: list[float], at: int) -> None:
-    put(out, at, [0.0 if a else 1.0 for a in st.alive])
+def _dead(st: War) -> list[float]:
+    return [0.0 if a else 1.0 for a in st.alive]
 
 
-def _decisions(st: War, v: int, out: list[float], at: int) -> None:
-    out[at] = float(len(st.history))
+def _decisions(st: War) -> float:
+    return float(len(st.history))
 
 
 def segments(st: War, kind: str) -> tuple[Segment, ...]:
@@ -125,29 +154,30 @@ def segments(st: War, kind: str) -> tuple[Segment, ...]:
     most = max(c.count for c in st.rules.cards)
     obs = (
         Segment("decision", (len(decisions()),), "the decision pending, by kind: "
-                + ", ".join(decisions()), _decision),
+                + ", ".join(decisions()), _decision, key=_wait),
         Segment("whose", (3, n), "whose turn it is, whose decision, the viewer (one-hot "
-                "rows)", _whose),
+                "rows)", _whose, key=_whose_key),
         Segment("counts", (4,), "turns begun (W18), tokens in the centre pile, out of the "
-                "game, cards left in the deck", _counts,
+                "game, cards left in the deck", numbers(_count_numbers),
                 max(st.rules.p("rules.turn_limit") + 1, tokens, cards)),
-        Segment("dead", (n,), "each player dead (W17)", _deaths),
-        Segment("tokens", (n,), "each player's tokens", _tokens, tokens),
-        Segment("hand", (k,), "the viewer's hand, cards of each kind", _hand, most),
-        Segment("hand_sizes", (n,), "each hand's size", _hand_sizes, cards),
+        Segment("dead", (n,), "each player dead (W17)", numbers(_dead)),
+        Segment("tokens", (n,), "each player's tokens", field("tokens"), tokens),
+        Segment("hand", (k,), "the viewer's hand, cards of each kind", _hand, most,
+                key=_hand_key),
+        Segment("hand_sizes", (n,), "each hand's size", numbers(_hand_sizes), cards),
         Segment("discard", (k,), "the discard pile (face up, W19), cards of each kind",
-                _discard, most),
+                field("discard"), most),
         Segment("challenge", (3 + 2 * n + 3 + 4 * n,), "the challenge: its kind (duel, "
                 "collective, blind), attacker, defender (one-hot), bet, raise, revealed; "
                 "each seat's stake, taking part, out of the comparison, a card on the table",
-                _fight, max(tokens, 2)),
+                _fight, max(tokens, 2), key=_fight_key),
         Segment("table", (2, n, k), "each seat's card on the table by kind, when the viewer "
                 "may see it (its own, or revealed); the Wise Men each added", _cards_shown,
-                most),
+                most, key=_table_key),
     )
     if kind == "observation":
         return obs
-    return (*obs, Segment("decisions", (1,), "decisions taken so far", _decisions,
+    return (*obs, Segment("decisions", (1,), "decisions taken so far", numbers(_decisions),
                           st.max_game_length()))
 
 
@@ -175,19 +205,13 @@ def shaped_score(st: War) -> list[float]:
     living's hands): 0 for a fair share, 0.9 for all of it."""
     if st.outcome is not None:
         return st.returns()
-    living = [p for p in range(st.players) if st.alive[p]]
-    n = len(living)
-    tokens = sum(st.tokens[p] for p in living) or 1
-    cards = sum(len(st.hands[p]) for p in living) or 1
-    out = []
-    for p in range(st.players):
-        if not st.alive[p]:
-            out.append(-1.0)
-            continue
-        s = (SHAPE_TOKENS * st.tokens[p] / tokens
-             + (1 - SHAPE_TOKENS) * len(st.hands[p]) / cards)
-        out.append(min(0.9, 0.9 * (n * s - 1.0) / max(1, n - 1)))
-    return out
+    alive, tokens, hands = st.alive, st.tokens, st.hands
+    n = len(alive) - alive.count(0)  # (0 dead, 1 alive)
+    held = sum(compress(tokens, alive)) or 1  # the living's tokens and cards (integers)
+    cards = sum(map(len, compress(hands, alive))) or 1
+    w, rest, spread = SHAPE_TOKENS, 1 - SHAPE_TOKENS, max(1, n - 1)
+    return [min(0.9, 0.9 * (n * (w * t / held + rest * len(h) / cards) - 1.0) / spread)
+            if a else -1.0 for a, t, h in zip(alive, tokens, hands, strict=True)]
 
 
 # ====================================================================== determinizations
