@@ -1,7 +1,7 @@
-"""`artproject play`: the game at a terminal, for 1-6 people at one screen.
+"""`artproject play`: any game at a terminal, for the people at one screen.
 
-Each decision shows what the players need (the board, the van, the track, health, the clue
-chain and the viewing player's hand, only theirs) and the legal actions, numbered. Type a
+Each decision shows what the players need (the game's screen: its tools' `run` opens a
+`Session` of the game's own, which draws it) and the legal actions, numbered. Type a
 number or an action in the notation; `help` lists the commands. Works with a pipe for input,
 so a scripted session can drive it; the end of the input saves the game and quits.
 """
@@ -12,17 +12,17 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
 
-from .core.actions import parse_player
-from .core.art.state import State
+from .core.actions import Action, parse_player
 from .core.errors import ArtError
 from .core.files import exists, fresh_name
+from .core.games import game_tools
 from .core.saves import load_game, save_game
 
 AUTOSAVE = "artproject-autosave.json"  # or -2, -3, ...: an autosave never replaces a file
 HELP = f"""commands:
-  NUMBER or ACTION   take a listed action (e.g. 3, or: move p1 kyoto)
-  view pN            show pN's hand (pass the screen first)
-  undo               take back the last decision, unless it revealed a card or a die
+  NUMBER or ACTION   take a listed action (its number, or its text as listed)
+  view pN            show what pN sees (pass the screen first)
+  undo               take back the last decision, unless it revealed what chance drew
   save FILE          save the game (JSON, or TOML when FILE ends in .toml); a file this
                      session did not write is kept: save FILE --force replaces it
   load FILE          load a saved game
@@ -30,91 +30,15 @@ HELP = f"""commands:
   quit               save to {AUTOSAVE} (or a fresh name) and stop"""
 
 
-def _card_text(st: State, card: int) -> str:
-    c = st.rules.cards[card]
-    t = c.text
-    clues = ", ".join(st.rules.symbols[s] for s in c.clues)
-    return (f"[{card}] cost {t['cost']} | agents {t['agents']} | gain {t['gain']} | "
-            f"clues {clues}")
-
-
-def screen(st: State, viewer: int) -> str:
-    """Everything the players need for this decision, with only `viewer`'s hand face up."""
-    title = f"== {st.rules.title}: round {st.round}, {st.phase}"
-    out = [title + (" (final round)" if st.final_round else ""), _counters(st), _track(st)]
-    out += _cities(st) + _chains(st) + _battle(st) + _hands(st, viewer)
-    return "\n".join(out)
-
-
-def _counters(st: State) -> str:
-    van = ", ".join(f"{n} {k}" for k, n in zip(st.rules.resources, st.van, strict=True))
-    health = ", ".join(f"p{i + 1} {h}" for i, h in enumerate(st.health))
-    return f"van: {van}   health: {health}   headquarters: {st.hq}"
-
-
-def _track(st: State) -> str:
-    r = st.rules
-    extra = r.p("rules.threat_by_players")[st.players - 1]  # the team's size adds it (R15)
-    track = " ".join(
-        (f"[{st.track[i]}]" if i < len(st.track) else f"[{sp.threat + extra}/{sp.ally_cost}"
-         + (f" {sp.symbol}" if sp.symbol else "") + "]")
-        for i, sp in enumerate(r.track))
-    return (f"track (threat/ally cost): {track}   threat {st.threat()}, "
-            f"allies {st.allies}, deck {st.deck_size()}")
-
-
-def _cities(st: State) -> list[str]:
-    out = []
-    for c, city in enumerate(st.rules.cities):
-        pawns = [("ally" if i == st.players else f"p{i + 1}") for i, p in enumerate(st.pawns)
-                 if p == c]
-        marks = (["LOST"] if st.lost[c] else []) + (["artwork"] if st.artwork_at(c) else [])
-        out.append(f"  {city.name:<14} {city.symbol or '-':<11} agents {st.agents[c]}"
-                   + (f"  pawns {' '.join(pawns)}" if pawns else "")
-                   + (f"  [{', '.join(marks)}]" if marks else ""))
-    return out
-
-
-def _backs(st: State, cards: list[int]) -> str:
-    """Cards as their clue backs show them (what every player sees)."""
-    r = st.rules
-    return "; ".join(", ".join(r.symbols[s] for s in r.cards[c].clues) for c in cards)
-
-
-def _chains(st: State) -> list[str]:
-    out = []
-    for i, ch in enumerate(st.chains):
-        who = "clue chain" if len(st.chains) == 1 else f"p{i + 1}'s clue chain"
-        out.append(f"{who}: {_backs(st, ch) or '(empty)'}")
-    return out
-
-
-def _battle(st: State) -> list[str]:
-    if (b := st.battle) is None:
-        return []
-    dice = ", ".join(f"{lab}={d}" for lab, d in zip(b.labels, b.dice, strict=True))
-    return [f"battle in {st.rules.cities[b.city].name}: {dice or '(not rolled)'}; "
-            f"strength {st.strength()} against {st.agent_strength(b.city)}"]
-
-
-def _hands(st: State, viewer: int) -> list[str]:
-    """The viewer's hand face up; the others' as their clue backs."""
-    if not 0 <= viewer < st.players:
-        return []
-    out = [f"p{viewer + 1}'s hand:"]
-    out += [f"  {_card_text(st, c)}" for c in st.hands[viewer]] or ["  (empty)"]
-    out += [f"p{i + 1}'s hand (clue backs): {_backs(st, h)}"
-            for i, h in enumerate(st.hands) if i != viewer and h]
-    return out
-
-
 class Session:
-    """One terminal game: the state, the undo stack, whose hand is shown."""
+    """One terminal game: the state, the undo stack, whose hand is shown. A game's own
+    session draws its screen (`screen`), notes an action (`note`), tells what an undo may
+    not take back (`revealed`) and how the game ended (`ended`)."""
 
-    def __init__(self, st: State, write: Callable[[str], None]) -> None:
+    def __init__(self, st: Any, write: Callable[[str], None]) -> None:
         self.st = st
         self.write = write
-        self.undo_stack: list[State] = []
+        self.undo_stack: list[Any] = []
         self.viewer = 0
         self.written: set[Path] = set()  # files this session saved: it may save over them
         self.whole: Any = None  # the state before the decision being taken (any game's)
@@ -136,19 +60,39 @@ class Session:
         save_game(self.st, path, replace=False)
         return str(path)
 
+    # ---------------------------------------------------------------- the game's own
+    def screen(self, viewer: int) -> str:
+        """What the players need for this decision, `viewer`'s private part face up (by
+        default the game's view of it, as JSON)."""
+        import json
+
+        return json.dumps(self.st.view(viewer), indent=1)
+
+    def note(self, action: Action) -> str:
+        """What to show beside a listed action (nothing by default)."""
+        return ""
+
+    def revealed(self, before: Any) -> str:
+        """What the last decision, from `before`, revealed of chance ("" for nothing: then
+        it may be undone): by default, what the generator drew if it moved."""
+        moved = getattr(before, "rng", None) != getattr(self.st, "rng", None)
+        return "what chance drew" if moved else ""
+
+    def ended(self) -> str:
+        """The line that tells how the game ended."""
+        return f"== {self.st.outcome}: {self.st.reason}"
+
+    # ---------------------------------------------------------------- the session
     def show(self) -> None:
         st = self.st
         legal = st.legal_actions()
         actors = {a.player for a in legal if a.player >= 0}
         if len(actors) == 1:
             self.viewer = actors.pop()
-        self.write(screen(st, self.viewer))
+        self.write(self.screen(self.viewer))
         self.write(f"-- decide: {st.wait}")
         for i, a in enumerate(legal, 1):
-            extra = ""
-            if a.verb == "play" and a.player == self.viewer:  # only the viewer's faces
-                extra = "   " + _card_text(st, int(a.arg or 0)).split("] ", 1)[1]
-            self.write(f"  {i:3d}. {a}{extra}")
+            self.write(f"  {i:3d}. {a}{self.note(a)}")
 
     def handle(self, line: str) -> bool:
         """Take one line of input; False when the session should end."""
@@ -214,16 +158,16 @@ class Session:
             self.show()
         elif cmd == "view" and len(words) == 2:
             p = parse_player(words[1])
-            if p >= self.st.players:
+            if p >= self.st.num_players():
                 raise ArtError(f"there is no {words[1]} in this game")
             self.viewer = p
-            self.write(screen(self.st, p))
+            self.write(self.screen(p))
         elif cmd == "undo":
             self._undo()
         else:
             self._act(text)
 
-    def _loaded(self, name: str) -> State:
+    def _loaded(self, name: str) -> Any:
         """A save of this session's game (another game's is refused: the game goes on)."""
         st = load_game(name)
         if type(st) is not type(self.st) or st.game != self.st.game:
@@ -238,9 +182,9 @@ class Session:
         if not self.undo_stack:
             self.write("! nothing to undo")
             return
-        prev = self.undo_stack[-1]
-        if prev.rng != self.st.rng or prev.deck_size() != self.st.deck_size():
-            self.write("! the last decision revealed a card or a die: it cannot be undone")
+        what = self.revealed(self.undo_stack[-1])
+        if what:
+            self.write(f"! the last decision revealed {what}: it cannot be undone")
             return
         self.st = self.undo_stack.pop()
         self.write("undone")
@@ -255,8 +199,7 @@ class Session:
         self.st.apply(action or text)
         self.undo_stack.append(before)
         if self.st.is_over():
-            self.write(f"== the team {self.st.outcome}: {self.st.reason}"
-                       + (" (rulings: docs/rulings.md)" if "(R" in self.st.reason else ""))
+            self.write(self.ended())
         else:
             self.show()
 
@@ -268,9 +211,10 @@ def _real(path: Path) -> Path:
         return path.absolute()
 
 
-def run(st: State, stdin: IO[str], stdout: IO[str]) -> int:
-    """Play until the game ends, `quit`, or the end of the input (which saves and quits)."""
-    return run_session(lambda write: Session(st, write), stdin, stdout)
+def run(st: Any, stdin: IO[str], stdout: IO[str]) -> int:
+    """Play any game until it ends, `quit`, or the end of the input (which saves and
+    quits): its tools' `run`, which opens its own session."""
+    return int(game_tools(st.game).run(st, stdin, stdout))
 
 
 def run_session(make: Callable[[Callable[[str], None]], Session], stdin: IO[str],

@@ -1,8 +1,9 @@
 """The search bot (`--policy ismcts`): information-set Monte Carlo tree search on top of the
 kernel's copies, with the heuristic bot as its rollout policy.
 
-At a decision worth a search (one of `kinds`, with two or more legal actions; every other
-decision is the base policy's, at no cost), the bot:
+At a decision worth a search (one of `kinds`, the decisions its game's bot declares worth
+it, or any when none are named; with two or more legal actions; every other decision is
+the base policy's, at no cost), the bot:
 
 1. draws determinizations, one a round: copies of the game its side cannot tell from the
    real one (the game's `resample`: what the side cannot see drawn anew, and the dice and
@@ -39,12 +40,6 @@ from .core.machine import Machine
 
 Policy = Callable[[Any], Action]
 
-# the A.R.T. game's decisions worth a search: planning and playing cards, moves, battles,
-# and a battle being lost; the rest (phase boundaries, who pays, dice to reroll...) are
-# the heuristic's
-DEFAULT_KINDS = ("plan", "play", "move", "battle", "losing")
-
-
 def _ours(player: int, side: tuple[int, ...]) -> bool:
     """A decision of the side's (the tree grows on those only: another player's is the
     rollout policy's, never chosen to suit the side)."""
@@ -66,13 +61,14 @@ class Ismcts:
 
     def __init__(self, seed: int, base: Policy, rollout: Policy, budget: int = 32,
                  depth: int = 400, tree: int = 2, margin: float = 0.2, z: float = 2.0,
-                 c: float = 0.7, kinds: Sequence[str] = DEFAULT_KINDS) -> None:
+                 c: float = 0.7, kinds: Sequence[str] | None = None) -> None:
         if budget < 1 or depth < 1 or tree < 1:
             raise GameError("ismcts: budget, depth and tree must be at least 1")
         self.rng = random.Random(seed)
         self.base, self.rollout = base, rollout
         self.budget, self.depth, self.tree = budget, depth, tree
-        self.margin, self.z, self.c, self.kinds = margin, z, c, frozenset(kinds)
+        self.margin, self.z, self.c = margin, z, c
+        self.kinds = None if kinds is None else frozenset(kinds)  # None: every decision
         self.searched = 0  # decisions searched, and simulations run (for the cost report)
         self.simulations = 0
 
@@ -80,9 +76,13 @@ class Ismcts:
     def __call__(self, st: Machine) -> Action:
         choice = self.base(st)
         legal = st.legal_actions()
-        if len(legal) < 2 or st.wait is None or st.wait.name not in self.kinds:
+        if len(legal) < 2 or st.wait is None or not self._worth(st.wait.name):
             return choice
         return self.search(st, legal, choice)
+
+    def _worth(self, kind: str) -> bool:
+        """Whether a decision of this kind is searched."""
+        return self.kinds is None or kind in self.kinds
 
     def _side(self, st: Machine) -> tuple[tuple[int, ...], int]:
         """Whom the bot plays for (their information is what it keeps) and whose value it
@@ -155,7 +155,7 @@ class Ismcts:
                 continue
             legal = g.legal_actions()
             if (len(path) < self.tree and len(legal) > 1 and g.wait is not None
-                    and g.wait.name in self.kinds and _ours(g.current_player(), side)):
+                    and self._worth(g.wait.name) and _ours(g.current_player(), side)):
                 node = nodes.get(path)
                 if node is None:
                     node = nodes[path] = _Node()

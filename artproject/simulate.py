@@ -1,66 +1,31 @@
-"""Whole games under a policy, over a grid of missions x difficulties x player counts.
+"""Whole games under a policy, over a grid of rules x difficulties x player counts, any game's.
 
 Game i of a cell is played from seed `seed + i`, with the policy seeded the same way, so a
-report depends only on its arguments: one worker or several give the same numbers.
+report depends only on its arguments: one worker or several give the same numbers. What a
+game of each game is, and what its cell reports, is the game's own (its tools' `play_one`
+and `summary`: core/games.py `game_tools`); the grid, the workers and the store are these.
 """
 
 from __future__ import annotations
 
-import math
-import re
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 import attrs
 
-from .core.art.state import State
-from .core.errors import GameError
-from .policies import POLICIES, Policy, cautious_policy, check_policy, random_policy
+from .core.games import DEFAULT, game_tools
+from .loop import MAX_DECISIONS, cause_of, play, wilson
 
-MAX_DECISIONS = 100_000  # a game that needs more has a rule that never ends: an error
 MAX_GAMES = 1_000_000  # games a cell (as the command line's --games)
 MAX_WORKERS = 64  # processes (as the command line's --workers)
 
-__all__ = ["POLICIES", "Cell", "cautious_policy", "play", "random_policy", "simulate",
-           "simulate_grid", "wilson"]
-
-
-def play(st: State, policy: Policy, limit: int = MAX_DECISIONS) -> int:
-    """Play `st` to its end; the number of decisions taken. With explicit chance, each
-    chance node takes the outcome the game's own generator draws (the policy decides the
-    decisions only)."""
-    n = 0
-    while st.outcome is None:
-        if st.explicit and st.is_chance_node():
-            st.apply(st.sample_chance())
-            continue
-        st.apply(policy(st))
-        n += 1
-        if n >= limit:
-            raise GameError(f"the game did not end within {limit} decisions")
-    return n
-
-
-def cause_of(reason: str) -> str:
-    """A loss reason with the player named generically, to count causes together."""
-    return re.sub(r"\bp[1-9]\b", "a player", reason)
-
-
-def wilson(won: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of a win rate (95% by default)."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = won / n
-    den = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / den
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    return (max(0.0, centre - half), min(1.0, centre + half))
+__all__ = ["MAX_DECISIONS", "Cell", "cause_of", "play", "simulate", "simulate_grid", "wilson"]
 
 
 @attrs.frozen
 class Cell:
-    """One mission x difficulty x player count of a grid."""
+    """One rules file x difficulty x player count of a grid."""
 
     mission: str
     difficulty: str
@@ -72,27 +37,23 @@ def simulate_grid(missions: Sequence[str | Path], difficulties: Sequence[str],
                   variants: Iterable[str | Path] = (), policy: str = "heuristic",
                   workers: int = 1,
                   progress: Callable[[int], None] | None = None, backend: Any = None,
-                  store: Any = None, game: str = "art-project") -> list[dict[str, Any]]:
+                  store: Any = None, game: str = DEFAULT) -> list[dict[str, Any]]:
     """A report per cell of the grid, in grid order; the same arguments, the same report.
 
     `backend` (artproject.backends) runs the games elsewhere, a pool of `workers` processes
     here by default; `store` (artproject.store.Store) keeps every game's row and lets an
-    interrupted sweep resume (artproject.sweep). `game="art-of-war"` plays the second game:
-    `missions` its rules (`["art-of-war"]`), `difficulties` `["-"]`, `policy` the policies
-    seated in turn (`"heuristic,random"`), and each cell reports per seat and per policy
-    (artproject/aow/simulate.py).
+    interrupted sweep resume (artproject.sweep). `game` names the game played (the default
+    game when not given): `missions` are its rules files, `difficulties` `["-"]` for a game
+    without any, `policy` what its tools' `policy_names` reads (a competitive game seats a
+    list in turn: `"heuristic,random"`), and each cell reports what its tools' `summary`
+    makes of its games.
     """
     from .backends import LocalBackend
     from .sweep import grid_of, run_sweep
 
     _check_grid(missions, difficulties, players, games, seed, variants, policy, workers,
                 progress, game)
-    if game != "art-project":
-        from .core.games import game_tools
-
-        game_tools(game).policy_names(policy)
-    else:
-        check_policy(policy)  # GameError for an unknown policy, option or a value out of range
+    game_tools(game).policy_names(policy)  # GameError: an unknown policy, option or value
     grid = grid_of(missions, difficulties, players, games, seed, variants, policy, game)
     own = backend is None
     runner = LocalBackend(workers) if backend is None else backend
@@ -107,10 +68,13 @@ def _check_grid(missions: Any, difficulties: Any, players: Any, games: Any, seed
                 variants: Any, policy: Any, workers: Any, progress: Any, game: Any) -> None:
     """simulate_grid's arguments, each of its type and range (GameError naming it)."""
     from .core import checks
+    from .core.errors import GameError
 
     for name, items in (("missions", missions), ("difficulties", difficulties)):
         if not checks.refs(items, name):
             raise GameError(f"{name} must name at least one")
+    for i, d in enumerate(difficulties):  # (a difficulty is a name, never a file)
+        checks.text(d, f"difficulties[{i}]")
     if isinstance(players, str | bytes) or not isinstance(players, Iterable) or not players:
         raise GameError(f"players must be a list of team sizes, not {checks.what(players)}")
     for i, p in enumerate(players):

@@ -24,7 +24,7 @@ from .core.files import exists, not_regular, shorten
 
 FORMAT: Final = 1  # the store's schema version: a store of another one is refused
 KIND: Final = "artproject-results"
-GAME: Final = "art-project"  # the game a row is of (a later game adds its own name)
+
 
 _SCHEMA: Final = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);

@@ -11,30 +11,27 @@ from __future__ import annotations
 import hashlib
 import math
 import tempfile
-from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, Final
 
 import attrs
 
-from .core.art.loader import load_rules
-from .core.art.state import State
 from .core.errors import GameError
 from .core.files import write_atomic
-from .core.games import game_tools
-from .simulate import MAX_DECISIONS, cause_of, play, wilson
-from .store import GAME, CellKey, Row, Store
+from .core.games import DEFAULT, game_tools
+from .store import CellKey, Row, Store
 
 BATCH_MAX: Final = 50  # games a batch at most: scheduling a batch costs about a millisecond
+NO_DIFFICULTY: Final = "-"  # a cell's difficulty in a game that has none
 
 
 @attrs.frozen
 class Batch:
     """Games of one cell, sent to a worker: everything it needs to play them."""
 
-    mission: str  # a shipped name or an absolute path
-    name: str  # the mission's name (its rules' `name`), as the store records it
+    mission: str  # the rules: a shipped name or an absolute path
+    name: str  # the rules' `name`, as the store records it
     rules: str  # the rules' digest (rules_digest): a worker that reads others is refused
     variants: tuple[str, ...]
     texts: tuple[str, ...]  # more variants, as TOML text (tune's trials): shipped with the job
@@ -42,7 +39,7 @@ class Batch:
     players: int
     policy: str
     seeds: Sequence[int]  # a tuple, or a range (sent to a worker in a few bytes)
-    game: str = GAME  # the game played (its rules, policies and results are its own)
+    game: str = DEFAULT  # the game played (its rules, policies and results are its own)
 
 
 _TEXTS: dict[str, str] = {}  # this process's files for variants shipped as text, by digest
@@ -67,56 +64,32 @@ def _text_file(text: str) -> str:
     return path
 
 
-def rules_digest(rules: Any) -> str:
-    """A digest of what decides a game besides the engine: the merged mission document
-    (its variants included) and the card texts."""
-    import json
-
-    digest = rules.cache.get("digest")
-    if digest is None:
-        doc = {"rules": rules.raw, "final": rules.final_card,
-               "cards": {str(i): dict(c.text) for i, c in sorted(rules.cards.items())}}
-        text = json.dumps(doc, sort_keys=True, default=str, separators=(",", ":"))
-        digest = rules.cache["digest"] = hashlib.sha256(text.encode()).hexdigest()[:16]
-    return str(digest)
-
-
 def _rules(game: str, mission: str, variants: Sequence[str]) -> Any:
     """A game's rules, by the game's own loader."""
-    if game == GAME:
-        return load_rules(mission, variants)
     return game_tools(game).load_rules(mission, variants)
 
 
 def _digest(game: str, rules: Any) -> str:
-    if game == GAME:
-        return rules_digest(rules)
+    """A digest of what decides a game besides the engine, by the game's own tools."""
     return str(game_tools(game).rules_digest(rules))
 
 
 def play_batch(b: Batch) -> tuple[str, str, list[tuple[int, str, str, int, int]]]:
-    """A worker's part: play a batch; (artproject version, the rules' digest, per game:
-    seed, outcome, cause, rounds, decisions)."""
+    """A worker's part: play a batch by its game's tools (`play_one`); (artproject version,
+    the rules' digest, per game: seed, outcome, cause, rounds, decisions)."""
     from . import __version__
-    from .policies import make_policy
 
-    if b.game != GAME:  # another game: its seat policies, its results (its tools)
-        play_one = game_tools(b.game).play_one
-        war = _rules(b.game, b.mission, b.variants)
-        return __version__, _digest(b.game, war), [
-            play_one(war, b.players, seed, b.policy) for seed in b.seeds]
-    rules = load_rules(b.mission, (*b.variants, *map(_text_file, b.texts)))
-    out = []
-    for seed in b.seeds:
-        st = State.new(rules, b.players, b.difficulty, seed)
-        decisions = play(st, make_policy(b.policy, seed), MAX_DECISIONS)
-        out.append((seed, st.outcome or "", cause_of(st.reason), st.round, decisions))
-    return __version__, rules_digest(rules), out
+    tools = game_tools(b.game)
+    rules = _rules(b.game, b.mission, (*b.variants, *map(_text_file, b.texts)))
+    # (a game with difficulties is told the cell's: its tools declare `difficulties`)
+    more = {} if b.difficulty == NO_DIFFICULTY else {"difficulty": b.difficulty}
+    return __version__, _digest(b.game, rules), [
+        tools.play_one(rules, b.players, seed, b.policy, **more) for seed in b.seeds]
 
 
 @attrs.frozen
 class Grid:
-    """What a sweep plays: missions x difficulties x team sizes, `games` a cell."""
+    """What a sweep plays: rules files x difficulties x team sizes, `games` a cell."""
 
     missions: tuple[str, ...]
     difficulties: tuple[str, ...]
@@ -126,11 +99,11 @@ class Grid:
     variants: tuple[str, ...] = ()
     policy: str = "heuristic"
     texts: tuple[str, ...] = ()  # variants given as TOML text (see Batch)
-    game: str = GAME
+    game: str = DEFAULT
 
 
 def _ref(mission: str) -> str:
-    """A mission as a worker elsewhere can find it: a shipped name, or an absolute path."""
+    """Rules as a worker elsewhere can find them: a shipped name, or an absolute path."""
     if mission.endswith(".toml") or "/" in mission or "\\" in mission:
         return str(Path(mission).resolve())
     return mission
@@ -156,7 +129,7 @@ class Plan:
 
 def plan_sweep(grid: Grid, store: Store | None = None, workers: int = 1,
                between: Callable[[], None] | None = None) -> Plan:
-    """Load every mission (an error here plays no game), and batch the games the store lacks:
+    """Load every rules file (an error here plays no game), and batch the games the store lacks:
     about two batches a worker a cell, BATCH_MAX games at most. `between` is called after
     each cell (the command line's: a Ctrl-C held meanwhile is raised there)."""
     names, digests = {}, {}
@@ -218,15 +191,9 @@ def run_plan(plan: Plan, backend: Any, store: Store | None = None,
     for key in plan.cells:
         rows = (list(store.rows(key, grid.seed, stop)) if store is not None
                 else kept.get(key, []))
-        report = summary if grid.game == GAME else _war_summary
-        out.append(report(key, rows, grid.seed, grid.games, list(grid.variants)))
+        out.append(game_tools(grid.game).summary(key, rows, grid.seed, grid.games,
+                                                 list(grid.variants)))
     return out
-
-
-def _war_summary(key: CellKey, rows: Sequence[Row], seed: int, games: int,
-                 variants: list[str]) -> dict[str, Any]:
-    found: dict[str, Any] = game_tools(key.game).summary(key, rows, seed, games, variants)
-    return found
 
 
 def run_sweep(grid: Grid, backend: Any, store: Store | None = None,
@@ -242,26 +209,9 @@ def _tagged(b: Batch) -> tuple[Batch, tuple[str, str, list[tuple[int, str, str, 
     return b, play_batch(b)
 
 
-def summary(key: CellKey, rows: Sequence[Row], seed: int, games: int,
-            variants: list[str]) -> dict[str, Any]:
-    """A cell's report from its games' rows (the Hall of Fame's row, and more)."""
-    n = len(rows)
-    won = sum(1 for r in rows if r.outcome == "won")
-    causes = Counter(r.cause for r in rows if r.outcome != "won")
-    lo, hi = wilson(won, n)
-    return {
-        "mission": key.mission, "difficulty": key.difficulty, "players": key.players,
-        "games": n, "seed": seed, "policy": key.policy, "variants": variants,
-        "won": won, "lost": n - won, "win_rate": won / n if n else 0.0,
-        "ci95": [round(lo, 4), round(hi, 4)],
-        "causes": dict(sorted(causes.items(), key=lambda kv: (-kv[1], kv[0]))),
-        "average_rounds": sum(r.rounds for r in rows) / n if n else 0.0,
-        "average_decisions": sum(r.decisions for r in rows) / n if n else 0.0,
-    }
-
-
 def grid_of(missions: Iterable[str | Path], difficulties: Iterable[str],
             players: Iterable[int], games: int, seed: int, variants: Iterable[str | Path],
-            policy: str, game: str = GAME) -> Grid:
+            policy: str, game: str = DEFAULT) -> Grid:
+    """A Grid of these (each text, tuple and number as the Grid keeps it)."""
     return Grid(tuple(str(m) for m in missions), tuple(difficulties), tuple(players), games,
                 seed, tuple(str(v) for v in variants), policy, game=game)

@@ -1,6 +1,9 @@
-"""`artproject tune MISSION`: search the numbers a mission lets be tuned for target win rates.
+"""`artproject tune MISSION`: search the numbers a game's rules let be tuned for target win
+rates, by difficulty.
 
-The mission's `[tune]` section (core/art/tunables.py) names the numbers and their ranges. Optuna's
+The game says what may be tuned (its tools' `tunables(rules)`, `current(rules, name)` and
+`variant_text(rules, values, about)`: The A.R.T. Project's from a mission's `[tune]`
+section, core/art/tunables.py), the numbers and their ranges. Optuna's
 TPE sampler, seeded, proposes values; each trial plays the same grid (the target's
 difficulties x the team sizes, the same seeds) on the sweep's backend and scores the mean
 squared distance of its win rates from the targets. Trials run one after another, each
@@ -23,11 +26,18 @@ from typing import Any
 
 import attrs
 
-from .core.art.loader import load_rules
-from .core.art.rules import Rules
-from .core.art.tunables import Tunable, current, tunables, variant_text
 from .core.errors import GameError, closest
+from .core.games import DEFAULT, game_class, game_tools
 from .sweep import Grid, run_sweep
+
+
+def tuning(game: str) -> Any:
+    """The game's tools, if it lets its rules be tuned (they give `tunables`); GameError
+    otherwise."""
+    tools = game_tools(game)
+    if not hasattr(tools, "tunables"):
+        raise GameError(f"{game_class(game).TITLE} declares nothing to tune")
+    return tools
 
 
 def parse_targets(text: str, difficulties: Sequence[str]) -> dict[str, float]:
@@ -103,19 +113,22 @@ def loss_noise(cells: Sequence[Mapping[str, Any]], targets: Mapping[str, float])
 
 def search(mission: str, variants: Sequence[str], targets: Mapping[str, float],
            players: Sequence[int], games: int, trials: int, seed: int, policy: str,
-           backend: Any, progress: Callable[[int, float], None] | None = None) -> Result:
-    """Search the mission's tunables (see the module's text)."""
+           backend: Any, progress: Callable[[int, float], None] | None = None,
+           game: str = DEFAULT) -> Result:
+    """Search the rules' tunables (see the module's text)."""
     try:
         import optuna
     except ImportError:
         raise GameError("tune needs Optuna: pip install 'artproject[tune]'") from None
-    rules = load_rules(mission, variants)
-    dims = tunables(rules)
+    tools = tuning(game)
+    rules = tools.load_rules(mission, variants)
+    dims = tools.tunables(rules)
+    current, variant_text = tools.current, tools.variant_text
     if not dims:
         raise GameError(f"{rules.source}: the mission declares nothing to tune: add a [tune] "
                         "section (docs/missions.md)")
     grid = Grid((mission,), tuple(targets), tuple(players), games, seed, tuple(variants),
-                policy)
+                policy, game=game)
 
     def play(values: Mapping[str, int]) -> list[dict[str, Any]]:
         text = variant_text(rules, values, _about(values))
@@ -176,8 +189,8 @@ def _about(values: Mapping[str, int]) -> str:
     return "Tuned by artproject tune: " + ", ".join(f"{k} = {v}" for k, v in values.items())
 
 
-def report(result: Result, targets: Mapping[str, float], rules: Rules,
-           dims: Sequence[Tunable]) -> str:
+def report(result: Result, targets: Mapping[str, float], rules: Any,
+           dims: Sequence[Any], game: str = DEFAULT) -> str:
     """The table before and after (on the search's games, then on fresh ones), the values
     found, and what was kept."""
     lines = [_table(result.before, result.after, targets, ""), "",
@@ -190,6 +203,7 @@ def report(result: Result, targets: Mapping[str, float], rules: Rules,
                   f"{loss(result.fresh_before, targets):.4f} before, "
                   f"{loss(result.fresh_after, targets):.4f} after"]
     lines.append("values:")
+    current = tuning(game).current
     for d in dims:
         lines.append(f"  {d.name:28s} {current(rules, d.name):5d} -> "
                      f"{result.values[d.name]:5d}   (range {d.low}..{d.high})")

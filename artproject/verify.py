@@ -1,30 +1,28 @@
-"""Property-based rules verification: can these rules ever break?
+"""Property-based rules verification, any game's: can these rules ever break?
 
-`verify()` drives games through legal actions chosen by Hypothesis, over every player count
-and difficulty, and checks after every step the game's invariants (`check_invariants`)
-and the mission's own `[[property]]` entries. A failure is shrunk by Hypothesis to a short
-action sequence, which `counterexample_scenario()` writes as a scenario file that
-reproduces it. Imported only by `artproject verify` and the tests: Hypothesis stays out of
-the core's import path.
+`verify()` asks the game (its tools' `verify`: core/games.py `game_tools`) to drive games
+through legal actions chosen by Hypothesis (`search`), over every player count (and the
+game's own axes: The A.R.T. Project's difficulties), checking after every step the game's
+invariants (`check_invariants`) and whatever else the game checks (`play_checked`). A
+failure is shrunk by Hypothesis to a short action sequence, which the game's
+`counterexample_scenario` writes as a scenario file that reproduces it (`scenario_text`).
+Imported only by `artproject verify`, the games' tools and the tests: Hypothesis stays out
+of the core's import path.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from functools import partial
-from typing import Any, Final
+from typing import Any
 
 import attrs
 
 from .core.actions import Action
-from .core.art.rules import Rules
-from .core.art.state import State
 from .core.errors import ArtError
+from .core.games import DEFAULT, game_tools
 from .core.invariants import Violation, check_invariants, check_properties, check_step
 from .core.saves import dumps, loads
-
-MAX_STEPS: Final = 3000  # a game needing more decisions than this has a rule that never ends
 
 
 # ====================================================================== one game
@@ -52,20 +50,6 @@ class Outcome:
     actions: list[str]
     steps: int
     violation: Violation | None = None
-
-
-def play_example(rules: Rules, ex: Example, deep: bool = True) -> Outcome:
-    """Play one example, checking everything after every step; stop at the first violation."""
-    from .policies import cautious_policy
-
-    # A pick of 0, and every choice after the example's own run out, is the cautious
-    # policy's (random, but never paying health needlessly): games go deep, and shrinking
-    # towards 0 leaves only the choices that matter.
-    def start() -> Any:
-        return State.new(rules, ex.players, ex.difficulty, ex.seed, log=True)
-
-    return play_checked(start, ex, cautious_policy(ex.seed), MAX_STEPS, "",
-                        check_properties, bool(rules.ref), deep)
 
 
 def play_checked(start: Callable[[], Any], ex: Example, default: Callable[[Any], Action],
@@ -142,14 +126,29 @@ class Report:
         return d
 
 
-def verify(rules: Rules, examples: int = 100, seed: int = 0,
-           players: Sequence[int] = (1, 2, 3, 4, 5, 6),
-           difficulties: Sequence[str] | None = None,
-           progress: Callable[[int, int, int], None] | None = None) -> Report:
-    """Search for a game that breaks an invariant or property; shrink the first found."""
-    return search(partial(play_example, rules), rules.name, examples, seed, players,
-                  tuple(difficulties or rules.difficulties),
-                  tuple(p.name for p in rules.properties), progress)
+def verify(rules: Any, examples: int = 100, seed: int = 0,
+           players: Sequence[int] | None = None, difficulties: Sequence[str] | None = None,
+           progress: Callable[[int, int, int], None] | None = None,
+           game: str = DEFAULT) -> Report:
+    """Search a game's games under `rules` for one that breaks an invariant or what else
+    the game checks; shrink the first found. `game`: the rules' game (the default game's
+    when not given); `players`: the player counts tried (every one the rules allow when
+    None); `difficulties` (a game with difficulties: the grid's second axis): those tried,
+    every one of the rules' when None."""
+    tools = game_tools(game)
+    if players is None:
+        low, high = tools.players(rules)
+        players = range(low, high + 1)
+    axes = {} if difficulties is None else {"difficulties": tuple(difficulties)}
+    found: Report = tools.verify(rules, examples, seed, tuple(players), progress, **axes)
+    return found
+
+
+def counterexample_scenario(rules: Any, ref: str, variants: Sequence[str], ex: Example,
+                            failure: Outcome, game: str = DEFAULT) -> str:
+    """A scenario file (TOML text) that replays a counterexample of `game`'s (the default
+    game's when not given), by the game's tools."""
+    return str(game_tools(game).counterexample_scenario(rules, ref, variants, ex, failure))
 
 
 def search(play: Callable[[Example], Outcome], name: str, examples: int, seed: int,
@@ -196,22 +195,6 @@ def search(play: Callable[[Example], Outcome], name: str, examples: int, seed: i
                   properties, failure, ex)
 
 
-def counterexample_scenario(rules: Rules, mission: str, variants: Sequence[str],
-                            ex: Example, failure: Outcome) -> str:
-    """A scenario file (TOML text) that replays the counterexample and checks what broke."""
-    v = failure.violation
-    doc: dict[str, Any] = {
-        "about": f"Counterexample found by artproject verify: {v}",
-        "cites": ["artproject verify"],
-        "mission": mission, "variants": list(variants), "players": ex.players,
-        "difficulty": ex.difficulty, "seed": ex.seed,
-        # checked after every step: the scenario fails where the game broke, and passes
-        # once the rules (or the mission's property) are mended
-        "invariants": True, "properties": True,
-    }
-    return scenario_text(doc, failure)
-
-
 def scenario_text(head: dict[str, Any], failure: Outcome) -> str:
     """A counterexample's scenario file (TOML text), any game's: `head`'s keys, then the
     failure's actions as steps, the last noting what broke (the set-up, if none was taken)."""
@@ -230,5 +213,6 @@ def report_json(report: Report) -> str:
     return json.dumps(report.as_dict(), indent=1)
 
 
-__all__ = ["Example", "Report", "Violation", "check_invariants", "check_properties",
-           "check_step", "counterexample_scenario", "play_example", "verify"]
+__all__ = ["Example", "Outcome", "Report", "Violation", "check_invariants", "check_properties",
+           "check_step", "counterexample_scenario", "play_checked", "scenario_text", "search",
+           "verify"]

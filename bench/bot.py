@@ -11,7 +11,8 @@ this), then replayed from its recorded actions by the engine alone
 bot's cost is the difference.
 
 `--against TREE` loads another version's bot from TREE (say, main's, unpacked with `git
-archive`): its `artproject/policies/` package, or the single `artproject/policies.py` of a
+archive`): its `core/art/bots/` package (the game's own since the bot moved into its game),
+the `artproject/policies/` package before that, or the single `artproject/policies.py` of a
 version before the bot was split into parts (the package's folder or that file named
 directly will do too), beside this one, on this tree's engine, and plays both in turns in
 the same process, round by round, printing both and whether they took the same decisions:
@@ -36,8 +37,8 @@ from pathlib import Path
 from typing import Any, Final
 
 from artproject import new_game
+from artproject.core.art.bots import heuristic_policy
 from artproject.core.art.loader import shipped_missions
-from artproject.policies import heuristic_policy
 
 TEAMS = (1, 2, 4, 6)
 
@@ -46,26 +47,32 @@ def cells(players: int) -> list[tuple[str, str, int]]:
     return [(m, d, players) for m in shipped_missions() for d in ("easy", "hard")]
 
 
-OTHER: Final = "artproject._other_policies"  # the other version's bot, as a module
+# the other version's bot, as a module where its relative imports reach this tree's engine:
+# the game's package (core/art/bots/), or the tools' (artproject/policies/, before it moved)
+OTHER_BOTS: Final = "artproject.core.art._other_bots"
+OTHER_POLICIES: Final = "artproject._other_policies"
 
 
-def other_source(path: str) -> tuple[Path, bool]:
-    """Where another version's bot lies, and whether it is a package: `path` is a tree (a
-    checkout, or a `git archive` unpacked) whose artproject/policies/ package (or, before
-    the bot was split into parts, single artproject/policies.py) it is, or that package's
+def other_source(path: str) -> tuple[Path, bool, str]:
+    """Where another version's bot lies, whether it is a package, and the module name it is
+    loaded as: `path` is a tree (a checkout, or a `git archive` unpacked) whose
+    core/art/bots/ package (before the bot moved into its game, artproject/policies/; before
+    it was split into parts, the single artproject/policies.py) it is, or that package's
     folder or that file itself. SystemExit (2) naming what was looked for if none is."""
     p = Path(path)
-    for cand in (p / "artproject" / "policies", p / "artproject" / "policies.py",
-                 p / "policies", p / "policies.py", p):
-        if cand.is_dir() and (cand / "__init__.py").is_file() and cand.name == "policies":
-            return cand, True
+    for cand in (p / "core" / "art" / "bots", p / "artproject" / "policies",
+                 p / "artproject" / "policies.py", p / "bots", p / "policies",
+                 p / "policies.py", p):
+        if cand.is_dir() and (cand / "heuristic.py").is_file() and cand.name in (
+                "bots", "policies"):
+            return cand, True, OTHER_BOTS if cand.name == "bots" else OTHER_POLICIES
         if cand.is_file() and cand.suffix == ".py":
-            return cand, False
+            return cand, False, OTHER_POLICIES
     import sys
 
     print(f"bench/bot.py: --against {path}: no bot there; expected a tree with "
-          "artproject/policies/ (or an old artproject/policies.py), that folder, or that "
-          "file", file=sys.stderr)
+          "core/art/bots/ (or an older artproject/policies/ or artproject/policies.py), that "
+          "folder, or that file", file=sys.stderr)
     raise SystemExit(2)
 
 
@@ -77,16 +84,16 @@ def load_other(path: str) -> Any:
     import importlib.util
     import sys
 
-    src, package = other_source(path)
+    src, package, other = other_source(path)
     spec = importlib.util.spec_from_file_location(
-        OTHER, src / "__init__.py" if package else src,
+        other, src / "__init__.py" if package else src,
         submodule_search_locations=[str(src)] if package else None)
     assert spec is not None and spec.loader is not None
     mod = importlib.util.module_from_spec(spec)
-    sys.modules[OTHER] = mod  # a package's parts import each other by it
+    sys.modules[other] = mod  # a package's parts import each other by it
     spec.loader.exec_module(mod)
     # its board of the rules: the single file's `_board`, or the package's board.board
-    home = mod if not package else sys.modules[f"{OTHER}.board"]
+    home = mod if not package else sys.modules[f"{other}.board"]
     name = "_board" if not package else "board"
     own, built = getattr(home, name), home._Board
 
@@ -97,7 +104,7 @@ def load_other(path: str) -> Any:
         return b
 
     for key, m in list(sys.modules.items()):  # every part that took it by name
-        if m is not None and (key == OTHER or key.startswith(f"{OTHER}.")):
+        if m is not None and (key == other or key.startswith(f"{other}.")):
             for attr in [a for a, v in vars(m).items() if v is own]:
                 setattr(m, attr, board)
     return mod.heuristic_policy
@@ -215,8 +222,9 @@ def main() -> None:
     ap.add_argument("--digest", action="store_true",
                     help="print a digest of every decision taken (to compare two versions)")
     ap.add_argument("--against", metavar="TREE",
-                    help="another version's tree (its artproject/policies/, or an old "
-                         "artproject/policies.py), its bot played in turns with this one")
+                    help="another version's tree (its core/art/bots/, or an older "
+                         "artproject/policies/ or artproject/policies.py), its bot played in "
+                         "turns with this one")
     ap.add_argument("--count", action="store_true",
                     help="count instructions (valgrind) instead of timing (2 games a cell)")
     ap.add_argument("--count-child", action="store_true", help=argparse.SUPPRESS)

@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from artproject import new_game
+from artproject.core.art.bots import POLICIES
 from artproject.core.art.loader import shipped_missions, shipped_variants
-from artproject.policies import POLICIES
 
 HERE = Path(__file__).resolve().parent
 

@@ -34,9 +34,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from artproject import Action, dumps, new_game
+from artproject.core.art.bots import cautious_policy, heuristic_policy
 from artproject.core.art.loader import shipped_missions
-from artproject.policies import heuristic_policy
-from artproject.simulate import cautious_policy, play
+from artproject.simulate import play
 
 Recorded = tuple[str, int, str, int, list[Action]]  # mission, players, difficulty, seed, actions
 TEAMS = (1, 2, 4, 6)

@@ -8,10 +8,13 @@ both, so each game's luck is common to the pair and only the bot differs.
     python bench/search.py --game art-of-war --players 4 --games 1000 --seed 1 \
         --policy ismcts:budget=64 --store aow-4p.jsonl
 
-The A.R.T. Project is cooperative: a seed's game is played once by the heuristic team and
-once by the search bot (playing for the whole team), and the pair is (won, won). Art of
-War: the seat `seed % players` is the one compared: once the heuristic and once the search
-bot sits there, the heuristic in every other seat; the pair is whether that seat won.
+Any game, asked the same way (its policies: `policies_of`; a game with shared returns, or
+not: its `UTILITY`). A cooperative game (The A.R.T. Project) is played once by the
+heuristic team and once by the search bot (playing for the whole team), and the pair is
+(won, won). A competitive one (Art of War): the seat `seed % players` is the one compared:
+once the heuristic and once the search bot sits there, the heuristic in every other seat;
+the pair is whether that seat won (its return above 0). The CPU counted is the compared
+bot's own, its decisions' (the engine's apply apart).
 
 It prints each bot's win rate with a 95% Wilson interval, the discordant pairs (games one
 bot won and the other lost) with an exact two-sided McNemar test (a sign test on those
@@ -37,60 +40,48 @@ from typing import Any
 from artproject.simulate import wilson
 
 
-def _art_pair(mission: str, players: int, difficulty: str, seed: int, policy: str,
-              ) -> dict[str, Any]:
+def _game(job: tuple[str, str | None, int, str, int, str], seat: int, spec: str,
+          ) -> tuple[bool, float, int, Any]:
+    """One game of the pair: `spec` in the compared seat (every seat, in a cooperative
+    game), the heuristic elsewhere; (whether the seat won, the bot's CPU, its decisions,
+    the bot)."""
     from artproject import new_game
-    from artproject.policies import make_policy
-    from artproject.simulate import play
+    from artproject.core.games import game_class, game_tools
+    from artproject.policies import make_policy, policies_of
 
-    base = new_game(mission, players, difficulty, seed)
-    play(base, make_policy("heuristic", seed))
-    g = new_game(mission, players, difficulty, seed)
-    bot = make_policy(policy, seed)
-    t0 = time.process_time()
-    decisions = play(g, bot)
-    cpu = time.process_time() - t0
-    return {"seed": seed, "heuristic": base.outcome == "won", "search": g.outcome == "won",
-            "cpu": cpu, "decisions": decisions, "searched": getattr(bot, "searched", 0),
-            "simulations": getattr(bot, "simulations", 0)}
-
-
-def _war_game(players: int, seed: int, seat: int, spec: str) -> tuple[bool, float, int, Any]:
-    from artproject import new_game
-    from artproject.core.aow.bots import POLICIES
-    from artproject.policies import make_policy
-
-    g = new_game("art-of-war", players=players, seed=seed)
-    bots = [make_policy(spec if s == seat else "heuristic", seed * 8 + s, POLICIES)
-            for s in range(players)]
+    game, mission, players, difficulty, seed, _ = job
+    known = policies_of(game)
+    rules = mission or game_tools(game).DEFAULT_RULES
+    more = {"difficulty": difficulty} if "difficulty" in game_class(game).OPTIONS else {}
+    g = new_game(rules, players, seed=seed, game=game, **more)
+    if game_class(game).UTILITY == "shared":  # the team: one bot takes every decision
+        bot = make_policy(spec, seed, known)
+        bots = {p: bot for p in range(-1, players)}
+    else:
+        bots = {s: make_policy(spec if s == seat else "heuristic", seed * 8 + s, known)
+                for s in range(players)}
     cpu, n = 0.0, 0
     while not g.is_over():
         p = g.current_player()
-        if p == seat:
-            t0 = time.process_time()
-            a = bots[p](g)
+        mine = p == seat or game_class(game).UTILITY == "shared"
+        t0 = time.process_time()
+        a = bots[p](g)
+        if mine:
             cpu += time.process_time() - t0
             n += 1
-        else:
-            a = bots[p](g)
         g.apply(a)
-    return g.winner() == seat, cpu, n, bots[seat]
+    return g.returns()[seat] > 0, cpu, n, bots[seat]
 
 
-def _war_pair(players: int, seed: int, policy: str) -> dict[str, Any]:
+def _one(job: tuple[str, str | None, int, str, int, str]) -> dict[str, Any]:
+    """A seed's pair: the heuristic, then the search bot, in the compared seat."""
+    _, _, players, _, seed, policy = job
     seat = seed % players
-    base, _, _, _ = _war_game(players, seed, seat, "heuristic")
-    won, cpu, n, bot = _war_game(players, seed, seat, policy)
+    base, _, _, _ = _game(job, seat, "heuristic")
+    won, cpu, n, bot = _game(job, seat, policy)
     return {"seed": seed, "seat": seat, "heuristic": base, "search": won, "cpu": cpu,
             "decisions": n, "searched": getattr(bot, "searched", 0),
             "simulations": getattr(bot, "simulations", 0)}
-
-
-def _one(job: tuple[str, str, int, str, int, str]) -> dict[str, Any]:
-    game, mission, players, difficulty, seed, policy = job
-    if game == "art-of-war":
-        return _war_pair(players, seed, policy)
-    return _art_pair(mission, players, difficulty, seed, policy)
 
 
 def mcnemar(b: int, c: int) -> float:
@@ -142,7 +133,7 @@ def _load(path: Path | None) -> dict[int, dict[str, Any]]:
     return out
 
 
-def _run(jobs: list[tuple[str, str, int, str, int, str]], workers: int,
+def _run(jobs: list[tuple[str, str | None, int, str, int, str]], workers: int,
          ) -> Iterable[dict[str, Any]]:
     if workers <= 1:
         for j in jobs:
@@ -156,8 +147,10 @@ def _run(jobs: list[tuple[str, str, int, str, int, str]], workers: int,
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--game", default="art-project", choices=("art-project", "art-of-war"))
-    ap.add_argument("--mission", default="japan")
+    from artproject.core.games import DEFAULT, game_class, game_names, game_tools
+
+    ap.add_argument("--game", default=DEFAULT, choices=game_names())
+    ap.add_argument("--mission", help="its rules (default: the game's own)")
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--difficulty", default="hard")
     ap.add_argument("--games", type=int, default=100)
@@ -183,8 +176,9 @@ def main(argv: list[str] | None = None) -> int:
         if out is not None:
             out.close()
     rows = [done[s] for s in seeds]
-    where = (f"{args.mission}, {args.players} players, {args.difficulty}"
-             if args.game == "art-project" else f"Art of War, {args.players} players")
+    where = (f"{args.mission or game_class(args.game).TITLE}, {args.players} players"
+             + (f", {args.difficulty}" if hasattr(game_tools(args.game), "difficulties")
+                else ""))
     print(report(rows, f"{where}: {args.policy} against the heuristic, seeds "
                        f"{args.seed}-{args.seed + args.games - 1}, paired"))
     return 0

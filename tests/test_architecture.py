@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from .test_kernel import KUHN_NOUNS
+from .test_kernel import AOW_NOUNS, KUHN_NOUNS, _art_nouns, _forms
 
 ROOT = Path(__file__).resolve().parent.parent
 # the folders that ship, and the import name setuptools gives each (pyproject.toml)
@@ -29,10 +29,6 @@ SHIPPED = {"artproject": "artproject", "core": "artproject.core", "dsl": "artpro
 # Circles left, each with why and where it is to be broken; the test fails on any other
 # circle, and on one of these once it is gone (then strike it from here).
 KNOWN_CIRCLES = {
-    # simulate_grid imports the sweep, which imports simulate's game loop: artproject/
-    # simulate.py and sweep.py are being hardened in parallel (issue 27); the loop belongs
-    # in a module of its own below both
-    frozenset({"artproject.simulate", "artproject.sweep"}),
     # a challenge settles (fight.py calls settle.py, late, for speed) and settle.py reads
     # the challenge (Fight, DUEL): Fight belongs in a module below both; Art of War's rule
     # modules are being sped up in parallel (issue 26)
@@ -188,6 +184,85 @@ def test_the_tools_name_no_noun_of_the_third_game(path: Path) -> None:
         assert not {noun, noun + "s", noun + "es"} & words, (noun, path.name)
 
 
+# Every game's nouns, grepped in every tool module: `artproject/` outside the game packages
+# (a game's package is in `core/`). Words every game or tool shares are no game's: `card`,
+# `deck`, `hand` (every card game's: Kuhn poker's and Art of War's hands too), `mission`
+# (the house's word for a rules file of any game: the `missions/` folder every game's rules
+# lie in, `--mission`, the results store's column), `die`/`dice` (chance's), `agent`
+# (PettingZoo's word for a seat), `token` (a seat's token on the server), `legend` (a
+# plot's) and `general` (everyday English).
+SHARED_WORDS = {"card", "deck", "hand", "mission", "die", "dice", "agent", "token", "legend",
+                "general"}
+
+
+def _nouns() -> dict[str, set[str]]:
+    return {"art-project": (_art_nouns() | {"art-project"}) - SHARED_WORDS,
+            "art-of-war": (AOW_NOUNS | {"art-of-war"}) - SHARED_WORDS,
+            "kuhn": KUHN_NOUNS}
+
+
+# Modules the grep leaves alone, each with why: the public face is the default game's
+# (`import artproject`: its docstring's example and names are The A.R.T. Project's), and
+# the command line's help names the shipped games and boards as examples a user types.
+NOT_TOOLS = {"artproject/__init__.py", "artproject/_checked.py", "artproject/cli/parser.py"}
+# Tools that still name a game, each with why and where it goes; the test fails on any
+# other, and on one of these once it names none (then strike it from here).
+STILL_NAMING = {
+    # the reference's parts per game belong in each game's package (docs/architecture.md)
+    "artproject/reference.py",
+    # the adapters' defaults (the default game and its first board) and the batched
+    # adapter's packing of Art of War's bets: the adapters' own work (issue 24)
+    "artproject/adapters/batched.py", "artproject/adapters/gymnasium.py",
+    "artproject/adapters/openspiel.py", "artproject/adapters/pettingzoo.py",
+    # the browser's sources and watcher: a stored Art of War game is replayed by its own
+    # seating until its tools give `play_game` (as The A.R.T. Project's and Kuhn poker's
+    # do); the watcher (`serve --watch`) sets up a game of the default game from the file
+    # it watches (its imports of core/art/ too): the set-up belongs in the game's tools
+    "artproject/web/sources.py", "artproject/web/watch.py",
+}
+GAME_TOOLS = sorted(p for p in (ROOT / "artproject").rglob("*.py")
+                    if str(p.relative_to(ROOT)) not in NOT_TOOLS)
+
+
+def _named(path: Path) -> list[tuple[str, str]]:
+    """The (game, noun) pairs a module names (a noun in any of its forms; a compound one,
+    `great dragon`, `los_angeles`, as words in a row)."""
+    # (Hypothesis's HealthCheck names no game's health)
+    text = re.sub(r"HealthCheck|health_check", "", path.read_text(encoding="utf-8"))
+    words = re.findall(r"[a-z]+", re.sub(r"([a-z])([A-Z])", r"\1 \2", text).lower())
+    found, phrase = set(words), " " + " ".join(words) + " "
+    out = []
+    for game, nouns in _nouns().items():
+        for noun in sorted(nouns):
+            if "-" in noun:
+                hit = noun in text
+            elif " " in noun or "_" in noun:
+                hit = f" {noun.replace('_', ' ')} " in phrase
+            else:
+                hit = bool(_forms(noun) & found)
+            if hit:
+                out.append((game, noun))
+    return out
+
+
+def test_the_tools_name_no_game() -> None:
+    """No tool names a game's noun or name: a tool asks the game (core/games.py
+    `game_tools`, a kernel hook), so adding a game touches no tool."""
+    naming = {str(p.relative_to(ROOT)): _named(p) for p in GAME_TOOLS}
+    naming = {k: v for k, v in naming.items() if v}
+    new = {k: v for k, v in naming.items() if k not in STILL_NAMING}
+    assert not new, new
+    gone = STILL_NAMING - set(naming)
+    assert not gone, f"strike from STILL_NAMING, naming no game now: {sorted(gone)}"
+
+
+def test_the_grep_finds_a_games_noun(tmp_path: Path) -> None:
+    f = tmp_path / "t.py"
+    f.write_text('GAME = "art-of-war"\nx = kyoto_roads  # the Great Dragon\nPawnMoves = 1\n')
+    assert {("art-of-war", "art-of-war"), ("art-project", "kyoto"),
+            ("art-of-war", "great dragon"), ("art-project", "pawn")} <= set(_named(f))
+
+
 # ====================================================================== readable code
 MAX_COMPLEXITY = 15
 MAX_LINES = 500
@@ -198,10 +273,7 @@ LONG_MODULES = {"core/machine.py"}
 
 # Functions over MAX_COMPLEXITY, each with why; the test fails on any other, and on one of
 # these once it reads simply (then strike it from here).
-TANGLED = {
-    # the plots: report.py is being hardened in parallel (issue 27)
-    "artproject/report.py plot_win_rate",
-}
+TANGLED: set[str] = set()
 
 
 def _shipped_files() -> list[Path]:

@@ -1,4 +1,4 @@
-"""bench/bot.py --against TREE loads another tree's bot, the artproject/policies/ package,
+"""bench/bot.py --against TREE loads another tree's bot, the core/art/bots/ package,
 beside this one (a smoke test of the loading: the figures are never asserted)."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ def _against(tree: Path) -> subprocess.CompletedProcess[str]:
 
 
 def _tree(tmp_path: Path) -> Path:
-    shutil.copytree(ROOT / "artproject" / "policies", tmp_path / "artproject" / "policies",
+    shutil.copytree(ROOT / "core" / "art" / "bots", tmp_path / "core" / "art" / "bots",
                     ignore=shutil.ignore_patterns("__pycache__"))
     return tmp_path
 
@@ -34,7 +34,7 @@ def test_against_plays_the_other_trees_bot_not_this_one(tmp_path: Path) -> None:
     """The other tree's bot places each artwork where this one would not: its decisions
     differ, so it is that tree's package that played."""
     tree = _tree(tmp_path)
-    movement = tree / "artproject" / "policies" / "movement.py"
+    movement = tree / "core" / "art" / "bots" / "movement.py"
     text = movement.read_text()
     assert "return min(legal, key=cost)" in text
     movement.write_text(text.replace("return min(legal, key=cost)",
@@ -47,5 +47,5 @@ def test_against_plays_the_other_trees_bot_not_this_one(tmp_path: Path) -> None:
 def test_against_nothing_says_what_was_expected(tmp_path: Path) -> None:
     r = _against(tmp_path / "nowhere")
     assert r.returncode == 2
-    assert "no bot there" in r.stderr and "artproject/policies/" in r.stderr
+    assert "no bot there" in r.stderr and "core/art/bots/" in r.stderr
     assert "Traceback" not in r.stderr

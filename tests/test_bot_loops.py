@@ -1,7 +1,7 @@
 """The heuristic bot never loops: a move that costs nothing (Rio's red roads, Scandinavia's
 moves north) may be made again and again under the printed rules (R11 sets no limit), so
 the bot itself must stop where its own free moves would bring the pawns back to where they
-stood (artproject/policies/movement.py). Found by the team-threat sweep: Rio, 5 players,
+stood (core/art/bots/movement.py). Found by the team-threat sweep: Rio, 5 players,
 Medium, seed 171, where one pawn walked Central-Lapa-Central forever."""
 
 from __future__ import annotations
@@ -10,10 +10,11 @@ from typing import Any
 
 import pytest
 
+from artproject.core.art.bots import Heuristic
+from artproject.core.art.bots.now import Now
 from artproject.core.art.loader import load_rules
 from artproject.core.art.state import State
-from artproject.policies import Heuristic, make_policy
-from artproject.policies.now import Now
+from artproject.policies import make_policy
 from artproject.simulate import play
 
 LIMIT = 2000  # decisions: a whole game takes a few hundred
@@ -28,7 +29,7 @@ def test_rio_5_medium_seed_171_under_team_threat_ends() -> None:
 def _phases(mission: str, variants: list[str], players: int, difficulty: str, seed: int,
             ) -> list[list[tuple[Any, ...]]]:
     """The positions of each move phase of a heuristic game, in order."""
-    from artproject.policies.movement import _position
+    from artproject.core.art.bots.movement import _position
 
     st = State.new(load_rules(mission, variants), players, difficulty, seed)
     bot = Heuristic(seed)
@@ -69,7 +70,7 @@ def test_the_bot_still_wants_the_move_it_would_undo() -> None:
     """In the position where the loop began, the move the bot would make (a free one) is
     what its next free move undoes: it ends the movement there instead (`done`), and
     elsewhere takes the same moves as before."""
-    from artproject.policies.movement import _position
+    from artproject.core.art.bots.movement import _position
 
     st = State.new(load_rules("rio", ["team-threat"]), 5, "medium", 171)
     bot = Heuristic(171)
@@ -98,7 +99,7 @@ def test_the_way_kept_takes_the_moves_worked_out_afresh(mission: str, players: i
                                                        seed: int) -> None:
     """The free moves kept from a look ahead (`_ends`) are the ones the bot would work out
     again at each decision: a bot that forgets them each time plays the same game."""
-    from artproject.policies.movement import _phase, _position
+    from artproject.core.art.bots.movement import _phase, _position
 
     rules = load_rules(mission, ["team-threat"])
     games = []

@@ -18,9 +18,9 @@ import pytest
 from artproject import new_game
 from artproject.core import cache
 from artproject.core.art import loader
+from artproject.core.art.bots import heuristic_policy
 from artproject.core.art.loader import load_rules, shipped_missions
 from artproject.core.art.rules import Rules
-from artproject.policies import heuristic_policy
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = (ROOT / "bench" / "missions" / "every-hook.toml",

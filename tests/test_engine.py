@@ -27,6 +27,7 @@ from artproject import (
     save_game,
     shipped_missions,
 )
+from artproject.core.art.bots import cautious_policy
 from artproject.core.art.clues import add_clue
 from artproject.core.art.info import observation
 from artproject.core.art.loader import scope_of
@@ -34,7 +35,8 @@ from artproject.core.art.rules import Card, Ctx
 from artproject.core.invariants import check_invariants
 from artproject.core.saves import dumps
 from artproject.dsl.compiler import Compiler
-from artproject.simulate import cautious_policy, play, random_policy
+from artproject.policies import random_policy
+from artproject.simulate import play
 
 DIFFICULTIES = ["easy", "medium", "hard", "impossible"]
 

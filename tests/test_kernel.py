@@ -33,6 +33,7 @@ from artproject import (
 )
 from artproject.core import games
 from artproject.core.art import facade, info
+from artproject.core.art.bots import POLICIES, Heuristic
 from artproject.core.art.registry import REG
 from artproject.core.errors import SaveError
 from artproject.core.fields import HIDDEN, MACHINE, PRIVATE, PUBLIC
@@ -47,7 +48,6 @@ from artproject.core.scenario import (
     step_spec,
 )
 from artproject.core.schema import Name, declaration, param, params_of, section, structure
-from artproject.policies import POLICIES, Heuristic
 
 ROOT = Path(__file__).resolve().parent.parent
 MISSIONS = shipped_missions()

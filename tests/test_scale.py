@@ -94,7 +94,7 @@ def test_a_resumed_sweep_plays_only_the_missing_games(tmp_path: Path) -> None:
 def test_an_edited_mission_is_played_afresh_not_mixed(tmp_path: Path) -> None:
     """A store keys games by the rules' digest too: after an edit, a sweep of the same
     mission plays its games again, and the report tells the two apart."""
-    from artproject.report import hall_of_fame
+    from artproject.core.art.hall import hall_of_fame
 
     mission = tmp_path / "harbour.toml"
     mission.write_text('name = "harbour"\nextends = "japan"\n')

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from artproject import load_rules, new_game, save_game, shipped_missions
-from artproject.play import screen
-from artproject.policies import POLICIES, heuristic_policy, register_policy
+from artproject.core.art.bots import POLICIES, heuristic_policy
+from artproject.core.art.screen import screen
+from artproject.policies import register_policy
 from artproject.render import render
 from artproject.simulate import play, simulate_grid, wilson
 
@@ -123,7 +124,7 @@ def test_play_never_saves_over_a_file_it_did_not_write(tmp_path: Path) -> None:
 
 
 def test_play_shows_only_the_viewers_hand() -> None:
-    from artproject.play import screen
+    from artproject.core.art.screen import screen
 
     g = new_game("japan", players=3, seed=5)
     g.apply("done")
@@ -171,7 +172,7 @@ def test_wilson_interval() -> None:
 
 def test_the_bot_finds_the_cities_whose_fall_loses() -> None:
     """Rio's hook makes every district with a symbol fatal; Japan has no such city."""
-    from artproject.policies import Heuristic
+    from artproject.core.art.bots import Heuristic
 
     rio = new_game("rio", 2, "easy", 1)
     names = {rio.rules.cities[c].name for c in Heuristic(1).critical(rio)}

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from artproject import State, new_game
-from artproject.policies import POLICIES
+from artproject.core.art.bots import POLICIES
 
 HERE = Path(__file__).parent / "transcripts"
 WRITE = os.environ.get("ARTPROJECT_WRITE_TRANSCRIPTS") == "1"

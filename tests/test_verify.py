@@ -16,11 +16,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from artproject import GameError, SaveError, dumps, load_rules, loads, new_game, shipped_missions
+from artproject.core.art.bots import cautious_policy
 from artproject.core.art.rules import Hook
+from artproject.core.art.tools import play_example
 from artproject.core.invariants import Violation, check_invariants, check_step
 from artproject.core.scenario import run_scenario
-from artproject.simulate import cautious_policy
-from artproject.verify import Example, counterexample_scenario, play_example, verify
+from artproject.verify import Example, counterexample_scenario, verify
 
 ROOT = Path(__file__).resolve().parent.parent
 BROKEN = Path(__file__).parent / "missions" / "fuel-cap.toml"

@@ -24,17 +24,17 @@ MAX_CONNECT = 3600.0  # seconds --connect-timeout waits for a cluster at most
 
 def _game(args: argparse.Namespace) -> str:
     """--game, checked: a game the kernel plays; left at the default, the game of the rules
-    named (`--mission art-of-war`, or a file that says `game = "art-of-war"`)."""
+    named (`--mission NAME` of a game, or a file that says `game = "NAME"`)."""
     from ..core.errors import GameError, closest
-    from ..core.games import game_names
+    from ..core.games import DEFAULT, game_names
     from ..core.sources import game_of
 
-    name = str(getattr(args, "game", "art-project"))
+    name = str(getattr(args, "game", None) or DEFAULT)
     if name not in game_names():
         raise GameError(f"unknown game {name!r}{closest(name, game_names())}; --game is one "
                         "of: " + ", ".join(game_names()))
     ref = getattr(args, "mission", None)
-    if name == "art-project" and isinstance(ref, str):
+    if name == DEFAULT and isinstance(ref, str):
         if ref in game_names():
             return ref
         if ref.endswith(".toml"):

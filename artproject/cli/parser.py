@@ -297,7 +297,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _game_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--game", default="art-project", metavar="NAME",
+    p.add_argument("--game", metavar="NAME",
                    help="the game: art-project (The A.R.T. Project, the default) or art-of-war "
                         "(docs/art-of-war.md)")
 

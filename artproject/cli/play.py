@@ -1,18 +1,19 @@
-"""`artproject play`: a game at the terminal, new or loaded."""
+"""`artproject play`: a game at the terminal, new or loaded, played by the game's own session
+(its tools' `run`: core/games.py `game_tools`)."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
-from ..missions import DEFAULT
 from .options import _check_seed, _game
+from .simulate import _rules_ref
 
 
 def _play(args: argparse.Namespace) -> int:
     from ..core.art.game import new_game
+    from ..core.games import game_tools
     from ..core.saves import load_game
-    from ..play import run
 
     game = _game(args)
     if args.load:
@@ -22,15 +23,6 @@ def _play(args: argparse.Namespace) -> int:
 
         seed = args.seed if args.seed is not None else secrets.randbelow(2**32)
         _check_seed(seed, 0)
-        if game != "art-project":
-            from ..core.games import game_tools
-
-            rules = game_tools(game).DEFAULT_RULES if args.mission == DEFAULT else args.mission
-            st = new_game(rules, args.players, seed=seed, variants=args.variant, game=game)
-        else:
-            st = new_game(args.mission, args.players, args.difficulty, seed, args.variant)
-    if st.game != "art-project":  # hot-seat: a hand shown only to its owner (the game's)
-        from ..core.games import game_tools
-
-        return int(game_tools(st.game).run(st, sys.stdin, sys.stdout))
-    return run(st, sys.stdin, sys.stdout)
+        rules = _rules_ref(args.mission, game_tools(game))
+        st = new_game(rules, args.players, args.difficulty, seed, args.variant, game=game)
+    return int(game_tools(st.game).run(st, sys.stdin, sys.stdout))

@@ -13,11 +13,12 @@ if TYPE_CHECKING:
 
 
 def _render(args: argparse.Namespace) -> int:
-    from ..core.art.loader import load_rules
+    """render, any game's: its rules (named, or the game's own) or a saved position, drawn by
+    the game (its tools' `render`), and a line saying what was drawn."""
     from ..core.errors import GameError
     from ..core.files import refuse_odd, write_atomic
+    from ..core.games import game_tools
     from ..core.saves import load_game
-    from ..render import render
 
     st = None
     out = Path(args.output)
@@ -26,30 +27,22 @@ def _render(args: argparse.Namespace) -> int:
     game = _game(args)
     if args.save:
         st = load_game(args.save, trust=args.trust)
-        rules = st.rules
-    if (st.game if st is not None else game) != "art-project":
-        return _render_war(args, st, out, replace)
-    if st is None and args.mission:
-        rules = load_rules(args.mission, args.variant)
-    elif st is None:
+    elif not args.mission and args.game is None:  # (--game NAME alone: its own rules)
         raise GameError("name a MISSION or give --save FILE")
-    write_atomic(out, render(rules, st), replace=replace)
-    print(f"wrote {out}: {rules.title}, {len(rules.cities)} cities"
-          + (f", the position of round {st.round}" if st else ""))
-    return 0
-
-
-def _render_war(args: argparse.Namespace, st: Any, out: Path, replace: bool) -> int:
-    from ..core.files import write_atomic
-    from ..core.games import game_tools
-
-    tools = game_tools(st.game if st is not None else _game(args))
+    tools = game_tools(st.game if st is not None else game)
     rules = st.rules if st is not None else tools.load_rules(
         args.mission or tools.DEFAULT_RULES, args.variant)
     write_atomic(out, tools.render(rules, st), replace=replace)
-    print(f"wrote {out}: {rules.title}, "
-          + (f"the table at turn {st.turn}" if st is not None else f"{len(rules.cards)} cards"))
+    print(f"wrote {out}: {rules.title}, {_drawn(tools, rules, st)}")
     return 0
+
+
+def _drawn(tools: Any, rules: Any, st: Any) -> str:
+    """What was drawn, in the game's words (its tools' `drawn`), else the table's."""
+    own = getattr(tools, "drawn", None)
+    if own is not None:
+        return str(own(rules, st))
+    return f"the table at turn {st.turn}" if st is not None else f"{len(rules.cards)} cards"
 
 
 def _our_svg(path: Path) -> bool:

@@ -1,4 +1,5 @@
-"""`artproject report`: the Hall of Fame and its plots from a results store."""
+"""`artproject report`: every game's games in a results store, told by the game, and the
+plots the games declare (artproject/report.py)."""
 
 from __future__ import annotations
 
@@ -7,22 +8,17 @@ from pathlib import Path
 
 
 def _report(args: argparse.Namespace) -> int:
-    from ..report import WAR, hall_of_fame, war_report, write_plots
+    from ..report import plots_of, report_text, write_plots
     from ..store import Store
 
     with Store.read(args.store) as store:
         rows = list(store.rows())
-    team = [r for r in rows if r.game != WAR]  # Art of War's games: their own table
-    war = [r for r in rows if r.game == WAR]
     written = []
-    if args.output and (team or not war):
-        written = write_plots(team, Path(args.output), args.force)  # before any output
-    if team or not war:
-        print(hall_of_fame(team, args.store))
-    if war:
-        print(("\n" if team else "") + war_report(war))
+    if args.output and (plots_of(rows) or not rows):
+        written = write_plots(rows, Path(args.output), args.force)  # before any output
+    print(report_text(rows, args.store))
     if args.output:
         print(f"\nwrote {len(written)} plots in {args.output}: "
               + ", ".join(p.name for p in written) if written else
-              "\nno plots: they are drawn for The A.R.T. Project's games only")
+              "\nno plots: no game in the store draws any")
     return 0

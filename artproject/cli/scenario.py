@@ -6,6 +6,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from ..core.games import DEFAULT
 from .check import _toml_files
 
 
@@ -15,7 +16,7 @@ def _variant_game(ref: str) -> str:
 
     path = Path(ref) if ref.endswith(".toml") or "/" in ref else (
         package_dir("missions") / "variants" / f"{ref}.toml")
-    return game_of(path) or "art-project"
+    return game_of(path) or DEFAULT
 
 
 def _scenario(paths: Sequence[str], variants: Sequence[str], verbose: bool) -> int:
@@ -27,7 +28,7 @@ def _scenario(paths: Sequence[str], variants: Sequence[str], verbose: bool) -> i
     failed = bad = 0
     games = {v: _variant_game(v) for v in variants}
     for f in files:
-        game = game_of(f) or "art-project"  # a variant applies to the scenarios of its game
+        game = game_of(f) or DEFAULT  # a variant applies to the scenarios of its game
         try:
             res = run_scenario(f, tuple(v for v in variants if games[v] == game))
         except RulesError as err:

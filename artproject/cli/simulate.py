@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections import Counter
 from collections.abc import Callable, Sequence
 
 from ..missions import DEFAULT
@@ -17,32 +16,16 @@ if TYPE_CHECKING:
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    if _game(args) != "art-project":
-        return _simulate_war(args)
-    _check_counts(args)
-    missions, diffs, players = _grid(args)
-    cells = _sweep(args, missions, diffs, players)
-    return _print_cells(args, cells, report_csv, report_text)
-
-
-def _simulate_war(args: argparse.Namespace) -> int:
-    """simulate --game NAME (another game than the default): seat policies, per-seat and
-    per-policy results, by the game's own tools (core/games.py `game_tools`)."""
-    from ..core.errors import GameError
-    from ..core.games import game_class, game_tools
+    """simulate, any game's: its rules x its difficulties (a game with any) x player counts,
+    its policies, and its table (core/games.py `game_tools`)."""
+    from ..core.games import game_tools
 
     game = _game(args)
-    tools, title = game_tools(game), game_class(game).TITLE
+    tools = game_tools(game)
     _check_counts(args, policies=False)
-    tools.policy_names(args.policy)
-    if args.difficulty != "medium":
-        raise GameError(f"--difficulty {args.difficulty!r}: {title} has no difficulty")
-    rules = tools.DEFAULT_RULES if args.mission in (DEFAULT, "all") else args.mission
-    missions = _items(rules, "--mission", f"{title}'s rules: {tools.DEFAULT_RULES} or a file")
-    ranges = [tools.players(tools.load_rules(m, args.variant)) for m in missions]
-    players = _players(args.players, low=max(lo for lo, _ in ranges),
-                       high=min(hi for _, hi in ranges))  # what every rules file allows
-    cells = _sweep(args, missions, ["-"], players, game=game)
+    tools.policy_names(args.policy)  # an unknown policy or option, or a number out of range
+    missions, diffs, players = _grid(args, game, tools)
+    cells = _sweep(args, missions, diffs, players, game=game)
     return _print_cells(args, cells, tools.report_csv, tools.report_text)
 
 
@@ -61,22 +44,47 @@ def _print_cells(args: argparse.Namespace, cells: list[dict[str, Any]],
     return 0
 
 
-def _grid(args: argparse.Namespace) -> tuple[list[str], list[str], list[int]]:
-    """The missions, difficulties and player counts; every mission loads before a game."""
-    from ..core.art.loader import shipped_missions
+def _grid(args: argparse.Namespace, game: str, tools: Any,
+          ) -> tuple[list[str], list[str], list[int]]:
+    """The rules files, difficulties and player counts; every rules file loads before a
+    game. `all` is every shipped rules file of the game (its tools' `shipped_rules`, else its
+    own rules); the difficulties are those of the first (none: `-`, for a game without)."""
+    from ..core.games import game_class
 
-    missions = (shipped_missions() if args.mission == "all" else
-                _items(args.mission, "--mission", "a mission's name or file, a list, or all"))
-    rules = _rules_for(missions[0], args.variant)
-    diffs = _list(args.difficulty, list(rules.difficulties), "difficulty", "--difficulty")
-    players = _players(args.players)
-    for m in missions[1:]:
-        _rules_for(m, args.variant)
-    return missions, diffs, players
+    title = game_class(game).TITLE
+    if args.mission == "all":
+        missions = list(getattr(tools, "shipped_rules", lambda: [tools.DEFAULT_RULES])())
+    else:
+        missions = _items(_rules_ref(args.mission, tools), "--mission",
+                          f"{title}'s rules: a shipped name or a file, a list, or all")
+    loaded = [tools.load_rules(m, args.variant) for m in missions]
+    ranges = [tools.players(rules) for rules in loaded]
+    players = _players(args.players, low=max(lo for lo, _ in ranges),
+                       high=min(hi for _, hi in ranges))  # what every rules file allows
+    return missions, _difficulties(args.difficulty, tools, loaded[0], title), players
+
+
+def _rules_ref(mission: str, tools: Any) -> str:
+    """--mission as the game reads it: left at the parser's default (the default game's
+    first board), the game's own rules."""
+    return str(tools.DEFAULT_RULES) if mission == DEFAULT else mission
+
+
+def _difficulties(text: str, tools: Any, rules: Any, title: str) -> list[str]:
+    """--difficulty among the rules' (a game with difficulties: its tools' `difficulties`);
+    a game without any takes the one cell `-`, and refuses one named."""
+    from ..core.errors import GameError
+    from ..sweep import NO_DIFFICULTY
+
+    if hasattr(tools, "difficulties"):
+        return _list(text, list(tools.difficulties(rules)), "difficulty", "--difficulty")
+    if text != "medium":  # (the option's default)
+        raise GameError(f"--difficulty {text!r}: {title} has no difficulty")
+    return [NO_DIFFICULTY]
 
 
 def _sweep(args: argparse.Namespace, missions: Sequence[str], diffs: Sequence[str],
-           players: Sequence[int], game: str = "art-project") -> list[dict[str, Any]]:
+           players: Sequence[int], game: str) -> list[dict[str, Any]]:
     """Run simulate's grid on its backend, into its store, with a progress bar; Ctrl-C stops
     the workers, keeps every finished batch in the store, and ends with one line."""
     from tqdm import tqdm
@@ -127,50 +135,3 @@ def _swept(plan: Any, backend: Any, store: Any, tqdm: Any,
             raise _Interrupted(f"interrupted; {store.path} keeps every game finished "
                                f"({store.count()} in all): run the same command again "
                                "to play the rest") from None
-
-
-def _rules_for(mission: str, variants: Sequence[str]) -> Any:
-    from ..core.art.loader import load_rules
-
-    return load_rules(mission, variants)
-
-
-def report_text(cells: list[dict[str, Any]]) -> str:
-    """The Hall of Fame: win rates with 95% confidence intervals, then the causes of loss."""
-    from tabulate import tabulate
-
-    first = cells[0]
-    head = (f"Hall of Fame: {first['policy']} policy, {first['games']} games a row, seeds "
-            f"{first['seed']}..{first['seed'] + first['games'] - 1}"
-            + (f", variants {', '.join(first['variants'])}" if first["variants"] else ""))
-    rows = [[c["mission"], c["difficulty"], c["players"], c["won"], c["games"],
-             f"{100 * c['win_rate']:.1f}%",
-             f"{100 * c['ci95'][0]:.1f}-{100 * c['ci95'][1]:.1f}%",
-             f"{c['average_rounds']:.1f}", next(iter(c["causes"]), "")] for c in cells]
-    table = tabulate(rows, headers=["mission", "difficulty", "players", "won", "games",
-                                    "win rate", "95% CI", "rounds", "main cause of loss"],
-                     tablefmt="simple")
-    causes: Counter[str] = Counter()
-    for c in cells:
-        causes.update(c["causes"])
-    lost = sum(c["lost"] for c in cells)
-    lines = [head, "", table, "",
-             f"causes of loss ({lost} games; the rulings cited are told in docs/rulings.md):"]
-    lines += [f"  {k:6d}  {cause}" for cause, k in causes.most_common()]
-    return "\n".join(lines)
-
-
-def report_csv(cells: list[dict[str, Any]]) -> str:
-    import csv
-    import io
-
-    buf = io.StringIO()
-    w = csv.writer(buf)
-    w.writerow(["mission", "difficulty", "players", "games", "won", "win_rate", "ci95_low",
-                "ci95_high", "average_rounds", "average_decisions", "main_cause"])
-    for c in cells:
-        w.writerow([c["mission"], c["difficulty"], c["players"], c["games"], c["won"],
-                    f"{c['win_rate']:.4f}", c["ci95"][0], c["ci95"][1],
-                    f"{c['average_rounds']:.3f}", f"{c['average_decisions']:.3f}",
-                    next(iter(c["causes"]), "")])
-    return buf.getvalue()

@@ -6,36 +6,30 @@ import argparse
 import sys
 from pathlib import Path
 
-from .options import MAX_TRIALS, _backend, _check_counts, _players
+from .options import MAX_TRIALS, _backend, _check_counts, _game, _players
 
 
 def _tune(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
-    from ..core.art.loader import load_rules
-    from ..core.art.tunables import tunables
     from ..core.errors import GameError
     from ..core.files import exists, refuse_odd, write_atomic
-    from ..tune import parse_targets, report, search
+    from ..tune import parse_targets, report, search, tuning
 
-    _check_counts(args)
+    game = _game(args)
+    tools = tuning(game)  # (a game that lets its rules be tuned: GameError otherwise)
+    _check_counts(args, policies=False)
+    tools.policy_names(args.policy)
     if args.trials < 1:
         raise GameError(f"--trials must be at least 1, not {args.trials}")
     if args.trials > MAX_TRIALS:
         raise GameError(f"--trials must be at most {MAX_TRIALS:,}, not {args.trials}")
-    rules = load_rules(args.mission, args.variant)
-    targets = parse_targets(args.target, list(rules.difficulties))
-    players = _players(args.players)
-    dims = tunables(rules)
-    if not dims:
-        raise GameError(f"{rules.source}: the mission declares nothing to tune: add a [tune] "
-                        "section (docs/missions.md)")
-    unplayed = [d.name.partition(".")[2] for d in dims if d.name.startswith("threat_by_players.")
-                and int(d.name.partition(".")[2]) not in players]
-    if unplayed:  # a team size no game plays: its value would be chosen blind
-        raise GameError(f"--players {args.players} plays no game with {' or '.join(unplayed)} "
-                        "players, so [tune.threat_by_players] would choose their threat blind; "
-                        "add them to --players (the default, 1-6, plays every team size)")
+    rules = tools.load_rules(args.mission, args.variant)
+    targets = parse_targets(args.target, list(tools.difficulties(rules)))
+    low, high = tools.players(rules)
+    players = _players(args.players, low=low, high=high)
+    dims = tools.tunables(rules)
+    tools.check_tuning(rules, dims, players, f"--players {args.players}")
     out = Path(args.output or f"{rules.name}-tuned.toml")
     refuse_odd(out)  # a device or folder: refused now, with or without --force
     if not out.resolve().parent.is_dir():
@@ -52,7 +46,7 @@ def _tune(args: argparse.Namespace) -> int:
                 bar.update(n)
 
             result = search(args.mission, args.variant, targets, players, args.games,
-                            args.trials, args.seed, args.policy, backend, advance)
+                            args.trials, args.seed, args.policy, backend, advance, game)
     finally:
         backend.close()
     header = (f"# Written by: artproject tune {args.mission} --target {args.target} "
@@ -60,7 +54,7 @@ def _tune(args: argparse.Namespace) -> int:
               f"--seed {args.seed} --policy {args.policy}\n"
               f"# Use it as a variant: artproject simulate --mission {args.mission} "
               f"--variant {out}\n")
-    print(report(result, targets, rules, dims))
+    print(report(result, targets, rules, dims, game))
     if result.kept:  # an honest search may find nothing better than the mission itself
         print(f"kept the mission's own values: no trial beat them on "
               f"{'fresh games' if result.fresh_before else 'the search games'}; "

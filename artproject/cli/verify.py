@@ -8,7 +8,6 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from ..missions import DEFAULT
 from .options import MAX_EXAMPLES, _check_seed, _game, _list, _players
 
 TYPE_CHECKING = False  # typing itself is not imported: the command starts the sooner
@@ -17,59 +16,38 @@ if TYPE_CHECKING:
 
 
 def _verify(args: argparse.Namespace) -> int:
-    from ..core.art.loader import load_rules
+    """verify, any game's: its rules (named, or the game's own), the player counts they
+    allow, its difficulties (a game with any), checked by the game's tools (core/games.py
+    `game_tools`: `verify`, `HELD`, `counterexample_scenario`)."""
     from ..core.errors import GameError
-    from ..verify import counterexample_scenario, verify
+    from ..core.games import game_class, game_tools
 
     if not 1 <= args.examples <= MAX_EXAMPLES:
         raise GameError(f"--examples must be from 1 to {MAX_EXAMPLES:,}, not {args.examples}")
     _check_seed(args.seed, 0)
-    if _game(args) != "art-project":
-        from ..core.games import game_tools
-
-        # the game's own rules, unless named
-        args.mission = args.mission or game_tools(_game(args)).DEFAULT_RULES
-        return _verify_war(args)
-    args.mission = args.mission or DEFAULT
-    rules = load_rules(args.mission, args.variant)
-    players = _players(args.players)
-    diffs = _list(args.difficulty, list(rules.difficulties), "difficulty", "--difficulty")
-    out = _counterexample_out(args, rules.name)
-    progress = _Progress(sys.stderr)
-    report = verify(rules, args.examples, args.seed, players, diffs, progress)
-    progress.close()
-    held = [f"{rules.name}: everything holds in {report.games} games, {report.steps} decisions "
-            f"(players {','.join(map(str, players))}; {', '.join(diffs)})",
-            "  checked after every decision: caps and conservation (R1, R2), the golden rule "
-            "(R4, R5), lost cities (R11, R18), the track (R19), termination; per game: "
-            "determinism, save and load, clone",
-            *(f"  property: {name}" for name in report.properties)]
-    return _verified(args, out, rules, report, held, counterexample_scenario,
-                     "{ex.players} player(s), {ex.difficulty}")
-
-
-def _verify_war(args: argparse.Namespace) -> int:
-    """verify --game NAME (another game than the default): the invariants after every
-    decision, by the game's own tools (core/games.py `game_tools`)."""
-    from ..core.errors import GameError
-    from ..core.games import game_class, game_tools
-
     game = _game(args)
     tools = game_tools(game)
+    args.mission = args.mission or tools.DEFAULT_RULES  # the game's own rules, unless named
     rules = tools.load_rules(args.mission, args.variant)
-    if args.difficulty != "all":
-        raise GameError(f"--difficulty {args.difficulty!r}: {game_class(game).TITLE} has no "
-                        "difficulty")
     low, high = tools.players(rules)
     players = _players(args.players, low=low, high=high)
+    axes, who, told = {}, "{ex.players} players", ""
+    if hasattr(tools, "difficulties"):
+        diffs = _list(args.difficulty, list(tools.difficulties(rules)), "difficulty",
+                      "--difficulty")
+        axes, who, told = {"difficulties": diffs}, "{ex.players} player(s), {ex.difficulty}", (
+            f"; {', '.join(diffs)}")
+    elif args.difficulty != "all":  # (the option's default)
+        raise GameError(f"--difficulty {args.difficulty!r}: {game_class(game).TITLE} has no "
+                        "difficulty")
     out = _counterexample_out(args, rules.name)
     progress = _Progress(sys.stderr)
-    report = tools.verify(rules, args.examples, args.seed, players, progress)
+    report = tools.verify(rules, args.examples, args.seed, players, progress, **axes)
     progress.close()
     held = [f"{rules.name}: everything holds in {report.games} games, {report.steps} decisions "
-            f"(players {','.join(map(str, players))})", *tools.HELD]
-    return _verified(args, out, rules, report, held, tools.counterexample_scenario,
-                     "{ex.players} players")
+            f"(players {','.join(map(str, players))}{told})", *tools.HELD,
+            *(f"  property: {name}" for name in report.properties)]
+    return _verified(args, out, rules, report, held, tools.counterexample_scenario, who)
 
 
 def _counterexample_out(args: argparse.Namespace, name: str) -> Path:

@@ -1,13 +1,15 @@
-"""Policies: who takes the decisions in a simulated game. Plug-ins register by name.
+"""Policies: who takes the decisions in a simulated game, any game's. Plug-ins register by name.
 
-The first game's bots: `random`, `cautious`, `heuristic` (the `Heuristic` bot, whose parts
-are this package's modules: heuristic.py names them) and `ismcts` (artproject/search.py on
-top of it). Another game's bots are its own (`policies_of`).
+A game's bots are its own (its `POLICIES`, named by its tools: core/games.py `game_tools`);
+`policies_of(game)` asks any game for them the same way. Here is what every game's bots
+share: reading a policy's name and options, their bounds, making a seeded policy, and
+`random` (a random verb, then one of its actions), which plays any game.
 
 A policy factory takes a seed (and, if it has any, its options as keywords) and returns a
 function from a state to one of its legal actions. `register_policy("mine", factory)` makes
-it available to `simulate` and `artproject simulate --policy mine`. A policy is named with
-its options as `NAME:KEY=VALUE,KEY=VALUE` (`ismcts:budget=64`): `make_policy` reads them.
+it available to `simulate` and `artproject simulate --policy mine` (for the default game,
+or the game named by `game=`). A policy is named with its options as
+`NAME:KEY=VALUE,KEY=VALUE` (`ismcts:budget=64`): `make_policy` reads them.
 """
 
 from __future__ import annotations
@@ -19,38 +21,40 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..core.actions import Action
-from ..core.art.state import State
-from .heuristic import Heuristic
 
-Policy = Callable[[State], Action]
+Policy = Callable[[Any], Action]
 PolicyFactory = Callable[..., Policy]  # (seed, **options) -> policy
-POLICIES: dict[str, PolicyFactory] = {}
 
 
-def policies_of(game: str) -> Mapping[str, PolicyFactory]:
-    """The policies of a game by its name: the default game's here, another's from its tools
-    (`POLICIES` of core/games.py `game_tools`); GameError for a game without bots."""
-    from ..core.games import DEFAULT, game_tools
+def policies_of(game: str | None = None) -> dict[str, PolicyFactory]:
+    """The policies of a game by its name (the default game when None): its tools' `POLICIES`
+    (core/games.py `game_tools`); GameError for an unknown game or one without bots."""
+    from ..core.games import game_tools
 
-    if game == DEFAULT:
-        return POLICIES
-    found: Mapping[str, PolicyFactory] = game_tools(game).POLICIES
+    found: dict[str, PolicyFactory] = game_tools(game or _default()).POLICIES
     return found
 
 
-def register_policy(name: str, factory: PolicyFactory) -> None:
-    """Make a policy available by name to `simulate` and the command line."""
-    POLICIES[name] = factory
+def _default() -> str:
+    from ..core.games import DEFAULT
+
+    return DEFAULT
+
+
+def register_policy(name: str, factory: PolicyFactory, game: str | None = None) -> None:
+    """Make a policy available by name to `simulate` and the command line, among the
+    policies of `game` (the default game when None)."""
+    policies_of(game)[name] = factory
 
 
 def policy_spec(spec: str, policies: Mapping[str, PolicyFactory] | None = None,
                 ) -> tuple[str, dict[str, Any]]:
     """A policy's name and options from `NAME` or `NAME:KEY=VALUE,...` (numbers read as
-    numbers), among `policies` (the first game's by default); GameError saying what was
+    numbers), among `policies` (the default game's by default); GameError saying what was
     expected, naming the policies or the options."""
     from ..core.errors import GameError, closest
 
-    known_policies = POLICIES if policies is None else policies
+    known_policies = policies_of() if policies is None else policies
     name, _, rest = spec.partition(":")
     factory = known_policies.get(name)
     if factory is None:
@@ -113,7 +117,7 @@ def make_policy(spec: str, seed: int, policies: Mapping[str, PolicyFactory] | No
     game's by default), seeded."""
     from ..core.errors import ArtError, GameError
 
-    known = POLICIES if policies is None else policies
+    known = policies_of() if policies is None else policies
     name, options = check_policy(spec, known)  # (a search's budget within its bounds)
     try:
         return known[name](seed, **options)
@@ -131,8 +135,8 @@ def random_policy(seed: int) -> Policy:
     """
     rng = random.Random(seed)
 
-    def choose(st: State) -> Action:
-        legal = st.legal_actions()
+    def choose(st: Any) -> Action:
+        legal: list[Action] = st.legal_actions()
         verbs = sorted({a.verb for a in legal})
         verb = verbs[rng.randrange(len(verbs))]
         return rng.choice([a for a in legal if a.verb == verb])
@@ -140,56 +144,5 @@ def random_policy(seed: int) -> Policy:
     return choose
 
 
-def cautious_policy(seed: int) -> Policy:
-    """Like `random`, but never takes an action that costs health when another does not.
-
-    Each candidate is tried on a clone, so this is slower; it plays deeper games, which
-    the tests and `verify` use to reach every phase.
-    """
-    rng = random.Random(seed)
-
-    def choose(st: State) -> Action:
-        legal = st.legal_actions()
-        health = sum(st.health)
-        safe = []
-        for a in legal:
-            c = st.clone()
-            c.apply(a)
-            # a question of who pays a health token (R5's unlock) means health is paid
-            if sum(c.health) >= health and c.outcome != "lost" and c.wait != "hurt":
-                safe.append(a)
-        pool = safe or legal
-        verbs = sorted({a.verb for a in pool})
-        verb = verbs[rng.randrange(len(verbs))]
-        return rng.choice([a for a in pool if a.verb == verb])
-
-    return choose
-
-
-def heuristic_policy(seed: int) -> Policy:
-    """The heuristic bot (see `Heuristic`)."""
-    return Heuristic(seed)
-
-
-def ismcts_policy(seed: int, budget: int = 32, depth: int = 400, tree: int = 2,
-                  margin: float = 0.2, z: float = 2.0) -> Policy:
-    """The search bot (artproject/search.py): information-set MCTS with the heuristic bot as
-    its rollouts and for the decisions it does not search. `budget`: simulations a searched
-    decision; `depth`: decisions a simulation plays before the shaped score judges it;
-    `tree`: the side's decisions deep the tree grows; `margin`: how much better than the
-    heuristic's choice another must be to be taken."""
-    from ..search import Ismcts
-
-    return Ismcts(seed, Heuristic(seed), Heuristic(seed + 1), budget=budget, depth=depth,
-                  tree=tree, margin=margin, z=z)
-
-
-register_policy("random", random_policy)
-register_policy("cautious", cautious_policy)
-register_policy("heuristic", heuristic_policy)
-register_policy("ismcts", ismcts_policy)
-
-
-__all__ = ["POLICIES", "Heuristic", "Policy", "PolicyFactory", "cautious_policy",
-           "heuristic_policy", "ismcts_policy", "make_policy", "policies_of", "policy_spec",
-           "random_policy", "register_policy"]
+__all__ = ["POLICY_LIMITS", "Policy", "PolicyFactory", "check_policy", "make_policy",
+           "policies_of", "policy_spec", "random_policy", "register_policy"]

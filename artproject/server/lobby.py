@@ -104,7 +104,7 @@ class Lobby:
         known = policies_of(live.state.game)
         for s in live.seats:
             if s.kind == "bot":
-                s.policy = make_policy(s.bot, live.bot_seed + s.index, known)  # type: ignore[assignment]
+                s.policy = make_policy(s.bot, live.bot_seed + s.index, known)
 
     # ================================================================ seats
     def get(self, gid: str) -> Live:

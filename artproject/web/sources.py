@@ -283,20 +283,20 @@ def _replay_row(row: Any, name: str) -> Machine:
 
 
 def _players(game: str) -> Callable[[Any, Any], Machine]:
-    """How the sweep plays a row of `game` (its own policies, seated as it seats them)."""
-    from ..store import GAME
+    """How the sweep plays a row of `game` (its own policies, seated as it seats them): its
+    tools' `play_game`, which gives the game played."""
+    from ..core.games import game_tools
+    from ..sweep import NO_DIFFICULTY
 
-    return _play_art if game == GAME else _play_war
+    own = getattr(game_tools(game), "play_game", None)
+    if own is None:  # (a game whose tools give no play_game yet: the one below, until then)
+        return _play_war
 
-
-def _play_art(rules: Any, row: Any) -> Machine:
-    from ..core.art.state import State
-    from ..policies import make_policy
-    from ..simulate import MAX_DECISIONS, play
-
-    st = State.new(rules, row.players, row.difficulty, row.seed)
-    play(st, make_policy(row.policy, row.seed), MAX_DECISIONS)
-    return st
+    def play(rules: Any, row: Any) -> Machine:
+        more = {} if row.difficulty == NO_DIFFICULTY else {"difficulty": row.difficulty}
+        st: Machine = own(rules, row.players, row.seed, row.policy, **more)[0]
+        return st
+    return play
 
 
 def _play_war(rules: Any, row: Any) -> Machine:

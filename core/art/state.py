@@ -134,6 +134,7 @@ class State(Machine):
     game = GAME
     registry = REG
     PACKAGE = "artproject.core.art"  # its game, scenarios modules (hooks.py)
+    TOOLS = "artproject.core.art.tools"  # what the tools ask of it (core/games.py)
     TITLE = "The A.R.T. Project"
     OPTIONS: ClassVar[Mapping[str, Any]] = {"mission": DEFAULT, "players": 2,
                                             "difficulty": "medium"}

@@ -16,6 +16,7 @@ from functools import partial
 from pathlib import Path
 from typing import IO, Any, Final, cast
 
+from ...loop import wilson
 from ...play import Session, run_session
 from ...policies import make_policy, policy_spec
 from ...verify import Example, Outcome, Report, play_checked, scenario_text, search
@@ -35,7 +36,8 @@ HELD: Final = ("  checked after every decision: every card in one place (K1), th
                "load, clone",)
 
 __all__ = ["DEFAULT_RULES", "HELD", "POLICIES", "check_file",
-           "counterexample_scenario", "load_rules", "play_one", "players", "policy_names",
+           "counterexample_scenario", "load_rules", "play_game", "play_one", "players",
+           "policy_names",
            "render",
            "report_csv", "report_text", "rules_digest", "run", "summary", "verify"]
 
@@ -68,6 +70,14 @@ def seating(names: Sequence[str], players: int, seed: int) -> list[str]:
 def play_one(rules: KuhnRules, players: int, seed: int, policy: str,
              ) -> tuple[int, str, str, int, int]:
     """One hand: (seed, the winner's seat, each seat's return `-1 +1`, the pot, decisions)."""
+    st, n = play_game(rules, players, seed, policy)
+    assert st.outcome is not None
+    return seed, st.outcome, " ".join(f"{r:+g}" for r in st.returns()), sum(st.stakes), n
+
+
+def play_game(rules: KuhnRules, players: int, seed: int, policy: str) -> tuple[Kuhn, int]:
+    """One hand played to its end by the policies seated in turn: the hand, and the
+    decisions taken."""
     if not rules.min_players <= players <= rules.max_players:
         raise GameError(f"{rules.name} is played by {rules.min_players} to "
                         f"{rules.max_players} players, not {players}")
@@ -78,7 +88,7 @@ def play_one(rules: KuhnRules, players: int, seed: int, policy: str,
     while st.outcome is None:
         st.apply(bots[st.turn](st))
         n += 1
-    return seed, st.outcome, " ".join(f"{r:+g}" for r in st.returns()), sum(st.stakes), n
+    return st, n
 
 
 def rules_digest(rules: KuhnRules) -> str:
@@ -91,7 +101,7 @@ def summary(key: Any, rows: Sequence[Any], seed: int, games: int,
             variants: list[str]) -> dict[str, Any]:
     """A cell's report (a player count): each seat's and each policy's wins and average
     return, with 95% intervals."""
-    from ...simulate import wilson
+
 
     players, names = key.players, policy_names(key.policy)
     n = len(rows)

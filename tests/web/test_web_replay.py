@@ -15,7 +15,7 @@ import pytest
 import tomli_w
 
 from artproject import new_game
-from artproject.policies import POLICIES
+from artproject.core.art.bots import POLICIES
 from tests.web.conftest import shoot
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -4,8 +4,8 @@ to reroll, and where the agents are deployed."""
 
 from __future__ import annotations
 
-from ..core.actions import Action
-from ..core.art.state import State
+from ...actions import Action
+from ..state import State
 from .board import board
 from .now import Bot, Now
 

@@ -4,8 +4,8 @@ which clue card is traded to whom (R21)."""
 
 from __future__ import annotations
 
-from ..core.actions import Action
-from ..core.art.state import State
+from ...actions import Action
+from ..state import State
 from .now import Bot
 
 

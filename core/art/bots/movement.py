@@ -3,7 +3,7 @@ deliver, cities near the agents' limit to fight for), each target to its nearest
 each move weighed by how much nearer it brings its pawn against what it costs under the
 golden rule (R4, R5); where an artwork is placed.
 
-A move that costs nothing (Rio's red roads, Scandinavia's moves north) is one the team may
+A move that costs nothing (a board's free roads, or its free moves one way) is one the team may
 make again and again (R11 sets no limit, and none is needed: players stop when they like).
 The bot stops too: where its own next free moves would bring the phase straight back to
 where it stands, it ends the movement there (`_comes_back`), so no game loops on them."""
@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from ..core.actions import Action
-from ..core.art.registry import ALLY_PAWN
-from ..core.art.state import State
+from ...actions import Action
+from ..registry import ALLY_PAWN
+from ..state import State
 from .board import distances
 from .now import Bot, Now, delivery, nearest
 
@@ -121,7 +121,7 @@ class Movement(Bot):
 
 def _free(st: State, b: Any, a: Action) -> bool:
     """Whether a move (or carry) costs the team nothing, health included (the rules' cost of
-    its road, R11; a mission's own, such as Rio's red roads)."""
+    its road, R11; a mission's own, such as a board's free roads)."""
     i = st.players if a.player == ALLY_PAWN else a.player
     _dst, ctx = b.steps[a.player][st.pawns[i]][a.arg]
     need, total = b.costs[st.rules.move_cost(st, ctx)]

@@ -1,4 +1,5 @@
-"""`artproject new NAME --from MISSION`: a new mission file that inherits a shipped one."""
+"""The A.R.T. Project's template for `artproject new NAME --from MISSION` (through
+core/art/tools.py): a new mission file that inherits a shipped one."""
 
 from __future__ import annotations
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
-from ..core.actions import Action
-from ..core.art.state import State
+from ...actions import Action
+from ..state import State
 from .now import Bot, Now
 
 _NO_FLOOR: Final = float("-inf")

@@ -8,8 +8,8 @@ from __future__ import annotations
 import random
 from typing import Any, Final
 
-from ..core.actions import Action
-from ..core.art.state import State
+from ...actions import Action
+from ..state import State
 from .board import _Board, board
 
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..core.actions import Action
-from ..core.art.registry import REG
-from ..core.art.state import State
+from ...actions import Action
+from ..registry import REG
+from ..state import State
 from .battle import Battles
 from .movement import Movement
 from .payments import Payments

@@ -8,8 +8,8 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
-from ..core.art.registry import ALLY_PAWN
-from ..core.art.rules import Ctx, Rules
+from ..registry import ALLY_PAWN
+from ..rules import Ctx, Rules
 
 
 def distances(rules: Rules) -> tuple[tuple[int, ...], ...]:

@@ -1,0 +1,174 @@
+"""The A.R.T. Project's part of `artproject report`: the Hall of Fame (a store's games as the
+team's win rate a cell, with 95% Wilson intervals, and the causes of loss) and its plots
+(the win rate by difficulty, a line a team size; the game length in rounds; the causes of
+loss), drawn with the report's own figures (artproject/report.py) and named to the tools by
+this game's tools module (`store_report`, `PLOTS`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Callable, Sequence
+from typing import Any, Final
+
+from ...loop import wilson
+from ...report import board_name, board_of, board_title, colours, figure
+from ...store import CellKey, Row
+
+ORDER: Final = ("easy", "medium", "hard", "impossible")  # the base rules' difficulties
+
+
+def _difficulty_order(d: str) -> tuple[int, str]:
+    return (ORDER.index(d) if d in ORDER else len(ORDER), d)
+
+
+def cells(rows: Sequence[Row]) -> list[dict[str, Any]]:
+    """One summary a cell, boards in name order, then difficulty, then team size."""
+    groups: dict[CellKey, list[Row]] = defaultdict(list)
+    for r in rows:
+        groups[CellKey(r.game, r.mission, r.variant, r.rules, r.difficulty, r.players,
+                       r.policy)].append(r)
+    out = []
+    for key in sorted(groups, key=lambda k: (board_of(k), _difficulty_order(k.difficulty),
+                                             k.players)):
+        g = groups[key]
+        won = sum(1 for r in g if r.outcome == "won")
+        lo, hi = wilson(won, len(g))
+        causes = Counter(r.cause for r in g if r.outcome != "won")
+        out.append({"key": key, "games": len(g), "won": won, "win_rate": won / len(g),
+                    "ci95": (lo, hi), "rounds": sum(r.rounds for r in g) / len(g),
+                    "causes": causes, "seeds": (min(r.seed for r in g), max(r.seed for r in g))})
+    return out
+
+
+def hall_of_fame(rows: Sequence[Row], source: str) -> str:
+    """The Hall of Fame as text: win rates with 95% Wilson intervals, then causes of loss."""
+    from tabulate import tabulate
+
+    table = []
+    summary = cells(rows)
+    boards = sorted({board_of(c["key"]) for c in summary})
+    for c in summary:
+        k = c["key"]
+        lo, hi = c["ci95"]
+        main = c["causes"].most_common(1)[0][0] if c["causes"] else ""
+        table.append([board_name(board_of(k), boards), k.variant or "-", k.policy,
+                      k.difficulty, k.players, c["won"], c["games"],
+                      f"{100 * c['win_rate']:.1f}%", f"{100 * lo:.1f}-{100 * hi:.1f}%",
+                      f"{c['rounds']:.1f}", main])
+    text = tabulate(table, headers=["mission", "variant", "policy", "difficulty", "players",
+                                    "won", "games", "win rate", "95% CI", "rounds",
+                                    "main cause of loss"], tablefmt="simple")
+    causes = Counter(r.cause for r in rows if r.outcome != "won")
+    lost = sum(causes.values())
+    lines = [f"Hall of Fame: {len(rows)} games from {source}", "", text, "",
+             f"causes of loss ({lost} games; the rulings cited are told in docs/rulings.md):"]
+    lines += [f"  {k:6d}  {cause}" for cause, k in causes.most_common()]
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------- plots
+def plot_win_rate(rows: Sequence[Row]) -> Any:
+    """Win rate by difficulty, a line a team size, with 95% Wilson interval bars."""
+    summary = cells(rows)
+    boards = sorted({board_of(c["key"]) for c in summary})
+    fig, axes = figure(len(boards))
+    teams = sorted({c["key"].players for c in summary})
+    for ax, b in zip(axes, boards, strict=True):
+        _win_rates(ax, [c for c in summary if board_of(c["key"]) == b], teams)
+        ax.set_title(board_title(b, boards))
+    axes[0].legend(fontsize="small", loc="upper right")
+    fig.suptitle("Win rate by difficulty and team size (bars: 95% Wilson interval)")
+    return fig
+
+
+def _win_rates(ax: Any, mine: Sequence[dict[str, Any]], teams: Sequence[int]) -> None:
+    """One board's lines, a team size each, on `ax`."""
+    diffs = sorted({c["key"].difficulty for c in mine}, key=_difficulty_order)
+    x = {d: i for i, d in enumerate(diffs)}
+    for j, (p, colour) in enumerate(zip(teams, colours(len(teams)), strict=True)):
+        pts = [c for c in mine if c["key"].players == p]
+        if pts:
+            # the lines of the team sizes side by side, so that their bars do not overlap
+            shift = (j - (len(teams) - 1) / 2) * 0.06
+            _line(ax, pts, [x[c["key"].difficulty] + shift for c in pts], colour,
+                  f"{p} player{'s' if p > 1 else ''}")
+    ax.set_xticks(range(len(diffs)), diffs)
+    ax.set_xlim(-0.4, len(diffs) - 0.6)
+    ax.set_ylim(0, 100)
+    ax.set_ylabel("win rate (%)")
+    ax.grid(axis="y", alpha=0.3)
+
+
+def _line(ax: Any, pts: Sequence[dict[str, Any]], xs: list[float], colour: Any,
+          label: str) -> None:
+    """A team size's win rates, with their intervals as bars."""
+    ys = [100 * c["win_rate"] for c in pts]
+    err = [[100 * (c["win_rate"] - c["ci95"][0]) for c in pts],
+           [100 * (c["ci95"][1] - c["win_rate"]) for c in pts]]
+    ax.errorbar(xs, ys, yerr=err, marker="o", markersize=4, capsize=3, linewidth=1.4,
+                color=colour, label=label)
+
+
+def plot_game_length(rows: Sequence[Row]) -> Any:
+    """How many rounds games last, by difficulty (won and lost games together)."""
+    from matplotlib.ticker import MaxNLocator
+
+    boards = sorted({board_of(r) for r in rows})
+    fig, axes = figure(len(boards))
+    for ax, b in zip(axes, boards, strict=True):
+        mine = [r for r in rows if board_of(r) == b]
+        diffs = sorted({r.difficulty for r in mine}, key=_difficulty_order)
+        top = max(r.rounds for r in mine)
+        bins = [i - 0.5 for i in range(1, top + 2)]
+        for d, colour in zip(diffs, colours(len(diffs)), strict=True):
+            rounds = [r.rounds for r in mine if r.difficulty == d]
+            ax.hist(rounds, bins=bins, histtype="step", linewidth=1.6, color=colour,
+                    label=f"{d} (mean {sum(rounds) / len(rounds):.1f})")
+        ax.set_xlabel("rounds")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.set_ylabel("games")
+        ax.set_title(board_title(b, boards))
+        ax.legend(fontsize="small")
+        ax.grid(axis="y", alpha=0.3)
+    fig.suptitle("Game length: rounds played, by difficulty")
+    return fig
+
+
+def plot_causes(rows: Sequence[Row], most: int = 6) -> Any:
+    """Why games are lost: for each board and difficulty, the share of each cause."""
+    boards = sorted({board_of(r) for r in rows})
+    lost = [r for r in rows if r.outcome != "won"]
+    overall = [c for c, _ in Counter(r.cause for r in lost).most_common()]
+    shown = overall[:most]
+    labels = [*shown, "other causes"] if len(overall) > most else shown
+    fig, axes = figure(len(boards), height=2.6)
+    for ax, b in zip(axes, boards, strict=True):
+        mine = [r for r in lost if board_of(r) == b]
+        diffs = sorted({r.difficulty for r in rows if board_of(r) == b}, key=_difficulty_order)
+        left = [0.0] * len(diffs)
+        for label, colour in zip(labels, colours(len(labels)), strict=True):
+            share = [_share(mine, d, label, shown) for d in diffs]
+            ax.barh(range(len(diffs)), share, left=left, color=colour, label=label)
+            left = [a + s for a, s in zip(left, share, strict=True)]
+        ax.set_yticks(range(len(diffs)), diffs)
+        ax.invert_yaxis()
+        ax.set_xlim(0, 100)
+        ax.set_xlabel("share of lost games (%)")
+        ax.set_title(board_title(b, boards))
+    fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=2,
+               fontsize="small")
+    fig.suptitle("Causes of loss, by difficulty")
+    return fig
+
+
+def _share(lost: Sequence[Row], difficulty: str, label: str, shown: list[str]) -> float:
+    """The percentage of a difficulty's lost games with this cause (or another cause)."""
+    here = [r for r in lost if r.difficulty == difficulty]
+    k = sum(1 for r in here if (r.cause == label if label in shown else r.cause not in shown))
+    return 100 * k / len(here) if here else 0.0
+
+
+PLOTS: Final[dict[str, Callable[[Sequence[Row]], Any]]] = {
+    "win-rate": plot_win_rate, "game-length": plot_game_length,
+    "causes-of-loss": plot_causes}
