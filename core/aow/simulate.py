@@ -110,7 +110,7 @@ def summary(key: Any, rows: Sequence[Any], seed: int, games: int,
 
 def _seats(wins: Counter[str], players: int, n: int) -> list[dict[str, Any]]:
     """Each seat's wins and win rate, with its 95% Wilson interval."""
-    from ...simulate import wilson
+    from ...loop import wilson
 
     return [{"seat": P[s], "won": wins[P[s]], "win_rate": wins[P[s]] / n if n else 0.0,
              "ci95": [round(x, 4) for x in wilson(wins[P[s]], n)]} for s in range(players)]
@@ -119,7 +119,7 @@ def _seats(wins: Counter[str], players: int, n: int) -> list[dict[str, Any]]:
 def _policies(rows: Sequence[Any], names: list[str], players: int) -> list[dict[str, Any]]:
     """Each policy's wins over the seats it held (seated in turn by each game's seed), with
     its 95% Wilson interval."""
-    from ...simulate import wilson
+    from ...loop import wilson
 
     wins: Counter[str] = Counter()
     seats: Counter[str] = Counter()
