@@ -208,8 +208,6 @@ NOT_TOOLS = {"artproject/__init__.py", "artproject/_checked.py", "artproject/cli
 # Tools that still name a game, each with why and where it goes; the test fails on any
 # other, and on one of these once it names none (then strike it from here).
 STILL_NAMING = {
-    # the reference's parts per game belong in each game's package (docs/architecture.md)
-    "artproject/reference.py",
     # the adapters' defaults (the default game and its first board) and the batched
     # adapter's packing of Art of War's bets: the adapters' own work (issue 24)
     "artproject/adapters/batched.py", "artproject/adapters/gymnasium.py",

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import IO, Any, Final, cast
 
 from ...play import Session, run_session
+from ...reference import part
 from ...verify import Example, Outcome, Report, play_checked, scenario_text, search
 from ..errors import ArtError, RulesError
 from .bots import POLICIES
@@ -44,7 +45,7 @@ MAX_STEPS: Final = 20_000  # W18's turn limit ends a game long before (a few per
 
 __all__ = ["DEFAULT_RULES", "HELD", "POLICIES", "check_file",
            "counterexample_scenario", "load_rules", "play_game", "play_one", "players",
-           "policy_names", "render",
+           "policy_names", "reference", "render",
            "report_csv", "report_text", "rules_digest", "run", "summary", "verify"]
 
 
@@ -205,3 +206,27 @@ def check_file(path: Path, doc: Mapping[str, Any],
     rules = load_rules(path) if kind.endswith(":rules") else load_rules(DEFAULT_RULES, [path])
     return [], list(rules.warnings), kind
 
+
+# ====================================================================== reference
+def reference() -> list[str]:
+    """Its part of docs/reference.md: the keys of its rules and variants, its cards, its
+    scenarios' and its saves' own (docs/art-of-war.md says what they mean in play)."""
+    from .game import SaveFile, WarStart
+    from .scenarios import ScenarioFile, StepFile
+    from .schema import CARD_SECTIONS, RULES_SECTIONS
+
+    out = ["# Art of War", "",
+           "The second game's files carry `game = \"art-of-war\"` at the top; what each "
+           "value means in play is in docs/art-of-war.md and the rulings W1-W19 in "
+           "docs/rulings.md.", ""]
+    out += part("## Art of War's rules and variants (`missions/art-of-war.toml`)",
+                "A variant (`missions/variants/refused-card-hand.toml`) holds any of the same "
+                "keys and is layered on the rules.", RULES_SECTIONS)
+    out += part("## Art of War's cards (`cards/art-of-war.toml`)",
+                "Every DSL text is compiled when the rules load (docs/dsl.md, \"Art of "
+                "War\").", CARD_SECTIONS)
+    out += part("## Art of War's scenario files", "",
+                (("top", ScenarioFile), ("[[step]]", StepFile),
+                 ("[position]", War.POSITION_SPEC)))
+    out += part("## Art of War's saves", "", (("top", SaveFile), ("[start]", WarStart)))
+    return out
