@@ -1,5 +1,6 @@
 """The kernel's decision machine: the work stack, one pause primitive, chance, the event log,
-the seeded generator, copies, and the information a player has. It knows no game.
+the seeded generator (generator.py), copies, and the information a player has (what the
+record tells is history.py's). It knows no game.
 
 A game subclasses `Machine` (its state) and declares its fields (`FIELDS`, see fields.py)
 and its decisions (`registry`, see registry.py). Every rule runs as a step on the work
@@ -15,6 +16,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Final, Self
 
+from . import history
 from .actions import CHANCE, TEAM, TERMINAL, Action
 from .checks import action_arg, check_methods
 from .checks import seed as check_seed
@@ -35,13 +37,11 @@ from .fields import (
     position_section,
     write_position,
 )
+from .generator import LCG_A, LCG_C, MASK, rng_state
 from .hooks import GameHooks
 from .numeric import Numeric
 from .registry import Kind, Registry
 
-MASK: Final = (1 << 64) - 1
-LCG_A: Final = 6364136223846793005  # Knuth's MMIX multiplier and increment (see `next`)
-LCG_C: Final = 1442695040888963407
 HOOK_LIMIT: Final = 10_000  # rule runs in one decision's work before it counts as a loop
 
 # Queue items are (function, args): the function is called as function(state, *args). Only
@@ -59,14 +59,6 @@ def by_name(fn: Any) -> bool:
     for part in getattr(fn, "__qualname__", "").split("."):
         obj = getattr(obj, part, None)
     return obj is fn
-
-
-def rng_state(seed: int) -> int:
-    """The generator's first state for a seed: the seed through splitmix64's mixer."""
-    z = (seed + 0x9E3779B97F4A7C15) & MASK
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-    return z ^ (z >> 31)
 
 
 def _str_or_none(w: Any) -> str | None:
@@ -212,9 +204,8 @@ class Machine(Numeric, GameHooks):
         self.legal_cache = None
         q = self.queue
         if self.wait is None and self.outcome is None:
-            pop = q.pop
             while q:
-                fn, args = pop()
+                fn, args = q.pop()
                 if len(args) == 1:  # most steps take one argument: a plain call costs a
                     fn(self, args[0])  # third of fn(self, *args)'s
                 elif not args:
@@ -282,10 +273,9 @@ class Machine(Numeric, GameHooks):
             return
         if self.wait is not None:  # the action's own step asked the next decision
             return
-        q = self.queue  # the machine runs to the next decision (`_run`, written out: hot)
-        pop = q.pop
-        while q:
-            fn, args = pop()
+        q = self.queue  # the machine runs to the next decision (`_run`, written out: hot;
+        while q:  # q.pop called as a method: binding it first costs more at one or two items)
+            fn, args = q.pop()
             if len(args) == 1:
                 fn(self, args[0])
             elif not args:
@@ -418,29 +408,11 @@ class Machine(Numeric, GameHooks):
         A game that does not record its events (the default: recording costs every step
         time) replays its decisions from its seed, recording, to tell them.
         """
-        log = self.log if self.logging else self._replay_log()
-        return [" ".join(str(x) for x in e) for e in log]
+        return history.events(self)
 
     def replayed(self, log: bool = False) -> Machine:
         """The game played again from its start: every action and reseed at its place."""
-        st = self.restart(log)
-        seeds = sorted(self.reseeds)
-        i = 0
-        for n, a in enumerate(self.history):
-            while i < len(seeds) and seeds[i][0] == n:
-                st.reseed(seeds[i][1])
-                i += 1
-            st.apply(a)
-        for _, seed in seeds[i:]:
-            st.reseed(seed)
-        return st
-
-    def _replay_log(self) -> list[tuple[Any, ...]]:
-        st = self.replayed(log=True)
-        if st.fingerprint() != self.fingerprint():
-            raise GameError("this game did not record its events and was changed outside "
-                            "its rules, so a replay cannot tell them: set it up with log=True")
-        return st.log
+        return history.replayed(self, log)
 
     # ------------------------------------------------------------------ copies
     def clone(self) -> Self:  # replaced per game by a generated copy (fields.make_clone)
@@ -481,25 +453,11 @@ class Machine(Numeric, GameHooks):
         """What `player` knows (hashable): the game's start as they know it, then, in order, every
         action taken (all public) and every chance event as that player saw it. Equal for
         two states the player cannot tell apart; perfect recall."""
-        # a trail entry's `at` is the history's length when it happened: the same place
-        # among the decisions whether chance was drawn or applied as outcomes (skipped here)
-        views: list[Any] = []
-        trail, j, verbs = self.trail, 0, self.registry.verbs
-        for i, a in enumerate(self.history):
-            while j < len(trail) and trail[j][0] <= i:
-                views.append(self._view(trail[j], player))
-                j += 1
-            if a.player != CHANCE:
-                seen = verbs[a.verb].seen  # what others learn of it (of a secret: less)
-                views.append(str(a) if seen is None or a.player == player else seen(a, player))
-        views += [self._view(e, player) for e in trail[j:]]
-        return (self.game, self.start_view(player), player, tuple(views))
+        return history.information_state(self, player)
 
     def _view(self, event: tuple[int, Kind, int, Any], player: int) -> Any:
-        _, kind, who, value = event
-        assert kind.view is not None
-        return kind.view(self, who, value, player)
-
+        """What `player` saw of a trail entry (hooks.py's `seen_events` reads it)."""
+        return history.view(self, event, player)
 
 
 def _pause_step(st: Machine, kind: Kind, options: tuple[Any, ...], resume: Resume | None,
@@ -519,3 +477,7 @@ def _unpickle(cls: type[Machine], state: dict[str, Any]) -> Machine:
         st.resume = st._op_from(st.resume)
     st.wargs = tuple(st._arg_from(x) for x in st.wargs)
     return st
+
+
+__all__ = ["HOOK_LIMIT", "LCG_A", "LCG_C", "MACHINE_FIELDS", "MASK", "Item", "Machine", "Resume",
+           "by_name", "rng_state"]

@@ -28,12 +28,8 @@ SHIPPED = {"artproject": "artproject", "core": "artproject.core", "dsl": "artpro
 
 # Circles left, each with why and where it is to be broken; the test fails on any other
 # circle, and on one of these once it is gone (then strike it from here).
-KNOWN_CIRCLES = {
-    # a challenge settles (fight.py calls settle.py, late, for speed) and settle.py reads
-    # the challenge (Fight, DUEL): Fight belongs in a module below both; Art of War's rule
-    # modules are being sped up in parallel (issue 26)
-    frozenset({"artproject.core.aow.fight", "artproject.core.aow.settle"}),
-}
+# (none left: simulate/sweep and Art of War's fight/settle were the last two)
+KNOWN_CIRCLES: set[frozenset[str]] = set()
 
 
 def _modules() -> dict[str, tuple[Path, bool]]:
@@ -212,7 +208,6 @@ STILL_NAMING = {
     # adapter's packing of Art of War's bets: the adapters' own work (issue 24)
     "artproject/adapters/batched.py", "artproject/adapters/gymnasium.py",
     "artproject/adapters/openspiel.py", "artproject/adapters/pettingzoo.py",
-    "artproject/adapters/_common.py",
     # the browser's sources: a transcript's head line, told by example in an error
     # (`# japan, 2 players, ...`, `# art-of-war, 3 players, ...`); and its watcher (`serve
     # --watch`), which sets up a game of the default game from the file it watches (its
@@ -265,9 +260,8 @@ def test_the_grep_finds_a_games_noun(tmp_path: Path) -> None:
 # ====================================================================== readable code
 MAX_COMPLEXITY = 15
 MAX_LINES = 500
-# Modules over MAX_LINES, each with why. core/machine.py, the kernel's decision machine (a
-# little over), is being reshaped by other work this session.
-LONG_MODULES = {"core/machine.py"}
+# Modules over MAX_LINES, each with why (none now).
+LONG_MODULES: set[str] = set()
 
 
 # Functions over MAX_COMPLEXITY, each with why; the test fails on any other, and on one of

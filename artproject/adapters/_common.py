@@ -149,9 +149,9 @@ class Packers:
     across the adapter's positions and games: the same bytes as `_tensor` from scratch
     (tests/test_adapters.py compares them over random games of both games). A tensor of
     fewer than PACK_FROM numbers is made from scratch: measured in the adapters' loops, its
-    packer's comparisons cost more than converting it whole (Art of War's 195 numbers, most
-    of them changing between a seat's decisions in a challenge), where The A.R.T. Project's
-    505 gain. Not for two threads at once (an adapter's own, as its game is)."""
+    packer's comparisons cost more than converting it whole (a layout of 195 numbers, most of
+    them changing between a seat's decisions), where one of 505 gains (docs/performance.md
+    names the games measured). Not for two threads at once (an adapter's own, as its game is)."""
 
     __slots__ = ("_own", "_packers")
 

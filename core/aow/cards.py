@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Final
 from ..actions import Action
 from .chance import DRAW, REVEAL, draw_now, take
 from .registry import CARD, PLAYER, REG, dead_check
-from .tables import by_hand
+from .tables import each_kind
 
 if TYPE_CHECKING:
     from .state import War
@@ -28,7 +28,7 @@ def draw_into_hand(st: War, p: int) -> None:
     """A step: `p` draws a card into their hand (W4, W9): nothing from an empty deck."""
     if st.deck_top:  # (known: the machine's `chance` would take it at once)
         _into_hand(st, draw_now(st), p)
-    elif sum(st.deck):
+    elif any(st.deck):
         if st.explicit:
             st.chance(DRAW, _drawn, (p,))
         else:  # sampled: `chance` written out
@@ -58,10 +58,11 @@ def _into_hand(st: War, kind: int, p: int) -> None:
 
 def to_discard(st: War, kinds: list[int], who: int = -1) -> None:
     """Cards laid face up on the discard pile (W8): each shown, then discarded."""
+    discard, trail, at = st.discard, st.trail, len(st.history)
     for k in kinds:
         if who >= 0:
-            st.record(REVEAL, who, k)
-        st.discard[k] += 1
+            trail.append((at, REVEAL, who, k))  # (st.record, written out)
+        discard[k] += 1
 
 
 # ====================================================================== losses (W9)
@@ -69,7 +70,7 @@ def lose_tokens(st: War, p: int, n: int) -> None:
     """`p` loses up to `n` tokens to the centre pile (collateral damage, W9)."""
     if p < 0 or not st.alive[p]:
         return
-    k = min(n, st.tokens[p])
+    k = n if n < st.tokens[p] else st.tokens[p]
     st.tokens[p] -= k
     st.centre += k
     if k and st.logging:
@@ -80,7 +81,7 @@ def gain_tokens(st: War, p: int, n: int) -> None:
     """`p` takes up to `n` tokens from the centre pile."""
     if p < 0 or not st.alive[p]:
         return
-    k = min(n, st.centre)
+    k = n if n < st.centre else st.centre
     st.centre -= k
     st.tokens[p] += k
 
@@ -89,8 +90,9 @@ def lose_cards(st: War, p: int, n: int) -> None:
     """`p` discards `n` cards of their choice, as far as their hand goes (W9)."""
     if p < 0 or not st.alive[p]:
         return
+    item, q = (discard_one, (p,)), st.queue
     for _ in range(n):
-        st.push(discard_one, p)
+        q.append(item)  # (st.push, written out)
 
 
 def discard_one(st: War, p: int) -> None:
@@ -103,13 +105,14 @@ def discard_one(st: War, p: int) -> None:
 def _legal_discard(st: War) -> list[Action]:
     p = st.ask
     t = st.tab
-    return by_hand(t.by_hand[1][p], st.hands[p], t.discards[p])
+    return each_kind(st.hands[p], t.discards[p])
 
 
 def _apply_discard(st: War, a: Action) -> None:
-    kind = st.tab.index[a.arg]
-    st.hands[a.player].remove(kind)
-    to_discard(st, [kind], a.player)
+    kind, p = st.tab.index[a.arg], a.player
+    st.hands[p].remove(kind)
+    st.trail.append((len(st.history), REVEAL, p, kind))  # (to_discard, written out)
+    st.discard[kind] += 1
     if st.logging:
         st.note("discard", st.seat(a.player), a.arg)
 
@@ -118,7 +121,8 @@ def trim(st: War, p: int) -> None:
     """A step: `p` discards down to the hand limit, a card at a time (W4, W17)."""
     if st.alive[p] and len(st.hands[p]) > st.tab.hand_limit:
         st.queue.append((trim, (p,)))
-        discard_one(st, p)
+        st.ask = p  # (discard_one, written out: the hand holds a card)
+        st.wait = DISCARD
 
 
 V_DISCARD: Final = REG.verb("discard", PLAYER, CARD, apply=_apply_discard, check=dead_check,

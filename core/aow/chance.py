@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final
 
+from ..generator import LCG_A, LCG_C, MASK
 from .registry import CARD, REG, P, answer_arg, card_check
 
 if TYPE_CHECKING:
@@ -58,7 +59,8 @@ def draw_now(st: War) -> int:
     if top:
         return top.pop()
     deck = st.deck
-    r = st.next() % sum(deck)
+    st.rng = z = (st.rng * LCG_A + LCG_C) & MASK  # (st.next(), written out)
+    r = (z >> 32) % sum(deck)
     k = 0
     for n in deck:
         if r < n:

@@ -11,92 +11,47 @@ match or fold. Bets and raises are numbers listed as legal actions: `bet p1 3`, 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
 from ..actions import Action
 from ..registry import Kind
+from . import contest
 from .cards import to_discard
 from .chance import BLIND as DRAWN
 from .chance import deck_size, take
+from .contest import BLIND, COLLECTIVE, DUEL, Fight
 from .registry import CARD, PLAYER, REG, TOKENS, P, act, dead_check
 from .rules import Ctx
-from .tables import by_hand
+from .tables import each_kind
 
 if TYPE_CHECKING:
     from .state import War
 
-DUEL: Final = "duel"  # a turn's challenge of one player (W5-W10)
-COLLECTIVE: Final = "collective"  # a Massacre's: the drawer against everyone (W14)
-BLIND: Final = "blind"  # a Fortune Teller's: everyone on the deck's next card (W15)
+_fight = contest._fight  # (pickles made before the Fight moved to contest.py name it here)
+Step = Callable[..., None]
 
 
-class Fight:
-    """A challenge under way (see the module's text); `copy()` for a clone of the state."""
-
-    __slots__ = ("added", "attacker", "bet", "card", "defender", "kind", "out", "raised",
-                 "revealed", "seats", "stake", "wise")
-
-    def __init__(self, kind: str, attacker: int, defender: int, players: int) -> None:
-        self.kind, self.attacker, self.defender = kind, attacker, defender
-        self.bet = self.raised = 0
-        self.stake = [0] * players  # tokens on the table, by seat
-        self.card = [-1] * players  # the face-down card's kind, by seat (-1: none)
-        self.added: list[list[int]] = [[] for _ in range(players)]  # Wise Men added (W8)
-        self.out = [0] * players  # 1: out of the comparison (a Thief, W11)
-        self.seats: list[int] = []  # who took part, in order of play from the attacker
-        self.revealed = False
-        self.wise = [0, 0]  # the Wise Men rounds: whose turn (an index), passes in a row
-
-    def copy(self) -> Fight:
-        c = Fight.__new__(Fight)
-        c.kind, c.attacker, c.defender, c.bet, c.raised = (
-            self.kind, self.attacker, self.defender, self.bet, self.raised)
-        c.stake, c.card, c.out, c.seats, c.wise = (
-            self.stake.copy(), self.card.copy(), self.out.copy(), self.seats.copy(),
-            self.wise.copy())
-        c.added = [x.copy() for x in self.added]
-        c.revealed = self.revealed
-        return c
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Fight) and self.facts() == other.facts()
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def facts(self) -> list[Any]:
-        """Every fact of the challenge as plain data (the fingerprint's)."""
-        return [self.kind, self.attacker, self.defender, self.bet, self.raised, self.stake,
-                self.card, self.added, self.out, self.seats, self.revealed, self.wise]
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (_fight, (self.facts(),))
-
-    def table(self) -> int:
-        return sum(self.stake)
+def _unsettled(st: War, *args: Any) -> None:
+    raise AssertionError("settle.py gives fight.py its steps when it is imported")
 
 
-def _fight(facts: list[Any]) -> Fight:
-    f = Fight.__new__(Fight)
-    (f.kind, f.attacker, f.defender, f.bet, f.raised, f.stake, f.card, f.added, f.out,
-     f.seats, f.revealed, f.wise) = facts
-    return f
+# settle.py's steps that a challenge calls, given by settle.py when it is imported
+# (`settle_with`): settle.py imports this module (so this module's verbs are declared first,
+# and the action space numbers them first, whichever is imported first), so this module
+# does not import it back
+_reveal: Step = _unsettled
+_close: Step = _unsettled
+_replace: Step = _unsettled
+_no_contest: Step = _unsettled
+_REVEAL: tuple[Step, tuple[()]] = (_unsettled, ())  # a queue item, shared
 
 
-_SETTLE: list[Any] = []  # settle.py, once imported (it reads this module: imported late)
-
-
-def _settle() -> Any:
-    """settle.py (a function's own import costs microseconds; this, a list's look-up)."""
-    if not _SETTLE:
-        from . import settle
-
-        _SETTLE.append(settle)
-    return _SETTLE[0]
-
-
-def _half(n: int) -> int:
-    """Half, rounded up (the seed: "the attacker bet 3, you owe them 2")."""
-    return (n + 1) // 2
+def settle_with(reveal: Step, close: Step, replace: Step, no_contest: Step) -> None:
+    """settle.py's steps, given once by settle.py (see above)."""
+    global _reveal, _close, _replace, _no_contest, _REVEAL
+    _reveal, _close, _replace, _no_contest = reveal, close, replace, no_contest
+    _REVEAL = (reveal, ())
 
 
 def _stake(st: War, p: int, n: int) -> None:
@@ -117,7 +72,7 @@ def _stake(st: War, p: int, n: int) -> None:
 # ====================================================================== a duel (W5-W7)
 def challenge(st: War, attacker: int, defender: int) -> None:
     """`attacker` challenges `defender` (W4): a bet, a face-down card, the answer."""
-    st.fight = Fight(DUEL, attacker, defender, st.players)
+    st.fight = st.tab.new_fight(DUEL, attacker, defender)
     if st.logging:
         st.note("challenge", st.seat(attacker), st.seat(defender))
     st.queue.append(_ASK_DEFENDER)
@@ -151,7 +106,7 @@ def _apply_bet(st: War, a: Action) -> None:
 def _legal_play(st: War) -> list[Action]:
     p = st.ask
     t = st.tab
-    return by_hand(t.by_hand[0][p], st.hands[p], t.plays[p])  # W8: any card
+    return each_kind(st.hands[p], t.plays[p])  # W8: any card
 
 
 def _apply_play(st: War, a: Action) -> None:
@@ -184,7 +139,9 @@ def _legal_answer(st: War) -> list[Action]:
         return [t.refuse[p]]
     out = [t.refuse[p], t.accept[p]]
     if f.kind == DUEL:  # W7: up to the initial bet again; none in a Massacre (W14)
-        most = min(t.raise_limit * bet, held - bet)
+        most = t.raise_limit * bet
+        if held - bet < most:
+            most = held - bet
         if most > 0:
             row = t.raises[p]
             out += row[:most] if most <= len(row) else [
@@ -196,10 +153,12 @@ def _apply_refuse(st: War, a: Action) -> None:
     """W6: the defender pays half the bet, rounded up, as far as their tokens go."""
     f = st.fight
     assert f is not None
-    p, att = a.player, f.attacker
-    paid = min(_half(f.bet), st.tokens[p])
-    st.tokens[p] -= paid
-    st.tokens[att] += paid
+    p, att, tokens = a.player, f.attacker, st.tokens
+    paid = (f.bet + 1) // 2  # half, rounded up (the seed: "the attacker bet 3, you owe them 2")
+    if tokens[p] < paid:  # as far as their tokens go
+        paid = tokens[p]
+    tokens[p] -= paid
+    tokens[att] += paid
     if st.logging:
         st.note("refuse", st.seat(p), paid)
     if f.kind == DUEL:
@@ -221,7 +180,7 @@ def _refused_duel(st: War) -> None:
     else:
         to_discard(st, [kind], att)
     f.card[att] = -1
-    _settle().close(st, (att,))
+    _close(st, (att,))
 
 
 def _apply_accept(st: War, a: Action) -> None:
@@ -231,7 +190,7 @@ def _apply_accept(st: War, a: Action) -> None:
     if st.logging:
         st.note("accept", st.seat(a.player))
     if f.kind == DUEL:
-        st.queue.append((_settle().reveal, ()))
+        st.queue.append(_REVEAL)
     st.wait = PLAY
 
 
@@ -270,7 +229,7 @@ def _apply_match(st: War, a: Action) -> None:
     _stake(st, a.player, f.raised)
     if st.logging:
         st.note("match", st.seat(a.player))
-    st.push(_settle().reveal)
+    st.queue.append(_REVEAL)
 
 
 def _apply_fold(st: War, a: Action) -> None:
@@ -279,15 +238,15 @@ def _apply_fold(st: War, a: Action) -> None:
     f = st.fight
     assert f is not None
     d = f.defender
-    st.tokens[d] += f.table()
+    st.tokens[d] += sum(f.stake)
     f.stake = [0] * st.players
     if st.logging:
         st.note("fold", st.seat(a.player))
     to_discard(st, [f.card[f.attacker]], f.attacker)
     to_discard(st, [f.card[d]], d)
     f.card[f.attacker] = f.card[d] = -1
-    st.push(_settle().replace, d, 1)
-    _settle().close(st, (d,))
+    st.push(_replace, d, 1)
+    _close(st, (d,))
 
 
 # ====================================================================== a Massacre (W14)
@@ -301,7 +260,7 @@ def collective_challenge(st: War, ctx: Ctx) -> None:
         return
     if not st.tokens[p]:  # (no token to bet: no challenge; the drawer dies of it, W17)
         return
-    st.fight = Fight(COLLECTIVE, p, -1, st.players)
+    st.fight = st.tab.new_fight(COLLECTIVE, p, -1)
     others = [q for q in st.order_from(p, True) if st.hands[q] and st.tokens[q]]
     if st.logging:
         st.note("collective", st.seat(p))
@@ -315,14 +274,14 @@ def _ask_each(st: War, others: tuple[int, ...]) -> None:
     if others:
         st.push(_ask_each, others[1:])
         st.ask = others[0]
-        st.pause(ANSWER)
+        st.wait = ANSWER  # (pause(ANSWER), written out)
 
 
 def _collective_end(st: War) -> None:
     f = st.fight
     assert f is not None
     if len(f.seats) > 1:
-        _settle().reveal(st)
+        _reveal(st)
         return
     # everyone refused: the attacker takes back the bet and wins the refusals (W14, W17)
     att = f.attacker
@@ -330,7 +289,7 @@ def _collective_end(st: War) -> None:
     f.stake[att] = 0
     to_discard(st, [f.card[att]], att)
     f.card[att] = -1
-    _settle().close(st, (att,))
+    _close(st, (att,))
 
 
 # ====================================================================== a Fortune Teller (W15)
@@ -338,7 +297,7 @@ def blind_challenge(st: War, ctx: Ctx, n: int) -> None:
     """Every player holding a card and `n` tokens, in order of play from the drawer, bets
     `n` and draws a card from the deck onto the table; then all are revealed (W15)."""
     p = ctx.player
-    st.fight = Fight(BLIND, p, -1, st.players)
+    st.fight = st.tab.new_fight(BLIND, p, -1)
     seats = tuple(q for q in st.order_from(p, False) if st.hands[q] and st.tokens[q] >= n)
     if st.logging:
         st.note("blind", st.seat(p))
@@ -370,9 +329,9 @@ def _blind_end(st: War) -> None:
     f = st.fight
     assert f is not None
     if len(f.seats) > 1:
-        _settle().reveal(st)
+        _reveal(st)
     else:
-        _settle().no_contest(st, ())  # fewer than two took part (W9)
+        _no_contest(st, ())  # fewer than two took part (W9)
 
 
 def _asked(st: War, a: Action, kind: Kind) -> bool:
@@ -440,3 +399,7 @@ ANSWER: Final = REG.kind("answer", _legal_answer, (V_REFUSE, V_ACCEPT, V_RAISE),
                          "the challenged player refuses, accepts or raises (W5-W7, W14)")
 RESPONSE: Final = REG.kind("response", _legal_response, (V_MATCH, V_FOLD),
                            "the attacker matches the raise or folds (W7)")
+
+
+__all__ = ["ANSWER", "BET", "BLIND", "COLLECTIVE", "DUEL", "PLAY", "RESPONSE", "V_BET", "V_PLAY",
+           "Fight", "blind_challenge", "challenge", "collective_challenge", "settle_with"]

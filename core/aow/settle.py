@@ -12,9 +12,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final
 
 from ..actions import Action
-from .cards import draw_into_hand, to_discard
+from . import fight
+from .cards import draw_into_hand
 from .chance import REVEAL
-from .fight import DUEL, Fight
+from .contest import DUEL, Fight
 from .registry import CARD, PLAYER, REG, dead_check
 from .rules import Ctx
 
@@ -87,15 +88,15 @@ def withdraw(st: War, ctx: Ctx) -> None:
 
 
 # ====================================================================== Wise Men (W8)
-def _in_play(st: War) -> list[int]:
-    """The players still in the comparison whose card can win (its rank 0 or more)."""
-    f = _fight(st)
+def _in_play(st: War, f: Fight, hands: list[list[int]] | None = None) -> list[int]:
+    """The players still in the comparison whose card can win (its rank 0 or more); with
+    `hands`, only those holding a card."""
     t = st.tab
     cards, ctx, ranks, card, out = t.cards, t.ctx, t.ranks, f.card, f.out
     found = []
     for p in f.seats:
         k = card[p]
-        if k >= 0 and not out[p]:
+        if k >= 0 and not out[p] and (hands is None or hands[p]):
             r = ranks[k]
             if (cards[k].rank(st, ctx[p]) if r is None else r) >= 0:
                 found.append(p)
@@ -106,9 +107,9 @@ def _wise_round(st: War) -> None:
     """Ask the next player in the comparison to add a Wise Man or pass, round after round
     until every one has passed in a row (W8); a player with no card in hand (public) is
     not asked."""
-    f = _fight(st)
-    hands = st.hands
-    seats = [p for p in _in_play(st) if hands[p]]
+    f = st.fight
+    assert f is not None
+    seats = _in_play(st, f, st.hands)
     i, passes = f.wise
     if not seats or passes >= len(seats):
         return
@@ -137,7 +138,8 @@ def _legal_wise(st: War) -> list[Action]:
 
 
 def _apply_add(st: War, a: Action) -> None:
-    f = _fight(st)
+    f = st.fight
+    assert f is not None
     kind = st.tab.index[a.arg]
     st.hands[a.player].remove(kind)
     f.added[a.player].append(kind)
@@ -148,34 +150,43 @@ def _apply_add(st: War, a: Action) -> None:
 
 
 def _apply_pass(st: War, a: Action) -> None:
-    _fight(st).wise[1] += 1
+    f = st.fight
+    assert f is not None
+    f.wise[1] += 1
 
 
 # ====================================================================== the comparison
-def _key(st: War, p: int) -> tuple[int, int]:
+def _key(st: War, f: Fight, p: int) -> tuple[int, int]:
     """A player's place in the comparison: the card's rank, then its total (W8, W12)."""
-    f = _fight(st)
-    cards = st.rules.cards
+    t = st.tab
+    cards = t.cards
     card = cards[f.card[p]]
-    r = st.tab.ranks[card.index]
+    r = t.ranks[card.index]
     total = card.score
     for k in f.added[p]:
         total += cards[k].bonus
-    return card.rank(st, st.tab.ctx[p]) if r is None else r, total
+    return card.rank(st, t.ctx[p]) if r is None else r, total
 
 
 def compare(st: War) -> None:
     """The highest rank and total wins (W9); even scores (W10, W14); no winner (W9)."""
-    f = _fight(st)
-    alive = _in_play(st)
+    f = st.fight
+    assert f is not None
+    alive = _in_play(st, f)
     if len(f.seats) < 2 or not alive:
         no_contest(st, ())
         return
-    keys = {p: _key(st, p) for p in alive}
-    best = max(keys.values())
-    winners = tuple(p for p in alive if keys[p] == best)
+    keys = [_key(st, f, p) for p in alive]
+    best = keys[0]
+    winners: tuple[int, ...] = ()
+    for p, key in zip(alive, keys, strict=True):  # (in order of play from the attacker, W3)
+        if key > best:
+            best, winners = key, (p,)
+        elif key == best:
+            winners += (p,)
     if st.logging:
-        st.note("compare", *(f"{st.seat(p)}={keys[p][1]}" for p in alive))
+        st.note("compare", *(f"{st.seat(p)}={key[1]}"
+                             for p, key in zip(alive, keys, strict=True)))
     if len(winners) == 1:
         _win(st, winners[0])
     elif f.kind == DUEL:
@@ -184,30 +195,38 @@ def compare(st: War) -> None:
         _tie_split(st, winners)
 
 
-def _engaged(st: War) -> None:
+def _engaged(st: War, f: Fight) -> None:
     """Every engaged card goes face up to the discard pile (seed; W8)."""
-    f = _fight(st)
+    discard, card, added = st.discard, f.card, f.added
     for p in f.seats:
-        kinds = ([f.card[p]] if f.card[p] >= 0 else []) + f.added[p]
-        to_discard(st, kinds)
-        f.card[p] = -1
-        f.added[p] = []
+        k = card[p]
+        if k >= 0:
+            discard[k] += 1  # (to_discard of what was shown: written out)
+            card[p] = -1
+        if added[p]:
+            for k in added[p]:
+                discard[k] += 1
+            added[p] = []
 
 
 def _win(st: War, w: int) -> None:
     """W9: the winner takes every token left on the table; the winning card's collateral
     damage hits every other living player; the winner draws one card, or two with a Wise
     Man, only up to the hand limit."""
-    f = _fight(st)
+    f = st.fight
+    assert f is not None
     cards = st.rules.cards
-    won = f.table()
+    won = sum(f.stake)
     st.tokens[w] += won
     f.stake = [0] * st.players
     card = cards[f.card[w]]
-    draws = max(cards[k].draws for k in [f.card[w], *f.added[w]])
+    draws = card.draws
+    for k in f.added[w]:
+        if cards[k].draws > draws:
+            draws = cards[k].draws
     if st.logging:
         st.note("wins", st.seat(w), won)
-    _engaged(st)
+    _engaged(st, f)
     st.queue.append((replace, (w, draws)))
     close(st, (w,), card.collateral)
 
@@ -215,23 +234,25 @@ def _win(st: War, w: int) -> None:
 def _tie_duel(st: War) -> None:
     """W10: the defender receives half the attacker's whole stake, rounded up; each takes
     back the rest of their own; nobody draws; no collateral damage."""
-    f = _fight(st)
+    f = st.fight
+    assert f is not None
     a, d = f.attacker, f.defender
-    paid = min((f.stake[a] + 1) // 2, f.stake[a])
+    paid = (f.stake[a] + 1) // 2  # (never more than the stake: half of it, rounded up)
     st.tokens[d] += paid + f.stake[d]
     st.tokens[a] += f.stake[a] - paid
     f.stake = [0] * st.players
     if st.logging:
         st.note("even", st.seat(a), st.seat(d), paid)
-    _engaged(st)
+    _engaged(st, f)
     close(st, ())
 
 
 def _tie_split(st: War, winners: tuple[int, ...]) -> None:
     """W14: the tied players split the pot evenly, the remainder to the centre pile; the
     tied cards are lost; no collateral damage, no draw."""
-    f = _fight(st)
-    pot = f.table()
+    f = st.fight
+    assert f is not None
+    pot = sum(f.stake)
     share = pot // len(winners)
     for p in winners:
         st.tokens[p] += share
@@ -239,19 +260,21 @@ def _tie_split(st: War, winners: tuple[int, ...]) -> None:
     f.stake = [0] * st.players
     if st.logging:
         st.note("split", *(st.seat(p) for p in winners), share)
-    _engaged(st)
+    _engaged(st, f)
     close(st, winners)
 
 
 def no_contest(st: War, winners: tuple[int, ...]) -> None:
     """W9: no card can win: everyone takes back what is left of their stake."""
-    f = _fight(st)
+    f = st.fight
+    assert f is not None
+    tokens, stake = st.tokens, f.stake
     for p in f.seats:
-        st.tokens[p] += f.stake[p]
+        tokens[p] += stake[p]
     f.stake = [0] * st.players
     if st.logging:
         st.note("no_winner")
-    _engaged(st)
+    _engaged(st, f)
     close(st, winners)
 
 
@@ -269,17 +292,19 @@ def close(st: War, winners: tuple[int, ...], collateral: tuple[Any, ...] = ()) -
 def doom(st: War, winners: tuple[int, ...]) -> None:
     """W17: a living player left with no card or no token was killed by this settlement's
     winner(s) (none: no winner); a player who has some again is not."""
-    for p in range(st.players):
-        if not st.alive[p]:
+    alive, hands, tokens = st.alive, st.hands, st.tokens
+    cards, doom_tokens = st.doom_cards, st.doom_tokens
+    for p in st.tab.seats:
+        if not alive[p]:
             continue
-        if st.hands[p]:
-            st.doom_cards[p] = None
-        elif st.doom_cards[p] is None:
-            st.doom_cards[p] = winners
-        if st.tokens[p]:
-            st.doom_tokens[p] = None
-        elif st.doom_tokens[p] is None:
-            st.doom_tokens[p] = winners
+        if hands[p]:
+            cards[p] = None
+        elif cards[p] is None:
+            cards[p] = winners
+        if tokens[p]:
+            doom_tokens[p] = None
+        elif doom_tokens[p] is None:
+            doom_tokens[p] = winners
 
 
 def replace(st: War, w: int, n: int) -> None:
@@ -299,3 +324,4 @@ V_PASS: Final = REG.verb("pass", PLAYER, apply=_apply_pass, check=dead_check,
                          help="add nothing more (W8)")
 WISE: Final = REG.kind("wise", _legal_wise, (V_ADD, V_PASS),
                        "after the reveal: add a Wise Man or pass (W8)")
+fight.settle_with(reveal, close, replace, no_contest)  # (why given: fight.py, above `settle_with`)

@@ -7,11 +7,12 @@ from a set position (scenarios) deals from its seed at once, then sets the posit
 
 from __future__ import annotations
 
+from itertools import repeat
 from typing import TYPE_CHECKING, Any, Final
 
 from ..errors import GameError, closest
 from ..fields import make_copier
-from ..machine import rng_state
+from ..generator import LCG_A, LCG_C, MASK, rng_state
 from .chance import DEAL, take
 from .rules import WarRules
 from .tables import tables
@@ -92,24 +93,30 @@ def _deal_now(st: War) -> None:
         _deal(st)
         st._run()
         return
-    hands, trail, names, at = st.hands, st.trail, st.tab.names, len(st.history)
-    deck, draw = st.deck, st.next
-    # the deck's cards in card order: the r-th is the kind draw_now's walk over the counts
-    # finds for r, and it stays in order as cards leave it
-    t = st.tab
-    cards = (t.deal_cards.copy() if deck == t.deal_deck
-             else [k for k, n in enumerate(deck) for _ in range(n)])
-    seats = range(st.players)
-    for _ in range(t.cards_dealt):
-        for p in seats:
-            kind = cards.pop(draw() % len(cards))
-            deck[kind] -= 1
-            trail.append((at, DEAL, p, kind))  # (st.record, written out)
-            hands[p].append(kind)
-            if st.logging:
-                st.note("deal", st.seat(p), names[kind])
-    for h in hands:
-        h.sort()
+    t, deck = st.tab, st.deck
+    # the deck's cards in card order (a new game's deck is the deal's: `_copier`): the r-th is
+    # the kind draw_now's walk over the counts finds for r, and it stays in order as cards
+    # leave it
+    cards = t.deal_cards.copy()
+    size = len(cards)
+    dealt = []
+    z = st.rng
+    for left in range(size, size - len(t.deal_seats), -1):  # p1 to pN, and round again
+        z = (z * LCG_A + LCG_C) & MASK  # (st.next(), written out)
+        dealt.append(cards.pop((z >> 32) % left))
+    st.rng = z
+    for kind in dealt:
+        deck[kind] -= 1
+    at = len(st.history)  # (st.record of each card, written out)
+    st.trail.extend(zip(repeat(at), repeat(DEAL), t.deal_seats, dealt, strict=False))
+    hands, n = st.hands, st.players
+    for p in t.seats:
+        hand = hands[p]
+        hand += dealt[p::n]
+        hand.sort()
+    if st.logging:
+        for p, kind in zip(t.deal_seats, dealt, strict=True):
+            st.note("deal", st.seat(p), t.names[kind])
 
 
 def _deal_one(st: War, p: int) -> None:

@@ -30,7 +30,7 @@ from ..schema import param
 from . import ai, cards, info, invariants, pickling, position, settle, setup
 from . import fight as challenges
 from .chance import deck_size
-from .fight import Fight
+from .contest import Fight
 from .registry import GAME, REG, P
 from .rules import Ctx, WarRules
 from .tables import Tables, tables
@@ -181,11 +181,9 @@ class War(Machine):
     def order_from(self, player: int, others: bool) -> list[int]:
         """The living players in order of play from `player` (W3), without them if
         `others`; from p1 when `player` is nobody (-1)."""
-        n, alive = self.players, self.alive
-        start = player if player > 0 else 0
+        alive = self.alive
         out = []
-        for i in range(n):
-            q = (start + i) % n
+        for q in self.tab.order[player if player > 0 else 0]:
             if alive[q] and not (others and q == player):
                 out.append(q)
         return out

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from ..actions import Action
+from .contest import fight_maker
 from .registry import REG, P, act
 from .rules import Ctx, WarRules
 
@@ -20,11 +21,11 @@ Row = tuple[Action, ...]
 class Tables:
     """Constants and interned actions for one set of rules and team size."""
 
-    __slots__ = ("accept", "adds", "bets", "by_hand", "cards", "cards_dealt", "challenges", "ctx",
-                 "deal_aside", "deal_cards", "deal_deck", "discards", "draw", "fold",
-                 "hand_limit", "index", "left_out", "match", "names", "pass_", "plays",
-                 "raise_limit", "raises", "ranks", "refuse", "refused_to_hand", "take",
-                 "turn_limit")
+    __slots__ = ("accept", "adds", "bets", "cards", "cards_dealt", "challenges", "ctx",
+                 "deal_aside", "deal_cards", "deal_deck", "deal_seats", "discards", "draw", "fold",
+                 "hand_limit", "index", "left_out", "match", "names", "new_fight", "order",
+                 "others", "pass_", "plays", "raise_limit", "raises", "ranks", "refuse",
+                 "refused_to_hand", "seats", "share_rank", "take", "turn_limit")
 
     def __init__(self, rules: WarRules, players: int) -> None:
         self._constants(rules, players)
@@ -47,7 +48,20 @@ class Tables:
         self.index: dict[Any, int] = dict(rules.index)  # a card's name -> its kind
         # a rank written as a whole number is that number whatever the state: read once
         self.ranks = tuple(_whole(c.text.get("rank", "")) for c in rules.cards)
+        self._orders(rules, players)
+
+    def _orders(self, rules: WarRules, players: int) -> None:
         self.ctx = tuple(Ctx(p) for p in range(players))  # whom a card's text runs for
+        # the seats, and from each the seats in order of play (W3): with it first (`order`),
+        # and the others after it (`others`) (a loop over a range made each time costs more)
+        self.seats = tuple(range(players))
+        self.new_fight = fight_maker(players)  # a challenge's Fight for this team size
+        self.deal_seats = tuple(p for _ in range(rules.p("setup.cards_dealt")) for p in self.seats)
+        self.order = tuple(tuple((p + i) % players for i in range(players)) for p in self.seats)
+        self.others = tuple(row[1:] for row in self.order)
+        # a dead player's cards dealt to the killers highest score first (W17), then by kind
+        by_score = sorted(range(len(rules.cards)), key=lambda k: (-rules.cards[k].score, k))
+        self.share_rank = tuple(by_score.index(k) for k in range(len(rules.cards)))
 
     def _actions(self, rules: WarRules, players: int) -> None:
         # the verbs the rule modules declared (they import these tables: read by name here)
@@ -78,9 +92,6 @@ class Tables:
         self.bets, self.raises = numbers(V_BET), numbers(V_RAISE)
         self.plays, self.discards = by_card(V_PLAY), by_card(V_DISCARD)
         self.adds = by_card(V_ADD, only_bonus=True)  # None: not a Wise Man (W8)
-        # the play and discard listings by seat and hand, as met (`by_hand`)
-        self.by_hand: tuple[tuple[dict[Any, Any], ...], ...] = (
-            tuple({} for _ in seats), tuple({} for _ in seats))
 
 
 def _whole(text: str) -> int | None:
@@ -98,23 +109,10 @@ def tables(rules: WarRules, players: int) -> Tables:
     return t
 
 
-HANDS_KEPT: Final = 4096  # listings a table remembers by hand (a bound on its memory)
-
-
-def by_hand(made: dict[tuple[int, ...], list[Action]], hand: list[int],
-            row: tuple[Any, ...]) -> list[Action]:
-    """`kinds_once`, remembered in `made` by the hand (the machine gives out copies)."""
-    key = tuple(hand)
-    out = made.get(key)
-    if out is None:
-        if len(made) >= HANDS_KEPT:
-            made.clear()
-        out = made[key] = kinds_once(hand, row)
-    return out
-
-
-def kinds_once(hand: list[int], row: tuple[Any, ...]) -> list[Action]:
-    """`row`'s action for each kind in a sorted hand, once a kind, in card order."""
+def each_kind(hand: list[int], row: tuple[Any, ...]) -> list[Action]:
+    """`row`'s action for each kind in a sorted hand, once a kind, in card order. (Made each
+    time: remembering the listings by hand cost more than making them, by the clock and, in
+    games of hands not met before, by instructions.)"""
     out = []
     last = -1
     for k in hand:
@@ -124,4 +122,4 @@ def kinds_once(hand: list[int], row: tuple[Any, ...]) -> list[Action]:
     return out
 
 
-__all__: Final = ["Tables", "by_hand", "kinds_once", "tables"]
+__all__: Final = ["Tables", "each_kind", "tables"]

@@ -44,13 +44,12 @@ def _legal_turn(st: War) -> list[Action]:
     p = st.current
     t = st.tab
     out = []
-    if len(st.hands[p]) < t.hand_limit and (st.deck_top or sum(st.deck)):
+    if len(st.hands[p]) < t.hand_limit and (st.deck_top or any(st.deck)):
         out.append(t.draw[p])
     if st.centre:
         out.append(t.take[p])
-    row, alive, n = t.challenges[p], st.alive, st.players
-    for i in range(1, n):  # the others in order of play from p (W3)
-        q = (p + i) % n
+    row, alive = t.challenges[p], st.alive
+    for q in t.others[p]:  # the others in order of play from p (W3)
         if alive[q]:
             out.append(row[q])
     return out
@@ -94,11 +93,18 @@ def end_turn(st: War) -> None:
     or the next turn; a killer over the hand limit discards down to it first."""
     alive, hands, tokens, fated = st.alive, st.hands, st.tokens, st.fated
     dead = []
-    for p in range(st.players):
-        if alive[p] and (fated[p] or not hands[p] or not tokens[p]):
-            dead.append(p)
-    if not dead and sum(alive) > 1:  # nobody died: the next turn (queued, it would run now)
-        next_turn(st)
+    living = 0
+    for p in st.tab.seats:
+        if alive[p]:
+            living += 1
+            if fated[p] or not hands[p] or not tokens[p]:
+                dead.append(p)
+    if not dead and living > 1:  # nobody died: the next turn (queued, it would run now)
+        for q in st.tab.others[st.current]:  # (next_turn, written out)
+            if alive[q]:
+                st.current = q
+                break
+        start_turn(st)
         return
     _deaths(st, dead)
 
@@ -154,26 +160,32 @@ def _share_tokens(st: War, n: int, heirs: list[int]) -> None:
 def _share_cards(st: War, cards: list[int], heirs: list[int]) -> list[int]:
     """Killed for lack of tokens: the killers share the cards, dealt highest score first in
     turn to each; what does not share evenly goes face up to the discard pile (W17)."""
-    score = st.rules.cards
-    order = sorted(cards, key=lambda k: (-score[k].score, k))
-    n = len(order) // len(heirs) * len(heirs) if heirs else 0
+    discard = st.discard
+    if not heirs or not cards:  # nobody takes them (killed for lack of cards: none left)
+        for k in cards:
+            discard[k] += 1
+        return []
+    order = sorted(cards, key=st.tab.share_rank.__getitem__)  # highest score first
+    n = len(order) // len(heirs) * len(heirs)
     got: dict[int, list[int]] = {}
     for i, k in enumerate(order[:n]):
         got.setdefault(heirs[i % len(heirs)], []).append(k)
     for k in order[n:]:
-        st.discard[k] += 1
+        discard[k] += 1
     for heir, kinds in got.items():
-        st.hands[heir] = sorted(st.hands[heir] + kinds)
-        st.record(TAKEN, heir, tuple(sorted(kinds)))
+        hand = st.hands[heir]
+        hand += kinds
+        hand.sort()
+        kinds.sort()
+        st.record(TAKEN, heir, tuple(kinds))
     return list(got)
 
 
 def next_turn(st: War) -> None:
     """The next living seat after the current player's (W3)."""
-    n = st.players
-    for i in range(1, n + 1):
-        q = (st.current + i) % n
-        if st.alive[q]:
+    alive = st.alive
+    for q in st.tab.others[st.current]:  # (none living: the current player's turn again)
+        if alive[q]:
             st.current = q
             break
     start_turn(st)  # (queued, it would run next)
