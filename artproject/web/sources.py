@@ -16,7 +16,7 @@ import re
 import sqlite3
 import tempfile
 import tomllib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
 
@@ -288,32 +288,13 @@ def _players(game: str) -> Callable[[Any, Any], Machine]:
     from ..core.games import game_tools
     from ..sweep import NO_DIFFICULTY
 
-    own = getattr(game_tools(game), "play_game", None)
-    if own is None:  # (a game whose tools give no play_game yet: the one below, until then)
-        return _play_war
+    own = game_tools(game).play_game
 
     def play(rules: Any, row: Any) -> Machine:
         more = {} if row.difficulty == NO_DIFFICULTY else {"difficulty": row.difficulty}
         st: Machine = own(rules, row.players, row.seed, row.policy, **more)[0]
         return st
     return play
-
-
-def _play_war(rules: Any, row: Any) -> Machine:
-    from ..aow.policies import POLICIES
-    from ..aow.simulate import policy_names, seating
-    from ..core.aow.state import War
-    from ..policies import make_policy
-
-    st = War.new(rules, row.players, row.seed)
-    names = seating(policy_names(row.policy), row.players, row.seed)
-    bots: Sequence[Any] = [make_policy(n, row.seed * 8 + s, POLICIES)
-                           for s, n in enumerate(names)]
-    for _ in range(100_000):
-        if st.outcome is not None:
-            break
-        st.apply(bots[st.current_player()](st))
-    return st
 
 
 def read_file(path: str | Path) -> tuple[bytes, str]:
