@@ -208,11 +208,10 @@ STILL_NAMING = {
     # adapter's packing of Art of War's bets: the adapters' own work (issue 24)
     "artproject/adapters/batched.py", "artproject/adapters/gymnasium.py",
     "artproject/adapters/openspiel.py", "artproject/adapters/pettingzoo.py",
-    # the browser's sources: a transcript's head line, told by example in an error
-    # (`# japan, 2 players, ...`, `# art-of-war, 3 players, ...`); and its watcher (`serve
-    # --watch`), which sets up a game of the default game from the file it watches (its
-    # imports of core/art/ too): the set-up belongs in the game's tools
-    "artproject/web/sources.py", "artproject/web/watch.py",
+    # the browser's watcher (`serve --watch`), which sets up a game of the default game
+    # from the file it watches (its imports of core/art/ too): the set-up belongs in the
+    # game's tools
+    "artproject/web/watch.py",
 }
 GAME_TOOLS = sorted(p for p in (ROOT / "artproject").rglob("*.py")
                     if str(p.relative_to(ROOT)) not in NOT_TOOLS)

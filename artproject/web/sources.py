@@ -38,7 +38,7 @@ class SourceError(ArtError):
 class Recording:
     """A game as recorded: its start, its decisions, and the game after each (frames)."""
 
-    title: str  # what the file is, for people ("save japan-3p.json", "transcript ...")
+    title: str  # what the file is, for people ("save NAME.json", "transcript NAME")
     kind: str  # save, transcript, store, scenario
     start: Machine  # the game before the first decision (recording its events)
     actions: list[str]  # each decision in the notation
@@ -159,8 +159,9 @@ def _transcript_game(head: str, name: str) -> Machine:
         raise SourceError(f"{name}:1: the game this transcript names cannot start: {err}"
                           ) from None
     raise SourceError(f"{name}:1: not a transcript: its first line should name the game, "
-                      "e.g. '# japan, 2 players, medium, seed 1, heuristic policy' or "
-                      "'# art-of-war, 3 players, seed 1, heuristic, seed rules'")
+                      "as the transcripts' writers do: '# BOARD, 2 players, DIFFICULTY, seed "
+                      "1, POLICY policy' (the default game) or '# GAME, 3 players, seed 1, "
+                      "POLICIES, seed rules'")
 
 
 def from_transcript(text: str, name: str) -> Recording:
