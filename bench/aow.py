@@ -26,7 +26,7 @@ import engine  # bench/, beside: OpenSpiel's games and the interleaved rounds' h
 from engine import PEERS, _spread, openspiel_games, openspiel_run
 
 from artproject import Action, dumps, new_game
-from artproject.aow.policies import heuristic_policy
+from artproject.core.aow.bots import heuristic_policy
 
 Recorded = tuple[int, list[Action]]  # seed, actions
 

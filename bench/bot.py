@@ -18,10 +18,15 @@ directly will do too), beside this one, on this tree's engine, and plays both in
 the same process, round by round, printing both and whether they took the same decisions:
 a same-run comparison that a busy machine's drift between processes does not blur.
 
+Each team size's line ends with the same-run ratio of the two bots' costs: per round, this
+bot's seconds over the other's (each its games' CPU time less their replay by the engine),
+the median and range over the rounds (under 1: this bot is the cheaper).
+
 `--count` counts instructions instead (valgrind's callgrind, exact where the clock is noisy):
 the bot's games (N games a cell, 2 by default), then their replay by the engine alone, one
 callgrind dump each (`os.getppid()` marks them, as in bench/count.py); the bot's count is
-the difference. `--against TREE` counts that version's bot instead.
+the difference. With `--against TREE` both bots are counted, that version's first, and
+the ratio of this bot's instructions a decision to the other's printed.
 
 `--digest` prints a SHA-256 of every game's actions, in order: the same digest before and
 after a change to the bot means it took the same decisions in every one of those games.
@@ -145,7 +150,8 @@ def bot_games(games: int, team: int, policy: Any = heuristic_policy,
 
 
 def compare(games: int, rounds: int, other: Any) -> None:
-    """This bot and another in turns, round by round: medians and ranges of each."""
+    """This bot and another in turns, round by round: medians and ranges of each, and of
+    this bot's cost over the other's in the same round."""
     bot_games(1, 2)
     bot_games(1, 2, other)
     print(f"this bot and {rounds} rounds of the other in turns, {games} games a cell, one core:")
@@ -153,20 +159,25 @@ def compare(games: int, rounds: int, other: Any) -> None:
     for players in TEAMS:
         ratios: dict[str, list[float]] = {"this": [], "other": []}
         rates: dict[str, list[float]] = {"this": [], "other": []}
+        costs: dict[str, float] = {}
+        versus: list[float] = []  # this bot's seconds over the other's, round by round
         for _ in range(rounds):
             for name, policy in (("other", other), ("this", heuristic_policy)):
                 w, e, g, _, played = bot_games(games, players, policy)
                 ratios[name].append((w - e) / e)
                 rates[name].append(g / w)
+                costs[name] = w - e
                 if name == "other":
                     theirs = played
                 else:
                     same = same and played == theirs
+            versus.append(costs["this"] / costs["other"])
         line = "; ".join(
             f"{name} bot/engine {statistics.median(ratios[name]):.2f}x "
             f"({min(ratios[name]):.2f}-{max(ratios[name]):.2f}), "
             f"{statistics.median(rates[name]):.0f} games/s" for name in ("other", "this"))
-        print(f"  {players} player(s): {line}")
+        print(f"  {players} player(s): {line}; this/other bot "
+              f"{statistics.median(versus):.3f} ({min(versus):.3f}-{max(versus):.3f})")
     print("  the same decisions in every game" if same else "  THE DECISIONS DIFFER")
 
 
@@ -197,7 +208,25 @@ def count_child(games: int, other: str) -> None:
 
 
 def count(games: int, other: str) -> None:
-    """Instructions a decision, the bot's and the engine's, by team size (see `--count`)."""
+    """Instructions a decision, the bot's and the engine's, by team size (see `--count`);
+    with `other`, that version's first, then this one's, and the ratio of the two bots."""
+    bots = [("the other bot", other), ("this bot", "")] if other else [("", "")]
+    figures = [_count_one(games, tree) for _, tree in bots]
+    print(f"instructions a decision (callgrind), {games} games a cell:")
+    for (name, _), per in zip(bots, figures, strict=True):
+        if name:
+            print(f"  {name}:")
+        for players, (engine, bot) in zip(TEAMS, per, strict=True):
+            print(f"  {players} player(s): the engine {engine:,.0f}, the bot {bot:,.0f}: "
+                  f"bot/engine {bot / engine:.2f}x")
+    if other:
+        print("  this bot/the other: " + ", ".join(
+            f"{players} player(s) {this[1] / theirs[1]:.3f}"
+            for players, theirs, this in zip(TEAMS, *figures, strict=True)))
+
+
+def _count_one(games: int, other: str) -> list[tuple[float, float]]:
+    """Per team size: the engine's and the bot's instructions a decision, under callgrind."""
     import os
 
     from count import grind  # bench/, beside
@@ -206,11 +235,8 @@ def count(games: int, other: str) -> None:
                                          *(["--against", other] if other else [])],
                               env={**os.environ, "PYTHONHASHSEED": "0"})  # the same every run
     totals = totals[1:]  # the first: start-up and warm-up
-    print(f"instructions a decision (callgrind), {games} games a cell:")
-    for k, players in enumerate(TEAMS):
-        whole, engine, d = totals[2 * k], totals[2 * k + 1], decisions[k]
-        print(f"  {players} player(s): the engine {engine / d:,.0f}, the bot "
-              f"{(whole - engine) / d:,.0f}: bot/engine {(whole - engine) / engine:.2f}x")
+    return [(totals[2 * k + 1] / d, (totals[2 * k] - totals[2 * k + 1]) / d)
+            for k, d in enumerate(decisions)]
 
 
 def main() -> None:

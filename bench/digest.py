@@ -79,7 +79,7 @@ def _play(g: Any, choose: Any, h: Any, decisions: int) -> int:
 
 def war_digest(games: int, players: tuple[int, ...]) -> tuple[str, int]:
     """Art of War's games (see the module's text)."""
-    from artproject.aow.policies import POLICIES as WAR_POLICIES
+    from artproject.core.aow.bots import POLICIES as WAR_POLICIES
     from artproject.core.aow.loader import load_rules as war_rules
     from artproject.core.aow.loader import shipped_variants as war_variants
 

@@ -11,7 +11,7 @@ import argparse
 from collections import Counter
 
 from artproject import new_game
-from artproject.aow.policies import POLICIES
+from artproject.core.aow.bots import POLICIES
 from artproject.policies import make_policy
 
 

@@ -8,6 +8,7 @@ registers it when imported; `game_class(name)` imports it on first use.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from importlib import import_module
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Final
@@ -46,6 +47,19 @@ def game_class(name: str | None = None) -> type[Machine]:
 
 
 use_games(game_class)  # Action.parse finds games by name through this (actions.py)
+
+
+def check_start(cls: type[Machine], game: str | None, ignored: Mapping[str, Any],
+                passed_on: Mapping[str, Any], takes: str) -> None:
+    """A game's `new_game` asked for another game, or given an option it does not take
+    (`takes` names those it does): GameError. An option another game's `new_game` passes
+    on at its default (`passed_on`: its name and that default) is no option of this game's
+    and is let by."""
+    if game is not None and game != cls.game:
+        raise GameError(f"new_game of {cls.TITLE} asked for the game {game!r}")
+    extra = [k for k, v in ignored.items() if k not in passed_on or v != passed_on[k]]
+    if extra:
+        raise GameError(f"{cls.TITLE} has no option {min(extra)!r}: it takes {takes}")
 
 
 def new_game(game: str | None = None, **options: Any) -> Machine:

@@ -25,7 +25,7 @@ import json
 import os
 import tomllib
 import warnings
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, Final, NewType
 
@@ -34,7 +34,7 @@ import tomli_w
 
 from . import checks
 from .actions import Action
-from .errors import ArtError, GameError, SaveError, SaveWarning
+from .errors import ArtError, GameError, RulesError, SaveError, SaveWarning
 from .files import MAX_NESTING, doc_depth, exists, nesting, read_text, shorten, write_atomic
 from .games import DEFAULT, game_class
 from .machine import Machine
@@ -106,6 +106,27 @@ def rule_reference(ref: str, folder: Path | None, shipped: str) -> str:
         return str(p)
     except (OSError, ValueError, RuntimeError):  # another drive, a loop of links
         return ref
+
+
+def rules_header(rules: Any, folder: Path | None, shipped: str, key: str = "rules",
+                 ) -> dict[str, Any]:
+    """How a save names the rules a game began with, under `key`, and their variants: each
+    as `rule_reference` names it (the rules shipped in the data folder `shipped`, their
+    variants in its `variants`); a game's `save_header` begins with this."""
+    return {key: rule_reference(rules.ref or rules.name, folder, shipped),
+            "variants": [rule_reference(v, folder, f"{shipped}/variants")
+                         for v in rules.variants]}
+
+
+def saved_rules(load: Callable[[str, list[str]], Any], ref: str, variants: Iterable[str],
+                folder: Path | None, name: str) -> Any:
+    """The rules a save names (`ref` and its variants, each found as `rule_resolve` finds
+    it), loaded by the game's `load`; SaveError naming the save when they cannot be (a
+    game's `from_header` begins with this)."""
+    try:
+        return load(rule_resolve(ref, folder), [rule_resolve(v, folder) for v in variants])
+    except RulesError as err:
+        raise SaveError(f"{name}: the save's rules cannot be loaded: {err}") from None
 
 
 def rule_resolve(ref: str, folder: Path | None) -> str:

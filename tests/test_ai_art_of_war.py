@@ -22,8 +22,8 @@ import artproject.adapters.gymnasium as gym_adapter
 import artproject.adapters.openspiel  # noqa: F401 (registers the games)
 from artproject import CHANCE, new_game
 from artproject.adapters.pettingzoo import env, raw_env
-from artproject.aow.policies import POLICIES
-from artproject.aow.simulate import play_one, policy_names
+from artproject.core.aow.bots import POLICIES
+from artproject.core.aow.simulate import play_one, policy_names
 from artproject.core.aow.state import War
 from artproject.core.errors import GameError, IllegalActionError
 from artproject.core.seats import Seated

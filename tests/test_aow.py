@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from artproject import IllegalActionError, MalformedActionError, new_game, save_game
-from artproject.aow.policies import POLICIES
+from artproject.core.aow.bots import POLICIES
 from artproject.core.invariants import check_invariants, check_step
 
 
@@ -200,7 +200,7 @@ def test_the_heuristic_beats_the_first_heuristic() -> None:
     """Four players, the heuristic in one seat (each seat in turn), the first heuristic
     (`simple`) in the others: it wins well over its fair share (docs/art-of-war.md: 32.2%
     over 4,000 games)."""
-    from artproject.aow.simulate import play_one, policy_names, seating
+    from artproject.core.aow.simulate import play_one, policy_names, seating
 
     rules = _war(4).rules
     names = policy_names("heuristic,simple,simple,simple")
@@ -285,7 +285,7 @@ def test_play_passes_the_screen_and_shows_one_hand_at_a_time(
 
     monkeypatch.chdir(tmp_path)  # `quit` saves the game here
 
-    from artproject.aow.play import run
+    from artproject.core.aow.tools import run
 
     g = _war(hands={"p1": ["king", "farmer"], "p2": ["queen", "hermit"], "p3": ["chef"]})
     out = io.StringIO()
@@ -302,7 +302,7 @@ def test_play_at_a_terminal_clears_the_screen_before_the_next_player_sits_down(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import io
 
-    from artproject.aow.play import CLEAR, run
+    from artproject.core.aow.tools import CLEAR, run
 
     class Terminal(io.StringIO):
         def isatty(self) -> bool:

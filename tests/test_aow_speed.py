@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from artproject import new_game
-from artproject.aow.policies import POLICIES
+from artproject.core.aow.bots import POLICIES
 
 
 @pytest.mark.parametrize("chance", ["sample", "explicit"])

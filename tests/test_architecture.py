@@ -168,8 +168,7 @@ def test_the_lowest_layer_imports_nothing_above_it() -> None:
 # Kuhn poker's nouns (KUHN_NOUNS, beside the kernel's own grep in test_kernel.py): no tool
 # names them. `check`, `call`, `fold` (a constant folded) and `bet` (Art of War's) are
 # everyday words of the tools.
-TOOLS = sorted(p for p in (ROOT / "artproject").rglob("*.py") if "aow" not in p.parts) + sorted(
-    (ROOT / "dsl").glob("*.py"))
+TOOLS = sorted((ROOT / "artproject").rglob("*.py")) + sorted((ROOT / "dsl").glob("*.py"))
 
 
 @pytest.mark.parametrize("path", TOOLS, ids=[str(p.relative_to(ROOT)) for p in TOOLS])
@@ -182,8 +181,7 @@ def test_the_tools_name_no_noun_of_the_third_game(path: Path) -> None:
 
 
 # Every game's nouns, grepped in every tool module: `artproject/` outside the game packages
-# (a game's package is in `core/`; Art of War's tools, `artproject/aow/`, are its package
-# until they move into `core/aow/`). Words every game or tool shares are no game's: `card`,
+# (a game's package is in `core/`). Words every game or tool shares are no game's: `card`,
 # `deck`, `hand` (every card game's: Kuhn poker's and Art of War's hands too), `mission`
 # (the house's word for a rules file of any game: the `missions/` folder every game's rules
 # lie in, `--mission`, the results store's column), `die`/`dice` (chance's), `agent`
@@ -205,15 +203,9 @@ def _nouns() -> dict[str, set[str]]:
 NOT_TOOLS = {"artproject/__init__.py", "artproject/_checked.py", "artproject/cli/parser.py"}
 # Tools that still name a game, each with why and where it goes; the test fails on any
 # other, and on one of these once it names none (then strike it from here).
-STILL_NAMING = {
-    # the reference's parts per game belong in each game's package (docs/architecture.md)
-    "artproject/reference.py",
-    # the browser's sources: a stored Art of War game is replayed by its own seating until
-    # its tools give `play_game` (as The A.R.T. Project's and Kuhn poker's do)
-    "artproject/web/sources.py",
-}
+STILL_NAMING: set[str] = set()
 GAME_TOOLS = sorted(p for p in (ROOT / "artproject").rglob("*.py")
-                    if "aow" not in p.parts and str(p.relative_to(ROOT)) not in NOT_TOOLS)
+                    if str(p.relative_to(ROOT)) not in NOT_TOOLS)
 
 
 def _named(path: Path) -> list[tuple[str, str]]:
@@ -258,22 +250,13 @@ def test_the_grep_finds_a_games_noun(tmp_path: Path) -> None:
 # ====================================================================== readable code
 MAX_COMPLEXITY = 15
 MAX_LINES = 500
-# Modules over MAX_LINES, each with why.
-LONG_MODULES = {
-    # Art of War's new heuristic (issue 26): its odds, bets and answers, split next
-    "artproject/aow/policies.py"}
+# Modules over MAX_LINES, each with why (none now).
+LONG_MODULES: set[str] = set()
 
 
 # Functions over MAX_COMPLEXITY, each with why; the test fails on any other, and on one of
 # these once it reads simply (then strike it from here).
-TANGLED = {
-    # Art of War's tools: its first heuristic, kept as `simple` beside the new one (issue 26),
-    # and its screen and table
-    "artproject/aow/simple.py Simple.on_turn",
-    "artproject/aow/simple.py Simple.on_answer",
-    "artproject/aow/play.py screen",
-    "artproject/aow/simulate.py summary",
-}
+TANGLED: set[str] = set()
 
 
 def _shipped_files() -> list[Path]:

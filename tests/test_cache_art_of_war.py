@@ -19,10 +19,10 @@ import attrs
 import pytest
 
 from artproject import new_game
-from artproject.aow.policies import POLICIES
 from artproject.core import cache
 from artproject.core.aow import loader
 from artproject.core.aow import new_game as new_war
+from artproject.core.aow.bots import POLICIES
 from artproject.core.aow.loader import DEFAULT, load_rules, shipped_variants
 from artproject.core.aow.rules import WarRules
 

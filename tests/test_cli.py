@@ -231,7 +231,7 @@ def test_verify_art_of_war_writes_its_counterexample(tmp_path: Path,
     """verify --game art-of-war's failure path (its invariants hold for the shipped rules, so a
     failure is planted in the search's report): the counterexample is told, written as a
     scenario at --out, which is then refused without --force; exit 1, then 2."""
-    import artproject.aow.tools as war_tools
+    import artproject.core.aow.tools as war_tools
     from artproject.core.aow.game import new_game as war_game
     from artproject.core.invariants import Violation
     from artproject.verify import Example, Outcome, Report

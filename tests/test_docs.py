@@ -129,9 +129,9 @@ def test_every_ruling_cited_is_told_in_the_rulings_page() -> None:
     told_w = set(re.findall(r'<a id="w(\d+)"></a>\*\*W(\1)\*\*', text))
     assert {int(n) for n, _ in told_w} == set(range(1, 20))  # Art of War's, W1-W19
     cited_w: set[int] = set()
-    for folder, pattern in (("core/aow", "*.py"), ("artproject/aow", "*.py"),
-                            ("cards", "art-of-war.toml"), ("missions", "*.toml"),
-                            ("tests/scenarios", "aow-*.toml"), ("docs", "*.md")):
+    for folder, pattern in (("core/aow", "*.py"), ("cards", "art-of-war.toml"),
+                            ("missions", "*.toml"), ("tests/scenarios", "aow-*.toml"),
+                            ("docs", "*.md")):
         for f in (root / folder).rglob(pattern):
             cited_w.update(int(n) for n in re.findall(r"\bW(\d{1,2})\b", f.read_text("utf-8")))
     assert cited_w <= set(range(1, 20)), sorted(cited_w - set(range(1, 20)))

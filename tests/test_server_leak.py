@@ -102,7 +102,10 @@ def _play(srv: Running, records: list[Record], body: dict[str, Any], people: lis
 
 def _common(records: list[Record], tokens: dict[str, str], clients: list[Client],
             people: list[str]) -> None:
-    assert len(records) > 100
+    # enough frames to mean something: moves that arrive together are told in one frame,
+    # so the count falls on a loaded machine (68 seen at load 12, over 100 when quiet)
+    assert len(records) > 40
+    assert {seat for seat, _, _, _ in records} >= {*range(len(people)), NOBODY}
     for seat, since, st, f in records:
         _same_for_a_resampled_game(seat, since, st, f)
         text = json.dumps(f)

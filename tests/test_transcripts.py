@@ -89,7 +89,7 @@ def _war_name(players: int, seed: int, policies: str, variant: str) -> str:
 
 def war_transcript(players: int, seed: int, policies: str, variant: str) -> str:
     """An Art of War game as text, the same way: events, `> action`, the outcome."""
-    from artproject.aow.policies import POLICIES as WAR
+    from artproject.core.aow.bots import POLICIES as WAR
 
     g = new_game("art-of-war", players=players, seed=seed, log=True,
                  variants=[variant] if variant else [])

@@ -16,7 +16,7 @@ import re
 import sqlite3
 import tempfile
 import tomllib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
 
@@ -38,7 +38,7 @@ class SourceError(ArtError):
 class Recording:
     """A game as recorded: its start, its decisions, and the game after each (frames)."""
 
-    title: str  # what the file is, for people ("save japan-3p.json", "transcript ...")
+    title: str  # what the file is, for people ("save NAME.json", "transcript NAME")
     kind: str  # save, transcript, store, scenario
     start: Machine  # the game before the first decision (recording its events)
     actions: list[str]  # each decision in the notation
@@ -159,8 +159,9 @@ def _transcript_game(head: str, name: str) -> Machine:
         raise SourceError(f"{name}:1: the game this transcript names cannot start: {err}"
                           ) from None
     raise SourceError(f"{name}:1: not a transcript: its first line should name the game, "
-                      "e.g. '# japan, 2 players, medium, seed 1, heuristic policy' or "
-                      "'# art-of-war, 3 players, seed 1, heuristic, seed rules'")
+                      "as the transcripts' writers do: '# BOARD, 2 players, DIFFICULTY, seed "
+                      "1, POLICY policy' (the default game) or '# GAME, 3 players, seed 1, "
+                      "POLICIES, seed rules'")
 
 
 def from_transcript(text: str, name: str) -> Recording:
@@ -288,32 +289,13 @@ def _players(game: str) -> Callable[[Any, Any], Machine]:
     from ..core.games import game_tools
     from ..sweep import NO_DIFFICULTY
 
-    own = getattr(game_tools(game), "play_game", None)
-    if own is None:  # (a game whose tools give no play_game yet: the one below, until then)
-        return _play_war
+    own = game_tools(game).play_game
 
     def play(rules: Any, row: Any) -> Machine:
         more = {} if row.difficulty == NO_DIFFICULTY else {"difficulty": row.difficulty}
         st: Machine = own(rules, row.players, row.seed, row.policy, **more)[0]
         return st
     return play
-
-
-def _play_war(rules: Any, row: Any) -> Machine:
-    from ..aow.policies import POLICIES
-    from ..aow.simulate import policy_names, seating
-    from ..core.aow.state import War
-    from ..policies import make_policy
-
-    st = War.new(rules, row.players, row.seed)
-    names = seating(policy_names(row.policy), row.players, row.seed)
-    bots: Sequence[Any] = [make_policy(n, row.seed * 8 + s, POLICIES)
-                           for s, n in enumerate(names)]
-    for _ in range(100_000):
-        if st.outcome is not None:
-            break
-        st.apply(bots[st.current_player()](st))
-    return st
 
 
 def read_file(path: str | Path) -> tuple[bytes, str]:

@@ -17,6 +17,10 @@ one module per part (docs/art-of-war.md; the rulings W1-W19 in docs/rulings.md).
     schema      every key of its rule files, declared once (docs/reference.md)
     words       its words in the effect DSL; facade: what compiled card text may touch
     rules, registry: the rules' data; the verbs' words
+    views       what a seat, a spectator and the terminal's screen show (W19)
+    bots        its bots: the heuristic (with its odds and judge), the first heuristic
+    tools       what the tools ask of it (its TOOLS): verify, hot-seat play, check, its
+                files' reference; simulate's results and table (simulate), the SVG (render)
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ docs/ai.md "A batched environment"): the whole batch's observations, masks and s
 written a field at a time (`Plan.fill`: each field of every game read by one C-level `map`,
 then a few numpy calls; a discard pile converted only when it changed), the same numbers as
 the tensors' writers (ai.py; tests/test_batched.py compares them byte for byte). The game's
-tools give `batch_writer` (artproject/aow/tools.py); every decision of Art of War is one
+tools give `batch_writer` (tools.py); every decision of Art of War is one
 player's own (W4-W9), so the batched environment steps its games directly. Needs numpy
 (the `ai` extra): imported only by the batched environment.
 """

@@ -11,8 +11,9 @@ from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 
-from ..errors import ArtError, GameError, RulesError, SaveError
-from ..saves import rule_reference, rule_resolve, save_spec
+from ..errors import ArtError, RulesError, SaveError
+from ..games import check_start
+from ..saves import rules_header, save_spec, saved_rules
 from ..schema import param, section
 from .loader import DEFAULT, load_rules
 from .pickling import op_from, op_ref
@@ -31,7 +32,6 @@ else:  # the position's schema, made from the state's table of fields
 
 # The first game's options, as new_game passes them on when they are left at their defaults.
 _ART_DEFAULTS: Final = {"difficulty": "medium", "phase": "mission"}
-_NONE: Final = object()  # no default: any value is an option Art of War does not take
 
 
 def new_game(mission: str | Path | WarRules | None = None, players: int = 2, *,
@@ -42,13 +42,9 @@ def new_game(mission: str | Path | WarRules | None = None, players: int = 2, *,
     """A new game of Art of War: 2-7 players (W1), a seed; `rules` (or the first argument)
     a rules file or shipped name (`art-of-war`), `variants` layered on it; `position` a set
     position (docs/art-of-war.md); chance="explicit" stops at every card drawn."""
-    if game is not None and game != War.game:
-        raise GameError(f"new_game of Art of War asked for the game {game!r}")
-    if ignored:
-        extra = [k for k, v in ignored.items() if v != _ART_DEFAULTS.get(k, _NONE)]
-        if extra:
-            raise GameError(f"Art of War has no option {min(extra)!r}: it takes rules, "
-                            "variants, players, seed, position, log and chance")
+    if game is not None or ignored:
+        check_start(War, game, ignored, _ART_DEFAULTS,
+                    "rules, variants, players, seed, position, log and chance")
     ref = rules if rules is not None else mission if mission is not None else DEFAULT
     loaded = ref if isinstance(ref, WarRules) else load_rules(ref, variants)
     if position is None:
@@ -88,18 +84,14 @@ SaveFile: Final = save_spec(_Began, "WarSaveFile")
 
 
 def save_header(st: War, folder: Path | None) -> dict[str, Any]:
-    return {"rules": rule_reference(st.rules.ref or st.rules.name, folder, "missions"),
-            "variants": [rule_reference(v, folder, "missions/variants") for v in st.rules.variants],
-            "players": st.players, "seed": st.seed}
+    """What a save records of how the game began (its rules named as `rules_header` names
+    them)."""
+    return {**rules_header(st.rules, folder, "missions"), "players": st.players, "seed": st.seed}
 
 
 def from_header(spec: Any, doc: Mapping[str, Any], name: str, folder: Path | None) -> War:
     """The game a save began as, not yet played."""
-    try:
-        rules = load_rules(rule_resolve(spec.rules, folder),
-                           [rule_resolve(v, folder) for v in spec.variants])
-    except RulesError as err:
-        raise SaveError(f"{name}: the save's rules cannot be loaded: {err}") from None
+    rules = saved_rules(load_rules, spec.rules, spec.variants, folder, name)
     try:
         position = doc["start"].get("position", {}) if spec.start is not None else None
         return new_game(rules=rules, players=spec.players, seed=spec.seed, position=position,

@@ -113,7 +113,10 @@ def _wise_round(st: War) -> None:
     i, passes = f.wise
     if not seats or passes >= len(seats):
         return
-    st.ask = seats[i % len(seats)]
+    # the next in order of play after the player asked last, who may have added their last
+    # card and left the rounds: counting along `seats` would skip the one after them (W8)
+    last = f.seats.index(st.ask) if i else -1
+    st.ask = next((p for p in seats if f.seats.index(p) > last), seats[0])
     f.wise[0] = i + 1
     st.queue.append(_WISE_ROUND)
     st.wait = WISE

@@ -107,7 +107,7 @@ class War(Machine):
 
     game = GAME
     PACKAGE = "artproject.core.aow"  # its game, scenarios modules (hooks.py)
-    TOOLS = "artproject.aow.tools"  # what the tools ask of it (core/games.py)
+    TOOLS = "artproject.core.aow.tools"  # what the tools ask of it (core/games.py)
     registry = REG
     TITLE = "Art of War"
     OPTIONS: ClassVar[Mapping[str, Any]] = {"rules": WAR_DEFAULT, "players": 2}

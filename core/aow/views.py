@@ -1,5 +1,5 @@
 """What a person is shown of an Art of War game (the kernel's `view` and `picture` hooks):
-plain JSON data for a server or a browser (docs/server.md).
+plain JSON data for a server or a browser (docs/server.md), and the terminal game's screen.
 
 A seat's view is made from that player's `observation` (info.py, W19) and the fixed rules
 alone: their own hand, everyone's tokens and hand sizes, the centre pile, the face-up
@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..hooks import NOBODY
+from .info import observation
 from .registry import P
 
 if TYPE_CHECKING:
@@ -67,3 +68,44 @@ def picture(st: War) -> dict[str, Any]:
             "cards": [{"name": k.name, "title": k.title, "count": k.count, "score": k.score,
                        "power": k.text.get("rank", ""), "sections": dict(k.text)}
                       for k in rules.cards]}
+
+
+def screen(st: War, viewer: int) -> str:
+    """The table as `viewer` may see it, with their own hand (W19): the terminal game's
+    screen."""
+    obs = observation(st, viewer)
+    out = [f"== {st.rules.title}: turn {obs['turn']}, {obs['current']} to play"
+           + (f", {obs['deciding']} deciding {obs['wait']}" if obs["deciding"] else ""),
+           _seats_line(st, obs),
+           f"centre pile {obs['centre']} tokens, deck {obs['deck']} cards, "
+           f"{obs['out']} tokens out of the game",
+           "discard pile (face up): "
+           + (", ".join(f"{n} {k}" for k, n in obs["discard"].items()) or "(empty)")]
+    if obs["table"] is not None:
+        out += _table_lines(obs["table"])
+    if 0 <= viewer < st.players:
+        out.append(f"{P[viewer]}'s hand: " + (", ".join(obs["hand"]) or "(empty)"))
+    return "\n".join(out)
+
+
+def _seats_line(st: War, obs: dict[str, Any]) -> str:
+    """Each seat's tokens and hand size, or that it is dead."""
+    return "   ".join(
+        f"{s}: {obs['tokens'][s]} tokens, {obs['hand_sizes'][s]} cards"
+        if s in obs["alive"] else f"{s}: dead" for s in P[: st.players])
+
+
+def _table_lines(t: dict[str, Any]) -> list[str]:
+    """The challenge on the table: who against whom, the bets, stakes, cards (a face-down
+    one a `?`) and the Wise Men added."""
+    who = f"{t['attacker']} against {t['defender']}" if t["defender"] else (
+        f"{t['attacker']}'s {t['kind']} challenge")
+    cards = ", ".join(f"{p} {c}" for p, c in t["cards"].items()) or "none yet"
+    stakes = ", ".join(f"{p} {n}" for p, n in t["stakes"].items()) or "none"
+    out = [f"on the table: {who}; bet {t['bet']}" + (f", raised {t['raise']}" if t["raise"]
+                                                    else "")
+           + f"; stakes {stakes}; cards {cards}"]
+    if t["added"]:
+        out.append("  Wise Men added: " + ", ".join(f"{p} {' '.join(ks)}"
+                                                    for p, ks in t["added"].items()))
+    return out

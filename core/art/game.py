@@ -14,7 +14,7 @@ import attrs
 from ...missions import DEFAULT
 from ..errors import ArtError, GameError, RulesError, SaveError
 from ..games import game_class, is_game
-from ..saves import rule_reference, rule_resolve, save_spec
+from ..saves import rules_header, save_spec, saved_rules
 from ..schema import param, section
 from .loader import load_rules
 from .position import apply_position
@@ -104,20 +104,15 @@ SaveFile: Final = save_spec(_Began)
 def save_header(st: State, folder: Path | None) -> dict[str, Any]:
     """What a save records of how the game began: a shipped mission or variant by its
     name, any other by its path relative to `folder` (absolute without one)."""
-    return {"mission": rule_reference(st.rules.ref or st.rules.name, folder, "missions"),
-            "variants": [rule_reference(v, folder, "missions/variants") for v in st.rules.variants],
-            "players": st.players, "difficulty": st.difficulty, "seed": st.seed}
+    return {**rules_header(st.rules, folder, "missions", "mission"), "players": st.players,
+            "difficulty": st.difficulty, "seed": st.seed}
 
 
 def from_header(spec: Any, doc: Mapping[str, Any], name: str, folder: Path | None,
                 ) -> State:
     """The game a save began as, not yet played: its rules, then its set-up or set position
     (as written: the schema has checked its shape)."""
-    try:
-        rules = load_rules(rule_resolve(spec.mission, folder),
-                           [rule_resolve(v, folder) for v in spec.variants])
-    except RulesError as err:
-        raise SaveError(f"{name}: the save's rules cannot be loaded: {err}") from None
+    rules = saved_rules(load_rules, spec.mission, spec.variants, folder, name)
     start = spec.start
     try:
         if start is None:

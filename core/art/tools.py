@@ -3,8 +3,9 @@
 game"): the rules they load, its bots, and its parts of `simulate` (a game's result, the
 table of results), `report` (the Hall of Fame and its plots, core/art/hall.py), `tune`
 (the numbers a mission lets be tuned), `verify` (a game checked after every decision),
-`play` (the game at a terminal, core/art/screen.py), `check` (what a file is) and `render`
-(the board as SVG, core/art/render.py). Where the tools' loops are used (verify's search,
+`play` (the game at a terminal, core/art/screen.py), `check` (what a file is), `render`
+(the board as SVG, core/art/render.py) and `reference` (its files' keys in
+docs/reference.md, core/art/reference.py). Where the tools' loops are used (verify's search,
 play's session), this module and those it gathers are the one place of the game that
 imports them, and the tools reach them only through the game.
 
@@ -34,6 +35,7 @@ from .bots import POLICIES, cautious_policy
 from .hall import PLOTS
 from .hall import hall_of_fame as store_report
 from .loader import load_rules, shipped_missions
+from .reference import reference
 from .render import render
 from .rules import Rules
 from .scenarios import ScenarioFile
@@ -51,7 +53,8 @@ HELD: Final = ("  checked after every decision: caps and conservation (R1, R2), 
 __all__ = ["DEFAULT_RULES", "HELD", "PLOTS", "POLICIES", "check_file", "check_tuning",
            "counterexample_scenario", "current", "difficulties", "drawn", "load_rules", "new_rules",
            "play_game",
-           "play_one", "players", "policy_names", "render", "report_csv", "report_text",
+           "play_one", "players", "policy_names", "reference", "render", "report_csv",
+           "report_text",
            "rules_digest", "run", "shipped_rules", "store_report", "summary", "tunables",
            "variant_text",
            "verify", "watch_game"]

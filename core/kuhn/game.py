@@ -9,14 +9,15 @@ from typing import Any, Final
 
 import attrs
 
-from ..errors import GameError, RulesError, SaveError
-from ..saves import rule_reference, rule_resolve, save_spec
+from ..errors import GameError, SaveError
+from ..games import check_start
+from ..saves import rules_header, save_spec, saved_rules
 from ..schema import param
 from .rules import DEFAULT, KuhnRules, load_rules
 from .state import Kuhn
 
+# The first game's options, as new_game passes them on when they are left at their defaults.
 _ART_DEFAULTS: Final = {"difficulty": "medium", "phase": "mission", "position": None}
-_NONE: Final = object()
 
 
 def new_game(mission: str | Path | KuhnRules | None = None, players: int = 2, *,
@@ -27,12 +28,9 @@ def new_game(mission: str | Path | KuhnRules | None = None, players: int = 2, *,
     """A new hand: `rules` (or the first argument) a rules file or shipped name
     (`kuhn`), `variants` layered on; `deal` the cards dealt first, p1's first;
     chance="explicit" stops at every card dealt."""
-    if game is not None and game != Kuhn.game:
-        raise GameError(f"new_game of Kuhn poker asked for the game {game!r}")
-    extra = [k for k, v in ignored.items() if v != _ART_DEFAULTS.get(k, _NONE)]
-    if extra:
-        raise GameError(f"Kuhn poker has no option {min(extra)!r}: it takes rules, variants, "
-                        "players, seed, deal, log and chance")
+    if game is not None or ignored:
+        check_start(Kuhn, game, ignored, _ART_DEFAULTS,
+                    "rules, variants, players, seed, deal, log and chance")
     if chance not in ("sample", "explicit"):
         raise GameError(f"chance must be 'sample' or 'explicit', not {chance!r}")
     ref = rules if rules is not None else mission if mission is not None else DEFAULT
@@ -76,20 +74,15 @@ SaveFile: Final = save_spec(_Began, "KuhnSaveFile")
 
 
 def save_header(st: Kuhn, folder: Path | None) -> dict[str, Any]:
-    return {"rules": rule_reference(st.rules.ref or st.rules.name, folder, "missions"),
-            "variants": [rule_reference(v, folder, "missions/variants")
-                         for v in st.rules.variants],
-            "players": st.players, "seed": st.seed,
+    """What a save records of how the hand began (its rules named as `rules_header` names
+    them, and the cards dealt first)."""
+    return {**rules_header(st.rules, folder, "missions"), "players": st.players, "seed": st.seed,
             "deal": [st.rules.cards[k] for k in st._start]}
 
 
 def from_header(spec: Any, doc: Mapping[str, Any], name: str, folder: Path | None) -> Kuhn:
     """The hand a save began as, not yet played."""
-    try:
-        rules = load_rules(rule_resolve(spec.rules, folder),
-                           [rule_resolve(v, folder) for v in spec.variants])
-    except RulesError as err:
-        raise SaveError(f"{name}: the save's rules cannot be loaded: {err}") from None
+    rules = saved_rules(load_rules, spec.rules, spec.variants, folder, name)
     try:
         return new_game(rules=rules, players=spec.players, seed=spec.seed, deal=spec.deal,
                         chance=spec.chance)

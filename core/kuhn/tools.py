@@ -19,6 +19,7 @@ from typing import IO, Any, Final, cast
 from ...loop import wilson
 from ...play import Session, run_session
 from ...policies import make_policy, policy_spec
+from ...reference import part
 from ...verify import Example, Outcome, Report, play_checked, scenario_text, search
 from ..errors import ArtError, GameError, RulesError, RulesErrors, closest
 from ..schema import params_of
@@ -37,8 +38,7 @@ HELD: Final = ("  checked after every decision: every card in one place (K1), th
 
 __all__ = ["DEFAULT_RULES", "HELD", "POLICIES", "check_file",
            "counterexample_scenario", "load_rules", "play_game", "play_one", "players",
-           "policy_names",
-           "render",
+           "policy_names", "reference", "render",
            "report_csv", "report_text", "rules_digest", "run", "summary", "verify"]
 
 
@@ -314,3 +314,24 @@ def render(rules: KuhnRules, st: Kuhn | None) -> str:
             out.append(f'<text x="{x + 50}" y="190" text-anchor="middle" font-size="12">'
                        f"{escape(note)}</text>")
     return "\n".join([*out, "</svg>", ""])
+
+
+# ====================================================================== reference
+def reference() -> list[str]:
+    """Its part of docs/reference.md: the keys of its rules and variants, its scenarios'
+    and its saves' own (docs/architecture.md, "Adding a game", says what they mean)."""
+    from .game import SaveFile
+    from .rules import SECTIONS
+    from .scenarios import StepFile
+
+    out = ["# Kuhn poker", "",
+           f"The worked example's files carry `game = \"{GAME}\"` at the top; the rules "
+           "K1-K4 are numbered in `missions/kuhn.toml`'s comments and docs/architecture.md "
+           "(\"Adding a game\") walks through each file.", ""]
+    out += part("## Kuhn poker's rules and variants (`missions/kuhn.toml`)",
+                "A variant holds any of the same keys and is layered on the rules (a `[deck]` "
+                "of four cards and `max = 3`: three players).", SECTIONS)
+    out += part("## Kuhn poker's scenario files", "",
+                (("top", ScenarioFile), ("[[step]]", StepFile)))
+    out += part("## Kuhn poker's saves", "", (("top", SaveFile),))
+    return out

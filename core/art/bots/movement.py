@@ -35,7 +35,7 @@ class Movement(Bot):
         nxt = syms[len(st.track)] if len(st.track) < len(syms) else None
         carried = {st.pawns[i] for i, k in enumerate(st.carried) if k} if any(st.carried) else ()
         out = _collect_or_fight(now, nxt, carried)
-        if nxt is not None and (any(st.artworks) or carried):
+        if nxt is not None and (carried or any(st.artworks)):
             # a track that demands its artworks in order: deliver to the district it names
             lost = st.lost
             out += [c for c in st.rules.by_symbol.get(nxt, ()) if not lost[c] and c not in out]
@@ -48,15 +48,17 @@ class Movement(Bot):
         target, if any is worth its cost, unless it is free and the bot's own free moves
         after it would bring the pawns back to where they stand: no progress, so the
         movement ends here (None: the default, `done`)."""
-        known = self._ends
-        if known[0] is not None and known[0] == _phase(st):
-            way = known[1]
+        phase, way = self._ends
+        # (a phase of another round, or rules, is told apart without building its key)
+        if phase is not None and phase[1] == st.round and phase[0] is st.rules \
+                and phase == _phase(st):
             here = _position(st)
             if here in way:
                 return way[here]  # on the way of free moves already followed to their end
         now = Now(self, st)
-        a = self._move(st, legal, now)
-        if a is None or a.verb not in _MOVES or not _free(st, now.b, a):
+        a, free = self._wanted(st, legal, now)
+        if a is None or a[0] not in _MOVES or not (_free(st, now.b, a) if free is None
+                                                   else free):
             return a
         return None if self._comes_back(st, a, now.b) else a
 
@@ -80,10 +82,11 @@ class Movement(Bot):
                 return True
             if here in way:
                 return False  # a loop ahead, not through here: asked again when there
-            nxt = self._move(c, c.legal_actions())
+            nxt, free = self._wanted(c, c.legal_actions(), Now(self, c))
             way[here] = nxt
-            if nxt is None or nxt.verb not in _MOVES or not _free(c, b, nxt):
-                break
+            if nxt is None or nxt[0] not in _MOVES or _first(c, nxt) \
+                    or not (_free(c, b, nxt) if free is None else free):
+                break  # (after a pawn's first move of the phase no position comes back)
             a = nxt
         else:
             return False
@@ -93,7 +96,11 @@ class Movement(Bot):
     def _move(self, st: State, legal: list[Action], now: Now | None = None,
               ) -> Action | None:
         """The move the bot wants, before it asks whether the move comes back (`on_move`)."""
-        now = Now(self, st) if now is None else now
+        return self._wanted(st, legal, Now(self, st) if now is None else now)[0]
+
+    def _wanted(self, st: State, legal: list[Action], now: Now) -> tuple[Action | None,
+                                                                          bool | None]:
+        """`_move`, and whether that move is free (see `_free`; None: not worked out)."""
         targets = self._targets(now)
         if st.must_leave:
             pawns = st.pawns
@@ -101,9 +108,9 @@ class Movement(Bot):
                       and st.pawn_index(a.player) in st.must_leave
                       and st.lost[pawns[st.pawn_index(a.player)]]]
             if forced:
-                return forced[0]
+                return forced[0], None
         if not targets:
-            return None
+            return None, None
         return _best_move(now, legal, targets)
 
     def on_place(self, st: State, legal: list[Action]) -> Action:
@@ -119,12 +126,19 @@ class Movement(Bot):
         return legal[0]
 
 
+def _first(st: State, a: Action) -> bool:
+    """Whether a move (or carry) is its pawn's first of the phase: the pawns that have moved
+    (`st.moved`, a part of `_position`) only grow within a phase, so no position after it is
+    one before it."""
+    return (st.players if a[1] == ALLY_PAWN else a[1]) not in st.moved
+
+
 def _free(st: State, b: Any, a: Action) -> bool:
     """Whether a move (or carry) costs the team nothing, health included (the rules' cost of
     its road, R11; a mission's own, such as a board's free roads)."""
     i = st.players if a.player == ALLY_PAWN else a.player
-    _dst, ctx = b.steps[a.player][st.pawns[i]][a.arg]
-    need, total = b.costs[st.rules.move_cost(st, ctx)]
+    step = b.steps[a.player][st.pawns[i]][a.arg]
+    need, total = b.costs[st.rules.move_cost(st, step[1])] if step[2] is None else step[2]
     return total == 0 and not any(n for _k, n in need)
 
 
@@ -147,110 +161,89 @@ def _collect_or_fight(now: Now, nxt: Any, carried: Any) -> list[int]:
     it and the battle is not hopeless, and those near the agents' limit (or whose fall
     would lose)."""
     st, b = now.st, now.b
-    at = b.lost_at
-    lost, agents, artworks = st.lost, st.agents, st.artworks
-    city_symbol = b.city_symbol
+    few = b.lost_at - 3  # agents under which a city is no target (critical or not)
+    lost, artworks = st.lost, st.artworks
+    city_symbol, margin, critical, city_lost = (b.city_symbol, now.margin, now.critical,
+                                                b.city_lost)
     out = []
-    for c in range(len(lost)):
+    for c, n in enumerate(st.agents):
         if lost[c]:
             continue
-        if (artworks[c] or c in carried) and (agents[c] == 0 or now.margin(c) > -4):
+        if (artworks[c] or c in carried) and (not n or margin(c) > -4):
             if nxt is None or nxt == city_symbol[c] or artworks[c]:
                 out.append(c)
             continue
-        if agents[c] < at - 3:
-            continue  # (too few agents, critical or not)
-        if agents[c] >= at - 2 or now.critical(c):
-            out.append(c)
+        if n < few:
+            continue
+        if n > few or (city_lost and critical(c)):  # (lost_at - 2 agents or more, or its
+            out.append(c)                          # fall loses: a rule on a city's fall)
     return out
 
 
-def _mover(now: Now, who: int, mine: dict[int, list[int]], targets: list[int],
-           ) -> tuple[Any, ...]:
-    """One mover's part of a move decision (a player's pawn or the ally pawn): its goals
-    (the targets nearest it, else all), its moves by destination, whether it stays to
-    collect, the only moves that may bring it nearer (by destination's name; None: any),
-    whether it holds an artwork, how near its goals it is, where it is."""
+def _along(now: Now, here: int, goals: list[int]) -> tuple[int, ...] | None:
+    """Where an artwork a pawn takes along (carried, or held) goes: where the next track
+    space wants it, if it names a place, else to the pawn's goals; None when the pawn stays
+    to collect (it takes nothing along)."""
+    st = now.st
+    if here in goals and st.can_collect(here):
+        return None
+    deliver = now.deliver
+    if deliver is None:
+        deliver = now.deliver = tuple(delivery(st))
+    return deliver or tuple(goals)
+
+
+def _wanted_moves(now: Now, mine: dict[int, list[int]], targets: list[int],
+                  ) -> dict[Action, tuple[int, Any, Any, float]]:
+    """Each pawn's moves (and carries) that bring it nearer where it is wanted (the targets
+    nearest it, else all; an artwork taken along: see `_along`): per action, how many roads
+    nearer, its cost's context and facts (`Step`), and 1.5 for a carried artwork."""
     st, b = now.st, now.b
-    i = st.players if who == ALLY_PAWN else who
-    goals = mine.get(i) or targets
-    here = st.pawns[i]
-    stay = here in goals and st.can_collect(here)
-    row = b.dist[here]
-    near = 99
-    for g in goals:
-        if row[g] < near:
-            near = row[g]
-    holds = st.carried[i]
-    # the moves that may bring it nearer (None: all): none at a goal, unless it carries an
-    # artwork; where a pawn goes anywhere in one move, only a move onto a goal
-    onto: frozenset[str] | None = None
-    if stay or (near == 0 and not holds):
-        onto = frozenset()
-    elif b.anywhere and not holds:
-        onto = frozenset(map(st.tab.names.__getitem__, goals))
-    return goals, b.steps[who][here], stay, onto, holds, near, here
+    players, carried, artworks, steps, toward = (st.players, st.carried, st.artworks,
+                                                 b.steps, b.toward)
+    want: dict[Action, tuple[int, Any, Any, float]] = {}
+    for i, here in enumerate(st.pawns):
+        goals = mine.get(i) or targets
+        ways = steps[i if i < players else ALLY_PAWN][here]
+        holds = carried[i]
+        along = _along(now, here, goals) if holds or (artworks[here] and b.carry) else None
+        if not holds or along:  # its moves (the artwork it holds goes along)
+            for name, gain in toward[here, along if holds else tuple(goals)].items():
+                step = ways[name]
+                want[step[3]] = (gain, step[1], step[2], 0.0)
+        if along and not holds:  # its carries: the city's artwork taken along
+            for name, gain in toward[here, along].items():
+                step = ways[name]
+                want[step[4]] = (gain, step[1], step[2], 1.5)
+    return want
 
 
-def _carrying(now: Now, here: int, near: int, goals: list[int], dst: int) -> int:
-    """How much nearer a move from `here` to `dst` takes an artwork (carried, or held) to
-    where the next track space wants it, or else to the mover's goals (where it is wanted
-    and how near `here` is to it worked out once a decision)."""
-    d = now.b.dist
-    known = now.deliver
-    if known is None:
-        known = now.deliver = (delivery(now.st), {})
-    deliver, nearness = known
-    if deliver:  # take the artwork where it is wanted
-        from_here = nearness.get(here)
-        if from_here is None:
-            from_here = nearness[here] = min(map(d[here].__getitem__, deliver))
-        return from_here - min(map(d[dst].__getitem__, deliver))  # type: ignore[no-any-return]
-    return near - min(map(d[dst].__getitem__, goals))  # type: ignore[no-any-return]
-
-
-def _best_move(now: Now, legal: list[Action], targets: list[int]) -> Action | None:
-    """The first best move: each target to its nearest pawn, the less busy one on a tie,
-    so that the pawns spread out over the board (on a board where a pawn goes anywhere,
-    every tie); each move that brings its pawn nearer weighed against what it costs."""
+def _best_move(now: Now, legal: list[Action], targets: list[int],
+               ) -> tuple[Action | None, bool | None]:
+    """The first best move, and whether it is free: each target to its nearest pawn, the
+    less busy one on a tie, so that the pawns spread out over the board (on a board where a
+    pawn goes anywhere, every tie); each move that brings its pawn nearer weighed against
+    what it costs."""
     st, b = now.st, now.b
-    d, r, health, costs = b.dist, st.rules, st.health, b.costs
+    want = _wanted_moves(now, nearest(targets, st.pawns, b.dist_to), targets)
+    r, health, costs = st.rules, st.health, b.costs
     van = [*st.van, 0]  # what the van holds of each resource, and none of health (-1)
-    mine = nearest(targets, st.pawns, d)
     best: Action | None = None
     top = 0.0  # the first best move, if it is worth anything
-    who_now = None  # the mover whose moves these are (each mover's come together)
+    paid: Any = None  # what it costs
     for a in legal:
-        verb, who, arg = a
-        if who != who_now:
-            if verb not in _MOVES:
-                continue
-            who_now = who
-            goals, ways, stay, onto, holds, near, here = _mover(now, who, mine, targets)
-        carry = verb == "carry"
-        # no nearer: a pawn that stays to collect (its artwork carried or not), is already
-        # where it is wanted, or (where pawns go anywhere) a move onto no goal
-        if stay if carry else onto is not None and arg not in onto:
-            continue
-        dst, ctx = ways[arg]
-        if carry or holds:
-            gain = _carrying(now, here, near, goals, dst)
-        else:
-            there = d[dst]
-            far = 99
-            for g in goals:
-                if there[g] < far:
-                    far = there[g]
-            gain = near - far
-        if gain <= 0:
-            continue
-        need, total = costs[r.move_cost(st, ctx)]
+        got = want.get(a)
+        if got is None:
+            continue  # no nearer (or no move)
+        gain, ctx, facts, carried = got
+        if facts is None:
+            facts = costs[r.move_cost(st, ctx)]
         short = 0  # what the golden rule would take in health (R4)
-        for k, n in need:
+        for k, n in facts[0]:
             short += max(0, n - van[k])
         if short > max(0, health[ctx.player] - 1):
             continue  # more health than its payer may spare (R4, R5)
-        value = gain - 1.2 * short - 0.3 * total + 1.5 * carry  # a carried artwork: +1.5
+        value = gain - 1.2 * short - 0.3 * facts[1] + carried  # a carried artwork: +1.5
         if value > top:
-            best, top = a, value
-    return best
+            best, top, paid = a, value, facts
+    return best, paid is not None and paid[1] == 0 and not any(n for _k, n in paid[0])

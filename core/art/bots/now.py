@@ -117,8 +117,8 @@ class Now:
         self.margins: dict[int, float] = {}
         self.free: list[bool] | None = None
         self.left: int | None = None
-        # where the next track space wants an artwork, and how near each city is to it
-        self.deliver: tuple[list[int], dict[int, int]] | None = None
+        # the cities where the next track space wants an artwork (empty: any will do)
+        self.deliver: tuple[int, ...] | None = None
 
     def agents_left(self) -> int:
         """Agent tokens left in the reserve."""
@@ -257,16 +257,19 @@ def win_margin(st: State, b: _Board, city: int) -> float:
     return strength - st.agent_strength(city)
 
 
-def nearest(targets: list[int], pawns: list[int], d: tuple[tuple[int, ...], ...],
-             ) -> dict[int, list[int]]:
-    """Each target to its nearest pawn, the less busy one on a tie, then the first."""
+def nearest(targets: list[int], pawns: list[int], dist_to: tuple[tuple[int, ...], ...],
+            ) -> dict[int, list[int]]:
+    """Each target to its nearest pawn, the less busy one on a tie, then the first
+    (`dist_to`: per city, the roads to it from every city)."""
     mine: dict[int, list[int]] = {}
     load = [0] * len(pawns)
+    others = range(1, len(pawns))
     for t in targets:
-        near, nd, nl = 0, d[pawns[0]][t], load[0]
-        for i in range(1, len(pawns)):
-            di = d[pawns[i]][t]
-            if di < nd or (di == nd and load[i] < nl):
+        to = dist_to[t]
+        near, nd, nl = 0, to[pawns[0]], load[0]
+        for i in others:
+            di = to[pawns[i]]
+            if di <= nd and (di < nd or load[i] < nl):
                 near, nd, nl = i, di, load[i]
         load[near] += 1
         mine.setdefault(near, []).append(t)

@@ -13,11 +13,11 @@ import math
 import xml.etree.ElementTree as ET
 from typing import Any
 
-from ..core.aow.info import observation
-from ..core.aow.registry import P
-from ..core.aow.rules import WarRules
-from ..core.aow.state import War
-from ..render import SIGNATURE, _el
+from ...render import SIGNATURE, _el
+from .info import observation
+from .registry import P
+from .rules import WarRules
+from .state import War
 
 W, H = 1000, 760
 CX, CY, RX, RY = 500, 360, 330, 240

@@ -1,4 +1,5 @@
-"""Simulated games of Art of War: whole games under seat policies, and their table.
+"""Art of War's part of `simulate` (tools.py gives it to the tools): whole games under seat
+policies, and their table.
 
 `--policy heuristic,random` seats the policies in turn round the table, and game i (seed s)
 shifts them by s, so that over a run each policy sits in every seat as often. A game's
@@ -16,15 +17,14 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any, Final
 
-from ..core.aow.registry import P
-from ..core.aow.rules import WarRules
-from ..core.aow.state import War
-from ..core.errors import GameError, closest
-from ..policies import make_policy
-from .policies import POLICIES
+from ...policies import make_policy
+from ..errors import GameError, closest
+from .bots import POLICIES
+from .registry import GAME, P
+from .rules import WarRules
+from .state import War
 
 MAX_DECISIONS: Final = 200_000  # W18's turn limit ends every game well before this
-GAME: Final = "art-of-war"
 CAUSES: Final = {"cards": "out of cards (W17)", "tokens": "out of tokens (W17)"}
 
 
@@ -44,7 +44,7 @@ def policy_names(text: str) -> list[str]:
             raise GameError(f"unknown policy {name!r} for Art of War{closest(name, POLICIES)}; "
                             "policies: " + ", ".join(POLICIES) + " (a list seats them in turn: "
                             "heuristic,random)")
-        from ..policies import check_policy
+        from ...policies import check_policy
 
         check_policy(n, POLICIES)  # (its numbers within their bounds too)
     return names
@@ -55,10 +55,9 @@ def seating(names: Sequence[str], players: int, seed: int) -> list[str]:
     return [names[(s + seed) % len(names)] for s in range(players)]
 
 
-def play_one(rules: WarRules, players: int, seed: int, policy: str,
-             ) -> tuple[int, str, str, int, int]:
-    """One game: (seed, outcome, deaths, turns, decisions); outcome is the winner's seat
-    (`p2`) or `draw`; deaths `p1 cards p2;p3 tokens p2` (seat, cause, killers)."""
+def play_game(rules: WarRules, players: int, seed: int, policy: str) -> tuple[War, int]:
+    """One game played to its end by the policies seated in turn (see the module's text):
+    the game, and the decisions taken."""
     st = War.new(rules, players, seed)
     names = seating(policy_names(policy), players, seed)
     bots: list[Any] = [make_policy(n, seed * 8 + s, POLICIES) for s, n in enumerate(names)]
@@ -68,6 +67,14 @@ def play_one(rules: WarRules, players: int, seed: int, policy: str,
         n += 1
         if n >= MAX_DECISIONS:
             raise GameError(f"the game did not end within {MAX_DECISIONS} decisions")
+    return st, n
+
+
+def play_one(rules: WarRules, players: int, seed: int, policy: str,
+             ) -> tuple[int, str, str, int, int]:
+    """One game: (seed, outcome, deaths, turns, decisions); outcome is the winner's seat
+    (`p2`) or `draw`; deaths `p1 cards p2;p3 tokens p2` (seat, cause, killers)."""
+    st, n = play_game(rules, players, seed, policy)
     deaths = ";".join(" ".join([P[p], cause, *(P[k] for k in ks)])
                       for _, p, cause, ks in st.deaths)
     return seed, st.outcome or "", deaths, st.turn, n
@@ -88,37 +95,53 @@ def rules_digest(rules: WarRules) -> str:
 def summary(key: Any, rows: Sequence[Any], seed: int, games: int,
             variants: list[str]) -> dict[str, Any]:
     """A cell's report (a player count) from its games' rows."""
-    from ..simulate import wilson
-
     players, names = key.players, policy_names(key.policy)
     n = len(rows)
     seat_wins = Counter(r.outcome for r in rows)
-    pol_wins: Counter[str] = Counter()
-    pol_seats: Counter[str] = Counter()
-    causes: Counter[str] = Counter()
-    for r in rows:
-        seats = seating(names, players, r.seed)
-        pol_seats.update(seats)
-        if r.outcome in P:
-            pol_wins[seats[P.index(r.outcome)]] += 1
-        for death in filter(None, r.cause.split(";")):
-            causes[CAUSES.get(death.split()[1], death.split()[1])] += 1
-    seats_out = [{"seat": P[s], "won": seat_wins[P[s]],
-                  "win_rate": seat_wins[P[s]] / n if n else 0.0,
-                  "ci95": [round(x, 4) for x in wilson(seat_wins[P[s]], n)]}
-                 for s in range(players)]
-    pols = [{"policy": p, "seat_games": pol_seats[p], "won": pol_wins[p],
-             "win_rate": pol_wins[p] / pol_seats[p] if pol_seats[p] else 0.0,
-             "ci95": [round(x, 4) for x in wilson(pol_wins[p], pol_seats[p])]}
-            for p in dict.fromkeys(names)]
     return {"game": GAME, "mission": key.mission, "players": players, "games": n,
             "seed": seed, "policy": key.policy, "variants": variants,
-            "fair_share": 1 / players, "seats": seats_out, "policies": pols,
-            "draws": seat_wins["draw"],
+            "fair_share": 1 / players, "seats": _seats(seat_wins, players, n),
+            "policies": _policies(rows, names, players), "draws": seat_wins["draw"],
             "average_turns": sum(r.rounds for r in rows) / n if n else 0.0,
             "longest": max((r.rounds for r in rows), default=0),
             "average_decisions": sum(r.decisions for r in rows) / n if n else 0.0,
-            "causes": dict(causes.most_common())}
+            "causes": dict(_causes(rows).most_common())}
+
+
+def _seats(wins: Counter[str], players: int, n: int) -> list[dict[str, Any]]:
+    """Each seat's wins and win rate, with its 95% Wilson interval."""
+    from ...loop import wilson
+
+    return [{"seat": P[s], "won": wins[P[s]], "win_rate": wins[P[s]] / n if n else 0.0,
+             "ci95": [round(x, 4) for x in wilson(wins[P[s]], n)]} for s in range(players)]
+
+
+def _policies(rows: Sequence[Any], names: list[str], players: int) -> list[dict[str, Any]]:
+    """Each policy's wins over the seats it held (seated in turn by each game's seed), with
+    its 95% Wilson interval."""
+    from ...loop import wilson
+
+    wins: Counter[str] = Counter()
+    seats: Counter[str] = Counter()
+    for r in rows:
+        seated = seating(names, players, r.seed)
+        seats.update(seated)
+        if r.outcome in P:
+            wins[seated[P.index(r.outcome)]] += 1
+    return [{"policy": p, "seat_games": seats[p], "won": wins[p],
+             "win_rate": wins[p] / seats[p] if seats[p] else 0.0,
+             "ci95": [round(x, 4) for x in wilson(wins[p], seats[p])]}
+            for p in dict.fromkeys(names)]
+
+
+def _causes(rows: Sequence[Any]) -> Counter[str]:
+    """The deaths by their cause (W17's, told as CAUSES says)."""
+    causes: Counter[str] = Counter()
+    for r in rows:
+        for death in filter(None, r.cause.split(";")):
+            cause = death.split()[1]
+            causes[CAUSES.get(cause, cause)] += 1
+    return causes
 
 
 def report_text(cells: list[dict[str, Any]]) -> str:

@@ -10,12 +10,12 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from ..core.actions import Action
-from ..core.aow.fight import COLLECTIVE, DUEL
-from ..core.aow.registry import REG, P
-from ..core.aow.rules import Ctx
-from ..core.aow.state import War
-from ..core.registry import Kind
+from ...actions import Action
+from ...registry import Kind
+from ..fight import COLLECTIVE, DUEL
+from ..registry import REG, P
+from ..rules import Ctx
+from ..state import War
 
 Policy = Callable[[War], Action]
 
@@ -99,23 +99,36 @@ class Simple:
 
     # ---------------------------------------------------------------- the turn
     def on_turn(self, st: War, legal: list[Action]) -> Action | None:
+        """Draw or take when short of cards or tokens, else bully a poor target, else
+        challenge the poorest with a strong card, else fill the hand, else the first of
+        taking, drawing and challenging."""
         me = st.current
-        hand, tokens = st.hands[me], st.tokens[me]
-        draw = [a for a in legal if a.verb == "draw"]
-        take = [a for a in legal if a.verb == "take"]
-        foes = [a for a in legal if a.verb == "challenge"]
-        if len(hand) <= 2 and draw:
-            return draw[0]
-        if tokens <= 2 and take:
-            return take[0]
-        bully = self._bully(st, me, foes)
-        if bully is not None:
-            return bully
-        if hand and self.chance(st, me, self.best(st, me)) >= 0.72 and foes:
-            return min(foes, key=lambda a: (st.tokens[P.index(str(a.arg))], str(a.arg)))
-        if len(hand) < 5 and draw:
+        draw, take, foes = _verb(legal, "draw"), _verb(legal, "take"), _verb(legal, "challenge")
+        first = self._short(st, me, draw, take)
+        if first is None:
+            first = self._bully(st, me, foes)
+        if first is None:
+            first = self._strike(st, me, foes)
+        if first is not None:
+            return first
+        if len(st.hands[me]) < 5 and draw:
             return draw[0]
         return (take or draw or foes)[0]
+
+    @staticmethod
+    def _short(st: War, me: int, draw: list[Action], take: list[Action]) -> Action | None:
+        """A draw with two cards or fewer in hand, else a token taken with two or fewer."""
+        if len(st.hands[me]) <= 2 and draw:
+            return draw[0]
+        if st.tokens[me] <= 2 and take:
+            return take[0]
+        return None
+
+    def _strike(self, st: War, me: int, foes: list[Action]) -> Action | None:
+        """With a card likely to win (0.72), a challenge to the target with fewest tokens."""
+        if not st.hands[me] or self.chance(st, me, self.best(st, me)) < 0.72 or not foes:
+            return None
+        return min(foes, key=lambda a: (st.tokens[P.index(str(a.arg))], str(a.arg)))
 
     def _bully(self, st: War, me: int, foes: list[Action]) -> Action | None:
         """A challenge the target can only refuse (a bet above its tokens, W5) and that
@@ -151,26 +164,36 @@ class Simple:
 
     # ---------------------------------------------------------------- answers
     def on_answer(self, st: War, legal: list[Action]) -> Action | None:
+        """Refuse all in unless likely to win (0.75), raise when very likely (0.8) and the
+        raise leaves two tokens, else accept when accepting is worth more than refusing."""
         f = st.fight
         assert f is not None
         me = st.ask
         if len(legal) == 1 or not st.hands[me]:
             return legal[0]
-        p = self.chance(st, me, self.best(st, me))
-        if f.kind == COLLECTIVE:
-            p = p ** max(1, len(st.order_from(f.attacker, True)) - 1)  # against them all
+        p = self._answer_odds(st, me)
         bet = f.bet
-        accept = p * bet - (1 - p) * (bet + 2)  # a loss costs the bet and collateral damage
-        refuse = -((bet + 1) // 2)
         if bet >= st.tokens[me] and p < 0.75:
             return legal[0]  # all in: a loss is death
-        keep = st.tokens[me] - bet - 2  # a raise that leaves two tokens at least
-        raises = [a for a in legal if a.verb == "raise" and int(a.arg or 0) <= keep]
-        if raises and p >= 0.8:
-            return raises[-1]
+        if p >= 0.8:
+            raised = _most_raise(legal, st.tokens[me] - bet - 2)
+            if raised is not None:
+                return raised
+        accept = p * bet - (1 - p) * (bet + 2)  # a loss costs the bet and collateral damage
+        refuse = -((bet + 1) // 2)
         if accept > refuse:
             return next(a for a in legal if a.verb == "accept")
         return legal[0]
+
+    def _answer_odds(self, st: War, me: int) -> float:
+        """The chance its best card wins the challenge: against one card in a duel, against
+        each other player's in a collective challenge."""
+        f = st.fight
+        assert f is not None
+        p = self.chance(st, me, self.best(st, me))
+        if f.kind == COLLECTIVE:
+            p = p ** max(1, len(st.order_from(f.attacker, True)) - 1)  # against them all
+        return p
 
     def on_response(self, st: War, legal: list[Action]) -> Action | None:
         f = st.fight
@@ -181,35 +204,52 @@ class Simple:
         return legal[0] if p >= (0.75 if all_in else 0.5) or len(legal) == 1 else legal[-1]
 
     def on_wise(self, st: War, legal: list[Action]) -> Action | None:
-        """Add a Wise Man when it turns a loss into a win (all cards are shown now)."""
-        f = st.fight
-        assert f is not None
-        me = st.ask
-        adds = [a for a in legal if a.verb == "add"]
-        if not adds:
-            return legal[-1]
-        cards = st.rules.cards
-
-        def total(p: int) -> tuple[int, int]:
-            c = cards[f.card[p]]
-            return c.rank(st, Ctx(p)), c.score + sum(cards[k].bonus for k in f.added[p])
-
-        others = [total(p) for p in f.seats if p != me and f.card[p] >= 0 and not f.out[p]]
-        if not others:
-            return legal[-1]
-        mine, best = total(me), max(others)
-        if mine > best:
-            return legal[-1]
-        need = best[1] - mine[1]
-        have = sum(cards[k].bonus for k in st.hands[me])
-        if mine[0] == best[0] and need < have:
-            return adds[0]
-        return legal[-1]
+        return add_to_win(st, legal)
 
     def on_discard(self, st: War, legal: list[Action]) -> Action | None:
         me = st.ask
         worst = min(set(st.hands[me]), key=lambda k: (_value(st, k), k))
         return _card(legal, st, worst)
+
+
+def add_to_win(st: War, legal: list[Action]) -> Action:
+    """Add a Wise Man when it turns a loss or an even score into a win (all cards are shown
+    now); never otherwise (W8): both heuristics' choice."""
+    f = st.fight
+    assert f is not None
+    me = st.ask
+    adds = [a for a in legal if a.verb == "add"]
+    if not adds:
+        return legal[-1]
+    cards = st.rules.cards
+
+    def total(p: int) -> tuple[int, int]:
+        c = cards[f.card[p]]
+        return c.rank(st, Ctx(p)), c.score + sum(cards[k].bonus for k in f.added[p])
+
+    others = [total(p) for p in f.seats if p != me and f.card[p] >= 0 and not f.out[p]]
+    if not others:
+        return legal[-1]
+    mine, best = total(me), max(others)
+    if mine > best:
+        return legal[-1]
+    need = best[1] - mine[1]
+    have = sum(cards[k].bonus for k in st.hands[me])
+    if mine[0] == best[0] and need < have:
+        return adds[0]
+    return legal[-1]
+
+
+def _most_raise(legal: list[Action], keep: int) -> Action | None:
+    """The largest raise listed that leaves two tokens at least (`keep`: the most it may
+    raise so)."""
+    raises = [a for a in legal if a.verb == "raise" and int(a.arg or 0) <= keep]
+    return raises[-1] if raises else None
+
+
+def _verb(legal: list[Action], verb: str) -> list[Action]:
+    """The listed actions of `verb`."""
+    return [a for a in legal if a.verb == verb]
 
 
 def _pick(legal: list[Action], n: int) -> Action:

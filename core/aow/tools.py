@@ -1,0 +1,248 @@
+"""What the tools ask of Art of War (its state's `TOOLS`, found by core/games.py
+`game_tools`): the rules they load, its bots, and its parts of `simulate` (simulate.py: a
+game's result, the table of results), `verify` (a game checked after every decision),
+`play` (hot seat at a terminal, the screen from views.py), `check` (what a file is),
+`render` (render.py: the table as SVG) and `reference` (its files' keys, in
+docs/reference.md), under the names every game gives (docs/architecture.md, "Adding a
+game"). The loops are the tools' own (artproject/verify.py's search, artproject/play.py's
+session); the game's modules that import them are this one, simulate.py and render.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
+from pathlib import Path
+from typing import IO, Any, Final, cast
+
+from ...play import Session, run_session
+from ...reference import part
+from ...verify import Example, Outcome, Report, play_checked, scenario_text, search
+from ..errors import ArtError, RulesError
+from .bots import POLICIES
+from .loader import DEFAULT as DEFAULT_RULES
+from .loader import check_card_file, load_rules
+from .registry import GAME, P
+from .render import render_war as render
+from .rules import WarRules
+from .simulate import (
+    play_game,
+    play_one,
+    policy_names,
+    report_csv,
+    report_text,
+    rules_digest,
+    summary,
+)
+from .state import War
+from .views import screen
+
+HELD: Final = (
+    "  checked after every decision: cards and tokens conserved (W1), hands within the "
+    "limit once a turn is settled (W4), bets (W5, W7), the dead hold nothing (W17), the end "
+    "(W18); per game: determinism, save and load, clone",)
+MAX_STEPS: Final = 20_000  # W18's turn limit ends a game long before (a few per turn)
+
+__all__ = ["DEFAULT_RULES", "HELD", "POLICIES", "check_file",
+           "counterexample_scenario", "load_rules", "play_game", "play_one", "players",
+           "policy_names", "reference", "render",
+           "report_csv", "report_text", "rules_digest", "run", "summary", "verify"]
+
+
+def players(rules: Any) -> tuple[int, int]:
+    """The fewest and most players the rules allow (W1)."""
+    return int(rules.p("components.min_players")), int(rules.p("components.max_players"))
+
+
+# ====================================================================== verify
+# `artproject verify --game art-of-war`: games driven by choices Hypothesis makes, every
+# invariant (invariants.py) checked after every decision, and per game the same seed and
+# actions giving the same game, save and load, a clone; a failure shrunk to a short game
+# and written as a scenario file that replays it. The search is the tools'; Art of War has
+# no difficulty ("-") nor properties of its own.
+def play_example(rules: WarRules, ex: Example, deep: bool = True) -> Outcome:
+    """One game, checked after every decision; stop at the first violation (a pick of 0,
+    and every one after the example's, is the random bot's)."""
+
+    def start() -> Any:
+        return War.new(rules, ex.players, ex.seed, log=True)
+
+    return play_checked(start, ex, POLICIES["random"](ex.seed), MAX_STEPS, " (W18)",
+                        _nothing, bool(rules.ref), deep)
+
+
+def _nothing(st: Any) -> None:
+    """Art of War has no properties of its own to check beside the invariants."""
+
+
+def verify(rules: WarRules, examples: int = 100, seed: int = 0,
+           players: Sequence[int] = (2, 3, 4, 5, 6, 7),
+           progress: Callable[[int, int, int], None] | None = None) -> Report:
+    """Search for a game that breaks an invariant; shrink the first found."""
+    return search(partial(play_example, rules), rules.name, examples, seed, players, ("-",),
+                  (), progress)
+
+
+def counterexample_scenario(rules: WarRules, ref: str, variants: Sequence[str], ex: Example,
+                            failure: Outcome) -> str:
+    """A scenario file (TOML text) that replays the counterexample, invariants checked."""
+    doc: dict[str, Any] = {
+        "about": f"Counterexample found by artproject verify: {failure.violation}",
+        "cites": ["artproject verify"], "game": GAME, "rules": ref,
+        "variants": list(variants), "players": ex.players, "seed": ex.seed,
+        "invariants": True}
+    return scenario_text(doc, failure)
+
+
+# ====================================================================== play
+# `artproject play --game art-of-war`: hot seat for 2-7 people at one screen, never showing
+# a hand to the wrong player. When the player to decide changes, the screen is cleared, says
+# whose turn it is and waits ("pass the screen to p3, then press Enter"), and clears again
+# before it shows the table as everyone sees it and that player's own hand and actions,
+# numbered (views.py `screen`, W19). No `view` of another's hand and no `undo` (each would
+# show what was hidden); `save FILE`, `load FILE`, `help` and `quit` are the tools'; the end
+# of the input saves the game and quits.
+CLEAR: Final = "\x1b[2J\x1b[H"  # a terminal's clear screen; a pipe gets blank lines instead
+HELP: Final = """commands:
+  NUMBER or ACTION   take a listed action (e.g. 3, or: challenge p1 p3)
+  save FILE          save the game (JSON, or TOML when FILE ends in .toml); a file this
+                     session did not write is kept: save FILE --force replaces it
+  load FILE          load a saved game
+  help               this list
+  quit               save to artproject-autosave.json (or a fresh name) and stop
+(no view of another's hand and no undo: each would show what is hidden)"""
+
+
+class WarSession(Session):
+    """One hot-seat game: the state, whose screen is up, and the wait between players."""
+
+    def __init__(self, st: Any, write: Callable[[str], None], read: Callable[[], str],
+                 tty: bool) -> None:
+        super().__init__(st, write)
+        self.read, self.tty = read, tty
+        self.viewer = -1  # nobody's hand is on the screen yet
+
+    def show(self) -> None:
+        st = cast(War, self.st)
+        who = st.current_player()
+        if who >= 0 and who != self.viewer:
+            # cleared before the wait too: the next player sits down to no one's hand
+            self.write((CLEAR if self.tty else "") + f"-- pass the screen to {P[who]}, then "
+                       "press Enter")
+            self.read()
+            self.write(CLEAR if self.tty else "\n" * 3)
+            self.viewer = who
+        self.write(screen(st, self.viewer))
+        legal = [a for a in st.legal_actions() if a.player == self.viewer]
+        self.write(f"-- {P[self.viewer]} decides: {st.wait}")
+        for i, a in enumerate(legal, 1):
+            self.write(f"  {i:3d}. {a}")
+
+    def handle(self, line: str) -> bool:
+        words = line.split()
+        if words and words[0].lower() in ("view", "undo"):
+            self.write(f"! no {words[0].lower()} in Art of War: it would show what is hidden")
+            return True
+        if words and words[0].lower() == "help":
+            self.write(HELP + "\nactions:\n" + "\n".join(
+                f"  {usage:<22} {text}" for usage, text in self.st.registry.help_lines()))
+            return True
+        return bool(super().handle(line))
+
+    def _act(self, text: str) -> None:
+        st = cast(War, self.st)
+        legal = [a for a in st.legal_actions() if a.player == self.viewer]
+        action = legal[int(text) - 1] if text.isdigit() and 0 < int(text) <= len(legal) else None
+        if text.isdigit() and action is None:
+            raise ArtError(f"no action numbered {text}; choose 1 to {len(legal)}")
+        self.whole = st.clone()  # kept should the engine fail half-way (Session._unexpected)
+        st.apply(action or text)
+        if st.is_over():
+            self.write(f"== {st.reason}")
+            for s in st.standing():
+                how = f", died turn {s['turn']} ({s['cause']}" + (
+                    f", killed by {' '.join(s['killers'])})" if s["killers"] else ")") if (
+                    s["turn"] is not None) else ""
+                self.write(f"  {s['place']}. {s['player']}{how}")
+        else:
+            self.show()
+
+
+def run(st: War, stdin: IO[str], stdout: IO[str]) -> int:
+    """Play until the game ends, `quit`, or the end of the input (which saves and quits)."""
+    tty = bool(getattr(stdout, "isatty", lambda: False)())
+    return run_session(lambda write: WarSession(st, write, stdin.readline, tty), stdin, stdout)
+
+
+# ====================================================================== check
+def war_kind(doc: Mapping[str, Any], path: Path | None = None) -> str:
+    """What a file of Art of War is: scenario, cards, rules or variant (a file naming its
+    cards is rules, unless it lies in a `variants` folder: a variant with a deck of its own)."""
+    from ..schema import params_of
+    from .scenarios import ScenarioFile
+    from .schema import WarSpec
+
+    if (frozenset(params_of(ScenarioFile)) - frozenset(params_of(WarSpec))) & doc.keys():
+        return "scenario"
+    if "card" in doc:
+        return "cards"
+    if path is not None and path.parent.name == "variants":
+        return "variant"
+    return "rules" if "cards" in doc else "variant"
+
+
+def check_file(path: Path, doc: Mapping[str, Any],
+               ) -> tuple[list[RulesError], list[RulesError], str]:
+    """Every error and warning in a file of Art of War, and what it is (`art-of-war:KIND`:
+    a scenario, its cards, its rules or a variant of them)."""
+    kind = f"{GAME}:{war_kind(doc, path)}"
+    if kind.endswith(":scenario"):
+        from ..scenario import run_scenario
+
+        run_scenario(path)
+        return [], [], kind
+    if kind.endswith(":cards"):
+        return check_card_file(path), [], kind
+    rules = load_rules(path) if kind.endswith(":rules") else load_rules(DEFAULT_RULES, [path])
+    return [], list(rules.warnings), kind
+
+
+# ====================================================================== reference
+def reference() -> list[str]:
+    """Its part of docs/reference.md: the keys of its rules and variants, its cards, its
+    scenarios' and its saves' own (docs/art-of-war.md says what they mean in play)."""
+    from .game import SaveFile, WarStart
+    from .scenarios import ScenarioFile, StepFile
+    from .schema import CARD_SECTIONS, RULES_SECTIONS
+
+    out = ["# Art of War", "",
+           "The second game's files carry `game = \"art-of-war\"` at the top; what each "
+           "value means in play is in docs/art-of-war.md and the rulings W1-W19 in "
+           "docs/rulings.md.", ""]
+    out += part("## Art of War's rules and variants (`missions/art-of-war.toml`)",
+                "A variant (`missions/variants/refused-card-hand.toml`) holds any of the same "
+                "keys and is layered on the rules.", RULES_SECTIONS)
+    out += part("## Art of War's cards (`cards/art-of-war.toml`)",
+                "Every DSL text is compiled when the rules load (docs/dsl.md, \"Art of "
+                "War\").", CARD_SECTIONS)
+    out += part("## Art of War's scenario files", "",
+                (("top", ScenarioFile), ("[[step]]", StepFile),
+                 ("[position]", War.POSITION_SPEC)))
+    out += part("## Art of War's saves", "", (("top", SaveFile), ("[start]", WarStart)))
+    return out
+
+
+# ====================================================================== the batched environment
+BATCHED_ENV: Final = "BatchedWar"  # artproject.adapters.batched's name for this game's
+
+
+def batch_writer(probe: War, lay: Any, width: int, acts: int, ids: Any) -> Any:
+    """The writer of the batched environment's rows for the layout it knows (a field at a
+    time for the whole batch, batched.py), or None; imported here on first use (it needs
+    numpy, the `ai` extra)."""
+    from .batched import batch_writer as writer
+
+    return writer(probe, lay, width, acts, ids)
+
+
+__all__ += ["BATCHED_ENV", "batch_writer"]
