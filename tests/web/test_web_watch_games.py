@@ -74,6 +74,10 @@ def test_an_art_of_war_rules_file_is_drawn_and_follows_the_file(
     seats = page.locator(".watch-board .seat")
     assert seats.count() == 2  # the fewest players W1 allows, as dealt
     assert "6 tokens" in seats.first.inner_text() and "6 cards in hand" in seats.first.inner_text()
+    # the deck's make-up, which every player knows: no hand is shown to the watcher
+    farmer = page.locator(".watch-board .deck-kinds li[data-kind=farmer]")
+    assert "× 2 · score 1" in farmer.inner_text()
+    assert page.locator(".watch-board .hand-box").count() == 0
 
     _save(path, good.replace("tokens_dealt = 6", "tokens_dealt = 5", 1))  # edited
     page.wait_for_function("document.querySelector('.watch-board .seat') && "
@@ -88,6 +92,22 @@ def test_an_art_of_war_rules_file_is_drawn_and_follows_the_file(
     page.wait_for_selector(".watch-board:not(.stale) .game.art-of-war")
     assert page.locator(".check-error").count() == 0
     assert "6 tokens" in page.locator(".watch-board .seat").first.inner_text()
+
+
+def test_an_art_of_war_card_file_is_drawn_with_its_deck(
+        page: Any, serving: Any, tmp_path: Path) -> None:
+    good = (MISSIONS.parent / "cards" / "art-of-war.toml").read_text()
+    path = tmp_path / "my-cards.toml"
+    _save(path, good)
+    page.goto(serving(path).url + "/watch")
+    farmer = page.locator(".watch-board .deck-kinds li[data-kind=farmer]")
+    farmer.wait_for()
+    assert "× 2 · score 1" in farmer.inner_text()
+    start = good.index('name = "farmer"')
+    line = good.index("count = 2", start)
+    _save(path, good[:line] + "count = 3" + good[line + len("count = 2"):])  # one farmer more
+    page.wait_for_function("document.querySelector('.watch-board .deck-kinds li[data-kind=farmer]')"
+                           ".innerText.includes('× 3')")
 
 
 def test_a_kuhn_poker_rules_file_is_drawn_and_follows_the_file(
