@@ -137,3 +137,27 @@ def test_a_kuhn_poker_rules_file_is_drawn_and_follows_the_file(
     _save(path, good)  # mended
     page.wait_for_selector(".watch-board:not(.stale) .game.kuhn")
     assert page.locator(".watch-board .deck li").count() == 3
+
+
+def test_a_hand_of_kuhn_poker_played_by_clicks(page: Any, serving: Any,
+                                               tmp_path: Path) -> None:
+    """The screen the watcher draws Kuhn poker on is the one a hand is played on."""
+    import random
+    import re
+
+    from tests.web.conftest import play_by_clicks
+
+    srv = serving(MISSIONS / "kuhn.toml")
+    page.goto(srv.url + "/")
+    page.wait_for_selector("#create-game")
+    page.select_option("#f-game", "kuhn")
+    page.select_option("#f-seat-p1", "person")
+    page.select_option("#f-seat-p2", "bot:random")
+    page.click("#create-game")
+    page.wait_for_url(re.compile(r"/play/"))
+    page.wait_for_selector(".play-board .game.kuhn")
+    # your own card face up, the other's face down
+    assert page.locator(".play-board .seat.me .kuhn-card").count() == 1
+    assert page.locator(".play-board .seat:not(.me) .card-back").count() == 1
+    assert play_by_clicks(page, random.Random(3)) > 0
+    assert "Game over" in page.locator(".play-board .outcome").inner_text()
