@@ -46,7 +46,8 @@ MAX_STEPS: Final = 20_000  # W18's turn limit ends a game long before (a few per
 __all__ = ["DEFAULT_RULES", "HELD", "POLICIES", "check_file",
            "counterexample_scenario", "load_rules", "play_game", "play_one", "players",
            "policy_names", "reference", "render",
-           "report_csv", "report_text", "rules_digest", "run", "summary", "verify"]
+           "report_csv", "report_text", "rules_digest", "run", "summary", "verify",
+           "watch_game"]
 
 
 def players(rules: Any) -> tuple[int, int]:
@@ -205,6 +206,54 @@ def check_file(path: Path, doc: Mapping[str, Any],
         return check_card_file(path), [], kind
     rules = load_rules(path) if kind.endswith(":rules") else load_rules(DEFAULT_RULES, [path])
     return [], list(rules.warnings), kind
+
+
+# ====================================================================== watch
+def watch_game(path: Path, kind: str) -> War | str:
+    """What `serve --watch` draws of a clean file (`kind`: `check_file`'s): the table as a
+    game of its rules is set up (the fewest players, the tokens and cards dealt, the centre
+    pile; a variant: on the shipped rules; a card file: the shipped rules dealing its
+    cards), or a note why a scenario draws nothing; RulesError where the rules do not make
+    a game."""
+    what = kind.rpartition(":")[2]
+    if what == "scenario":
+        return (f"a {kind} file: it checks clean; the watcher draws the table of a rules "
+                "file, a variant or a card file (`artproject scenario` runs this one)")
+    if what == "cards":
+        made = _with_cards(path)
+        if isinstance(made, str):
+            return made
+        rules = made
+    elif what == "rules":
+        rules = load_rules(path)
+    else:
+        rules = load_rules(DEFAULT_RULES, [path])
+    return War.new(rules, players(rules)[0], seed=1)
+
+
+def _with_cards(path: Path) -> WarRules | str:
+    """The shipped rules with the card file at `path` for their deck, or a note why not
+    (its deck deals too few cards for the shipped rules' hands)."""
+    import attrs
+
+    from ..sources import read_toml
+    from .loader import compile_cards
+
+    doc, smap = read_toml(path, str(path))
+    errors: list[RulesError] = []
+    found = compile_cards(doc, smap, errors)
+    if errors or found is None:  # `check` found none; read again as it changed since
+        raise errors[0] if errors else RulesError("no cards", smap.locate(()))
+    cards, made = found
+    rules = load_rules(DEFAULT_RULES)
+    dealt, need = sum(c.count for c in cards if c.deal), players(rules)[0] * int(
+        rules.p("setup.cards_dealt"))
+    if dealt < need:  # a deck for a variant that deals fewer (cards/art-of-war-duel.toml)
+        return (f"a {GAME}:cards file: it checks clean; its deck deals {dealt} cards, too few "
+                f"for the shipped rules' deal ({need}), so the watcher draws no table of it: "
+                "watch the variant that plays it")
+    return attrs.evolve(rules, cards=cards, index={c.name: c.index for c in cards},
+                        made=made)
 
 
 # ====================================================================== reference

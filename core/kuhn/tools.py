@@ -39,7 +39,8 @@ HELD: Final = ("  checked after every decision: every card in one place (K1), th
 __all__ = ["DEFAULT_RULES", "HELD", "POLICIES", "check_file",
            "counterexample_scenario", "load_rules", "play_game", "play_one", "players",
            "policy_names", "reference", "render",
-           "report_csv", "report_text", "rules_digest", "run", "summary", "verify"]
+           "report_csv", "report_text", "rules_digest", "run", "summary", "verify",
+           "watch_game"]
 
 
 # ====================================================================== simulate
@@ -314,6 +315,19 @@ def render(rules: KuhnRules, st: Kuhn | None) -> str:
             out.append(f'<text x="{x + 50}" y="190" text-anchor="middle" font-size="12">'
                        f"{escape(note)}</text>")
     return "\n".join([*out, "</svg>", ""])
+
+
+# ====================================================================== watch
+def watch_game(path: Path, kind: str) -> Kuhn | str:
+    """What `serve --watch` draws of a clean file (`kind`: `check_file`'s): a hand of its
+    rules as dealt (the fewest players, the antes in, the cards face down; a variant: on
+    the shipped rules), or a note why a scenario draws nothing; RulesError where the rules
+    do not make a game."""
+    if kind.endswith(":scenario"):
+        return (f"a {kind} file: it checks clean; the watcher draws the table of a rules "
+                "file or a variant (`artproject scenario` runs this one)")
+    rules = load_rules(path) if kind.endswith(":rules") else load_rules(DEFAULT, [path])
+    return Kuhn.new(rules, rules.min_players, seed=1)
 
 
 # ====================================================================== reference

@@ -113,6 +113,16 @@ function hands(view, legal, act) {
   return box.childElementCount ? box : null;
 }
 
+/** The deck's make-up (the rules' picture, which every player knows): shown to a viewer with
+ * no hand, such as the watcher of a rules or card file. */
+function deckKinds(table, view) {
+  if (view.seat || view.hands_shown) return null;
+  return h("section", {class: "deck-kinds", "aria-label": "the deck"},
+    h("h3", {}, `The deck: ${plural(table.cards.reduce((n, c) => n + c.count, 0), "card")}`),
+    h("ul", {}, table.cards.map((c) => h("li", {"data-kind": c.name},
+      h("strong", {}, c.title || words(c.name)), ` × ${c.count} · score ${c.score} · power ${c.power}`))));
+}
+
 /** The whole screen of a game of Art of War. */
 export function render(root, {table, view, legal, events, eventsNew, seat, act}) {
   legal = legal || [];
@@ -124,6 +134,6 @@ export function render(root, {table, view, legal, events, eventsNew, seat, act})
     actionPanel(legal, act, seat && seat !== "all" ? `Your move (${seat})` : "Your move"));
   root.replaceChildren(h("div", {class: "game art-of-war"}, head, outcomeBanner(view),
     h("div", {class: ["layout", side.childElementCount ? "" : "no-side"]}, h("div", {class: "table"}, seats(view), challenge(cards, view), piles(view)), side),
-    hands(view, legal, act),
+    hands(view, legal, act), deckKinds(table, view),
     events ? eventLog(events, eventsNew) : null));
 }
