@@ -42,7 +42,7 @@ class SourceMap:
         counts: dict[str, int] = {}
         table: tuple[Any, ...] = ()
         array_key: tuple[Any, ...] | None = None
-        array_i = 0
+        array_i = depth = 0
         for n, line in enumerate(self.lines, start=1):
             m = self._HEADER.match(line)
             if m and not self._KEY.match(line):
@@ -61,30 +61,41 @@ class SourceMap:
                 key = (*table, m.group(2))
                 self.where[key] = (n, m.end() + 1)
                 if line[m.end():].startswith("["):
-                    array_key, array_i = key, 0
-                    array_i, done = self._items(n, line, m.end() + 1, key, 0)
-                    if done:
+                    array_key, array_i, depth = key, 0, 0
+                    array_i, depth = self._items(n, line, m.end(), key, array_i, depth)
+                    if not depth:
                         array_key = None
                 continue
             if array_key is not None:
-                array_i, done = self._items(n, line, 0, array_key, array_i)
-                if done:
+                array_i, depth = self._items(n, line, 0, array_key, array_i, depth)
+                if not depth:
                     array_key = None
 
-    _STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|\]|#')
+    # an array's tokens: a string, a bracket or brace, a comment, or a bare value (a number,
+    # true, a date)
+    _TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|[][{}#]|[^\s,\][{}#"\'=]+')
 
     def _items(self, n: int, line: str, start: int, key: tuple[Any, ...], i: int,
-               ) -> tuple[int, bool]:
-        """Record the strings of an array of strings on this line; (next index, closed?)."""
-        for m in self._STRING.finditer(line, start):
+               depth: int) -> tuple[int, int]:
+        """Record where each item of an array begins on this line, from `start` (at or
+        before its opening bracket) at bracket depth `depth`: (next index, depth after the
+        line; 0 once the array is closed). Only the array's own items are recorded; what
+        is inside a nested array or an inline table belongs to that item."""
+        for m in self._TOKEN.finditer(line, start):
             tok = m.group(0)
             if tok == "#":
                 break
-            if tok == "]":
-                return i, True
-            self.where[(*key, i)] = (n, m.start() + 1)
-            i += 1
-        return i, False
+            if tok in "]}":
+                depth -= 1
+                if not depth:
+                    return i, 0
+                continue
+            if depth == 1:
+                self.where[(*key, i)] = (n, m.start() + 1)
+                i += 1
+            if tok in "[{":
+                depth += 1
+        return i, depth
 
     def at(self, line: int, col: int) -> Location:
         """The location of line:col, with its source line for the caret."""

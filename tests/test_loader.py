@@ -82,6 +82,25 @@ def test_toml_syntax_error_has_line_and_column(tmp_path: Path) -> None:
     assert first.startswith(f"{p}:3:") and "not valid TOML" in first
 
 
+def test_an_arrays_item_is_placed_whatever_its_type() -> None:
+    """Each item of an array is found where it begins, strings or not, and what is inside
+    a nested array or an inline table belongs to its item (a number once moved the caret
+    onto the next string)."""
+    from artproject.core.sources import SourceMap
+
+    text = textwrap.dedent("""\
+        cards = [10, "jack", true]
+        pairs = [[1, "a"], {x = "b"}, "c",
+          2026-12-01, 'd']  # "not an item"
+        after = 1
+    """)
+    where = SourceMap("t.toml", text).where
+    assert [where[("cards", i)] for i in range(3)] == [(1, 10), (1, 14), (1, 22)]
+    assert [where[("pairs", i)] for i in range(5)] == [(2, 10), (2, 20), (2, 31), (3, 3),
+                                                       (3, 15)]
+    assert ("pairs", 5) not in where and where[("after",)] == (4, 9)
+
+
 def test_misspelt_city_in_road(tmp_path: Path) -> None:
     p = write(tmp_path, "m.toml", """
         extends = "japan"
