@@ -71,9 +71,9 @@ class SourceMap:
                 if not depth:
                     array_key = None
 
-    # an array's tokens: a string, a bracket or brace, a comment, or a bare value (a number,
+    # an array's pieces: a string, a bracket or brace, a comment, or a bare value (a number,
     # true, a date)
-    _TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|[][{}#]|[^\s,\][{}#"\'=]+')
+    _PIECE = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|[][{}#]|[^\s,\][{}#"\'=]+')
 
     def _items(self, n: int, line: str, start: int, key: tuple[Any, ...], i: int,
                depth: int) -> tuple[int, int]:
@@ -81,7 +81,7 @@ class SourceMap:
         before its opening bracket) at bracket depth `depth`: (next index, depth after the
         line; 0 once the array is closed). Only the array's own items are recorded; what
         is inside a nested array or an inline table belongs to that item."""
-        for m in self._TOKEN.finditer(line, start):
+        for m in self._PIECE.finditer(line, start):
             tok = m.group(0)
             if tok == "#":
                 break
