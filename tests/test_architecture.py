@@ -265,15 +265,15 @@ def _shipped_files() -> list[Path]:
 
 
 def test_no_function_is_over_complexity_15() -> None:
-    """radon's cyclomatic complexity of every function and method that ships."""
+    """radon's cyclomatic complexity of every function, method and class that ships (a
+    class's is its methods' mean plus one: a class of one method reaches the bound first)."""
     from radon.complexity import cc_visit
-    from radon.visitors import Function
 
     over = set()
     for p in _shipped_files():
         for block in cc_visit(p.read_text(encoding="utf-8")):
             for b in (block, *getattr(block, "methods", ())):
-                if isinstance(b, Function) and b.complexity > MAX_COMPLEXITY:
+                if b.complexity > MAX_COMPLEXITY:
                     over.add(f"{p.relative_to(ROOT)} {b.fullname}")
     assert over <= TANGLED, sorted(over - TANGLED)
     assert over >= TANGLED, f"strike from TANGLED: {sorted(TANGLED - over)}"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dis
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from types import CodeType
 from typing import Any, Final
 
@@ -43,6 +43,15 @@ def _roads_between(rules: Rules) -> tuple[tuple[tuple[int, ...], ...], dict[tupl
     return tuple(out), first
 
 
+def _needs(res: dict[str, int], cost: Iterable[tuple[str, int]]) -> tuple[tuple[int, int], ...]:
+    """A card's cost summed by resource: (resource index, or -1 for health, which the van
+    holds none of; n), in the order the cost first names them."""
+    need: dict[str, int] = {}
+    for k, n in cost:
+        need[k] = need.get(k, 0) + n
+    return tuple((res.get(k, -1) if k != "health" else -1, n) for k, n in need.items())
+
+
 class _Card:
     """A card as the bot weighs it, worked out once per rules."""
 
@@ -53,11 +62,7 @@ class _Card:
         c = rules.cards[card]
         res = {k: i for i, k in enumerate(rules.resources)}
         self.cost_weight = sum(n for _, n in c.cost) * 0.6
-        need: dict[str, int] = {}
-        for k, n in c.cost:
-            need[k] = need.get(k, 0) + n
-        # (resource index, or -1 for health: the van holds none, n)
-        self.need = tuple((res.get(k, -1) if k != "health" else -1, n) for k, n in need.items())
+        self.need = _needs(res, c.cost)
         # the same apart: what the van holds none of (always short), and the rest
         self.need_health = sum(n for i, n in self.need if i < 0)
         self.need_res = tuple((i, n) for i, n in self.need if i >= 0)
