@@ -195,6 +195,16 @@ def search(play: Callable[[Example], Outcome], name: str, examples: int, seed: i
                   properties, failure, ex)
 
 
+def counterexample_head(failure: Outcome, ex: Example, variants: Sequence[str],
+                        **keys: Any) -> dict[str, Any]:
+    """The keys every game's counterexample scenario starts with (what broke, the team
+    size, the seed, the variants, invariants checked after every step), then the game's
+    own `keys` (its rules file, its difficulty...)."""
+    return {"about": f"Counterexample found by artproject verify: {failure.violation}",
+            "cites": ["artproject verify"], **keys, "variants": list(variants),
+            "players": ex.players, "seed": ex.seed, "invariants": True}
+
+
 def scenario_text(head: dict[str, Any], failure: Outcome) -> str:
     """A counterexample's scenario file (TOML text), any game's: `head`'s keys, then the
     failure's actions as steps, the last noting what broke (the set-up, if none was taken)."""

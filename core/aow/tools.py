@@ -17,7 +17,15 @@ from typing import IO, Any, Final, cast
 
 from ...play import Session, run_session
 from ...reference import part
-from ...verify import Example, Outcome, Report, play_checked, scenario_text, search
+from ...verify import (
+    Example,
+    Outcome,
+    Report,
+    counterexample_head,
+    play_checked,
+    scenario_text,
+    search,
+)
 from ..errors import ArtError, RulesError
 from .bots import POLICIES
 from .loader import DEFAULT as DEFAULT_RULES
@@ -87,12 +95,8 @@ def verify(rules: WarRules, examples: int = 100, seed: int = 0,
 def counterexample_scenario(rules: WarRules, ref: str, variants: Sequence[str], ex: Example,
                             failure: Outcome) -> str:
     """A scenario file (TOML text) that replays the counterexample, invariants checked."""
-    doc: dict[str, Any] = {
-        "about": f"Counterexample found by artproject verify: {failure.violation}",
-        "cites": ["artproject verify"], "game": GAME, "rules": ref,
-        "variants": list(variants), "players": ex.players, "seed": ex.seed,
-        "invariants": True}
-    return scenario_text(doc, failure)
+    return scenario_text(counterexample_head(failure, ex, variants, game=GAME, rules=ref),
+                         failure)
 
 
 # ====================================================================== play

@@ -27,7 +27,15 @@ from typing import IO, Any, Final
 from ...loop import MAX_DECISIONS, cause_of, play, wilson
 from ...missions import DEFAULT
 from ...policies import check_policy, make_policy
-from ...verify import Example, Outcome, Report, play_checked, scenario_text, search
+from ...verify import (
+    Example,
+    Outcome,
+    Report,
+    counterexample_head,
+    play_checked,
+    scenario_text,
+    search,
+)
 from ..errors import RulesError, RulesErrors
 from ..invariants import check_properties
 from ..schema import params_of
@@ -216,16 +224,10 @@ def verify(rules: Rules, examples: int = 100, seed: int = 0,
 def counterexample_scenario(rules: Rules, mission: str, variants: Sequence[str],
                             ex: Example, failure: Outcome) -> str:
     """A scenario file (TOML text) that replays the counterexample and checks what broke."""
-    doc: dict[str, Any] = {
-        "about": f"Counterexample found by artproject verify: {failure.violation}",
-        "cites": ["artproject verify"],
-        "mission": mission, "variants": list(variants), "players": ex.players,
-        "difficulty": ex.difficulty, "seed": ex.seed,
-        # checked after every step: the scenario fails where the game broke, and passes
-        # once the rules (or the mission's property) are mended
-        "invariants": True, "properties": True,
-    }
-    return scenario_text(doc, failure)
+    # checked after every step: the scenario fails where the game broke, and passes once
+    # the rules (or the mission's property) are mended
+    head = counterexample_head(failure, ex, variants, mission=mission)
+    return scenario_text({**head, "difficulty": ex.difficulty, "properties": True}, failure)
 
 
 # ====================================================================== play

@@ -20,7 +20,15 @@ from ...loop import wilson
 from ...play import Session, run_session
 from ...policies import make_policy, policy_spec
 from ...reference import part
-from ...verify import Example, Outcome, Report, play_checked, scenario_text, search
+from ...verify import (
+    Example,
+    Outcome,
+    Report,
+    counterexample_head,
+    play_checked,
+    scenario_text,
+    search,
+)
 from ..errors import ArtError, GameError, RulesError, RulesErrors, closest
 from ..schema import params_of
 from .betting import P
@@ -208,12 +216,8 @@ def verify(rules: KuhnRules, examples: int = 100, seed: int = 0,
 def counterexample_scenario(rules: KuhnRules, ref: str, variants: Sequence[str],
                             ex: Example, failure: Outcome) -> str:
     """A scenario file (TOML text) that replays the counterexample, invariants checked."""
-    doc: dict[str, Any] = {
-        "about": f"Counterexample found by artproject verify: {failure.violation}",
-        "cites": ["artproject verify"], "game": GAME, "rules": ref,
-        "variants": list(variants), "players": ex.players, "seed": ex.seed,
-        "invariants": True}
-    return scenario_text(doc, failure)
+    return scenario_text(counterexample_head(failure, ex, variants, game=GAME, rules=ref),
+                         failure)
 
 
 # ====================================================================== play
