@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Final
 
 from .core.actions import Action, parse_player
 from .core.errors import ArtError
@@ -215,6 +215,77 @@ def run(st: Any, stdin: IO[str], stdout: IO[str]) -> int:
     """Play any game until it ends, `quit`, or the end of the input (which saves and
     quits): its tools' `run`, which opens its own session."""
     return int(game_tools(st.game).run(st, stdin, stdout))
+
+
+CLEAR: Final = "\x1b[2J\x1b[H"  # a terminal's clear screen; a pipe gets blank lines instead
+
+
+class HotSeat(Session):
+    """A game of hidden hands at one screen: when the player to decide changes, the screen
+    is cleared, says whose turn it is and waits ("pass the screen to p3, then press Enter"),
+    and clears again before it shows that player's screen and their actions, numbered. No
+    `view` of another's hand and no `undo` (each would show what was hidden). A game's own
+    gives `title` (its name in messages), `to_act` (who decides now, or -1), `legal` (the
+    viewer's actions, numbered from 1) and `finished` (the lines that tell how it ended)."""
+
+    title = "this game"
+
+    def __init__(self, st: Any, write: Callable[[str], None], read: Callable[[], str],
+                 tty: bool) -> None:
+        super().__init__(st, write)
+        self.read, self.tty = read, tty
+        self.viewer = -1  # nobody's hand is on the screen yet
+
+    def to_act(self) -> int:
+        return int(self.st.current_player())
+
+    def legal(self) -> list[Action]:
+        return [a for a in self.st.legal_actions() if a.player == self.viewer]
+
+    def finished(self) -> list[str]:
+        return [f"== {self.st.reason}"]
+
+    def show(self) -> None:
+        who = self.to_act()
+        if who >= 0 and who != self.viewer:
+            # cleared before the wait too: the next player sits down to no one's hand
+            self.write((CLEAR if self.tty else "") + f"-- pass the screen to p{who + 1}, then "
+                       "press Enter")
+            self.read()
+            self.write(CLEAR if self.tty else "\n" * 3)
+            self.viewer = who
+        self.write(self.screen(self.viewer))
+        self.write(f"-- p{self.viewer + 1} decides: {self.st.wait}")
+        for i, a in enumerate(self.legal(), 1):
+            self.write(f"  {i:3d}. {a}")
+
+    def handle(self, line: str) -> bool:
+        words = line.split()
+        if words and words[0].lower() in ("view", "undo"):
+            self.write(f"! no {words[0].lower()} in {self.title}: it would show what is hidden")
+            return True
+        return bool(super().handle(line))
+
+    def _act(self, text: str) -> None:
+        legal = self.legal()
+        action = legal[int(text) - 1] if text.isdigit() and 0 < int(text) <= len(legal) else None
+        if text.isdigit() and action is None:
+            raise ArtError(f"no action numbered {text}; choose 1 to {len(legal)}")
+        self.whole = self.st.clone()  # kept should the engine fail half-way (_unexpected)
+        self.st.apply(action or text)
+        if self.st.is_over():
+            for line in self.finished():
+                self.write(line)
+        else:
+            self.show()
+
+
+def run_hot_seat(make: Callable[..., HotSeat], st: Any, stdin: IO[str],
+                 stdout: IO[str]) -> int:
+    """Play a hot-seat game (`make(st, write, read, tty)` opens its session) until it ends,
+    `quit`, or the end of the input (which saves and quits)."""
+    tty = bool(getattr(stdout, "isatty", lambda: False)())
+    return run_session(lambda write: make(st, write, stdin.readline, tty), stdin, stdout)
 
 
 def run_session(make: Callable[[Callable[[str], None]], Session], stdin: IO[str],

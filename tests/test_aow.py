@@ -302,7 +302,8 @@ def test_play_at_a_terminal_clears_the_screen_before_the_next_player_sits_down(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import io
 
-    from artproject.core.aow.tools import CLEAR, run
+    from artproject.core.aow.tools import run
+    from artproject.play import CLEAR
 
     class Terminal(io.StringIO):
         def isatty(self) -> bool:

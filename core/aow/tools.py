@@ -15,7 +15,7 @@ from functools import partial
 from pathlib import Path
 from typing import IO, Any, Final, cast
 
-from ...play import Session, run_session
+from ...play import HotSeat, run_hot_seat
 from ...reference import part
 from ...verify import (
     Example,
@@ -26,11 +26,11 @@ from ...verify import (
     scenario_text,
     search,
 )
-from ..errors import ArtError, RulesError
+from ..errors import RulesError
 from .bots import POLICIES
 from .loader import DEFAULT as DEFAULT_RULES
 from .loader import check_card_file, load_rules
-from .registry import GAME, P
+from .registry import GAME
 from .render import render_war as render
 from .rules import WarRules
 from .simulate import (
@@ -107,7 +107,6 @@ def counterexample_scenario(rules: WarRules, ref: str, variants: Sequence[str], 
 # numbered (views.py `screen`, W19). No `view` of another's hand and no `undo` (each would
 # show what was hidden); `save FILE`, `load FILE`, `help` and `quit` are the tools'; the end
 # of the input saves the game and quits.
-CLEAR: Final = "\x1b[2J\x1b[H"  # a terminal's clear screen; a pipe gets blank lines instead
 HELP: Final = """commands:
   NUMBER or ACTION   take a listed action (e.g. 3, or: challenge p1 p3)
   save FILE          save the game (JSON, or TOML when FILE ends in .toml); a file this
@@ -118,65 +117,35 @@ HELP: Final = """commands:
 (no view of another's hand and no undo: each would show what is hidden)"""
 
 
-class WarSession(Session):
-    """One hot-seat game: the state, whose screen is up, and the wait between players."""
+class WarSession(HotSeat):
+    """One hot-seat game (artproject/play.py `HotSeat`): its screen and how it ended."""
 
-    def __init__(self, st: Any, write: Callable[[str], None], read: Callable[[], str],
-                 tty: bool) -> None:
-        super().__init__(st, write)
-        self.read, self.tty = read, tty
-        self.viewer = -1  # nobody's hand is on the screen yet
+    title = "Art of War"
 
-    def show(self) -> None:
-        st = cast(War, self.st)
-        who = st.current_player()
-        if who >= 0 and who != self.viewer:
-            # cleared before the wait too: the next player sits down to no one's hand
-            self.write((CLEAR if self.tty else "") + f"-- pass the screen to {P[who]}, then "
-                       "press Enter")
-            self.read()
-            self.write(CLEAR if self.tty else "\n" * 3)
-            self.viewer = who
-        self.write(screen(st, self.viewer))
-        legal = [a for a in st.legal_actions() if a.player == self.viewer]
-        self.write(f"-- {P[self.viewer]} decides: {st.wait}")
-        for i, a in enumerate(legal, 1):
-            self.write(f"  {i:3d}. {a}")
+    def screen(self, viewer: int) -> str:
+        return screen(cast(War, self.st), viewer)
 
     def handle(self, line: str) -> bool:
         words = line.split()
-        if words and words[0].lower() in ("view", "undo"):
-            self.write(f"! no {words[0].lower()} in Art of War: it would show what is hidden")
-            return True
         if words and words[0].lower() == "help":
             self.write(HELP + "\nactions:\n" + "\n".join(
                 f"  {usage:<22} {text}" for usage, text in self.st.registry.help_lines()))
             return True
-        return bool(super().handle(line))
+        return super().handle(line)
 
-    def _act(self, text: str) -> None:
-        st = cast(War, self.st)
-        legal = [a for a in st.legal_actions() if a.player == self.viewer]
-        action = legal[int(text) - 1] if text.isdigit() and 0 < int(text) <= len(legal) else None
-        if text.isdigit() and action is None:
-            raise ArtError(f"no action numbered {text}; choose 1 to {len(legal)}")
-        self.whole = st.clone()  # kept should the engine fail half-way (Session._unexpected)
-        st.apply(action or text)
-        if st.is_over():
-            self.write(f"== {st.reason}")
-            for s in st.standing():
-                how = f", died turn {s['turn']} ({s['cause']}" + (
-                    f", killed by {' '.join(s['killers'])})" if s["killers"] else ")") if (
-                    s["turn"] is not None) else ""
-                self.write(f"  {s['place']}. {s['player']}{how}")
-        else:
-            self.show()
+    def finished(self) -> list[str]:
+        lines = [f"== {self.st.reason}"]
+        for s in cast(War, self.st).standing():
+            how = f", died turn {s['turn']} ({s['cause']}" + (
+                f", killed by {' '.join(s['killers'])})" if s["killers"] else ")") if (
+                s["turn"] is not None) else ""
+            lines.append(f"  {s['place']}. {s['player']}{how}")
+        return lines
 
 
 def run(st: War, stdin: IO[str], stdout: IO[str]) -> int:
     """Play until the game ends, `quit`, or the end of the input (which saves and quits)."""
-    tty = bool(getattr(stdout, "isatty", lambda: False)())
-    return run_session(lambda write: WarSession(st, write, stdin.readline, tty), stdin, stdout)
+    return run_hot_seat(WarSession, st, stdin, stdout)
 
 
 # ====================================================================== check

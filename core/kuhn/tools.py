@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import IO, Any, Final, cast
 
 from ...loop import wilson
-from ...play import Session, run_session
+from ...play import HotSeat, run_hot_seat
 from ...policies import make_policy, policy_spec
 from ...reference import part
 from ...verify import (
@@ -29,7 +29,8 @@ from ...verify import (
     scenario_text,
     search,
 )
-from ..errors import ArtError, GameError, RulesError, RulesErrors, closest
+from ..actions import Action
+from ..errors import GameError, RulesError, RulesErrors, closest
 from ..schema import params_of
 from .betting import P
 from .bots import POLICIES
@@ -221,57 +222,32 @@ def counterexample_scenario(rules: KuhnRules, ref: str, variants: Sequence[str],
 
 
 # ====================================================================== play
-CLEAR: Final = "\x1b[2J\x1b[H"  # a terminal's clear screen; a pipe gets blank lines instead
 
 
-class HotSeat(Session):
-    """A hand at one screen: each player's card shown only after the screen is passed."""
+class KuhnSession(HotSeat):
+    """A hand at one screen (artproject/play.py `HotSeat`): each player's card shown only
+    after the screen is passed; the cards told once the hand ends."""
 
-    def __init__(self, st: Any, write: Callable[[str], None], read: Callable[[], str],
-                 tty: bool) -> None:
-        super().__init__(st, write)
-        self.read, self.tty = read, tty
-        self.viewer = -1
+    title = "Kuhn poker"
 
-    def show(self) -> None:
-        st = cast(Kuhn, self.st)
-        if st.turn >= 0 and st.turn != self.viewer:
-            self.write((CLEAR if self.tty else "") + f"-- pass the screen to {P[st.turn]}, "
-                       "then press Enter")
-            self.read()
-            self.write(CLEAR if self.tty else "\n" * 3)
-            self.viewer = st.turn
-        self.write(screen(st, self.viewer))
-        self.write(f"-- {P[self.viewer]} decides: {st.wait}")
-        for i, a in enumerate(st.legal_actions(), 1):
-            self.write(f"  {i:3d}. {a}")
+    def to_act(self) -> int:
+        return int(cast(Kuhn, self.st).turn)
 
-    def handle(self, line: str) -> bool:
-        words = line.split()
-        if words and words[0].lower() in ("view", "undo"):
-            self.write(f"! no {words[0].lower()} in Kuhn poker: it would show what is hidden")
-            return True
-        return bool(super().handle(line))
+    def legal(self) -> list[Action]:
+        return list(self.st.legal_actions())
 
-    def _act(self, text: str) -> None:
-        st = cast(Kuhn, self.st)
-        legal = st.legal_actions()
-        action = legal[int(text) - 1] if text.isdigit() and 0 < int(text) <= len(legal) else None
-        if text.isdigit() and action is None:
-            raise ArtError(f"no action numbered {text}; choose 1 to {len(legal)}")
-        st.apply(action or text)
-        if st.is_over():
-            cards = everything_view(st)["cards"]
-            self.write(f"== {st.reason}; the cards: "
-                       + ", ".join(f"{s} {c}" for s, c in cards.items()))
-        else:
-            self.show()
+    def screen(self, viewer: int) -> str:
+        return screen(cast(Kuhn, self.st), viewer)
+
+    def finished(self) -> list[str]:
+        cards = everything_view(self.st)["cards"]
+        return [f"== {self.st.reason}; the cards: "
+                + ", ".join(f"{s} {c}" for s, c in cards.items())]
 
 
 def run(st: Kuhn, stdin: IO[str], stdout: IO[str]) -> int:
     """Play until the hand ends, `quit`, or the end of the input (which saves and quits)."""
-    tty = bool(getattr(stdout, "isatty", lambda: False)())
-    return run_session(lambda write: HotSeat(st, write, stdin.readline, tty), stdin, stdout)
+    return run_hot_seat(KuhnSession, st, stdin, stdout)
 
 
 # ====================================================================== check, render
