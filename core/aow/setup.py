@@ -39,11 +39,11 @@ def new(cls: type[War], rules: WarRules, players: int, seed: int, start: bool = 
         _deal(st)
         st._run()
         return st
-    _deal_now(st)  # sampled, or a set position follows (then `begin`): dealt at once
-    _shuffle_back(st)
+    _deal_fresh(st)  # sampled, or a set position follows (then `begin`): dealt at once
     if start:
-        start_turn(st)
-        st._run()  # (the game over at once, should the turn limit be 0)
+        start_turn(st)  # (st._run() of an empty work stack, written out)
+        if st.outcome is not None:  # the game over at once, should the turn limit be 0
+            st._over()
     return st
 
 
@@ -114,6 +114,32 @@ def _deal_now(st: War) -> None:
         hand = hands[p]
         hand += dealt[p::n]
         hand.sort()
+    if st.logging:
+        for p, kind in zip(t.deal_seats, dealt, strict=True):
+            st.note("deal", st.seat(p), t.names[kind])
+
+
+def _deal_fresh(st: War) -> None:
+    """`_deal_now` then `_shuffle_back` of a game just copied from its template (nothing on
+    top of the deck, nothing played, the cards left out aside), in one pass: the same draws
+    from the generator, the same trail, hands and deck."""
+    t = st.tab
+    cards = t.deal_cards.copy()  # (see `_deal_now`)
+    z = st.rng
+    dealt = []
+    for left in t.deal_lefts:  # p1 to pN, and round again
+        z = (z * LCG_A + LCG_C) & MASK  # (st.next(), written out)
+        dealt.append(cards.pop((z >> 32) % left))
+    st.rng = z
+    deck = st.deck
+    for kind in dealt:
+        deck[kind] -= 1
+    for k, n in t.left_out:  # W1: the cards left out of the deal go back into the deck
+        deck[k] += n
+    st.aside = [0] * len(deck)
+    st.trail.extend(zip(repeat(0), repeat(DEAL), t.deal_seats, dealt, strict=False))
+    n = st.players
+    st.hands = [sorted(dealt[p::n]) for p in t.seats]
     if st.logging:
         for p, kind in zip(t.deal_seats, dealt, strict=True):
             st.note("deal", st.seat(p), t.names[kind])

@@ -22,7 +22,8 @@ class Tables:
     """Constants and interned actions for one set of rules and team size."""
 
     __slots__ = ("accept", "adds", "bets", "cards", "cards_dealt", "challenges", "ctx",
-                 "deal_aside", "deal_cards", "deal_deck", "deal_seats", "discards", "draw", "fold",
+                 "deal_aside", "deal_cards", "deal_deck", "deal_lefts", "deal_seats", "discards",
+                 "draw", "fold",
                  "hand_limit", "index", "left_out", "match", "names", "new_fight", "order",
                  "others", "pass_", "plays", "raise_limit", "raises", "ranks", "refuse",
                  "refused_to_hand", "seats", "share_rank", "take", "turn_limit")
@@ -57,6 +58,9 @@ class Tables:
         self.seats = tuple(range(players))
         self.new_fight = fight_maker(players)  # a challenge's Fight for this team size
         self.deal_seats = tuple(p for _ in range(rules.p("setup.cards_dealt")) for p in self.seats)
+        # the cards left in the deck before each card of the deal (setup.py's draws)
+        self.deal_lefts = tuple(range(len(self.deal_cards), len(self.deal_cards)
+                                      - len(self.deal_seats), -1))
         self.order = tuple(tuple((p + i) % players for i in range(players)) for p in self.seats)
         self.others = tuple(row[1:] for row in self.order)
         # a dead player's cards dealt to the killers highest score first (W17), then by kind
