@@ -109,14 +109,32 @@ def _wise_round(st: War) -> None:
     not asked."""
     f = st.fight
     assert f is not None
-    seats = _in_play(st, f, st.hands)
     i, passes = f.wise
-    if not seats or passes >= len(seats):
-        return
     # the next in order of play after the player asked last, who may have added their last
-    # card and left the rounds: counting along `seats` would skip the one after them (W8)
-    last = f.seats.index(st.ask) if i else -1
-    st.ask = next((p for p in seats if f.seats.index(p) > last), seats[0])
+    # card and left the rounds: counting along those asked would skip the one after them (W8)
+    order = f.seats
+    last = order.index(st.ask) if i else -1
+    # (`_in_play(st, f, st.hands)` written out: how many are asked, the first, the first
+    # after the player asked last)
+    t = st.tab
+    cards, ctx, ranks, card, out, hands = t.cards, t.ctx, t.ranks, f.card, f.out, st.hands
+    asked = 0
+    first = after = -1
+    at = 0
+    for p in order:
+        k = card[p]
+        if k >= 0 and not out[p] and hands[p]:
+            r = ranks[k]
+            if (cards[k].rank(st, ctx[p]) if r is None else r) >= 0:
+                asked += 1
+                if first < 0:
+                    first = p
+                if after < 0 and at > last:
+                    after = p
+        at += 1  # noqa: SIM113 (a plain count costs less than enumerate)
+    if not asked or passes >= asked:
+        return
+    st.ask = after if after >= 0 else first
     f.wise[0] = i + 1
     st.queue.append(_WISE_ROUND)
     st.wait = WISE
@@ -293,6 +311,10 @@ def doom(st: War, winners: tuple[int, ...]) -> None:
     """W17: a living player left with no card or no token was killed by this settlement's
     winner(s) (none: no winner); a player who has some again is not."""
     alive, hands, tokens = st.alive, st.hands, st.tokens
+    if 0 not in tokens and [] not in hands:  # all living (the dead hold nothing), none doomed
+        n = st.players  # (C-level scans; the loop below, written out)
+        st.doom_cards, st.doom_tokens = [None] * n, [None] * n
+        return
     cards, doom_tokens = st.doom_cards, st.doom_tokens
     for p in st.tab.seats:
         if not alive[p]:

@@ -21,12 +21,12 @@ Row = tuple[Action, ...]
 class Tables:
     """Constants and interned actions for one set of rules and team size."""
 
-    __slots__ = ("accept", "adds", "bets", "cards", "cards_dealt", "challenges", "ctx",
-                 "deal_aside", "deal_cards", "deal_deck", "deal_lefts", "deal_seats", "discards",
-                 "draw", "fold",
-                 "hand_limit", "index", "left_out", "match", "names", "new_fight", "order",
-                 "others", "pass_", "plays", "raise_limit", "raises", "ranks", "refuse",
-                 "refused_to_hand", "seats", "share_rank", "take", "turn_limit")
+    __slots__ = ("accept", "adds", "all_challenged", "bets", "cards", "cards_dealt", "challenges",
+                 "ctx", "deal_aside", "deal_cards", "deal_deck", "deal_lefts", "deal_seats",
+                 "discards", "draw", "fold", "hand_limit", "index", "left_out", "match", "names",
+                 "new_fight", "order", "others", "pass_", "plays", "raise_limit", "raises",
+                 "ranks", "refuse", "refused_to_hand", "seats", "share_rank", "take",
+                 "turn_limit")
 
     def __init__(self, rules: WarRules, players: int) -> None:
         self._constants(rules, players)
@@ -93,6 +93,9 @@ class Tables:
             each(V_DRAW), each(V_TAKE), each(V_REFUSE), each(V_ACCEPT))
         self.match, self.fold, self.pass_ = each(V_MATCH), each(V_FOLD), each(V_PASS)
         self.challenges = tuple(tuple(act(V_CHALLENGE, p, P[q]) for q in seats) for p in seats)
+        # each seat's challenges of all the others, in order of play from it (W3)
+        self.all_challenged = tuple(tuple(self.challenges[p][q] for q in self.others[p])
+                                    for p in seats)
         self.bets, self.raises = numbers(V_BET), numbers(V_RAISE)
         self.plays, self.discards = by_card(V_PLAY), by_card(V_DISCARD)
         self.adds = by_card(V_ADD, only_bonus=True)  # None: not a Wise Man (W8)

@@ -48,7 +48,11 @@ def _legal_turn(st: War) -> list[Action]:
         out.append(t.draw[p])
     if st.centre:
         out.append(t.take[p])
-    row, alive = t.challenges[p], st.alive
+    alive = st.alive
+    if 0 not in alive:  # everyone living: the row made once (tables.py)
+        out += t.all_challenged[p]
+        return out
+    row = t.challenges[p]
     for q in t.others[p]:  # the others in order of play from p (W3)
         if alive[q]:
             out.append(row[q])
@@ -92,6 +96,10 @@ def end_turn(st: War) -> None:
     """The turn's settlement is over: every death at once (W16, W17), then the end (W18)
     or the next turn; a killer over the hand limit discards down to it first."""
     alive, hands, tokens, fated = st.alive, st.hands, st.tokens, st.fated
+    if 0 not in tokens and [] not in hands and 1 not in fated:  # (the dead hold nothing:
+        st.current = st.tab.others[st.current][0]  # all live, nobody dies; C-level scans)
+        start_turn(st)
+        return
     dead = []
     living = 0
     for p in st.tab.seats:
@@ -114,9 +122,10 @@ def _deaths(st: War, dead: list[int]) -> None:
     killers: list[int] = []
     for p in dead:
         killers += _bury(st, p, dead)
+    alive = st.alive
     for p in dead:
-        st.alive[p] = 0
-    living = [p for p in range(st.players) if st.alive[p]]
+        alive[p] = 0
+    living = [p for p in st.tab.seats if alive[p]]
     if len(living) == 1:
         st.end_game(P[living[0]], f"{P[living[0]]} is the last player standing (W18)")
         return
@@ -165,6 +174,13 @@ def _share_cards(st: War, cards: list[int], heirs: list[int]) -> list[int]:
         for k in cards:
             discard[k] += 1
         return []
+    if len(heirs) == 1:  # one killer takes them all, the hand sorted already (below, written out)
+        heir = heirs[0]
+        hand = st.hands[heir]
+        hand += cards
+        hand.sort()
+        st.trail.append((len(st.history), TAKEN, heir, tuple(cards)))  # (st.record, written out)
+        return [heir]
     order = sorted(cards, key=st.tab.share_rank.__getitem__)  # highest score first
     n = len(order) // len(heirs) * len(heirs)
     got: dict[int, list[int]] = {}
