@@ -15,9 +15,9 @@ from bisect import insort
 from typing import TYPE_CHECKING, Any, Final
 
 from ..actions import Action
+from ..generator import LCG_A, LCG_C, MASK
 from .chance import DRAW, REVEAL, draw_now, take
-from .registry import CARD, PLAYER, REG, dead_check
-from .tables import each_kind
+from .registry import CARD, PLAYER, REG, SEATS, dead_check
 
 if TYPE_CHECKING:
     from .state import War
@@ -28,11 +28,26 @@ def draw_into_hand(st: War, p: int) -> None:
     """A step: `p` draws a card into their hand (W4, W9): nothing from an empty deck."""
     if st.deck_top:  # (known: the machine's `chance` would take it at once)
         _into_hand(st, draw_now(st), p)
-    elif any(st.deck):
-        if st.explicit:
-            st.chance(DRAW, _drawn, (p,))
-        else:  # sampled: `chance` written out
-            _into_hand(st, draw_now(st), p)
+        return
+    deck = st.deck
+    size = sum(deck)
+    if not size:
+        return
+    if st.explicit:
+        st.chance(DRAW, _drawn, (p,))
+        return
+    # sampled: `chance` and `draw_now` written out (the generator's step, the walk over the
+    # counts)
+    st.rng = z = (st.rng * LCG_A + LCG_C) & MASK
+    r = (z >> 32) % size
+    kind = 0
+    for n in deck:
+        if r < n:
+            deck[kind] = n - 1
+            break
+        r -= n
+        kind += 1  # (a plain count costs less than enumerate)
+    _into_hand(st, kind, p)
 
 
 def _drawn(st: War, name: Any, p: int) -> None:
@@ -104,8 +119,14 @@ def discard_one(st: War, p: int) -> None:
 
 def _legal_discard(st: War) -> list[Action]:
     p = st.ask
-    t = st.tab
-    return each_kind(st.hands[p], t.discards[p])
+    row = st.tab.discards[p]
+    out = []  # (tables.each_kind, written out)
+    last = -1
+    for k in st.hands[p]:
+        if k != last:
+            out.append(row[k])
+            last = k
+    return out
 
 
 def _apply_discard(st: War, a: Action) -> None:
@@ -120,11 +141,12 @@ def _apply_discard(st: War, a: Action) -> None:
 def trim(st: War, p: int) -> None:
     """A step: `p` discards down to the hand limit, a card at a time (W4, W17)."""
     if st.alive[p] and len(st.hands[p]) > st.tab.hand_limit:
-        st.queue.append((trim, (p,)))
+        st.queue.append(_TRIMS[p])  # (trim, (p,)), made once
         st.ask = p  # (discard_one, written out: the hand holds a card)
         st.wait = DISCARD
 
 
+_TRIMS: Final = tuple((trim, (p,)) for p in range(SEATS))  # queue items, shared
 V_DISCARD: Final = REG.verb("discard", PLAYER, CARD, apply=_apply_discard, check=dead_check,
                             help="discard a card of your choice, face up (collateral "
                                  "damage; a hand over the limit)")

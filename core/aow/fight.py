@@ -23,7 +23,6 @@ from .chance import deck_size, take
 from .contest import BLIND, COLLECTIVE, DUEL, Fight
 from .registry import CARD, PLAYER, REG, TOKENS, P, act, dead_check
 from .rules import Ctx
-from .tables import each_kind
 
 if TYPE_CHECKING:
     from .state import War
@@ -60,7 +59,9 @@ def _stake(st: War, p: int, n: int) -> None:
     st.tokens[p] -= n
     f.stake[p] += n
     seats = f.seats
-    if p not in seats:  # in order of play from the attacker (W3)
+    if not seats:  # (the attacker's first stake)
+        seats.append(p)
+    elif p not in seats:  # in order of play from the attacker (W3)
         att, n = f.attacker, st.players
         d = (p - att) % n
         i = 0
@@ -105,8 +106,14 @@ def _apply_bet(st: War, a: Action) -> None:
 
 def _legal_play(st: War) -> list[Action]:
     p = st.ask
-    t = st.tab
-    return each_kind(st.hands[p], t.plays[p])  # W8: any card
+    row = st.tab.plays[p]
+    out = []  # W8: any card (tables.each_kind, written out)
+    last = -1
+    for k in st.hands[p]:
+        if k != last:
+            out.append(row[k])
+            last = k
+    return out
 
 
 def _apply_play(st: War, a: Action) -> None:
