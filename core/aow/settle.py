@@ -174,27 +174,37 @@ def _apply_pass(st: War, a: Action) -> None:
 
 
 # ====================================================================== the comparison
-def _key(st: War, f: Fight, p: int) -> tuple[int, int]:
-    """A player's place in the comparison: the card's rank, then its total (W8, W12)."""
+def _keyed(st: War, f: Fight) -> tuple[list[int], list[tuple[int, int]]]:
+    """The players whose card can win (`_in_play`) and each one's place in the comparison:
+    the card's rank, then its total (W8, W12), in one pass."""
     t = st.tab
-    cards = t.cards
-    card = cards[f.card[p]]
-    r = t.ranks[card.index]
-    total = card.score
-    for k in f.added[p]:
-        total += cards[k].bonus
-    return card.rank(st, t.ctx[p]) if r is None else r, total
+    cards, ctx, ranks, card, out, added = t.cards, t.ctx, t.ranks, f.card, f.out, f.added
+    alive: list[int] = []
+    keys: list[tuple[int, int]] = []
+    for p in f.seats:
+        k = card[p]
+        if k >= 0 and not out[p]:
+            c = cards[k]
+            r = ranks[k]
+            if r is None:
+                r = c.rank(st, ctx[p])
+            if r >= 0:
+                total = c.score
+                for a in added[p]:
+                    total += cards[a].bonus
+                alive.append(p)
+                keys.append((r, total))
+    return alive, keys
 
 
 def compare(st: War) -> None:
     """The highest rank and total wins (W9); even scores (W10, W14); no winner (W9)."""
     f = st.fight
     assert f is not None
-    alive = _in_play(st, f)
+    alive, keys = _keyed(st, f)
     if len(f.seats) < 2 or not alive:
         no_contest(st, ())
         return
-    keys = [_key(st, f, p) for p in alive]
     best = keys[0]
     winners: tuple[int, ...] = ()
     for p, key in zip(alive, keys, strict=True):  # (in order of play from the attacker, W3)
@@ -302,9 +312,11 @@ def close(st: War, winners: tuple[int, ...], collateral: tuple[Any, ...] = ()) -
     took each last card or token (W17); replacement draws come after (W16)."""
     st.fight = None
     st.ask = -1
-    st.queue.append((doom, (winners,)))
     if collateral and winners:
+        st.queue.append((doom, (winners,)))
         st.push_ops(collateral, st.tab.ctx[winners[0]])
+    else:  # (queued, it would run next: every caller closes last)
+        doom(st, winners)
 
 
 def doom(st: War, winners: tuple[int, ...]) -> None:
