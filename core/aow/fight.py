@@ -88,10 +88,10 @@ def ask_bet(st: War, p: int) -> None:
 
 def _legal_bet(st: War) -> list[Action]:
     p = st.ask
-    n, row = st.tokens[p], st.tab.bets[p]
-    if n > len(row):  # (more than the box holds: only from a position set by hand)
+    n, lists = st.tokens[p], st.tab.bet_lists[p]
+    if n >= len(lists):  # (more than the box holds: only from a position set by hand)
         return [act(V_BET, p, k) for k in range(1, n + 1)]
-    return row[:n]  # W5: 1 to all the bettor holds
+    return lists[n]  # W5: 1 to all the bettor holds (the listing made once, as it is)
 
 
 def _apply_bet(st: War, a: Action) -> None:
@@ -143,17 +143,18 @@ def _legal_answer(st: War) -> list[Action]:
     p, bet, t = st.ask, f.bet, st.tab
     held = st.tokens[p]
     if held < bet:  # W5: with fewer tokens than the bet, only refuse
-        return [t.refuse[p]]
-    out = [t.refuse[p], t.accept[p]]
-    if f.kind == DUEL:  # W7: up to the initial bet again; none in a Massacre (W14)
-        most = t.raise_limit * bet
-        if held - bet < most:
-            most = held - bet
-        if most > 0:
-            row = t.raises[p]
-            out += row[:most] if most <= len(row) else [
-                act(V_RAISE, p, n) for n in range(1, most + 1)]
-    return out
+        return t.refuse_lists[p]  # (the listings made once, given as they are)
+    lists = t.answer_lists[p]
+    if f.kind != DUEL:  # none in a Massacre (W14)
+        return lists[0]
+    most = t.raise_limit * bet  # W7: up to the initial bet again
+    if held - bet < most:
+        most = held - bet
+    if most <= 0:
+        return lists[0]
+    if most < len(lists):
+        return lists[most]
+    return [t.refuse[p], t.accept[p], *(act(V_RAISE, p, n) for n in range(1, most + 1))]
 
 
 def _apply_refuse(st: War, a: Action) -> None:
@@ -224,10 +225,8 @@ def _ask_attacker(st: War) -> None:
 def _legal_response(st: War) -> list[Action]:
     f = st.fight
     assert f is not None
-    p, t = st.ask, st.tab
-    if st.tokens[p] >= f.raised:
-        return [t.match[p], t.fold[p]]
-    return [t.fold[p]]
+    match, fold = st.tab.response_lists[st.ask]  # (the listings made once, as they are)
+    return match if st.tokens[st.ask] >= f.raised else fold
 
 
 def _apply_match(st: War, a: Action) -> None:

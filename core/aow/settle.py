@@ -151,6 +151,8 @@ def _legal_wise(st: War) -> list[Action]:
             a = row[k]
             if a is not None:
                 out.append(a)
+    if not out:  # (no Wise Man held: the listing made once, as it is)
+        return t.pass_lists[p]
     out.append(t.pass_[p])
     return out
 

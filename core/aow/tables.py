@@ -21,12 +21,13 @@ Row = tuple[Action, ...]
 class Tables:
     """Constants and interned actions for one set of rules and team size."""
 
-    __slots__ = ("accept", "adds", "all_challenged", "bets", "cards", "cards_dealt", "challenges",
-                 "ctx", "deal_aside", "deal_cards", "deal_deck", "deal_lefts", "deal_seats",
-                 "discards", "draw", "fold", "hand_limit", "index", "left_out", "match", "names",
-                 "new_fight", "order", "others", "pass_", "plays", "raise_limit", "raises",
-                 "ranks", "refuse", "refused_to_hand", "seats", "share_rank", "take",
-                 "turn_limit")
+    __slots__ = ("accept", "adds", "all_challenged", "answer_lists", "bet_lists", "bets", "cards",
+                 "cards_dealt", "challenges", "ctx", "deal_aside", "deal_cards", "deal_deck",
+                 "deal_lefts", "deal_seats", "discards", "draw", "fold", "hand_limit", "index",
+                 "left_out", "match", "names", "new_fight", "order", "others", "pass_",
+                 "pass_lists", "plays", "raise_limit", "raises", "ranks", "refuse",
+                 "refuse_lists", "refused_to_hand", "response_lists", "seats", "share_rank",
+                 "take", "turn_limit", "turn_lists")
 
     def __init__(self, rules: WarRules, players: int) -> None:
         self._constants(rules, players)
@@ -99,6 +100,26 @@ class Tables:
         self.bets, self.raises = numbers(V_BET), numbers(V_RAISE)
         self.plays, self.discards = by_card(V_PLAY), by_card(V_DISCARD)
         self.adds = by_card(V_ADD, only_bonus=True)  # None: not a Wise Man (W8)
+        self._listings(players)
+
+    def _listings(self, players: int) -> None:
+        """Whole listings a decision kind gives as they are (the machine never changes a
+        kind's list and hands out copies: `Machine.legal_actions`), so that listing them
+        builds nothing."""
+        seats = range(players)
+        # a turn when everyone lives: [draw, take, challenges], by whether the player may
+        # draw (2) and take (1)
+        self.turn_lists = tuple(tuple(
+            ([self.draw[p]] if i & 2 else []) + ([self.take[p]] if i & 1 else [])
+            + list(self.all_challenged[p]) for i in range(4)) for p in seats)
+        self.bet_lists = tuple([row[:n] for n in range(len(row) + 1)] for row in self.bets)
+        # an answer: refuse, accept, and the raises up to `most` (a list a number)
+        self.answer_lists = tuple([[self.refuse[p], self.accept[p], *self.raises[p][:n]]
+                                   for n in range(len(self.raises[p]) + 1)] for p in seats)
+        self.refuse_lists = tuple([self.refuse[p]] for p in seats)
+        self.response_lists = tuple(([self.match[p], self.fold[p]], [self.fold[p]])
+                                    for p in seats)
+        self.pass_lists = tuple([self.pass_[p]] for p in seats)
 
 
 def _whole(text: str) -> int | None:

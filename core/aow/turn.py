@@ -43,15 +43,15 @@ def start_turn(st: War) -> None:
 def _legal_turn(st: War) -> list[Action]:
     p = st.current
     t = st.tab
+    draw = len(st.hands[p]) < t.hand_limit and bool(st.deck_top or any(st.deck))
+    alive = st.alive
+    if 0 not in alive:  # everyone living: the listing made once (tables.py), as it is
+        return t.turn_lists[p][(2 if draw else 0) + (1 if st.centre else 0)]
     out = []
-    if len(st.hands[p]) < t.hand_limit and (st.deck_top or any(st.deck)):
+    if draw:
         out.append(t.draw[p])
     if st.centre:
         out.append(t.take[p])
-    alive = st.alive
-    if 0 not in alive:  # everyone living: the row made once (tables.py)
-        out += t.all_challenged[p]
-        return out
     row = t.challenges[p]
     for q in t.others[p]:  # the others in order of play from p (W3)
         if alive[q]:
