@@ -125,23 +125,22 @@ def _deal_fresh(st: War) -> None:
     from the generator, the same trail, hands and deck."""
     t = st.tab
     cards = t.deal_cards.copy()  # (see `_deal_now`)
+    deck, hands, trail, entries = st.deck, st.hands, st.trail, t.deal_entries
     z = st.rng
-    dealt = []
-    for left in t.deal_lefts:  # p1 to pN, and round again
+    for left, p in t.deal_steps:  # p1 to pN, and round again: the cards left, the seat
         z = (z * LCG_A + LCG_C) & MASK  # (st.next(), written out)
-        dealt.append(cards.pop((z >> 32) % left))
-    st.rng = z
-    deck = st.deck
-    for kind in dealt:
+        kind = cards.pop((z >> 32) % left)
         deck[kind] -= 1
+        hands[p].append(kind)
+        trail.append(entries[p][kind])  # (0, DEAL, p, kind), made once (st.record's)
+    st.rng = z
+    for hand in hands:
+        hand.sort()
     for k, n in t.left_out:  # W1: the cards left out of the deal go back into the deck
         deck[k] += n
     st.aside = [0] * len(deck)
-    st.trail.extend(zip(repeat(0), repeat(DEAL), t.deal_seats, dealt, strict=False))
-    n = st.players
-    st.hands = [sorted(dealt[p::n]) for p in t.seats]
     if st.logging:
-        for p, kind in zip(t.deal_seats, dealt, strict=True):
+        for _, _, p, kind in trail:
             st.note("deal", st.seat(p), t.names[kind])
 
 

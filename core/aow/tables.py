@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from ..actions import Action
+from .chance import DEAL
 from .contest import fight_maker
 from .registry import REG, P, act
 from .rules import Ctx, WarRules
@@ -23,11 +24,11 @@ class Tables:
 
     __slots__ = ("accept", "adds", "all_challenged", "answer_lists", "bet_lists", "bets", "cards",
                  "cards_dealt", "challenges", "ctx", "deal_aside", "deal_cards", "deal_deck",
-                 "deal_lefts", "deal_seats", "discards", "draw", "fold", "hand_limit", "index",
-                 "left_out", "match", "names", "new_fight", "order", "others", "pass_",
-                 "pass_lists", "plays", "raise_limit", "raises", "ranks", "refuse",
-                 "refuse_lists", "refused_to_hand", "response_lists", "seats", "share_rank",
-                 "take", "turn_limit", "turn_lists")
+                 "deal_entries", "deal_seats", "deal_steps", "discards", "draw", "fold",
+                 "hand_limit", "index", "left_out", "match", "names", "new_fight", "order",
+                 "others", "pass_", "pass_lists", "plays", "raise_limit", "raises", "ranks",
+                 "refuse", "refuse_lists", "refused_to_hand", "response_lists", "seats",
+                 "share_rank", "take", "turn_limit", "turn_lists")
 
     def __init__(self, rules: WarRules, players: int) -> None:
         self._constants(rules, players)
@@ -59,9 +60,13 @@ class Tables:
         self.seats = tuple(range(players))
         self.new_fight = fight_maker(players)  # a challenge's Fight for this team size
         self.deal_seats = tuple(p for _ in range(rules.p("setup.cards_dealt")) for p in self.seats)
-        # the cards left in the deck before each card of the deal (setup.py's draws)
-        self.deal_lefts = tuple(range(len(self.deal_cards), len(self.deal_cards)
-                                      - len(self.deal_seats), -1))
+        # each card of the deal (setup.py's draws): the cards left in the deck before it, the
+        # seat it goes to; and its trail entry (at 0, DEAL, seat, kind) by seat and kind
+        self.deal_steps = tuple(zip(range(len(self.deal_cards), len(self.deal_cards)
+                                          - len(self.deal_seats), -1), self.deal_seats,
+                                    strict=True))
+        self.deal_entries = tuple(tuple((0, DEAL, p, k) for k in range(len(rules.cards)))
+                                  for p in self.seats)
         self.order = tuple(tuple((p + i) % players for i in range(players)) for p in self.seats)
         self.others = tuple(row[1:] for row in self.order)
         # a dead player's cards dealt to the killers highest score first (W17), then by kind
