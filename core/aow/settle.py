@@ -46,9 +46,11 @@ def reveal(st: War) -> None:
                 items.append((op, ctx[p]))
     q = st.queue
     q.append(_COMPARE)
-    q.append(_WISE_ROUND)
     if items:
+        q.append(_WISE_ROUND)
         st.push_many(items)  # W11: one at a time, in order of play from the attacker
+    else:  # (queued, it would run next: every caller reveals last)
+        _wise_round(st)
 
 
 def in_comparison(st: War, kind: int) -> int:
@@ -132,7 +134,11 @@ def _wise_round(st: War) -> None:
                 if after < 0 and at > last:
                     after = p
         at += 1  # noqa: SIM113 (a plain count costs less than enumerate)
-    if not asked or passes >= asked:
+    if not asked or passes >= asked:  # the rounds are over: the comparison (queued under
+        q = st.queue  # them by `reveal`, it runs next)
+        if q and q[-1] is _COMPARE:
+            q.pop()
+            compare(st)
         return
     st.ask = after if after >= 0 else first
     f.wise[0] = i + 1
@@ -257,8 +263,12 @@ def _win(st: War, w: int) -> None:
     if st.logging:
         st.note("wins", st.seat(w), won)
     _engaged(st, f)
-    st.queue.append((replace, (w, draws)))
-    close(st, (w,), card.collateral)
+    if card.collateral:
+        st.queue.append((replace, (w, draws)))
+        close(st, (w,), card.collateral)
+        return
+    close(st, (w,))  # (it queues nothing here: the draws, queued, would run next)
+    replace(st, w, draws)
 
 
 def _tie_duel(st: War) -> None:

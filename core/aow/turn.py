@@ -60,8 +60,12 @@ def _legal_turn(st: War) -> list[Action]:
 
 
 def _apply_draw(st: War, a: Action) -> None:
-    st.queue.append(_END_TURN)
+    q = st.queue
+    q.append(_END_TURN)
     draw_into_hand(st, a.player)
+    if st.wait is None and q[-1] is _END_TURN:  # nothing queued after it: it runs next
+        q.pop()
+        end_turn(st)
 
 
 def _apply_take(st: War, a: Action) -> None:
@@ -69,7 +73,7 @@ def _apply_take(st: War, a: Action) -> None:
     st.tokens[a.player] += 1
     if st.logging:
         st.note("token", st.seat(a.player))
-    st.queue.append(_END_TURN)
+    end_turn(st)  # (queued, it would run next)
 
 
 def _apply_challenge(st: War, a: Action) -> None:
