@@ -134,16 +134,22 @@ def _wise_round(st: War) -> None:
                 if after < 0 and at > last:
                     after = p
         at += 1  # noqa: SIM113 (a plain count costs less than enumerate)
-    if not asked or passes >= asked:  # the rounds are over: the comparison (queued under
-        q = st.queue  # them by `reveal`, it runs next)
-        if q and q[-1] is _COMPARE:
-            q.pop()
-            compare(st)
+    if not asked or passes >= asked:
+        _rounds_over(st)
         return
     st.ask = after if after >= 0 else first
     f.wise[0] = i + 1
     st.queue.append(_WISE_ROUND)
     st.wait = WISE
+
+
+def _rounds_over(st: War) -> None:
+    """The Wise Men rounds are over: the comparison, queued under them by `reveal`, runs
+    next (at once)."""
+    q = st.queue
+    if q and q[-1] is _COMPARE:
+        q.pop()
+        compare(st)
 
 
 def _legal_wise(st: War) -> list[Action]:

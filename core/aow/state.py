@@ -31,6 +31,7 @@ from . import ai, cards, info, invariants, pickling, position, settle, setup
 from . import fight as challenges
 from .chance import deck_size
 from .contest import Fight
+from .loader import shipped
 from .registry import GAME, REG, P
 from .rules import Ctx, WarRules
 from .tables import Tables, tables
@@ -140,6 +141,23 @@ class War(Machine):
     fated: list[int]
     deaths: list[tuple[int, int, str, tuple[int, ...]]]
     drawn: tuple[int, ...]
+
+    @classmethod
+    def create(cls, players: int = 2, seed: int = 0, log: bool = False, chance: str = "sample",
+               difficulty: str = "medium", phase: str = "mission", variants: Any = (),
+               position: Any = None, **options: Any) -> War:
+        """`new_game`'s game (game.py) from the first game's call (the shipped rules, its
+        options at their defaults, no position): set up at once, the rest through
+        `new_game` (a new game is on a search's path, as a decision is)."""
+        if (not options and position is None and variants == () and difficulty == "medium"
+                and phase == "mission"):
+            rules = shipped(WAR_DEFAULT)
+            if rules is not None:
+                return setup.new(cls, rules, players, seed, True, log, chance)
+        made: War = cls._part("game", "new_game")(
+            players=players, seed=seed, log=log, chance=chance, difficulty=difficulty,
+            phase=phase, variants=variants, position=position, **options)
+        return made
 
     @classmethod
     def new(cls, rules: WarRules, players: int, seed: int, start: bool = True,
