@@ -40,13 +40,22 @@ def draw_into_hand(st: War, p: int) -> None:
     # counts)
     st.rng = z = (st.rng * LCG_A + LCG_C) & MASK
     r = (z >> 32) % size
-    kind = 0
-    for n in deck:
-        if r < n:
-            deck[kind] = n - 1
-            break
-        r -= n
-        kind += 1  # (a plain count costs less than enumerate)
+    if r < size >> 1:  # the r-th card in card order: the counts walked from the nearer end
+        kind = 0
+        for n in deck:
+            if r < n:
+                break
+            r -= n
+            kind += 1  # noqa: SIM113 (a plain count costs less than enumerate)
+    else:  # (the r-th card from the front is the (size - 1 - r)-th from the back)
+        r = size - 1 - r
+        kind = len(deck) - 1
+        for n in reversed(deck):
+            if r < n:
+                break
+            r -= n
+            kind -= 1
+    deck[kind] -= 1
     _into_hand(st, kind, p)
 
 

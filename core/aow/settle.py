@@ -154,16 +154,14 @@ def _rounds_over(st: War) -> None:
 
 def _legal_wise(st: War) -> list[Action]:
     p, t = st.ask, st.tab
-    row = t.adds[p]
-    out = []
-    last = -1
-    for k in st.hands[p]:  # each Wise Man held, once a kind, in card order
-        if k != last:
-            last = k
-            a = row[k]
-            if a is not None:
-                out.append(a)
-    if not out:  # (no Wise Man held: the listing made once, as it is)
+    hand = st.hands[p]
+    out = None
+    for k in t.bonus_kinds:  # each Wise Man held, once a kind, in card order
+        if k in hand:
+            if out is None:
+                out = []
+            out.append(t.adds[p][k])
+    if out is None:  # (no Wise Man held: the listing made once, as it is)
         return t.pass_lists[p]
     out.append(t.pass_[p])
     return out

@@ -22,13 +22,13 @@ Row = tuple[Action, ...]
 class Tables:
     """Constants and interned actions for one set of rules and team size."""
 
-    __slots__ = ("accept", "adds", "all_challenged", "answer_lists", "bet_lists", "bets", "cards",
-                 "cards_dealt", "challenges", "ctx", "deal_aside", "deal_cards", "deal_deck",
-                 "deal_entries", "deal_seats", "deal_steps", "discards", "draw", "fold",
-                 "hand_limit", "index", "left_out", "match", "names", "new_fight", "order",
-                 "others", "pass_", "pass_lists", "plays", "raise_limit", "raises", "ranks",
-                 "refuse", "refuse_lists", "refused_to_hand", "response_lists", "seats",
-                 "share_rank", "take", "turn_limit", "turn_lists")
+    __slots__ = ("accept", "adds", "all_challenged", "answer_lists", "bet_lists", "bets",
+                 "bonus_kinds", "cards", "cards_dealt", "challenges", "ctx", "deal_aside",
+                 "deal_cards", "deal_deck", "deal_entries", "deal_seats", "deal_steps",
+                 "discards", "draw", "fold", "hand_limit", "index", "left_out", "match", "names",
+                 "new_fight", "order", "others", "pass_", "pass_lists", "plays", "raise_limit",
+                 "raises", "ranks", "refuse", "refuse_lists", "refused_to_hand", "response_lists",
+                 "seats", "share_rank", "take", "turn_limit", "turn_lists")
 
     def __init__(self, rules: WarRules, players: int) -> None:
         self._constants(rules, players)
@@ -105,6 +105,7 @@ class Tables:
         self.bets, self.raises = numbers(V_BET), numbers(V_RAISE)
         self.plays, self.discards = by_card(V_PLAY), by_card(V_DISCARD)
         self.adds = by_card(V_ADD, only_bonus=True)  # None: not a Wise Man (W8)
+        self.bonus_kinds = tuple(c.index for c in rules.cards if c.bonus)  # the Wise Men's
         self._listings(players)
 
     def _listings(self, players: int) -> None:

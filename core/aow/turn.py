@@ -101,7 +101,16 @@ def end_turn(st: War) -> None:
     or the next turn; a killer over the hand limit discards down to it first."""
     alive, hands, tokens, fated = st.alive, st.hands, st.tokens, st.fated
     if 0 not in tokens and [] not in hands and 1 not in fated:  # (the dead hold nothing:
-        st.current = st.tab.others[st.current][0]  # all live, nobody dies; C-level scans)
+        t = st.tab  # all live, nobody dies; C-level scans): the next seat's turn
+        st.current = p = t.others[st.current][0]
+        if st.turn < t.turn_limit and not st.logging:  # (start_turn, written out)
+            st.turn += 1
+            n = st.players
+            st.doom_cards = [None] * n
+            st.doom_tokens = [None] * n
+            st.ask = p
+            st.wait = TURN
+            return
         start_turn(st)
         return
     dead = []
