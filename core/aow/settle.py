@@ -119,20 +119,19 @@ def _wise_round(st: War) -> None:
     # (`_in_play(st, f, st.hands)` written out: how many are asked, the first, the first
     # after the player asked last)
     t = st.tab
-    cards, ctx, ranks, card, out, hands = t.cards, t.ctx, t.ranks, f.card, f.out, st.hands
+    can_win, card, out, hands = t.can_win, f.card, f.out, st.hands
     asked = 0
     first = after = -1
     at = 0
     for p in order:
-        k = card[p]
-        if k >= 0 and not out[p] and hands[p]:
-            r = ranks[k]
-            if (cards[k].rank(st, ctx[p]) if r is None else r) >= 0:
-                asked += 1
-                if first < 0:
-                    first = p
-                if after < 0 and at > last:
-                    after = p
+        w = can_win[card[p]]  # (no card, -1: the last entry, 0)
+        if w and not out[p] and hands[p] and (
+                w == 1 or t.cards[card[p]].rank(st, t.ctx[p]) >= 0):
+            asked += 1
+            if first < 0:
+                first = p
+            if after < 0 and at > last:
+                after = p
         at += 1  # noqa: SIM113 (a plain count costs less than enumerate)
     if not asked or passes >= asked:
         _rounds_over(st)

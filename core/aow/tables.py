@@ -23,12 +23,12 @@ class Tables:
     """Constants and interned actions for one set of rules and team size."""
 
     __slots__ = ("accept", "adds", "all_challenged", "answer_lists", "bet_lists", "bets",
-                 "bonus_kinds", "cards", "cards_dealt", "challenges", "ctx", "deal_aside",
-                 "deal_cards", "deal_deck", "deal_entries", "deal_seats", "deal_steps",
-                 "discards", "draw", "fold", "hand_limit", "index", "left_out", "match", "names",
-                 "new_fight", "order", "others", "pass_", "pass_lists", "plays", "raise_limit",
-                 "raises", "ranks", "refuse", "refuse_lists", "refused_to_hand", "response_lists",
-                 "seats", "share_rank", "take", "turn_limit", "turn_lists")
+                 "bonus_kinds", "can_win", "cards", "cards_dealt", "challenges", "ctx",
+                 "deal_aside", "deal_cards", "deal_deck", "deal_entries", "deal_seats",
+                 "deal_steps", "discards", "draw", "fold", "hand_limit", "index", "left_out",
+                 "match", "names", "new_fight", "order", "others", "pass_", "pass_lists", "plays",
+                 "raise_limit", "raises", "ranks", "refuse", "refuse_lists", "refused_to_hand",
+                 "response_lists", "seats", "share_rank", "take", "turn_limit", "turn_lists")
 
     def __init__(self, rules: WarRules, players: int) -> None:
         self._constants(rules, players)
@@ -51,6 +51,9 @@ class Tables:
         self.index: dict[Any, int] = dict(rules.index)  # a card's name -> its kind
         # a rank written as a whole number is that number whatever the state: read once
         self.ranks = tuple(_whole(c.text.get("rank", "")) for c in rules.cards)
+        # whether a card can win (W9): 1 its rank, a whole number, is 0 or more, 2 its rank
+        # is worked out in play, 0 never; and a last entry 0, read for no card (-1)
+        self.can_win = (*(2 if r is None else 1 if r >= 0 else 0 for r in self.ranks), 0)
         self._orders(rules, players)
 
     def _orders(self, rules: WarRules, players: int) -> None:
