@@ -51,9 +51,7 @@ class Tables:
         self.index: dict[Any, int] = dict(rules.index)  # a card's name -> its kind
         # a rank written as a whole number is that number whatever the state: read once
         self.ranks = tuple(_whole(c.text.get("rank", "")) for c in rules.cards)
-        # whether a card can win (W9): 1 its rank, a whole number, is 0 or more, 2 its rank
-        # is worked out in play, 0 never; and a last entry 0, read for no card (-1)
-        self.can_win = (*(2 if r is None else 1 if r >= 0 else 0 for r in self.ranks), 0)
+        self.can_win = _can_win(self.ranks)
         self._orders(rules, players)
 
     def _orders(self, rules: WarRules, players: int) -> None:
@@ -129,6 +127,12 @@ class Tables:
         self.response_lists = tuple(([self.match[p], self.fold[p]], [self.fold[p]])
                                     for p in seats)
         self.pass_lists = tuple([self.pass_[p]] for p in seats)
+
+
+def _can_win(ranks: tuple[int | None, ...]) -> tuple[int, ...]:
+    """Whether each card can win (W9): 1 its rank, a whole number, is 0 or more, 2 its rank
+    is worked out in play, 0 never; and a last entry 0, read for no card (-1)."""
+    return (*(2 if r is None else 1 if r >= 0 else 0 for r in ranks), 0)
 
 
 def _whole(text: str) -> int | None:
