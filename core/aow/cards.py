@@ -56,7 +56,14 @@ def draw_into_hand(st: War, p: int) -> None:
             r -= n
             kind -= 1
     deck[kind] -= 1
-    _into_hand(st, kind, p)
+    st.trail.append((len(st.history), DRAW, p, kind))  # (_into_hand, written out below)
+    card = st.rules.cards[kind]
+    if card.on_draw:  # played at once, replaced by nothing (W14, W15)
+        _played_at_once(st, card, p)
+        return
+    insort(st.hands[p], kind)
+    if st.logging:
+        st.note("draw", st.seat(p), card.name)
 
 
 def _drawn(st: War, name: Any, p: int) -> None:
@@ -70,14 +77,20 @@ def _into_hand(st: War, kind: int, p: int) -> None:
     st.trail.append((len(st.history), DRAW, p, kind))  # (st.record, written out)
     card = st.rules.cards[kind]
     if card.on_draw:  # played at once, replaced by nothing (W14, W15)
-        st.discard[kind] += 1
-        if st.logging:
-            st.note("played_at_once", st.seat(p), card.name)
-        st.push_ops(card.on_draw, st.tab.ctx[p])
+        _played_at_once(st, card, p)
         return
     insort(st.hands[p], kind)
     if st.logging:
         st.note("draw", st.seat(p), card.name)
+
+
+def _played_at_once(st: War, card: Any, p: int) -> None:
+    """A card played at once when drawn (a Massacre, a Fortune Teller: its `on_draw`) goes
+    face up to the discard pile and its text runs for its drawer (W14, W15)."""
+    st.discard[card.index] += 1
+    if st.logging:
+        st.note("played_at_once", st.seat(p), card.name)
+    st.push_ops(card.on_draw, st.tab.ctx[p])
 
 
 def to_discard(st: War, kinds: list[int], who: int = -1) -> None:

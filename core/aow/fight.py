@@ -97,8 +97,14 @@ def _legal_bet(st: War) -> list[Action]:
 def _apply_bet(st: War, a: Action) -> None:
     f = st.fight
     assert f is not None and isinstance(a.arg, int)
-    f.bet = a.arg
-    _stake(st, a.player, a.arg)
+    f.bet = n = a.arg
+    p = a.player
+    if f.seats:  # (a bet is a challenge's first stake: `_stake`, written out, below)
+        _stake(st, p, n)
+    else:
+        st.tokens[p] -= n
+        f.stake[p] += n
+        f.seats.append(p)
     if st.logging:
         st.note("bet", st.seat(a.player), a.arg)
     st.wait = PLAY  # the card face down, before the target answers

@@ -330,8 +330,13 @@ def close(st: War, winners: tuple[int, ...], collateral: tuple[Any, ...] = ()) -
     if collateral and winners:
         st.queue.append((doom, (winners,)))
         st.push_ops(collateral, st.tab.ctx[winners[0]])
-    else:  # (queued, it would run next: every caller closes last)
-        doom(st, winners)
+        return
+    tokens, hands = st.tokens, st.hands  # (queued, `doom` would run next: every caller
+    if 0 not in tokens and [] not in hands:  # closes last; its case of all living, none
+        n = st.players  # doomed, written out)
+        st.doom_cards, st.doom_tokens = [None] * n, [None] * n
+        return
+    doom(st, winners)
 
 
 def doom(st: War, winners: tuple[int, ...]) -> None:
