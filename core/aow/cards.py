@@ -127,7 +127,7 @@ def lose_cards(st: War, p: int, n: int) -> None:
     """`p` discards `n` cards of their choice, as far as their hand goes (W9)."""
     if p < 0 or not st.alive[p]:
         return
-    item, q = (discard_one, (p,)), st.queue
+    item, q = _DISCARD_ONES[p], st.queue  # (discard_one, (p,)), made once
     for _ in range(n):
         q.append(item)  # (st.push, written out)
 
@@ -169,6 +169,7 @@ def trim(st: War, p: int) -> None:
 
 
 _TRIMS: Final = tuple((trim, (p,)) for p in range(SEATS))  # queue items, shared
+_DISCARD_ONES: Final = tuple((discard_one, (p,)) for p in range(SEATS))
 V_DISCARD: Final = REG.verb("discard", PLAYER, CARD, apply=_apply_discard, check=dead_check,
                             help="discard a card of your choice, face up (collateral "
                                  "damage; a hand over the limit)")
