@@ -26,9 +26,10 @@ class Tables:
                  "bonus_kinds", "can_win", "cards", "cards_dealt", "challenges", "ctx",
                  "deal_aside", "deal_cards", "deal_deck", "deal_entries", "deal_seats",
                  "deal_steps", "discards", "draw", "fold", "hand_limit", "index", "left_out",
-                 "match", "names", "new_fight", "order", "others", "pass_", "pass_lists", "plays",
-                 "raise_limit", "raises", "ranks", "refuse", "refuse_lists", "refused_to_hand",
-                 "response_lists", "seats", "share_rank", "take", "turn_limit", "turn_lists")
+                 "match", "names", "new_fight", "no_cards", "order", "others", "pass_",
+                 "pass_lists", "plays", "raise_limit", "raises", "ranks", "refuse",
+                 "refuse_lists", "refused_to_hand", "response_lists", "seats", "share_rank",
+                 "take", "turn_limit", "turn_lists")
 
     def __init__(self, rules: WarRules, players: int) -> None:
         self._constants(rules, players)
@@ -47,6 +48,7 @@ class Tables:
         self.raise_limit: int = rules.p("rules.raise_limit")
         self.refused_to_hand: bool = rules.p("rules.refused_card") == "hand"
         self.cards = rules.cards
+        self.no_cards = [0] * len(rules.cards)  # a deck (or pile) of no card, by kind
         self.names = tuple(c.name for c in rules.cards)
         self.index: dict[Any, int] = dict(rules.index)  # a card's name -> its kind
         # a rank written as a whole number is that number whatever the state: read once

@@ -43,7 +43,8 @@ def start_turn(st: War) -> None:
 def _legal_turn(st: War) -> list[Action]:
     p = st.current
     t = st.tab
-    draw = len(st.hands[p]) < t.hand_limit and bool(st.deck_top or any(st.deck))
+    # (the deck compared with an empty one: a comparison, not a call of any())
+    draw = len(st.hands[p]) < t.hand_limit and (st.deck_top or st.deck != t.no_cards)
     alive = st.alive
     if 0 not in alive:  # everyone living: the listing made once (tables.py), as it is
         return t.turn_lists[p][(2 if draw else 0) + (1 if st.centre else 0)]
