@@ -16,7 +16,7 @@ from ..actions import Action
 from .cards import draw_into_hand, trim
 from .chance import TAKEN
 from .fight import challenge
-from .registry import PLAYER, REG, TARGET, P, dead_check
+from .registry import PLAYER, REG, SEAT_OF, TARGET, P, dead_check
 
 if TYPE_CHECKING:
     from .state import War
@@ -79,7 +79,7 @@ def _apply_take(st: War, a: Action) -> None:
 
 def _apply_challenge(st: War, a: Action) -> None:
     st.queue.append(_END_TURN)
-    challenge(st, a.player, P.index(str(a.arg)))
+    challenge(st, a.player, SEAT_OF[a.arg])  # (a listed challenge names its target pN)
 
 
 def _challenge_check(st: War, a: Action) -> str | None:
