@@ -75,6 +75,7 @@ def dead_check(st: War, a: Action) -> str | None:
     return card_check(st, a)
 
 
-__all__ = ["CARD", "GAME", "PLAYER", "REG", "SEATS", "SEAT_OF", "TARGET", "TOKENS", "P", "act", "seat"]
+__all__ = ["CARD", "GAME", "PLAYER", "REG", "SEATS", "SEAT_OF", "TARGET", "TOKENS", "P", "act",
+           "seat"]
 
 
