@@ -142,8 +142,8 @@ def discard_one(st: War, p: int) -> None:
 def _legal_discard(st: War) -> list[Action]:
     p = st.ask
     row = st.tab.discards[p]
-    out = []  # (tables.each_kind, written out)
-    last = -1
+    out = []  # each kind held, once a kind, in card order (made each time: remembering the
+    last = -1  # listings by hand cost more, by the clock)
     for k in st.hands[p]:
         if k != last:
             out.append(row[k])

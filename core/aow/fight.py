@@ -113,7 +113,7 @@ def _apply_bet(st: War, a: Action) -> None:
 def _legal_play(st: War) -> list[Action]:
     p = st.ask
     row = st.tab.plays[p]
-    out = []  # W8: any card (tables.each_kind, written out)
+    out = []  # W8: any card; each kind held, once a kind, in card order
     last = -1
     for k in st.hands[p]:
         if k != last:

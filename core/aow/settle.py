@@ -90,21 +90,6 @@ def withdraw(st: War, ctx: Ctx) -> None:
 
 
 # ====================================================================== Wise Men (W8)
-def _in_play(st: War, f: Fight, hands: list[list[int]] | None = None) -> list[int]:
-    """The players still in the comparison whose card can win (its rank 0 or more); with
-    `hands`, only those holding a card."""
-    t = st.tab
-    cards, ctx, ranks, card, out = t.cards, t.ctx, t.ranks, f.card, f.out
-    found = []
-    for p in f.seats:
-        k = card[p]
-        if k >= 0 and not out[p] and (hands is None or hands[p]):
-            r = ranks[k]
-            if (cards[k].rank(st, ctx[p]) if r is None else r) >= 0:
-                found.append(p)
-    return found
-
-
 def _wise_round(st: War) -> None:
     """Ask the next player in the comparison to add a Wise Man or pass, round after round
     until every one has passed in a row (W8); a player with no card in hand (public) is
@@ -116,8 +101,8 @@ def _wise_round(st: War) -> None:
     # card and left the rounds: counting along those asked would skip the one after them (W8)
     order = f.seats
     last = order.index(st.ask) if i else -1
-    # (`_in_play(st, f, st.hands)` written out: how many are asked, the first, the first
-    # after the player asked last)
+    # the players still in the comparison whose card can win (its rank 0 or more), holding a
+    # card: how many, the first, the first after the player asked last
     t = st.tab
     can_win, card, out, hands = t.can_win, f.card, f.out, st.hands
     asked = 0
@@ -186,8 +171,8 @@ def _apply_pass(st: War, a: Action) -> None:
 
 # ====================================================================== the comparison
 def _keyed(st: War, f: Fight) -> tuple[list[int], list[tuple[int, int]]]:
-    """The players whose card can win (`_in_play`) and each one's place in the comparison:
-    the card's rank, then its total (W8, W12), in one pass."""
+    """The players still in the comparison whose card can win (its rank 0 or more) and each
+    one's place in it: the card's rank, then its total (W8, W12), in one pass."""
     t = st.tab
     cards, ctx, ranks, card, out, added = t.cards, t.ctx, t.ranks, f.card, f.out, f.added
     alive: list[int] = []

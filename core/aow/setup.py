@@ -7,7 +7,6 @@ from a set position (scenarios) deals from its seed at once, then sets the posit
 
 from __future__ import annotations
 
-from itertools import repeat
 from typing import TYPE_CHECKING, Any, Final
 
 from ..errors import GameError, closest
@@ -86,45 +85,15 @@ def _deal(st: War) -> None:
         st.push(_deal_one, p)
 
 
-def _deal_now(st: War) -> None:
-    """`_deal`'s cards drawn from the seeded generator at once, as its queued steps would
-    draw them with sampled chance."""
-    if st.deck_top:  # (cards put on top: drawn from there first)
-        _deal(st)
-        st._run()
-        return
-    t, deck = st.tab, st.deck
+def _deal_fresh(st: War) -> None:
+    """`_deal`'s cards drawn from the seeded generator at once, as its queued steps would draw
+    them with sampled chance, then `_shuffle_back`, in one pass, for a game just copied from
+    its template (nothing on top of the deck, nothing played, the cards left out aside)."""
+    t = st.tab
     # the deck's cards in card order (a new game's deck is the deal's: `_copier`): the r-th is
     # the kind draw_now's walk over the counts finds for r, and it stays in order as cards
     # leave it
     cards = t.deal_cards.copy()
-    size = len(cards)
-    dealt = []
-    z = st.rng
-    for left in range(size, size - len(t.deal_seats), -1):  # p1 to pN, and round again
-        z = (z * LCG_A + LCG_C) & MASK  # (st.next(), written out)
-        dealt.append(cards.pop((z >> 32) % left))
-    st.rng = z
-    for kind in dealt:
-        deck[kind] -= 1
-    at = len(st.history)  # (st.record of each card, written out)
-    st.trail.extend(zip(repeat(at), repeat(DEAL), t.deal_seats, dealt, strict=False))
-    hands, n = st.hands, st.players
-    for p in t.seats:
-        hand = hands[p]
-        hand += dealt[p::n]
-        hand.sort()
-    if st.logging:
-        for p, kind in zip(t.deal_seats, dealt, strict=True):
-            st.note("deal", st.seat(p), t.names[kind])
-
-
-def _deal_fresh(st: War) -> None:
-    """`_deal_now` then `_shuffle_back` of a game just copied from its template (nothing on
-    top of the deck, nothing played, the cards left out aside), in one pass: the same draws
-    from the generator, the same trail, hands and deck."""
-    t = st.tab
-    cards = t.deal_cards.copy()  # (see `_deal_now`)
     deck, hands, trail, entries = st.deck, st.hands, st.trail, t.deal_entries
     z = st.rng
     for left, p in t.deal_steps:  # p1 to pN, and round again: the cards left, the seat

@@ -152,17 +152,4 @@ def tables(rules: WarRules, players: int) -> Tables:
     return t
 
 
-def each_kind(hand: list[int], row: tuple[Any, ...]) -> list[Action]:
-    """`row`'s action for each kind in a sorted hand, once a kind, in card order. (Made each
-    time: remembering the listings by hand cost more than making them, by the clock and, in
-    games of hands not met before, by instructions.)"""
-    out = []
-    last = -1
-    for k in hand:
-        if k != last:
-            out.append(row[k])
-            last = k
-    return out
-
-
-__all__: Final = ["Tables", "each_kind", "tables"]
+__all__: Final = ["Tables", "tables"]

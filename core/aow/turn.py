@@ -79,7 +79,7 @@ def _apply_take(st: War, a: Action) -> None:
 
 def _apply_challenge(st: War, a: Action) -> None:
     st.queue.append(_END_TURN)
-    challenge(st, a.player, SEAT_OF[a.arg])  # (a listed challenge names its target pN)
+    challenge(st, a.player, SEAT_OF[str(a.arg)])  # (a listed challenge names its target pN)
 
 
 def _challenge_check(st: War, a: Action) -> str | None:
