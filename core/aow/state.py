@@ -199,9 +199,13 @@ class War(Machine):
     def order_from(self, player: int, others: bool) -> list[int]:
         """The living players in order of play from `player` (W3), without them if
         `others`; from p1 when `player` is nobody (-1)."""
-        alive = self.alive
+        alive, t = self.alive, self.tab
+        if 0 not in alive:  # everyone living: the order made once (tables.py), copied
+            if player < 0:
+                return list(t.order[0])
+            return list(t.others[player] if others else t.order[player])
         out = []
-        for q in self.tab.order[player if player > 0 else 0]:
+        for q in t.order[player if player > 0 else 0]:
             if alive[q] and not (others and q == player):
                 out.append(q)
         return out
