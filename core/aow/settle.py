@@ -318,10 +318,19 @@ def close(st: War, winners: tuple[int, ...], collateral: tuple[Any, ...] = ()) -
         return
     tokens, hands = st.tokens, st.hands  # (queued, `doom` would run next: every caller
     if 0 not in tokens and [] not in hands:  # closes last; its case of all living, none
-        n = st.players  # doomed, written out)
-        st.doom_cards, st.doom_tokens = [None] * n, [None] * n
+        _undoomed(st)  # doomed, written out)
         return
     doom(st, winners)
+
+
+def _undoomed(st: War) -> None:
+    """Nobody is doomed (W17): the lists of who took a last card or token all None (kept
+    where they are so already: a comparison costs less than two new lists)."""
+    none = st.tab.no_doom
+    if st.doom_cards != none:
+        st.doom_cards = none.copy()
+    if st.doom_tokens != none:
+        st.doom_tokens = none.copy()
 
 
 def doom(st: War, winners: tuple[int, ...]) -> None:
@@ -329,8 +338,7 @@ def doom(st: War, winners: tuple[int, ...]) -> None:
     winner(s) (none: no winner); a player who has some again is not."""
     alive, hands, tokens = st.alive, st.hands, st.tokens
     if 0 not in tokens and [] not in hands:  # all living (the dead hold nothing), none doomed
-        n = st.players  # (C-level scans; the loop below, written out)
-        st.doom_cards, st.doom_tokens = [None] * n, [None] * n
+        _undoomed(st)  # (C-level scans; the loop below, written out)
         return
     cards, doom_tokens = st.doom_cards, st.doom_tokens
     for p in st.tab.seats:

@@ -26,7 +26,7 @@ class Tables:
                  "bonus_kinds", "can_win", "cards", "cards_dealt", "challenges", "ctx",
                  "deal_aside", "deal_cards", "deal_deck", "deal_entries", "deal_seats",
                  "deal_steps", "discards", "draw", "fold", "hand_limit", "index", "left_out",
-                 "match", "names", "new_fight", "no_cards", "order", "others", "pass_",
+                 "match", "names", "new_fight", "no_cards", "no_doom", "order", "others", "pass_",
                  "pass_lists", "plays", "raise_limit", "raises", "ranks", "refuse",
                  "refuse_lists", "refused_to_hand", "response_lists", "seats", "share_rank",
                  "take", "turn_limit", "turn_lists")
@@ -61,6 +61,7 @@ class Tables:
         # the seats, and from each the seats in order of play (W3): with it first (`order`),
         # and the others after it (`others`) (a loop over a range made each time costs more)
         self.seats = tuple(range(players))
+        self.no_doom: list[Any] = [None] * players  # nobody doomed (W17): copied, never changed
         self.new_fight = fight_maker(players)  # a challenge's Fight for this team size
         self.deal_seats = tuple(p for _ in range(rules.p("setup.cards_dealt")) for p in self.seats)
         # each card of the deal (setup.py's draws): the cards left in the deck before it, the

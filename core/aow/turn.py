@@ -31,9 +31,11 @@ def start_turn(st: War) -> None:
                    f"{', '.join(living)} (W18)")
         return
     st.turn += 1
-    n = st.players
-    st.doom_cards = [None] * n
-    st.doom_tokens = [None] * n
+    none = st.tab.no_doom  # nobody doomed yet this turn (W17): (kept where they are so)
+    if st.doom_cards != none:
+        st.doom_cards = none.copy()
+    if st.doom_tokens != none:
+        st.doom_tokens = none.copy()
     if st.logging:
         st.note("turn", st.turn, st.seat(st.current))
     st.ask = st.current
@@ -100,20 +102,28 @@ def _challenge_check(st: War, a: Action) -> str | None:
 def end_turn(st: War) -> None:
     """The turn's settlement is over: every death at once (W16, W17), then the end (W18)
     or the next turn; a killer over the hand limit discards down to it first."""
-    alive, hands, tokens, fated = st.alive, st.hands, st.tokens, st.fated
-    if 0 not in tokens and [] not in hands and 1 not in fated:  # (the dead hold nothing:
-        t = st.tab  # all live, nobody dies; C-level scans): the next seat's turn
+    if 0 not in st.tokens and [] not in st.hands and 1 not in st.fated:  # (the dead hold
+        t = st.tab  # nothing: all live, nobody dies; C-level scans): the next seat's turn
         st.current = p = t.others[st.current][0]
         if st.turn < t.turn_limit and not st.logging:  # (start_turn, written out)
             st.turn += 1
-            n = st.players
-            st.doom_cards = [None] * n
-            st.doom_tokens = [None] * n
+            none = t.no_doom
+            if st.doom_cards != none:
+                st.doom_cards = none.copy()
+            if st.doom_tokens != none:
+                st.doom_tokens = none.copy()
             st.ask = p
             st.wait = TURN
             return
         start_turn(st)
         return
+    _dying(st)
+
+
+def _dying(st: War) -> None:
+    """`end_turn` where someone is dead or may die: who dies now (W17), then the next turn or
+    the deaths."""
+    alive, hands, tokens, fated = st.alive, st.hands, st.tokens, st.fated
     dead = []
     living = 0
     for p in st.tab.seats:
