@@ -111,6 +111,7 @@ def pettingzoo_without(game: str, steps: int, parts: tuple[str, ...]) -> int:
     """PettingZoo's `raw_env` loop with `parts` of its step taken out: "tensor" (a zero
     array of the tensor's size handed out instead) and "shaped" (no shaped score in
     `infos`): what the rest costs."""
+    from artproject.adapters import _common
     from artproject.adapters import pettingzoo as pz
 
     cls = pz.raw_env
@@ -121,13 +122,14 @@ def pettingzoo_without(game: str, steps: int, parts: tuple[str, ...]) -> int:
         seat = self._index[agent]
         size = self.observation_spaces[agent]["observation"].shape[0]
         return {"observation": zeros.setdefault(size, np.zeros(size, np.float32)).copy(),
-                "action_mask": pz.mask(self.seated, seat)}
+                "action_mask": _common.mask(self.seated, seat)}
 
     try:
         if "tensor" in parts:
             cls.observe = observe
         if "shaped" in parts:
-            cls._set_infos = lambda self: setattr(self, "infos", {a: {} for a in self.agents})
+            cls._set_infos = lambda self, shaped=None: setattr(self, "infos",
+                                                               {a: {} for a in self.agents})
         return pettingzoo(game, steps)
     finally:
         cls.observe, cls._set_infos = saved

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, Final
 from .actions import CHANCE, TEAM, TERMINAL, Action
 from .actions import PUBLIC as PUBLIC  # (a viewer who is no seat: read here too)
 from .errors import GameError, IllegalActionError
+from .registry import named_player
 from .spaces import Space, action_space, ids_of
 from .tensors import Layout, Segment, layout, one_hot
 
@@ -55,8 +56,8 @@ class Seated:
     (spaces.py), then `turn pN` for each player N (`players` seating), and at a chance
     node the chance outcomes' ids."""
 
-    __slots__ = ("_groups", "_memo", "_space", "decisions", "game", "limit", "marks", "seats",
-                 "steps", "turn")
+    __slots__ = ("_at", "_space", "decisions", "game", "limit", "marks", "seats", "steps",
+                 "turn")
 
     def __init__(self, game: Machine, seats: str = TEAM_SEATS,
                  max_decisions: int | None = None) -> None:
@@ -69,8 +70,7 @@ class Seated:
         self.marks: tuple[tuple[int, int], ...] = ()  # (decisions taken, seat) delegated to
         self.steps = 0  # seat decisions taken (delegations too: what the limit counts)
         self.decisions = 0  # the game's decisions taken
-        self._groups: tuple[Any, ...] | None = None
-        self._memo: dict[Any, Any] = {}  # see `memo`
+        self._at: tuple[Any, ...] | None = None  # the position's record (see `_now`)
         self._space = action_space(game)  # the numbered actions (the rules' and count's)
 
     # ---------------------------------------------------------------- the table
@@ -114,24 +114,31 @@ class Seated:
 
     def current(self) -> int:
         """The seat to act, CHANCE at a chance node, TERMINAL at the end."""
+        r = self._at
         g = self.game
-        if g.outcome is not None or self.steps >= self.limit:
-            return TERMINAL
-        w = g.wait
-        if w is not None and w.chance:
-            return CHANCE
-        return self._split()[0]
+        if (r is None or r[3] is not g or r[0] != len(g.history) or r[1] != self.turn
+                or r[2] != self.steps):
+            r = self._now()
+        cur: int = r[4]
+        return cur
 
     def legal(self, seat: int | None = None) -> list[int]:
         """The sorted ids the seat may take now (the current one's by default; none for a
         seat that is not to act); at a chance node, the outcomes' ids."""
-        cur = self.current()
+        r = self._now()
+        cur = r[4]
         if cur == TERMINAL or (seat is not None and seat != cur):
             return []
         if cur == CHANCE:
             return ids_of(self._space.chance, self.game.legal_actions(),
                           "chance outcomes")
-        return list(self._split()[1])
+        return list(r[5])
+
+    def legal_ids(self, seat: int) -> tuple[int, ...]:
+        """`legal(seat)` of a seat (never CHANCE) as the position's own tuple (no copy)."""
+        r = self._now()
+        ids: tuple[int, ...] = r[5] if r[4] == seat else ()
+        return ids
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """At a chance node, (id, probability) of each outcome, by id."""
@@ -139,13 +146,26 @@ class Seated:
         out = [(space.id(a), p) for a, p in self.game.chance_outcomes()]
         return sorted((i, p) for i, p in out if i is not None)
 
-    def _split(self) -> tuple[int, tuple[int, ...]]:
-        """(seat to act, its sorted ids), worked out once per position (the history's
-        length and the delegation say which)."""
-        g = self._groups
-        if g is None or g[0] != len(self.game.history) or g[1] != self.turn:
-            g = self._groups = (len(self.game.history), self.turn, *self._work_out())
-        return g[2], g[3]
+    def _now(self) -> tuple[Any, ...]:
+        """The position's record, worked out once a position: (the history's length, the
+        delegation, the seat decisions taken, the game: what says which position it is;
+        then the seat to act, its sorted ids (none at a chance node or the end), and the
+        adapters' arrays made at it (`memo`))."""
+        r = self._at
+        g = self.game
+        n = len(g.history)
+        if (r is not None and r[3] is g and r[0] == n and r[1] == self.turn
+                and r[2] == self.steps):
+            return r
+        ids: tuple[int, ...] = ()
+        if g.outcome is not None or self.steps >= self.limit:
+            cur = TERMINAL
+        elif g.wait is not None and g.wait.chance:
+            cur = CHANCE
+        else:
+            cur, ids = self._work_out()
+        r = self._at = (n, self.turn, self.steps, g, cur, ids, {})
+        return r
 
     def _work_out(self) -> tuple[int, tuple[int, ...]]:
         st = self.game
@@ -157,7 +177,10 @@ class Seated:
         own: dict[int, list[Action]] = {}
         for a in legal:
             owner = getattr(a.verb, "owner", None)  # (`_owner`, inline: once an action)
-            who = None if owner is None else owner(st, a)
+            if owner is named_player:  # (the common owner, inline)
+                who = a.player if a.player >= 0 else None
+            else:
+                who = None if owner is None else owner(st, a)
             if who is None:
                 joint.append(a)
             else:
@@ -176,7 +199,8 @@ class Seated:
     def apply(self, i: int) -> None:
         """Take id `i` for the seat to act (or, at a chance node, an outcome); an id out of
         range or not legal now raises IllegalActionError and changes nothing."""
-        cur = self.current()
+        r = self._now()
+        cur = r[4]
         if cur == TERMINAL:
             raise IllegalActionError(f"action {i}: the game is over ({self._end_text()})")
         space = self._space
@@ -186,7 +210,7 @@ class Seated:
                                          f"{self.legal()}")
             self.game.apply(space.chance.action(i))
             return
-        legal = self._split()[1]
+        legal = r[5]
         if i not in legal:
             raise IllegalActionError(self._why(i, cur, legal))
         self.steps += 1
@@ -208,7 +232,7 @@ class Seated:
             if i is not None and i in self.legal():
                 return i
         else:
-            legal = self._split()[1]
+            legal = self._now()[5]
             i = space.decisions.id(action)
             if i is not None and i in legal:
                 return i
@@ -347,15 +371,17 @@ class Seated:
     def memo(self, key: Any, make: Callable[[], Any]) -> Any:
         """`make()`, kept until the position changes (an adapter's arrays: one tensor and
         mask a position, however often they are asked for)."""
-        pos = (len(self.game.history), self.turn, self.steps)
-        m = self._memo
-        if m.get(None) != pos:
-            m.clear()
-            m[None] = pos
+        m = self.made()
         got = m.get(key)
         if got is None:
             got = m[key] = make()
         return got
+
+    def made(self) -> dict[Any, Any]:
+        """The position's own dict (see `memo`): what is kept in it lives until the
+        position changes."""
+        made: dict[Any, Any] = self._now()[6]
+        return made
 
     # ---------------------------------------------------------------- every seat at once
     def all_layout(self, kind: str) -> Layout:
@@ -390,8 +416,10 @@ class Seated:
         c = Seated.__new__(Seated)
         c.game, c.seats, c.limit = self.game.clone(), self.seats, self.limit
         c.turn, c.marks, c.steps, c.decisions = self.turn, self.marks, self.steps, self.decisions
-        c._groups = self._groups  # the same position: the same seat and ids (a tuple)
-        c._memo, c._space = {}, self._space
+        r = self._at  # the same position: the same seat and ids (a tuple); arrays anew
+        c._at = None if r is None or r[3] is not self.game else (*r[:3], c.game, r[4], r[5],
+                                                                  {})
+        c._space = self._space
         return c
 
     def __copy__(self) -> Seated:
@@ -405,6 +433,7 @@ class Seated:
         (the game's `resample`), and a future of its own (reseeded)."""
         c = self.clone()
         c.game = self.game.resample(self.players_of(seat), seed)
+        c._at = None  # (other hands: other ids, maybe another seat to act)
         return c
 
 

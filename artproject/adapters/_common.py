@@ -46,9 +46,11 @@ class Potential:
     def __init__(self, seats: int) -> None:
         self.paid = [0.0] * seats
 
-    def pay(self, seated: Seated) -> list[float]:
-        """Each seat's reward now (the change since the last pay), and remember it."""
-        now = seated.shaped()
+    def pay(self, seated: Seated, now: list[float] | None = None) -> list[float]:
+        """Each seat's reward now (the change since the last pay), and remember it (`now`:
+        the seats' shaped scores now, if known)."""
+        if now is None:
+            now = seated.shaped()
         out = [a - b for a, b in zip(now, self.paid, strict=True)]
         self.paid = now
         return out
@@ -99,8 +101,11 @@ def start(game: str, options: Mapping[str, Any], seed: int = 0, chance: str = "e
 def mask(seated: Seated, seat: int) -> npt.NDArray[np.int8]:
     """The seat's legal ids as a 0/1 vector over the seat's actions (a copy of the one
     made once a position)."""
-    made: npt.NDArray[np.int8] = seated.memo(("mask", seat), lambda: _mask(seated, seat))
-    return made.copy()
+    made = seated.made()
+    got: npt.NDArray[np.int8] | None = made.get(("mask", seat))
+    if got is None:
+        got = made[("mask", seat)] = _mask(seated, seat)
+    return got.copy()
 
 
 _MASKS: dict[tuple[int, tuple[int, ...]], npt.NDArray[np.int8]] = {}  # by (size, legal ids)
@@ -109,14 +114,13 @@ _MASKS: dict[tuple[int, tuple[int, ...]], npt.NDArray[np.int8]] = {}  # by (size
 def _mask(seated: Seated, seat: int) -> npt.NDArray[np.int8]:
     """The vector of these legal ids, made once for each set of ids (games repeat them: the
     same choices come round again), never written to (`mask` hands out copies)."""
-    ids = tuple(seated.legal(seat)) if seated.current() >= 0 else ()
-    key = (seated.num_distinct_actions(), ids)
+    key = (seated.num_distinct_actions(), seated.legal_ids(seat))
     out = _MASKS.get(key)
     if out is None:
         if len(_MASKS) >= 1 << 14:  # a bound on what is kept (rules with many ids)
             _MASKS.clear()
         out = _MASKS[key] = np.zeros(key[0], dtype=np.int8)
-        out[list(ids)] = 1
+        out[list(key[1])] = 1
     return out
 
 
@@ -125,10 +129,25 @@ def tensor(seated: Seated, seat: int, kind: str = "observation",
     """The seat's `kind` tensor as a float32 array (a copy of the one made once a
     position); `packers`: an adapter's own, kept across its positions and games (only the
     segments that changed are converted again), else made from scratch."""
-    made: npt.NDArray[np.float32] = seated.memo(
-        (kind, seat), lambda: _tensor(seated, seat, kind) if packers is None
-        else packers.array(seated, seat, kind))
-    return made.copy()
+    made = seated.made()
+    got: npt.NDArray[np.float32] | None = made.get((kind, seat))
+    if got is None:
+        got = made[(kind, seat)] = (_tensor(seated, seat, kind) if packers is None
+                                    else packers.array(seated, seat, kind))
+    return got.copy()
+
+
+def observe(seated: Seated, seat: int, packers: Packers) -> dict[str, Any]:
+    """The seat's observation as PettingZoo and Gymnasium give it: its observation tensor
+    (`tensor`) and its mask (`mask`), copies of the arrays made once a position."""
+    made = seated.made()
+    obs: npt.NDArray[np.float32] | None = made.get(("observation", seat))
+    if obs is None:
+        obs = made[("observation", seat)] = packers.array(seated, seat, "observation")
+    legal: npt.NDArray[np.int8] | None = made.get(("mask", seat))
+    if legal is None:
+        legal = made[("mask", seat)] = _mask(seated, seat)
+    return {"observation": obs.copy(), "action_mask": legal.copy()}
 
 
 def _tensor(seated: Seated, seat: int, kind: str) -> npt.NDArray[np.float32]:
@@ -157,13 +176,20 @@ class Packers:
 
     def __init__(self) -> None:
         self._packers: dict[tuple[str, int], Packer] = {}
-        self._own: dict[tuple[int, int, int | None], bytes] = {}  # the seat's own segments
+        # the seat's own segments: packed by the buffer's bytes, as numbers by -(layout size)
+        self._own: dict[tuple[int, int, int | None], Any] = {}
 
     def array(self, seated: Seated, seat: int, kind: str) -> npt.NDArray[np.float32]:
         """The seat's `kind` tensor now, read-only (`tensor` hands out copies)."""
         lay = layout(seated.game, kind)
-        if lay.size < PACK_FROM:
-            return _tensor(seated, seat, kind)
+        turn = seated.turn
+        if lay.size < PACK_FROM:  # (Seated.tensor's numbers, without its second look-up)
+            out = lay.tensor(seated.game, seated.viewer(seat))
+            own = self._own.get((-lay.size, seat, turn))
+            if own is None:
+                own = self._own[(-lay.size, seat, turn)] = self._own_numbers(seated, seat)
+            out += own
+            return as_float32(out)
         key = (kind, seat)
         packer = self._packers.get(key)
         if packer is None or packer.layout is not lay:
@@ -171,16 +197,18 @@ class Packers:
             seats = 1 if seated.team else n
             packer = self._packers[key] = Packer(lay, bytearray(4 * (lay.size + seats + n)))
         buf = packer.update(seated.game, seated.viewer(seat))
-        turn = seated.turn
         own = self._own.get((len(buf), seat, turn))
         if own is None:
-            own = self._own[(len(buf), seat, turn)] = self._own_bytes(seated, seat)
+            numbers = self._own_numbers(seated, seat)
+            own = self._own[(len(buf), seat, turn)] = struct.pack(f"={len(numbers)}f",
+                                                                  *numbers)
         buf[4 * lay.size:] = own
         return np.frombuffer(bytes(buf), dtype=np.float32)
 
     @staticmethod
-    def _own_bytes(seated: Seated, seat: int) -> bytes:
-        """The seat's own segments (seat, turn) as Seated.tensor writes them, packed."""
+    def _own_numbers(seated: Seated, seat: int) -> list[float]:
+        """The seat's own segments (seat, turn) as Seated.tensor writes them. (Kept by the
+        layout's size, the seat and the delegation: a Packers follows one seating.)"""
         n = seated.game.num_players()
         seats = 1 if seated.team else n
         own = [0.0] * (seats + n)
@@ -188,7 +216,7 @@ class Packers:
             own[0 if seated.team else seat] = 1.0
         if seated.turn is not None:
             own[seats + seated.turn] = 1.0
-        return struct.pack(f"={len(own)}f", *own)
+        return own
 
 
 _PACKERS: dict[int, struct.Struct] = {}  # a packer of n float32 numbers, by n

@@ -14,7 +14,7 @@ from itertools import compress
 from typing import TYPE_CHECKING, Final
 
 from ..tensors import Segment, field, numbers, one_hot, present
-from .chance import DEAL, DRAW, TAKEN
+from .chance import DEAL, DRAW, TAKEN, deck_size
 from .fight import BLIND, COLLECTIVE, DUEL, V_PLAY
 from .registry import REG
 
@@ -54,10 +54,13 @@ def _wait(st: War, v: int) -> str | None:
 
 
 def _whose(st: War, v: int, out: list[float], at: int) -> None:
-    one_hot(out, at, st.current)
-    one_hot(out, at + st.players, st.ask)
-    if 0 <= v < st.players:
-        one_hot(out, at + 2 * st.players, v)
+    n, c, a = st.players, st.current, st.ask  # (one_hot's three, inline: a tensor a step)
+    if c is not None and c >= 0:
+        out[at + c] = 1.0
+    if a is not None and a >= 0:
+        out[at + n + a] = 1.0
+    if 0 <= v < n:
+        out[at + 2 * n + v] = 1.0
 
 
 def _whose_key(st: War, v: int) -> tuple[int, int, int]:
@@ -65,7 +68,7 @@ def _whose_key(st: War, v: int) -> tuple[int, int, int]:
 
 
 def _count_numbers(st: War) -> tuple[int, int, int, int]:
-    return st.turn, st.centre, st.out, st.deck_size()
+    return st.turn, st.centre, st.out, deck_size(st)
 
 
 def _hand(st: War, v: int, out: list[float], at: int) -> None:
@@ -79,7 +82,7 @@ def _hand_key(st: War, v: int) -> list[int] | None:
 
 
 def _hand_sizes(st: War) -> list[int]:
-    return [len(h) for h in st.hands]
+    return [*map(len, st.hands)]
 
 
 def _fight(st: War, v: int, out: list[float], at: int) -> None:
@@ -198,13 +201,27 @@ def shown(st: War, player: int) -> tuple[()]:
 SHAPE_TOKENS: Final = 0.5  # the weight of a player's share of the tokens; the rest: cards
 
 
+_SHAPED: dict[tuple[int, ...], list[float]] = {}  # the scores by what they are made from
+
+
 def shaped_score(st: War) -> list[float]:
     """Each player's shaped score: the returns once it is over; in between -1 for the dead
     and, for each of the n living, 0.9 * (n * s - 1) / (n - 1), at most 0.9, where s = 0.5 *
     (their share of the tokens the living hold) + 0.5 * (their share of the cards in the
-    living's hands): 0 for a fair share, 0.9 for all of it."""
+    living's hands): 0 for a fair share, 0.9 for all of it. (Made once for each set of
+    who lives, the tokens and the hands' sizes: the adapters ask for it every step.)"""
     if st.outcome is not None:
         return st.returns()
+    key = (*st.alive, *st.tokens, *map(len, st.hands))
+    got = _SHAPED.get(key)
+    if got is None:
+        if len(_SHAPED) >= 1 << 14:  # (a bound on what is kept)
+            _SHAPED.clear()
+        got = _SHAPED[key] = _shaped(st)
+    return got.copy()
+
+
+def _shaped(st: War) -> list[float]:
     alive, tokens, hands = st.alive, st.tokens, st.hands
     n = len(alive) - alive.count(0)  # (0 dead, 1 alive)
     held = sum(compress(tokens, alive)) or 1  # the living's tokens and cards (integers)
