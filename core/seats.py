@@ -56,8 +56,8 @@ class Seated:
     (spaces.py), then `turn pN` for each player N (`players` seating), and at a chance
     node the chance outcomes' ids."""
 
-    __slots__ = ("_at", "_space", "decisions", "game", "limit", "marks", "seats", "steps",
-                 "turn")
+    __slots__ = ("_at", "_n", "_space", "decisions", "game", "limit", "marks", "seats",
+                 "steps", "turn")
 
     def __init__(self, game: Machine, seats: str = TEAM_SEATS,
                  max_decisions: int | None = None) -> None:
@@ -72,6 +72,8 @@ class Seated:
         self.decisions = 0  # the game's decisions taken
         self._at: tuple[Any, ...] | None = None  # the position's record (see `_now`)
         self._space = action_space(game)  # the numbered actions (the rules' and count's)
+        n = self._space.size  # the ids: the actions', then a delegation to each player
+        self._n = n if self.team else n + game.num_players()
 
     # ---------------------------------------------------------------- the table
     @property
@@ -94,8 +96,7 @@ class Seated:
         return TEAM if self.team and seat != PUBLIC else seat
 
     def num_distinct_actions(self) -> int:
-        n = self._space.size
-        return n if self.team else n + self.game.num_players()
+        return self._n
 
     def max_chance_outcomes(self) -> int:
         return self._space.chance.size
@@ -173,23 +174,27 @@ class Seated:
         legal = st.legal_actions()
         if self.team:
             return 0, tuple(_ids(space, legal))
+        whose: list[int | None] = []  # each action's owner (`_owner`, inline: once an action)
+        for a in legal:
+            owner = getattr(a.verb, "owner", None)
+            if owner is named_player:  # (the common owner, inline)
+                whose.append(a.player if a.player >= 0 else None)
+            else:
+                whose.append(None if owner is None else owner(st, a))
+        first = whose[0] if whose else None
+        if first is not None and whose.count(first) == len(whose):  # one player's own
+            if self.turn is None or self.turn == first:
+                return first, tuple(_ids(space, legal))
+            return self.turn, ()
         joint: list[Action] = []
         own: dict[int, list[Action]] = {}
-        for a in legal:
-            owner = getattr(a.verb, "owner", None)  # (`_owner`, inline: once an action)
-            if owner is named_player:  # (the common owner, inline)
-                who = a.player if a.player >= 0 else None
-            else:
-                who = None if owner is None else owner(st, a)
+        for a, who in zip(legal, whose, strict=True):
             if who is None:
                 joint.append(a)
             else:
                 own.setdefault(who, []).append(a)
         if self.turn is not None:
             return self.turn, tuple(_ids(space, own.get(self.turn, [])))
-        if not joint and len(own) == 1:
-            (seat, mine), = own.items()
-            return seat, tuple(_ids(space, mine))
         lead = st.joint_seat()
         ids = _ids(space, joint + own.get(lead, []))
         ids += [space.size + q for q in sorted(own) if q != lead]
@@ -419,7 +424,7 @@ class Seated:
         r = self._at  # the same position: the same seat and ids (a tuple); arrays anew
         c._at = None if r is None or r[3] is not self.game else (*r[:3], c.game, r[4], r[5],
                                                                   {})
-        c._space = self._space
+        c._space, c._n = self._space, self._n
         return c
 
     def __copy__(self) -> Seated:
@@ -442,8 +447,7 @@ def _ids(space: Space, actions: list[Action]) -> list[int]:
     a named tuple of its verb's name, player and argument, is equal to its key in the
     space, and hashes alike), without making each key anew: a look-up a legal action, a
     step, for the adapters. An action the space lacks: `ids_of`'s GameError."""
-    get = space.ids.get
-    out = [get(a) for a in actions]
+    out = [*map(space.ids.get, actions)]
     if None in out:
         return ids_of(space, actions, "actions")
     out.sort()

@@ -14,7 +14,6 @@ from typing import Any
 import numpy as np
 import pytest
 
-from artproject.adapters import _common
 from artproject.adapters._common import Packers, start
 from artproject.core.actions import PUBLIC, TEAM
 from artproject.core.games import game_class
@@ -86,12 +85,11 @@ def test_a_packer_writes_into_a_shared_buffer_at_its_offset() -> None:
     ("art-project", {"players": 3, "seats": "team"}),
     ("art-of-war", {"players": 2}), ("art-of-war", {"players": 4})])
 def test_the_adapters_packers_give_the_seats_tensors(game: str, options: dict[str, Any],
-                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    """`Packers` (every layout packed: its size threshold lowered to 0), kept across the
-    positions and games of random play as an adapter keeps it, gives each seat's tensor of
-    both kinds as `Seated.tensor` makes it from scratch, the seat's own segments (the
-    seat, a delegation) included."""
-    monkeypatch.setattr(_common, "PACK_FROM", 0)
+                                                     ) -> None:
+    """`Packers` (every layout written as float32 in place), kept across the positions and
+    games of random play as an adapter keeps it, gives each seat's tensor of both kinds as
+    `Seated.tensor` makes it from scratch, the seat's own segments (the seat, a
+    delegation) included."""
     rng = np.random.default_rng(9)
     packers, checked = Packers(), 0
     for episode in range(40):

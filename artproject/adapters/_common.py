@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -13,7 +13,7 @@ import numpy.typing as npt
 from ..core.errors import ArtError, GameError, closest
 from ..core.games import game_class
 from ..core.seats import Seated, check_seating
-from ..core.tensors import Layout, Packer, layout
+from ..core.tensors import Layout, layout
 
 KERNEL_OPTIONS = ("variants", "seats", "reward")
 REWARDS = ("terminal", "shaped")
@@ -127,8 +127,8 @@ def _mask(seated: Seated, seat: int) -> npt.NDArray[np.int8]:
 def tensor(seated: Seated, seat: int, kind: str = "observation",
            packers: Packers | None = None) -> npt.NDArray[np.float32]:
     """The seat's `kind` tensor as a float32 array (a copy of the one made once a
-    position); `packers`: an adapter's own, kept across its positions and games (only the
-    segments that changed are converted again), else made from scratch."""
+    position); `packers`: an adapter's own, kept across its positions and games (its
+    buffers written in place), else made from scratch as a list and converted."""
     made = seated.made()
     got: npt.NDArray[np.float32] | None = made.get((kind, seat))
     if got is None:
@@ -141,13 +141,10 @@ def observe(seated: Seated, seat: int, packers: Packers) -> dict[str, Any]:
     """The seat's observation as PettingZoo and Gymnasium give it: its observation tensor
     (`tensor`) and its mask (`mask`), copies of the arrays made once a position."""
     made = seated.made()
-    obs: npt.NDArray[np.float32] | None = made.get(("observation", seat))
-    if obs is None:
-        obs = made[("observation", seat)] = packers.array(seated, seat, "observation")
-    legal: npt.NDArray[np.int8] | None = made.get(("mask", seat))
-    if legal is None:
-        legal = made[("mask", seat)] = _mask(seated, seat)
-    return {"observation": obs.copy(), "action_mask": legal.copy()}
+    got: tuple[npt.NDArray[np.float32], npt.NDArray[np.int8]] | None = made.get(seat)
+    if got is None:
+        got = made[seat] = (packers.array(seated, seat, "observation"), _mask(seated, seat))
+    return {"observation": got[0].copy(), "action_mask": got[1].copy()}
 
 
 def _tensor(seated: Seated, seat: int, kind: str) -> npt.NDArray[np.float32]:
@@ -159,56 +156,54 @@ def _tensor(seated: Seated, seat: int, kind: str) -> npt.NDArray[np.float32]:
     return as_float32(seated.tensor(seat, kind, raw=True))
 
 
-PACK_FROM: Final = 256  # numbers a tensor has before its seats' packers pay (docs/performance.md)
-
-
 class Packers:
-    """An adapter's packed tensors, one a seat and kind (core/tensors.py `Packer`: only the
-    segments whose numbers changed since that seat's last tensor are converted again), kept
-    across the adapter's positions and games: the same bytes as `_tensor` from scratch
-    (tests/test_adapters.py compares them over random games of both games). A tensor of
-    fewer than PACK_FROM numbers is made from scratch: measured in the adapters' loops, its
-    packer's comparisons cost more than converting it whole (a layout of 195 numbers, most of
-    them changing between a seat's decisions), where one of 505 gains (docs/performance.md
-    names the games measured). Not for two threads at once (an adapter's own, as its game is)."""
+    """An adapter's tensors, made as float32 numbers in place: each layout's writers set a
+    seat's numbers straight into a buffer of float32 (core/tensors.py `Layout.write_view`,
+    no list of numbers converted afterwards), kept across the adapter's positions and
+    games; the seat's own segments (seat, delegation) packed once for each. The same bytes
+    as `_tensor` from scratch (tests/test_adapters_packed.py compares them over random
+    games of both games, every seat and kind). A game whose writers set slices (see
+    core/tensors.py) is written as a list and converted (`_tensor`). Not for two threads
+    at once (an adapter's own, as its game is)."""
 
-    __slots__ = ("_own", "_packers")
+    __slots__ = ("_bufs", "_lists", "_own")
 
     def __init__(self) -> None:
-        self._packers: dict[tuple[str, int], Packer] = {}
-        # the seat's own segments: packed by the buffer's bytes, as numbers by -(layout size)
-        self._own: dict[tuple[int, int, int | None], Any] = {}
+        # by layout and the own segments' bytes: the buffer, its float32 view, its zeros
+        self._bufs: dict[tuple[Layout, int], tuple[bytearray, memoryview, bytes]] = {}
+        self._own: dict[tuple[str, int, int, int | None], bytes] = {}  # the seat's own
+        self._lists: set[Layout] = set()  # layouts whose writers set slices
 
     def array(self, seated: Seated, seat: int, kind: str) -> npt.NDArray[np.float32]:
-        """The seat's `kind` tensor now, read-only (`tensor` hands out copies)."""
-        lay = layout(seated.game, kind)
+        """The seat's `kind` tensor now (never handed out: `tensor` hands out copies)."""
+        game = seated.game
+        lay = layout(game, kind)
+        if lay in self._lists:
+            return _tensor(seated, seat, kind)
         turn = seated.turn
-        if lay.size < PACK_FROM:  # (Seated.tensor's numbers, without its second look-up)
-            out = lay.tensor(seated.game, seated.viewer(seat))
-            own = self._own.get((-lay.size, seat, turn))
-            if own is None:
-                own = self._own[(-lay.size, seat, turn)] = self._own_numbers(seated, seat)
-            out += own
-            return as_float32(out)
-        key = (kind, seat)
-        packer = self._packers.get(key)
-        if packer is None or packer.layout is not lay:
-            n = seated.game.num_players()
-            seats = 1 if seated.team else n
-            packer = self._packers[key] = Packer(lay, bytearray(4 * (lay.size + seats + n)))
-        buf = packer.update(seated.game, seated.viewer(seat))
-        own = self._own.get((len(buf), seat, turn))
+        key = (seated.seats, lay.size, seat, turn)
+        own = self._own.get(key)
         if own is None:
             numbers = self._own_numbers(seated, seat)
-            own = self._own[(len(buf), seat, turn)] = struct.pack(f"={len(numbers)}f",
-                                                                  *numbers)
-        buf[4 * lay.size:] = own
-        return np.frombuffer(bytes(buf), dtype=np.float32)
+            own = self._own[key] = struct.pack(f"={len(numbers)}f", *numbers)
+        got = self._bufs.get((lay, len(own)))
+        if got is None:
+            buf = bytearray(4 * lay.size + len(own))
+            got = self._bufs[(lay, len(own))] = (buf, memoryview(buf).cast("f"),
+                                                 bytes(4 * lay.size))
+        buf, view, zeros = got
+        buf[:len(zeros)] = zeros
+        try:
+            lay.write_view(game, seated.viewer(seat), view, buf)
+        except TypeError:  # (a writer that sets a slice: written as a list from now on)
+            self._lists.add(lay)
+            return _tensor(seated, seat, kind)
+        buf[len(zeros):] = own
+        return np.frombuffer(buf, dtype=np.float32).copy()
 
     @staticmethod
     def _own_numbers(seated: Seated, seat: int) -> list[float]:
-        """The seat's own segments (seat, turn) as Seated.tensor writes them. (Kept by the
-        layout's size, the seat and the delegation: a Packers follows one seating.)"""
+        """The seat's own segments (seat, turn) as Seated.tensor writes them."""
         n = seated.game.num_players()
         seats = 1 if seated.team else n
         own = [0.0] * (seats + n)

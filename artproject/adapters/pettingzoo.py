@@ -129,8 +129,12 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         """Each agent's info: its shaped score (`shaped`: the seats' scores, if known)."""
         if shaped is None:
             shaped = self.seated.shaped()
+        agents = self.agents
+        if len(agents) == len(shaped):  # (every agent's: in seat order)
+            self.infos = {a: {"shaped": x} for a, x in zip(agents, shaped, strict=True)}
+            return
         index = self._index
-        self.infos = {a: {"shaped": shaped[index[a]]} for a in self.agents}
+        self.infos = {a: {"shaped": shaped[index[a]]} for a in agents}
 
     def observe(self, agent: str) -> dict[str, Any]:
         return observe(self.seated, self._index[agent], self._packers)

@@ -96,11 +96,13 @@ def _fight(st: War, v: int, out: list[float], at: int) -> None:
     if f.defender >= 0:
         out[at + 3 + n + f.defender] = 1.0
     at += 3 + 2 * n
-    out[at:at + 3] = (f.bet, f.raised, float(f.revealed))
-    out[at + 3:at + 3 + n] = f.stake
+    out[at], out[at + 1], out[at + 2] = f.bet, f.raised, float(f.revealed)
+    for p, x in enumerate(f.stake, at + 3):  # (one by one: core/tensors.py)
+        out[p] = x
     for p in f.seats:  # taking part
         out[at + 3 + n + p] = 1.0
-    out[at + 3 + 2 * n:at + 3 + 3 * n] = f.out
+    for p, x in enumerate(f.out, at + 3 + 2 * n):
+        out[p] = x
     at += 3 + 3 * n
     for p, k in enumerate(f.card):  # a card on the table
         if k >= 0:
