@@ -32,7 +32,7 @@ from .actions import CHANCE, TEAM, TERMINAL, Action
 from .actions import PUBLIC as PUBLIC  # (a viewer who is no seat: read here too)
 from .errors import GameError, IllegalActionError
 from .registry import named_player
-from .spaces import Space, action_space, ids_of
+from .spaces import ActionSpace, Space, action_space, ids_of
 from .tensors import Layout, Segment, layout, one_hot
 
 if TYPE_CHECKING:
@@ -76,6 +76,11 @@ class Seated:
         self._n = n if self.team else n + game.num_players()
 
     # ---------------------------------------------------------------- the table
+    @property
+    def space(self) -> ActionSpace:
+        """The numbered actions (one object for the rules and player count)."""
+        return self._space
+
     @property
     def team(self) -> bool:
         return self.seats == TEAM_SEATS

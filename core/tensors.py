@@ -61,6 +61,7 @@ class Layout:
     __slots__ = ("_packing", "_view", "_write", "kind", "offsets", "segments", "size")
 
     def __init__(self, kind: str, segments: Sequence[Segment]) -> None:
+        view = getattr(segments, "view", None)  # a game's own (`Segments`)
         self.kind, self.segments = kind, tuple(segments)
         self.offsets: list[int] = []
         at = 0
@@ -70,7 +71,7 @@ class Layout:
         self.size = at
         self._write = _flat_writer(self)
         self._packing: Callable[..., None] | None = None  # made at the first `Packer`
-        self._view: Callable[..., None] | None = None  # made at the first `write_view`
+        self._view: Callable[..., None] | None = view  # else made at the first `write_view`
 
     def tensor(self, st: Any, viewer: int) -> list[float]:
         """The state as `viewer` sees it, `size` numbers (counts and flags as the game keeps
@@ -138,6 +139,21 @@ def _flat_writer(lay: Layout) -> Callable[[Any, int, list[float]], None]:
     exec(compile(code, f"<tensor writer of {lay.kind}>", "exec"), space)  # code made above
     made: Callable[[Any, int, list[float]], None] = space["write"]
     return made
+
+
+class Segments(tuple[Segment, ...]):
+    """A layout's segments, given with the game's own `Layout.write_view` for them (`view`:
+    (state, viewer, out, buf) -> None): one function that sets what the segments' writers
+    set, for a game whose tensor an adapter writes every step (fewer calls than a writer a
+    segment). It must give the same numbers: tests compare the two over random play."""
+
+    view: Callable[..., None] | None
+
+    def __new__(cls, segments: Sequence[Segment],
+                view: Callable[..., None] | None = None) -> Segments:
+        made = super().__new__(cls, segments)
+        made.view = view
+        return made
 
 
 UNROLL: Final = 8  # plain numbers set one by one up to this many; more: packed at once

@@ -159,59 +159,73 @@ def _tensor(seated: Seated, seat: int, kind: str) -> npt.NDArray[np.float32]:
 class Packers:
     """An adapter's tensors, made as float32 numbers in place: each layout's writers set a
     seat's numbers straight into a buffer of float32 (core/tensors.py `Layout.write_view`,
-    no list of numbers converted afterwards), kept across the adapter's positions and
-    games; the seat's own segments (seat, delegation) packed once for each. The same bytes
+    no list of numbers converted afterwards), one buffer a seat and kind, kept across the
+    adapter's positions and games (while their rules, player count and seating stay); the
+    seat's own segments (seat, delegation) packed once for each delegation. The same bytes
     as `_tensor` from scratch (tests/test_adapters_packed.py compares them over random
     games of both games, every seat and kind). A game whose writers set slices (see
     core/tensors.py) is written as a list and converted (`_tensor`). Not for two threads
     at once (an adapter's own, as its game is)."""
 
-    __slots__ = ("_bufs", "_lists", "_own")
+    __slots__ = ("_lists", "_slots")
 
     def __init__(self) -> None:
-        # by layout and the own segments' bytes: the buffer, its float32 view, its zeros
-        self._bufs: dict[tuple[Layout, int], tuple[bytearray, memoryview, bytes]] = {}
-        self._own: dict[tuple[str, int, int, int | None], bytes] = {}  # the seat's own
+        self._slots: dict[tuple[str, int], _Slot] = {}  # by kind and seat
         self._lists: set[Layout] = set()  # layouts whose writers set slices
 
     def array(self, seated: Seated, seat: int, kind: str) -> npt.NDArray[np.float32]:
         """The seat's `kind` tensor now (never handed out: `tensor` hands out copies)."""
-        game = seated.game
-        lay = layout(game, kind)
-        if lay in self._lists:
-            return _tensor(seated, seat, kind)
+        slot = self._slots.get((kind, seat))
+        if slot is None or slot.space is not seated.space or slot.seats != seated.seats:
+            lay = layout(seated.game, kind)
+            if lay in self._lists:
+                return _tensor(seated, seat, kind)
+            slot = self._slots[(kind, seat)] = _Slot(seated, seat, lay)
         turn = seated.turn
-        key = (seated.seats, lay.size, seat, turn)
-        own = self._own.get(key)
+        own = slot.own.get(turn)
         if own is None:
-            numbers = self._own_numbers(seated, seat)
-            own = self._own[key] = struct.pack(f"={len(numbers)}f", *numbers)
-        got = self._bufs.get((lay, len(own)))
-        if got is None:
-            buf = bytearray(4 * lay.size + len(own))
-            got = self._bufs[(lay, len(own))] = (buf, memoryview(buf).cast("f"),
-                                                 bytes(4 * lay.size))
-        buf, view, zeros = got
-        buf[:len(zeros)] = zeros
+            own = slot.own[turn] = _own_bytes(seated, seat)
+        buf, at = slot.buf, slot.at
+        buf[:at] = slot.zeros
         try:
-            lay.write_view(game, seated.viewer(seat), view, buf)
+            slot.write(seated.game, slot.viewer, slot.view, buf)
         except TypeError:  # (a writer that sets a slice: written as a list from now on)
-            self._lists.add(lay)
+            self._lists.add(slot.layout)
+            del self._slots[(kind, seat)]
             return _tensor(seated, seat, kind)
-        buf[len(zeros):] = own
-        return np.frombuffer(buf, dtype=np.float32).copy()
+        buf[at:] = own
+        return slot.array.copy()
 
-    @staticmethod
-    def _own_numbers(seated: Seated, seat: int) -> list[float]:
-        """The seat's own segments (seat, turn) as Seated.tensor writes them."""
+
+class _Slot:
+    """A seat's buffer for one kind of tensor (see `Packers`)."""
+
+    __slots__ = ("array", "at", "buf", "layout", "own", "seats", "space", "view", "viewer",
+                 "write", "zeros")
+
+    def __init__(self, seated: Seated, seat: int, lay: Layout) -> None:
+        self.space, self.seats, self.layout = seated.space, seated.seats, lay
+        self.viewer = seated.viewer(seat)
         n = seated.game.num_players()
-        seats = 1 if seated.team else n
-        own = [0.0] * (seats + n)
-        if seat >= 0:
-            own[0 if seated.team else seat] = 1.0
-        if seated.turn is not None:
-            own[seats + seated.turn] = 1.0
-        return own
+        self.at = 4 * lay.size  # the seat's own segments from here
+        self.buf = bytearray(self.at + 4 * ((1 if seated.team else n) + n))
+        self.view = memoryview(self.buf).cast("f")
+        self.array = np.frombuffer(self.buf, dtype=np.float32)
+        self.zeros = bytes(self.at)
+        self.write = lay.write_view
+        self.own: dict[int | None, bytes] = {}  # the own segments' bytes, by delegation
+
+
+def _own_bytes(seated: Seated, seat: int) -> bytes:
+    """The seat's own segments (seat, turn) as Seated.tensor writes them, packed."""
+    n = seated.game.num_players()
+    seats = 1 if seated.team else n
+    own = [0.0] * (seats + n)
+    if seat >= 0:
+        own[0 if seated.team else seat] = 1.0
+    if seated.turn is not None:
+        own[seats + seated.turn] = 1.0
+    return struct.pack(f"={len(own)}f", *own)
 
 
 _PACKERS: dict[int, struct.Struct] = {}  # a packer of n float32 numbers, by n

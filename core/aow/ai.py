@@ -9,11 +9,12 @@ owner until the reveal). A viewer that is no player (TEAM) sees no hand.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import struct
+from collections.abc import Callable, Sequence
 from itertools import compress
 from typing import TYPE_CHECKING, Final
 
-from ..tensors import Segment, field, numbers, one_hot, present
+from ..tensors import Segment, Segments, field, numbers, one_hot, present
 from .chance import DEAL, DRAW, TAKEN, deck_size
 from .fight import BLIND, COLLECTIVE, DUEL, V_PLAY
 from .registry import REG
@@ -180,10 +181,58 @@ def segments(st: War, kind: str) -> tuple[Segment, ...]:
                 "may see it (its own, or revealed); the Wise Men each added", _cards_shown,
                 most, key=_table_key),
     )
-    if kind == "observation":
-        return obs
-    return (*obs, Segment("decisions", (1,), "decisions taken so far", numbers(_decisions),
-                          st.max_game_length()))
+    if kind != "observation":
+        obs = (*obs, Segment("decisions", (1,), "decisions taken so far",
+                             numbers(_decisions), st.max_game_length()))
+    return Segments(obs, view=_view(st, obs))
+
+
+def _view(st: War, segs: tuple[Segment, ...]) -> Callable[..., None]:
+    """The layout's numbers in one call (core/tensors.py `Segments`): what the segments'
+    writers above set, for the adapters' step (tests/test_adapters_packed.py compares
+    them over random play)."""
+    at: dict[str, int] = {}
+    for seg in segs:
+        at[seg.name] = sum(s.size for s in segs[:len(at)])
+    n, cards = st.players, len(st.rules.cards)
+    de, wh, co, dd, to, ha, hs, di, ch, ta = (at[x] for x in (
+        "decision", "whose", "counts", "dead", "tokens", "hand", "hand_sizes", "discard",
+        "challenge", "table"))
+    past = at.get("decisions")
+    if not _DECISION_ROW:
+        _DECISION_ROW.update((name, i) for i, name in enumerate(decisions()))
+    row = _DECISION_ROW
+    discard = struct.Struct(f"={cards}f").pack_into
+
+    def write(st: War, v: int, out: memoryview, buf: bytearray) -> None:
+        w = st.wait
+        if w is not None:
+            i = row.get(w.name)
+            if i is not None:
+                out[de + i] = 1.0
+        c, a = st.current, st.ask
+        if c is not None and c >= 0:
+            out[wh + c] = 1.0
+        if a is not None and a >= 0:
+            out[wh + n + a] = 1.0
+        if 0 <= v < n:
+            out[wh + 2 * n + v] = 1.0
+            for k in st.hands[v]:
+                out[ha + k] += 1.0
+        out[co], out[co + 1], out[co + 2], out[co + 3] = _count_numbers(st)
+        for p, (alive, tokens, hand) in enumerate(zip(st.alive, st.tokens, st.hands,
+                                                      strict=True)):
+            if not alive:
+                out[dd + p] = 1.0
+            out[to + p] = tokens
+            out[hs + p] = len(hand)
+        discard(buf, 4 * di, *st.discard)
+        if st.fight is not None:
+            _fight(st, v, out, ch)  # type: ignore[arg-type]  # (a list or a view)
+            _cards_shown(st, v, out, ta)  # type: ignore[arg-type]
+        if past is not None:
+            out[past] = _decisions(st)
+    return write
 
 
 def utility(st: War) -> str:
