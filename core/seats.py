@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Final
 
 from .actions import CHANCE, TEAM, TERMINAL, Action
@@ -176,21 +177,19 @@ class Seated:
     def _work_out(self) -> tuple[int, tuple[int, ...]]:
         st = self.game
         space = self._space.decisions
-        legal = st.legal_actions()
+        legal = st.legal_cache  # (read, never changed: legal_actions() would copy it)
+        if legal is None:
+            legal = st.legal_actions()
         if self.team:
             return 0, tuple(_ids(space, legal))
-        whose: list[int | None] = []  # each action's owner (`_owner`, inline: once an action)
-        for a in legal:
-            owner = getattr(a.verb, "owner", None)
-            if owner is named_player:  # (the common owner, inline)
-                whose.append(a.player if a.player >= 0 else None)
-            else:
-                whose.append(None if owner is None else owner(st, a))
-        first = whose[0] if whose else None
-        if first is not None and whose.count(first) == len(whose):  # one player's own
-            if self.turn is None or self.turn == first:
-                return first, tuple(_ids(space, legal))
-            return self.turn, ()
+        players = set(map(_PLAYER, legal))
+        if len(players) == 1 and all(getattr(v, "owner", None) is named_player
+                                     for v in set(map(_VERB, legal))):
+            (who,) = players  # (the common case: one player's own actions, found at C speed)
+            if who >= 0:
+                return (who, tuple(_ids(space, legal))) if self.turn in (None, who) else \
+                    (self.turn, ())
+        whose = [_owner(st, a) for a in legal]
         joint: list[Action] = []
         own: dict[int, list[Action]] = {}
         for a, who in zip(legal, whose, strict=True):
@@ -209,7 +208,11 @@ class Seated:
     def apply(self, i: int) -> None:
         """Take id `i` for the seat to act (or, at a chance node, an outcome); an id out of
         range or not legal now raises IllegalActionError and changes nothing."""
-        r = self._now()
+        r = self._at
+        g = self.game
+        if (r is None or r[3] is not g or r[0] != len(g.history) or r[1] != self.turn
+                or r[2] != self.steps):  # (`_now`'s test, inline: an adapter's step)
+            r = self._now()
         cur = r[4]
         if cur == TERMINAL:
             raise IllegalActionError(f"action {i}: the game is over ({self._end_text()})")
@@ -295,7 +298,9 @@ class Seated:
 
     # ---------------------------------------------------------------- the outcome
     def _per_seat(self, values: list[float]) -> list[float]:
-        return [values[0] if values else 0.0] if self.team else list(values)
+        if self.seats == TEAM_SEATS:
+            return [values[0] if values else 0.0]
+        return list(values)
 
     def returns(self) -> list[float]:
         """Each seat's return: the game's (+1 won, -1 lost), or its `limit_returns()` when
@@ -307,7 +312,7 @@ class Seated:
     def shaped(self) -> list[float]:
         """Each seat's shaped score (the game's `shaped_score()`): its returns at the end,
         a documented estimate in between."""
-        if self.is_terminal():
+        if self.game.outcome is not None or self.steps >= self.limit:  # (is_terminal)
             return self.returns()
         return self._per_seat(self.game.shaped_score())
 
@@ -390,7 +395,12 @@ class Seated:
     def made(self) -> dict[Any, Any]:
         """The position's own dict (see `memo`): what is kept in it lives until the
         position changes."""
-        made: dict[Any, Any] = self._now()[6]
+        r = self._at
+        g = self.game
+        if (r is None or r[3] is not g or r[0] != len(g.history) or r[1] != self.turn
+                or r[2] != self.steps):  # (`_now`'s test, inline: an adapter's step)
+            r = self._now()
+        made: dict[Any, Any] = r[6]
         return made
 
     # ---------------------------------------------------------------- every seat at once
@@ -462,6 +472,9 @@ def _ids(space: Space, actions: list[Action]) -> list[int]:
 def _owner(st: Machine, a: Action) -> int | None:
     own = getattr(a.verb, "owner", None)
     return None if own is None else own(st, a)
+
+
+_VERB, _PLAYER = itemgetter(0), itemgetter(1)  # an action's verb and player
 
 
 # the seat's own segments are written with the Seated as the state and the seat as viewer

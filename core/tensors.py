@@ -86,10 +86,15 @@ class Layout:
         all of them 0 before: the same numbers as `tensor`, each converted by C's cast to
         float as it is set (numpy's conversion; tests compare them). A writer that sets a
         slice raises TypeError (see the module's text)."""
+        self.view_writer()(st, viewer, out, buf)
+
+    def view_writer(self) -> Callable[..., None]:
+        """The function `write_view` calls, (state, viewer, out, buf) -> None (for a caller
+        that writes a tensor every step)."""
         write = self._view
         if write is None:
             write = self._view = _view_writer(self)
-        write(st, viewer, out, buf)
+        return write
 
     def bounds(self) -> tuple[list[float], list[float]]:
         """The lowest and highest value of each number (its segment's bounds)."""

@@ -212,7 +212,7 @@ class _Slot:
         self.view = memoryview(self.buf).cast("f")
         self.array = np.frombuffer(self.buf, dtype=np.float32)
         self.zeros = bytes(self.at)
-        self.write = lay.write_view
+        self.write = lay.view_writer()
         self.own: dict[int | None, bytes] = {}  # the own segments' bytes, by delegation
 
 
