@@ -12,7 +12,7 @@ from __future__ import annotations
 import struct
 from collections.abc import Callable, Sequence
 from itertools import compress
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from ..tensors import Segment, Segments, field, numbers, one_hot, present
 from .chance import DEAL, DRAW, TAKEN, deck_size
@@ -158,7 +158,7 @@ def segments(st: War, kind: str) -> tuple[Segment, ...]:
     # the bounds of the counts, from the components (W1) and W18's turn limit
     tokens, cards = st.rules.p("components.tokens"), sum(c.count for c in st.rules.cards)
     most = max(c.count for c in st.rules.cards)
-    obs = (
+    obs: tuple[Segment, ...] = (
         Segment("decision", (len(decisions()),), "the decision pending, by kind: "
                 + ", ".join(decisions()), _decision, key=_wait),
         Segment("whose", (3, n), "whose turn it is, whose decision, the viewer (one-hot "
@@ -204,7 +204,7 @@ def _view(st: War, segs: tuple[Segment, ...]) -> Callable[..., None]:
     row = _DECISION_ROW
     discard = struct.Struct(f"={cards}f").pack_into
 
-    def write(st: War, v: int, out: memoryview, buf: bytearray) -> None:
+    def write(st: War, v: int, out: Any, buf: bytearray) -> None:  # (out: float32 view)
         w = st.wait
         if w is not None:
             i = row.get(w.name)
@@ -228,8 +228,8 @@ def _view(st: War, segs: tuple[Segment, ...]) -> Callable[..., None]:
             out[hs + p] = len(hand)
         discard(buf, 4 * di, *st.discard)
         if st.fight is not None:
-            _fight(st, v, out, ch)  # type: ignore[arg-type]  # (a list or a view)
-            _cards_shown(st, v, out, ta)  # type: ignore[arg-type]
+            _fight(st, v, out, ch)
+            _cards_shown(st, v, out, ta)
         if past is not None:
             out[past] = _decisions(st)
     return write
