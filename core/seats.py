@@ -57,8 +57,8 @@ class Seated:
     (spaces.py), then `turn pN` for each player N (`players` seating), and at a chance
     node the chance outcomes' ids."""
 
-    __slots__ = ("_at", "_n", "_space", "decisions", "game", "limit", "marks", "seats",
-                 "steps", "turn")
+    __slots__ = ("_at", "_n", "_named", "_space", "decisions", "game", "limit", "marks",
+                 "seats", "steps", "turn")
 
     def __init__(self, game: Machine, seats: str = TEAM_SEATS,
                  max_decisions: int | None = None) -> None:
@@ -75,6 +75,8 @@ class Seated:
         self._space = action_space(game)  # the numbered actions (the rules' and count's)
         n = self._space.size  # the ids: the actions', then a delegation to each player
         self._n = n if self.team else n + game.num_players()
+        self._named = frozenset(b.verb for b in self._space.decisions.blocks  # (_work_out)
+                                if getattr(b.verb, "owner", None) is named_player)
 
     # ---------------------------------------------------------------- the table
     @property
@@ -183,8 +185,7 @@ class Seated:
         if self.team:
             return 0, tuple(_ids(space, legal))
         players = set(map(_PLAYER, legal))
-        if len(players) == 1 and all(getattr(v, "owner", None) is named_player
-                                     for v in set(map(_VERB, legal))):
+        if len(players) == 1 and self._named.issuperset(map(_VERB, legal)):
             (who,) = players  # (the common case: one player's own actions, found at C speed)
             if who >= 0:
                 return (who, tuple(_ids(space, legal))) if self.turn in (None, who) else \
@@ -439,7 +440,7 @@ class Seated:
         r = self._at  # the same position: the same seat and ids (a tuple); arrays anew
         c._at = None if r is None or r[3] is not self.game else (*r[:3], c.game, r[4], r[5],
                                                                   {})
-        c._space, c._n = self._space, self._n
+        c._space, c._n, c._named = self._space, self._n, self._named
         return c
 
     def __copy__(self) -> Seated:

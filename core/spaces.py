@@ -62,7 +62,10 @@ class Space:
 
     def id(self, action: Action) -> int | None:
         """The action's id, or None when it is not in this space."""
-        return self.ids.get((str(action.verb), action.player, action.arg))
+        i = self.ids.get(action)  # (an action equals its key, and hashes alike: seats.py)
+        if i is None:
+            i = self.ids.get((str(action.verb), action.player, action.arg))
+        return i
 
     def action(self, i: int) -> Action:
         """The action numbered `i` (0 <= i < size): the registry's interned one, found once

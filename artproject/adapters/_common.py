@@ -125,16 +125,17 @@ def _mask(seated: Seated, seat: int) -> npt.NDArray[np.int8]:
 
 
 def tensor(seated: Seated, seat: int, kind: str = "observation",
-           packers: Packers | None = None) -> npt.NDArray[np.float32]:
+           packers: Packers | None = None, copy: bool = True) -> npt.NDArray[np.float32]:
     """The seat's `kind` tensor as a float32 array (a copy of the one made once a
-    position); `packers`: an adapter's own, kept across its positions and games (its
-    buffers written in place), else made from scratch as a list and converted."""
+    position; `copy=False`: that one, for a caller that only reads it); `packers`: an
+    adapter's own, kept across its positions and games (its buffers written in place),
+    else made from scratch as a list and converted."""
     made = seated.made()
     got: npt.NDArray[np.float32] | None = made.get((kind, seat))
     if got is None:
         got = made[(kind, seat)] = (_tensor(seated, seat, kind) if packers is None
                                     else packers.array(seated, seat, kind))
-    return got.copy()
+    return got.copy() if copy else got
 
 
 def observe(seated: Seated, seat: int, packers: Packers) -> dict[str, Any]:

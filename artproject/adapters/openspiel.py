@@ -30,7 +30,15 @@ from ..core.actions import CHANCE, TERMINAL
 from ..core.errors import ArtError
 from ..core.games import game_class, game_names
 from ..core.seats import PUBLIC, Seated
-from ._common import Packers, as_float32, parameters, player_range, reward_mode, start
+from ._common import (
+    Packers,
+    as_float32,
+    parameters,
+    player_range,
+    reward_mode,
+    start,
+    tensor,
+)
 
 _UTILITY: Final = {"shared": pyspiel.GameType.Utility.IDENTICAL,
                    "zero_sum": pyspiel.GameType.Utility.ZERO_SUM,
@@ -237,8 +245,8 @@ class KernelObserver:
         s = state.seated
         if self.private == pyspiel.PrivateInfoType.ALL_PLAYERS:
             self.tensor[:] = as_float32(s.all_tensor(self.kind, raw=True))
-        else:
-            self.tensor[:] = self._packers.array(s, self._seat(player), self.kind)
+        else:  # (kept for the position: OpenSpiel may ask twice)
+            self.tensor[:] = tensor(s, self._seat(player), self.kind, self._packers, copy=False)
 
     def string_from(self, state: KernelState, player: int) -> str:
         s = state.seated
