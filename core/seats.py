@@ -185,12 +185,14 @@ class Seated:
         if self.team:
             return 0, tuple(_ids(space, legal))
         players = set(map(_PLAYER, legal))
+        _named = self._named.__contains__  # (a verb whose owner is the named player)
         if len(players) == 1 and self._named.issuperset(map(_VERB, legal)):
             (who,) = players  # (the common case: one player's own actions, found at C speed)
             if who >= 0:
                 return (who, tuple(_ids(space, legal))) if self.turn in (None, who) else \
                     (self.turn, ())
-        whose = [_owner(st, a) for a in legal]
+        whose = [(a.player if a.player >= 0 else None) if _named(a.verb) else _owner(st, a)
+                 for a in legal]
         joint: list[Action] = []
         own: dict[int, list[Action]] = {}
         for a, who in zip(legal, whose, strict=True):

@@ -235,3 +235,20 @@ def test_art_of_war_s_shaped_score_kept_is_the_one_worked_out() -> None:
         for st in _states("art-of-war", {"players": players}, 300, seed=players):
             if st.outcome is None:
                 assert st.shaped_score() == ai._shaped(st)
+
+
+def test_the_art_project_s_shaped_score_with_its_kept_denominators() -> None:
+    """The A.R.T. Project's shaped score, its denominators kept by the rules, is the
+    documented formula worked out from the state, at 1 to 4 players (docs/ai.md)."""
+    from artproject.core.art import info
+
+    for players in (1, 2, 4):
+        for st in _states("art-project", {"players": players}, 200, seed=players):
+            if st.outcome is not None:
+                continue
+            r = st.rules
+            start_ = r.difficulties[st.difficulty] * (2 if st.solo else 1) * st.players
+            s = (info.SHAPE_TRACK * len(st.track) / max(1, len(r.track))
+                 + info.SHAPE_HEALTH * min(1.0, sum(st.health) / max(1, start_))
+                 + info.SHAPE_VAN * sum(st.van) / max(1, len(r.resources) * st.tab.res_cap))
+            assert st.shaped_score() == [0.9 * (2.0 * s - 1.0)] * st.players
