@@ -221,7 +221,8 @@ class Seated:
             raise IllegalActionError(f"action {i}: the game is over ({self._end_text()})")
         space = self._space
         if cur == CHANCE:
-            if not 0 <= i < space.chance.size or i not in self.legal():
+            if not 0 <= i < space.chance.size or \
+                    space.chance.action(i) not in self.game.legal_actions():
                 raise IllegalActionError(f"chance outcome {i}: not an outcome now; outcomes: "
                                          f"{self.legal()}")
             self.game.apply(space.chance.action(i))
@@ -388,7 +389,8 @@ class Seated:
 
     def memo(self, key: Any, make: Callable[[], Any]) -> Any:
         """`make()`, kept until the position changes (an adapter's arrays: one tensor and
-        mask a position, however often they are asked for)."""
+        mask a position, however often they are asked for; a copy made at the position
+        shares them until it moves on)."""
         m = self.made()
         got = m.get(key)
         if got is None:
@@ -439,9 +441,9 @@ class Seated:
         c = Seated.__new__(Seated)
         c.game, c.seats, c.limit = self.game.clone(), self.seats, self.limit
         c.turn, c.marks, c.steps, c.decisions = self.turn, self.marks, self.steps, self.decisions
-        r = self._at  # the same position: the same seat and ids (a tuple); arrays anew
-        c._at = None if r is None or r[3] is not self.game else (*r[:3], c.game, r[4], r[5],
-                                                                  {})
+        r = self._at  # the same position: the same seat, ids and arrays (`made`: what is
+        # kept there is the position's alone, and each copy moving on makes its own)
+        c._at = None if r is None or r[3] is not self.game else (*r[:3], c.game, *r[4:])
         c._space, c._n, c._named = self._space, self._n, self._named
         return c
 

@@ -44,6 +44,7 @@ _UTILITY: Final = {"shared": pyspiel.GameType.Utility.IDENTICAL,
                    "zero_sum": pyspiel.GameType.Utility.ZERO_SUM,
                    "mixed": pyspiel.GameType.Utility.GENERAL_SUM}
 PREFIX: Final = "python_"
+_CHANCE, _TERMINAL = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)
 
 
 def short_name(game: str) -> str:
@@ -143,9 +144,9 @@ class KernelState(pyspiel.State):  # type: ignore[misc]
     def current_player(self) -> int:
         cur = self.seated.current()
         if cur == CHANCE:
-            return int(pyspiel.PlayerId.CHANCE)
+            return _CHANCE
         if cur == TERMINAL:
-            return int(pyspiel.PlayerId.TERMINAL)
+            return _TERMINAL
         return cur
 
     def _legal_actions(self, player: int) -> list[int]:
