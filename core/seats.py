@@ -150,10 +150,15 @@ class Seated:
         return ids
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """At a chance node, (id, probability) of each outcome, by id."""
-        space = self._space.chance
-        out = [(space.id(a), p) for a, p in self.game.chance_outcomes()]
-        return sorted((i, p) for i, p in out if i is not None)
+        """At a chance node, (id, probability) of each outcome, by id (worked out once a
+        position: OpenSpiel asks for them, then for their ids, then applies one)."""
+        made = self.made()
+        got: list[tuple[int, float]] | None = made.get(CHANCE)
+        if got is None:
+            space = self._space.chance
+            out = [(space.id(a), p) for a, p in self.game.chance_outcomes()]
+            got = made[CHANCE] = sorted((i, p) for i, p in out if i is not None)
+        return list(got)
 
     def _now(self) -> tuple[Any, ...]:
         """The position's record, worked out once a position: (the history's length, the
