@@ -108,6 +108,8 @@ class KernelGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type hin
         except ArtError as err:
             raise _spiel_error(err) from None
         p = self.proto
+        p.current()  # (its position worked out once: every new state's copy shares it and the
+        # arrays made there, as OpenSpiel makes a new state to size each tensor it hands out)
         utility = p.game.utility()
         info = pyspiel.GameInfo(
             num_distinct_actions=p.num_distinct_actions(),
