@@ -4,8 +4,7 @@ A game's decisions are the team's or a player's (the kernel's `actor`); the libr
 seats, each with its own view and its own choices. Two seatings:
 
 - `team`: one seat, the whole team deciding as one (the engine's bots): it sees every
-  player's private facts (a seat hides nothing of the team from itself) and takes every
-  decision.
+  player's private facts (it hides nothing of the team from itself), takes every decision.
 - `players`: a seat per player. An action a verb declares as one player's own (its
   `owner`: what the rules give that player alone to decide) is that player's seat's; every
   other action (a joint decision of the team) is taken by the game's joint seat
@@ -16,10 +15,9 @@ seats, each with its own view and its own choices. Two seatings:
   that player's private facts).
 
 A seat sees what its players see (the game's `observation`, `information_state` and
-tensors for each of its players), plus the delegations made so far, which the table sees.
-A game cut at its maximum length (`max_decisions` seat decisions, delegations among them; by
-default the game's `max_game_length()`) ends with the game's `limit_returns()`. Nothing here
-runs during play.
+tensors for each of its players), plus the delegations made so far, which the table sees. A
+game cut at its maximum length (`max_decisions` seat decisions, delegations among them; by
+default the game's `max_game_length()`) ends with its `limit_returns()`. Not run in play.
 """
 
 from __future__ import annotations
@@ -57,7 +55,7 @@ class Seated:
     (spaces.py), then `turn pN` for each player N (`players` seating), and at a chance
     node the chance outcomes' ids."""
 
-    __slots__ = ("_at", "_n", "_named", "_space", "decisions", "game", "limit", "marks",
+    __slots__ = ("_at", "_n", "_owners", "_space", "decisions", "game", "limit", "marks",
                  "seats", "steps", "turn")
 
     def __init__(self, game: Machine, seats: str = TEAM_SEATS,
@@ -75,13 +73,11 @@ class Seated:
         self._space = action_space(game)  # the numbered actions (the rules' and count's)
         n = self._space.size  # the ids: the actions', then a delegation to each player
         self._n = n if self.team else n + game.num_players()
-        self._named = frozenset(b.verb for b in self._space.decisions.blocks  # (_work_out)
-                                if getattr(b.verb, "owner", None) is named_player)
+        self._owners = _owners(game, self._space)  # (for _work_out)
 
     # ---------------------------------------------------------------- the table
     @property
-    def space(self) -> ActionSpace:
-        """The numbered actions (one object for the rules and player count)."""
+    def space(self) -> ActionSpace:  # the numbered actions (one for the rules and count)
         return self._space
 
     @property
@@ -146,8 +142,7 @@ class Seated:
     def legal_ids(self, seat: int) -> tuple[int, ...]:
         """`legal(seat)` of a seat (never CHANCE) as the position's own tuple (no copy)."""
         r = self._now()
-        ids: tuple[int, ...] = r[5] if r[4] == seat else ()
-        return ids
+        return r[5] if r[4] == seat else ()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """At a chance node, (id, probability) of each outcome, by id (worked out once a
@@ -162,9 +157,8 @@ class Seated:
 
     def _now(self) -> tuple[Any, ...]:
         """The position's record, worked out once a position: (the history's length, the
-        delegation, the seat decisions taken, the game: what says which position it is;
-        then the seat to act, its sorted ids (none at a chance node or the end), and the
-        adapters' arrays made at it (`memo`))."""
+        delegation, the seat decisions taken, the game: which position it is; the seat to
+        act, its sorted ids (none at a chance node or the end), and `made`)."""
         r = self._at
         g = self.game
         n = len(g.history)
@@ -189,25 +183,38 @@ class Seated:
             legal = st.legal_actions()
         if self.team:
             return 0, tuple(_ids(space, legal))
+        named, plain, splits = self._owners
         players = set(map(_PLAYER, legal))
-        _named = self._named.__contains__  # (a verb whose owner is the named player)
-        if len(players) == 1 and self._named.issuperset(map(_VERB, legal)):
+        if len(players) == 1 and named.issuperset(map(_VERB, legal)):
             (who,) = players  # (the common case: one player's own actions, found at C speed)
             if who >= 0:
                 return (who, tuple(_ids(space, legal))) if self.turn in (None, who) else \
                     (self.turn, ())
-        whose = [(a.player if a.player >= 0 else None) if _named(a.verb) else _owner(st, a)
-                 for a in legal]
+        lead = st.joint_seat()
+        if not plain.issuperset(map(_VERB, legal)):  # an owner that reads the state
+            return self._split(legal, lead)
+        key = (self.turn, lead, tuple(legal))  # (else the same actions split alike: kept)
+        got: tuple[int, tuple[int, ...]] | None = splits.get(key)
+        if got is None:
+            if len(splits) >= 1 << 14:  # (a bound on what is kept)
+                splits.clear()
+            got = splits[key] = self._split(legal, lead)
+        return got
+
+    def _split(self, legal: list[Action], lead: int) -> tuple[int, tuple[int, ...]]:
+        """(seat to act, its sorted ids) among actions of several owners."""
+        st, space = self.game, self._space.decisions
+        named = self._owners[0].__contains__
         joint: list[Action] = []
         own: dict[int, list[Action]] = {}
-        for a, who in zip(legal, whose, strict=True):
+        for a in legal:
+            who = (a.player if a.player >= 0 else None) if named(a.verb) else _owner(st, a)
             if who is None:
                 joint.append(a)
             else:
                 own.setdefault(who, []).append(a)
         if self.turn is not None:
             return self.turn, tuple(_ids(space, own.get(self.turn, [])))
-        lead = st.joint_seat()
         ids = _ids(space, joint + own.get(lead, []))
         ids += [space.size + q for q in sorted(own) if q != lead]
         return lead, tuple(sorted(ids))
@@ -216,11 +223,7 @@ class Seated:
     def apply(self, i: int) -> None:
         """Take id `i` for the seat to act (or, at a chance node, an outcome); an id out of
         range or not legal now raises IllegalActionError and changes nothing."""
-        r = self._at
-        g = self.game
-        if (r is None or r[3] is not g or r[0] != len(g.history) or r[1] != self.turn
-                or r[2] != self.steps):  # (`_now`'s test, inline: an adapter's step)
-            r = self._now()
+        r = self._now()
         cur = r[4]
         if cur == TERMINAL:
             raise IllegalActionError(f"action {i}: the game is over ({self._end_text()})")
@@ -307,9 +310,7 @@ class Seated:
 
     # ---------------------------------------------------------------- the outcome
     def _per_seat(self, values: list[float]) -> list[float]:
-        if self.seats == TEAM_SEATS:
-            return [values[0] if values else 0.0]
-        return list(values)
+        return [values[0] if values else 0.0] if self.seats == TEAM_SEATS else list(values)
 
     def returns(self) -> list[float]:
         """Each seat's return: the game's (+1 won, -1 lost), or its `limit_returns()` when
@@ -343,13 +344,11 @@ class Seated:
 
     def information_state(self, seat: int) -> tuple[Any, ...]:
         """What the seat knows (hashable): its players' information states, what they see
-        now, and the delegations so far and now (the table sees them).
-
-        The game's information state is its history as each player saw it; what a player
-        sees now is there too (the game's `shown`) because a game may show a fact no action
-        or chance event carries (private facts turned public by a rule's own step): two
-        states a seat can tell apart never share it (and so never a tensor), and what is
-        shown stays shown, so recall stays perfect."""
+        now, and the delegations so far and now (the table sees them). The game's
+        information state is its history as each player saw it; what a player sees now is
+        there too (the game's `shown`): a game may show a fact no action or chance event
+        carries (private facts turned public by a rule's own step), so two states a seat
+        can tell apart never share it, and what is shown stays shown (perfect recall)."""
         players = self.players_of(seat)
         return (seat, tuple(self.game.information_state(p) for p in players),
                 tuple(self.game.shown(p) for p in players), self.marks, self.turn)
@@ -392,19 +391,10 @@ class Seated:
         out += own
         return out if raw else [*map(float, out)]
 
-    def memo(self, key: Any, make: Callable[[], Any]) -> Any:
-        """`make()`, kept until the position changes (an adapter's arrays: one tensor and
-        mask a position, however often they are asked for; a copy made at the position
-        shares them until it moves on)."""
-        m = self.made()
-        got = m.get(key)
-        if got is None:
-            got = m[key] = make()
-        return got
-
     def made(self) -> dict[Any, Any]:
-        """The position's own dict (see `memo`): what is kept in it lives until the
-        position changes."""
+        """The position's own dict, for what an adapter makes at it (a seat's arrays: made
+        once a position however often asked for); it lives until the position changes, and
+        a copy made at the position shares it until it moves on."""
         r = self._at
         g = self.game
         if (r is None or r[3] is not g or r[0] != len(g.history) or r[1] != self.turn
@@ -449,7 +439,7 @@ class Seated:
         r = self._at  # the same position: the same seat, ids and arrays (`made`: what is
         # kept there is the position's alone, and each copy moving on makes its own)
         c._at = None if r is None or r[3] is not self.game else (*r[:3], c.game, *r[4:])
-        c._space, c._n, c._named = self._space, self._n, self._named
+        c._space, c._n, c._owners = self._space, self._n, self._owners
         return c
 
     def __copy__(self) -> Seated:
@@ -468,10 +458,8 @@ class Seated:
 
 
 def _ids(space: Space, actions: list[Action]) -> list[int]:
-    """`ids_of(space, actions, "actions")`, the actions looked up as they are (an action,
-    a named tuple of its verb's name, player and argument, is equal to its key in the
-    space, and hashes alike), without making each key anew: a look-up a legal action, a
-    step, for the adapters. An action the space lacks: `ids_of`'s GameError."""
+    """`ids_of(space, actions, "actions")`, each action its own key (a named tuple equal to
+    its key, hashing alike: no key made a look-up); one the space lacks: its GameError."""
     out = [*map(space.ids.get, actions)]
     if None in out:
         return ids_of(space, actions, "actions")
@@ -485,6 +473,19 @@ def _owner(st: Machine, a: Action) -> int | None:
 
 
 _VERB, _PLAYER = itemgetter(0), itemgetter(1)  # an action's verb and player
+
+def _owners(game: Machine, space: ActionSpace) -> tuple[Any, ...]:
+    """The verbs whose owner is the named player, those whose owner reads no state (the
+    named player or none), and the positions' splits kept (`_work_out`), for the rules."""
+    cache, key = game.derived(), ("seat-owners", game.num_players())
+    got = cache.get(key)
+    if got is None:
+        owner = {b.verb: getattr(b.verb, "owner", None) for b in space.decisions.blocks}
+        got = cache[key] = (frozenset(v for v, o in owner.items() if o is named_player),
+                            frozenset(v for v, o in owner.items() if o in (None, named_player)),
+                            {})
+    assert isinstance(got, tuple)
+    return got
 
 
 # the seat's own segments are written with the Seated as the state and the seat as viewer
