@@ -158,10 +158,9 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64]):
         n = s.num_distinct_actions()
         if not isinstance(action, int | np.integer) or not 0 <= int(action) < n:
             raise error.InvalidAction(f"action {action!r}: not an action id (0 to {n - 1})")
-        legal = s.legal(self.seat)
-        if int(action) not in legal:
+        if int(action) not in s.legal_ids(self.seat):
             why = (f"action {action} ({s.action_text(int(action))}): not legal now; legal: "
-                   f"{legal[:16]}")
+                   f"{s.legal(self.seat)[:16]}")
             if self.illegal == "raise":
                 raise error.InvalidAction(why)
             gym.logger.warn(f"{why}: the episode ends as lost")
