@@ -202,7 +202,8 @@ def _view(st: War, segs: tuple[Segment, ...]) -> Callable[..., None]:
     if not _DECISION_ROW:
         _DECISION_ROW.update((name, i) for i, name in enumerate(decisions()))
     row = _DECISION_ROW
-    discard = struct.Struct(f"={cards}f").pack_into
+    pack = struct.Struct(f"={cards}f").pack
+    pile: list[Any] = [None, b""]  # the last discard pile packed, its bytes (by its value)
 
     def write(st: War, v: int, out: Any, buf: bytearray) -> None:  # (out: float32 view)
         w = st.wait
@@ -219,14 +220,18 @@ def _view(st: War, segs: tuple[Segment, ...]) -> Callable[..., None]:
             out[wh + 2 * n + v] = 1.0
             for k in st.hands[v]:
                 out[ha + k] += 1.0
-        out[co], out[co + 1], out[co + 2], out[co + 3] = _count_numbers(st)
+        out[co], out[co + 1], out[co + 2], out[co + 3] = st.turn, st.centre, st.out, \
+            deck_size(st)
         for p, (alive, tokens, hand) in enumerate(zip(st.alive, st.tokens, st.hands,
                                                       strict=True)):
             if not alive:
                 out[dd + p] = 1.0
             out[to + p] = tokens
             out[hs + p] = len(hand)
-        discard(buf, 4 * di, *st.discard)
+        d = st.discard
+        if d != pile[0]:  # (it changes seldom: packed again only then)
+            pile[0], pile[1] = [*d], pack(*d)
+        buf[4 * di:4 * (di + cards)] = pile[1]
         if st.fight is not None:
             _fight(st, v, out, ch)
             _cards_shown(st, v, out, ta)
