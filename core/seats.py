@@ -69,7 +69,7 @@ class Seated:
         self.marks: tuple[tuple[int, int], ...] = ()  # (decisions taken, seat) delegated to
         self.steps = 0  # seat decisions taken (delegations too: what the limit counts)
         self.decisions = 0  # the game's decisions taken
-        self._at: tuple[Any, ...] | None = None  # the position's record (see `_now`)
+        self._at: tuple[Any, ...] | None = None  # the position's record (see `now`)
         self._space = action_space(game)  # the numbered actions (the rules' and count's)
         n = self._space.size  # the ids: the actions', then a delegation to each player
         self._n = n if self.team else n + game.num_players()
@@ -123,14 +123,14 @@ class Seated:
         g = self.game
         if (r is None or r[3] is not g or r[0] != len(g.history) or r[1] != self.turn
                 or r[2] != self.steps):
-            r = self._now()
+            r = self.now()
         cur: int = r[4]
         return cur
 
     def legal(self, seat: int | None = None) -> list[int]:
         """The sorted ids the seat may take now (the current one's by default; none for a
         seat that is not to act); at a chance node, the outcomes' ids."""
-        r = self._now()
+        r = self.now()
         cur = r[4]
         if cur == TERMINAL or (seat is not None and seat != cur):
             return []
@@ -141,13 +141,13 @@ class Seated:
 
     def legal_ids(self, seat: int) -> tuple[int, ...]:
         """`legal(seat)` of a seat (never CHANCE) as the position's own tuple (no copy)."""
-        r = self._now()
+        r = self.now()
         return r[5] if r[4] == seat else ()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """At a chance node, (id, probability) of each outcome, by id (worked out once a
         position: OpenSpiel asks for them, then for their ids, then applies one)."""
-        made = self.made()
+        made = self.now()[6]
         got: list[tuple[int, float]] | None = made.get(CHANCE)
         if got is None:
             space = self._space.chance
@@ -155,10 +155,11 @@ class Seated:
             got = made[CHANCE] = sorted((i, p) for i, p in out if i is not None)
         return list(got)
 
-    def _now(self) -> tuple[Any, ...]:
+    def now(self) -> tuple[Any, ...]:
         """The position's record, worked out once a position: (the history's length, the
-        delegation, the seat decisions taken, the game: which position it is; the seat to
-        act, its sorted ids (none at a chance node or the end), and `made`)."""
+        delegation, the seat decisions taken, the game: which position it is; [4] the seat
+        to act, [5] its sorted ids (none at a chance node or the end), [6] a dict for what
+        an adapter makes at the position (its arrays), shared by a copy made there)."""
         r = self._at
         g = self.game
         n = len(g.history)
@@ -223,7 +224,7 @@ class Seated:
     def apply(self, i: int) -> None:
         """Take id `i` for the seat to act (or, at a chance node, an outcome); an id out of
         range or not legal now raises IllegalActionError and changes nothing."""
-        r = self._now()
+        r = self.now()
         cur = r[4]
         if cur == TERMINAL:
             raise IllegalActionError(f"action {i}: the game is over ({self._end_text()})")
@@ -257,7 +258,7 @@ class Seated:
             if i is not None and i in self.legal():
                 return i
         else:
-            legal = self._now()[5]
+            legal = self.now()[5]
             i = space.decisions.id(action)
             if i is not None and i in legal:
                 return i
@@ -390,18 +391,6 @@ class Seated:
             own[seats + self.turn] = 1.0
         out += own
         return out if raw else [*map(float, out)]
-
-    def made(self) -> dict[Any, Any]:
-        """The position's own dict, for what an adapter makes at it (a seat's arrays: made
-        once a position however often asked for); it lives until the position changes, and
-        a copy made at the position shares it until it moves on."""
-        r = self._at
-        g = self.game
-        if (r is None or r[3] is not g or r[0] != len(g.history) or r[1] != self.turn
-                or r[2] != self.steps):  # (`_now`'s test, inline: an adapter's step)
-            r = self._now()
-        made: dict[Any, Any] = r[6]
-        return made
 
     # ---------------------------------------------------------------- every seat at once
     def all_layout(self, kind: str) -> Layout:

@@ -101,7 +101,7 @@ def start(game: str, options: Mapping[str, Any], seed: int = 0, chance: str = "e
 def mask(seated: Seated, seat: int) -> npt.NDArray[np.int8]:
     """The seat's legal ids as a 0/1 vector over the seat's actions (a copy of the one
     made once a position)."""
-    made = seated.made()
+    made = seated.now()[6]
     got: npt.NDArray[np.int8] | None = made.get(("mask", seat))
     if got is None:
         got = made[("mask", seat)] = _mask(seated, seat)
@@ -116,11 +116,15 @@ def _mask(seated: Seated, seat: int) -> npt.NDArray[np.int8]:
     same choices come round again), never written to (`mask` hands out copies)."""
     key = (seated.num_distinct_actions(), seated.legal_ids(seat))
     out = _MASKS.get(key)
-    if out is None:
-        if len(_MASKS) >= 1 << 14:  # a bound on what is kept (rules with many ids)
-            _MASKS.clear()
-        out = _MASKS[key] = np.zeros(key[0], dtype=np.int8)
-        out[list(key[1])] = 1
+    return _mask_of(key) if out is None else out
+
+
+def _mask_of(key: tuple[int, tuple[int, ...]]) -> npt.NDArray[np.int8]:
+    """The mask of (size, legal ids), made and kept (`_mask`)."""
+    if len(_MASKS) >= 1 << 14:  # a bound on what is kept (rules with many ids)
+        _MASKS.clear()
+    out = _MASKS[key] = np.zeros(key[0], dtype=np.int8)
+    out[list(key[1])] = 1
     return out
 
 
@@ -130,7 +134,7 @@ def tensor(seated: Seated, seat: int, kind: str = "observation",
     position; `copy=False`: that one, for a caller that only reads it); `packers`: an
     adapter's own, kept across its positions and games (its buffers written in place),
     else made from scratch as a list and converted."""
-    made = seated.made()
+    made = seated.now()[6]
     got: npt.NDArray[np.float32] | None = made.get((kind, seat))
     if got is None:
         got = made[(kind, seat)] = (_tensor(seated, seat, kind) if packers is None
@@ -141,10 +145,13 @@ def tensor(seated: Seated, seat: int, kind: str = "observation",
 def observe(seated: Seated, seat: int, packers: Packers) -> dict[str, Any]:
     """The seat's observation as PettingZoo and Gymnasium give it: its observation tensor
     (`tensor`) and its mask (`mask`), copies of the arrays made once a position."""
-    made = seated.made()
-    got: tuple[npt.NDArray[np.float32], npt.NDArray[np.int8]] | None = made.get(seat)
+    r = seated.now()
+    got: tuple[npt.NDArray[np.float32], npt.NDArray[np.int8]] | None = r[6].get(seat)
     if got is None:
-        got = made[seat] = (packers.array(seated, seat, "observation"), _mask(seated, seat))
+        key = (seated.num_distinct_actions(), r[5] if r[4] == seat else ())
+        legal = _MASKS.get(key)
+        got = r[6][seat] = (packers.array(seated, seat, "observation"),
+                            _mask_of(key) if legal is None else legal)
     return {"observation": got[0].copy(), "action_mask": got[1].copy()}
 
 
