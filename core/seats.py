@@ -325,7 +325,8 @@ class Seated:
         a documented estimate in between."""
         if self.game.outcome is not None or self.steps >= self.limit:  # (is_terminal)
             return self.returns()
-        return self._per_seat(self.game.shaped_score())
+        values = self.game.shaped_score()
+        return list(values) if self.seats != TEAM_SEATS else self._per_seat(values)
 
     # ---------------------------------------------------------------- what a seat sees
     def observation(self, seat: int) -> dict[str, Any]:

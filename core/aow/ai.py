@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from .state import War
 
 FIGHTS: Final = (DUEL, COLLECTIVE, BLIND)
+_FIGHT_ROW: Final = {kind: i for i, kind in enumerate(FIGHTS)}
 
 def decisions() -> tuple[str, ...]:
     """The kinds of decision a player takes, in the registry's order (the `decision`
@@ -91,23 +92,23 @@ def _fight(st: War, v: int, out: list[float], at: int) -> None:
     if f is None:
         return
     n = st.players
-    out[at + FIGHTS.index(f.kind)] = 1.0
+    out[at + _FIGHT_ROW[f.kind]] = 1.0
     if f.attacker >= 0:
         out[at + 3 + f.attacker] = 1.0
     if f.defender >= 0:
         out[at + 3 + n + f.defender] = 1.0
     at += 3 + 2 * n
     out[at], out[at + 1], out[at + 2] = f.bet, f.raised, float(f.revealed)
-    for p, x in enumerate(f.stake, at + 3):  # (one by one: core/tensors.py)
-        out[p] = x
+    at += 3
+    for p in range(n):  # (one by one: core/tensors.py; 0 where out is 0 already)
+        if f.stake[p]:
+            out[at + p] = f.stake[p]
+        if f.out[p]:
+            out[at + 2 * n + p] = f.out[p]
+        if f.card[p] >= 0:  # a card on the table
+            out[at + 3 * n + p] = 1.0
     for p in f.seats:  # taking part
-        out[at + 3 + n + p] = 1.0
-    for p, x in enumerate(f.out, at + 3 + 2 * n):
-        out[p] = x
-    at += 3 + 3 * n
-    for p, k in enumerate(f.card):  # a card on the table
-        if k >= 0:
-            out[at + p] = 1.0
+        out[at + n + p] = 1.0
 
 
 def _fight_key(st: War, v: int) -> object:
