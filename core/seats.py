@@ -443,7 +443,7 @@ class Seated:
         (the game's `resample`), and a future of its own (reseeded)."""
         c = self.clone()
         c.game = self.game.resample(self.players_of(seat), seed)
-        c._at = None  # (other hands: other ids, maybe another seat to act)
+        c._at = None  # (other private facts: other ids, maybe another seat to act)
         return c
 
 
