@@ -204,7 +204,7 @@ def _view(st: War, segs: tuple[Segment, ...]) -> Callable[..., None]:
         _DECISION_ROW.update((name, i) for i, name in enumerate(decisions()))
     row = _DECISION_ROW
     pack = struct.Struct(f"={cards}f").pack
-    pile: list[Any] = [None, b""]  # the last discard pile packed, its bytes (by its value)
+    pile: list[Any] = [([], b"")]  # the last discard pile packed and its bytes, by value
 
     def write(st: War, v: int, out: Any, buf: bytearray) -> None:  # (out: float32 view)
         w = st.wait
@@ -229,10 +229,10 @@ def _view(st: War, segs: tuple[Segment, ...]) -> Callable[..., None]:
                 out[dd + p] = 1.0
             out[to + p] = tokens
             out[hs + p] = len(hand)
-        d = st.discard
-        if d != pile[0]:  # (it changes seldom: packed again only then)
-            pile[0], pile[1] = [*d], pack(*d)
-        buf[4 * di:4 * (di + cards)] = pile[1]
+        d, last = st.discard, pile[0]  # (one pair read and written at once: thread-safe)
+        if d != last[0]:  # (it changes seldom: packed again only then)
+            last = pile[0] = ([*d], pack(*d))
+        buf[4 * di:4 * (di + cards)] = last[1]
         if st.fight is not None:
             _fight(st, v, out, ch)
             _cards_shown(st, v, out, ta)
