@@ -148,11 +148,11 @@ class Seated:
         """At a chance node, (id, probability) of each outcome, by id (worked out once a
         position: OpenSpiel asks for them, then for their ids, then applies one)."""
         made = self.now()[6]
-        got: list[tuple[int, float]] | None = made.get(CHANCE)
+        got: list[tuple[int, float]] | None = made.get("chance outcomes")
         if got is None:
             space = self._space.chance
             out = [(space.id(a), p) for a, p in self.game.chance_outcomes()]
-            got = made[CHANCE] = sorted((i, p) for i, p in out if i is not None)
+            got = made["chance outcomes"] = sorted((i, p) for i, p in out if i is not None)
         return list(got)
 
     def now(self) -> tuple[Any, ...]:
