@@ -170,6 +170,8 @@ def _view_writer(lay: Layout) -> Callable[..., None]:
     space: dict[str, Any] = {}
     body = []
     for i, (s, at) in enumerate(zip(lay.segments, lay.offsets, strict=True)):
+        if s.size == 0:  # (nothing to set)
+            continue
         read = getattr(s.write, "read", None)
         attr = getattr(s.write, "attr", None)
         if read is None:

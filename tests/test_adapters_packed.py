@@ -252,3 +252,35 @@ def test_the_art_project_s_shaped_score_with_its_kept_denominators() -> None:
                  + info.SHAPE_HEALTH * min(1.0, sum(st.health) / max(1, start_))
                  + info.SHAPE_VAN * sum(st.van) / max(1, len(r.resources) * st.tab.res_cap))
             assert st.shaped_score() == [0.9 * (2.0 * s - 1.0)] * st.players
+
+
+def test_a_layout_written_in_place_takes_every_kind_of_segment() -> None:
+    """`Layout.write_view` for segments of plain numbers of every size (one, a few set one
+    by one, many packed at once), a field read in place and a writer's own: the
+    numbers `Layout.tensor` gives, converted as numpy does; a writer that sets a slice is
+    refused with TypeError (the adapters then write that layout as a list)."""
+    from types import SimpleNamespace
+
+    from artproject.core.tensors import Layout, Segment, field, numbers, one_hot
+
+    def hot(st: Any, v: int, out: Any, at: int) -> None:
+        one_hot(out, at, st.pick)
+
+    segs = [Segment("one", (1,), "", numbers(lambda st: [st.n])),
+            Segment("few", (3,), "", numbers(lambda st: (st.n, 2, True))),
+            Segment("many", (12,), "", field("row")),
+            Segment("hot", (4,), "", hot)]
+    lay = Layout("observation", segs)
+    for n in (0, 3, -1.5, 7):
+        st = SimpleNamespace(n=n, row=[n * k / 3 for k in range(12)], pick=int(n) % 4)
+        buf = bytearray(4 * lay.size)
+        lay.write_view(st, 0, memoryview(buf).cast("f"), buf)
+        assert bytes(buf) == np.asarray(lay.tensor(st, 0), np.float32).tobytes()
+
+    def sliced(st: Any, v: int, out: Any, at: int) -> None:
+        out[at:at + 2] = [1.0, 2.0]
+
+    bad = Layout("observation", [Segment("two", (2,), "", sliced)])
+    buf = bytearray(8)
+    with pytest.raises(TypeError):
+        bad.write_view(None, 0, memoryview(buf).cast("f"), buf)
