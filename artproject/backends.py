@@ -89,7 +89,7 @@ def _sigint_deferred() -> Iterator[list[int]]:
     import threading
 
     came: list[int] = []
-    if threading.current_thread() is not threading.main_thread():
+    if threading.current_thread() is not threading.main_thread() or _ignored(signal):
         yield came
         return
     old = signal.signal(signal.SIGINT, lambda *_: came.append(1))
@@ -102,6 +102,13 @@ def _sigint_deferred() -> Iterator[list[int]]:
 sigint_deferred = _sigint_deferred  # (for the command line's sweep: held end to end)
 
 
+def _ignored(signal: Any) -> bool:
+    """Whether this process was started with SIGINT ignored (a background job of a script,
+    `nohup`): the holds above then leave it ignored, as Python itself does, instead of
+    turning a Ctrl-C meant for others into an interruption in some moments and not others."""
+    return bool(signal.getsignal(signal.SIGINT) is signal.SIG_IGN)
+
+
 @contextlib.contextmanager
 def _sigint_raised() -> Iterator[None]:
     """While inside, Ctrl-C raises KeyboardInterrupt at once (Python's own handler), even
@@ -109,7 +116,7 @@ def _sigint_raised() -> Iterator[None]:
     import signal
     import threading
 
-    if threading.current_thread() is not threading.main_thread():
+    if threading.current_thread() is not threading.main_thread() or _ignored(signal):
         yield
         return
     old = signal.signal(signal.SIGINT, signal.default_int_handler)
@@ -323,6 +330,8 @@ class DaskBackend:
                 logging.getLogger(name).setLevel(logging.CRITICAL)  # one line on a failure
             try:
                 self._connect(distributed, workers, address, timeout, asked)
+                if asked:
+                    raise KeyboardInterrupt  # pressed as the connection was made
             except (OSError, TimeoutError, ValueError) as err:
                 self.close()
                 where = f"the cluster at {address}" if address else "a local Dask cluster"
@@ -362,6 +371,8 @@ class DaskBackend:
                         if job is not _END:
                             live.add(self._client.submit(fn, job, pure=False))
                         yield fut.result()
+                if asked:
+                    raise KeyboardInterrupt  # pressed as the last results came (else lost)
             except distributed.KilledWorker:
                 raise GameError("a batch's worker died again and again (Dask's retries ran "
                                 "out); the games finished before are kept in the store"

@@ -3,7 +3,7 @@ PettingZoo (raw and wrapped), Gymnasium and OpenSpiel against the engine's `lega
 + `apply()` loop, both games.
 
     python bench/adapters.py [--steps N] [--rounds R] [--game art-project|art-of-war]
-                             [--profile] [--parts]
+                             [--profile] [--parts] [--digest]
 
 Each figure is agent steps a second of CPU time (one core): a step is one decision taken
 through the library, the observation and mask read as a learner reads them (PettingZoo:
@@ -14,7 +14,12 @@ contenders, so the machine's drift hits all alike; the ratio is each adapter's m
 against the engine's median in the same run. `--profile` runs cProfile over PettingZoo's.
 `--parts` adds PettingZoo's `raw_env` loop with parts of its step taken out (the tensor: a
 zero array handed out instead; then the shaped score in `infos` as well), to show what the
-rest of a step costs against the engine's.
+rest of a step costs against the engine's. `--digest` prints instead a digest of all that
+the adapters hand out in seeded random play (every observation, mask, reward, info,
+termination and truncation through PettingZoo's `raw_env` and `env`, its `state()`,
+Gymnasium's steps against random and heuristic seats, OpenSpiel's chance outcomes,
+tensors, legal ids and returns; both games, both seatings, both rewards): the speed work's
+guard, the same before and after a change that hands out the same.
 """
 
 from __future__ import annotations
@@ -111,6 +116,7 @@ def pettingzoo_without(game: str, steps: int, parts: tuple[str, ...]) -> int:
     """PettingZoo's `raw_env` loop with `parts` of its step taken out: "tensor" (a zero
     array of the tensor's size handed out instead) and "shaped" (no shaped score in
     `infos`): what the rest costs."""
+    from artproject.adapters import _common
     from artproject.adapters import pettingzoo as pz
 
     cls = pz.raw_env
@@ -121,13 +127,14 @@ def pettingzoo_without(game: str, steps: int, parts: tuple[str, ...]) -> int:
         seat = self._index[agent]
         size = self.observation_spaces[agent]["observation"].shape[0]
         return {"observation": zeros.setdefault(size, np.zeros(size, np.float32)).copy(),
-                "action_mask": pz.mask(self.seated, seat)}
+                "action_mask": _common.mask(self.seated, seat)}
 
     try:
         if "tensor" in parts:
             cls.observe = observe
         if "shaped" in parts:
-            cls._set_infos = lambda self: setattr(self, "infos", {a: {} for a in self.agents})
+            cls._set_infos = lambda self, shaped=None: setattr(self, "infos",
+                                                               {a: {} for a in self.agents})
         return pettingzoo(game, steps)
     finally:
         cls.observe, cls._set_infos = saved
@@ -164,6 +171,85 @@ def measure(game: str, steps: int, rounds: int,
     return out
 
 
+DIGESTED: list[tuple[str, dict[str, Any]]] = [
+    ("art-of-war", {"players": 2}), ("art-of-war", {"players": 3, "reward": "shaped"}),
+    ("art-project", {"players": 2, "seats": "players"}),
+    ("art-project", {"players": 3, "seats": "team", "reward": "shaped"}),
+    ("art-project", {"players": 2, "seats": "players", "reward": "shaped"})]
+
+
+def digest() -> str:
+    """The digest `--digest` prints (see the module's text)."""
+    import hashlib
+    import warnings
+
+    import artproject.adapters.openspiel  # noqa: F401 (registers the games)
+
+    warnings.filterwarnings("ignore")
+    h = hashlib.sha256()
+
+    def put(*xs: Any) -> None:
+        for x in xs:
+            h.update(x.tobytes() if isinstance(x, np.ndarray) else repr(x).encode())
+
+    for game, opts in DIGESTED:
+        _digest_pettingzoo(game, opts, put)
+        _digest_gymnasium(game, opts, put)
+        _digest_openspiel(game, opts, put)
+    return h.hexdigest()
+
+
+def _digest_pettingzoo(game: str, opts: dict[str, Any], put: Callable[..., None]) -> None:
+    from artproject.adapters.pettingzoo import env, raw_env
+
+    for maker in (raw_env, env):
+        e, rng = maker(game=game, **opts), random.Random(1)
+        for ep in range(25):
+            e.reset(seed=ep)
+            for agent in e.agent_iter(max_iter=3000):
+                obs, r, term, trunc, info = e.last()
+                put(agent, obs["observation"], obs["action_mask"], r, term, trunc, info,
+                    e.rewards, e._cumulative_rewards)
+                e.step(None if term or trunc else
+                       rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+            if maker is raw_env:
+                put(e.state())
+
+
+def _digest_gymnasium(game: str, opts: dict[str, Any], put: Callable[..., None]) -> None:
+    from artproject.adapters.gymnasium import KernelEnv
+
+    for others in ("random", "heuristic"):
+        g, rng = KernelEnv(game=game, others=others, **opts), random.Random(2)
+        for ep in range(10):
+            obs, info = g.reset(seed=ep)
+            put(obs["observation"], obs["action_mask"], info)
+            term = trunc = False
+            while not (term or trunc):
+                obs, r, term, trunc, info = g.step(
+                    rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+                put(obs["observation"], obs["action_mask"], r, term, trunc, info)
+
+
+def _digest_openspiel(game: str, opts: dict[str, Any], put: Callable[..., None]) -> None:
+    import pyspiel
+
+    spiel, rng = pyspiel.load_game("python_" + game.replace("-", "_"), opts), random.Random(3)
+    for _ in range(10):
+        st = spiel.new_initial_state()
+        while not st.is_terminal():
+            if st.is_chance_node():
+                outs = st.chance_outcomes()
+                put(outs)
+                st.apply_action(rng.choices([o for o, _ in outs], [p for _, p in outs])[0])
+                continue
+            p = st.current_player()
+            put(p, st.observation_tensor(p), st.information_state_tensor(p),
+                st.legal_actions(), st.rewards())
+            st.apply_action(rng.choice(st.legal_actions()))
+        put(st.returns())
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--steps", type=int, default=4000, help="steps a contender a round")
@@ -172,7 +258,12 @@ def main() -> None:
     ap.add_argument("--profile", action="store_true")
     ap.add_argument("--parts", action="store_true",
                     help="also raw_env without its tensor, and without the shaped score")
+    ap.add_argument("--digest", action="store_true",
+                    help="print a digest of all the adapters hand out in seeded play")
     args = ap.parse_args()
+    if args.digest:
+        print(digest())
+        return
     games = args.game or sorted(GAMES)
     if args.profile:
         import cProfile

@@ -4,8 +4,7 @@ A game's decisions are the team's or a player's (the kernel's `actor`); the libr
 seats, each with its own view and its own choices. Two seatings:
 
 - `team`: one seat, the whole team deciding as one (the engine's bots): it sees every
-  player's private facts (a seat hides nothing of the team from itself) and takes every
-  decision.
+  player's private facts (it hides nothing of the team from itself), takes every decision.
 - `players`: a seat per player. An action a verb declares as one player's own (its
   `owner`: what the rules give that player alone to decide) is that player's seat's; every
   other action (a joint decision of the team) is taken by the game's joint seat
@@ -16,22 +15,23 @@ seats, each with its own view and its own choices. Two seatings:
   that player's private facts).
 
 A seat sees what its players see (the game's `observation`, `information_state` and
-tensors for each of its players), plus the delegations made so far, which the table sees.
-A game cut at its maximum length (`max_decisions` seat decisions, delegations among them; by
-default the game's `max_game_length()`) ends with the game's `limit_returns()`. Nothing here
-runs during play.
+tensors for each of its players), plus the delegations made so far, which the table sees. A
+game cut at its maximum length (`max_decisions` seat decisions, delegations among them; by
+default the game's `max_game_length()`) ends with its `limit_returns()`. Not run in play.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Final
 
 from .actions import CHANCE, TEAM, TERMINAL, Action
 from .actions import PUBLIC as PUBLIC  # (a viewer who is no seat: read here too)
 from .errors import GameError, IllegalActionError
-from .spaces import Space, action_space, ids_of
+from .registry import named_player
+from .spaces import ActionSpace, Space, action_space, ids_of
 from .tensors import Layout, Segment, layout, one_hot
 
 if TYPE_CHECKING:
@@ -55,8 +55,8 @@ class Seated:
     (spaces.py), then `turn pN` for each player N (`players` seating), and at a chance
     node the chance outcomes' ids."""
 
-    __slots__ = ("_groups", "_memo", "_space", "decisions", "game", "limit", "marks", "seats",
-                 "steps", "turn")
+    __slots__ = ("_at", "_n", "_owners", "_space", "decisions", "game", "limit", "marks",
+                 "seats", "steps", "turn")
 
     def __init__(self, game: Machine, seats: str = TEAM_SEATS,
                  max_decisions: int | None = None) -> None:
@@ -69,11 +69,17 @@ class Seated:
         self.marks: tuple[tuple[int, int], ...] = ()  # (decisions taken, seat) delegated to
         self.steps = 0  # seat decisions taken (delegations too: what the limit counts)
         self.decisions = 0  # the game's decisions taken
-        self._groups: tuple[Any, ...] | None = None
-        self._memo: dict[Any, Any] = {}  # see `memo`
+        self._at: tuple[Any, ...] | None = None  # the position's record (see `now`)
         self._space = action_space(game)  # the numbered actions (the rules' and count's)
+        n = self._space.size  # the ids: the actions', then a delegation to each player
+        self._n = n if self.team else n + game.num_players()
+        self._owners = _owners(game, self._space)  # (for _work_out)
 
     # ---------------------------------------------------------------- the table
+    @property
+    def space(self) -> ActionSpace:  # the numbered actions (one for the rules and count)
+        return self._space
+
     @property
     def team(self) -> bool:
         return self.seats == TEAM_SEATS
@@ -94,8 +100,7 @@ class Seated:
         return TEAM if self.team and seat != PUBLIC else seat
 
     def num_distinct_actions(self) -> int:
-        n = self._space.size
-        return n if self.team else n + self.game.num_players()
+        return self._n
 
     def max_chance_outcomes(self) -> int:
         return self._space.chance.size
@@ -114,60 +119,103 @@ class Seated:
 
     def current(self) -> int:
         """The seat to act, CHANCE at a chance node, TERMINAL at the end."""
+        r = self._at
         g = self.game
-        if g.outcome is not None or self.steps >= self.limit:
-            return TERMINAL
-        w = g.wait
-        if w is not None and w.chance:
-            return CHANCE
-        return self._split()[0]
+        if (r is None or r[3] is not g or r[0] != len(g.history) or r[1] != self.turn
+                or r[2] != self.steps):
+            r = self.now()
+        cur: int = r[4]
+        return cur
 
     def legal(self, seat: int | None = None) -> list[int]:
         """The sorted ids the seat may take now (the current one's by default; none for a
         seat that is not to act); at a chance node, the outcomes' ids."""
-        cur = self.current()
+        r = self.now()
+        cur = r[4]
         if cur == TERMINAL or (seat is not None and seat != cur):
             return []
         if cur == CHANCE:
             return ids_of(self._space.chance, self.game.legal_actions(),
                           "chance outcomes")
-        return list(self._split()[1])
+        return list(r[5])
+
+    def legal_ids(self, seat: int) -> tuple[int, ...]:
+        """`legal(seat)` of a seat (never CHANCE) as the position's own tuple (no copy)."""
+        r = self.now()
+        return r[5] if r[4] == seat else ()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """At a chance node, (id, probability) of each outcome, by id."""
-        space = self._space.chance
-        out = [(space.id(a), p) for a, p in self.game.chance_outcomes()]
-        return sorted((i, p) for i, p in out if i is not None)
+        """At a chance node, (id, probability) of each outcome, by id (worked out once a
+        position: OpenSpiel asks for them, then for their ids, then applies one)."""
+        made = self.now()[6]
+        got: list[tuple[int, float]] | None = made.get("chance outcomes")
+        if got is None:
+            space = self._space.chance
+            out = [(space.id(a), p) for a, p in self.game.chance_outcomes()]
+            got = made["chance outcomes"] = sorted((i, p) for i, p in out if i is not None)
+        return list(got)
 
-    def _split(self) -> tuple[int, tuple[int, ...]]:
-        """(seat to act, its sorted ids), worked out once per position (the history's
-        length and the delegation say which)."""
-        g = self._groups
-        if g is None or g[0] != len(self.game.history) or g[1] != self.turn:
-            g = self._groups = (len(self.game.history), self.turn, *self._work_out())
-        return g[2], g[3]
+    def now(self) -> tuple[Any, ...]:
+        """The position's record, worked out once a position: (the history's length, the
+        delegation, the seat decisions taken, the game: which position it is; [4] the seat
+        to act, [5] its sorted ids (none at a chance node or the end), [6] a dict for what
+        an adapter makes at the position (its arrays), shared by a copy made there)."""
+        r = self._at
+        g = self.game
+        n = len(g.history)
+        if (r is not None and r[3] is g and r[0] == n and r[1] == self.turn
+                and r[2] == self.steps):
+            return r
+        ids: tuple[int, ...] = ()
+        if g.outcome is not None or self.steps >= self.limit:
+            cur = TERMINAL
+        elif g.wait is not None and g.wait.chance:
+            cur = CHANCE
+        else:
+            cur, ids = self._work_out()
+        r = self._at = (n, self.turn, self.steps, g, cur, ids, {})
+        return r
 
     def _work_out(self) -> tuple[int, tuple[int, ...]]:
         st = self.game
         space = self._space.decisions
-        legal = st.legal_actions()
+        legal = st.legal_cache  # (read, never changed: legal_actions() would copy it)
+        if legal is None:
+            legal = st.legal_actions()
         if self.team:
             return 0, tuple(_ids(space, legal))
+        named, plain, splits = self._owners
+        players = set(map(_PLAYER, legal))
+        if len(players) == 1 and named.issuperset(map(_VERB, legal)):
+            (who,) = players  # (the common case: one player's own actions, found at C speed)
+            if who >= 0:
+                return (who, tuple(_ids(space, legal))) if self.turn in (None, who) else \
+                    (self.turn, ())
+        lead = st.joint_seat()
+        if not plain.issuperset(map(_VERB, legal)):  # an owner that reads the state
+            return self._split(legal, lead)
+        key = (self.turn, lead, tuple(legal))  # (else the same actions split alike: kept)
+        got: tuple[int, tuple[int, ...]] | None = splits.get(key)
+        if got is None:
+            if len(splits) >= 1 << 14:  # (a bound on what is kept)
+                splits.clear()
+            got = splits[key] = self._split(legal, lead)
+        return got
+
+    def _split(self, legal: list[Action], lead: int) -> tuple[int, tuple[int, ...]]:
+        """(seat to act, its sorted ids) among actions of several owners."""
+        st, space = self.game, self._space.decisions
+        named = self._owners[0].__contains__
         joint: list[Action] = []
         own: dict[int, list[Action]] = {}
         for a in legal:
-            owner = getattr(a.verb, "owner", None)  # (`_owner`, inline: once an action)
-            who = None if owner is None else owner(st, a)
+            who = (a.player if a.player >= 0 else None) if named(a.verb) else _owner(st, a)
             if who is None:
                 joint.append(a)
             else:
                 own.setdefault(who, []).append(a)
         if self.turn is not None:
             return self.turn, tuple(_ids(space, own.get(self.turn, [])))
-        if not joint and len(own) == 1:
-            (seat, mine), = own.items()
-            return seat, tuple(_ids(space, mine))
-        lead = st.joint_seat()
         ids = _ids(space, joint + own.get(lead, []))
         ids += [space.size + q for q in sorted(own) if q != lead]
         return lead, tuple(sorted(ids))
@@ -176,17 +224,19 @@ class Seated:
     def apply(self, i: int) -> None:
         """Take id `i` for the seat to act (or, at a chance node, an outcome); an id out of
         range or not legal now raises IllegalActionError and changes nothing."""
-        cur = self.current()
+        r = self.now()
+        cur = r[4]
         if cur == TERMINAL:
             raise IllegalActionError(f"action {i}: the game is over ({self._end_text()})")
         space = self._space
         if cur == CHANCE:
-            if not 0 <= i < space.chance.size or i not in self.legal():
+            if not 0 <= i < space.chance.size or \
+                    space.chance.action(i) not in self.game.legal_actions():
                 raise IllegalActionError(f"chance outcome {i}: not an outcome now; outcomes: "
                                          f"{self.legal()}")
             self.game.apply(space.chance.action(i))
             return
-        legal = self._split()[1]
+        legal = r[5]
         if i not in legal:
             raise IllegalActionError(self._why(i, cur, legal))
         self.steps += 1
@@ -208,7 +258,7 @@ class Seated:
             if i is not None and i in self.legal():
                 return i
         else:
-            legal = self._split()[1]
+            legal = self.now()[5]
             i = space.decisions.id(action)
             if i is not None and i in legal:
                 return i
@@ -261,7 +311,7 @@ class Seated:
 
     # ---------------------------------------------------------------- the outcome
     def _per_seat(self, values: list[float]) -> list[float]:
-        return [values[0] if values else 0.0] if self.team else list(values)
+        return [values[0] if values else 0.0] if self.seats == TEAM_SEATS else list(values)
 
     def returns(self) -> list[float]:
         """Each seat's return: the game's (+1 won, -1 lost), or its `limit_returns()` when
@@ -273,9 +323,10 @@ class Seated:
     def shaped(self) -> list[float]:
         """Each seat's shaped score (the game's `shaped_score()`): its returns at the end,
         a documented estimate in between."""
-        if self.is_terminal():
+        if self.game.outcome is not None or self.steps >= self.limit:  # (is_terminal)
             return self.returns()
-        return self._per_seat(self.game.shaped_score())
+        values = self.game.shaped_score()
+        return list(values) if self.seats != TEAM_SEATS else self._per_seat(values)
 
     # ---------------------------------------------------------------- what a seat sees
     def observation(self, seat: int) -> dict[str, Any]:
@@ -295,13 +346,11 @@ class Seated:
 
     def information_state(self, seat: int) -> tuple[Any, ...]:
         """What the seat knows (hashable): its players' information states, what they see
-        now, and the delegations so far and now (the table sees them).
-
-        The game's information state is its history as each player saw it; what a player
-        sees now is there too (the game's `shown`) because a game may show a fact no action
-        or chance event carries (private facts turned public by a rule's own step): two
-        states a seat can tell apart never share it (and so never a tensor), and what is
-        shown stays shown, so recall stays perfect."""
+        now, and the delegations so far and now (the table sees them). The game's
+        information state is its history as each player saw it; what a player sees now is
+        there too (the game's `shown`): a game may show a fact no action or chance event
+        carries (private facts turned public by a rule's own step), so two states a seat
+        can tell apart never share it, and what is shown stays shown (perfect recall)."""
         players = self.players_of(seat)
         return (seat, tuple(self.game.information_state(p) for p in players),
                 tuple(self.game.shown(p) for p in players), self.marks, self.turn)
@@ -344,19 +393,6 @@ class Seated:
         out += own
         return out if raw else [*map(float, out)]
 
-    def memo(self, key: Any, make: Callable[[], Any]) -> Any:
-        """`make()`, kept until the position changes (an adapter's arrays: one tensor and
-        mask a position, however often they are asked for)."""
-        pos = (len(self.game.history), self.turn, self.steps)
-        m = self._memo
-        if m.get(None) != pos:
-            m.clear()
-            m[None] = pos
-        got = m.get(key)
-        if got is None:
-            got = m[key] = make()
-        return got
-
     # ---------------------------------------------------------------- every seat at once
     def all_layout(self, kind: str) -> Layout:
         """The layout of `all_tensor`: each seat's layout in turn, its segments' names
@@ -390,8 +426,10 @@ class Seated:
         c = Seated.__new__(Seated)
         c.game, c.seats, c.limit = self.game.clone(), self.seats, self.limit
         c.turn, c.marks, c.steps, c.decisions = self.turn, self.marks, self.steps, self.decisions
-        c._groups = self._groups  # the same position: the same seat and ids (a tuple)
-        c._memo, c._space = {}, self._space
+        r = self._at  # the same position: the same seat, ids and arrays (`made`: what is
+        # kept there is the position's alone, and each copy moving on makes its own)
+        c._at = None if r is None or r[3] is not self.game else (*r[:3], c.game, *r[4:])
+        c._space, c._n, c._owners = self._space, self._n, self._owners
         return c
 
     def __copy__(self) -> Seated:
@@ -405,16 +443,14 @@ class Seated:
         (the game's `resample`), and a future of its own (reseeded)."""
         c = self.clone()
         c.game = self.game.resample(self.players_of(seat), seed)
+        c._at = None  # (other private facts: other ids, maybe another seat to act)
         return c
 
 
 def _ids(space: Space, actions: list[Action]) -> list[int]:
-    """`ids_of(space, actions, "actions")`, the actions looked up as they are (an action,
-    a named tuple of its verb's name, player and argument, is equal to its key in the
-    space, and hashes alike), without making each key anew: a look-up a legal action, a
-    step, for the adapters. An action the space lacks: `ids_of`'s GameError."""
-    get = space.ids.get
-    out = [get(a) for a in actions]
+    """`ids_of(space, actions, "actions")`, each action its own key (a named tuple equal to
+    its key, hashing alike: no key made a look-up); one the space lacks: its GameError."""
+    out = [*map(space.ids.get, actions)]
     if None in out:
         return ids_of(space, actions, "actions")
     out.sort()
@@ -424,6 +460,22 @@ def _ids(space: Space, actions: list[Action]) -> list[int]:
 def _owner(st: Machine, a: Action) -> int | None:
     own = getattr(a.verb, "owner", None)
     return None if own is None else own(st, a)
+
+
+_VERB, _PLAYER = itemgetter(0), itemgetter(1)  # an action's verb and player
+
+def _owners(game: Machine, space: ActionSpace) -> tuple[Any, ...]:
+    """The verbs whose owner is the named player, those whose owner reads no state (the
+    named player or none), and the positions' splits kept (`_work_out`), for the rules."""
+    cache, key = game.derived(), ("seat-owners", game.num_players())
+    got = cache.get(key)
+    if got is None:
+        owner = {b.verb: getattr(b.verb, "owner", None) for b in space.decisions.blocks}
+        got = cache[key] = (frozenset(v for v, o in owner.items() if o is named_player),
+                            frozenset(v for v, o in owner.items() if o in (None, named_player)),
+                            {})
+    assert isinstance(got, tuple)
+    return got
 
 
 # the seat's own segments are written with the Seated as the state and the seat as viewer

@@ -46,13 +46,14 @@ class Block:
 class Space:
     """A numbered set of actions (the decisions, or the chance outcomes)."""
 
-    __slots__ = ("blocks", "firsts", "ids", "registry", "size")
+    __slots__ = ("_acts", "blocks", "firsts", "ids", "registry", "size")
 
     def __init__(self, registry: Registry, blocks: list[Block]) -> None:
         self.registry, self.blocks = registry, tuple(blocks)
         self.firsts = [b.first for b in blocks]
         self.size = sum(b.size for b in blocks)
         self.ids: dict[Key, int] = {}
+        self._acts: list[Action | None] = [None] * self.size  # `action`'s answers, kept
         for b in blocks:
             n = len(b.args)
             for i, p in enumerate(b.players):
@@ -61,14 +62,21 @@ class Space:
 
     def id(self, action: Action) -> int | None:
         """The action's id, or None when it is not in this space."""
-        return self.ids.get((str(action.verb), action.player, action.arg))
+        i = self.ids.get(action)  # (an action equals its key, and hashes alike: seats.py)
+        if i is None:
+            i = self.ids.get((str(action.verb), action.player, action.arg))
+        return i
 
     def action(self, i: int) -> Action:
-        """The action numbered `i` (0 <= i < size)."""
-        b = self.blocks[bisect_right(self.firsts, i) - 1]
-        k = i - b.first
-        n = len(b.args)
-        return self.registry.act(b.verb, b.players[k // n], b.args[k % n])
+        """The action numbered `i` (0 <= i < size): the registry's interned one, found once
+        (an adapter's step asks for one)."""
+        a = self._acts[i]
+        if a is None:
+            b = self.blocks[bisect_right(self.firsts, i) - 1]
+            k = i - b.first
+            n = len(b.args)
+            a = self._acts[i] = self.registry.act(b.verb, b.players[k // n], b.args[k % n])
+        return a
 
     def table(self) -> list[tuple[int, int, str]]:
         """(first id, last id, notation) of each verb's block, for a reader."""

@@ -7,7 +7,10 @@ A game declares its layouts as `Segment`s (its `tensor_segments(kind)` hook, for
 function that writes it for a viewer (a player, or TEAM: the whole team, every private
 fact of it seen).
 The layout is made once per rules and player count; writing a tensor fills a list of
-zeros segment by segment. Nothing here runs during play.
+zeros segment by segment. A writer sets numbers one by one (`out[i] = x`, `out[i] += x`),
+never a slice at once, so that it writes a list or, as alike, float32 numbers in place
+(`Layout.write_view`: the adapters' arrays, no list converted). Nothing here runs during
+play.
 """
 
 from __future__ import annotations
@@ -55,9 +58,10 @@ class Segment(NamedTuple):
 class Layout:
     """A tensor's segments in order, each at its offset; `size` numbers in all."""
 
-    __slots__ = ("_packing", "_write", "kind", "offsets", "segments", "size")
+    __slots__ = ("_packing", "_view", "_write", "kind", "offsets", "segments", "size")
 
     def __init__(self, kind: str, segments: Sequence[Segment]) -> None:
+        view = getattr(segments, "view", None)  # a game's own (`Segments`)
         self.kind, self.segments = kind, tuple(segments)
         self.offsets: list[int] = []
         at = 0
@@ -67,6 +71,7 @@ class Layout:
         self.size = at
         self._write = _flat_writer(self)
         self._packing: Callable[..., None] | None = None  # made at the first `Packer`
+        self._view: Callable[..., None] | None = view  # else made at the first `write_view`
 
     def tensor(self, st: Any, viewer: int) -> list[float]:
         """The state as `viewer` sees it, `size` numbers (counts and flags as the game keeps
@@ -74,6 +79,22 @@ class Layout:
         out = [0.0] * self.size
         self._write(st, viewer, out)
         return out
+
+    def write_view(self, st: Any, viewer: int, out: memoryview, buf: Any) -> None:
+        """Write the state as `viewer` sees it into `out`, a memoryview of float32 numbers
+        (format "f") over the writable buffer `buf` (which holds them from its byte 0),
+        all of them 0 before: the same numbers as `tensor`, each converted by C's cast to
+        float as it is set (numpy's conversion; tests compare them). A writer that sets a
+        slice raises TypeError (see the module's text)."""
+        self.view_writer()(st, viewer, out, buf)
+
+    def view_writer(self) -> Callable[..., None]:
+        """The function `write_view` calls, (state, viewer, out, buf) -> None (for a caller
+        that writes a tensor every step)."""
+        write = self._view
+        if write is None:
+            write = self._view = _view_writer(self)
+        return write
 
     def bounds(self) -> tuple[list[float], list[float]]:
         """The lowest and highest value of each number (its segment's bounds)."""
@@ -122,6 +143,57 @@ def _flat_writer(lay: Layout) -> Callable[[Any, int, list[float]], None]:
     code = f"def write(st, v, out):\n{chr(10).join(body or ['    pass'])}\n"
     exec(compile(code, f"<tensor writer of {lay.kind}>", "exec"), space)  # code made above
     made: Callable[[Any, int, list[float]], None] = space["write"]
+    return made
+
+
+class Segments(tuple[Segment, ...]):
+    """A layout's segments, given with the game's own `Layout.write_view` for them (`view`:
+    (state, viewer, out, buf) -> None): one function that sets what the segments' writers
+    set, for a game whose tensor an adapter writes every step (fewer calls than a writer a
+    segment). It must give the same numbers: tests compare the two over random play."""
+
+    view: Callable[..., None] | None
+
+    def __new__(cls, segments: Sequence[Segment],
+                view: Callable[..., None] | None = None) -> Segments:
+        made = super().__new__(cls, segments)
+        made.view = view
+        return made
+
+
+UNROLL: Final = 8  # plain numbers set one by one up to this many; more: packed at once
+
+
+def _view_writer(lay: Layout) -> Callable[..., None]:
+    """`Layout.write_view` for a layout, as one flat function (as `_flat_writer`; a
+    segment of plain numbers set one by one, or packed into the buffer when long)."""
+    space: dict[str, Any] = {}
+    body = []
+    for i, (s, at) in enumerate(zip(lay.segments, lay.offsets, strict=True)):
+        if s.size == 0:  # (nothing to set)
+            continue
+        read = getattr(s.write, "read", None)
+        attr = getattr(s.write, "attr", None)
+        if read is None:
+            space[f"w{i}"] = s.write
+            body.append(f"    w{i}(st, v, out, {at})")
+            continue
+        if attr is not None and attr.isidentifier():
+            body.append(f"    x = st.{attr}")
+        else:
+            space[f"r{i}"] = read
+            body.append(f"    x = r{i}(st)")
+        if s.size == 1:
+            body.append(f"    out[{at}] = x[0] if x.__class__ is list or x.__class__ is tuple "
+                        "else x")
+        elif s.size <= UNROLL:
+            body.append("    " + ", ".join(f"out[{at + j}]" for j in range(s.size)) + " = x")
+        else:
+            space[f"k{i}"] = struct.Struct(f"={s.size}f").pack_into
+            body.append(f"    k{i}(buf, {4 * at}, *x)")
+    code = f"def write(st, v, out, buf):\n{chr(10).join(body or ['    pass'])}\n"
+    exec(compile(code, f"<tensor view writer of {lay.kind}>", "exec"), space)  # made above
+    made: Callable[..., None] = space["write"]
     return made
 
 
@@ -254,5 +326,7 @@ def one_hot(out: list[float], at: int, index: int) -> None:
 
 
 def put(out: list[float], at: int, values: Sequence[float]) -> None:
-    """Copy `values` (numbers: ints and flags as they are) into out from `at`."""
-    out[at:at + len(values)] = values
+    """Copy `values` (numbers: ints and flags as they are) into out from `at`, one by one
+    (see the module's text)."""
+    for i, x in enumerate(values, at):
+        out[i] = x

@@ -1,8 +1,12 @@
-"""The packed tensors (core/tensors.py `Packer`, the adapters' `Packers`): a seat's tensor
-kept as float32 bytes and only the segments whose key changed converted again is, to the
-byte, the tensor made from scratch (the layout's writers, numpy's conversion), over many
-random states of both games, every kind, seating and viewer, the states given in play
-order, in random order and from other games (a packer compares values, never states).
+"""What the adapters keep for speed never goes stale. The packed tensors (core/tensors.py
+`Packer`) and the adapters' tensors written in place (`Packers`: a seat's buffer, a game's
+own one-call writer) are, to the byte, the tensor made from scratch (the layout's writers,
+numpy's conversion), over many random states of both games, every kind, seating and
+viewer, the states given in play order, in random order and from other games; the seats'
+record of a position (seat to act, legal ids, the arrays made at it) is worked out again
+whenever the game changes under it; PettingZoo's observations, masks and infos and
+OpenSpiel's observers at every step are what a fresh copy works out; Art of War's kept
+shaped scores are the ones worked out.
 
 Needs the `ai` extra for numpy (CI installs it through `dev`)."""
 
@@ -14,7 +18,6 @@ from typing import Any
 import numpy as np
 import pytest
 
-from artproject.adapters import _common
 from artproject.adapters._common import Packers, start
 from artproject.core.actions import PUBLIC, TEAM
 from artproject.core.games import game_class
@@ -86,12 +89,11 @@ def test_a_packer_writes_into_a_shared_buffer_at_its_offset() -> None:
     ("art-project", {"players": 3, "seats": "team"}),
     ("art-of-war", {"players": 2}), ("art-of-war", {"players": 4})])
 def test_the_adapters_packers_give_the_seats_tensors(game: str, options: dict[str, Any],
-                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    """`Packers` (every layout packed: its size threshold lowered to 0), kept across the
-    positions and games of random play as an adapter keeps it, gives each seat's tensor of
-    both kinds as `Seated.tensor` makes it from scratch, the seat's own segments (the
-    seat, a delegation) included."""
-    monkeypatch.setattr(_common, "PACK_FROM", 0)
+                                                     ) -> None:
+    """`Packers` (every layout written as float32 in place), kept across the positions and
+    games of random play as an adapter keeps it, gives each seat's tensor of both kinds as
+    `Seated.tensor` makes it from scratch, the seat's own segments (the seat, a
+    delegation) included."""
     rng = np.random.default_rng(9)
     packers, checked = Packers(), 0
     for episode in range(40):
@@ -106,3 +108,179 @@ def test_the_adapters_packers_give_the_seats_tensors(game: str, options: dict[st
             legal = s.legal()
             s.apply(legal[int(rng.integers(len(legal)))])
     assert checked >= 1000
+
+
+def _fresh(s: Any) -> Any:
+    """A seated copy that keeps nothing the original worked out (its own record, arrays)."""
+    from artproject.core.seats import Seated
+
+    c = Seated(s.game.clone(), s.seats, s.limit)
+    c.turn, c.marks, c.steps, c.decisions = s.turn, s.marks, s.steps, s.decisions
+    return c
+
+
+ADAPTED = [("art-project", {"players": 2, "seats": "players"}),
+           ("art-project", {"players": 3, "seats": "team", "reward": "shaped"}),
+           ("art-project", {"players": 3, "seats": "players", "reward": "shaped"}),
+           ("art-of-war", {"players": 2}), ("art-of-war", {"players": 3, "reward": "shaped"})]
+
+
+@pytest.mark.parametrize(("game", "options"), ADAPTED)
+def test_pettingzoo_gives_what_is_made_from_scratch_at_every_step(
+        game: str, options: dict[str, Any]) -> None:
+    """What the adapters keep (the seats' record of a position, its arrays, the seats'
+    tensor buffers, a game's own one-call writer, the shaped scores kept by what they are
+    made from) never goes stale: over random PettingZoo play of both games and seatings,
+    every agent observed at random moments (some twice, some not at all), each observation
+    is, to the byte, the seat's tensor as the layout's writers make it from scratch,
+    converted by numpy; each mask marks exactly the legal ids a fresh copy of the seats
+    works out; each info's shaped score and the agent to act are a fresh copy's."""
+    from artproject.adapters.pettingzoo import raw_env
+
+    rng = np.random.default_rng(13)
+    e = raw_env(game=game, **options)
+    checked, episode = 0, 0
+    while checked < 1200:
+        e.reset(seed=episode)
+        episode += 1
+        for _agent in e.agent_iter(max_iter=300):
+            s, fresh = e.seated, _fresh(e.seated)
+            assert s.current() == fresh.current()
+            if s.current() >= 0:
+                assert e.agent_selection == e.possible_agents[s.current()]
+            for agent in e.agents:
+                seat = e._index[agent]
+                assert e.infos[agent]["shaped"] == fresh.shaped()[seat]
+                for _ in range(int(rng.integers(3))):
+                    obs = e.observe(agent)
+                    want = np.asarray(fresh.tensor(seat, "observation", raw=True),
+                                      dtype=np.float32)
+                    assert obs["observation"].tobytes() == want.tobytes(), (agent, checked)
+                    assert np.flatnonzero(obs["action_mask"]).tolist() == fresh.legal(seat)
+                    checked += 1
+            obs, _, term, trunc, _ = e.last()
+            e.step(None if term or trunc else
+                   int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+
+
+@pytest.mark.parametrize(("game", "options"), ADAPTED[:4])
+def test_openspiel_observers_give_the_tensors_made_from_scratch(
+        game: str, options: dict[str, Any]) -> None:
+    """OpenSpiel's observers (a seat's, the public one; observation and information state)
+    written from the seats' kept buffers, for states of random play taken in play order
+    and out of it, are, to the byte, the tensors made from scratch."""
+    import pyspiel
+    from open_spiel.python.observation import make_observation
+
+    import artproject.adapters.openspiel  # noqa: F401 (registers the games)
+
+    game_ = pyspiel.load_game("python_" + game.replace("-", "_"), options)
+    rng = np.random.default_rng(5)
+    states = []
+    while len(states) < 150:
+        st = game_.new_initial_state()
+        while not st.is_terminal() and len(states) < 150:
+            if st.is_chance_node():
+                ids, ps = zip(*st.chance_outcomes(), strict=True)
+                st.apply_action(int(rng.choice(ids, p=ps)))
+                continue
+            states.append(st.clone())
+            st.apply_action(int(rng.choice(st.legal_actions())))
+    kinds = pyspiel.PrivateInfoType
+    for recall in (False, True):
+        for private in (kinds.SINGLE_PLAYER, kinds.NONE):
+            obs = make_observation(game_, pyspiel.IIGObservationType(
+                public_info=True, perfect_recall=recall, private_info=private))
+            kind = "information_state" if recall else "observation"
+            order = [*range(len(states)), *rng.permutation(len(states)).tolist()]
+            for i in order:
+                s = states[i].seated
+                for p in range(s.num_seats()):
+                    obs.set_from(states[i], p)
+                    seat = PUBLIC if private == kinds.NONE else p
+                    want = np.asarray(_fresh(s).tensor(seat, kind, raw=True), np.float32)
+                    assert obs.tensor.tobytes() == want.tobytes(), (i, p, recall)
+
+
+def test_a_position_worked_out_again_when_the_game_changes_under_the_seats() -> None:
+    """The seats' record of a position is tested against the game each time: a decision
+    applied to the game itself, a game put in its place (a resampled copy, whose other
+    hands differ), a clone's game: each gives the legal ids a fresh copy works out."""
+    rng = random.Random(2)
+    for game, options in ADAPTED:
+        s = start(game, options, seed=4, chance="sample")
+        for _ in range(60):
+            if s.is_terminal():
+                break
+            s.legal()
+            if rng.random() < 0.3 and s.turn is None:
+                s.game.apply(rng.choice(s.game.legal_actions()))
+            elif rng.random() < 0.3 and s.current() >= 0:
+                s = s.resample(s.current(), rng.randrange(1 << 30))
+            elif rng.random() < 0.3:  # every hand dealt anew, the acting player's too
+                s.game = s.game.resample([], rng.randrange(1 << 30))
+            else:
+                s = s.clone() if rng.random() < 0.3 else s
+                s.apply(rng.choice(s.legal()))
+            if not s.is_terminal():
+                assert (s.current(), s.legal()) == (_fresh(s).current(), _fresh(s).legal())
+
+
+def test_art_of_war_s_shaped_score_kept_is_the_one_worked_out() -> None:
+    """Art of War's shaped score, kept by who lives, the tokens and the hands' sizes, is
+    the one worked out from the state, over random states of 2 to 6 players."""
+    from artproject.core.aow import ai
+
+    for players in (2, 3, 6):
+        for st in _states("art-of-war", {"players": players}, 300, seed=players):
+            if st.outcome is None:
+                assert st.shaped_score() == ai._shaped(st)
+
+
+def test_the_art_project_s_shaped_score_with_its_kept_denominators() -> None:
+    """The A.R.T. Project's shaped score, its denominators kept by the rules, is the
+    documented formula worked out from the state, at 1 to 4 players (docs/ai.md)."""
+    from artproject.core.art import info
+
+    for players in (1, 2, 4):
+        for st in _states("art-project", {"players": players}, 200, seed=players):
+            if st.outcome is not None:
+                continue
+            r = st.rules
+            start_ = r.difficulties[st.difficulty] * (2 if st.solo else 1) * st.players
+            s = (info.SHAPE_TRACK * len(st.track) / max(1, len(r.track))
+                 + info.SHAPE_HEALTH * min(1.0, sum(st.health) / max(1, start_))
+                 + info.SHAPE_VAN * sum(st.van) / max(1, len(r.resources) * st.tab.res_cap))
+            assert st.shaped_score() == [0.9 * (2.0 * s - 1.0)] * st.players
+
+
+def test_a_layout_written_in_place_takes_every_kind_of_segment() -> None:
+    """`Layout.write_view` for segments of plain numbers of every size (one, a few set one
+    by one, many packed at once), a field read in place and a writer's own: the
+    numbers `Layout.tensor` gives, converted as numpy does; a writer that sets a slice is
+    refused with TypeError (the adapters then write that layout as a list)."""
+    from types import SimpleNamespace
+
+    from artproject.core.tensors import Layout, Segment, field, numbers, one_hot
+
+    def hot(st: Any, v: int, out: Any, at: int) -> None:
+        one_hot(out, at, st.pick)
+
+    segs = [Segment("one", (1,), "", numbers(lambda st: [st.n])),
+            Segment("few", (3,), "", numbers(lambda st: (st.n, 2, True))),
+            Segment("many", (12,), "", field("row")),
+            Segment("hot", (4,), "", hot)]
+    lay = Layout("observation", segs)
+    for n in (0, 3, -1.5, 7):
+        st = SimpleNamespace(n=n, row=[n * k / 3 for k in range(12)], pick=int(n) % 4)
+        buf = bytearray(4 * lay.size)
+        lay.write_view(st, 0, memoryview(buf).cast("f"), buf)
+        assert bytes(buf) == np.asarray(lay.tensor(st, 0), np.float32).tobytes()
+
+    def sliced(st: Any, v: int, out: Any, at: int) -> None:
+        out[at:at + 2] = [1.0, 2.0]
+
+    bad = Layout("observation", [Segment("two", (2,), "", sliced)])
+    buf = bytearray(8)
+    with pytest.raises(TypeError):
+        bad.write_view(None, 0, memoryview(buf).cast("f"), buf)

@@ -3,6 +3,7 @@ an exit status that survives the reader of the output going away (issue 11)."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -202,3 +203,60 @@ def test_ctrl_c_stops_any_sweep_at_any_moment(backend: str, moment: str, group: 
     assert took < 2.0, took
     time.sleep(0.3)
     assert [k for k in kids if alive(k)] == []
+
+
+@pytest.mark.parametrize(("backend", "workers"), [("local", 2), ("dask", 2)])
+def test_a_ctrl_c_as_the_last_results_come_is_never_lost(backend: str, workers: int) -> None:
+    """A Ctrl-C while the caller handles a batch's last result (a sweep's store writing it,
+    `tune` weighing its trial) is held while the backend waits, so it must still be raised
+    when the results run out: it was lost on the Dask backend, and `tune` went on to its
+    next trial as if no key had been pressed."""
+    import operator
+
+    from artproject.backends import make_backend
+
+    if backend == "dask":
+        pytest.importorskip("distributed")
+    runner = make_backend(backend, workers)
+    jobs = list(range(6))
+    try:
+        results = runner.run(operator.neg, jobs)
+        got = [next(results) for _ in jobs]
+        os.kill(os.getpid(), signal.SIGINT)  # noted by the backend's handler, not raised
+        with pytest.raises(KeyboardInterrupt):
+            next(results)
+    finally:
+        runner.close()
+    assert sorted(got) == [-j for j in reversed(jobs)]
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc (Linux)")
+@pytest.mark.parametrize("backend", ["local", "dask"])
+def test_a_sweep_started_with_ctrl_c_ignored_keeps_ignoring_it(backend: str) -> None:
+    """A script's background job (`cmd &`) or `nohup` starts with SIGINT ignored, and Python
+    leaves it so; the sweep's holds must too, not turn a Ctrl-C into an interruption in the
+    moments they hold it and into nothing in the others."""
+    if backend == "dask":
+        pytest.importorskip("distributed")
+    p = subprocess.Popen(
+        [sys.executable, "-m", "artproject", "simulate", "--mission", "japan,rio", "--games",
+         "400", "--players", "2", "--workers", "2", "--backend", backend, "--json"],
+        cwd=ROOT, text=True,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    try:
+        deadline = time.monotonic() + 60
+        while not (len(kids := descendants(p.pid)) >= 2
+                   and sum(cpu_seconds(k) > 0.1 for k in kids) >= 2):
+            assert time.monotonic() < deadline and p.poll() is None, p.communicate()
+            time.sleep(0.02)
+        for _ in range(3):
+            os.killpg(p.pid, signal.SIGINT)
+            time.sleep(0.05)
+        out, err = p.communicate(timeout=120)
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+    assert (p.returncode, err) == (0, ""), err
+    assert [cell["games"] for cell in json.loads(out)] == [400, 400]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -13,7 +13,7 @@ import numpy.typing as npt
 from ..core.errors import ArtError, GameError, closest
 from ..core.games import game_class
 from ..core.seats import Seated, check_seating
-from ..core.tensors import Layout, Packer, layout
+from ..core.tensors import Layout, layout
 
 KERNEL_OPTIONS = ("variants", "seats", "reward")
 REWARDS = ("terminal", "shaped")
@@ -46,9 +46,11 @@ class Potential:
     def __init__(self, seats: int) -> None:
         self.paid = [0.0] * seats
 
-    def pay(self, seated: Seated) -> list[float]:
-        """Each seat's reward now (the change since the last pay), and remember it."""
-        now = seated.shaped()
+    def pay(self, seated: Seated, now: list[float] | None = None) -> list[float]:
+        """Each seat's reward now (the change since the last pay), and remember it (`now`:
+        the seats' shaped scores now, if known)."""
+        if now is None:
+            now = seated.shaped()
         out = [a - b for a, b in zip(now, self.paid, strict=True)]
         self.paid = now
         return out
@@ -99,8 +101,11 @@ def start(game: str, options: Mapping[str, Any], seed: int = 0, chance: str = "e
 def mask(seated: Seated, seat: int) -> npt.NDArray[np.int8]:
     """The seat's legal ids as a 0/1 vector over the seat's actions (a copy of the one
     made once a position)."""
-    made: npt.NDArray[np.int8] = seated.memo(("mask", seat), lambda: _mask(seated, seat))
-    return made.copy()
+    made = seated.now()[6]
+    got: npt.NDArray[np.int8] | None = made.get(("mask", seat))
+    if got is None:
+        got = made[("mask", seat)] = _mask(seated, seat)
+    return got.copy()
 
 
 _MASKS: dict[tuple[int, tuple[int, ...]], npt.NDArray[np.int8]] = {}  # by (size, legal ids)
@@ -109,26 +114,45 @@ _MASKS: dict[tuple[int, tuple[int, ...]], npt.NDArray[np.int8]] = {}  # by (size
 def _mask(seated: Seated, seat: int) -> npt.NDArray[np.int8]:
     """The vector of these legal ids, made once for each set of ids (games repeat them: the
     same choices come round again), never written to (`mask` hands out copies)."""
-    ids = tuple(seated.legal(seat)) if seated.current() >= 0 else ()
-    key = (seated.num_distinct_actions(), ids)
+    key = (seated.num_distinct_actions(), seated.legal_ids(seat))
     out = _MASKS.get(key)
-    if out is None:
-        if len(_MASKS) >= 1 << 14:  # a bound on what is kept (rules with many ids)
-            _MASKS.clear()
-        out = _MASKS[key] = np.zeros(key[0], dtype=np.int8)
-        out[list(ids)] = 1
+    return _mask_of(key) if out is None else out
+
+
+def _mask_of(key: tuple[int, tuple[int, ...]]) -> npt.NDArray[np.int8]:
+    """The mask of (size, legal ids), made and kept (`_mask`)."""
+    if len(_MASKS) >= 1 << 14:  # a bound on what is kept (rules with many ids)
+        _MASKS.clear()
+    out = _MASKS[key] = np.zeros(key[0], dtype=np.int8)
+    out[list(key[1])] = 1
     return out
 
 
 def tensor(seated: Seated, seat: int, kind: str = "observation",
-           packers: Packers | None = None) -> npt.NDArray[np.float32]:
+           packers: Packers | None = None, copy: bool = True) -> npt.NDArray[np.float32]:
     """The seat's `kind` tensor as a float32 array (a copy of the one made once a
-    position); `packers`: an adapter's own, kept across its positions and games (only the
-    segments that changed are converted again), else made from scratch."""
-    made: npt.NDArray[np.float32] = seated.memo(
-        (kind, seat), lambda: _tensor(seated, seat, kind) if packers is None
-        else packers.array(seated, seat, kind))
-    return made.copy()
+    position; `copy=False`: that one, for a caller that only reads it); `packers`: an
+    adapter's own, kept across its positions and games (its buffers written in place),
+    else made from scratch as a list and converted."""
+    made = seated.now()[6]
+    got: npt.NDArray[np.float32] | None = made.get((kind, seat))
+    if got is None:
+        got = made[(kind, seat)] = (_tensor(seated, seat, kind) if packers is None
+                                    else packers.array(seated, seat, kind))
+    return got.copy() if copy else got
+
+
+def observe(seated: Seated, seat: int, packers: Packers) -> dict[str, Any]:
+    """The seat's observation as PettingZoo and Gymnasium give it: its observation tensor
+    (`tensor`) and its mask (`mask`), copies of the arrays made once a position."""
+    r = seated.now()
+    got: tuple[npt.NDArray[np.float32], npt.NDArray[np.int8]] | None = r[6].get(seat)
+    if got is None:
+        key = (seated.num_distinct_actions(), r[5] if r[4] == seat else ())
+        legal = _MASKS.get(key)
+        got = r[6][seat] = (packers.array(seated, seat, "observation"),
+                            _mask_of(key) if legal is None else legal)
+    return {"observation": got[0].copy(), "action_mask": got[1].copy()}
 
 
 def _tensor(seated: Seated, seat: int, kind: str) -> npt.NDArray[np.float32]:
@@ -140,55 +164,76 @@ def _tensor(seated: Seated, seat: int, kind: str) -> npt.NDArray[np.float32]:
     return as_float32(seated.tensor(seat, kind, raw=True))
 
 
-PACK_FROM: Final = 256  # numbers a tensor has before its seats' packers pay (docs/performance.md)
-
-
 class Packers:
-    """An adapter's packed tensors, one a seat and kind (core/tensors.py `Packer`: only the
-    segments whose numbers changed since that seat's last tensor are converted again), kept
-    across the adapter's positions and games: the same bytes as `_tensor` from scratch
-    (tests/test_adapters.py compares them over random games of both games). A tensor of
-    fewer than PACK_FROM numbers is made from scratch: measured in the adapters' loops, its
-    packer's comparisons cost more than converting it whole (a layout of 195 numbers, most of
-    them changing between a seat's decisions), where one of 505 gains (docs/performance.md
-    names the games measured). Not for two threads at once (an adapter's own, as its game is)."""
+    """An adapter's tensors, made as float32 numbers in place: each layout's writers set a
+    seat's numbers straight into a buffer of float32 (core/tensors.py `Layout.write_view`,
+    no list of numbers converted afterwards), one buffer a seat and kind, kept across the
+    adapter's positions and games (while their rules, player count and seating stay); the
+    seat's own segments (seat, delegation) packed once for each delegation. The same bytes
+    as `_tensor` from scratch (tests/test_adapters_packed.py compares them over random
+    games of both games, every seat and kind). A game whose writers set slices (see
+    core/tensors.py) is written as a list and converted (`_tensor`). Not for two threads
+    at once (an adapter's own, as its game is)."""
 
-    __slots__ = ("_own", "_packers")
+    __slots__ = ("_lists", "_slots")
 
     def __init__(self) -> None:
-        self._packers: dict[tuple[str, int], Packer] = {}
-        self._own: dict[tuple[int, int, int | None], bytes] = {}  # the seat's own segments
+        self._slots: dict[tuple[str, int], _Slot] = {}  # by kind and seat
+        self._lists: set[Layout] = set()  # layouts whose writers set slices
 
     def array(self, seated: Seated, seat: int, kind: str) -> npt.NDArray[np.float32]:
-        """The seat's `kind` tensor now, read-only (`tensor` hands out copies)."""
-        lay = layout(seated.game, kind)
-        if lay.size < PACK_FROM:
-            return _tensor(seated, seat, kind)
-        key = (kind, seat)
-        packer = self._packers.get(key)
-        if packer is None or packer.layout is not lay:
-            n = seated.game.num_players()
-            seats = 1 if seated.team else n
-            packer = self._packers[key] = Packer(lay, bytearray(4 * (lay.size + seats + n)))
-        buf = packer.update(seated.game, seated.viewer(seat))
+        """The seat's `kind` tensor now (never handed out: `tensor` hands out copies)."""
+        slot = self._slots.get((kind, seat))
+        if slot is None or slot.space is not seated.space or slot.seats != seated.seats:
+            lay = layout(seated.game, kind)
+            if lay in self._lists:
+                return _tensor(seated, seat, kind)
+            slot = self._slots[(kind, seat)] = _Slot(seated, seat, lay)
         turn = seated.turn
-        own = self._own.get((len(buf), seat, turn))
+        own = slot.own.get(turn)
         if own is None:
-            own = self._own[(len(buf), seat, turn)] = self._own_bytes(seated, seat)
-        buf[4 * lay.size:] = own
-        return np.frombuffer(bytes(buf), dtype=np.float32)
+            own = slot.own[turn] = _own_bytes(seated, seat)
+        buf, at = slot.buf, slot.at
+        buf[:at] = slot.zeros
+        try:
+            slot.write(seated.game, slot.viewer, slot.view, buf)
+        except TypeError:  # (a writer that sets a slice: written as a list from now on)
+            self._lists.add(slot.layout)
+            del self._slots[(kind, seat)]
+            return _tensor(seated, seat, kind)
+        buf[at:] = own
+        return slot.array.copy()
 
-    @staticmethod
-    def _own_bytes(seated: Seated, seat: int) -> bytes:
-        """The seat's own segments (seat, turn) as Seated.tensor writes them, packed."""
+
+class _Slot:
+    """A seat's buffer for one kind of tensor (see `Packers`)."""
+
+    __slots__ = ("array", "at", "buf", "layout", "own", "seats", "space", "view", "viewer",
+                 "write", "zeros")
+
+    def __init__(self, seated: Seated, seat: int, lay: Layout) -> None:
+        self.space, self.seats, self.layout = seated.space, seated.seats, lay
+        self.viewer = seated.viewer(seat)
         n = seated.game.num_players()
-        seats = 1 if seated.team else n
-        own = [0.0] * (seats + n)
-        if seat >= 0:
-            own[0 if seated.team else seat] = 1.0
-        if seated.turn is not None:
-            own[seats + seated.turn] = 1.0
-        return struct.pack(f"={len(own)}f", *own)
+        self.at = 4 * lay.size  # the seat's own segments from here
+        self.buf = bytearray(self.at + 4 * ((1 if seated.team else n) + n))
+        self.view = memoryview(self.buf).cast("f")
+        self.array = np.frombuffer(self.buf, dtype=np.float32)
+        self.zeros = bytes(self.at)
+        self.write = lay.view_writer()
+        self.own: dict[int | None, bytes] = {}  # the own segments' bytes, by delegation
+
+
+def _own_bytes(seated: Seated, seat: int) -> bytes:
+    """The seat's own segments (seat, turn) as Seated.tensor writes them, packed."""
+    n = seated.game.num_players()
+    seats = 1 if seated.team else n
+    own = [0.0] * (seats + n)
+    if seat >= 0:
+        own[0 if seated.team else seat] = 1.0
+    if seated.turn is not None:
+        own[seats + seated.turn] = 1.0
+    return struct.pack(f"={len(own)}f", *own)
 
 
 _PACKERS: dict[int, struct.Struct] = {}  # a packer of n float32 numbers, by n

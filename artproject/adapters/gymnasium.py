@@ -45,7 +45,7 @@ from gymnasium import error, spaces
 from ..core.errors import ArtError, GameError
 from ..core.games import DEFAULT, game_names
 from ..core.seats import Seated
-from ._common import Packers, Potential, box, mask, reward_mode, seed_from, start, tensor
+from ._common import Packers, Potential, box, mask, observe, reward_mode, seed_from, start
 
 NAMESPACE: Final = "artproject"
 DEALS: Final = 100  # games dealt at most by one reset (see `reset`)
@@ -111,12 +111,12 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64]):
         self._packers = Packers()  # the seat's tensors, kept across positions and games
 
     def _obs(self) -> dict[str, Any]:
-        return {"observation": tensor(self.seated, self.seat, packers=self._packers),
-                "action_mask": mask(self.seated, self.seat)}
+        return observe(self.seated, self.seat, self._packers)
 
-    def _info(self) -> dict[str, Any]:
-        return {"action_mask": mask(self.seated, self.seat),
-                "shaped": self.seated.shaped()[self.seat]}
+    def _info(self, obs: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The step's info (`obs`: the observation just made, whose mask it copies)."""
+        legal = mask(self.seated, self.seat) if obs is None else obs["action_mask"].copy()
+        return {"action_mask": legal, "shaped": self.seated.shaped()[self.seat]}
 
     def action_masks(self) -> np.ndarray[Any, np.dtype[np.int8]]:
         """The legal ids as a 0/1 vector (what maskable learners ask for)."""
@@ -148,7 +148,8 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64]):
                                "had a decision")
         self._over = False
         self._potential = Potential(self.seated.num_seats())
-        return self._obs(), self._info()
+        obs = self._obs()
+        return obs, self._info(obs)
 
     def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         s = self.seated
@@ -157,10 +158,9 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64]):
         n = s.num_distinct_actions()
         if not isinstance(action, int | np.integer) or not 0 <= int(action) < n:
             raise error.InvalidAction(f"action {action!r}: not an action id (0 to {n - 1})")
-        legal = s.legal(self.seat)
-        if int(action) not in legal:
+        if int(action) not in s.legal_ids(self.seat):
             why = (f"action {action} ({s.action_text(int(action))}): not legal now; legal: "
-                   f"{legal[:16]}")
+                   f"{s.legal(self.seat)[:16]}")
             if self.illegal == "raise":
                 raise error.InvalidAction(why)
             gym.logger.warn(f"{why}: the episode ends as lost")
@@ -176,7 +176,8 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64]):
         else:
             reward = float(s.returns()[self.seat]) if done else 0.0
         cut = s.truncated()
-        return self._obs(), reward, done and not cut, cut, self._info()
+        obs = self._obs()
+        return obs, reward, done and not cut, cut, self._info(obs)
 
     def render(self) -> str | None:
         """The game as text ("ansi" returns it, "human" prints it)."""

@@ -30,12 +30,21 @@ from ..core.actions import CHANCE, TERMINAL
 from ..core.errors import ArtError
 from ..core.games import game_class, game_names
 from ..core.seats import PUBLIC, Seated
-from ._common import Packers, as_float32, parameters, player_range, reward_mode, start
+from ._common import (
+    Packers,
+    as_float32,
+    parameters,
+    player_range,
+    reward_mode,
+    start,
+    tensor,
+)
 
 _UTILITY: Final = {"shared": pyspiel.GameType.Utility.IDENTICAL,
                    "zero_sum": pyspiel.GameType.Utility.ZERO_SUM,
                    "mixed": pyspiel.GameType.Utility.GENERAL_SUM}
 PREFIX: Final = "python_"
+_CHANCE, _TERMINAL = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)
 
 
 def short_name(game: str) -> str:
@@ -99,6 +108,8 @@ class KernelGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type hin
         except ArtError as err:
             raise _spiel_error(err) from None
         p = self.proto
+        p.current()  # (its position worked out once: every new state's copy shares it and the
+        # arrays made there, as OpenSpiel makes a new state to size each tensor it hands out)
         utility = p.game.utility()
         info = pyspiel.GameInfo(
             num_distinct_actions=p.num_distinct_actions(),
@@ -135,9 +146,9 @@ class KernelState(pyspiel.State):  # type: ignore[misc]
     def current_player(self) -> int:
         cur = self.seated.current()
         if cur == CHANCE:
-            return int(pyspiel.PlayerId.CHANCE)
+            return _CHANCE
         if cur == TERMINAL:
-            return int(pyspiel.PlayerId.TERMINAL)
+            return _TERMINAL
         return cur
 
     def _legal_actions(self, player: int) -> list[int]:
@@ -237,8 +248,8 @@ class KernelObserver:
         s = state.seated
         if self.private == pyspiel.PrivateInfoType.ALL_PLAYERS:
             self.tensor[:] = as_float32(s.all_tensor(self.kind, raw=True))
-        else:
-            self.tensor[:] = self._packers.array(s, self._seat(player), self.kind)
+        else:  # (kept for the position: OpenSpiel may ask twice)
+            self.tensor[:] = tensor(s, self._seat(player), self.kind, self._packers, copy=False)
 
     def string_from(self, state: KernelState, player: int) -> str:
         s = state.seated

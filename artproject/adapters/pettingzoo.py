@@ -38,6 +38,7 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from ..core.actions import TERMINAL
 from ..core.errors import ArtError, IllegalActionError
 from ..core.games import DEFAULT
 from ..core.seats import Seated
@@ -46,12 +47,13 @@ from ._common import (
     Potential,
     as_float32,
     box,
-    mask,
+    observe,
     reward_mode,
     seed_from,
     start,
-    tensor,
 )
+
+_IDS = (int, np.integer)  # what an id may be
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -123,14 +125,19 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         self._set_infos()
         self.agent_selection = self.possible_agents[self.seated.current()]
 
-    def _set_infos(self) -> None:
-        shaped, index = self.seated.shaped(), self._index
-        self.infos = {a: {"shaped": shaped[index[a]]} for a in self.agents}
+    def _set_infos(self, shaped: list[float] | None = None) -> None:
+        """Each agent's info: its shaped score (`shaped`: the seats' scores, if known)."""
+        if shaped is None:
+            shaped = self.seated.shaped()
+        agents = self.agents
+        if len(agents) == len(shaped):  # (every agent's: in seat order)
+            self.infos = {a: {"shaped": x} for a, x in zip(agents, shaped, strict=True)}
+            return
+        index = self._index
+        self.infos = {a: {"shaped": shaped[index[a]]} for a in agents}
 
     def observe(self, agent: str) -> dict[str, Any]:
-        seat = self._index[agent]
-        return {"observation": tensor(self.seated, seat, packers=self._packers),
-                "action_mask": mask(self.seated, seat)}
+        return observe(self.seated, self._index[agent], self._packers)
 
     def state(self) -> np.ndarray[Any, np.dtype[np.float32]]:
         """The whole game (`state_space`): every seat's observation tensor, one after the
@@ -145,29 +152,35 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
             return
         s = self.seated
         seat = self._index[agent]
-        if action is None or not isinstance(action, int | np.integer) or seat != s.current():
+        if action is None or not isinstance(action, _IDS) or seat != s.current():
             raise ValueError(self._refusal(action, seat))
         try:
             s.apply(int(action))  # (Seated checks the id is legal for the seat to act)
         except IllegalActionError:  # (nothing changed)
             raise ValueError(self._refusal(action, seat)) from None
-        self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
+        rewards, total = self.rewards, self._cumulative_rewards
+        total[agent] = 0.0
+        for a in rewards:  # (AECEnv's _clear_rewards)
+            rewards[a] = 0
+        shaped = None
         if self.shaped:
-            for a, r in zip(self.agents, self._potential.pay(s), strict=True):
-                self.rewards[a] = float(r)
-        if s.is_terminal():
+            shaped = s.shaped()
+            for a, r in zip(self.agents, self._potential.pay(s, shaped), strict=True):
+                rewards[a] = float(r)
+        cur = s.current()
+        if cur == TERMINAL:
             if not self.shaped:
                 for a, r in zip(self.agents, s.returns(), strict=True):
-                    self.rewards[a] = float(r)
+                    rewards[a] = float(r)
             cut = s.truncated()
             self.terminations = dict.fromkeys(self.agents, not cut)
             self.truncations = dict.fromkeys(self.agents, cut)
             self.agent_selection = self.agents[0]
         else:
-            self.agent_selection = self.possible_agents[s.current()]
-        self._set_infos()
-        self._accumulate_rewards()
+            self.agent_selection = self.possible_agents[cur]
+        self._set_infos(shaped)
+        for a, r in rewards.items():  # (AECEnv's _accumulate_rewards)
+            total[a] += r
 
     def _refusal(self, action: Any, seat: int) -> str:
         legal = self.seated.legal(seat)

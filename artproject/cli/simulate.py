@@ -104,7 +104,7 @@ def _sweep(args: argparse.Namespace, missions: Sequence[str], diffs: Sequence[st
                            args.policy, game)
             plan = plan_sweep(grid, store, backend.workers, lambda: _stop_if(asked))
             _stop_if(asked)
-            return _swept(plan, backend, store, tqdm, run_plan)
+            return _swept(plan, backend, store, tqdm, run_plan, asked)
         finally:
             if backend is not None:
                 backend.close()
@@ -119,15 +119,19 @@ def _stop_if(asked: list[int]) -> None:
 
 
 def _swept(plan: Any, backend: Any, store: Any, tqdm: Any,
-           run_plan: Callable[..., list[dict[str, Any]]]) -> list[dict[str, Any]]:
-    """A planned sweep run with its progress bar; Ctrl-C tells what the store kept."""
+           run_plan: Callable[..., list[dict[str, Any]]], asked: list[int],
+           ) -> list[dict[str, Any]]:
+    """A planned sweep run with its progress bar; Ctrl-C tells what the store kept (one
+    pressed as the last games ended too: held meanwhile, it is never lost)."""
     with tqdm(total=plan.total, initial=plan.done, unit="game", file=sys.stderr,
               disable=None, leave=False, desc="simulating", smoothing=0.1) as bar:
         def advance(n: int) -> None:
             bar.update(n)
 
         try:
-            return run_plan(plan, backend, store, advance)
+            done = run_plan(plan, backend, store, advance)
+            _stop_if(asked)
+            return done
         except KeyboardInterrupt:
             bar.close()
             if store is None:

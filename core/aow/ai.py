@@ -9,12 +9,13 @@ owner until the reveal). A viewer that is no player (TEAM) sees no hand.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import struct
+from collections.abc import Callable, Sequence
 from itertools import compress
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
-from ..tensors import Segment, field, numbers, one_hot, present
-from .chance import DEAL, DRAW, TAKEN
+from ..tensors import Segment, Segments, field, numbers, one_hot, present
+from .chance import DEAL, DRAW, TAKEN, deck_size
 from .fight import BLIND, COLLECTIVE, DUEL, V_PLAY
 from .registry import REG
 
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
     from .state import War
 
 FIGHTS: Final = (DUEL, COLLECTIVE, BLIND)
+_FIGHT_ROW: Final = {kind: i for i, kind in enumerate(FIGHTS)}
 
 def decisions() -> tuple[str, ...]:
     """The kinds of decision a player takes, in the registry's order (the `decision`
@@ -54,10 +56,13 @@ def _wait(st: War, v: int) -> str | None:
 
 
 def _whose(st: War, v: int, out: list[float], at: int) -> None:
-    one_hot(out, at, st.current)
-    one_hot(out, at + st.players, st.ask)
-    if 0 <= v < st.players:
-        one_hot(out, at + 2 * st.players, v)
+    n, c, a = st.players, st.current, st.ask  # (one_hot's three, inline: a tensor a step)
+    if c is not None and c >= 0:
+        out[at + c] = 1.0
+    if a is not None and a >= 0:
+        out[at + n + a] = 1.0
+    if 0 <= v < n:
+        out[at + 2 * n + v] = 1.0
 
 
 def _whose_key(st: War, v: int) -> tuple[int, int, int]:
@@ -65,7 +70,7 @@ def _whose_key(st: War, v: int) -> tuple[int, int, int]:
 
 
 def _count_numbers(st: War) -> tuple[int, int, int, int]:
-    return st.turn, st.centre, st.out, st.deck_size()
+    return st.turn, st.centre, st.out, deck_size(st)
 
 
 def _hand(st: War, v: int, out: list[float], at: int) -> None:
@@ -79,7 +84,7 @@ def _hand_key(st: War, v: int) -> list[int] | None:
 
 
 def _hand_sizes(st: War) -> list[int]:
-    return [len(h) for h in st.hands]
+    return [*map(len, st.hands)]
 
 
 def _fight(st: War, v: int, out: list[float], at: int) -> None:
@@ -87,21 +92,23 @@ def _fight(st: War, v: int, out: list[float], at: int) -> None:
     if f is None:
         return
     n = st.players
-    out[at + FIGHTS.index(f.kind)] = 1.0
+    out[at + _FIGHT_ROW[f.kind]] = 1.0
     if f.attacker >= 0:
         out[at + 3 + f.attacker] = 1.0
     if f.defender >= 0:
         out[at + 3 + n + f.defender] = 1.0
     at += 3 + 2 * n
-    out[at:at + 3] = (f.bet, f.raised, float(f.revealed))
-    out[at + 3:at + 3 + n] = f.stake
+    out[at], out[at + 1], out[at + 2] = f.bet, f.raised, float(f.revealed)
+    at += 3
+    for p in range(n):  # (one by one: core/tensors.py; 0 where out is 0 already)
+        if f.stake[p]:
+            out[at + p] = f.stake[p]
+        if f.out[p]:
+            out[at + 2 * n + p] = f.out[p]
+        if f.card[p] >= 0:  # a card on the table
+            out[at + 3 * n + p] = 1.0
     for p in f.seats:  # taking part
-        out[at + 3 + n + p] = 1.0
-    out[at + 3 + 2 * n:at + 3 + 3 * n] = f.out
-    at += 3 + 3 * n
-    for p, k in enumerate(f.card):  # a card on the table
-        if k >= 0:
-            out[at + p] = 1.0
+        out[at + n + p] = 1.0
 
 
 def _fight_key(st: War, v: int) -> object:
@@ -152,7 +159,7 @@ def segments(st: War, kind: str) -> tuple[Segment, ...]:
     # the bounds of the counts, from the components (W1) and W18's turn limit
     tokens, cards = st.rules.p("components.tokens"), sum(c.count for c in st.rules.cards)
     most = max(c.count for c in st.rules.cards)
-    obs = (
+    obs: tuple[Segment, ...] = (
         Segment("decision", (len(decisions()),), "the decision pending, by kind: "
                 + ", ".join(decisions()), _decision, key=_wait),
         Segment("whose", (3, n), "whose turn it is, whose decision, the viewer (one-hot "
@@ -175,10 +182,63 @@ def segments(st: War, kind: str) -> tuple[Segment, ...]:
                 "may see it (its own, or revealed); the Wise Men each added", _cards_shown,
                 most, key=_table_key),
     )
-    if kind == "observation":
-        return obs
-    return (*obs, Segment("decisions", (1,), "decisions taken so far", numbers(_decisions),
-                          st.max_game_length()))
+    if kind != "observation":
+        obs = (*obs, Segment("decisions", (1,), "decisions taken so far",
+                             numbers(_decisions), st.max_game_length()))
+    return Segments(obs, view=_view(st, obs))
+
+
+def _view(st: War, segs: tuple[Segment, ...]) -> Callable[..., None]:
+    """The layout's numbers in one call (core/tensors.py `Segments`): what the segments'
+    writers above set, for the adapters' step (tests/test_adapters_packed.py compares
+    them over random play)."""
+    at: dict[str, int] = {}
+    for seg in segs:
+        at[seg.name] = sum(s.size for s in segs[:len(at)])
+    n, cards = st.players, len(st.rules.cards)
+    de, wh, co, dd, to, ha, hs, di, ch, ta = (at[x] for x in (
+        "decision", "whose", "counts", "dead", "tokens", "hand", "hand_sizes", "discard",
+        "challenge", "table"))
+    past = at.get("decisions")
+    if not _DECISION_ROW:
+        _DECISION_ROW.update((name, i) for i, name in enumerate(decisions()))
+    row = _DECISION_ROW
+    pack = struct.Struct(f"={cards}f").pack
+    pile: list[Any] = [([], b"")]  # the last discard pile packed and its bytes, by value
+
+    def write(st: War, v: int, out: Any, buf: bytearray) -> None:  # (out: float32 view)
+        w = st.wait
+        if w is not None:
+            i = row.get(w.name)
+            if i is not None:
+                out[de + i] = 1.0
+        c, a = st.current, st.ask
+        if c is not None and c >= 0:
+            out[wh + c] = 1.0
+        if a is not None and a >= 0:
+            out[wh + n + a] = 1.0
+        if 0 <= v < n:
+            out[wh + 2 * n + v] = 1.0
+            for k in st.hands[v]:
+                out[ha + k] += 1.0
+        out[co], out[co + 1], out[co + 2], out[co + 3] = st.turn, st.centre, st.out, \
+            deck_size(st)
+        for p, (alive, tokens, hand) in enumerate(zip(st.alive, st.tokens, st.hands,
+                                                      strict=True)):
+            if not alive:
+                out[dd + p] = 1.0
+            out[to + p] = tokens
+            out[hs + p] = len(hand)
+        d, last = st.discard, pile[0]  # (one pair read and written at once: thread-safe)
+        if d != last[0]:  # (it changes seldom: packed again only then)
+            last = pile[0] = ([*d], pack(*d))
+        buf[4 * di:4 * (di + cards)] = last[1]
+        if st.fight is not None:
+            _fight(st, v, out, ch)
+            _cards_shown(st, v, out, ta)
+        if past is not None:
+            out[past] = _decisions(st)
+    return write
 
 
 def utility(st: War) -> str:
@@ -198,13 +258,27 @@ def shown(st: War, player: int) -> tuple[()]:
 SHAPE_TOKENS: Final = 0.5  # the weight of a player's share of the tokens; the rest: cards
 
 
+_SHAPED: dict[tuple[int, ...], list[float]] = {}  # the scores by what they are made from
+
+
 def shaped_score(st: War) -> list[float]:
     """Each player's shaped score: the returns once it is over; in between -1 for the dead
     and, for each of the n living, 0.9 * (n * s - 1) / (n - 1), at most 0.9, where s = 0.5 *
     (their share of the tokens the living hold) + 0.5 * (their share of the cards in the
-    living's hands): 0 for a fair share, 0.9 for all of it."""
+    living's hands): 0 for a fair share, 0.9 for all of it. (Made once for each set of
+    who lives, the tokens and the hands' sizes: the adapters ask for it every step.)"""
     if st.outcome is not None:
         return st.returns()
+    key = (*st.alive, *st.tokens, *map(len, st.hands))
+    got = _SHAPED.get(key)
+    if got is None:
+        if len(_SHAPED) >= 1 << 14:  # (a bound on what is kept)
+            _SHAPED.clear()
+        got = _SHAPED[key] = _shaped(st)
+    return got.copy()
+
+
+def _shaped(st: War) -> list[float]:
     alive, tokens, hands = st.alive, st.tokens, st.hands
     n = len(alive) - alive.count(0)  # (0 dead, 1 alive)
     held = sum(compress(tokens, alive)) or 1  # the living's tokens and cards (integers)

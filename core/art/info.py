@@ -162,9 +162,15 @@ def shaped_score(st: State) -> list[float]:
     van's room)."""
     if st.outcome is not None:
         return st.returns()
-    r, t = st.rules, st.tab
-    start = r.difficulties[st.difficulty] * (2 if st.solo else 1) * st.players
-    s = (SHAPE_TRACK * len(st.track) / max(1, len(r.track))
-         + SHAPE_HEALTH * min(1.0, sum(st.health) / max(1, start))
-         + SHAPE_VAN * sum(st.van) / max(1, len(r.resources) * t.res_cap))
+    key = ("shaped-score", st.difficulty, st.solo, st.players)
+    got = st.rules.cache.get(key)  # (the denominators: the adapters ask every step)
+    if got is None:
+        r, t = st.rules, st.tab
+        start = r.difficulties[st.difficulty] * (2 if st.solo else 1) * st.players
+        got = st.rules.cache[key] = (max(1, len(r.track)), max(1, start),
+                                     max(1, len(r.resources) * t.res_cap))
+    track, start, van = got
+    s = (SHAPE_TRACK * len(st.track) / track
+         + SHAPE_HEALTH * min(1.0, sum(st.health) / start)
+         + SHAPE_VAN * sum(st.van) / van)
     return [0.9 * (2.0 * s - 1.0)] * st.players

@@ -69,9 +69,15 @@ def _phase(st: State, v: int, out: list[float], at: int) -> None:
         one_hot(out, at, PHASES.index(st.phase))
 
 
+_KIND_ROW: dict[str, int] = {}  # each kind's row, filled at the first tensor
+
+
 def _decision(st: State, v: int, out: list[float], at: int) -> None:
     if st.wait is not None and st.outcome is None:
-        one_hot(out, at, list(REG.kinds).index(st.wait.name))
+        if len(_KIND_ROW) != len(REG.kinds):  # (every rule module's kinds declared)
+            _KIND_ROW.clear()
+            _KIND_ROW.update((name, i) for i, name in enumerate(REG.kinds))
+        out[at + _KIND_ROW[st.wait.name]] = 1.0
 
 
 def _pawns(st: State, v: int, out: list[float], at: int) -> None:
