@@ -15,9 +15,9 @@ from bisect import insort
 from typing import TYPE_CHECKING, Any, Final
 
 from ..actions import Action
+from ..generator import LCG_A, LCG_C, MASK
 from .chance import DRAW, REVEAL, draw_now, take
-from .registry import CARD, PLAYER, REG, dead_check
-from .tables import each_kind
+from .registry import CARD, PLAYER, REG, SEATS, dead_check
 
 if TYPE_CHECKING:
     from .state import War
@@ -28,11 +28,42 @@ def draw_into_hand(st: War, p: int) -> None:
     """A step: `p` draws a card into their hand (W4, W9): nothing from an empty deck."""
     if st.deck_top:  # (known: the machine's `chance` would take it at once)
         _into_hand(st, draw_now(st), p)
-    elif any(st.deck):
-        if st.explicit:
-            st.chance(DRAW, _drawn, (p,))
-        else:  # sampled: `chance` written out
-            _into_hand(st, draw_now(st), p)
+        return
+    deck = st.deck
+    size = sum(deck)
+    if not size:
+        return
+    if st.explicit:
+        st.chance(DRAW, _drawn, (p,))
+        return
+    # sampled: `chance` and `draw_now` written out (the generator's step, the walk over the
+    # counts)
+    st.rng = z = (st.rng * LCG_A + LCG_C) & MASK
+    r = (z >> 32) % size
+    if r < size >> 1:  # the r-th card in card order: the counts walked from the nearer end
+        kind = 0
+        for n in deck:
+            if r < n:
+                break
+            r -= n
+            kind += 1  # noqa: SIM113 (a plain count costs less than enumerate)
+    else:  # (the r-th card from the front is the (size - 1 - r)-th from the back)
+        r = size - 1 - r
+        kind = len(deck) - 1
+        for n in reversed(deck):
+            if r < n:
+                break
+            r -= n
+            kind -= 1
+    deck[kind] -= 1
+    st.trail.append((len(st.history), DRAW, p, kind))  # (_into_hand, written out below)
+    card = st.rules.cards[kind]
+    if card.on_draw:  # played at once, replaced by nothing (W14, W15)
+        _played_at_once(st, card, p)
+        return
+    insort(st.hands[p], kind)
+    if st.logging:
+        st.note("draw", st.seat(p), card.name)
 
 
 def _drawn(st: War, name: Any, p: int) -> None:
@@ -46,14 +77,20 @@ def _into_hand(st: War, kind: int, p: int) -> None:
     st.trail.append((len(st.history), DRAW, p, kind))  # (st.record, written out)
     card = st.rules.cards[kind]
     if card.on_draw:  # played at once, replaced by nothing (W14, W15)
-        st.discard[kind] += 1
-        if st.logging:
-            st.note("played_at_once", st.seat(p), card.name)
-        st.push_ops(card.on_draw, st.tab.ctx[p])
+        _played_at_once(st, card, p)
         return
     insort(st.hands[p], kind)
     if st.logging:
         st.note("draw", st.seat(p), card.name)
+
+
+def _played_at_once(st: War, card: Any, p: int) -> None:
+    """A card played at once when drawn (a Massacre, a Fortune Teller: its `on_draw`) goes
+    face up to the discard pile and its text runs for its drawer (W14, W15)."""
+    st.discard[card.index] += 1
+    if st.logging:
+        st.note("played_at_once", st.seat(p), card.name)
+    st.push_ops(card.on_draw, st.tab.ctx[p])
 
 
 def to_discard(st: War, kinds: list[int], who: int = -1) -> None:
@@ -90,7 +127,7 @@ def lose_cards(st: War, p: int, n: int) -> None:
     """`p` discards `n` cards of their choice, as far as their hand goes (W9)."""
     if p < 0 or not st.alive[p]:
         return
-    item, q = (discard_one, (p,)), st.queue
+    item, q = _DISCARD_ONES[p], st.queue  # (discard_one, (p,)), made once
     for _ in range(n):
         q.append(item)  # (st.push, written out)
 
@@ -104,8 +141,14 @@ def discard_one(st: War, p: int) -> None:
 
 def _legal_discard(st: War) -> list[Action]:
     p = st.ask
-    t = st.tab
-    return each_kind(st.hands[p], t.discards[p])
+    row = st.tab.discards[p]
+    out = []  # each kind held, once a kind, in card order (made each time: remembering the
+    last = -1  # listings by hand cost more, by the clock)
+    for k in st.hands[p]:
+        if k != last:
+            out.append(row[k])
+            last = k
+    return out
 
 
 def _apply_discard(st: War, a: Action) -> None:
@@ -120,11 +163,13 @@ def _apply_discard(st: War, a: Action) -> None:
 def trim(st: War, p: int) -> None:
     """A step: `p` discards down to the hand limit, a card at a time (W4, W17)."""
     if st.alive[p] and len(st.hands[p]) > st.tab.hand_limit:
-        st.queue.append((trim, (p,)))
+        st.queue.append(_TRIMS[p])  # (trim, (p,)), made once
         st.ask = p  # (discard_one, written out: the hand holds a card)
         st.wait = DISCARD
 
 
+_TRIMS: Final = tuple((trim, (p,)) for p in range(SEATS))  # queue items, shared
+_DISCARD_ONES: Final = tuple((discard_one, (p,)) for p in range(SEATS))
 V_DISCARD: Final = REG.verb("discard", PLAYER, CARD, apply=_apply_discard, check=dead_check,
                             help="discard a card of your choice, face up (collateral "
                                  "damage; a hand over the limit)")

@@ -23,7 +23,6 @@ from .chance import deck_size, take
 from .contest import BLIND, COLLECTIVE, DUEL, Fight
 from .registry import CARD, PLAYER, REG, TOKENS, P, act, dead_check
 from .rules import Ctx
-from .tables import each_kind
 
 if TYPE_CHECKING:
     from .state import War
@@ -60,7 +59,9 @@ def _stake(st: War, p: int, n: int) -> None:
     st.tokens[p] -= n
     f.stake[p] += n
     seats = f.seats
-    if p not in seats:  # in order of play from the attacker (W3)
+    if not seats:  # (the attacker's first stake)
+        seats.append(p)
+    elif p not in seats:  # in order of play from the attacker (W3)
         att, n = f.attacker, st.players
         d = (p - att) % n
         i = 0
@@ -87,17 +88,23 @@ def ask_bet(st: War, p: int) -> None:
 
 def _legal_bet(st: War) -> list[Action]:
     p = st.ask
-    n, row = st.tokens[p], st.tab.bets[p]
-    if n > len(row):  # (more than the box holds: only from a position set by hand)
+    n, lists = st.tokens[p], st.tab.bet_lists[p]
+    if n >= len(lists):  # (more than the box holds: only from a position set by hand)
         return [act(V_BET, p, k) for k in range(1, n + 1)]
-    return row[:n]  # W5: 1 to all the bettor holds
+    return lists[n]  # W5: 1 to all the bettor holds (the listing made once, as it is)
 
 
 def _apply_bet(st: War, a: Action) -> None:
     f = st.fight
     assert f is not None and isinstance(a.arg, int)
-    f.bet = a.arg
-    _stake(st, a.player, a.arg)
+    f.bet = n = a.arg
+    p = a.player
+    if f.seats:  # (a bet is a challenge's first stake: `_stake`, written out, below)
+        _stake(st, p, n)
+    else:
+        st.tokens[p] -= n
+        f.stake[p] += n
+        f.seats.append(p)
     if st.logging:
         st.note("bet", st.seat(a.player), a.arg)
     st.wait = PLAY  # the card face down, before the target answers
@@ -105,8 +112,14 @@ def _apply_bet(st: War, a: Action) -> None:
 
 def _legal_play(st: War) -> list[Action]:
     p = st.ask
-    t = st.tab
-    return each_kind(st.hands[p], t.plays[p])  # W8: any card
+    row = st.tab.plays[p]
+    out = []  # W8: any card; each kind held, once a kind, in card order
+    last = -1
+    for k in st.hands[p]:
+        if k != last:
+            out.append(row[k])
+            last = k
+    return out
 
 
 def _apply_play(st: War, a: Action) -> None:
@@ -136,17 +149,18 @@ def _legal_answer(st: War) -> list[Action]:
     p, bet, t = st.ask, f.bet, st.tab
     held = st.tokens[p]
     if held < bet:  # W5: with fewer tokens than the bet, only refuse
-        return [t.refuse[p]]
-    out = [t.refuse[p], t.accept[p]]
-    if f.kind == DUEL:  # W7: up to the initial bet again; none in a Massacre (W14)
-        most = t.raise_limit * bet
-        if held - bet < most:
-            most = held - bet
-        if most > 0:
-            row = t.raises[p]
-            out += row[:most] if most <= len(row) else [
-                act(V_RAISE, p, n) for n in range(1, most + 1)]
-    return out
+        return t.refuse_lists[p]  # (the listings made once, given as they are)
+    lists = t.answer_lists[p]
+    if f.kind != DUEL:  # none in a Massacre (W14)
+        return lists[0]
+    most = t.raise_limit * bet  # W7: up to the initial bet again
+    if held - bet < most:
+        most = held - bet
+    if most <= 0:
+        return lists[0]
+    if most < len(lists):
+        return lists[most]
+    return [t.refuse[p], t.accept[p], *(act(V_RAISE, p, n) for n in range(1, most + 1))]
 
 
 def _apply_refuse(st: War, a: Action) -> None:
@@ -217,10 +231,8 @@ def _ask_attacker(st: War) -> None:
 def _legal_response(st: War) -> list[Action]:
     f = st.fight
     assert f is not None
-    p, t = st.ask, st.tab
-    if st.tokens[p] >= f.raised:
-        return [t.match[p], t.fold[p]]
-    return [t.fold[p]]
+    match, fold = st.tab.response_lists[st.ask]  # (the listings made once, as they are)
+    return match if st.tokens[st.ask] >= f.raised else fold
 
 
 def _apply_match(st: War, a: Action) -> None:

@@ -15,7 +15,7 @@ from ..errors import ArtError, RulesError, SaveError
 from ..games import check_start
 from ..saves import rules_header, save_spec, saved_rules
 from ..schema import param, section
-from .loader import DEFAULT, load_rules
+from .loader import DEFAULT, load_rules, shipped
 from .pickling import op_from, op_ref
 from .position import apply_position
 from .rules import WarRules
@@ -42,11 +42,13 @@ def new_game(mission: str | Path | WarRules | None = None, players: int = 2, *,
     """A new game of Art of War: 2-7 players (W1), a seed; `rules` (or the first argument)
     a rules file or shipped name (`art-of-war`), `variants` layered on it; `position` a set
     position (docs/art-of-war.md); chance="explicit" stops at every card drawn."""
-    if game is not None or ignored:
-        check_start(War, game, ignored, _ART_DEFAULTS,
+    if game is not None or (ignored and ignored != _ART_DEFAULTS):  # (the first game's
+        check_start(War, game, ignored, _ART_DEFAULTS,  # `new_game` passes those on)
                     "rules, variants, players, seed, position, log and chance")
     ref = rules if rules is not None else mission if mission is not None else DEFAULT
-    loaded = ref if isinstance(ref, WarRules) else load_rules(ref, variants)
+    loaded = shipped(ref) if ref.__class__ is str and variants == () else None
+    if loaded is None:
+        loaded = ref if isinstance(ref, WarRules) else load_rules(ref, variants)
     if position is None:
         return War.new(loaded, players, seed, log=log, chance=chance)
     st = War.new(loaded, players, seed, start=False, log=log, chance=chance)

@@ -76,6 +76,12 @@ def load_rules(ref: str | Path = DEFAULT, variants: Iterable[str | Path] = ()) -
     return rules
 
 
+def shipped(name: str) -> WarRules | None:
+    """The shipped rules of that name without variants, if loaded already (a look-up: the
+    start of every new game asks)."""
+    return _SHIPPED.get(name)
+
+
 def _abs(x: str | Path) -> str:
     return str(x) if is_name(str(x)) else str(Path(x).resolve())
 

@@ -18,6 +18,7 @@ SEATS: Final = 7  # W1: 2-7 players
 # every decision is the named player's own (W4-W9): with a seat per player, theirs to take
 REG: Final = Registry(GAME, seats=SEATS, owner=named_player)
 P: Final = tuple(f"p{i}" for i in range(1, SEATS + 1))  # seats as the notation writes them
+SEAT_OF: Final = {name: p for p, name in enumerate(P)}  # and back: "p2" -> 1
 
 
 def _read_target(w: str, text: str) -> str:
@@ -74,6 +75,7 @@ def dead_check(st: War, a: Action) -> str | None:
     return card_check(st, a)
 
 
-__all__ = ["CARD", "GAME", "PLAYER", "REG", "SEATS", "TARGET", "TOKENS", "P", "act", "seat"]
+__all__ = ["CARD", "GAME", "PLAYER", "REG", "SEATS", "SEAT_OF", "TARGET", "TOKENS", "P", "act",
+           "seat"]
 
 

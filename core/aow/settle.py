@@ -46,9 +46,11 @@ def reveal(st: War) -> None:
                 items.append((op, ctx[p]))
     q = st.queue
     q.append(_COMPARE)
-    q.append(_WISE_ROUND)
     if items:
+        q.append(_WISE_ROUND)
         st.push_many(items)  # W11: one at a time, in order of play from the attacker
+    else:  # (queued, it would run next: every caller reveals last)
+        _wise_round(st)
 
 
 def in_comparison(st: War, kind: int) -> int:
@@ -88,51 +90,63 @@ def withdraw(st: War, ctx: Ctx) -> None:
 
 
 # ====================================================================== Wise Men (W8)
-def _in_play(st: War, f: Fight, hands: list[list[int]] | None = None) -> list[int]:
-    """The players still in the comparison whose card can win (its rank 0 or more); with
-    `hands`, only those holding a card."""
-    t = st.tab
-    cards, ctx, ranks, card, out = t.cards, t.ctx, t.ranks, f.card, f.out
-    found = []
-    for p in f.seats:
-        k = card[p]
-        if k >= 0 and not out[p] and (hands is None or hands[p]):
-            r = ranks[k]
-            if (cards[k].rank(st, ctx[p]) if r is None else r) >= 0:
-                found.append(p)
-    return found
-
-
 def _wise_round(st: War) -> None:
     """Ask the next player in the comparison to add a Wise Man or pass, round after round
     until every one has passed in a row (W8); a player with no card in hand (public) is
     not asked."""
     f = st.fight
     assert f is not None
-    seats = _in_play(st, f, st.hands)
     i, passes = f.wise
-    if not seats or passes >= len(seats):
-        return
     # the next in order of play after the player asked last, who may have added their last
-    # card and left the rounds: counting along `seats` would skip the one after them (W8)
-    last = f.seats.index(st.ask) if i else -1
-    st.ask = next((p for p in seats if f.seats.index(p) > last), seats[0])
+    # card and left the rounds: counting along those asked would skip the one after them (W8)
+    order = f.seats
+    last = order.index(st.ask) if i else -1
+    # the players still in the comparison whose card can win (its rank 0 or more), holding a
+    # card: how many, the first, the first after the player asked last
+    t = st.tab
+    can_win, card, out, hands = t.can_win, f.card, f.out, st.hands
+    asked = 0
+    first = after = -1
+    at = 0
+    for p in order:
+        w = can_win[card[p]]  # (no card, -1: the last entry, 0)
+        if w and not out[p] and hands[p] and (
+                w == 1 or t.cards[card[p]].rank(st, t.ctx[p]) >= 0):
+            asked += 1
+            if first < 0:
+                first = p
+            if after < 0 and at > last:
+                after = p
+        at += 1  # noqa: SIM113 (a plain count costs less than enumerate)
+    if not asked or passes >= asked:
+        _rounds_over(st)
+        return
+    st.ask = after if after >= 0 else first
     f.wise[0] = i + 1
     st.queue.append(_WISE_ROUND)
     st.wait = WISE
 
 
+def _rounds_over(st: War) -> None:
+    """The Wise Men rounds are over: the comparison, queued under them by `reveal`, runs
+    next (at once)."""
+    q = st.queue
+    if q and q[-1] is _COMPARE:
+        q.pop()
+        compare(st)
+
+
 def _legal_wise(st: War) -> list[Action]:
     p, t = st.ask, st.tab
-    row = t.adds[p]
-    out = []
-    last = -1
-    for k in st.hands[p]:  # each Wise Man held, once a kind, in card order
-        if k != last:
-            last = k
-            a = row[k]
-            if a is not None:
-                out.append(a)
+    hand = st.hands[p]
+    out = None
+    for k in t.bonus_kinds:  # each Wise Man held, once a kind, in card order
+        if k in hand:
+            if out is None:
+                out = []
+            out.append(t.adds[p][k])
+    if out is None:  # (no Wise Man held: the listing made once, as it is)
+        return t.pass_lists[p]
     out.append(t.pass_[p])
     return out
 
@@ -156,27 +170,37 @@ def _apply_pass(st: War, a: Action) -> None:
 
 
 # ====================================================================== the comparison
-def _key(st: War, f: Fight, p: int) -> tuple[int, int]:
-    """A player's place in the comparison: the card's rank, then its total (W8, W12)."""
+def _keyed(st: War, f: Fight) -> tuple[list[int], list[tuple[int, int]]]:
+    """The players still in the comparison whose card can win (its rank 0 or more) and each
+    one's place in it: the card's rank, then its total (W8, W12), in one pass."""
     t = st.tab
-    cards = t.cards
-    card = cards[f.card[p]]
-    r = t.ranks[card.index]
-    total = card.score
-    for k in f.added[p]:
-        total += cards[k].bonus
-    return card.rank(st, t.ctx[p]) if r is None else r, total
+    cards, ctx, ranks, card, out, added = t.cards, t.ctx, t.ranks, f.card, f.out, f.added
+    alive: list[int] = []
+    keys: list[tuple[int, int]] = []
+    for p in f.seats:
+        k = card[p]
+        if k >= 0 and not out[p]:
+            c = cards[k]
+            r = ranks[k]
+            if r is None:
+                r = c.rank(st, ctx[p])
+            if r >= 0:
+                total = c.score
+                for a in added[p]:
+                    total += cards[a].bonus
+                alive.append(p)
+                keys.append((r, total))
+    return alive, keys
 
 
 def compare(st: War) -> None:
     """The highest rank and total wins (W9); even scores (W10, W14); no winner (W9)."""
     f = st.fight
     assert f is not None
-    alive = _in_play(st, f)
+    alive, keys = _keyed(st, f)
     if len(f.seats) < 2 or not alive:
         no_contest(st, ())
         return
-    keys = [_key(st, f, p) for p in alive]
     best = keys[0]
     winners: tuple[int, ...] = ()
     for p, key in zip(alive, keys, strict=True):  # (in order of play from the attacker, W3)
@@ -227,8 +251,12 @@ def _win(st: War, w: int) -> None:
     if st.logging:
         st.note("wins", st.seat(w), won)
     _engaged(st, f)
-    st.queue.append((replace, (w, draws)))
-    close(st, (w,), card.collateral)
+    if card.collateral:
+        st.queue.append((replace, (w, draws)))
+        close(st, (w,), card.collateral)
+        return
+    close(st, (w,))  # (it queues nothing here: the draws, queued, would run next)
+    replace(st, w, draws)
 
 
 def _tie_duel(st: War) -> None:
@@ -284,15 +312,34 @@ def close(st: War, winners: tuple[int, ...], collateral: tuple[Any, ...] = ()) -
     took each last card or token (W17); replacement draws come after (W16)."""
     st.fight = None
     st.ask = -1
-    st.queue.append((doom, (winners,)))
     if collateral and winners:
+        st.queue.append((doom, (winners,)))
         st.push_ops(collateral, st.tab.ctx[winners[0]])
+        return
+    tokens, hands = st.tokens, st.hands  # (queued, `doom` would run next: every caller
+    if 0 not in tokens and [] not in hands:  # closes last; its case of all living, none
+        _undoomed(st)  # doomed, written out)
+        return
+    doom(st, winners)
+
+
+def _undoomed(st: War) -> None:
+    """Nobody is doomed (W17): the lists of who took a last card or token all None (kept
+    where they are so already: a comparison costs less than two new lists)."""
+    none = st.tab.no_doom
+    if st.doom_cards != none:
+        st.doom_cards = none.copy()
+    if st.doom_tokens != none:
+        st.doom_tokens = none.copy()
 
 
 def doom(st: War, winners: tuple[int, ...]) -> None:
     """W17: a living player left with no card or no token was killed by this settlement's
     winner(s) (none: no winner); a player who has some again is not."""
     alive, hands, tokens = st.alive, st.hands, st.tokens
+    if 0 not in tokens and [] not in hands:  # all living (the dead hold nothing), none doomed
+        _undoomed(st)  # (C-level scans; the loop below, written out)
+        return
     cards, doom_tokens = st.doom_cards, st.doom_tokens
     for p in st.tab.seats:
         if not alive[p]:

@@ -7,7 +7,6 @@ from a set position (scenarios) deals from its seed at once, then sets the posit
 
 from __future__ import annotations
 
-from itertools import repeat
 from typing import TYPE_CHECKING, Any, Final
 
 from ..errors import GameError, closest
@@ -39,11 +38,11 @@ def new(cls: type[War], rules: WarRules, players: int, seed: int, start: bool = 
         _deal(st)
         st._run()
         return st
-    _deal_now(st)  # sampled, or a set position follows (then `begin`): dealt at once
-    _shuffle_back(st)
+    _deal_fresh(st)  # sampled, or a set position follows (then `begin`): dealt at once
     if start:
-        start_turn(st)
-        st._run()  # (the game over at once, should the turn limit be 0)
+        start_turn(st)  # (st._run() of an empty work stack, written out)
+        if st.outcome is not None:  # the game over at once, should the turn limit be 0
+            st._over()
     return st
 
 
@@ -86,36 +85,31 @@ def _deal(st: War) -> None:
         st.push(_deal_one, p)
 
 
-def _deal_now(st: War) -> None:
-    """`_deal`'s cards drawn from the seeded generator at once, as its queued steps would
-    draw them with sampled chance."""
-    if st.deck_top:  # (cards put on top: drawn from there first)
-        _deal(st)
-        st._run()
-        return
-    t, deck = st.tab, st.deck
+def _deal_fresh(st: War) -> None:
+    """`_deal`'s cards drawn from the seeded generator at once, as its queued steps would draw
+    them with sampled chance, then `_shuffle_back`, in one pass, for a game just copied from
+    its template (nothing on top of the deck, nothing played, the cards left out aside)."""
+    t = st.tab
     # the deck's cards in card order (a new game's deck is the deal's: `_copier`): the r-th is
     # the kind draw_now's walk over the counts finds for r, and it stays in order as cards
     # leave it
     cards = t.deal_cards.copy()
-    size = len(cards)
-    dealt = []
+    deck, hands, trail, entries = st.deck, st.hands, st.trail, t.deal_entries
     z = st.rng
-    for left in range(size, size - len(t.deal_seats), -1):  # p1 to pN, and round again
+    for left, p in t.deal_steps:  # p1 to pN, and round again: the cards left, the seat
         z = (z * LCG_A + LCG_C) & MASK  # (st.next(), written out)
-        dealt.append(cards.pop((z >> 32) % left))
-    st.rng = z
-    for kind in dealt:
+        kind = cards.pop((z >> 32) % left)
         deck[kind] -= 1
-    at = len(st.history)  # (st.record of each card, written out)
-    st.trail.extend(zip(repeat(at), repeat(DEAL), t.deal_seats, dealt, strict=False))
-    hands, n = st.hands, st.players
-    for p in t.seats:
-        hand = hands[p]
-        hand += dealt[p::n]
+        hands[p].append(kind)
+        trail.append(entries[p][kind])  # (0, DEAL, p, kind), made once (st.record's)
+    st.rng = z
+    for hand in hands:
         hand.sort()
+    for k, n in t.left_out:  # W1: the cards left out of the deal go back into the deck
+        deck[k] += n
+    st.aside = [0] * len(deck)
     if st.logging:
-        for p, kind in zip(t.deal_seats, dealt, strict=True):
+        for _, _, p, kind in trail:
             st.note("deal", st.seat(p), t.names[kind])
 
 

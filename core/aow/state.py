@@ -31,6 +31,7 @@ from . import ai, cards, info, invariants, pickling, position, settle, setup
 from . import fight as challenges
 from .chance import deck_size
 from .contest import Fight
+from .loader import shipped
 from .registry import GAME, REG, P
 from .rules import Ctx, WarRules
 from .tables import Tables, tables
@@ -142,6 +143,23 @@ class War(Machine):
     drawn: tuple[int, ...]
 
     @classmethod
+    def create(cls, players: int = 2, seed: int = 0, log: bool = False, chance: str = "sample",
+               difficulty: str = "medium", phase: str = "mission", variants: Any = (),
+               position: Any = None, **options: Any) -> War:
+        """`new_game`'s game (game.py) from the first game's call (the shipped rules, its
+        options at their defaults, no position): set up at once, the rest through
+        `new_game` (a new game is on a search's path, as a decision is)."""
+        if (not options and position is None and variants == () and difficulty == "medium"
+                and phase == "mission"):
+            rules = shipped(WAR_DEFAULT)
+            if rules is not None:
+                return setup.new(cls, rules, players, seed, True, log, chance)
+        made: War = cls._part("game", "new_game")(
+            players=players, seed=seed, log=log, chance=chance, difficulty=difficulty,
+            phase=phase, variants=variants, position=position, **options)
+        return made
+
+    @classmethod
     def new(cls, rules: WarRules, players: int, seed: int, start: bool = True,
             log: bool = False, chance: str = "sample") -> War:
         return setup.new(cls, rules, players, seed, start, log, chance)
@@ -181,9 +199,13 @@ class War(Machine):
     def order_from(self, player: int, others: bool) -> list[int]:
         """The living players in order of play from `player` (W3), without them if
         `others`; from p1 when `player` is nobody (-1)."""
-        alive = self.alive
+        alive, t = self.alive, self.tab
+        if 0 not in alive:  # everyone living: the order made once (tables.py), copied
+            if player < 0:
+                return list(t.order[0])
+            return list(t.others[player] if others else t.order[player])
         out = []
-        for q in self.tab.order[player if player > 0 else 0]:
+        for q in t.order[player if player > 0 else 0]:
             if alive[q] and not (others and q == player):
                 out.append(q)
         return out

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from ..actions import Action
+from .chance import DEAL
 from .contest import fight_maker
 from .registry import REG, P, act
 from .rules import Ctx, WarRules
@@ -21,11 +22,14 @@ Row = tuple[Action, ...]
 class Tables:
     """Constants and interned actions for one set of rules and team size."""
 
-    __slots__ = ("accept", "adds", "bets", "cards", "cards_dealt", "challenges", "ctx",
-                 "deal_aside", "deal_cards", "deal_deck", "deal_seats", "discards", "draw", "fold",
-                 "hand_limit", "index", "left_out", "match", "names", "new_fight", "order",
-                 "others", "pass_", "plays", "raise_limit", "raises", "ranks", "refuse",
-                 "refused_to_hand", "seats", "share_rank", "take", "turn_limit")
+    __slots__ = ("accept", "adds", "all_challenged", "answer_lists", "bet_lists", "bets",
+                 "bonus_kinds", "can_win", "cards", "cards_dealt", "challenges", "ctx",
+                 "deal_aside", "deal_cards", "deal_deck", "deal_entries", "deal_seats",
+                 "deal_steps", "discards", "draw", "fold", "hand_limit", "index", "left_out",
+                 "match", "names", "new_fight", "no_cards", "no_doom", "order", "others", "pass_",
+                 "pass_lists", "plays", "raise_limit", "raises", "ranks", "refuse",
+                 "refuse_lists", "refused_to_hand", "response_lists", "seats", "share_rank",
+                 "take", "turn_limit", "turn_lists")
 
     def __init__(self, rules: WarRules, players: int) -> None:
         self._constants(rules, players)
@@ -44,10 +48,12 @@ class Tables:
         self.raise_limit: int = rules.p("rules.raise_limit")
         self.refused_to_hand: bool = rules.p("rules.refused_card") == "hand"
         self.cards = rules.cards
+        self.no_cards = [0] * len(rules.cards)  # a deck (or pile) of no card, by kind
         self.names = tuple(c.name for c in rules.cards)
         self.index: dict[Any, int] = dict(rules.index)  # a card's name -> its kind
         # a rank written as a whole number is that number whatever the state: read once
         self.ranks = tuple(_whole(c.text.get("rank", "")) for c in rules.cards)
+        self.can_win = _can_win(self.ranks)
         self._orders(rules, players)
 
     def _orders(self, rules: WarRules, players: int) -> None:
@@ -55,8 +61,16 @@ class Tables:
         # the seats, and from each the seats in order of play (W3): with it first (`order`),
         # and the others after it (`others`) (a loop over a range made each time costs more)
         self.seats = tuple(range(players))
+        self.no_doom: list[Any] = [None] * players  # nobody doomed (W17): copied, never changed
         self.new_fight = fight_maker(players)  # a challenge's Fight for this team size
         self.deal_seats = tuple(p for _ in range(rules.p("setup.cards_dealt")) for p in self.seats)
+        # each card of the deal (setup.py's draws): the cards left in the deck before it, the
+        # seat it goes to; and its trail entry (at 0, DEAL, seat, kind) by seat and kind
+        self.deal_steps = tuple(zip(range(len(self.deal_cards), len(self.deal_cards)
+                                          - len(self.deal_seats), -1), self.deal_seats,
+                                    strict=True))
+        self.deal_entries = tuple(tuple((0, DEAL, p, k) for k in range(len(rules.cards)))
+                                  for p in self.seats)
         self.order = tuple(tuple((p + i) % players for i in range(players)) for p in self.seats)
         self.others = tuple(row[1:] for row in self.order)
         # a dead player's cards dealt to the killers highest score first (W17), then by kind
@@ -89,9 +103,39 @@ class Tables:
             each(V_DRAW), each(V_TAKE), each(V_REFUSE), each(V_ACCEPT))
         self.match, self.fold, self.pass_ = each(V_MATCH), each(V_FOLD), each(V_PASS)
         self.challenges = tuple(tuple(act(V_CHALLENGE, p, P[q]) for q in seats) for p in seats)
+        # each seat's challenges of all the others, in order of play from it (W3)
+        self.all_challenged = tuple(tuple(self.challenges[p][q] for q in self.others[p])
+                                    for p in seats)
         self.bets, self.raises = numbers(V_BET), numbers(V_RAISE)
         self.plays, self.discards = by_card(V_PLAY), by_card(V_DISCARD)
         self.adds = by_card(V_ADD, only_bonus=True)  # None: not a Wise Man (W8)
+        self.bonus_kinds = tuple(c.index for c in rules.cards if c.bonus)  # the Wise Men's
+        self._listings(players)
+
+    def _listings(self, players: int) -> None:
+        """Whole listings a decision kind gives as they are (the machine never changes a
+        kind's list and hands out copies: `Machine.legal_actions`), so that listing them
+        builds nothing."""
+        seats = range(players)
+        # a turn when everyone lives: [draw, take, challenges], by whether the player may
+        # draw (2) and take (1)
+        self.turn_lists = tuple(tuple(
+            ([self.draw[p]] if i & 2 else []) + ([self.take[p]] if i & 1 else [])
+            + list(self.all_challenged[p]) for i in range(4)) for p in seats)
+        self.bet_lists = tuple([row[:n] for n in range(len(row) + 1)] for row in self.bets)
+        # an answer: refuse, accept, and the raises up to `most` (a list a number)
+        self.answer_lists = tuple([[self.refuse[p], self.accept[p], *self.raises[p][:n]]
+                                   for n in range(len(self.raises[p]) + 1)] for p in seats)
+        self.refuse_lists = tuple([self.refuse[p]] for p in seats)
+        self.response_lists = tuple(([self.match[p], self.fold[p]], [self.fold[p]])
+                                    for p in seats)
+        self.pass_lists = tuple([self.pass_[p]] for p in seats)
+
+
+def _can_win(ranks: tuple[int | None, ...]) -> tuple[int, ...]:
+    """Whether each card can win (W9): 1 its rank, a whole number, is 0 or more, 2 its rank
+    is worked out in play, 0 never; and a last entry 0, read for no card (-1)."""
+    return (*(2 if r is None else 1 if r >= 0 else 0 for r in ranks), 0)
 
 
 def _whole(text: str) -> int | None:
@@ -109,17 +153,4 @@ def tables(rules: WarRules, players: int) -> Tables:
     return t
 
 
-def each_kind(hand: list[int], row: tuple[Any, ...]) -> list[Action]:
-    """`row`'s action for each kind in a sorted hand, once a kind, in card order. (Made each
-    time: remembering the listings by hand cost more than making them, by the clock and, in
-    games of hands not met before, by instructions.)"""
-    out = []
-    last = -1
-    for k in hand:
-        if k != last:
-            out.append(row[k])
-            last = k
-    return out
-
-
-__all__: Final = ["Tables", "each_kind", "tables"]
+__all__: Final = ["Tables", "tables"]

@@ -16,7 +16,7 @@ from ..actions import Action
 from .cards import draw_into_hand, trim
 from .chance import TAKEN
 from .fight import challenge
-from .registry import PLAYER, REG, TARGET, P, dead_check
+from .registry import PLAYER, REG, SEAT_OF, TARGET, P, dead_check
 
 if TYPE_CHECKING:
     from .state import War
@@ -31,9 +31,11 @@ def start_turn(st: War) -> None:
                    f"{', '.join(living)} (W18)")
         return
     st.turn += 1
-    n = st.players
-    st.doom_cards = [None] * n
-    st.doom_tokens = [None] * n
+    none = st.tab.no_doom  # nobody doomed yet this turn (W17): (kept where they are so)
+    if st.doom_cards != none:
+        st.doom_cards = none.copy()
+    if st.doom_tokens != none:
+        st.doom_tokens = none.copy()
     if st.logging:
         st.note("turn", st.turn, st.seat(st.current))
     st.ask = st.current
@@ -43,12 +45,17 @@ def start_turn(st: War) -> None:
 def _legal_turn(st: War) -> list[Action]:
     p = st.current
     t = st.tab
+    # (the deck compared with an empty one: a comparison, not a call of any())
+    draw = len(st.hands[p]) < t.hand_limit and (st.deck_top or st.deck != t.no_cards)
+    alive = st.alive
+    if 0 not in alive:  # everyone living: the listing made once (tables.py), as it is
+        return t.turn_lists[p][(2 if draw else 0) + (1 if st.centre else 0)]
     out = []
-    if len(st.hands[p]) < t.hand_limit and (st.deck_top or any(st.deck)):
+    if draw:
         out.append(t.draw[p])
     if st.centre:
         out.append(t.take[p])
-    row, alive = t.challenges[p], st.alive
+    row = t.challenges[p]
     for q in t.others[p]:  # the others in order of play from p (W3)
         if alive[q]:
             out.append(row[q])
@@ -56,8 +63,12 @@ def _legal_turn(st: War) -> list[Action]:
 
 
 def _apply_draw(st: War, a: Action) -> None:
-    st.queue.append(_END_TURN)
+    q = st.queue
+    q.append(_END_TURN)
     draw_into_hand(st, a.player)
+    if st.wait is None and q[-1] is _END_TURN:  # nothing queued after it: it runs next
+        q.pop()
+        end_turn(st)
 
 
 def _apply_take(st: War, a: Action) -> None:
@@ -65,12 +76,12 @@ def _apply_take(st: War, a: Action) -> None:
     st.tokens[a.player] += 1
     if st.logging:
         st.note("token", st.seat(a.player))
-    st.queue.append(_END_TURN)
+    end_turn(st)  # (queued, it would run next)
 
 
 def _apply_challenge(st: War, a: Action) -> None:
     st.queue.append(_END_TURN)
-    challenge(st, a.player, P.index(str(a.arg)))
+    challenge(st, a.player, SEAT_OF[str(a.arg)])  # (a listed challenge names its target pN)
 
 
 def _challenge_check(st: War, a: Action) -> str | None:
@@ -91,6 +102,27 @@ def _challenge_check(st: War, a: Action) -> str | None:
 def end_turn(st: War) -> None:
     """The turn's settlement is over: every death at once (W16, W17), then the end (W18)
     or the next turn; a killer over the hand limit discards down to it first."""
+    if 0 not in st.tokens and [] not in st.hands and 1 not in st.fated:  # (the dead hold
+        t = st.tab  # nothing: all live, nobody dies; C-level scans): the next seat's turn
+        st.current = p = t.others[st.current][0]
+        if st.turn < t.turn_limit and not st.logging:  # (start_turn, written out)
+            st.turn += 1
+            none = t.no_doom
+            if st.doom_cards != none:
+                st.doom_cards = none.copy()
+            if st.doom_tokens != none:
+                st.doom_tokens = none.copy()
+            st.ask = p
+            st.wait = TURN
+            return
+        start_turn(st)
+        return
+    _dying(st)
+
+
+def _dying(st: War) -> None:
+    """`end_turn` where someone is dead or may die: who dies now (W17), then the next turn or
+    the deaths."""
     alive, hands, tokens, fated = st.alive, st.hands, st.tokens, st.fated
     dead = []
     living = 0
@@ -114,9 +146,10 @@ def _deaths(st: War, dead: list[int]) -> None:
     killers: list[int] = []
     for p in dead:
         killers += _bury(st, p, dead)
+    alive = st.alive
     for p in dead:
-        st.alive[p] = 0
-    living = [p for p in range(st.players) if st.alive[p]]
+        alive[p] = 0
+    living = [p for p in st.tab.seats if alive[p]]
     if len(living) == 1:
         st.end_game(P[living[0]], f"{P[living[0]]} is the last player standing (W18)")
         return
@@ -165,6 +198,13 @@ def _share_cards(st: War, cards: list[int], heirs: list[int]) -> list[int]:
         for k in cards:
             discard[k] += 1
         return []
+    if len(heirs) == 1:  # one killer takes them all, the hand sorted already (below, written out)
+        heir = heirs[0]
+        hand = st.hands[heir]
+        hand += cards
+        hand.sort()
+        st.trail.append((len(st.history), TAKEN, heir, tuple(cards)))  # (st.record, written out)
+        return [heir]
     order = sorted(cards, key=st.tab.share_rank.__getitem__)  # highest score first
     n = len(order) // len(heirs) * len(heirs)
     got: dict[int, list[int]] = {}

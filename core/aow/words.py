@@ -148,10 +148,22 @@ def _for_each(comp: Compiler, s: a.ForEach, bound: frozenset[str]) -> str:
         cond = comp.const(comp.fn("st, ctx", "return " + comp.expr_code(s.cond, inner)[0]))
         cond += "(st, _c)"
     ctxs = comp.const(_CTXS)
+    if s.cond is None and _tokens_only(s.body):
+        # tokens lost or gained queue nothing and ask nothing, and a statement's code ends its
+        # step (a block queues its statements): the players' steps, queued, would run next,
+        # one after the other, so they run now, in the same order
+        return (f"for _p in st.order_from(ctx.player, {s.others}):\n"
+                f"    {body}(st, {ctxs}[_p])")
     return (f"_items = []\nfor _p in st.order_from(ctx.player, {s.others}):\n"
             f"    _c = {ctxs}[_p]\n"
             f"    if {cond}:\n        _items.append(({body}, _c))\n"
             "st.push_many(_items)")
+
+
+def _tokens_only(s: a.Stmt) -> bool:
+    """`lose 1 token`, `gain 2 tokens`: effects on tokens alone (they never queue a step)."""
+    return isinstance(s, a.Lose | a.Gain) and all(x.kind in ("token", "tokens")
+                                                  for x in s.amounts)
 
 
 _CTXS: Final = tuple(Ctx(p) for p in range(len(P)))  # each seat's context, shared (immutable)
