@@ -103,6 +103,9 @@ class GameHooks:
     # the options `create` takes that choose a game (the adapters' parameters), with their
     # defaults; seed, chance and log are the kernel's own
     OPTIONS: ClassVar[Mapping[str, Any]] = {"players": 2}
+    # the one of OPTIONS that names the rules (a file, a shipped name, or rules loaded), so
+    # that a tool making many games passes the rules loaded once; None where none does
+    RULES_OPTION: ClassVar[str | None] = None
     # how the seats' returns relate: "shared" (a team: all share one), "zero_sum" (they sum
     # to 0) or "mixed" (neither)
     UTILITY: ClassVar[str] = "mixed"

@@ -5,6 +5,8 @@ written by its own writer (core/aow/batched.py), any other game's from its own t
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 
@@ -200,3 +202,21 @@ def test_a_games_batched_environment_is_found_by_the_name_its_tools_give() -> No
     assert pickle.loads(pickle.dumps(BatchedWar)) is BatchedWar
     with pytest.raises(AttributeError, match="BatchedChess"):
         batched.BatchedChess  # noqa: B018
+
+
+def test_the_rules_loaded_once_go_to_the_option_that_names_the_rules() -> None:
+    """New games reuse the rules the probe loaded, under the game's `RULES_OPTION` (not its
+    first option, whichever that is); a game that names no such option gets its options as
+    given; every shipped game names one, and it is one of its options."""
+    from artproject.adapters.batched import _reused
+    from artproject.core.games import game_class, game_names
+
+    probe = SimpleNamespace(rules="LOADED")
+    late = SimpleNamespace(OPTIONS={"players": 2, "rules": "x"}, RULES_OPTION="rules")
+    assert _reused(late, probe, {"players": 3, "variants": "v"}) == {"players": 3,
+                                                                     "rules": "LOADED"}
+    none = SimpleNamespace(OPTIONS={"players": 2}, RULES_OPTION=None)
+    assert _reused(none, probe, {"players": 3}) == {"players": 3}
+    for name in game_names():
+        cls = game_class(name)
+        assert cls.RULES_OPTION in cls.OPTIONS, name

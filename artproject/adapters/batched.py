@@ -180,14 +180,14 @@ class Batched:
 
 
 def _reused(cls: Any, probe: Any, given: dict[str, Any]) -> dict[str, Any]:
-    """The options new games are made from: the rules loaded once (a game's first option,
-    its rules, given the probe's loaded rules, where it has them; its variants are in
-    them), the rest as given."""
-    first = next(iter(cls.OPTIONS), None)
+    """The options new games are made from: the rules loaded once (the game's option that
+    names its rules, `RULES_OPTION`, given the probe's loaded rules; its variants are in
+    them), the rest as given; as given for a game with no such option."""
+    name = cls.RULES_OPTION
     loaded = getattr(probe, "rules", None)
-    if first is None or loaded is None:
+    if name is None or loaded is None:
         return dict(given)
-    return {**{k: v for k, v in given.items() if k != "variants"}, first: loaded}
+    return {**{k: v for k, v in given.items() if k != "variants"}, name: loaded}
 
 
 def _writer(game: str, probe: Any, lay: Any, width: int, acts: int,

@@ -112,6 +112,7 @@ class War(Machine):
     registry = REG
     TITLE = "Art of War"
     OPTIONS: ClassVar[Mapping[str, Any]] = {"rules": WAR_DEFAULT, "players": 2}
+    RULES_OPTION: ClassVar[str | None] = "rules"
     SEATINGS: ClassVar[tuple[str, ...]] = ("players",)  # each plays for themself
     UTILITY = "mixed"  # +1 the winner, -1 the rest (zero-sum only at 2 players, undrawn)
     FIELDS = MACHINE_FIELDS + WAR_FIELDS

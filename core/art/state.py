@@ -136,6 +136,7 @@ class State(Machine):
     PACKAGE = "artproject.core.art"  # its game, scenarios modules (hooks.py)
     TOOLS = "artproject.core.art.tools"  # what the tools ask of it (core/games.py)
     TITLE = "The A.R.T. Project"
+    RULES_OPTION: ClassVar[str | None] = "mission"
     OPTIONS: ClassVar[Mapping[str, Any]] = {"mission": DEFAULT, "players": 2,
                                             "difficulty": "medium"}
     UTILITY = "shared"  # the team wins or loses together

@@ -41,6 +41,7 @@ class Kuhn(Machine):
     registry = REG
     TITLE = "Kuhn poker"
     OPTIONS: ClassVar[Mapping[str, Any]] = {"rules": DEFAULT, "players": 2}
+    RULES_OPTION: ClassVar[str | None] = "rules"
     SEATINGS: ClassVar[tuple[str, ...]] = ("players",)  # each plays for themself
     UTILITY = "zero_sum"  # K4
     FIELDS = MACHINE_FIELDS + KUHN_FIELDS
