@@ -34,6 +34,7 @@ from typing import Any
 
 import httpx
 from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 
 def cpu_seconds(pid: int) -> float:
@@ -49,6 +50,7 @@ class Tally:
         self.acked: dict[tuple[str, str], int] = {}  # (game, client id) -> version
         self.resends = 0
         self.duplicates = 0
+        self.answered: set[tuple[str, str]] = set()  # (game, client id) acked as a duplicate
         self.errors: dict[str, int] = {}
         self.stop = False
         self.began = time.perf_counter()
@@ -68,6 +70,7 @@ async def player(url: str, gid: str, token: str, seat: str, t: Tally, think: flo
         sent: dict[str, tuple[int, float]] = {}  # id -> (version chosen at, time sent)
         n, due = 0, 0.0
         frame: dict[str, Any] | None = None
+        resent: set[tuple[str, str]] = set()
         while not (t.stop and not sent):
             deciding = frame is not None and bool(frame["legal"]) and not sent
             wait = max(0.0, due - time.perf_counter()) if deciding else 0.5
@@ -77,6 +80,7 @@ async def player(url: str, gid: str, token: str, seat: str, t: Tally, think: flo
                 msg = None
             if msg is not None:
                 if see(msg, seat, gid, sent, t):
+                    await drain(ws, seat, gid, sent, t, resent)
                     return
                 if msg["type"] in ("welcome", "state"):
                     frame = msg
@@ -92,7 +96,22 @@ async def player(url: str, gid: str, token: str, seat: str, t: Tally, think: flo
             await ws.send(json.dumps(move))
             if rng.random() < 0.01:  # a resend: must be answered as a duplicate
                 t.resends += 1
+                resent.add((gid, cid))
                 await ws.send(json.dumps(move))
+        await drain(ws, seat, gid, sent, t, resent)
+
+
+async def drain(ws: Any, seat: str, gid: str, sent: dict[str, tuple[int, float]], t: Tally,
+                resent: set[tuple[str, str]]) -> None:
+    """Read on until each of this client's resends has its answer (5 s at most): a resend
+    of a game's last move is answered after the frame that ends the game."""
+    end = time.perf_counter() + 5.0
+    while resent - t.answered and (left := end - time.perf_counter()) > 0:
+        try:
+            msg = json.loads(await asyncio.wait_for(ws.recv(), left))
+        except (TimeoutError, ConnectionClosed):
+            return
+        see(msg, seat, gid, sent, t)
 
 
 def see(msg: dict[str, Any], seat: str, gid: str, sent: dict[str, tuple[int, float]],
@@ -111,6 +130,8 @@ def see(msg: dict[str, Any], seat: str, gid: str, sent: dict[str, tuple[int, flo
     if kind == "ack":
         t.acked[gid, msg["id"]] = msg["version"]
         t.duplicates += msg["duplicate"]
+        if msg["duplicate"]:
+            t.answered.add((gid, msg["id"]))
     elif kind == "error":
         t.errors[msg["code"]] = t.errors.get(msg["code"], 0) + 1
         sent.pop(msg.get("id", ""), None)
