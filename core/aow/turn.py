@@ -104,17 +104,7 @@ def end_turn(st: War) -> None:
     or the next turn; a killer over the hand limit discards down to it first."""
     if 0 not in st.tokens and [] not in st.hands and 1 not in st.fated:  # (the dead hold
         t = st.tab  # nothing: all live, nobody dies; C-level scans): the next seat's turn
-        st.current = p = t.others[st.current][0]
-        if st.turn < t.turn_limit and not st.logging:  # (start_turn, written out)
-            st.turn += 1
-            none = t.no_doom
-            if st.doom_cards != none:
-                st.doom_cards = none.copy()
-            if st.doom_tokens != none:
-                st.doom_tokens = none.copy()
-            st.ask = p
-            st.wait = TURN
-            return
+        st.current = t.others[st.current][0]
         start_turn(st)
         return
     _dying(st)
