@@ -15,8 +15,7 @@ from bisect import insort
 from typing import TYPE_CHECKING, Any, Final
 
 from ..actions import Action
-from ..generator import LCG_A, LCG_C, MASK
-from .chance import DRAW, REVEAL, draw_now, take
+from .chance import DRAW, REVEAL, draw_now, sampled, take
 from .registry import CARD, PLAYER, REG, SEATS, dead_check
 
 if TYPE_CHECKING:
@@ -29,41 +28,13 @@ def draw_into_hand(st: War, p: int) -> None:
     if st.deck_top:  # (known: the machine's `chance` would take it at once)
         _into_hand(st, draw_now(st), p)
         return
-    deck = st.deck
-    size = sum(deck)
+    size = sum(st.deck)
     if not size:
         return
     if st.explicit:
         st.chance(DRAW, _drawn, (p,))
         return
-    # sampled: `chance` and `draw_now` written out (the generator's step, the walk over the
-    # counts)
-    st.rng = z = (st.rng * LCG_A + LCG_C) & MASK
-    r = (z >> 32) % size
-    if r < size >> 1:  # the r-th card in card order: the counts walked from the nearer end
-        kind = 0
-        for n in deck:
-            if r < n:
-                break
-            r -= n
-            kind += 1  # noqa: SIM113 (a plain count costs less than enumerate)
-    else:  # (the r-th card from the front is the (size - 1 - r)-th from the back)
-        r = size - 1 - r
-        kind = len(deck) - 1
-        for n in reversed(deck):
-            if r < n:
-                break
-            r -= n
-            kind -= 1
-    deck[kind] -= 1
-    st.trail.append((len(st.history), DRAW, p, kind))  # (_into_hand, written out below)
-    card = st.rules.cards[kind]
-    if card.on_draw:  # played at once, replaced by nothing (W14, W15)
-        _played_at_once(st, card, p)
-        return
-    insort(st.hands[p], kind)
-    if st.logging:
-        st.note("draw", st.seat(p), card.name)
+    _into_hand(st, sampled(st, size), p)  # (the machine's `chance`, sampled, at once)
 
 
 def _drawn(st: War, name: Any, p: int) -> None:

@@ -58,17 +58,32 @@ def draw_now(st: War) -> int:
     top = st.deck_top
     if top:
         return top.pop()
+    return sampled(st, sum(st.deck))
+
+
+def sampled(st: War, size: int) -> int:
+    """The seeded generator's draw from the deck's counts (`size` cards, nothing on top):
+    the r-th card in card order, taken from the deck."""
     deck = st.deck
     st.rng = z = (st.rng * LCG_A + LCG_C) & MASK  # (st.next(), written out)
-    r = (z >> 32) % sum(deck)
-    k = 0
-    for n in deck:
-        if r < n:
-            deck[k] = n - 1
-            return k
-        r -= n
-        k += 1  # noqa: SIM113 (a plain count costs less than enumerate)
-    raise AssertionError("the deck's counts and its size disagree")  # pragma: no cover
+    r = (z >> 32) % size
+    if r < size >> 1:  # the counts walked from the nearer end
+        kind = 0
+        for n in deck:
+            if r < n:
+                break
+            r -= n
+            kind += 1  # noqa: SIM113 (a plain count costs less than enumerate)
+    else:  # (the r-th card from the front is the (size - 1 - r)-th from the back)
+        r = size - 1 - r
+        kind = len(deck) - 1
+        for n in reversed(deck):
+            if r < n:
+                break
+            r -= n
+            kind -= 1
+    deck[kind] -= 1
+    return kind
 
 
 def take(st: War, kind: int) -> None:

@@ -91,7 +91,7 @@ def _deal_fresh(st: War) -> None:
     its template (nothing on top of the deck, nothing played, the cards left out aside)."""
     t = st.tab
     # the deck's cards in card order (a new game's deck is the deal's: `_copier`): the r-th is
-    # the kind draw_now's walk over the counts finds for r, and it stays in order as cards
+    # the kind chance.py's `sampled` finds for r, and it stays in order as cards
     # leave it
     cards = t.deal_cards.copy()
     deck, hands, trail, entries = st.deck, st.hands, st.trail, t.deal_entries
