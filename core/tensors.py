@@ -28,9 +28,6 @@ if TYPE_CHECKING:
 
 # (state, viewer, out, at): write the segment's numbers into out[at:at + size]
 Write = Callable[[Any, int, list[float], int], None]
-# (state, viewer) -> a value that equals the last one given only when the segment's numbers
-# are the same (see `Packer`)
-Key = Callable[[Any, int], Any]
 KINDS: Final = ("observation", "information_state")
 
 
@@ -45,10 +42,6 @@ class Segment(NamedTuple):
     write: Write
     high: float = 1.0
     low: float = 0.0
-    # what the numbers are made from (`Key`): a segment whose key is unchanged is not
-    # written again by a `Packer`; None: written every time (a `numbers` segment's own
-    # numbers are its key)
-    key: Key | None = None
 
     @property
     def size(self) -> int:
@@ -58,7 +51,7 @@ class Segment(NamedTuple):
 class Layout:
     """A tensor's segments in order, each at its offset; `size` numbers in all."""
 
-    __slots__ = ("_packing", "_view", "_write", "kind", "offsets", "segments", "size")
+    __slots__ = ("_view", "_write", "kind", "offsets", "segments", "size")
 
     def __init__(self, kind: str, segments: Sequence[Segment]) -> None:
         view = getattr(segments, "view", None)  # a game's own (`Segments`)
@@ -70,7 +63,6 @@ class Layout:
             at += s.size
         self.size = at
         self._write = _flat_writer(self)
-        self._packing: Callable[..., None] | None = None  # made at the first `Packer`
         self._view: Callable[..., None] | None = view  # else made at the first `write_view`
 
     def tensor(self, st: Any, viewer: int) -> list[float]:
@@ -197,86 +189,6 @@ def _view_writer(lay: Layout) -> Callable[..., None]:
     return made
 
 
-class Packer:
-    """A layout's tensor kept as float32 bytes (native order, numpy's `float32`) in `buf`
-    from byte `at`, for one viewer at a time: `update(st, viewer)` rewrites only the
-    segments whose key changed since its last update (a `numbers` segment: its numbers; a
-    segment with a `key`: the key; one without: always), so a learner's step converts a few
-    segments, not the whole tensor. Keys are compared by value (`!=`), never by which state
-    they came from, so a packer may follow any states of the layout's rules and player
-    count, in any order (a new game, a clone, another viewer): the bytes are always those
-    of the state last given, number for number as `Layout.tensor` gives them, each
-    converted by C's cast to float (what numpy's conversion does; tests compare the two).
-    (Numbers equal by `==` convert to the same bytes but for 0.0 and -0.0: a segment whose
-    numbers could be -0.0 needs a key that tells it apart.) One packer is one buffer's
-    writer: not for two threads at once."""
-
-    __slots__ = ("_pack", "at", "buf", "layout", "seen")
-
-    def __init__(self, lay: Layout, buf: bytearray | None = None, at: int = 0) -> None:
-        self.layout = lay
-        self.buf = bytearray(4 * lay.size) if buf is None else buf
-        self.at = at
-        self.seen: list[Any] = [_UNSEEN] * len(lay.segments)  # each segment's last key
-        pack = lay._packing
-        if pack is None:
-            pack = lay._packing = _packing(lay)
-        self._pack = pack
-
-    def update(self, st: Any, viewer: int) -> bytearray:
-        """The tensor of `st` for `viewer` now in `buf` (returned)."""
-        self._pack(st, viewer, self.buf, self.at, self.seen)
-        return self.buf
-
-    def forget(self) -> None:
-        """Write every segment at the next update (the buffer was written by another)."""
-        self.seen[:] = [_UNSEEN] * len(self.seen)
-
-
-_UNSEEN: Final = object()  # no key equals it: the segment is written at the next update
-
-
-def _packing(lay: Layout) -> Callable[..., None]:
-    """`Packer`'s update for a layout, as one flat function (each segment's reader, key,
-    writer, packer and offset a constant)."""
-    space: dict[str, Any] = {}
-    body = []
-    for i, (s, at) in enumerate(zip(lay.segments, lay.offsets, strict=True)):
-        if s.size == 0:
-            continue
-        space[f"k{i}"] = struct.Struct(f"={s.size}f").pack_into
-        put_ = f"k{i}(buf, at + {4 * at}, *{{}})"
-        read = getattr(s.write, "read", None)
-        if read is not None:  # its numbers are its key: a snapshot of them is kept
-            attr = getattr(s.write, "attr", None)
-            space[f"r{i}"] = read
-            body.append(f"    x = st.{attr}" if attr is not None and attr.isidentifier()
-                        else f"    x = r{i}(st)")
-            if s.size == 1:
-                body += ["    if x.__class__ is list or x.__class__ is tuple:",
-                         "        x = x[0]",
-                         f"    if x != p[{i}]:",
-                         f"        p[{i}] = x",
-                         f"        k{i}(buf, at + {4 * at}, x)"]
-            else:
-                body += [f"    if x != p[{i}]:",
-                         f"        p[{i}] = x if x.__class__ is tuple else [*x]",
-                         "        " + put_.format("x")]
-            continue
-        space[f"w{i}"] = s.write
-        write = [f"o = [0.0] * {s.size}", f"w{i}(st, v, o, 0)", put_.format("o")]
-        if s.key is None:
-            body += ["    " + line for line in write]
-        else:
-            space[f"y{i}"] = s.key
-            body += [f"    x = y{i}(st, v)", f"    if x != p[{i}]:", f"        p[{i}] = x"]
-            body += ["        " + line for line in write]
-    code = f"def pack(st, v, buf, at, p):\n{chr(10).join(body or ['    pass'])}\n"
-    exec(compile(code, f"<tensor packer of {lay.kind}>", "exec"), space)  # code made above
-    made: Callable[..., None] = space["pack"]
-    return made
-
-
 def layout(st: Machine, kind: str) -> Layout:
     """The game's `kind` layout, made once per rules and player count."""
     if kind not in KINDS:
@@ -308,15 +220,8 @@ def field(name: str) -> Write:
     """A writer of the state's attribute `name` as it is (`numbers`), read in place by the
     layout's generated writers (no call a segment)."""
     write = numbers(attrgetter(name))
-    write.attr = name  # type: ignore[attr-defined]  # (read by _flat_writer and _packing)
+    write.attr = name  # type: ignore[attr-defined]  # (read by the layout's generated writers)
     return write
-
-
-def present(x: Any) -> object:
-    """A segment's key (see `Segment.key`) when its numbers are written from `x`, or are
-    all 0 while `x` is None: None then (unchanged), else a key never given before (so the
-    segment is written every time: for a part whose numbers are not worth comparing)."""
-    return None if x is None else object()
 
 
 def one_hot(out: list[float], at: int, index: int) -> None:

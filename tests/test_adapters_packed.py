@@ -1,8 +1,7 @@
-"""What the adapters keep for speed never goes stale. The packed tensors (core/tensors.py
-`Packer`) and the adapters' tensors written in place (`Packers`: a seat's buffer, a game's
-own one-call writer) are, to the byte, the tensor made from scratch (the layout's writers,
-numpy's conversion), over many random states of both games, every kind, seating and
-viewer, the states given in play order, in random order and from other games; the seats'
+"""What the adapters keep for speed never goes stale. The adapters' tensors written in
+place (`Packers`: a seat's buffer, a game's own one-call writer) are, to the byte, the
+tensor made from scratch (the layout's writers, numpy's conversion), over many random
+states of both games, every kind, seating and viewer; the seats'
 record of a position (seat to act, legal ids, the arrays made at it) is worked out again
 whenever the game changes under it; PettingZoo's observations, masks and infos and
 OpenSpiel's observers at every step are what a fresh copy works out; Art of War's kept
@@ -21,7 +20,7 @@ import pytest
 from artproject.adapters._common import Packers, start
 from artproject.core.actions import PUBLIC, TEAM
 from artproject.core.games import game_class
-from artproject.core.tensors import KINDS, Packer, layout
+from artproject.core.tensors import KINDS, layout
 
 GAMES = [("art-project", {"players": 2}), ("art-project", {"players": 4}),
          ("art-project", {"players": 1}), ("art-of-war", {"players": 2}),
@@ -46,42 +45,24 @@ def _scratch(lay: Any, st: Any, viewer: int) -> bytes:
 
 
 @pytest.mark.parametrize(("game", "options"), GAMES)
-def test_a_packer_gives_the_tensor_made_from_scratch(game: str,
-                                                     options: dict[str, Any]) -> None:
-    states = _states(game, options, 700, seed=11)
+def test_a_layout_written_in_place_is_the_tensor_made_from_scratch(
+        game: str, options: dict[str, Any]) -> None:
+    """`Layout.write_view` (a game's one-call writer where it gives one) into a zeroed
+    buffer gives, to the byte, the tensor made from scratch, for every kind and viewer,
+    over the states of random play in play order and in random order."""
+    states = _states(game, options, 500, seed=11)
     players = states[0].num_players()
     viewers = [*range(players), TEAM, PUBLIC]
     rng = random.Random(5)
     for kind in KINDS:
         lay = layout(states[0], kind)
-        shared = Packer(lay)  # one packer for every viewer and state: the worst case
-        own = {v: Packer(lay) for v in viewers}  # one a viewer, as the adapters keep them
-        orders = [list(range(len(states))), rng.sample(range(len(states)), len(states))]
-        for order in orders:
-            for i in order:
-                st, v = states[i], rng.choice(viewers)
-                want = _scratch(lay, st, v)
-                assert bytes(shared.update(st, v)) == want, (kind, i, v)
-                assert bytes(own[v].update(st, v)) == want, (kind, i, v)
-
-
-def test_a_packer_writes_into_a_shared_buffer_at_its_offset() -> None:
-    """Packers sharing one buffer (a batch's rows) each write only their own bytes."""
-    states = _states("art-of-war", {"players": 2}, 200, seed=3)
-    lay = layout(states[0], "observation")
-    size = 4 * lay.size
-    buf = bytearray(3 * size + 8)
-    packers = [Packer(lay, buf, 4 + i * size) for i in range(3)]
-    for j in range(len(states) - 2):
-        for i, p in enumerate(packers):
-            p.update(states[j + i], i % 2)
-        for i in range(3):
-            assert buf[4 + i * size:4 + (i + 1) * size] == _scratch(lay, states[j + i], i % 2)
-        assert buf[:4] == bytes(4) and buf[-4:] == bytes(4)
-    packers[0].forget()
-    buf[4:4 + size] = bytes(size)  # written by another: forgotten, it writes every segment
-    packers[0].update(states[-3], 0)
-    assert buf[4:4 + size] == _scratch(lay, states[-3], 0)
+        buf = bytearray(4 * lay.size)
+        view = memoryview(buf).cast("f")
+        for i in [*range(len(states)), *rng.sample(range(len(states)), len(states))]:
+            st, v = states[i], rng.choice(viewers)
+            buf[:] = bytes(len(buf))
+            lay.write_view(st, v, view, buf)
+            assert bytes(buf) == _scratch(lay, st, v), (kind, i, v)
 
 
 @pytest.mark.parametrize(("game", "options"), [

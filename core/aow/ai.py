@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from itertools import compress
 from typing import TYPE_CHECKING, Any, Final
 
-from ..tensors import Segment, Segments, field, numbers, one_hot, present
+from ..tensors import Segment, Segments, field, numbers, one_hot
 from .chance import DEAL, DRAW, TAKEN, deck_size
 from .fight import BLIND, COLLECTIVE, DUEL, V_PLAY
 from .registry import REG
@@ -50,11 +50,6 @@ def _decision(st: War, v: int, out: list[float], at: int) -> None:
         out[at + i] = 1.0
 
 
-def _wait(st: War, v: int) -> str | None:
-    w = st.wait
-    return None if w is None else w.name
-
-
 def _whose(st: War, v: int, out: list[float], at: int) -> None:
     n, c, a = st.players, st.current, st.ask  # (one_hot's three, inline: a tensor a step)
     if c is not None and c >= 0:
@@ -65,10 +60,6 @@ def _whose(st: War, v: int, out: list[float], at: int) -> None:
         out[at + 2 * n + v] = 1.0
 
 
-def _whose_key(st: War, v: int) -> tuple[int, int, int]:
-    return st.current, st.ask, v
-
-
 def _count_numbers(st: War) -> tuple[int, int, int, int]:
     return st.turn, st.centre, st.out, deck_size(st)
 
@@ -77,10 +68,6 @@ def _hand(st: War, v: int, out: list[float], at: int) -> None:
     if 0 <= v < st.players:
         for k in st.hands[v]:
             out[at + k] += 1.0
-
-
-def _hand_key(st: War, v: int) -> list[int] | None:
-    return st.hands[v].copy() if 0 <= v < st.players else None
 
 
 def _hand_sizes(st: War) -> list[int]:
@@ -109,23 +96,6 @@ def _fight(st: War, v: int, out: list[float], at: int) -> None:
             out[at + 3 * n + p] = 1.0
     for p in f.seats:  # taking part
         out[at + n + p] = 1.0
-
-
-def _fight_key(st: War, v: int) -> object:
-    return present(st.fight)  # (a challenge's numbers: written again while there is one)
-
-
-def _table_key(st: War, v: int) -> object:
-    """What `_cards_shown` shows `v`: the cards on the table it may see, the Wise Men."""
-    f = st.fight
-    if f is None:
-        return None
-    added = tuple(map(tuple, f.added))
-    if f.revealed:
-        return True, tuple(f.card), added
-    if 0 <= v < len(f.card) and f.card[v] >= 0:
-        return False, v, f.card[v], added  # its own card only, in its own row
-    return False, added
 
 
 def _cards_shown(st: War, v: int, out: list[float], at: int) -> None:
@@ -161,26 +131,25 @@ def segments(st: War, kind: str) -> tuple[Segment, ...]:
     most = max(c.count for c in st.rules.cards)
     obs: tuple[Segment, ...] = (
         Segment("decision", (len(decisions()),), "the decision pending, by kind: "
-                + ", ".join(decisions()), _decision, key=_wait),
+                + ", ".join(decisions()), _decision),
         Segment("whose", (3, n), "whose turn it is, whose decision, the viewer (one-hot "
-                "rows)", _whose, key=_whose_key),
+                "rows)", _whose),
         Segment("counts", (4,), "turns begun (W18), tokens in the centre pile, out of the "
                 "game, cards left in the deck", numbers(_count_numbers),
                 max(st.rules.p("rules.turn_limit") + 1, tokens, cards)),
         Segment("dead", (n,), "each player dead (W17)", numbers(_dead)),
         Segment("tokens", (n,), "each player's tokens", field("tokens"), tokens),
-        Segment("hand", (k,), "the viewer's hand, cards of each kind", _hand, most,
-                key=_hand_key),
+        Segment("hand", (k,), "the viewer's hand, cards of each kind", _hand, most),
         Segment("hand_sizes", (n,), "each hand's size", numbers(_hand_sizes), cards),
         Segment("discard", (k,), "the discard pile (face up, W19), cards of each kind",
                 field("discard"), most),
         Segment("challenge", (3 + 2 * n + 3 + 4 * n,), "the challenge: its kind (duel, "
                 "collective, blind), attacker, defender (one-hot), bet, raise, revealed; "
                 "each seat's stake, taking part, out of the comparison, a card on the table",
-                _fight, max(tokens, 2), key=_fight_key),
+                _fight, max(tokens, 2)),
         Segment("table", (2, n, k), "each seat's card on the table by kind, when the viewer "
                 "may see it (its own, or revealed); the Wise Men each added", _cards_shown,
-                most, key=_table_key),
+                most),
     )
     if kind != "observation":
         obs = (*obs, Segment("decisions", (1,), "decisions taken so far",

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
 from ..actions import CHANCE, TEAM
-from ..tensors import Segment, field, numbers, one_hot, present
+from ..tensors import Segment, field, numbers, one_hot
 from .registry import ALLY_PAWN, REG
 
 if TYPE_CHECKING:
@@ -158,55 +158,6 @@ def _labels(st: State) -> list[str]:
     return [*out, "ally"] if st.solo else out
 
 
-# ---------------------------------------------------------------------- the keys
-# (core/tensors.py `Segment.key`: a snapshot of what a segment's numbers are made from, so a
-# packer converts it again only when it changed)
-def _phase_key(st: State, v: int) -> str:
-    return st.phase
-
-
-def _decision_key(st: State, v: int) -> str | None:
-    w = st.wait
-    return None if w is None or st.outcome is not None else w.name
-
-
-def _pawns_key(st: State, v: int) -> tuple[int, ...]:
-    return tuple(st.pawns)
-
-
-def _track_key(st: State, v: int) -> tuple[str, ...]:
-    return tuple(st.track)
-
-
-def _chains_key(st: State, v: int) -> tuple[tuple[int, ...], ...]:
-    return tuple(map(tuple, st.chains))
-
-
-def _discard_key(st: State, v: int) -> tuple[int, ...]:
-    return tuple(st.discard)
-
-
-def _hands_key(st: State, v: int) -> object:
-    """What `_hands` shows `v`: every hand (TEAM), its own, or none."""
-    if v == TEAM:
-        return v, tuple(map(tuple, st.hands))
-    return (v, tuple(st.hands[v])) if 0 <= v < len(st.hands) else None
-
-
-def _all_hands_key(st: State, v: int) -> tuple[tuple[int, ...], ...]:
-    return tuple(map(tuple, st.hands))
-
-
-def _battle_key(st: State, v: int) -> object:
-    return present(st.battle)  # (a battle's numbers: written again while there is one)
-
-
-def _flags_key(attr: str) -> Callable[[State, int], tuple[int, ...]]:
-    def key(st: State, v: int) -> tuple[int, ...]:
-        return tuple(getattr(st, attr))
-    return key
-
-
 def _flags(attr: str) -> Callable[[State, int, list[float], int], None]:
     """A 0/1 flag per index listed in the state's list `attr`."""
     def write(st: State, v: int, out: list[float], at: int) -> None:
@@ -236,36 +187,31 @@ def observation_segments(st: State) -> tuple[Segment, ...]:
     dice = _dice_count(st) * t.die_faces
     fight = max(c, agents + threat, dice + t.res_cap * t.die_faces)
     return (
-        Segment("phase", (len(PHASES),), "the phase: " + ", ".join(PHASES), _phase, key=_phase_key),
+        Segment("phase", (len(PHASES),), "the phase: " + ", ".join(PHASES), _phase),
         Segment("decision", (len(REG.kinds),), "the decision pending, by kind (docs/ai.md)",
-                _decision, key=_decision_key),
+                _decision),
         Segment("round", (1,), "the round", field("round"), st.max_game_length()),
         Segment("van", (len(r.resources),), "resources in the van: " + ", ".join(r.resources),
                 field("van"), t.res_cap),
         Segment("health", (n,), "each player's health", field("health"), health),
-        Segment("pawns", (pw, c), "each pawn's city (the solo ally pawn last)", _pawns,
-                key=_pawns_key),
+        Segment("pawns", (pw, c), "each pawn's city (the solo ally pawn last)", _pawns),
         Segment("agents", (c,), "agents in each city", field("agents"), agents),
         Segment("hq", (1,), "agents in headquarters", field("hq"), agents),
         Segment("artworks", (c,), "cities holding an artwork", field("artworks")),
         Segment("lost", (c,), "lost cities", field("lost")),
-        Segment("track", (len(r.track), s), "the symbol of each artwork on the track", _track,
-                key=_track_key),
+        Segment("track", (len(r.track), s), "the symbol of each artwork on the track", _track),
         Segment("threat", (1,), "the threat (R15)", _numbers(lambda st: st.threat()), threat),
         Segment("ally_cost", (1,), "radio to unlock the next ally die (R17)",
                 _numbers(lambda st: st.ally_cost()), max(t.ally_cost_at)),
         Segment("allies", (1,), "ally dice unlocked", field("allies"),
                 max(1, t.ally_dice)),
-        Segment("chains", (len(st.chains), k), "the cards in each clue chain", _chains,
-                key=_chains_key),
-        Segment("discard", (k,), "the cards in the discard pile (face up)", _discard,
-                key=_discard_key),
-        Segment("hands", (n, k), "the viewer's own hand (the team: every hand)", _hands,
-                key=_hands_key),
+        Segment("chains", (len(st.chains), k), "the cards in each clue chain", _chains),
+        Segment("discard", (k,), "the cards in the discard pile (face up)", _discard),
+        Segment("hands", (n, k), "the viewer's own hand (the team: every hand)", _hands),
         Segment("hand_sizes", (n,), "each hand's size",
                 _numbers(lambda st: [len(h) for h in st.hands]), k),
         Segment("hand_backs", (n, backs), "each hand's cards by back (clue symbols)",
-                _backs_seen, k, key=_all_hands_key),
+                _backs_seen, k),
         Segment("deck", (1,), "cards left in the deck", _numbers(lambda st: st.deck_size()), k),
         Segment("above", (1,), "cards above the final card (-1: drawn, R3)",
                 field("above"), k, -1.0),
@@ -277,20 +223,16 @@ def observation_segments(st: State) -> tuple[Segment, ...]:
                 field("carried")),
         Segment("plays_left", (n,), "cards each player has still to play",
                 field("plays_left"), k),
-        Segment("fought", (c,), "cities fought in this round", _flags("fought"),
-                key=_flags_key("fought")),
-        Segment("moved", (pw,), "pawns moved this round", _flags("moved"),
-                key=_flags_key("moved")),
+        Segment("fought", (c,), "cities fought in this round", _flags("fought")),
+        Segment("moved", (pw,), "pawns moved this round", _flags("moved")),
         Segment("must_leave", (pw,), "pawns that must leave a lost city",
-                _flags("must_leave"), key=_flags_key("must_leave")),
+                _flags("must_leave")),
         Segment("deploy_left", (n,), "set-up agents each player has still to place (R23)",
                 field("deploy_left"), agents),
         Segment("battle", (c + 2 * n + 3,), "the battle: city, leader, participants "
-                "(one-hot), strength, the agents' strength, weapon bonus", _battle, fight,
-                key=_battle_key),
+                "(one-hot), strength, the agents' strength, weapon bonus", _battle, fight),
         Segment("dice", (2, _dice_count(st)), "each die's result, then 1 if picked for a "
-                "reroll: p1..pN, a1..aK (ally dice), ally (solo)", _dice, t.die_faces,
-                key=_battle_key),
+                "reroll: p1..pN, a1..aK (ally dice), ally (solo)", _dice, t.die_faces),
     )
 
 
