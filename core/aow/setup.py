@@ -7,6 +7,7 @@ from a set position (scenarios) deals from its seed at once, then sets the posit
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from typing import TYPE_CHECKING, Any, Final
 
 from ..errors import GameError, closest
@@ -71,7 +72,7 @@ def _copier(cls: type[War], rules: WarRules, players: int) -> Any:
     # deal takes its cards: `_deal_fresh` deals from it (the explicit deal sets them aside)
     st.deck = [c.count for c in rules.cards]
     st.aside = [0] * len(rules.cards)
-    st.deck_top, st.discard = [], [0] * len(rules.cards)
+    st.deck_top, st.discard, st.deck_cards = [], [0] * len(rules.cards), None
     st.fight = None
     st.doom_cards, st.doom_tokens = [None] * players, [None] * players
     st.fated, st.deaths, st.drawn = [0] * players, [], ()
@@ -113,6 +114,10 @@ def _deal_fresh(st: War) -> None:
         st.rng = int.from_bytes(b[-16:-8], "little")  # the last state
     for hand in hands:
         hand.sort()
+    for k, run in t.left_runs:  # the deck's cards one by one (`sampled` draws from them):
+        i = bisect_left(cards, k)  # the deal's left, and the cards left out of it (W1)
+        cards[i:i] = run
+    st.deck_cards = cards
     if st.logging:
         for _, _, p, kind in trail:
             st.note("deal", st.seat(p), t.names[kind])
@@ -138,6 +143,7 @@ def _shuffle_back(st: War) -> None:
     for k, n in t.left_out if aside == t.deal_aside else enumerate(aside):
         deck[k] += n
     st.aside = [0] * len(aside)
+    st.deck_cards = None  # (worked out again at the next draw)
 
 
 def begin(st: War) -> None:

@@ -28,10 +28,10 @@ class Tables:
                  "bonus_kinds", "can_win", "cards", "cards_dealt", "challenges", "ctx", "deal_add",
                  "deal_aside", "deal_bytes", "deal_cards", "deal_deck", "deal_entries", "deal_his",
                  "deal_mul", "deal_seats", "deal_steps", "discards", "draw", "fold", "hand_limit",
-                 "index", "left_out", "match", "names", "new_fight", "no_cards", "no_doom",
-                 "order", "others", "pass_", "pass_lists", "plays", "raise_limit", "raises",
-                 "ranks", "refuse", "refuse_lists", "refused_to_hand", "response_lists", "seats",
-                 "share_rank", "take", "turn_limit", "turn_lists")
+                 "index", "left_out", "left_runs", "match", "names", "new_fight", "no_cards",
+                 "no_doom", "order", "others", "pass_", "pass_lists", "plays", "raise_limit",
+                 "raises", "ranks", "refuse", "refuse_lists", "refused_to_hand", "response_lists",
+                 "seats", "share_rank", "take", "turn_limit", "turn_lists")
 
     def __init__(self, rules: WarRules, players: int) -> None:
         self._constants(rules, players)
@@ -45,6 +45,7 @@ class Tables:
         self.deal_deck = [c.count if c.deal else 0 for c in rules.cards]
         self.deal_aside = [0 if c.deal else c.count for c in rules.cards]
         self.left_out = tuple((c.index, c.count) for c in rules.cards if not c.deal and c.count)
+        self.left_runs = tuple((k, [k] * n) for k, n in self.left_out)  # each kind's cards
         self.deal_cards = [c.index for c in rules.cards if c.deal for _ in range(c.count)]
         self.turn_limit: int = rules.p("rules.turn_limit")
         self.raise_limit: int = rules.p("rules.raise_limit")
