@@ -130,6 +130,16 @@ def _apply_play(st: War, a: Action) -> None:
     f.card[a.player] = kind
     if st.logging:
         st.note("face_down", st.seat(a.player), a.arg)
+    q = st.queue  # what the bet or the answer queued runs next: at once (a work-stack round
+    if q:  # trip less): the defender asked, or the cards revealed
+        top = q[-1]
+        if top is _ASK_DEFENDER:
+            q.pop()
+            st.ask = f.defender  # (_ask_defender, written out)
+            st.wait = ANSWER
+        elif top is _REVEAL:
+            q.pop()
+            _reveal(st)
 
 
 def _seen_play(a: Action, viewer: int) -> str:

@@ -96,32 +96,50 @@ def _wise_round(st: War) -> None:
     not asked."""
     f = st.fight
     assert f is not None
+    elig = f.eligible
+    if elig is None:  # the first round, or a Wise Man added since the last
+        _wise_scan(st, f)
+        return
+    # a pass since the last round: who may add is who might before (a pass changes no hand,
+    # no stake, no card: nothing a rank worked out in play reads), the player asked last
+    # among them
+    n = len(elig)
+    if f.wise[1] >= n:
+        _rounds_over(st)
+        return
+    j = elig.index(st.ask) + 1
+    st.ask = elig[j] if j < n else elig[0]
+    f.wise[0] += 1
+    st.queue.append(_WISE_ROUND)
+    st.wait = WISE
+
+
+def _wise_scan(st: War, f: Fight) -> None:
+    """`_wise_round` working out who may add: the players still in the comparison whose card
+    can win (its rank 0 or more), holding a card."""
     i, passes = f.wise
     # the next in order of play after the player asked last, who may have added their last
     # card and left the rounds: counting along those asked would skip the one after them (W8)
     order = f.seats
     last = order.index(st.ask) if i else -1
-    # the players still in the comparison whose card can win (its rank 0 or more), holding a
-    # card: how many, the first, the first after the player asked last
     t = st.tab
     can_win, card, out, hands = t.can_win, f.card, f.out, st.hands
-    asked = 0
-    first = after = -1
+    elig: list[int] = []
+    after = -1
     at = 0
     for p in order:
         w = can_win[card[p]]  # (no card, -1: the last entry, 0)
         if w and not out[p] and hands[p] and (
                 w == 1 or t.cards[card[p]].rank(st, t.ctx[p]) >= 0):
-            asked += 1
-            if first < 0:
-                first = p
+            elig.append(p)
             if after < 0 and at > last:
                 after = p
         at += 1  # noqa: SIM113 (a plain count costs less than enumerate)
-    if not asked or passes >= asked:
+    if not elig or passes >= len(elig):
         _rounds_over(st)
         return
-    st.ask = after if after >= 0 else first
+    f.eligible = elig  # (never changed: a copy of the challenge shares it)
+    st.ask = after if after >= 0 else elig[0]
     f.wise[0] = i + 1
     st.queue.append(_WISE_ROUND)
     st.wait = WISE
@@ -158,15 +176,26 @@ def _apply_add(st: War, a: Action) -> None:
     st.hands[a.player].remove(kind)
     f.added[a.player].append(kind)
     f.wise[1] = 0
+    f.eligible = None  # (a hand changed: who may add is worked out again)
     st.trail.append((len(st.history), REVEAL, a.player, kind))  # (st.record, written out)
     if st.logging:
         st.note("add", st.seat(a.player), a.arg)
+    _next_round(st)
 
 
 def _apply_pass(st: War, a: Action) -> None:
     f = st.fight
     assert f is not None
     f.wise[1] += 1
+    _next_round(st)
+
+
+def _next_round(st: War) -> None:
+    """The round that asked, queued, runs next: at once (a work-stack round trip less)."""
+    q = st.queue
+    if q and q[-1] is _WISE_ROUND:
+        q.pop()
+        _wise_round(st)
 
 
 # ====================================================================== the comparison
@@ -359,8 +388,11 @@ def replace(st: War, w: int, n: int) -> None:
     Massacre or Fortune Teller drawn is resolved at once."""
     if n <= 0 or not st.alive[w] or st.fated[w] or len(st.hands[w]) >= st.tab.hand_limit:
         return
-    st.queue.append((replace, (w, n - 1)))
+    q = st.queue
+    q.append(item := (replace, (w, n - 1)))
     draw_into_hand(st, w)
+    if n == 1 and q[-1] is item and st.wait is None:  # the last draw, which queued nothing:
+        q.pop()  # the step queued for the next would do nothing (it runs next: dropped)
 
 
 _COMPARE: Final = (compare, ())  # queue items, shared
