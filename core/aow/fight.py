@@ -76,7 +76,7 @@ def challenge(st: War, attacker: int, defender: int) -> None:
     st.fight = st.tab.new_fight(DUEL, attacker, defender)
     if st.logging:
         st.note("challenge", st.seat(attacker), st.seat(defender))
-    st.queue.append(_ASK_DEFENDER)
+    st.queue.append(ASK_DEFENDER)
     st.ask = attacker
     st.wait = BET  # (ask_bet, written out)
 
@@ -133,7 +133,7 @@ def _apply_play(st: War, a: Action) -> None:
     q = st.queue  # what the bet or the answer queued runs next: at once (a work-stack round
     if q:  # trip less): the defender asked, or the cards revealed
         top = q[-1]
-        if top is _ASK_DEFENDER:
+        if top is ASK_DEFENDER:
             q.pop()
             st.ask = f.defender  # (_ask_defender, written out)
             st.wait = ANSWER
@@ -399,7 +399,7 @@ def _match_check(st: War, a: Action) -> str | None:
     return dead_check(st, a)
 
 
-_ASK_DEFENDER: Final = (_ask_defender, ())  # a queue item, shared
+ASK_DEFENDER: Final = (_ask_defender, ())  # a queue item, shared (turn.py queues it too)
 V_BET: Final = REG.verb("bet", PLAYER, TOKENS, apply=_apply_bet, check=_bet_check,
                         help="bet tokens, 1 to all you hold (W5)")
 V_PLAY: Final = REG.verb("play", PLAYER, CARD, apply=_apply_play, check=dead_check,
@@ -423,5 +423,6 @@ RESPONSE: Final = REG.kind("response", _legal_response, (V_MATCH, V_FOLD),
                            "the attacker matches the raise or folds (W7)")
 
 
-__all__ = ["ANSWER", "BET", "BLIND", "COLLECTIVE", "DUEL", "PLAY", "RESPONSE", "V_BET", "V_PLAY",
-           "Fight", "blind_challenge", "challenge", "collective_challenge", "settle_with"]
+__all__ = ["ANSWER", "ASK_DEFENDER", "BET", "BLIND", "COLLECTIVE", "DUEL", "PLAY", "RESPONSE",
+           "V_BET", "V_PLAY", "Fight", "blind_challenge", "challenge", "collective_challenge",
+           "settle_with"]

@@ -347,7 +347,11 @@ def close(st: War, winners: tuple[int, ...], collateral: tuple[Any, ...] = ()) -
         return
     tokens, hands = st.tokens, st.hands  # (queued, `doom` would run next: every caller
     if 0 not in tokens and [] not in hands:  # closes last; its case of all living, none
-        _undoomed(st)  # doomed, written out)
+        none = st.tab.no_doom  # doomed, written out: `_undoomed`)
+        if st.doom_cards != none:
+            st.doom_cards = none.copy()
+        if st.doom_tokens != none:
+            st.doom_tokens = none.copy()
         return
     doom(st, winners)
 
