@@ -19,7 +19,7 @@ from ..registry import Kind
 from . import contest
 from .cards import to_discard
 from .chance import BLIND as DRAWN
-from .chance import deck_size, take
+from .chance import REVEAL, deck_size, take
 from .contest import BLIND, COLLECTIVE, DUEL, Fight
 from .registry import CARD, PLAYER, REG, TOKENS, P, act, dead_check
 from .rules import Ctx
@@ -201,8 +201,9 @@ def _refused_duel(st: War) -> None:
     if st.tab.refused_to_hand:
         st.hands[att].append(kind)
         st.hands[att].sort()
-    else:
-        to_discard(st, [kind], att)
+    else:  # shown, then discarded (to_discard, written out)
+        st.trail.append((len(st.history), REVEAL, att, kind))
+        st.discard[kind] += 1
     f.card[att] = -1
     _close(st, (att,))
 

@@ -222,22 +222,41 @@ def _keyed(st: War, f: Fight) -> tuple[list[int], list[tuple[int, int]]]:
     return alive, keys
 
 
+def _winners(st: War, f: Fight) -> tuple[int, ...]:
+    """The players whose card can win (its rank 0 or more, W9) with the highest rank, then
+    the highest total (W8, W12), in order of play from the attacker (W3): `_keyed`'s
+    places, the best found in the same pass (no lists)."""
+    t = st.tab
+    cards, ctx, ranks, card, out, added = t.cards, t.ctx, t.ranks, f.card, f.out, f.added
+    best_rank = best_total = 0
+    winners: tuple[int, ...] = ()
+    for p in f.seats:
+        k = card[p]
+        if k >= 0 and not out[p]:
+            r = ranks[k]
+            if r is None:
+                r = cards[k].rank(st, ctx[p])
+            if r >= 0:
+                total = cards[k].score
+                for a in added[p]:
+                    total += cards[a].bonus
+                if not winners or r > best_rank or (r == best_rank and total > best_total):
+                    best_rank, best_total, winners = r, total, (p,)
+                elif r == best_rank and total == best_total:
+                    winners += (p,)
+    return winners
+
+
 def compare(st: War) -> None:
     """The highest rank and total wins (W9); even scores (W10, W14); no winner (W9)."""
     f = st.fight
     assert f is not None
-    alive, keys = _keyed(st, f)
-    if len(f.seats) < 2 or not alive:
+    winners = _winners(st, f)
+    if len(f.seats) < 2 or not winners:
         no_contest(st, ())
         return
-    best = keys[0]
-    winners: tuple[int, ...] = ()
-    for p, key in zip(alive, keys, strict=True):  # (in order of play from the attacker, W3)
-        if key > best:
-            best, winners = key, (p,)
-        elif key == best:
-            winners += (p,)
     if st.logging:
+        alive, keys = _keyed(st, f)
         st.note("compare", *(f"{st.seat(p)}={key[1]}"
                              for p, key in zip(alive, keys, strict=True)))
     if len(winners) == 1:
@@ -249,17 +268,17 @@ def compare(st: War) -> None:
 
 
 def _engaged(st: War, f: Fight) -> None:
-    """Every engaged card goes face up to the discard pile (seed; W8)."""
+    """Every engaged card goes face up to the discard pile (seed; W8). (Every caller closes
+    the challenge next, `st.fight = None`: its face-down cards and Wise Men are left as
+    they are on it.)"""
     discard, card, added = st.discard, f.card, f.added
     for p in f.seats:
         k = card[p]
         if k >= 0:
             discard[k] += 1  # (to_discard of what was shown: written out)
-            card[p] = -1
         if added[p]:
             for k in added[p]:
                 discard[k] += 1
-            added[p] = []
 
 
 def _win(st: War, w: int) -> None:
@@ -347,7 +366,9 @@ def close(st: War, winners: tuple[int, ...], collateral: tuple[Any, ...] = ()) -
         return
     tokens, hands = st.tokens, st.hands  # (queued, `doom` would run next: every caller
     if 0 not in tokens and [] not in hands:  # closes last; its case of all living, none
-        none = st.tab.no_doom  # doomed, written out: `_undoomed`)
+        none = st.tab.no_doom  # doomed, written out: the lists of who took a last card or
+        # token all None, kept where they are so already: a comparison costs less than two
+        # new lists)
         if st.doom_cards != none:
             st.doom_cards = none.copy()
         if st.doom_tokens != none:
@@ -356,22 +377,16 @@ def close(st: War, winners: tuple[int, ...], collateral: tuple[Any, ...] = ()) -
     doom(st, winners)
 
 
-def _undoomed(st: War) -> None:
-    """Nobody is doomed (W17): the lists of who took a last card or token all None (kept
-    where they are so already: a comparison costs less than two new lists)."""
-    none = st.tab.no_doom
-    if st.doom_cards != none:
-        st.doom_cards = none.copy()
-    if st.doom_tokens != none:
-        st.doom_tokens = none.copy()
-
-
 def doom(st: War, winners: tuple[int, ...]) -> None:
     """W17: a living player left with no card or no token was killed by this settlement's
     winner(s) (none: no winner); a player who has some again is not."""
     alive, hands, tokens = st.alive, st.hands, st.tokens
     if 0 not in tokens and [] not in hands:  # all living (the dead hold nothing), none doomed
-        _undoomed(st)  # (C-level scans; the loop below, written out)
+        none = st.tab.no_doom  # (C-level scans; the loop below, written out, as in close)
+        if st.doom_cards != none:
+            st.doom_cards = none.copy()
+        if st.doom_tokens != none:
+            st.doom_tokens = none.copy()
         return
     cards, doom_tokens = st.doom_cards, st.doom_tokens
     for p in st.tab.seats:
