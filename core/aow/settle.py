@@ -180,19 +180,17 @@ def _apply_add(st: War, a: Action) -> None:
     st.trail.append((len(st.history), REVEAL, a.player, kind))  # (st.record, written out)
     if st.logging:
         st.note("add", st.seat(a.player), a.arg)
-    _next_round(st)
+    q = st.queue  # the round that asked, queued, runs next: at once (a round trip less)
+    if q and q[-1] is _WISE_ROUND:
+        q.pop()
+        _wise_round(st)
 
 
 def _apply_pass(st: War, a: Action) -> None:
     f = st.fight
     assert f is not None
     f.wise[1] += 1
-    _next_round(st)
-
-
-def _next_round(st: War) -> None:
-    """The round that asked, queued, runs next: at once (a work-stack round trip less)."""
-    q = st.queue
+    q = st.queue  # (as after an added Wise Man)
     if q and q[-1] is _WISE_ROUND:
         q.pop()
         _wise_round(st)
@@ -301,7 +299,7 @@ def _win(st: War, w: int) -> None:
     _engaged(st, f)
     if card.collateral:
         st.queue.append((replace, (w, draws)))
-        close(st, (w,), card.collateral)
+        close(st, (w,), st.tab.collateral[card.index])
         return
     close(st, (w,))  # (it queues nothing here: the draws, queued, would run next)
     replace(st, w, draws)
@@ -356,14 +354,16 @@ def no_contest(st: War, winners: tuple[int, ...]) -> None:
 
 # ====================================================================== after the stakes
 def close(st: War, winners: tuple[int, ...], collateral: tuple[Any, ...] = ()) -> None:
-    """The challenge is settled: the winning card's collateral damage (W9), then note who
-    took each last card or token (W17); replacement draws come after (W16)."""
+    """The challenge is settled: the winning card's collateral damage (W9: its steps queued
+    for each seat, `Tables.collateral`), then note who took each last card or token (W17);
+    replacement draws come after (W16)."""
     st.fight = None
     st.ask = -1
     if collateral and winners:
-        st.queue.append((doom, (winners,)))
-        st.push_ops(collateral, st.tab.ctx[winners[0]])
-        return
+        q = st.queue
+        q.append((doom, (winners,)))
+        q += collateral[winners[0]]  # (st.push_ops of the text's steps for the first winner,
+        return  # made once: tables.py)
     tokens, hands = st.tokens, st.hands  # (queued, `doom` would run next: every caller
     if 0 not in tokens and [] not in hands:  # closes last; its case of all living, none
         none = st.tab.no_doom  # doomed, written out: the lists of who took a last card or

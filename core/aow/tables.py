@@ -25,13 +25,14 @@ class Tables:
     """Constants and interned actions for one set of rules and team size."""
 
     __slots__ = ("accept", "adds", "all_challenged", "answer_lists", "bet_lists", "bets",
-                 "bonus_kinds", "can_win", "cards", "cards_dealt", "challenges", "ctx", "deal_add",
-                 "deal_aside", "deal_bytes", "deal_cards", "deal_deck", "deal_entries", "deal_his",
-                 "deal_mul", "deal_seats", "deal_steps", "discards", "draw", "fold", "hand_limit",
-                 "index", "left_out", "left_runs", "match", "names", "new_fight", "no_cards",
-                 "no_doom", "order", "others", "pass_", "pass_lists", "plays", "raise_limit",
-                 "raises", "ranks", "refuse", "refuse_lists", "refused_to_hand", "response_lists",
-                 "seats", "share_rank", "take", "turn_limit", "turn_lists")
+                 "bonus_kinds", "can_win", "cards", "cards_dealt", "challenges", "collateral",
+                 "ctx", "deal_add", "deal_aside", "deal_bytes", "deal_cards", "deal_deck",
+                 "deal_entries", "deal_his", "deal_mul", "deal_seats", "deal_steps", "discards",
+                 "draw", "fold", "hand_limit", "index", "left_out", "left_runs", "match", "names",
+                 "new_fight", "no_cards", "no_doom", "order", "others", "pass_", "pass_lists",
+                 "plays", "raise_limit", "raises", "ranks", "refuse", "refuse_lists",
+                 "refused_to_hand", "response_lists", "seats", "share_rank", "take", "turn_limit",
+                 "turn_lists")
 
     def __init__(self, rules: WarRules, players: int) -> None:
         self._constants(rules, players)
@@ -61,6 +62,10 @@ class Tables:
 
     def _orders(self, rules: WarRules, players: int) -> None:
         self.ctx = tuple(Ctx(p) for p in range(players))  # whom a card's text runs for
+        # each card's collateral damage (W9) as the work stack's items for each seat it runs
+        # for, the last step first (what `push_ops` queues): settle.py's `close` adds them
+        self.collateral = tuple(tuple(tuple((op, (ctx,)) for op in reversed(c.collateral))
+                                      for ctx in self.ctx) for c in rules.cards)
         # the seats, and from each the seats in order of play (W3): with it first (`order`),
         # and the others after it (`others`) (a loop over a range made each time costs more)
         self.seats = tuple(range(players))

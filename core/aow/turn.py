@@ -49,8 +49,11 @@ def _legal_turn(st: War) -> list[Action]:
     # (the deck compared with an empty one: a comparison, not a call of any())
     draw = len(st.hands[p]) < t.hand_limit and (st.deck_top or st.deck != t.no_cards)
     alive = st.alive
-    if 0 not in alive:  # everyone living: the listing made once (tables.py), as it is
-        return t.turn_lists[p][(2 if draw else 0) + (1 if st.centre else 0)]
+    if 0 not in alive:  # everyone living: the listing made once (tables.py), as it is, by
+        lists = t.turn_lists[p]  # whether the player may draw (2) and take (1)
+        if draw:
+            return lists[3] if st.centre else lists[2]
+        return lists[1] if st.centre else lists[0]
     out = []
     if draw:
         out.append(t.draw[p])
