@@ -64,6 +64,10 @@ class Fight:
 
 
 _new: Final = object.__new__
+# A new challenge's list of Wise Men added for each seat (W8): one empty list shared by them
+# all and never changed (settle.py's `_apply_add` gives the seat a new list), so that a
+# challenge of seven seats makes no seven lists that mostly stay empty.
+NONE_ADDED: Final[list[int]] = []
 
 
 def fight_maker(players: int) -> Callable[[str, int, int], Fight]:
@@ -72,14 +76,14 @@ def fight_maker(players: int) -> Callable[[str, int, int], Fight]:
     the hot path, where a class's call of its `__init__` costs more than a function's, and
     list literals less than lists multiplied and a comprehension."""
     zeros, nones = repr([0] * players), repr([-1] * players)
-    empties = "[" + ", ".join(["[]"] * players) + "]"
+    empties = "[" + ", ".join(["_none"] * players) + "]"  # (no Wise Man added: see `_none`)
     lines = ["def made(kind, attacker, defender):",
              "    f = _new(Fight)",
              "    f.kind, f.attacker, f.defender, f.bet, f.raised = kind, attacker, defender, 0, 0",
              f"    f.stake, f.card, f.added, f.out = {zeros}, {nones}, {empties}, {zeros}",
              "    f.seats, f.revealed, f.wise, f.eligible = [], False, [0, 0], None",
              "    return f"]
-    env: dict[str, Any] = {"_new": _new, "Fight": Fight}
+    env: dict[str, Any] = {"_new": _new, "Fight": Fight, "_none": NONE_ADDED}
     exec(compile("\n".join(lines), f"<fight of {players}>", "exec"), env)  # trusted: our text
     made: Callable[[str, int, int], Fight] = env["made"]
     return made

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Final
 from ..actions import Action
 from ..invariants import Violation
 from .chance import cards_of
+from .contest import NONE_ADDED
 
 if TYPE_CHECKING:
     from .state import War
@@ -50,6 +51,14 @@ def _cards(st: War) -> None:
         wrong = next(names[k].name for k in range(len(counts)) if seen[k] != counts[k])
         raise Violation(f"{sum(seen)} cards in play, not {sum(counts)}: {wrong} cards are "
                         "in two places or in none (W1)")
+
+
+def _shared(st: War) -> None:
+    """A new challenge's Wise Men added, one empty list shared by every seat, stays empty
+    (a Wise Man added gives its seat a list of its own: contest.NONE_ADDED)."""
+    if NONE_ADDED:
+        raise Violation("the empty list of Wise Men added that new challenges share was "
+                        "changed: a step appended to it in place")
 
 
 def _deck_cards(st: War) -> None:
@@ -99,7 +108,7 @@ def _end(st: War) -> None:
         raise Violation(f"won by {st.outcome} with {sum(st.alive)} players alive (W18)")
 
 
-INVARIANTS: Final = (_tokens, _cards, _deck_cards, _hands, _dead, _bets, _end)
+INVARIANTS: Final = (_tokens, _cards, _deck_cards, _shared, _hands, _dead, _bets, _end)
 
 
 def _bet_in_reach(before: War, action: Action, after: War) -> None:

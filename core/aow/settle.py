@@ -174,7 +174,7 @@ def _apply_add(st: War, a: Action) -> None:
     assert f is not None
     kind = st.tab.index[a.arg]
     st.hands[a.player].remove(kind)
-    f.added[a.player].append(kind)
+    f.added[a.player] = [*f.added[a.player], kind]  # (a new list: see contest.NONE_ADDED)
     f.wise[1] = 0
     f.eligible = None  # (a hand changed: who may add is worked out again)
     st.trail.append((len(st.history), REVEAL, a.player, kind))  # (st.record, written out)
