@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any, Final
 from ..actions import Action
 from ..registry import Kind
 from . import contest
-from .cards import to_discard
 from .chance import BLIND as DRAWN
 from .chance import REVEAL, deck_size, take
 from .contest import BLIND, COLLECTIVE, DUEL, Fight
@@ -265,10 +264,13 @@ def _apply_fold(st: War, a: Action) -> None:
     f.stake = [0] * st.players
     if st.logging:
         st.note("fold", st.seat(a.player))
-    to_discard(st, [f.card[f.attacker]], f.attacker)
-    to_discard(st, [f.card[d]], d)
-    f.card[f.attacker] = f.card[d] = -1
-    st.push(_replace, d, 1)
+    trail, discard, at, att = st.trail, st.discard, len(st.history), f.attacker
+    for p in (att, d):  # each shown, then discarded (to_discard, written out)
+        k = f.card[p]
+        trail.append((at, REVEAL, p, k))
+        discard[k] += 1
+        f.card[p] = -1
+    st.queue.append((_replace, (d, 1)))
     _close(st, (d,))
 
 
@@ -310,7 +312,9 @@ def _collective_end(st: War) -> None:
     att = f.attacker
     st.tokens[att] += f.stake[att]
     f.stake[att] = 0
-    to_discard(st, [f.card[att]], att)
+    k = f.card[att]  # shown, then discarded (to_discard, written out)
+    st.trail.append((len(st.history), REVEAL, att, k))
+    st.discard[k] += 1
     f.card[att] = -1
     _close(st, (att,))
 
