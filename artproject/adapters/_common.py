@@ -130,29 +130,29 @@ def _mask_of(key: tuple[int, tuple[int, ...]]) -> npt.NDArray[np.int8]:
 
 def tensor(seated: Seated, seat: int, kind: str = "observation",
            packers: Packers | None = None, copy: bool = True) -> npt.NDArray[np.float32]:
-    """The seat's `kind` tensor as a float32 array (a copy of the one made once a
-    position; `copy=False`: that one, for a caller that only reads it); `packers`: an
-    adapter's own, kept across its positions and games (its buffers written in place),
-    else made from scratch as a list and converted."""
+    """The seat's `kind` tensor as a float32 array (a copy; `copy=False`: the one kept,
+    for a caller that only reads it at once); `packers`: an adapter's own, kept across its
+    positions and games (its buffers written in place, once a position), else made from
+    scratch as a list and converted (once a position)."""
+    if packers is not None:
+        got = packers.written(seated, seat, kind)
+        return got.copy() if copy else got
     made = seated.now()[6]
-    got: npt.NDArray[np.float32] | None = made.get((kind, seat))
+    got = made.get((kind, seat))
     if got is None:
-        got = made[(kind, seat)] = (_tensor(seated, seat, kind) if packers is None
-                                    else packers.array(seated, seat, kind))
+        got = made[(kind, seat)] = _tensor(seated, seat, kind)
     return got.copy() if copy else got
 
 
 def observe(seated: Seated, seat: int, packers: Packers) -> dict[str, Any]:
     """The seat's observation as PettingZoo and Gymnasium give it: its observation tensor
-    (`tensor`) and its mask (`mask`), copies of the arrays made once a position."""
+    (written once a position in the seat's buffer, `Packers`) and its mask (`mask`'s,
+    made once for each set of legal ids), both copies."""
     r = seated.now()
-    got: tuple[npt.NDArray[np.float32], npt.NDArray[np.int8]] | None = r[6].get(seat)
-    if got is None:
-        key = (seated.num_distinct_actions(), r[5] if r[4] == seat else ())
-        legal = _MASKS.get(key)
-        got = r[6][seat] = (packers.array(seated, seat, "observation"),
-                            _mask_of(key) if legal is None else legal)
-    return {"observation": got[0].copy(), "action_mask": got[1].copy()}
+    key = (seated.num_distinct_actions(), r[5] if r[4] == seat else ())
+    legal = _MASKS.get(key)
+    return {"observation": packers.written(seated, seat, "observation", r).copy(),
+            "action_mask": (_mask_of(key) if legal is None else legal).copy()}
 
 
 def _tensor(seated: Seated, seat: int, kind: str) -> npt.NDArray[np.float32]:
@@ -168,12 +168,13 @@ class Packers:
     """An adapter's tensors, made as float32 numbers in place: each layout's writers set a
     seat's numbers straight into a buffer of float32 (core/tensors.py `Layout.write_view`,
     no list of numbers converted afterwards), one buffer a seat and kind, kept across the
-    adapter's positions and games (while their rules, player count and seating stay); the
-    seat's own segments (seat, delegation) packed once for each delegation. The same bytes
-    as `_tensor` from scratch (tests/test_adapters_packed.py compares them over random
-    games of both games, every seat and kind). A game whose writers set slices (see
-    core/tensors.py) is written as a list and converted (`_tensor`). Not for two threads
-    at once (an adapter's own, as its game is)."""
+    adapter's positions and games (while their rules, player count and seating stay) and
+    written once a position (the seats' record of it, `Seated.now`, says which it holds);
+    the seat's own segments (seat, delegation) packed once for each delegation. The same
+    bytes as `_tensor` from scratch (tests/test_adapters_packed.py compares them over
+    random games of both games, every seat and kind). A game whose writers set slices
+    (see core/tensors.py) is written as a list and converted (`_tensor`). Not for two
+    threads at once (an adapter's own, as its game is)."""
 
     __slots__ = ("_lists", "_slots")
 
@@ -182,19 +183,30 @@ class Packers:
         self._lists: set[Layout] = set()  # layouts whose writers set slices
 
     def array(self, seated: Seated, seat: int, kind: str) -> npt.NDArray[np.float32]:
-        """The seat's `kind` tensor now (never handed out: `tensor` hands out copies)."""
+        """The seat's `kind` tensor now, a copy."""
+        return self.written(seated, seat, kind).copy()
+
+    def written(self, seated: Seated, seat: int, kind: str,
+                record: tuple[Any, ...] | None = None) -> npt.NDArray[np.float32]:
+        """The seat's `kind` tensor now: the buffer's own array, written unless it holds
+        this position already (`record`: `seated.now()`, if the caller has it), for a
+        caller that copies it or reads it at once (the next position writes over it)."""
+        r = seated.now() if record is None else record
         slot = self._slots.get((kind, seat))
         if slot is None or slot.space is not seated.space or slot.seats != seated.seats:
             lay = layout(seated.game, kind)
             if lay in self._lists:
                 return _tensor(seated, seat, kind)
             slot = self._slots[(kind, seat)] = _Slot(seated, seat, lay)
+        elif slot.record is r:
+            return slot.array
         turn = seated.turn
         own = slot.own.get(turn)
         if own is None:
             own = slot.own[turn] = _own_bytes(seated, seat)
         buf, at = slot.buf, slot.at
         buf[:at] = slot.zeros
+        slot.record = None
         try:
             slot.write(seated.game, slot.viewer, slot.view, buf)
         except TypeError:  # (a writer that sets a slice: written as a list from now on)
@@ -202,14 +214,15 @@ class Packers:
             del self._slots[(kind, seat)]
             return _tensor(seated, seat, kind)
         buf[at:] = own
-        return slot.array.copy()
+        slot.record = r
+        return slot.array
 
 
 class _Slot:
     """A seat's buffer for one kind of tensor (see `Packers`)."""
 
-    __slots__ = ("array", "at", "buf", "layout", "own", "seats", "space", "view", "viewer",
-                 "write", "zeros")
+    __slots__ = ("array", "at", "buf", "layout", "own", "record", "seats", "space", "view",
+                 "viewer", "write", "zeros")
 
     def __init__(self, seated: Seated, seat: int, lay: Layout) -> None:
         self.space, self.seats, self.layout = seated.space, seated.seats, lay
@@ -222,6 +235,7 @@ class _Slot:
         self.zeros = bytes(self.at)
         self.write = lay.view_writer()
         self.own: dict[int | None, bytes] = {}  # the own segments' bytes, by delegation
+        self.record: tuple[Any, ...] | None = None  # the position the buffer holds
 
 
 def _own_bytes(seated: Seated, seat: int) -> bytes:
