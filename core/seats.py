@@ -24,14 +24,17 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Final
 
 from .actions import CHANCE, TEAM, TERMINAL, Action
 from .actions import PUBLIC as PUBLIC  # (a viewer who is no seat: read here too)
 from .errors import GameError, IllegalActionError
-from .registry import named_player
-from .spaces import ActionSpace, Space, action_space, ids_of
+from .owners import VERB as _VERB
+from .owners import ids as _ids
+from .owners import known_of as _known
+from .owners import owner as _owner
+from .owners import owners as _owners
+from .spaces import ActionSpace, action_space, ids_of
 from .tensors import Layout, Segment, layout, one_hot
 
 if TYPE_CHECKING:
@@ -182,25 +185,26 @@ class Seated:
         legal = st.legal_cache  # (read, never changed: legal_actions() would copy it)
         if legal is None:
             legal = st.legal_actions()
+        named, plain, splits, known = self._owners
+        key = tuple(legal)  # (the same actions come round again: what they give is kept)
+        got: tuple[int | None, Any] | None = known.get(key)
+        if got is None or (got[1] is None and self.team):
+            got = _known(known, key, named, space, self.team)
+        who, ids = got
         if self.team:
-            return 0, tuple(_ids(space, legal))
-        named, plain, splits = self._owners
-        players = set(map(_PLAYER, legal))
-        if len(players) == 1 and named.issuperset(map(_VERB, legal)):
-            (who,) = players  # (the common case: one player's own actions, found at C speed)
-            if who >= 0:
-                return (who, tuple(_ids(space, legal))) if self.turn in (None, who) else \
-                    (self.turn, ())
+            return 0, ids
+        if who is not None:  # (the common case: one player's own actions)
+            return (who, ids) if self.turn in (None, who) else (self.turn, ())
         lead = st.joint_seat()
         if not plain.issuperset(map(_VERB, legal)):  # an owner that reads the state
             return self._split(legal, lead)
-        key = (self.turn, lead, tuple(legal))  # (else the same actions split alike: kept)
-        got: tuple[int, tuple[int, ...]] | None = splits.get(key)
-        if got is None:
+        at = (self.turn, lead, key)  # (else the same actions split alike: kept)
+        split: tuple[int, tuple[int, ...]] | None = splits.get(at)
+        if split is None:
             if len(splits) >= 1 << 14:  # (a bound on what is kept)
                 splits.clear()
-            got = splits[key] = self._split(legal, lead)
-        return got
+            split = splits[at] = self._split(legal, lead)
+        return split
 
     def _split(self, legal: list[Action], lead: int) -> tuple[int, tuple[int, ...]]:
         """(seat to act, its sorted ids) among actions of several owners."""
@@ -446,36 +450,6 @@ class Seated:
         c._at = None  # (other private facts: other ids, maybe another seat to act)
         return c
 
-
-def _ids(space: Space, actions: list[Action]) -> list[int]:
-    """`ids_of(space, actions, "actions")`, each action its own key (a named tuple equal to
-    its key, hashing alike: no key made a look-up); one the space lacks: its GameError."""
-    out = [*map(space.ids.get, actions)]
-    if None in out:
-        return ids_of(space, actions, "actions")
-    out.sort()
-    return out  # type: ignore[return-value]  # (no None: checked above)
-
-
-def _owner(st: Machine, a: Action) -> int | None:
-    own = getattr(a.verb, "owner", None)
-    return None if own is None else own(st, a)
-
-
-_VERB, _PLAYER = itemgetter(0), itemgetter(1)  # an action's verb and player
-
-def _owners(game: Machine, space: ActionSpace) -> tuple[Any, ...]:
-    """The verbs whose owner is the named player, those whose owner reads no state (the
-    named player or none), and the positions' splits kept (`_work_out`), for the rules."""
-    cache, key = game.derived(), ("seat-owners", game.num_players())
-    got = cache.get(key)
-    if got is None:
-        owner = {b.verb: getattr(b.verb, "owner", None) for b in space.decisions.blocks}
-        got = cache[key] = (frozenset(v for v, o in owner.items() if o is named_player),
-                            frozenset(v for v, o in owner.items() if o in (None, named_player)),
-                            {})
-    assert isinstance(got, tuple)
-    return got
 
 
 # the seat's own segments are written with the Seated as the state and the seat as viewer
