@@ -12,7 +12,7 @@ import numpy.typing as npt
 
 from ..core.errors import ArtError, GameError, closest
 from ..core.games import game_class
-from ..core.seats import Seated, check_seating
+from ..core.seats import Seated
 from ..core.tensors import Layout, layout
 
 KERNEL_OPTIONS = ("variants", "seats", "reward")
@@ -74,28 +74,44 @@ def start(game: str, options: Mapping[str, Any], seed: int = 0, chance: str = "e
           max_decisions: int | None = None) -> Seated:
     """A new game of `game`, seated, from the adapters' parameters (unknown names or bad
     values: GameError saying what was expected)."""
-    cls = game_class(game)
-    known = parameters(game)
-    for key in options:
-        if key not in known:
-            raise GameError(f"unknown parameter {key!r} for the {game} game"
-                            f"{closest(key, known)}; parameters: {', '.join(known)}")
-    merged = {**known, **options}
-    seats = str(merged.pop("seats"))
-    reward_mode(merged)
-    merged.pop("reward")
-    variants = merged.pop("variants")
-    if not isinstance(variants, str):
-        raise GameError(f"parameter 'variants' must be text (names joined by '+'), not "
-                        f"{variants!r}")
-    if variants:
-        merged["variants"] = tuple(v.strip() for v in variants.split("+"))
-    for key, default in known.items():
-        if key in merged and isinstance(default, int) and not isinstance(merged[key], int):
-            raise GameError(f"parameter {key!r} must be a whole number, not {merged[key]!r}")
-    st = cls.create(seed=seed, chance=chance, **merged)
-    check_seating(st, seats)
-    return Seated(st, seats, max_decisions)
+    return Starter(game, options, chance, max_decisions).new(seed)
+
+
+class Starter:
+    """New games of `game` from the adapters' parameters, checked once (unknown names or
+    bad values: GameError saying what was expected), for an adapter's resets."""
+
+    __slots__ = ("_create", "_kwargs", "chance", "limit", "seats")
+
+    def __init__(self, game: str, options: Mapping[str, Any], chance: str = "explicit",
+                 max_decisions: int | None = None) -> None:
+        cls = game_class(game)
+        known = parameters(game)
+        for key in options:
+            if key not in known:
+                raise GameError(f"unknown parameter {key!r} for the {game} game"
+                                f"{closest(key, known)}; parameters: {', '.join(known)}")
+        merged = {**known, **options}
+        self.seats = str(merged.pop("seats"))
+        reward_mode(merged)
+        merged.pop("reward")
+        variants = merged.pop("variants")
+        if not isinstance(variants, str):
+            raise GameError(f"parameter 'variants' must be text (names joined by '+'), not "
+                            f"{variants!r}")
+        if variants:
+            merged["variants"] = tuple(v.strip() for v in variants.split("+"))
+        for key, default in known.items():
+            if key in merged and isinstance(default, int) and not isinstance(merged[key], int):
+                raise GameError(f"parameter {key!r} must be a whole number, not "
+                                f"{merged[key]!r}")
+        self._create, self._kwargs = cls.create, merged
+        self.chance, self.limit = chance, max_decisions
+
+    def new(self, seed: int) -> Seated:
+        """A new game from `seed`, seated."""
+        st = self._create(seed=seed, chance=self.chance, **self._kwargs)
+        return Seated(st, self.seats, self.limit)
 
 
 def mask(seated: Seated, seat: int) -> npt.NDArray[np.int8]:
@@ -193,27 +209,27 @@ class Packers:
         caller that copies it or reads it at once (the next position writes over it)."""
         r = seated.now() if record is None else record
         slot = self._slots.get((kind, seat))
-        if slot is None or slot.space is not seated.space or slot.seats != seated.seats:
+        if slot is None or (slot.seated is not seated and not slot.fits(seated)):
             lay = layout(seated.game, kind)
             if lay in self._lists:
                 return _tensor(seated, seat, kind)
             slot = self._slots[(kind, seat)] = _Slot(seated, seat, lay)
         elif slot.record is r:
             return slot.array
-        turn = seated.turn
-        own = slot.own.get(turn)
-        if own is None:
-            own = slot.own[turn] = _own_bytes(seated, seat)
-        buf, at = slot.buf, slot.at
+        slot.seated, slot.record = seated, None
+        buf, at, turn = slot.buf, slot.at, seated.turn
         buf[:at] = slot.zeros
-        slot.record = None
         try:
             slot.write(seated.game, slot.viewer, slot.view, buf)
         except TypeError:  # (a writer that sets a slice: written as a list from now on)
             self._lists.add(slot.layout)
             del self._slots[(kind, seat)]
             return _tensor(seated, seat, kind)
-        buf[at:] = own
+        if slot.turn != turn:  # the seat's own segments (after the zeroed ones): new ones
+            own = slot.own.get(turn)
+            if own is None:
+                own = slot.own[turn] = _own_bytes(seated, seat)
+            buf[at:], slot.turn = own, turn
         slot.record = r
         return slot.array
 
@@ -221,11 +237,12 @@ class Packers:
 class _Slot:
     """A seat's buffer for one kind of tensor (see `Packers`)."""
 
-    __slots__ = ("array", "at", "buf", "layout", "own", "record", "seats", "space", "view",
-                 "viewer", "write", "zeros")
+    __slots__ = ("array", "at", "buf", "layout", "own", "record", "seated", "seats", "space",
+                 "turn", "view", "viewer", "write", "zeros")
 
     def __init__(self, seated: Seated, seat: int, lay: Layout) -> None:
         self.space, self.seats, self.layout = seated.space, seated.seats, lay
+        self.seated = seated  # the last it was written for (`fits` it, then)
         self.viewer = seated.viewer(seat)
         n = seated.game.num_players()
         self.at = 4 * lay.size  # the seat's own segments from here
@@ -236,6 +253,12 @@ class _Slot:
         self.write = lay.view_writer()
         self.own: dict[int | None, bytes] = {}  # the own segments' bytes, by delegation
         self.record: tuple[Any, ...] | None = None  # the position the buffer holds
+        self.turn: Any = ()  # the delegation its own segments hold (none written yet)
+
+    def fits(self, seated: Seated) -> bool:
+        """The buffer serves `seated`'s tensors: the same numbered actions (the same rules
+        and player count: the same layout) and seating."""
+        return seated.space is self.space and seated.seats == self.seats
 
 
 def _own_bytes(seated: Seated, seat: int) -> bytes:

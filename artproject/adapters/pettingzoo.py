@@ -45,12 +45,12 @@ from ..core.seats import Seated
 from ._common import (
     Packers,
     Potential,
+    Starter,
     as_float32,
     box,
     observe,
     reward_mode,
     seed_from,
-    start,
 )
 
 _IDS = (int, np.integer)  # what an id may be
@@ -80,8 +80,8 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         self.game, self.options, self.max_decisions = game, dict(options), max_decisions
         self.render_mode = render_mode
         try:
-            self.seated: Seated = start(game, options, chance="sample",
-                                        max_decisions=max_decisions)
+            self._starter = Starter(game, options, "sample", max_decisions)  # (checked once)
+            self.seated: Seated = self._starter.new(0)
             self.shaped = reward_mode(options) == "shaped"
         except ArtError as err:
             raise ValueError(str(err)) from None
@@ -114,8 +114,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
             self._rng = np.random.default_rng(seed)
         elif not hasattr(self, "_rng"):
             self._rng = np.random.default_rng()
-        self.seated = start(self.game, self.options, seed=seed_from(self._rng),
-                            chance="sample", max_decisions=self.max_decisions)
+        self.seated = self._starter.new(seed_from(self._rng))
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -129,12 +128,15 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         """Each agent's info: its shaped score (`shaped`: the seats' scores, if known)."""
         if shaped is None:
             shaped = self.seated.shaped()
-        agents = self.agents
+        agents, infos = self.agents, {}
         if len(agents) == len(shaped):  # (every agent's: in seat order)
-            self.infos = {a: {"shaped": x} for a, x in zip(agents, shaped, strict=True)}
-            return
-        index = self._index
-        self.infos = {a: {"shaped": shaped[index[a]]} for a in agents}
+            for a, x in zip(agents, shaped, strict=True):  # (a loop: no comprehension's call)
+                infos[a] = {"shaped": x}
+        else:
+            index = self._index
+            for a in agents:
+                infos[a] = {"shaped": shaped[index[a]]}
+        self.infos = infos
 
     def observe(self, agent: str) -> dict[str, Any]:
         return observe(self.seated, self._index[agent], self._packers)
@@ -169,18 +171,25 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
                 rewards[a] = float(r)
         cur = s.current()
         if cur == TERMINAL:
-            if not self.shaped:
-                for a, r in zip(self.agents, s.returns(), strict=True):
-                    rewards[a] = float(r)
-            cut = s.truncated()
-            self.terminations = dict.fromkeys(self.agents, not cut)
-            self.truncations = dict.fromkeys(self.agents, cut)
-            self.agent_selection = self.agents[0]
+            self._end()
         else:
             self.agent_selection = self.possible_agents[cur]
         self._set_infos(shaped)
-        for a, r in rewards.items():  # (AECEnv's _accumulate_rewards)
-            total[a] += r
+        if self.shaped or cur == TERMINAL:  # (else every reward is 0: nothing to add)
+            for a, r in rewards.items():  # (AECEnv's _accumulate_rewards)
+                total[a] += r
+
+    def _end(self) -> None:
+        """The game just ended: the returns paid (reward="terminal"), every agent
+        terminated (or truncated, when cut at the maximum length)."""
+        s = self.seated
+        if not self.shaped:
+            for a, r in zip(self.agents, s.returns(), strict=True):
+                self.rewards[a] = float(r)
+        cut = s.truncated()
+        self.terminations = dict.fromkeys(self.agents, not cut)
+        self.truncations = dict.fromkeys(self.agents, cut)
+        self.agent_selection = self.agents[0]
 
     def _refusal(self, action: Any, seat: int) -> str:
         legal = self.seated.legal(seat)
