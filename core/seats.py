@@ -225,10 +225,11 @@ class Seated:
         return lead, tuple(sorted(ids))
 
     # ---------------------------------------------------------------- acting
-    def apply(self, i: int) -> None:
+    def apply(self, i: int, now: tuple[Any, ...] | None = None) -> None:
         """Take id `i` for the seat to act (or, at a chance node, an outcome); an id out of
-        range or not legal now raises IllegalActionError and changes nothing."""
-        r = self.now()
+        range or not legal now raises IllegalActionError and changes nothing. `now`: the
+        position's record (`now()`), for a caller that has just read it."""
+        r = self.now() if now is None else now
         cur = r[4]
         if cur == TERMINAL:
             raise IllegalActionError(f"action {i}: the game is over ({self._end_text()})")

@@ -289,3 +289,19 @@ def test_the_seats_kept_owners_and_ids_are_the_ones_worked_out(
             for d, was in zip(kept, saved, strict=True):
                 d.update(was)
             s.apply(rng.choice(s.legal()))
+
+
+def test_a_game_seed_drawn_from_a_generator_is_the_one_integers_gives() -> None:
+    """`seed_from` (PCG64's next 64 bits, shifted) draws what `integers(0, 2**62)` draws,
+    and leaves the generator where that leaves it, over many seeds; another bit generator
+    is asked `integers` itself."""
+    from artproject.adapters._common import seed_from
+
+    for seed in range(300):
+        mine, theirs = np.random.default_rng(seed), np.random.default_rng(seed)
+        for _ in range(4):
+            assert seed_from(mine) == int(theirs.integers(0, 2**62))
+        assert mine.bit_generator.state == theirs.bit_generator.state
+    other = np.random.Generator(np.random.MT19937(3))
+    assert seed_from(other) == int(np.random.Generator(np.random.MT19937(3)).integers(
+        0, 2**62))

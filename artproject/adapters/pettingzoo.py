@@ -153,11 +153,11 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         s = self.seated
-        seat = self._index[agent]
-        if action is None or not isinstance(action, _IDS) or seat != s.current():
-            raise ValueError(self._refusal(action, seat))
+        seat, now = self._index[agent], s.now()
+        if action is None or not isinstance(action, _IDS) or seat != now[4]:  # (the seat
+            raise ValueError(self._refusal(action, seat))  # to act: Seated.now's record)
         try:
-            s.apply(int(action))  # (Seated checks the id is legal for the seat to act)
+            s.apply(int(action), now)  # (Seated checks the id is legal for the seat to act)
         except IllegalActionError:  # (nothing changed)
             raise ValueError(self._refusal(action, seat)) from None
         rewards, total = self.rewards, self._cumulative_rewards
