@@ -105,7 +105,9 @@ class Starter:
             if key in merged and isinstance(default, int) and not isinstance(merged[key], int):
                 raise GameError(f"parameter {key!r} must be a whole number, not "
                                 f"{merged[key]!r}")
-        self._create, self._kwargs = cls.create, merged
+        self._create = cls.create  # (an option at its default left to the game: its own
+        self._kwargs = {key: value for key, value in merged.items()  # quicker start)
+                        if not (type(value) is type(known[key]) and value == known[key])}
         self.chance, self.limit = chance, max_decisions
 
     def new(self, seed: int) -> Seated:

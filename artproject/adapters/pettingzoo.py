@@ -117,6 +117,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         self.seated = self._starter.new(seed_from(self._rng))
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._paid = True  # (the rewards hold other than the 0 a step clears them to)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
@@ -128,14 +129,9 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         """Each agent's info: its shaped score (`shaped`: the seats' scores, if known)."""
         if shaped is None:
             shaped = self.seated.shaped()
-        agents, infos = self.agents, {}
-        if len(agents) == len(shaped):  # (every agent's: in seat order)
-            for a, x in zip(agents, shaped, strict=True):  # (a loop: no comprehension's call)
-                infos[a] = {"shaped": x}
-        else:
-            index = self._index
-            for a in agents:
-                infos[a] = {"shaped": shaped[index[a]]}
+        index, infos = self._index, {}
+        for a in self.agents:  # (a loop: no comprehension's call, no zip made)
+            infos[a] = {"shaped": shaped[index[a]]}
         self.infos = infos
 
     def observe(self, agent: str) -> dict[str, Any]:
@@ -162,8 +158,10 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
             raise ValueError(self._refusal(action, seat)) from None
         rewards, total = self.rewards, self._cumulative_rewards
         total[agent] = 0.0
-        for a in rewards:  # (AECEnv's _clear_rewards)
-            rewards[a] = 0
+        if self._paid:  # (else each is the 0 the last step set)
+            for a in rewards:  # (AECEnv's _clear_rewards)
+                rewards[a] = 0
+            self._paid = self.shaped
         shaped = None
         if self.shaped:
             shaped = s.shaped()
@@ -183,6 +181,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         """The game just ended: the returns paid (reward="terminal"), every agent
         terminated (or truncated, when cut at the maximum length)."""
         s = self.seated
+        self._paid = True
         if not self.shaped:
             for a, r in zip(self.agents, s.returns(), strict=True):
                 self.rewards[a] = float(r)
