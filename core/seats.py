@@ -60,9 +60,17 @@ class Seated:
 
     __slots__ = ("_at", "_n", "_owners", "_space", "decisions", "game", "limit", "marks",
                  "seats", "steps", "turn")
+    game: Machine
+    seats: str
 
     def __init__(self, game: Machine, seats: str = TEAM_SEATS,
-                 max_decisions: int | None = None) -> None:
+                 max_decisions: int | None = None, like: Seated | None = None) -> None:
+        """`like`: a seated game of the same rules, player count and seating, whose tables
+        (numbered actions, owners) this one shares (an adapter's next game)."""
+        if like is not None and like.game.derived() is game.derived() and \
+                like.seats == seats and like.game.num_players() == game.num_players():
+            self._again(game, like, max_decisions)
+            return
         check_seating(game, seats)
         self.game, self.seats = game, seats
         self.limit = game.max_game_length() if max_decisions is None else max_decisions
@@ -77,6 +85,15 @@ class Seated:
         n = self._space.size  # the ids: the actions', then a delegation to each player
         self._n = n if self.team else n + game.num_players()
         self._owners = _owners(game, self._space)  # (for _work_out)
+
+    def _again(self, game: Machine, like: Seated, max_decisions: int | None) -> None:
+        """`__init__` for a game like `like`'s: its tables shared, the rest new."""
+        self.game, self.seats = game, like.seats
+        self.limit = game.max_game_length() if max_decisions is None else max_decisions
+        if self.limit < 1:
+            raise GameError(f"max_decisions must be at least 1, not {self.limit}")
+        self.turn, self.marks, self.steps, self.decisions, self._at = None, (), 0, 0, None
+        self._space, self._n, self._owners = like._space, like._n, like._owners
 
     # ---------------------------------------------------------------- the table
     @property

@@ -110,10 +110,10 @@ class Starter:
                         if not (type(value) is type(known[key]) and value == known[key])}
         self.chance, self.limit = chance, max_decisions
 
-    def new(self, seed: int) -> Seated:
-        """A new game from `seed`, seated."""
+    def new(self, seed: int, like: Seated | None = None) -> Seated:
+        """A new game from `seed`, seated (`like`: the last game, whose tables it shares)."""
         st = self._create(seed=seed, chance=self.chance, **self._kwargs)
-        return Seated(st, self.seats, self.limit)
+        return Seated(st, self.seats, self.limit, like)
 
 
 def mask(seated: Seated, seat: int) -> npt.NDArray[np.int8]:

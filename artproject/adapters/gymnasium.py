@@ -147,7 +147,7 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64]):
         super().reset(seed=seed)
         for _ in range(DEALS):  # a game the others end before the seat's first decision
             game_seed = seed_from(self.np_random)  # is dealt anew: an episode has a step
-            self.seated = self._starter.new(game_seed)
+            self.seated = self._starter.new(game_seed, self.seated)
             self._others = _policy(self.game, self.others_name, game_seed)
             self._others_play()
             if not self.seated.is_terminal():

@@ -114,7 +114,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
             self._rng = np.random.default_rng(seed)
         elif not hasattr(self, "_rng"):
             self._rng = np.random.default_rng()
-        self.seated = self._starter.new(seed_from(self._rng))
+        self.seated = self._starter.new(seed_from(self._rng), self.seated)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._paid = True  # (the rewards hold other than the 0 a step clears them to)
