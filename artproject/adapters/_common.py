@@ -148,17 +148,16 @@ def _mask_of(key: tuple[int, tuple[int, ...]]) -> npt.NDArray[np.int8]:
 
 def tensor(seated: Seated, seat: int, kind: str = "observation",
            packers: Packers | None = None, copy: bool = True) -> npt.NDArray[np.float32]:
-    """The seat's `kind` tensor as a float32 array (a copy; `copy=False`: the one kept,
-    for a caller that only reads it at once); `packers`: an adapter's own, kept across its
-    positions and games (its buffers written in place, once a position), else made from
-    scratch as a list and converted (once a position)."""
-    if packers is not None:
-        got = packers.written(seated, seat, kind)
-        return got.copy() if copy else got
+    """The seat's `kind` tensor as a float32 array (a copy of the one made once a
+    position, kept there for the copies of the state made at it too: OpenSpiel asks a new
+    state for each tensor it hands out; `copy=False`: that one, for a caller that only
+    reads it); `packers`: an adapter's own, kept across its positions and games (its
+    buffers written in place), else made from scratch as a list and converted."""
     made = seated.now()[6]
-    got = made.get((kind, seat))
+    got: npt.NDArray[np.float32] | None = made.get((kind, seat))
     if got is None:
-        got = made[(kind, seat)] = _tensor(seated, seat, kind)
+        got = made[(kind, seat)] = (_tensor(seated, seat, kind) if packers is None
+                                    else packers.array(seated, seat, kind))
     return got.copy() if copy else got
 
 
