@@ -13,6 +13,7 @@ from importlib import import_module
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Final
 
+from . import checks
 from .actions import use_games
 from .errors import GameError, closest
 
@@ -63,7 +64,10 @@ def check_start(cls: type[Machine], game: str | None, ignored: Mapping[str, Any]
 
 
 def new_game(game: str | None = None, **options: Any) -> Machine:
-    """A new game of a registered game (the default game when None), from its options."""
+    """A new game of a registered game (the default game when None), from its options (a
+    seed checked first: a whole number of 64 bits, what a save holds)."""
+    if "seed" in options:
+        checks.seed(options["seed"])
     return game_class(game).create(**options)
 
 

@@ -24,14 +24,17 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Final
 
 from .actions import CHANCE, TEAM, TERMINAL, Action
 from .actions import PUBLIC as PUBLIC  # (a viewer who is no seat: read here too)
 from .errors import GameError, IllegalActionError
-from .registry import named_player
-from .spaces import ActionSpace, Space, action_space, ids_of
+from .owners import VERB as _VERB
+from .owners import ids as _ids
+from .owners import known_of as _known
+from .owners import owner as _owner
+from .owners import owners as _owners
+from .spaces import ActionSpace, action_space, ids_of
 from .tensors import Layout, Segment, layout, one_hot
 
 if TYPE_CHECKING:
@@ -57,9 +60,17 @@ class Seated:
 
     __slots__ = ("_at", "_n", "_owners", "_space", "decisions", "game", "limit", "marks",
                  "seats", "steps", "turn")
+    game: Machine
+    seats: str
 
     def __init__(self, game: Machine, seats: str = TEAM_SEATS,
-                 max_decisions: int | None = None) -> None:
+                 max_decisions: int | None = None, like: Seated | None = None) -> None:
+        """`like`: a seated game of the same rules, player count and seating, whose tables
+        (numbered actions, owners) this one shares (an adapter's next game)."""
+        if like is not None and like.game.derived() is game.derived() and \
+                like.seats == seats and like.game.num_players() == game.num_players():
+            self._again(game, like, max_decisions)
+            return
         check_seating(game, seats)
         self.game, self.seats = game, seats
         self.limit = game.max_game_length() if max_decisions is None else max_decisions
@@ -74,6 +85,15 @@ class Seated:
         n = self._space.size  # the ids: the actions', then a delegation to each player
         self._n = n if self.team else n + game.num_players()
         self._owners = _owners(game, self._space)  # (for _work_out)
+
+    def _again(self, game: Machine, like: Seated, max_decisions: int | None) -> None:
+        """`__init__` for a game like `like`'s: its tables shared, the rest new."""
+        self.game, self.seats = game, like.seats
+        self.limit = game.max_game_length() if max_decisions is None else max_decisions
+        if self.limit < 1:
+            raise GameError(f"max_decisions must be at least 1, not {self.limit}")
+        self.turn, self.marks, self.steps, self.decisions, self._at = None, (), 0, 0, None
+        self._space, self._n, self._owners = like._space, like._n, like._owners
 
     # ---------------------------------------------------------------- the table
     @property
@@ -182,25 +202,26 @@ class Seated:
         legal = st.legal_cache  # (read, never changed: legal_actions() would copy it)
         if legal is None:
             legal = st.legal_actions()
+        named, plain, splits, known = self._owners
+        key = tuple(legal)  # (the same actions come round again: what they give is kept)
+        got: tuple[int | None, Any] | None = known.get(key)
+        if got is None or (got[1] is None and self.team):
+            got = _known(known, key, named, space, self.team)
+        who, ids = got
         if self.team:
-            return 0, tuple(_ids(space, legal))
-        named, plain, splits = self._owners
-        players = set(map(_PLAYER, legal))
-        if len(players) == 1 and named.issuperset(map(_VERB, legal)):
-            (who,) = players  # (the common case: one player's own actions, found at C speed)
-            if who >= 0:
-                return (who, tuple(_ids(space, legal))) if self.turn in (None, who) else \
-                    (self.turn, ())
+            return 0, ids
+        if who is not None:  # (the common case: one player's own actions)
+            return (who, ids) if self.turn in (None, who) else (self.turn, ())
         lead = st.joint_seat()
         if not plain.issuperset(map(_VERB, legal)):  # an owner that reads the state
             return self._split(legal, lead)
-        key = (self.turn, lead, tuple(legal))  # (else the same actions split alike: kept)
-        got: tuple[int, tuple[int, ...]] | None = splits.get(key)
-        if got is None:
+        at = (self.turn, lead, key)  # (else the same actions split alike: kept)
+        split: tuple[int, tuple[int, ...]] | None = splits.get(at)
+        if split is None:
             if len(splits) >= 1 << 14:  # (a bound on what is kept)
                 splits.clear()
-            got = splits[key] = self._split(legal, lead)
-        return got
+            split = splits[at] = self._split(legal, lead)
+        return split
 
     def _split(self, legal: list[Action], lead: int) -> tuple[int, tuple[int, ...]]:
         """(seat to act, its sorted ids) among actions of several owners."""
@@ -221,10 +242,11 @@ class Seated:
         return lead, tuple(sorted(ids))
 
     # ---------------------------------------------------------------- acting
-    def apply(self, i: int) -> None:
+    def apply(self, i: int, now: tuple[Any, ...] | None = None) -> None:
         """Take id `i` for the seat to act (or, at a chance node, an outcome); an id out of
-        range or not legal now raises IllegalActionError and changes nothing."""
-        r = self.now()
+        range or not legal now raises IllegalActionError and changes nothing. `now`: the
+        position's record (`now()`), for a caller that has just read it."""
+        r = self.now() if now is None else now
         cur = r[4]
         if cur == TERMINAL:
             raise IllegalActionError(f"action {i}: the game is over ({self._end_text()})")
@@ -446,36 +468,6 @@ class Seated:
         c._at = None  # (other private facts: other ids, maybe another seat to act)
         return c
 
-
-def _ids(space: Space, actions: list[Action]) -> list[int]:
-    """`ids_of(space, actions, "actions")`, each action its own key (a named tuple equal to
-    its key, hashing alike: no key made a look-up); one the space lacks: its GameError."""
-    out = [*map(space.ids.get, actions)]
-    if None in out:
-        return ids_of(space, actions, "actions")
-    out.sort()
-    return out  # type: ignore[return-value]  # (no None: checked above)
-
-
-def _owner(st: Machine, a: Action) -> int | None:
-    own = getattr(a.verb, "owner", None)
-    return None if own is None else own(st, a)
-
-
-_VERB, _PLAYER = itemgetter(0), itemgetter(1)  # an action's verb and player
-
-def _owners(game: Machine, space: ActionSpace) -> tuple[Any, ...]:
-    """The verbs whose owner is the named player, those whose owner reads no state (the
-    named player or none), and the positions' splits kept (`_work_out`), for the rules."""
-    cache, key = game.derived(), ("seat-owners", game.num_players())
-    got = cache.get(key)
-    if got is None:
-        owner = {b.verb: getattr(b.verb, "owner", None) for b in space.decisions.blocks}
-        got = cache[key] = (frozenset(v for v, o in owner.items() if o is named_player),
-                            frozenset(v for v, o in owner.items() if o in (None, named_player)),
-                            {})
-    assert isinstance(got, tuple)
-    return got
 
 
 # the seat's own segments are written with the Seated as the state and the seat as viewer

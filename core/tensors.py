@@ -166,6 +166,12 @@ def _view_writer(lay: Layout) -> Callable[..., None]:
             continue
         read = getattr(s.write, "read", None)
         attr = getattr(s.write, "attr", None)
+        inline = getattr(s.write, "inline", None)  # its own lines (`inlined`)
+        if inline is not None:
+            lines, names = inline(at, f"i{i}_")
+            space.update(names)
+            body += [f"    {line}" for line in lines]
+            continue
         if read is None:
             space[f"w{i}"] = s.write
             body.append(f"    w{i}(st, v, out, {at})")
@@ -222,6 +228,21 @@ def field(name: str) -> Write:
     write = numbers(attrgetter(name))
     write.attr = name  # type: ignore[attr-defined]  # (read by the layout's generated writers)
     return write
+
+
+Lines = Callable[[int, str], tuple[list[str], dict[str, Any]]]
+
+
+def inlined(write: Write, lines: Lines) -> Write:
+    """`write` given as lines of Python for the layout's one-call writer too (no call a
+    segment, in the adapters' step): `lines(at, prefix)` gives the lines that set the
+    segment from offset `at` (reading `st`, `v`, setting `out[...]` one by one) and the
+    names they use (each starting with `prefix`: the writer's own). Tests compare the
+    two over random play."""
+    def write_(st: Any, v: int, out: list[float], at: int) -> None:
+        write(st, v, out, at)
+    write_.inline = lines  # type: ignore[attr-defined]  # (read by `_view_writer`)
+    return write_
 
 
 def one_hot(out: list[float], at: int, index: int) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import atexit
 import os
 import shutil
+import signal
 import tempfile
 
 from hypothesis import HealthCheck, settings
@@ -24,3 +25,10 @@ _CACHE = tempfile.mkdtemp(prefix="artproject-test-cache-")
 os.environ["XDG_CACHE_HOME"] = _CACHE
 os.environ.pop("ARTPROJECT_CACHE", None)
 atexit.register(shutil.rmtree, _CACHE, ignore_errors=True)
+
+# The tests send Ctrl-C (SIGINT) to the commands they start and expect them to act on it, so
+# none may inherit an ignored SIGINT from how pytest itself was started (`nohup`, a script's
+# `command &`: an ignored signal stays ignored across exec; a handler does not). The tests of
+# a command started that way ignore it in the child themselves (tests/test_interrupts.py).
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)

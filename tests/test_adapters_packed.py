@@ -265,3 +265,43 @@ def test_a_layout_written_in_place_takes_every_kind_of_segment() -> None:
     buf = bytearray(8)
     with pytest.raises(TypeError):
         bad.write_view(None, 0, memoryview(buf).cast("f"), buf)
+
+
+@pytest.mark.parametrize(("game", "options"), [*ADAPTED, ("art-of-war", {"players": 4})])
+def test_the_seats_kept_owners_and_ids_are_the_ones_worked_out(
+        game: str, options: dict[str, Any]) -> None:
+    """What the seats keep for a set of legal actions (whose own actions they are, their
+    ids, a joint decision's split), kept once per rules and player count, gives at every
+    step of random play the seat to act and the legal ids a fresh copy works out with
+    nothing kept."""
+    rng = random.Random(8)
+    for episode in range(12):
+        s = start(game, options, seed=episode, chance="sample")
+        kept = [d for d in s._owners if isinstance(d, dict)]
+        assert len(kept) == 2
+        while not s.is_terminal():
+            got = (s.current(), s.legal())
+            saved = [d.copy() for d in kept]
+            for d in kept:
+                d.clear()
+            fresh = _fresh(s)
+            assert got == (fresh.current(), fresh.legal())
+            for d, was in zip(kept, saved, strict=True):
+                d.update(was)
+            s.apply(rng.choice(s.legal()))
+
+
+def test_a_game_seed_drawn_from_a_generator_is_the_one_integers_gives() -> None:
+    """`seed_from` (PCG64's next 64 bits, shifted) draws what `integers(0, 2**62)` draws,
+    and leaves the generator where that leaves it, over many seeds; another bit generator
+    is asked `integers` itself."""
+    from artproject.adapters._common import seed_from
+
+    for seed in range(300):
+        mine, theirs = np.random.default_rng(seed), np.random.default_rng(seed)
+        for _ in range(4):
+            assert seed_from(mine) == int(theirs.integers(0, 2**62))
+        assert mine.bit_generator.state == theirs.bit_generator.state
+    other = np.random.Generator(np.random.MT19937(3))
+    assert seed_from(other) == int(np.random.Generator(np.random.MT19937(3)).integers(
+        0, 2**62))

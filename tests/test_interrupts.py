@@ -260,3 +260,24 @@ def test_a_sweep_started_with_ctrl_c_ignored_keeps_ignoring_it(backend: str) -> 
             p.wait()
     assert (p.returncode, err) == (0, ""), err
     assert [cell["games"] for cell in json.loads(out)] == [400, 400]
+
+
+def test_main_called_in_process_leaves_ctrl_c_as_it_found_it(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A program calling `artproject.cli.main` goes on after it: a real Ctrl-C mid-sweep
+    gives 130 and the one line, and Ctrl-C then works as before (it was left ignored). The
+    console command (`command`) leaves it ignored while the process exits."""
+    import threading
+
+    from artproject.cli import main
+
+    before = signal.getsignal(signal.SIGINT)
+    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        code = main(["simulate", "--mission", "japan", "--games", "100000"])
+    finally:
+        timer.cancel()
+    assert code == 130
+    assert capsys.readouterr().err == "artproject: interrupted\n"
+    assert signal.getsignal(signal.SIGINT) is before

@@ -508,6 +508,11 @@ def test_the_game_registry() -> None:
     assert games.game_class() is State and games.game_class("art-project") is State
     made = games.new_game("art-project", mission="usa", players=3, seed=2)
     assert isinstance(made, State) and made.rules.name == "usa" and made.players == 3
+    for game in ("art-project", "art-of-war", "kuhn"):  # a seed a save could not hold: refused
+        with pytest.raises(GameError, match="seed must be a whole number, not str 'x'"):
+            games.new_game(game, seed="x")
+        with pytest.raises(GameError, match="seed must be from -9223372036854775808 to"):
+            games.new_game(game, seed=2**64)
     with pytest.raises(GameError, match="unknown game 'art-of-ware'"):
         new_game("japan", game="art-of-ware")
     with pytest.raises(GameError, match="unknown chance mode 'explicitly'"):

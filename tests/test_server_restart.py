@@ -25,10 +25,13 @@ from tests.serving import Client, play_out  # noqa: E402
 class Process:
     """`artproject serve --port 0` in a process of its own."""
 
-    def __init__(self, db: Path) -> None:
+    def __init__(self, db: Path, sigint_ignored: bool = False) -> None:
+        # sigint_ignored: started as `nohup` or a script's `command &` start it
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "artproject", "serve", "--port", "0", "--db", str(db)],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=db.parent)
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=db.parent,
+            preexec_fn=(lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+            if sigint_ignored else None)
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline()
         assert line.startswith("artproject serve: http://127.0.0.1:"), (
@@ -187,3 +190,24 @@ def test_ctrl_c_closes_the_connections_and_exits_130(tmp_path: Path,
     assert "Traceback" not in err and "interrupted" in err
     assert sorted(os.listdir(tmp_path)) == ["games.db", "games.db-shm", "games.db-wal"] or \
         sorted(os.listdir(tmp_path)) == ["games.db"]
+
+
+def test_a_server_started_with_ctrl_c_ignored_keeps_ignoring_it(tmp_path: Path,
+                                                                procs: list[Process]) -> None:
+    """`nohup artproject serve &` ignores SIGINT, as Python and the other commands do
+    (uvicorn took it over: it stopped on a Ctrl-C meant for others and exited 0, and a test
+    suite started that way saw its servers exit 0 instead of 130); SIGTERM stops it."""
+    p = Process(tmp_path / "games.db", sigint_ignored=True)
+    procs.append(p)
+    g = p.http.post("/api/games", json={"game": "art-of-war",
+                                        "seats": ["person", "person"]}).json()
+    c = Client(p.ws_url, g["id"], {"type": "hello", "spectate": True})
+    c.until(lambda m: m["type"] == "welcome")
+    p.proc.send_signal(signal.SIGINT)
+    with pytest.raises(subprocess.TimeoutExpired):
+        p.proc.wait(1.5)
+    assert p.http.get(f"/api/games/{g['id']}").status_code == 200  # serving still
+    c.close()
+    assert p.kill(signal.SIGTERM) == -signal.SIGTERM
+    assert p.proc.stderr is not None
+    assert "Traceback" not in p.proc.stderr.read()

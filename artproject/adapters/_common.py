@@ -12,7 +12,7 @@ import numpy.typing as npt
 
 from ..core.errors import ArtError, GameError, closest
 from ..core.games import game_class
-from ..core.seats import Seated, check_seating
+from ..core.seats import Seated
 from ..core.tensors import Layout, layout
 
 KERNEL_OPTIONS = ("variants", "seats", "reward")
@@ -74,28 +74,46 @@ def start(game: str, options: Mapping[str, Any], seed: int = 0, chance: str = "e
           max_decisions: int | None = None) -> Seated:
     """A new game of `game`, seated, from the adapters' parameters (unknown names or bad
     values: GameError saying what was expected)."""
-    cls = game_class(game)
-    known = parameters(game)
-    for key in options:
-        if key not in known:
-            raise GameError(f"unknown parameter {key!r} for the {game} game"
-                            f"{closest(key, known)}; parameters: {', '.join(known)}")
-    merged = {**known, **options}
-    seats = str(merged.pop("seats"))
-    reward_mode(merged)
-    merged.pop("reward")
-    variants = merged.pop("variants")
-    if not isinstance(variants, str):
-        raise GameError(f"parameter 'variants' must be text (names joined by '+'), not "
-                        f"{variants!r}")
-    if variants:
-        merged["variants"] = tuple(v.strip() for v in variants.split("+"))
-    for key, default in known.items():
-        if key in merged and isinstance(default, int) and not isinstance(merged[key], int):
-            raise GameError(f"parameter {key!r} must be a whole number, not {merged[key]!r}")
-    st = cls.create(seed=seed, chance=chance, **merged)
-    check_seating(st, seats)
-    return Seated(st, seats, max_decisions)
+    return Starter(game, options, chance, max_decisions).new(seed)
+
+
+class Starter:
+    """New games of `game` from the adapters' parameters, checked once (unknown names or
+    bad values: GameError saying what was expected), for an adapter's resets."""
+
+    __slots__ = ("_create", "_kwargs", "chance", "limit", "seats")
+
+    def __init__(self, game: str, options: Mapping[str, Any], chance: str = "explicit",
+                 max_decisions: int | None = None) -> None:
+        cls = game_class(game)
+        known = parameters(game)
+        for key in options:
+            if key not in known:
+                raise GameError(f"unknown parameter {key!r} for the {game} game"
+                                f"{closest(key, known)}; parameters: {', '.join(known)}")
+        merged = {**known, **options}
+        self.seats = str(merged.pop("seats"))
+        reward_mode(merged)
+        merged.pop("reward")
+        variants = merged.pop("variants")
+        if not isinstance(variants, str):
+            raise GameError(f"parameter 'variants' must be text (names joined by '+'), not "
+                            f"{variants!r}")
+        if variants:
+            merged["variants"] = tuple(v.strip() for v in variants.split("+"))
+        for key, default in known.items():
+            if key in merged and isinstance(default, int) and not isinstance(merged[key], int):
+                raise GameError(f"parameter {key!r} must be a whole number, not "
+                                f"{merged[key]!r}")
+        self._create = cls.create  # (an option at its default left to the game: its own
+        self._kwargs = {key: value for key, value in merged.items()  # quicker start)
+                        if not (type(value) is type(known[key]) and value == known[key])}
+        self.chance, self.limit = chance, max_decisions
+
+    def new(self, seed: int, like: Seated | None = None) -> Seated:
+        """A new game from `seed`, seated (`like`: the last game, whose tables it shares)."""
+        st = self._create(seed=seed, chance=self.chance, **self._kwargs)
+        return Seated(st, self.seats, self.limit, like)
 
 
 def mask(seated: Seated, seat: int) -> npt.NDArray[np.int8]:
@@ -131,9 +149,10 @@ def _mask_of(key: tuple[int, tuple[int, ...]]) -> npt.NDArray[np.int8]:
 def tensor(seated: Seated, seat: int, kind: str = "observation",
            packers: Packers | None = None, copy: bool = True) -> npt.NDArray[np.float32]:
     """The seat's `kind` tensor as a float32 array (a copy of the one made once a
-    position; `copy=False`: that one, for a caller that only reads it); `packers`: an
-    adapter's own, kept across its positions and games (its buffers written in place),
-    else made from scratch as a list and converted."""
+    position, kept there for the copies of the state made at it too: OpenSpiel asks a new
+    state for each tensor it hands out; `copy=False`: that one, for a caller that only
+    reads it); `packers`: an adapter's own, kept across its positions and games (its
+    buffers written in place), else made from scratch as a list and converted."""
     made = seated.now()[6]
     got: npt.NDArray[np.float32] | None = made.get((kind, seat))
     if got is None:
@@ -144,15 +163,13 @@ def tensor(seated: Seated, seat: int, kind: str = "observation",
 
 def observe(seated: Seated, seat: int, packers: Packers) -> dict[str, Any]:
     """The seat's observation as PettingZoo and Gymnasium give it: its observation tensor
-    (`tensor`) and its mask (`mask`), copies of the arrays made once a position."""
+    (written once a position in the seat's buffer, `Packers`) and its mask (`mask`'s,
+    made once for each set of legal ids), both copies."""
     r = seated.now()
-    got: tuple[npt.NDArray[np.float32], npt.NDArray[np.int8]] | None = r[6].get(seat)
-    if got is None:
-        key = (seated.num_distinct_actions(), r[5] if r[4] == seat else ())
-        legal = _MASKS.get(key)
-        got = r[6][seat] = (packers.array(seated, seat, "observation"),
-                            _mask_of(key) if legal is None else legal)
-    return {"observation": got[0].copy(), "action_mask": got[1].copy()}
+    key = (seated.num_distinct_actions(), r[5] if r[4] == seat else ())
+    legal = _MASKS.get(key)
+    return {"observation": packers.written(seated, seat, "observation", r).copy(),
+            "action_mask": (_mask_of(key) if legal is None else legal).copy()}
 
 
 def _tensor(seated: Seated, seat: int, kind: str) -> npt.NDArray[np.float32]:
@@ -168,12 +185,13 @@ class Packers:
     """An adapter's tensors, made as float32 numbers in place: each layout's writers set a
     seat's numbers straight into a buffer of float32 (core/tensors.py `Layout.write_view`,
     no list of numbers converted afterwards), one buffer a seat and kind, kept across the
-    adapter's positions and games (while their rules, player count and seating stay); the
-    seat's own segments (seat, delegation) packed once for each delegation. The same bytes
-    as `_tensor` from scratch (tests/test_adapters_packed.py compares them over random
-    games of both games, every seat and kind). A game whose writers set slices (see
-    core/tensors.py) is written as a list and converted (`_tensor`). Not for two threads
-    at once (an adapter's own, as its game is)."""
+    adapter's positions and games (while their rules, player count and seating stay) and
+    written once a position (the seats' record of it, `Seated.now`, says which it holds);
+    the seat's own segments (seat, delegation) packed once for each delegation. The same
+    bytes as `_tensor` from scratch (tests/test_adapters_packed.py compares them over
+    random games of both games, every seat and kind). A game whose writers set slices
+    (see core/tensors.py) is written as a list and converted (`_tensor`). Not for two
+    threads at once (an adapter's own, as its game is)."""
 
     __slots__ = ("_lists", "_slots")
 
@@ -182,18 +200,25 @@ class Packers:
         self._lists: set[Layout] = set()  # layouts whose writers set slices
 
     def array(self, seated: Seated, seat: int, kind: str) -> npt.NDArray[np.float32]:
-        """The seat's `kind` tensor now (never handed out: `tensor` hands out copies)."""
+        """The seat's `kind` tensor now, a copy."""
+        return self.written(seated, seat, kind).copy()
+
+    def written(self, seated: Seated, seat: int, kind: str,
+                record: tuple[Any, ...] | None = None) -> npt.NDArray[np.float32]:
+        """The seat's `kind` tensor now: the buffer's own array, written unless it holds
+        this position already (`record`: `seated.now()`, if the caller has it), for a
+        caller that copies it or reads it at once (the next position writes over it)."""
+        r = seated.now() if record is None else record
         slot = self._slots.get((kind, seat))
-        if slot is None or slot.space is not seated.space or slot.seats != seated.seats:
+        if slot is None or (slot.seated is not seated and not slot.fits(seated)):
             lay = layout(seated.game, kind)
             if lay in self._lists:
                 return _tensor(seated, seat, kind)
             slot = self._slots[(kind, seat)] = _Slot(seated, seat, lay)
-        turn = seated.turn
-        own = slot.own.get(turn)
-        if own is None:
-            own = slot.own[turn] = _own_bytes(seated, seat)
-        buf, at = slot.buf, slot.at
+        elif slot.record is r:
+            return slot.array
+        slot.seated, slot.record = seated, None
+        buf, at, turn = slot.bytes, slot.at, seated.turn
         buf[:at] = slot.zeros
         try:
             slot.write(seated.game, slot.viewer, slot.view, buf)
@@ -201,27 +226,41 @@ class Packers:
             self._lists.add(slot.layout)
             del self._slots[(kind, seat)]
             return _tensor(seated, seat, kind)
-        buf[at:] = own
-        return slot.array.copy()
+        if slot.turn != turn:  # the seat's own segments (after the zeroed ones): new ones
+            own = slot.own.get(turn)
+            if own is None:
+                own = slot.own[turn] = _own_bytes(seated, seat)
+            buf[at:], slot.turn = own, turn
+        slot.record = r
+        return slot.array
 
 
 class _Slot:
     """A seat's buffer for one kind of tensor (see `Packers`)."""
 
-    __slots__ = ("array", "at", "buf", "layout", "own", "seats", "space", "view", "viewer",
-                 "write", "zeros")
+    __slots__ = ("array", "at", "buf", "bytes", "layout", "own", "record", "seated", "seats",
+                 "space", "turn", "view", "viewer", "write", "zeros")
 
     def __init__(self, seated: Seated, seat: int, lay: Layout) -> None:
         self.space, self.seats, self.layout = seated.space, seated.seats, lay
+        self.seated = seated  # the last it was written for (`fits` it, then)
         self.viewer = seated.viewer(seat)
         n = seated.game.num_players()
         self.at = 4 * lay.size  # the seat's own segments from here
         self.buf = bytearray(self.at + 4 * ((1 if seated.team else n) + n))
         self.view = memoryview(self.buf).cast("f")
+        self.bytes = memoryview(self.buf)  # (its bytes: a slice copied in at half the cost)
         self.array = np.frombuffer(self.buf, dtype=np.float32)
         self.zeros = bytes(self.at)
         self.write = lay.view_writer()
         self.own: dict[int | None, bytes] = {}  # the own segments' bytes, by delegation
+        self.record: tuple[Any, ...] | None = None  # the position the buffer holds
+        self.turn: Any = ()  # the delegation its own segments hold (none written yet)
+
+    def fits(self, seated: Seated) -> bool:
+        """The buffer serves `seated`'s tensors: the same numbered actions (the same rules
+        and player count: the same layout) and seating."""
+        return seated.space is self.space and seated.seats == self.seats
 
 
 def _own_bytes(seated: Seated, seat: int) -> bytes:
@@ -260,5 +299,10 @@ def box(layout: Layout) -> Any:
 
 
 def seed_from(rng: np.random.Generator) -> int:
-    """A game seed drawn from a library's generator."""
+    """A game seed drawn from a library's generator: `rng.integers(0, 2**62)`, read from
+    PCG64 (numpy's and Gymnasium's) as its next 64 bits shifted right twice, which is what
+    `integers` gives over a power of two (numpy's Lemire draw never rejects one), at a
+    fifth of the time (tests/test_adapters_packed.py compares them)."""
+    if type(rng.bit_generator) is np.random.PCG64:
+        return int(rng.bit_generator.random_raw()) >> 2
     return int(rng.integers(0, 2**62))

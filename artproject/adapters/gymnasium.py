@@ -45,7 +45,17 @@ from gymnasium import error, spaces
 from ..core.errors import ArtError, GameError
 from ..core.games import DEFAULT, game_names
 from ..core.seats import Seated
-from ._common import Packers, Potential, box, mask, observe, reward_mode, seed_from, start
+from ._common import (
+    Packers,
+    Potential,
+    Starter,
+    box,
+    mask,
+    observe,
+    reward_mode,
+    seed_from,
+    start,
+)
 
 NAMESPACE: Final = "artproject"
 DEALS: Final = 100  # games dealt at most by one reset (see `reset`)
@@ -91,8 +101,8 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64]):
         self.game, self.options, self.max_decisions = game, dict(options), max_decisions
         self.render_mode, self.seat, self.others_name = render_mode, seat, others
         try:
-            self.seated: Seated = start(game, options, chance="sample",
-                                        max_decisions=max_decisions)
+            self._starter = Starter(game, options, "sample", max_decisions)  # (checked once)
+            self.seated: Seated = self._starter.new(0)
             if not 0 <= seat < self.seated.num_seats():
                 raise GameError(f"seat must be from 0 to {self.seated.num_seats() - 1}, "
                                 f"not {seat}")
@@ -137,8 +147,7 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64]):
         super().reset(seed=seed)
         for _ in range(DEALS):  # a game the others end before the seat's first decision
             game_seed = seed_from(self.np_random)  # is dealt anew: an episode has a step
-            self.seated = start(self.game, self.options, seed=game_seed, chance="sample",
-                                max_decisions=self.max_decisions)
+            self.seated = self._starter.new(game_seed, self.seated)
             self._others = _policy(self.game, self.others_name, game_seed)
             self._others_play()
             if not self.seated.is_terminal():

@@ -45,12 +45,12 @@ from ..core.seats import Seated
 from ._common import (
     Packers,
     Potential,
+    Starter,
     as_float32,
     box,
     observe,
     reward_mode,
     seed_from,
-    start,
 )
 
 _IDS = (int, np.integer)  # what an id may be
@@ -80,8 +80,8 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         self.game, self.options, self.max_decisions = game, dict(options), max_decisions
         self.render_mode = render_mode
         try:
-            self.seated: Seated = start(game, options, chance="sample",
-                                        max_decisions=max_decisions)
+            self._starter = Starter(game, options, "sample", max_decisions)  # (checked once)
+            self.seated: Seated = self._starter.new(0)
             self.shaped = reward_mode(options) == "shaped"
         except ArtError as err:
             raise ValueError(str(err)) from None
@@ -114,10 +114,10 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
             self._rng = np.random.default_rng(seed)
         elif not hasattr(self, "_rng"):
             self._rng = np.random.default_rng()
-        self.seated = start(self.game, self.options, seed=seed_from(self._rng),
-                            chance="sample", max_decisions=self.max_decisions)
+        self.seated = self._starter.new(seed_from(self._rng), self.seated)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._paid = True  # (the rewards hold other than the 0 a step clears them to)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
@@ -129,12 +129,10 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         """Each agent's info: its shaped score (`shaped`: the seats' scores, if known)."""
         if shaped is None:
             shaped = self.seated.shaped()
-        agents = self.agents
-        if len(agents) == len(shaped):  # (every agent's: in seat order)
-            self.infos = {a: {"shaped": x} for a, x in zip(agents, shaped, strict=True)}
-            return
-        index = self._index
-        self.infos = {a: {"shaped": shaped[index[a]]} for a in agents}
+        index, infos = self._index, {}
+        for a in self.agents:  # (a loop: no comprehension's call, no zip made)
+            infos[a] = {"shaped": shaped[index[a]]}
+        self.infos = infos
 
     def observe(self, agent: str) -> dict[str, Any]:
         return observe(self.seated, self._index[agent], self._packers)
@@ -151,17 +149,19 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         s = self.seated
-        seat = self._index[agent]
-        if action is None or not isinstance(action, _IDS) or seat != s.current():
-            raise ValueError(self._refusal(action, seat))
+        seat, now = self._index[agent], s.now()
+        if action is None or not isinstance(action, _IDS) or seat != now[4]:  # (the seat
+            raise ValueError(self._refusal(action, seat))  # to act: Seated.now's record)
         try:
-            s.apply(int(action))  # (Seated checks the id is legal for the seat to act)
+            s.apply(int(action), now)  # (Seated checks the id is legal for the seat to act)
         except IllegalActionError:  # (nothing changed)
             raise ValueError(self._refusal(action, seat)) from None
         rewards, total = self.rewards, self._cumulative_rewards
         total[agent] = 0.0
-        for a in rewards:  # (AECEnv's _clear_rewards)
-            rewards[a] = 0
+        if self._paid:  # (else each is the 0 the last step set)
+            for a in rewards:  # (AECEnv's _clear_rewards)
+                rewards[a] = 0
+            self._paid = self.shaped
         shaped = None
         if self.shaped:
             shaped = s.shaped()
@@ -169,18 +169,26 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
                 rewards[a] = float(r)
         cur = s.current()
         if cur == TERMINAL:
-            if not self.shaped:
-                for a, r in zip(self.agents, s.returns(), strict=True):
-                    rewards[a] = float(r)
-            cut = s.truncated()
-            self.terminations = dict.fromkeys(self.agents, not cut)
-            self.truncations = dict.fromkeys(self.agents, cut)
-            self.agent_selection = self.agents[0]
+            self._end()
         else:
             self.agent_selection = self.possible_agents[cur]
         self._set_infos(shaped)
-        for a, r in rewards.items():  # (AECEnv's _accumulate_rewards)
-            total[a] += r
+        if self.shaped or cur == TERMINAL:  # (else every reward is 0: nothing to add)
+            for a, r in rewards.items():  # (AECEnv's _accumulate_rewards)
+                total[a] += r
+
+    def _end(self) -> None:
+        """The game just ended: the returns paid (reward="terminal"), every agent
+        terminated (or truncated, when cut at the maximum length)."""
+        s = self.seated
+        self._paid = True
+        if not self.shaped:
+            for a, r in zip(self.agents, s.returns(), strict=True):
+                self.rewards[a] = float(r)
+        cut = s.truncated()
+        self.terminations = dict.fromkeys(self.agents, not cut)
+        self.truncations = dict.fromkeys(self.agents, cut)
+        self.agent_selection = self.agents[0]
 
     def _refusal(self, action: Any, seat: int) -> str:
         legal = self.seated.legal(seat)

@@ -21,8 +21,17 @@ from .output import _Interrupted, _PipeGuard, _say
 from .parser import _parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the console command."""
+def command() -> int:
+    """The console command (`artproject`, `python -m artproject`): `main` for a process that
+    ends with its status, so after a Ctrl-C it leaves SIGINT ignored (a second one while the
+    process exits cannot break the exit)."""
+    return main(exiting=True)
+
+
+def main(argv: Sequence[str] | None = None, *, exiting: bool = False) -> int:
+    """Run the command line `argv` (default: sys.argv's) and return its exit status. In a
+    program that goes on afterwards, Ctrl-C's handling is left as it was found; `exiting`:
+    the process ends with the status (see `command`)."""
     guard = _PipeGuard(sys.stdout)
     sys.stdout = guard
     try:
@@ -35,8 +44,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt as err:  # Ctrl-C: one line, status 130, whatever was running
         import signal
 
-        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C while we leave
+        before = signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C meanwhile
         _say(f"artproject: {err}" if isinstance(err, _Interrupted) else "artproject: interrupted")
+        if not exiting:
+            signal.signal(signal.SIGINT, before)
         return 130
     finally:
         guard.flush()

@@ -46,7 +46,29 @@ def make_server(lobby: Any, origins: Iterable[str] = ()) -> Any:
                             ws=sansio if sansio in WS_PROTOCOLS else "websockets",
                             ws_max_size=PROTOCOL_LIMIT, lifespan="on", server_header=False,
                             timeout_keep_alive=30)
-    return uvicorn.Server(config)
+    return _server_class(uvicorn.Server)(config)
+
+
+def _server_class(base: type) -> type:
+    """uvicorn's server, but one started with SIGINT ignored (`nohup`, a script's `command
+    &`) keeps ignoring it, as Python and the other commands do (docs/cli.md): uvicorn would
+    take it over, stop on a Ctrl-C meant for others and exit 0; SIGTERM stops it still."""
+    import contextlib
+    import signal
+    import threading
+    from collections.abc import Iterator
+
+    class Server(base):  # type: ignore[misc]
+        @contextlib.contextmanager
+        def capture_signals(self) -> Iterator[None]:
+            ignored = (threading.current_thread() is threading.main_thread()
+                       and signal.getsignal(signal.SIGINT) is signal.SIG_IGN)
+            with super().capture_signals():
+                if ignored:  # (uvicorn restores the ignore as it leaves)
+                    signal.signal(signal.SIGINT, signal.SIG_IGN)
+                yield
+
+    return Server
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, db: str | Path = DEFAULT_DB,

@@ -159,55 +159,86 @@ def segments(st: War, kind: str) -> tuple[Segment, ...]:
 
 def _view(st: War, segs: tuple[Segment, ...]) -> Callable[..., None]:
     """The layout's numbers in one call (core/tensors.py `Segments`): what the segments'
-    writers above set, for the adapters' step (tests/test_adapters_packed.py compares
-    them over random play)."""
+    writers above set, for the adapters' step (tests/test_adapters_packed.py compares them
+    over random play), as one flat function made for the player count (each player's
+    numbers set by a line of its own, every offset a constant: no loop over the players)."""
     at: dict[str, int] = {}
     for seg in segs:
         at[seg.name] = sum(s.size for s in segs[:len(at)])
-    n, cards = st.players, len(st.rules.cards)
+    n, k = st.players, len(st.rules.cards)
     de, wh, co, dd, to, ha, hs, di, ch, ta = (at[x] for x in (
         "decision", "whose", "counts", "dead", "tokens", "hand", "hand_sizes", "discard",
         "challenge", "table"))
-    past = at.get("decisions")
     if not _DECISION_ROW:
         _DECISION_ROW.update((name, i) for i, name in enumerate(decisions()))
-    row = _DECISION_ROW
-    pack = struct.Struct(f"={cards}f").pack
     pile: list[Any] = [([], b"")]  # the last discard pile packed and its bytes, by value
+    space: dict[str, Any] = {"row": _DECISION_ROW, "deck_size": deck_size, "pile": pile,
+             "pack": struct.Struct(f"={k}f").pack, "fights": _FIGHT_ROW,
+             "decisions": _decisions}
+    players = ", ".join(f"out[{{}} + {p}]" for p in range(n))  # (a row of n, from an offset)
+    body = [
+        "w = st.wait",
+        "if w is not None:",
+        "    i = row.get(w.name)",
+        "    if i is not None:",
+        f"        out[{de} + i] = 1.0",
+        "c, a = st.current, st.ask",
+        "if c is not None and c >= 0:",
+        f"    out[{wh} + c] = 1.0",
+        "if a is not None and a >= 0:",
+        f"    out[{wh + n} + a] = 1.0",
+        f"if 0 <= v < {n}:",
+        f"    out[{wh + 2 * n} + v] = 1.0",
+        "    for x in st.hands[v]:",
+        f"        out[{ha} + x] += 1.0",
+        f"out[{co}], out[{co + 1}], out[{co + 2}], out[{co + 3}] = st.turn, st.centre, "
+        "st.out, deck_size(st)",
+        "alive, hands = st.alive, st.hands",
+        *(line for p in range(n) for line in (f"if not alive[{p}]:",
+                                              f"    out[{dd + p}] = 1.0")),
+        f"{players.format(*[to] * n)}, = st.tokens",
+        f"{players.format(*[hs] * n)}, = " + ", ".join(f"len(hands[{p}])" for p in range(n)),
+        "d, last = st.discard, pile[0]  # (one pair read and written at once: thread-safe)",
+        "if d != last[0]:  # (it changes seldom: packed again only then)",
+        "    last = pile[0] = ([*d], pack(*d))",
+        f"buf[{4 * di}:{4 * (di + k)}] = last[1]",
+        *_fight_lines(n, k, ch, ta),
+    ]
+    if "decisions" in at:
+        body.append(f"out[{at['decisions']}] = decisions(st)")
+    code = "def write(st, v, out, buf):\n" + "".join(f"    {line}\n" for line in body)
+    exec(compile(code, f"<Art of War's tensor writer, {n} players>", "exec"), space)
+    made: Callable[..., None] = space["write"]  # (made above from constants and names)
+    return made
 
-    def write(st: War, v: int, out: Any, buf: bytearray) -> None:  # (out: float32 view)
-        w = st.wait
-        if w is not None:
-            i = row.get(w.name)
-            if i is not None:
-                out[de + i] = 1.0
-        c, a = st.current, st.ask
-        if c is not None and c >= 0:
-            out[wh + c] = 1.0
-        if a is not None and a >= 0:
-            out[wh + n + a] = 1.0
-        if 0 <= v < n:
-            out[wh + 2 * n + v] = 1.0
-            for k in st.hands[v]:
-                out[ha + k] += 1.0
-        out[co], out[co + 1], out[co + 2], out[co + 3] = st.turn, st.centre, st.out, \
-            deck_size(st)
-        for p, (alive, tokens, hand) in enumerate(zip(st.alive, st.tokens, st.hands,
-                                                      strict=True)):
-            if not alive:
-                out[dd + p] = 1.0
-            out[to + p] = tokens
-            out[hs + p] = len(hand)
-        d, last = st.discard, pile[0]  # (one pair read and written at once: thread-safe)
-        if d != last[0]:  # (it changes seldom: packed again only then)
-            last = pile[0] = ([*d], pack(*d))
-        buf[4 * di:4 * (di + cards)] = last[1]
-        if st.fight is not None:
-            _fight(st, v, out, ch)
-            _cards_shown(st, v, out, ta)
-        if past is not None:
-            out[past] = _decisions(st)
-    return write
+
+def _fight_lines(n: int, k: int, ch: int, ta: int) -> list[str]:
+    """The lines of `_view`'s writer that set the challenge (from `ch`) and the cards on
+    the table (from `ta`): `_fight` and `_cards_shown` for n players and k kinds."""
+    fa = ch + 3 + 2 * n + 3  # each seat's stake, taking part, out, card, from here
+    return [
+        "f = st.fight",
+        "if f is not None:",
+        f"    out[{ch} + fights[f.kind]] = 1.0",
+        "    if f.attacker >= 0:",
+        f"        out[{ch + 3} + f.attacker] = 1.0",
+        "    if f.defender >= 0:",
+        f"        out[{ch + 3 + n} + f.defender] = 1.0",
+        f"    out[{fa - 3}], out[{fa - 2}], out[{fa - 1}] = f.bet, f.raised, "
+        "float(f.revealed)",
+        "    stake, gone, card, shown = f.stake, f.out, f.card, f.revealed",
+        *(line for p in range(n) for line in (  # (0 where out is 0 already)
+            f"    if stake[{p}]:", f"        out[{fa + p}] = stake[{p}]",
+            f"    if gone[{p}]:", f"        out[{fa + 2 * n + p}] = gone[{p}]",
+            f"    if card[{p}] >= 0:",  # a card on the table; shown to its owner, or all
+            f"        out[{fa + 3 * n + p}] = 1.0",
+            f"        if shown or v == {p}:", f"            out[{ta + p * k} + card[{p}]] = 1.0")),
+        "    for p in f.seats:",  # taking part
+        f"        out[{fa + n} + p] = 1.0",
+        "    added = f.added",  # the Wise Men each added
+        *(line for p in range(n) for line in (
+            f"    for x in added[{p}]:", f"        out[{ta + (n + p) * k} + x] += 1.0")),
+    ]
 
 
 def utility(st: War) -> str:

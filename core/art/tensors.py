@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
 from ..actions import CHANCE, TEAM
-from ..tensors import Segment, field, numbers, one_hot
+from ..tensors import Lines, Segment, field, inlined, numbers, one_hot
 from .registry import ALLY_PAWN, REG
 
 if TYPE_CHECKING:
@@ -75,9 +75,13 @@ _KIND_ROW: dict[str, int] = {}  # each kind's row, filled at the first tensor
 def _decision(st: State, v: int, out: list[float], at: int) -> None:
     if st.wait is not None and st.outcome is None:
         if len(_KIND_ROW) != len(REG.kinds):  # (every rule module's kinds declared)
-            _KIND_ROW.clear()
-            _KIND_ROW.update((name, i) for i, name in enumerate(REG.kinds))
+            _fill_kind_rows()
         out[at + _KIND_ROW[st.wait.name]] = 1.0
+
+
+def _fill_kind_rows() -> None:
+    _KIND_ROW.clear()
+    _KIND_ROW.update((name, i) for i, name in enumerate(REG.kinds))
 
 
 def _pawns(st: State, v: int, out: list[float], at: int) -> None:
@@ -175,6 +179,66 @@ def _decisions(st: State, v: int, out: list[float], at: int) -> None:
     out[at] = float(sum(1 for a in st.history if a.player != CHANCE))
 
 
+# ------------------------------------------------- the writers as lines (core/tensors.py)
+def _inline(st: State) -> dict[str, Lines]:
+    """The loops of the writers above as lines of the adapters' one-call writer, with the
+    rules' tables (card rows, backs, symbols) as constants, by segment name."""
+    idx, (by_card, nb) = _card_index(st), _backs(st)
+    n, c, k = st.players, len(st.rules.cities), len(idx)
+    syms = st.rules.symbols
+    sym = {x: syms.index(x) for x in syms}  # (the first place of each, as `_track`)
+    phase = {x: i for i, x in enumerate(PHASES)}
+
+    def phase_(at: int, p: str) -> tuple[list[str], dict[str, Any]]:
+        return [f"x = {p}row.get(st.phase)", "if x is not None:",
+                f"    out[{at} + x] = 1.0"], {f"{p}row": phase}
+
+    def pawns(at: int, p: str) -> tuple[list[str], dict[str, Any]]:
+        return ["for i, x in enumerate(st.pawns):", "    if x is not None and x >= 0:",
+                f"        out[{at} + i * {c} + x] = 1.0"], {}
+
+    def track(at: int, p: str) -> tuple[list[str], dict[str, Any]]:
+        return ["for i, x in enumerate(st.track):", f"    x = {p}row.get(x)",
+                "    if x is not None:", f"        out[{at} + i * {len(syms)} + x] = 1.0"], \
+            {f"{p}row": sym}
+
+    def chains(at: int, p: str) -> tuple[list[str], dict[str, Any]]:
+        return ["for i, ch in enumerate(st.chains):", "    for x in ch:",
+                f"        out[{at} + i * {k} + {p}idx[x]] = 1.0"], {f"{p}idx": idx}
+
+    def discard(at: int, p: str) -> tuple[list[str], dict[str, Any]]:
+        return ["for x in st.discard:", f"    out[{at} + {p}idx[x]] = 1.0"], {f"{p}idx": idx}
+
+    def hands(at: int, p: str) -> tuple[list[str], dict[str, Any]]:
+        return ["for i, h in enumerate(st.hands):", f"    if v == {TEAM} or v == i:",
+                "        for x in h:", f"            out[{at} + i * {k} + {p}idx[x]] = 1.0"], \
+            {f"{p}idx": idx}
+
+    def backs(at: int, p: str) -> tuple[list[str], dict[str, Any]]:
+        return ["for i, h in enumerate(st.hands):", "    for x in h:",
+                f"        out[{at} + i * {nb} + {p}back[x]] += 1.0"], {f"{p}back": by_card}
+
+    def flags(attr: str) -> Lines:
+        def lines(at: int, p: str) -> tuple[list[str], dict[str, Any]]:
+            return [f"for i in st.{attr}:",
+                    f"    out[{at} + ({n} if i == {ALLY_PAWN} else i)] = 1.0"], {}
+        return lines
+
+    def decision(at: int, p: str) -> tuple[list[str], dict[str, Any]]:
+        return ["w = st.wait", "if w is not None and st.outcome is None:",
+                f"    if len({p}row) != len({p}kinds):  # (as `_decision`)",
+                f"        {p}fill()", f"    out[{at} + {p}row[w.name]] = 1.0"], \
+            {f"{p}row": _KIND_ROW, f"{p}kinds": REG.kinds, f"{p}fill": _fill_kind_rows}
+
+    def sizes(at: int, p: str) -> tuple[list[str], dict[str, Any]]:
+        return ["for i, h in enumerate(st.hands):", f"    out[{at} + i] = len(h)"], {}
+
+    return {"phase": phase_, "decision": decision, "hand_sizes": sizes, "pawns": pawns,
+            "track": track, "chains": chains, "discard": discard, "hands": hands,
+            "hand_backs": backs, "fought": flags("fought"), "moved": flags("moved"),
+            "must_leave": flags("must_leave")}
+
+
 # ---------------------------------------------------------------------- the layouts
 def observation_segments(st: State) -> tuple[Segment, ...]:
     """The observation's segments for this game's rules and player count."""
@@ -236,6 +300,13 @@ def observation_segments(st: State) -> tuple[Segment, ...]:
     )
 
 
+def _with_lines(st: State, segs: tuple[Segment, ...]) -> tuple[Segment, ...]:
+    """The segments, those with a loop given their lines too (`_inline`)."""
+    lines = _inline(st)
+    return tuple(s._replace(write=inlined(s.write, lines[s.name])) if s.name in lines else s
+                 for s in segs)
+
+
 def information_state_segments(st: State) -> tuple[Segment, ...]:
     """The observation's segments, then the decisions taken so far."""
     return (*observation_segments(st),
@@ -244,4 +315,6 @@ def information_state_segments(st: State) -> tuple[Segment, ...]:
 
 
 def segments(st: State, kind: str) -> tuple[Segment, ...]:
-    return observation_segments(st) if kind == "observation" else information_state_segments(st)
+    segs = observation_segments(st) if kind == "observation" else \
+        information_state_segments(st)
+    return _with_lines(st, segs)
