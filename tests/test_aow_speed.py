@@ -70,3 +70,36 @@ def test_tables_list_the_rules_legal_actions(players: int) -> None:
                 g.apply(g.sample_chance() if g.is_chance_node() else choose(g))
                 decisions += 1
     assert decisions > 300
+
+
+def test_the_decks_cards_one_by_one_follow_its_counts() -> None:
+    """A sampled draw picks from the deck's cards one by one (`deck_cards`): at every decision
+    of random games, their determinizations and a set position's game, they are the deck's
+    counts, or None (worked out again at the next draw); the invariants catch a deck changed
+    without them."""
+    from artproject.core.aow.chance import cards_of
+    from artproject.core.aow.invariants import _deck_cards
+    from artproject.core.invariants import Violation
+
+    checked = 0
+    for seed in range(8):
+        g = new_game("art-of-war", players=2 + seed % 6, seed=seed)
+        choose = POLICIES["random"](seed)
+        while not g.is_over():
+            for st in (g, g.resample([g.ask if g.ask >= 0 else 0], seed)):
+                assert st.deck_cards is None or st.deck_cards == cards_of(st.deck)
+                checked += st.deck_cards is not None
+            d = g.resample([0], seed + 1)
+            if not d.is_over():
+                d.apply(choose(d))  # a determinization's own draws
+                assert d.deck_cards is None or d.deck_cards == cards_of(d.deck)
+            g.apply(choose(g))
+    assert checked > 100
+    g = new_game("art-of-war", players=3, seed=1, position={"hands": {"p1": ["king"]}})
+    assert g.deck_cards is None or g.deck_cards == cards_of(g.deck)
+    g = new_game("art-of-war", players=3, seed=1)
+    assert g.deck_cards is not None
+    g.deck[g.deck_cards[0]] -= 1  # a card gone from the deck behind the list's back
+    g.deck[-1] += 1
+    with pytest.raises(Violation):
+        _deck_cards(g)

@@ -64,26 +64,18 @@ def draw_now(st: War) -> int:
 def sampled(st: War, size: int) -> int:
     """The seeded generator's draw from the deck's counts (`size` cards, nothing on top):
     the r-th card in card order, taken from the deck."""
-    deck = st.deck
     st.rng = z = (st.rng * LCG_A + LCG_C) & MASK  # (st.next(), written out)
-    r = (z >> 32) % size
-    if r < size >> 1:  # the counts walked from the nearer end
-        kind = 0
-        for n in deck:
-            if r < n:
-                break
-            r -= n
-            kind += 1  # noqa: SIM113 (a plain count costs less than enumerate)
-    else:  # (the r-th card from the front is the (size - 1 - r)-th from the back)
-        r = size - 1 - r
-        kind = len(deck) - 1
-        for n in reversed(deck):
-            if r < n:
-                break
-            r -= n
-            kind -= 1
-    deck[kind] -= 1
+    cards = st.deck_cards  # the deck's cards one by one, in card order
+    if cards is None or len(cards) != size:
+        cards = st.deck_cards = cards_of(st.deck)
+    kind = cards.pop((z >> 32) % size)
+    st.deck[kind] -= 1
     return kind
+
+
+def cards_of(deck: list[int]) -> list[int]:
+    """The cards of a deck's counts one by one, in card order (the state's `deck_cards`)."""
+    return [k for k, n in enumerate(deck) for _ in range(n)]
 
 
 def take(st: War, kind: int) -> None:
@@ -92,6 +84,8 @@ def take(st: War, kind: int) -> None:
         st.deck_top.pop()
         return
     st.deck[kind] -= 1
+    if st.deck_cards is not None:
+        st.deck_cards.remove(kind)
 
 
 def deck_size(st: War) -> int:

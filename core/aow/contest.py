@@ -17,8 +17,8 @@ BLIND: Final = "blind"  # a Fortune Teller's: everyone on the deck's next card (
 class Fight:
     """A challenge under way (see the module's text); `copy()` for a clone of the state."""
 
-    __slots__ = ("added", "attacker", "bet", "card", "defender", "kind", "out", "raised",
-                 "revealed", "seats", "stake", "wise")
+    __slots__ = ("added", "attacker", "bet", "card", "defender", "eligible", "kind", "out",
+                 "raised", "revealed", "seats", "stake", "wise")
 
     def __init__(self, kind: str, attacker: int, defender: int, players: int) -> None:
         self.kind, self.attacker, self.defender = kind, attacker, defender
@@ -30,6 +30,10 @@ class Fight:
         self.seats: list[int] = []  # who took part, in order of play from the attacker
         self.revealed = False
         self.wise = [0, 0]  # the Wise Men rounds: whose turn (an index), passes in a row
+        # who may add a Wise Man in the rounds, in order of play, as the last round found
+        # them (None: worked out at the next round; settle.py's `_wise_round`): no fact of
+        # the challenge's own, so not among its facts
+        self.eligible: list[int] | None = None
 
     def copy(self) -> Fight:
         c = _new(Fight)
@@ -39,7 +43,7 @@ class Fight:
             self.stake.copy(), self.card.copy(), self.out.copy(), self.seats.copy(),
             self.wise.copy())
         c.added = [x.copy() for x in self.added]
-        c.revealed = self.revealed
+        c.revealed, c.eligible = self.revealed, self.eligible
         return c
 
     def __eq__(self, other: object) -> bool:
@@ -60,6 +64,10 @@ class Fight:
 
 
 _new: Final = object.__new__
+# A new challenge's list of Wise Men added for each seat (W8): one empty list shared by them
+# all and never changed (settle.py's `_apply_add` gives the seat a new list), so that a
+# challenge of seven seats makes no seven lists that mostly stay empty.
+NONE_ADDED: Final[list[int]] = []
 
 
 def fight_maker(players: int) -> Callable[[str, int, int], Fight]:
@@ -68,14 +76,14 @@ def fight_maker(players: int) -> Callable[[str, int, int], Fight]:
     the hot path, where a class's call of its `__init__` costs more than a function's, and
     list literals less than lists multiplied and a comprehension."""
     zeros, nones = repr([0] * players), repr([-1] * players)
-    empties = "[" + ", ".join(["[]"] * players) + "]"
+    empties = "[" + ", ".join(["_none"] * players) + "]"  # (no Wise Man added: see `_none`)
     lines = ["def made(kind, attacker, defender):",
              "    f = _new(Fight)",
              "    f.kind, f.attacker, f.defender, f.bet, f.raised = kind, attacker, defender, 0, 0",
              f"    f.stake, f.card, f.added, f.out = {zeros}, {nones}, {empties}, {zeros}",
-             "    f.seats, f.revealed, f.wise = [], False, [0, 0]",
+             "    f.seats, f.revealed, f.wise, f.eligible = [], False, [0, 0], None",
              "    return f"]
-    env: dict[str, Any] = {"_new": _new, "Fight": Fight}
+    env: dict[str, Any] = {"_new": _new, "Fight": Fight, "_none": NONE_ADDED}
     exec(compile("\n".join(lines), f"<fight of {players}>", "exec"), env)  # trusted: our text
     made: Callable[[str, int, int], Fight] = env["made"]
     return made
@@ -85,6 +93,7 @@ def _fight(facts: list[Any]) -> Fight:
     f = _new(Fight)
     (f.kind, f.attacker, f.defender, f.bet, f.raised, f.stake, f.card, f.added, f.out,
      f.seats, f.revealed, f.wise) = facts
+    f.eligible = None
     return f
 
 

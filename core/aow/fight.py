@@ -17,9 +17,8 @@ from typing import TYPE_CHECKING, Any, Final
 from ..actions import Action
 from ..registry import Kind
 from . import contest
-from .cards import to_discard
 from .chance import BLIND as DRAWN
-from .chance import deck_size, take
+from .chance import REVEAL, deck_size, take
 from .contest import BLIND, COLLECTIVE, DUEL, Fight
 from .registry import CARD, PLAYER, REG, TOKENS, P, act, dead_check
 from .rules import Ctx
@@ -76,7 +75,7 @@ def challenge(st: War, attacker: int, defender: int) -> None:
     st.fight = st.tab.new_fight(DUEL, attacker, defender)
     if st.logging:
         st.note("challenge", st.seat(attacker), st.seat(defender))
-    st.queue.append(_ASK_DEFENDER)
+    st.queue.append(ASK_DEFENDER)
     st.ask = attacker
     st.wait = BET  # (ask_bet, written out)
 
@@ -130,6 +129,16 @@ def _apply_play(st: War, a: Action) -> None:
     f.card[a.player] = kind
     if st.logging:
         st.note("face_down", st.seat(a.player), a.arg)
+    q = st.queue  # what the bet or the answer queued runs next: at once (a work-stack round
+    if q:  # trip less): the defender asked, or the cards revealed
+        top = q[-1]
+        if top is ASK_DEFENDER:
+            q.pop()
+            st.ask = f.defender  # (_ask_defender, written out)
+            st.wait = ANSWER
+        elif top is _REVEAL:
+            q.pop()
+            _reveal(st)
 
 
 def _seen_play(a: Action, viewer: int) -> str:
@@ -191,8 +200,9 @@ def _refused_duel(st: War) -> None:
     if st.tab.refused_to_hand:
         st.hands[att].append(kind)
         st.hands[att].sort()
-    else:
-        to_discard(st, [kind], att)
+    else:  # shown, then discarded (to_discard, written out)
+        st.trail.append((len(st.history), REVEAL, att, kind))
+        st.discard[kind] += 1
     f.card[att] = -1
     _close(st, (att,))
 
@@ -254,10 +264,13 @@ def _apply_fold(st: War, a: Action) -> None:
     f.stake = [0] * st.players
     if st.logging:
         st.note("fold", st.seat(a.player))
-    to_discard(st, [f.card[f.attacker]], f.attacker)
-    to_discard(st, [f.card[d]], d)
-    f.card[f.attacker] = f.card[d] = -1
-    st.push(_replace, d, 1)
+    trail, discard, at, att = st.trail, st.discard, len(st.history), f.attacker
+    for p in (att, d):  # each shown, then discarded (to_discard, written out)
+        k = f.card[p]
+        trail.append((at, REVEAL, p, k))
+        discard[k] += 1
+        f.card[p] = -1
+    st.queue.append((_replace, (d, 1)))
     _close(st, (d,))
 
 
@@ -299,7 +312,9 @@ def _collective_end(st: War) -> None:
     att = f.attacker
     st.tokens[att] += f.stake[att]
     f.stake[att] = 0
-    to_discard(st, [f.card[att]], att)
+    k = f.card[att]  # shown, then discarded (to_discard, written out)
+    st.trail.append((len(st.history), REVEAL, att, k))
+    st.discard[k] += 1
     f.card[att] = -1
     _close(st, (att,))
 
@@ -389,7 +404,7 @@ def _match_check(st: War, a: Action) -> str | None:
     return dead_check(st, a)
 
 
-_ASK_DEFENDER: Final = (_ask_defender, ())  # a queue item, shared
+ASK_DEFENDER: Final = (_ask_defender, ())  # a queue item, shared (turn.py queues it too)
 V_BET: Final = REG.verb("bet", PLAYER, TOKENS, apply=_apply_bet, check=_bet_check,
                         help="bet tokens, 1 to all you hold (W5)")
 V_PLAY: Final = REG.verb("play", PLAYER, CARD, apply=_apply_play, check=dead_check,
@@ -413,5 +428,6 @@ RESPONSE: Final = REG.kind("response", _legal_response, (V_MATCH, V_FOLD),
                            "the attacker matches the raise or folds (W7)")
 
 
-__all__ = ["ANSWER", "BET", "BLIND", "COLLECTIVE", "DUEL", "PLAY", "RESPONSE", "V_BET", "V_PLAY",
-           "Fight", "blind_challenge", "challenge", "collective_challenge", "settle_with"]
+__all__ = ["ANSWER", "ASK_DEFENDER", "BET", "BLIND", "COLLECTIVE", "DUEL", "PLAY", "RESPONSE",
+           "V_BET", "V_PLAY", "Fight", "blind_challenge", "challenge", "collective_challenge",
+           "settle_with"]

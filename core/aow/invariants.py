@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Final
 
 from ..actions import Action
 from ..invariants import Violation
+from .chance import cards_of
+from .contest import NONE_ADDED
 
 if TYPE_CHECKING:
     from .state import War
@@ -49,6 +51,22 @@ def _cards(st: War) -> None:
         wrong = next(names[k].name for k in range(len(counts)) if seen[k] != counts[k])
         raise Violation(f"{sum(seen)} cards in play, not {sum(counts)}: {wrong} cards are "
                         "in two places or in none (W1)")
+
+
+def _shared(st: War) -> None:
+    """A new challenge's Wise Men added, one empty list shared by every seat, stays empty
+    (a Wise Man added gives its seat a list of its own: contest.NONE_ADDED)."""
+    if NONE_ADDED:
+        raise Violation("the empty list of Wise Men added that new challenges share was "
+                        "changed: a step appended to it in place")
+
+
+def _deck_cards(st: War) -> None:
+    """The deck's cards one by one (what a sampled draw picks from), when kept, are its
+    counts' (a step that changes the deck otherwise clears them)."""
+    if st.deck_cards is not None and st.deck_cards != cards_of(st.deck):
+        raise Violation("the deck's cards one by one (what a draw picks from) are not its "
+                        "counts': a step changed the deck without them")
 
 
 def _hands(st: War) -> None:
@@ -90,7 +108,7 @@ def _end(st: War) -> None:
         raise Violation(f"won by {st.outcome} with {sum(st.alive)} players alive (W18)")
 
 
-INVARIANTS: Final = (_tokens, _cards, _hands, _dead, _bets, _end)
+INVARIANTS: Final = (_tokens, _cards, _deck_cards, _shared, _hands, _dead, _bets, _end)
 
 
 def _bet_in_reach(before: War, action: Action, after: War) -> None:

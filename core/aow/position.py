@@ -72,6 +72,7 @@ def apply_position(st: War, pos: Mapping[str, Any], locate: Locate = _nowhere,
     read_position(st, pos, st.ENTRIES, rd)
     _place_cards(rd, pos)
     _count_tokens(rd, pos)
+    st.deck_cards = None  # the deck's cards one by one, worked out again at the next draw
 
 
 def position_of(st: War) -> dict[str, Any]:

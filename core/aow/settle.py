@@ -96,32 +96,50 @@ def _wise_round(st: War) -> None:
     not asked."""
     f = st.fight
     assert f is not None
+    elig = f.eligible
+    if elig is None:  # the first round, or a Wise Man added since the last
+        _wise_scan(st, f)
+        return
+    # a pass since the last round: who may add is who might before (a pass changes no hand,
+    # no stake, no card: nothing a rank worked out in play reads), the player asked last
+    # among them
+    n = len(elig)
+    if f.wise[1] >= n:
+        _rounds_over(st)
+        return
+    j = elig.index(st.ask) + 1
+    st.ask = elig[j] if j < n else elig[0]
+    f.wise[0] += 1
+    st.queue.append(_WISE_ROUND)
+    st.wait = WISE
+
+
+def _wise_scan(st: War, f: Fight) -> None:
+    """`_wise_round` working out who may add: the players still in the comparison whose card
+    can win (its rank 0 or more), holding a card."""
     i, passes = f.wise
     # the next in order of play after the player asked last, who may have added their last
     # card and left the rounds: counting along those asked would skip the one after them (W8)
     order = f.seats
     last = order.index(st.ask) if i else -1
-    # the players still in the comparison whose card can win (its rank 0 or more), holding a
-    # card: how many, the first, the first after the player asked last
     t = st.tab
     can_win, card, out, hands = t.can_win, f.card, f.out, st.hands
-    asked = 0
-    first = after = -1
+    elig: list[int] = []
+    after = -1
     at = 0
     for p in order:
         w = can_win[card[p]]  # (no card, -1: the last entry, 0)
         if w and not out[p] and hands[p] and (
                 w == 1 or t.cards[card[p]].rank(st, t.ctx[p]) >= 0):
-            asked += 1
-            if first < 0:
-                first = p
+            elig.append(p)
             if after < 0 and at > last:
                 after = p
         at += 1  # noqa: SIM113 (a plain count costs less than enumerate)
-    if not asked or passes >= asked:
+    if not elig or passes >= len(elig):
         _rounds_over(st)
         return
-    st.ask = after if after >= 0 else first
+    f.eligible = elig  # (never changed: a copy of the challenge shares it)
+    st.ask = after if after >= 0 else elig[0]
     f.wise[0] = i + 1
     st.queue.append(_WISE_ROUND)
     st.wait = WISE
@@ -156,17 +174,26 @@ def _apply_add(st: War, a: Action) -> None:
     assert f is not None
     kind = st.tab.index[a.arg]
     st.hands[a.player].remove(kind)
-    f.added[a.player].append(kind)
+    f.added[a.player] = [*f.added[a.player], kind]  # (a new list: see contest.NONE_ADDED)
     f.wise[1] = 0
+    f.eligible = None  # (a hand changed: who may add is worked out again)
     st.trail.append((len(st.history), REVEAL, a.player, kind))  # (st.record, written out)
     if st.logging:
         st.note("add", st.seat(a.player), a.arg)
+    q = st.queue  # the round that asked, queued, runs next: at once (a round trip less)
+    if q and q[-1] is _WISE_ROUND:
+        q.pop()
+        _wise_round(st)
 
 
 def _apply_pass(st: War, a: Action) -> None:
     f = st.fight
     assert f is not None
     f.wise[1] += 1
+    q = st.queue  # (as after an added Wise Man)
+    if q and q[-1] is _WISE_ROUND:
+        q.pop()
+        _wise_round(st)
 
 
 # ====================================================================== the comparison
@@ -193,22 +220,41 @@ def _keyed(st: War, f: Fight) -> tuple[list[int], list[tuple[int, int]]]:
     return alive, keys
 
 
+def _winners(st: War, f: Fight) -> tuple[int, ...]:
+    """The players whose card can win (its rank 0 or more, W9) with the highest rank, then
+    the highest total (W8, W12), in order of play from the attacker (W3): `_keyed`'s
+    places, the best found in the same pass (no lists)."""
+    t = st.tab
+    cards, ctx, ranks, card, out, added = t.cards, t.ctx, t.ranks, f.card, f.out, f.added
+    best_rank = best_total = 0
+    winners: tuple[int, ...] = ()
+    for p in f.seats:
+        k = card[p]
+        if k >= 0 and not out[p]:
+            r = ranks[k]
+            if r is None:
+                r = cards[k].rank(st, ctx[p])
+            if r >= 0:
+                total = cards[k].score
+                for a in added[p]:
+                    total += cards[a].bonus
+                if not winners or r > best_rank or (r == best_rank and total > best_total):
+                    best_rank, best_total, winners = r, total, (p,)
+                elif r == best_rank and total == best_total:
+                    winners += (p,)
+    return winners
+
+
 def compare(st: War) -> None:
     """The highest rank and total wins (W9); even scores (W10, W14); no winner (W9)."""
     f = st.fight
     assert f is not None
-    alive, keys = _keyed(st, f)
-    if len(f.seats) < 2 or not alive:
+    winners = _winners(st, f)
+    if len(f.seats) < 2 or not winners:
         no_contest(st, ())
         return
-    best = keys[0]
-    winners: tuple[int, ...] = ()
-    for p, key in zip(alive, keys, strict=True):  # (in order of play from the attacker, W3)
-        if key > best:
-            best, winners = key, (p,)
-        elif key == best:
-            winners += (p,)
     if st.logging:
+        alive, keys = _keyed(st, f)
         st.note("compare", *(f"{st.seat(p)}={key[1]}"
                              for p, key in zip(alive, keys, strict=True)))
     if len(winners) == 1:
@@ -220,17 +266,17 @@ def compare(st: War) -> None:
 
 
 def _engaged(st: War, f: Fight) -> None:
-    """Every engaged card goes face up to the discard pile (seed; W8)."""
+    """Every engaged card goes face up to the discard pile (seed; W8). (Every caller closes
+    the challenge next, `st.fight = None`: its face-down cards and Wise Men are left as
+    they are on it.)"""
     discard, card, added = st.discard, f.card, f.added
     for p in f.seats:
         k = card[p]
         if k >= 0:
             discard[k] += 1  # (to_discard of what was shown: written out)
-            card[p] = -1
         if added[p]:
             for k in added[p]:
                 discard[k] += 1
-            added[p] = []
 
 
 def _win(st: War, w: int) -> None:
@@ -253,7 +299,7 @@ def _win(st: War, w: int) -> None:
     _engaged(st, f)
     if card.collateral:
         st.queue.append((replace, (w, draws)))
-        close(st, (w,), card.collateral)
+        close(st, (w,), st.tab.collateral[card.index])
         return
     close(st, (w,))  # (it queues nothing here: the draws, queued, would run next)
     replace(st, w, draws)
@@ -308,29 +354,27 @@ def no_contest(st: War, winners: tuple[int, ...]) -> None:
 
 # ====================================================================== after the stakes
 def close(st: War, winners: tuple[int, ...], collateral: tuple[Any, ...] = ()) -> None:
-    """The challenge is settled: the winning card's collateral damage (W9), then note who
-    took each last card or token (W17); replacement draws come after (W16)."""
+    """The challenge is settled: the winning card's collateral damage (W9: its steps queued
+    for each seat, `Tables.collateral`), then note who took each last card or token (W17);
+    replacement draws come after (W16)."""
     st.fight = None
     st.ask = -1
     if collateral and winners:
-        st.queue.append((doom, (winners,)))
-        st.push_ops(collateral, st.tab.ctx[winners[0]])
-        return
+        q = st.queue
+        q.append((doom, (winners,)))
+        q += collateral[winners[0]]  # (st.push_ops of the text's steps for the first winner,
+        return  # made once: tables.py)
     tokens, hands = st.tokens, st.hands  # (queued, `doom` would run next: every caller
     if 0 not in tokens and [] not in hands:  # closes last; its case of all living, none
-        _undoomed(st)  # doomed, written out)
+        none = st.tab.no_doom  # doomed, written out: the lists of who took a last card or
+        # token all None, kept where they are so already: a comparison costs less than two
+        # new lists)
+        if st.doom_cards != none:
+            st.doom_cards = none.copy()
+        if st.doom_tokens != none:
+            st.doom_tokens = none.copy()
         return
     doom(st, winners)
-
-
-def _undoomed(st: War) -> None:
-    """Nobody is doomed (W17): the lists of who took a last card or token all None (kept
-    where they are so already: a comparison costs less than two new lists)."""
-    none = st.tab.no_doom
-    if st.doom_cards != none:
-        st.doom_cards = none.copy()
-    if st.doom_tokens != none:
-        st.doom_tokens = none.copy()
 
 
 def doom(st: War, winners: tuple[int, ...]) -> None:
@@ -338,7 +382,11 @@ def doom(st: War, winners: tuple[int, ...]) -> None:
     winner(s) (none: no winner); a player who has some again is not."""
     alive, hands, tokens = st.alive, st.hands, st.tokens
     if 0 not in tokens and [] not in hands:  # all living (the dead hold nothing), none doomed
-        _undoomed(st)  # (C-level scans; the loop below, written out)
+        none = st.tab.no_doom  # (C-level scans; the loop below, written out, as in close)
+        if st.doom_cards != none:
+            st.doom_cards = none.copy()
+        if st.doom_tokens != none:
+            st.doom_tokens = none.copy()
         return
     cards, doom_tokens = st.doom_cards, st.doom_tokens
     for p in st.tab.seats:
@@ -359,8 +407,11 @@ def replace(st: War, w: int, n: int) -> None:
     Massacre or Fortune Teller drawn is resolved at once."""
     if n <= 0 or not st.alive[w] or st.fated[w] or len(st.hands[w]) >= st.tab.hand_limit:
         return
-    st.queue.append((replace, (w, n - 1)))
+    q = st.queue
+    q.append(item := (replace, (w, n - 1)))
     draw_into_hand(st, w)
+    if n == 1 and q[-1] is item and st.wait is None:  # the last draw, which queued nothing:
+        q.pop()  # the step queued for the next would do nothing (it runs next: dropped)
 
 
 _COMPARE: Final = (compare, ())  # queue items, shared

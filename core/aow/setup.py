@@ -7,11 +7,12 @@ from a set position (scenarios) deals from its seed at once, then sets the posit
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from typing import TYPE_CHECKING, Any, Final
 
 from ..errors import GameError, closest
 from ..fields import make_copier
-from ..generator import LCG_A, LCG_C, MASK, rng_state
+from ..generator import rng_state
 from .chance import DEAL, take
 from .rules import WarRules
 from .tables import tables
@@ -34,6 +35,8 @@ def new(cls: type[War], rules: WarRules, players: int, seed: int, start: bool = 
         copier = _copier(cls, rules, players)
     st: War = copier(seed, rng_state(seed), chance == "explicit", log)
     if start and st.explicit:  # each card dealt a chance node, then the first turn
+        t = st.tab  # (W1: the cards left out of the deal set aside until it is over)
+        st.deck, st.aside = t.deal_deck.copy(), t.deal_aside.copy()
         st.push(start_turn)
         _deal(st)
         st._run()
@@ -65,9 +68,11 @@ def _copier(cls: type[War], rules: WarRules, players: int) -> Any:
     st.centre = rules.p("setup.centre_tokens")
     st.out = rules.p("components.tokens") - st.centre - sum(st.tokens)
     st.hands = [[] for _ in range(players)]
-    st.deck = [c.count if c.deal else 0 for c in rules.cards]
-    st.aside = [0 if c.deal else c.count for c in rules.cards]  # W1: left out of the deal
-    st.deck_top, st.discard = [], [0] * len(rules.cards)
+    # the deck as it is once the cards left out of the deal are back in it (W1), before the
+    # deal takes its cards: `_deal_fresh` deals from it (the explicit deal sets them aside)
+    st.deck = [c.count for c in rules.cards]
+    st.aside = [0] * len(rules.cards)
+    st.deck_top, st.discard, st.deck_cards = [], [0] * len(rules.cards), None
     st.fight = None
     st.doom_cards, st.doom_tokens = [None] * players, [None] * players
     st.fated, st.deaths, st.drawn = [0] * players, [], ()
@@ -88,26 +93,31 @@ def _deal(st: War) -> None:
 def _deal_fresh(st: War) -> None:
     """`_deal`'s cards drawn from the seeded generator at once, as its queued steps would draw
     them with sampled chance, then `_shuffle_back`, in one pass, for a game just copied from
-    its template (nothing on top of the deck, nothing played, the cards left out aside)."""
+    its template (nothing on top of the deck, nothing played; the cards left out of the deal
+    already back in the deck: it deals from `t.deal_cards`, they are not among them)."""
     t = st.tab
     # the deck's cards in card order (a new game's deck is the deal's: `_copier`): the r-th is
     # the kind chance.py's `sampled` finds for r, and it stays in order as cards
     # leave it
     cards = t.deal_cards.copy()
     deck, hands, trail, entries = st.deck, st.hands, st.trail, t.deal_entries
-    z = st.rng
-    for left, p in t.deal_steps:  # p1 to pN, and round again: the cards left, the seat
-        z = (z * LCG_A + LCG_C) & MASK  # (st.next(), written out)
-        kind = cards.pop((z >> 32) % left)
+    # the generator's states for the whole deal at once (tables.py's `_ahead`): the same
+    # draws as a step of `st.next()` a card
+    b = (st.rng * t.deal_mul + t.deal_add).to_bytes(t.deal_bytes, "little")
+    for (left, p), hi in zip(t.deal_steps, t.deal_his.unpack(b)):  # noqa: B905 (equal
+        # lengths, by `_ahead`; strict= is a keyword call, a dict made each game)
+        kind = cards.pop(hi % left)  # p1 to pN, and round again: the cards left, the seat
         deck[kind] -= 1
         hands[p].append(kind)
         trail.append(entries[p][kind])  # (0, DEAL, p, kind), made once (st.record's)
-    st.rng = z
+    if b:
+        st.rng = int.from_bytes(b[-16:-8], "little")  # the last state
     for hand in hands:
         hand.sort()
-    for k, n in t.left_out:  # W1: the cards left out of the deal go back into the deck
-        deck[k] += n
-    st.aside = [0] * len(deck)
+    for k, run in t.left_runs:  # the deck's cards one by one (`sampled` draws from them):
+        i = bisect_left(cards, k)  # the deal's left, and the cards left out of it (W1)
+        cards[i:i] = run
+    st.deck_cards = cards
     if st.logging:
         for _, _, p, kind in trail:
             st.note("deal", st.seat(p), t.names[kind])
@@ -133,6 +143,7 @@ def _shuffle_back(st: War) -> None:
     for k, n in t.left_out if aside == t.deal_aside else enumerate(aside):
         deck[k] += n
     st.aside = [0] * len(aside)
+    st.deck_cards = None  # (worked out again at the next draw)
 
 
 def begin(st: War) -> None:

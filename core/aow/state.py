@@ -80,6 +80,9 @@ WAR_FIELDS: Final = (
         PRIVATE, read=False, expects=_PER_PLAYER.format("lists of card names",
                                                          "card names")),)),
     Field("deck", LIST, HIDDEN, fp="deck"),  # cards left, by kind (no order: a draw picks)
+    # the same cards one by one in card order, or None (worked out again when needed): what a
+    # sampled draw picks from (chance.py's `sampled`); no fact of its own
+    Field("deck_cards", COPY, MACHINE),
     Field("aside", LIST, PUBLIC, fp="aside"),  # left out of the deal, by kind (W1)
     Field("deck_top", LIST, HIDDEN, fp="deck_top", entries=(_entry(
         "deck_top", list[str], "cards put on top of the deck, the first listed drawn first",
@@ -132,6 +135,7 @@ class War(Machine):
     out: int
     hands: list[list[int]]
     deck: list[int]
+    deck_cards: list[int] | None
     aside: list[int]
     deck_top: list[int]
     discard: list[int]
@@ -301,7 +305,14 @@ class War(Machine):
         return [0.0 if self.alive[p] else -1.0 for p in range(self.players)]
 
     shaped_score = ai.shaped_score
-    resample = ai.resample
+
+    def resample(self, players: Any, seed: int) -> War:
+        """A determinization (ai.py's `resample`): its deck dealt anew, so its cards one by
+        one are worked out again at its first draw."""
+        c = ai.resample(self, players, seed)
+        c.deck_cards = None
+        return c
+
     utility = ai.utility
     shown = ai.shown
 
@@ -328,6 +339,8 @@ class War(Machine):
 
     def _after_unpickle(self) -> None:
         self.tab = tables(self.rules, self.players)
+        if not hasattr(self, "deck_cards"):  # (pickled before the field was)
+            self.deck_cards = None
 
     def _op_ref(self, fn: Any) -> Any:
         return pickling.op_ref(self, fn)

@@ -8,9 +8,11 @@ the rules worked out plainly at every decision of many games.
 
 from __future__ import annotations
 
+from struct import Struct
 from typing import Any, Final
 
 from ..actions import Action
+from ..generator import LCG_A, LCG_C, MASK
 from .chance import DEAL
 from .contest import fight_maker
 from .registry import REG, P, act
@@ -23,13 +25,14 @@ class Tables:
     """Constants and interned actions for one set of rules and team size."""
 
     __slots__ = ("accept", "adds", "all_challenged", "answer_lists", "bet_lists", "bets",
-                 "bonus_kinds", "can_win", "cards", "cards_dealt", "challenges", "ctx",
-                 "deal_aside", "deal_cards", "deal_deck", "deal_entries", "deal_seats",
-                 "deal_steps", "discards", "draw", "fold", "hand_limit", "index", "left_out",
-                 "match", "names", "new_fight", "no_cards", "no_doom", "order", "others", "pass_",
-                 "pass_lists", "plays", "raise_limit", "raises", "ranks", "refuse",
-                 "refuse_lists", "refused_to_hand", "response_lists", "seats", "share_rank",
-                 "take", "turn_limit", "turn_lists")
+                 "bonus_kinds", "can_win", "cards", "cards_dealt", "challenges", "collateral",
+                 "ctx", "deal_add", "deal_aside", "deal_bytes", "deal_cards", "deal_deck",
+                 "deal_entries", "deal_his", "deal_mul", "deal_seats", "deal_steps", "discards",
+                 "draw", "fold", "hand_limit", "index", "left_out", "left_runs", "match", "names",
+                 "new_fight", "no_cards", "no_doom", "order", "others", "pass_", "pass_lists",
+                 "plays", "raise_limit", "raises", "ranks", "refuse", "refuse_lists",
+                 "refused_to_hand", "response_lists", "seats", "share_rank", "take", "turn_limit",
+                 "turn_lists")
 
     def __init__(self, rules: WarRules, players: int) -> None:
         self._constants(rules, players)
@@ -43,6 +46,7 @@ class Tables:
         self.deal_deck = [c.count if c.deal else 0 for c in rules.cards]
         self.deal_aside = [0 if c.deal else c.count for c in rules.cards]
         self.left_out = tuple((c.index, c.count) for c in rules.cards if not c.deal and c.count)
+        self.left_runs = tuple((k, [k] * n) for k, n in self.left_out)  # each kind's cards
         self.deal_cards = [c.index for c in rules.cards if c.deal for _ in range(c.count)]
         self.turn_limit: int = rules.p("rules.turn_limit")
         self.raise_limit: int = rules.p("rules.raise_limit")
@@ -58,6 +62,10 @@ class Tables:
 
     def _orders(self, rules: WarRules, players: int) -> None:
         self.ctx = tuple(Ctx(p) for p in range(players))  # whom a card's text runs for
+        # each card's collateral damage (W9) as the work stack's items for each seat it runs
+        # for, the last step first (what `push_ops` queues): settle.py's `close` adds them
+        self.collateral = tuple(tuple(tuple((op, (ctx,)) for op in reversed(c.collateral))
+                                      for ctx in self.ctx) for c in rules.cards)
         # the seats, and from each the seats in order of play (W3): with it first (`order`),
         # and the others after it (`others`) (a loop over a range made each time costs more)
         self.seats = tuple(range(players))
@@ -71,6 +79,8 @@ class Tables:
                                     strict=True))
         self.deal_entries = tuple(tuple((0, DEAL, p, k) for k in range(len(rules.cards)))
                                   for p in self.seats)
+        self.deal_mul, self.deal_add, self.deal_his, self.deal_bytes = _ahead(
+            len(self.deal_steps))
         self.order = tuple(tuple((p + i) % players for i in range(players)) for p in self.seats)
         self.others = tuple(row[1:] for row in self.order)
         # a dead player's cards dealt to the killers highest score first (W17), then by kind
@@ -130,6 +140,23 @@ class Tables:
         self.response_lists = tuple(([self.match[p], self.fold[p]], [self.fold[p]])
                                     for p in seats)
         self.pass_lists = tuple([self.pass_[p]] for p in seats)
+
+
+def _ahead(n: int) -> tuple[int, int, Struct, int]:
+    """The generator's next `n` states at once, for the deal (setup.py): its k-th state from
+    z is A^k z + C_k (mod 2^64), so one product z * mul + add, each state in a slot of 128
+    bits of its own (A^k z + C_k < 2^128: no carry into the next slot), holds them all;
+    written out as `n * 16` bytes (little-endian), `his` reads each state's high 32 bits (the
+    generator's output), and the last 16 bytes' first 8 are the last state. The same draws
+    as n steps of `Machine.next`, at a few big-number operations instead of five a step."""
+    mul = add = 0
+    a, c = 1, 0
+    for k in range(n):
+        a = a * LCG_A & MASK
+        c = (c * LCG_A + LCG_C) & MASK
+        mul |= a << (128 * k)
+        add |= c << (128 * k)
+    return mul, add, Struct("<" + "4xI8x" * n), 16 * n
 
 
 def _can_win(ranks: tuple[int | None, ...]) -> tuple[int, ...]:

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Final
 from ..actions import Action
 from .cards import draw_into_hand, trim
 from .chance import TAKEN
-from .fight import challenge
+from .contest import DUEL
+from .fight import ASK_DEFENDER, BET
 from .registry import PLAYER, REG, SEAT_OF, TARGET, P, dead_check
 
 if TYPE_CHECKING:
@@ -48,8 +49,11 @@ def _legal_turn(st: War) -> list[Action]:
     # (the deck compared with an empty one: a comparison, not a call of any())
     draw = len(st.hands[p]) < t.hand_limit and (st.deck_top or st.deck != t.no_cards)
     alive = st.alive
-    if 0 not in alive:  # everyone living: the listing made once (tables.py), as it is
-        return t.turn_lists[p][(2 if draw else 0) + (1 if st.centre else 0)]
+    if 0 not in alive:  # everyone living: the listing made once (tables.py), as it is, by
+        lists = t.turn_lists[p]  # whether the player may draw (2) and take (1)
+        if draw:
+            return lists[3] if st.centre else lists[2]
+        return lists[1] if st.centre else lists[0]
     out = []
     if draw:
         out.append(t.draw[p])
@@ -80,8 +84,16 @@ def _apply_take(st: War, a: Action) -> None:
 
 
 def _apply_challenge(st: War, a: Action) -> None:
-    st.queue.append(_END_TURN)
-    challenge(st, a.player, SEAT_OF[str(a.arg)])  # (a listed challenge names its target pN)
+    """W4: the challenge (fight.py's `challenge`, written out), then the turn's end."""
+    attacker, defender = a.player, SEAT_OF[a.arg]  # type: ignore[index]  # (a listed challenge
+    st.fight = st.tab.new_fight(DUEL, attacker, defender)  # names its target pN)
+    if st.logging:
+        st.note("challenge", st.seat(attacker), st.seat(defender))
+    q = st.queue
+    q.append(_END_TURN)
+    q.append(ASK_DEFENDER)
+    st.ask = attacker
+    st.wait = BET  # a bet, a face-down card, the answer
 
 
 def _challenge_check(st: War, a: Action) -> str | None:
@@ -104,7 +116,19 @@ def end_turn(st: War) -> None:
     or the next turn; a killer over the hand limit discards down to it first."""
     if 0 not in st.tokens and [] not in st.hands and 1 not in st.fated:  # (the dead hold
         t = st.tab  # nothing: all live, nobody dies; C-level scans): the next seat's turn
-        st.current = t.others[st.current][0]
+        st.current = p = t.others[st.current][0]
+        if st.turn < t.turn_limit:  # (start_turn, written out, but for the limit, W18)
+            st.turn += 1
+            none = t.no_doom
+            if st.doom_cards != none:
+                st.doom_cards = none.copy()
+            if st.doom_tokens != none:
+                st.doom_tokens = none.copy()
+            if st.logging:
+                st.note("turn", st.turn, st.seat(p))
+            st.ask = p
+            st.wait = TURN
+            return
         start_turn(st)
         return
     _dying(st)

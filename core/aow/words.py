@@ -154,10 +154,23 @@ def _for_each(comp: Compiler, s: a.ForEach, bound: frozenset[str]) -> str:
         # one after the other, so they run now, in the same order
         return (f"for _p in st.order_from(ctx.player, {s.others}):\n"
                 f"    {body}(st, {ctxs}[_p])")
+    if s.cond is None and _one_card(s.body):
+        # `lose 1 card`: each player's step, when it runs, only queues that player's discard
+        # (a living player's, always one: the order holds the living), so each discard is
+        # queued at once in its player's place instead, the first player's on top: the
+        # same discards asked in the same order, as many steps queued at each
+        return (f"for _p in reversed(st.order_from(ctx.player, {s.others})):\n"
+                "    st.lose_cards(_p, 1)")
     return (f"_items = []\nfor _p in st.order_from(ctx.player, {s.others}):\n"
             f"    _c = {ctxs}[_p]\n"
             f"    if {cond}:\n        _items.append(({body}, _c))\n"
             "st.push_many(_items)")
+
+
+def _one_card(s: a.Stmt) -> bool:
+    """`lose 1 card` alone (its step queues one discard and does nothing else)."""
+    return (isinstance(s, a.Lose) and len(s.amounts) == 1 and s.amounts[0].count == 1
+            and s.amounts[0].kind in ("card", "cards"))
 
 
 def _tokens_only(s: a.Stmt) -> bool:
