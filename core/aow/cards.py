@@ -15,8 +15,7 @@ from bisect import insort
 from typing import TYPE_CHECKING, Any, Final
 
 from ..actions import Action
-from ..generator import LCG_A, LCG_C, MASK
-from .chance import DRAW, REVEAL, cards_of, draw_now, take
+from .chance import DRAW, REVEAL, draw_now, sampled, take
 from .registry import CARD, PLAYER, REG, SEATS, dead_check
 
 if TYPE_CHECKING:
@@ -35,22 +34,7 @@ def draw_into_hand(st: War, p: int) -> None:
     if st.explicit:
         st.chance(DRAW, _drawn, (p,))
         return
-    # (the machine's `chance`, sampled, at once: chance.py's `sampled` and `_into_hand`,
-    # written out)
-    st.rng = z = (st.rng * LCG_A + LCG_C) & MASK
-    cards = st.deck_cards  # the deck's cards one by one, in card order
-    if cards is None or len(cards) != size:
-        cards = st.deck_cards = cards_of(st.deck)
-    kind = cards.pop((z >> 32) % size)
-    st.deck[kind] -= 1
-    st.trail.append((len(st.history), DRAW, p, kind))  # (st.record, written out)
-    card = st.tab.cards[kind]
-    if card.on_draw:  # played at once, replaced by nothing (W14, W15)
-        _played_at_once(st, card, p)
-        return
-    insort(st.hands[p], kind)
-    if st.logging:
-        st.note("draw", st.seat(p), card.name)
+    _into_hand(st, sampled(st, size), p)  # (the machine's `chance`, sampled, at once)
 
 
 def _drawn(st: War, name: Any, p: int) -> None:
