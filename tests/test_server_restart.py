@@ -170,14 +170,20 @@ def test_a_sigkill_mid_game_loses_no_move_and_applies_none_twice(
     _stored_once(db, [g["id"] for g in games])
 
 
-def test_ctrl_c_closes_the_connections_and_exits_130(tmp_path: Path,
-                                                    procs: list[Process]) -> None:
-    p = Process(tmp_path / "games.db")
-    procs.append(p)
+def _watched(p: Process) -> tuple[dict[str, Any], Client]:
+    """A new two-person Art of War game on the server, and a spectator welcomed to it."""
     g = p.http.post("/api/games", json={"game": "art-of-war",
                                         "seats": ["person", "person"]}).json()
     c = Client(p.ws_url, g["id"], {"type": "hello", "spectate": True})
     c.until(lambda m: m["type"] == "welcome")
+    return g, c
+
+
+def test_ctrl_c_closes_the_connections_and_exits_130(tmp_path: Path,
+                                                    procs: list[Process]) -> None:
+    p = Process(tmp_path / "games.db")
+    procs.append(p)
+    _, c = _watched(p)
     p.proc.send_signal(signal.SIGINT)
     from websockets.exceptions import ConnectionClosed
 
@@ -199,10 +205,7 @@ def test_a_server_started_with_ctrl_c_ignored_keeps_ignoring_it(tmp_path: Path,
     suite started that way saw its servers exit 0 instead of 130); SIGTERM stops it."""
     p = Process(tmp_path / "games.db", sigint_ignored=True)
     procs.append(p)
-    g = p.http.post("/api/games", json={"game": "art-of-war",
-                                        "seats": ["person", "person"]}).json()
-    c = Client(p.ws_url, g["id"], {"type": "hello", "spectate": True})
-    c.until(lambda m: m["type"] == "welcome")
+    g, c = _watched(p)
     p.proc.send_signal(signal.SIGINT)
     with pytest.raises(subprocess.TimeoutExpired):
         p.proc.wait(1.5)
