@@ -59,9 +59,10 @@ class Seated:
     node the chance outcomes' ids."""
 
     __slots__ = ("_at", "_n", "_owners", "_space", "decisions", "game", "limit", "marks",
-                 "seats", "steps", "turn")
+                 "seats", "steps", "team", "turn")
     game: Machine
     seats: str
+    team: bool  # one seat, the whole team (`seats` is TEAM_SEATS)
 
     def __init__(self, game: Machine, seats: str = TEAM_SEATS,
                  max_decisions: int | None = None, like: Seated | None = None) -> None:
@@ -72,7 +73,7 @@ class Seated:
             self._again(game, like, max_decisions)
             return
         check_seating(game, seats)
-        self.game, self.seats = game, seats
+        self.game, self.seats, self.team = game, seats, seats == TEAM_SEATS
         self.limit = game.max_game_length() if max_decisions is None else max_decisions
         if self.limit < 1:
             raise GameError(f"max_decisions must be at least 1, not {self.limit}")
@@ -88,7 +89,7 @@ class Seated:
 
     def _again(self, game: Machine, like: Seated, max_decisions: int | None) -> None:
         """`__init__` for a game like `like`'s: its tables shared, the rest new."""
-        self.game, self.seats = game, like.seats
+        self.game, self.seats, self.team = game, like.seats, like.team
         self.limit = game.max_game_length() if max_decisions is None else max_decisions
         if self.limit < 1:
             raise GameError(f"max_decisions must be at least 1, not {self.limit}")
@@ -99,10 +100,6 @@ class Seated:
     @property
     def space(self) -> ActionSpace:  # the numbered actions (one for the rules and count)
         return self._space
-
-    @property
-    def team(self) -> bool:
-        return self.seats == TEAM_SEATS
 
     def num_seats(self) -> int:
         return 1 if self.team else self.game.num_players()
@@ -446,7 +443,7 @@ class Seated:
     # ---------------------------------------------------------------- copies
     def clone(self) -> Seated:
         c = Seated.__new__(Seated)
-        c.game, c.seats, c.limit = self.game.clone(), self.seats, self.limit
+        c.game, c.seats, c.team, c.limit = self.game.clone(), self.seats, self.team, self.limit
         c.turn, c.marks, c.steps, c.decisions = self.turn, self.marks, self.steps, self.decisions
         r = self._at  # the same position: the same seat, ids and arrays (`made`: what is
         # kept there is the position's alone, and each copy moving on makes its own)

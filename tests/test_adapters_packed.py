@@ -305,3 +305,20 @@ def test_a_game_seed_drawn_from_a_generator_is_the_one_integers_gives() -> None:
     other = np.random.Generator(np.random.MT19937(3))
     assert seed_from(other) == int(np.random.Generator(np.random.MT19937(3)).integers(
         0, 2**62))
+
+
+def test_an_agent_s_action_space_contains_what_discrete_contains() -> None:
+    """PettingZoo's action spaces (`Ids`: a plain int answered by its range at once) hold
+    just what Gymnasium's Discrete of the same size holds, for ids in and out of range,
+    bools, numpy's integers, floats, arrays and other things."""
+    from gymnasium import spaces
+
+    from artproject.adapters.pettingzoo import Ids
+
+    for n in (1, 2, 362):
+        mine, theirs = Ids(n), spaces.Discrete(n)
+        for x in (*range(-3, n + 3), 2**63, -2**63 - 1, 2**70, True, False, np.int64(1),
+                  np.int16(n - 1), np.uint64(n), np.int64(-1), 1.0, 0.5, np.float32(0),
+                  np.array(0), np.array([0]), None, "0", [0]):
+            assert mine.contains(x) == theirs.contains(x), (n, x)
+        assert mine == theirs and isinstance(mine, spaces.Discrete)

@@ -64,6 +64,23 @@ def env(**kwargs: Any) -> AECEnv:
     return wrappers.OrderEnforcingWrapper(e)
 
 
+class Ids(spaces.Discrete):
+    """The ids 0 to n - 1 (an agent's action space): Gymnasium's Discrete, whose
+    `contains` answers a plain int by its range at once (Discrete's own asks numpy for the
+    dtype's bounds and a cast first, several thousand instructions; PettingZoo's `env()`
+    asks it every step); anything else it asks Discrete (tests/test_adapters_packed.py
+    compares the two)."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__(n)
+        self._end = int(self.start) + int(self.n)
+
+    def contains(self, x: Any) -> bool:
+        if type(x) is int:  # (not a bool, nor numpy's: Discrete's rules for those)
+            return 0 <= x < self._end
+        return bool(super().contains(x))
+
+
 class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
     """A kernel game as an AEC environment (see the module's text)."""
 
@@ -92,7 +109,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         self._packers = Packers()  # the seats' tensors, kept across positions and games
         self.metadata = {**self.metadata, "name": f"artproject_{game.replace('-', '_')}_v0"}
         n = s.num_distinct_actions()
-        self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
+        self.action_spaces = {a: Ids(n) for a in self.possible_agents}
         self.observation_spaces = {a: spaces.Dict({
             "observation": box(s.layout("observation")),
             "action_mask": spaces.Box(0, 1, (n,), np.int8)}) for a in self.possible_agents}
