@@ -259,8 +259,9 @@ class Seated:
         if i not in legal:
             raise IllegalActionError(self._why(i, cur, legal))
         self.steps += 1
-        if i >= space.size:
-            self.turn = i - space.size
+        n = space.decisions.size  # (the game's own ids: ActionSpace.size, not its property)
+        if i >= n:
+            self.turn = i - n
             self.marks = (*self.marks, (self.decisions, self.turn))
             return
         self.game.apply(space.decisions.action(i))

@@ -322,3 +322,25 @@ def test_an_agent_s_action_space_contains_what_discrete_contains() -> None:
                   np.array(0), np.array([0]), None, "0", [0]):
             assert mine.contains(x) == theirs.contains(x), (n, x)
         assert mine == theirs and isinstance(mine, spaces.Discrete)
+
+
+@pytest.mark.parametrize("game", ["art-of-war", "art-project"])
+def test_openspiel_s_new_states_share_the_game_s_first_until_changed(game: str) -> None:
+    """OpenSpiel's new states share the game's first state (it makes one to size each
+    tensor it hands out) until one is changed or its `seated` asked for: a state played
+    on, or whose `seated` is played on, leaves every other new state at the start."""
+    pyspiel = pytest.importorskip("pyspiel")
+    import artproject.adapters.openspiel  # noqa: F401 (registers the games)
+
+    spiel = pyspiel.load_game("python_" + game.replace("-", "_"), {"players": 2})
+    a, b = spiel.new_initial_state(), spiel.new_initial_state()
+    first = str(a)
+    for _ in range(6):
+        a.apply_action(a.chance_outcomes()[0][0] if a.is_chance_node() else
+                       a.legal_actions()[0])
+    assert str(a) != first and str(b) == first
+    c = spiel.new_initial_state()
+    c.seated.apply(c.legal_actions()[0])
+    assert str(c) != first
+    assert str(spiel.new_initial_state()) == str(b) == first
+    assert spiel.new_initial_state().seated is not spiel.proto

@@ -184,7 +184,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
             shaped = s.shaped()
             for a, r in zip(self.agents, self._potential.pay(s, shaped), strict=True):
                 rewards[a] = float(r)
-        cur = s.current()
+        cur = s.now()[4]  # (the seat to act now: current()'s, without its second check)
         if cur == TERMINAL:
             self._end()
         else:
