@@ -199,11 +199,11 @@ class Seated:
         legal = st.legal_cache  # (read, never changed: legal_actions() would copy it)
         if legal is None:
             legal = st.legal_actions()
-        named, plain, splits, known = self._owners
+        named, plain, splits, known, interned, _ = self._owners
         key = tuple(legal)  # (the same actions come round again: what they give is kept)
         got: tuple[int | None, Any] | None = known.get(key)
         if got is None or (got[1] is None and self.team):
-            got = _known(known, key, named, space, self.team)
+            got = _known(known, key, named, space, interned, self.team)
         who, ids = got
         if self.team:
             return 0, ids
@@ -272,14 +272,16 @@ class Seated:
         """The id the seat to act takes toward the game's `action` (a policy's choice for the
         whole team): the action's own id when it is the seat's, else the delegation to the
         player whose own action it is; IllegalActionError when neither is legal now."""
-        space = self._space
-        if self.current() == CHANCE:
+        space, r = self._space, self.now()
+        if r[4] == CHANCE:
             i = space.chance.id(action)
             if i is not None and i in self.legal():
                 return i
         else:
-            legal = self.now()[5]
-            i = space.decisions.id(action)
+            legal = r[5]
+            i = self._owners[4].get(id(action))  # (the space's own object: owners.py)
+            if i is None:
+                i = space.decisions.id(action)
             if i is not None and i in legal:
                 return i
             who = _owner(self.game, action)

@@ -271,14 +271,15 @@ def test_a_layout_written_in_place_takes_every_kind_of_segment() -> None:
 def test_the_seats_kept_owners_and_ids_are_the_ones_worked_out(
         game: str, options: dict[str, Any]) -> None:
     """What the seats keep for a set of legal actions (whose own actions they are, their
-    ids, a joint decision's split), kept once per rules and player count, gives at every
-    step of random play the seat to act and the legal ids a fresh copy works out with
-    nothing kept."""
+    ids, a joint decision's split, each action's id by the identity of the space's own
+    action object), kept once per rules and player count, gives at every step of random
+    play the seat to act and the legal ids a fresh copy works out with nothing kept (every
+    action then found by its value)."""
     rng = random.Random(8)
     for episode in range(12):
         s = start(game, options, seed=episode, chance="sample")
         kept = [d for d in s._owners if isinstance(d, dict)]
-        assert len(kept) == 2
+        assert len(kept) == 3
         while not s.is_terminal():
             got = (s.current(), s.legal())
             saved = [d.copy() for d in kept]

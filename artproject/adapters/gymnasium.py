@@ -42,6 +42,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import error, spaces
 
+from ..core.actions import TERMINAL
 from ..core.errors import ArtError, GameError
 from ..core.games import DEFAULT, game_names
 from ..core.seats import Seated
@@ -58,6 +59,7 @@ from ._common import (
 )
 
 NAMESPACE: Final = "artproject"
+_IDS = (int, np.integer)  # what an id may be
 DEALS: Final = 100  # games dealt at most by one reset (see `reset`)
 
 
@@ -134,13 +136,16 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64]):
 
     def _others_play(self) -> None:
         """The other seats' decisions, until this seat's turn or the end."""
-        s = self.seated
-        while not s.is_terminal() and s.current() != self.seat:
+        s, seat = self.seated, self.seat
+        while True:
+            r = s.now()  # (the position's record: its seat to act, TERMINAL at the end)
+            if r[4] == TERMINAL or r[4] == seat:
+                return
             i = s.policy_id(self._others)
             if i is None:  # a policy blind to a delegation: a random choice of the seat's
                 legal = s.legal()
                 i = legal[int(self.np_random.integers(len(legal)))]
-            s.apply(i)
+            s.apply(i, r)
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -165,7 +170,7 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64]):
         if self._over:
             raise error.ResetNeeded("the game is over: call reset() before step()")
         n = s.num_distinct_actions()
-        if not isinstance(action, int | np.integer) or not 0 <= int(action) < n:
+        if not isinstance(action, _IDS) or not 0 <= int(action) < n:
             raise error.InvalidAction(f"action {action!r}: not an action id (0 to {n - 1})")
         if int(action) not in s.legal_ids(self.seat):
             why = (f"action {action} ({s.action_text(int(action))}): not legal now; legal: "

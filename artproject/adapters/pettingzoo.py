@@ -210,7 +210,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
     def _refusal(self, action: Any, seat: int) -> str:
         legal = self.seated.legal(seat)
         n = self.seated.num_distinct_actions()
-        if not isinstance(action, int | np.integer) or not 0 <= int(action) < n:
+        if not isinstance(action, _IDS) or not 0 <= int(action) < n:
             return f"action {action!r}: not an action id (0 to {n - 1})"
         return (f"action {action} ({self.seated.action_text(int(action))}): not legal for "
                 f"{self.agent_selection} now; legal: {legal[:16]}")
