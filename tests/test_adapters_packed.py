@@ -345,3 +345,22 @@ def test_openspiel_s_new_states_share_the_game_s_first_until_changed(game: str) 
     assert str(c) != first
     assert str(spiel.new_initial_state()) == str(b) == first
     assert spiel.new_initial_state().seated is not spiel.proto
+
+
+def test_the_game_seeds_of_seeded_resets_are_numpy_s() -> None:
+    """`Seeds` (PettingZoo's resets: the first game seed worked out without numpy's
+    generator, which is made only when a reset without a seed asks for the next) gives
+    what `seed_from` gives on numpy's generator: the first draw, then the draws after it,
+    over many seeds, large ones and numpy's own integers and generators."""
+    from artproject.adapters._common import Seeds, first_seed, seed_from
+
+    seeds = Seeds()
+    for seed in [*range(400), 2**32 - 1, 2**32, 2**64 + 5, 10**40, np.int64(7),
+                 np.random.default_rng(5)]:
+        want = np.random.default_rng(seed if not isinstance(seed, np.random.Generator)
+                                     else np.random.default_rng(5))
+        assert seeds.first(seed) == seed_from(want), seed
+        if type(seed) is int:
+            assert first_seed(seed) == seed_from(np.random.default_rng(seed))
+        for _ in range(seed % 3 if type(seed) is int else 2):
+            assert seeds.next() == seed_from(want), seed

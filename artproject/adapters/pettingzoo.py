@@ -45,12 +45,12 @@ from ..core.seats import Seated
 from ._common import (
     Packers,
     Potential,
+    Seeds,
     Starter,
     as_float32,
     box,
     observe,
     reward_mode,
-    seed_from,
 )
 
 _IDS = (int, np.integer)  # what an id may be
@@ -107,6 +107,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
                                 [f"player_{i}" for i in range(s.num_seats())])
         self._index = {a: i for i, a in enumerate(self.possible_agents)}  # an agent's seat
         self._packers = Packers()  # the seats' tensors, kept across positions and games
+        self._seeds = Seeds()  # the games' seeds (numpy's generator's draws)
         self.metadata = {**self.metadata, "name": f"artproject_{game.replace('-', '_')}_v0"}
         n = s.num_distinct_actions()
         self.action_spaces = {a: Ids(n) for a in self.possible_agents}
@@ -127,11 +128,9 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         return self._index[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        if seed is not None:
-            self._rng = np.random.default_rng(seed)
-        elif not hasattr(self, "_rng"):
-            self._rng = np.random.default_rng()
-        self.seated = self._starter.new(seed_from(self._rng), self.seated)
+        seeds = self._seeds
+        game_seed = seeds.next() if seed is None else seeds.first(seed)
+        self.seated = self._starter.new(game_seed, self.seated)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._paid = True  # (the rewards hold other than the 0 a step clears them to)
