@@ -174,9 +174,10 @@ class KernelState(pyspiel.State):  # type: ignore[misc]
         return self._seated.chance_outcomes()
 
     def _apply_action(self, action: int) -> None:
-        before = self.seated.shaped() if self.shaped and self.seated.current() >= 0 else None
+        s = self.seated  # (the state's own: see __init__)
+        before = s.shaped() if self.shaped and s.current() >= 0 else None
         try:
-            self.seated.apply(int(action))
+            s.apply(int(action))
         except ArtError as err:
             raise _spiel_error(err) from None
         if before is not None:
@@ -252,6 +253,9 @@ class KernelObserver:
                              "(public_info=True)")
         self.kind = "information_state" if recall else "observation"
         self.private = private
+        # (pybind's enums compare by a call into C++: compared once here, not at each ask)
+        self._all = private == pyspiel.PrivateInfoType.ALL_PLAYERS
+        self._public = private == pyspiel.PrivateInfoType.NONE
         p = game.proto
         layout = (p.all_layout(self.kind) if private == pyspiel.PrivateInfoType.ALL_PLAYERS
                   else p.layout(self.kind))
@@ -262,22 +266,20 @@ class KernelObserver:
 
     def set_from(self, state: KernelState, player: int) -> None:
         s = state._seated  # (read only: a state sharing the game's first one stays so)
-        if self.private == pyspiel.PrivateInfoType.ALL_PLAYERS:
+        if self._all:
             self.tensor[:] = as_float32(s.all_tensor(self.kind, raw=True))
         else:  # (kept for the position: OpenSpiel may ask twice)
-            self.tensor[:] = tensor(s, self._seat(player), self.kind, self._packers, copy=False)
+            self.tensor[:] = tensor(s, PUBLIC if self._public else player, self.kind,
+                                    self._packers, copy=False)
 
     def string_from(self, state: KernelState, player: int) -> str:
         s = state._seated
-        if self.private == pyspiel.PrivateInfoType.ALL_PLAYERS:
+        if self._all:
             return s.all_string(self.kind)
-        seat = self._seat(player)
+        seat = PUBLIC if self._public else player
         if self.kind == "information_state":
             return s.information_state_string(seat)
         return s.observation_string(seat)
-
-    def _seat(self, player: int) -> int:
-        return PUBLIC if self.private == pyspiel.PrivateInfoType.NONE else player
 
 
 def _register(game: str) -> None:
