@@ -134,13 +134,13 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64]):
         """The legal ids as a 0/1 vector (what maskable learners ask for)."""
         return mask(self.seated, self.seat)
 
-    def _others_play(self) -> None:
-        """The other seats' decisions, until this seat's turn or the end."""
+    def _others_play(self) -> bool:
+        """The other seats' decisions, until this seat's turn or the end (True: the end)."""
         s, seat = self.seated, self.seat
         while True:
             r = s.now()  # (the position's record: its seat to act, TERMINAL at the end)
             if r[4] == TERMINAL or r[4] == seat:
-                return
+                return bool(r[4] == TERMINAL)
             i = s.policy_id(self._others)
             if i is None:  # a policy blind to a delegation: a random choice of the seat's
                 legal = s.legal()
@@ -172,7 +172,8 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64]):
         n = s.num_distinct_actions()
         if not isinstance(action, _IDS) or not 0 <= int(action) < n:
             raise error.InvalidAction(f"action {action!r}: not an action id (0 to {n - 1})")
-        if int(action) not in s.legal_ids(self.seat):
+        r, i = s.now(), int(action)  # (the position's record: its seat to act and ids)
+        if r[4] != self.seat or i not in r[5]:
             why = (f"action {action} ({s.action_text(int(action))}): not legal now; legal: "
                    f"{s.legal(self.seat)[:16]}")
             if self.illegal == "raise":
@@ -181,15 +182,14 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64]):
             self._over = True
             lost = -1.0 - (self._potential.paid[self.seat] if self.shaped else 0.0)
             return self._obs(), lost, True, False, {**self._info(), "illegal": why}
-        s.apply(int(action))
-        self._others_play()
-        done = s.is_terminal()
+        s.apply(i, r)
+        done = self._others_play()
         self._over = done
         if self.shaped:
             reward = float(self._potential.pay(s)[self.seat])
         else:
             reward = float(s.returns()[self.seat]) if done else 0.0
-        cut = s.truncated()
+        cut = done and s.truncated()  # (cut at the maximum length: it is over)
         obs = self._obs()
         return obs, reward, done and not cut, cut, self._info(obs)
 
