@@ -63,7 +63,7 @@ def owners(game: Machine, space: ActionSpace) -> tuple[Any, ...]:
     """The verbs whose owner is the named player, those whose owner reads no state (the
     named player or none), the positions' splits kept and the actions' owner and ids kept
     (seats.py `_work_out`), and each numbered action's id by the identity of the space's
-    own action object (the registry's, which the rules hand out; kept here, so no other
+    own action object (the registry's, which the rules give out; kept here, so no other
     object has its identity while it is looked up), and those objects, for the rules."""
     cache, key = game.derived(), ("seat-owners", game.num_players())
     got = cache.get(key)

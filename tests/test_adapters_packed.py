@@ -343,6 +343,9 @@ def test_openspiel_s_new_states_share_the_game_s_first_until_changed(game: str) 
     c = spiel.new_initial_state()
     c.seated.apply(c.legal_actions()[0])
     assert str(c) != first
+    d = spiel.new_initial_state().clone()  # (a copy of a new state: its own game too)
+    d.apply_action(d.legal_actions()[0])
+    assert str(d) != first
     assert str(spiel.new_initial_state()) == str(b) == first
     assert spiel.new_initial_state().seated is not spiel.proto
 
@@ -364,3 +367,22 @@ def test_the_game_seeds_of_seeded_resets_are_numpy_s() -> None:
             assert first_seed(seed) == seed_from(np.random.default_rng(seed))
         for _ in range(seed % 3 if type(seed) is int else 2):
             assert seeds.next() == seed_from(want), seed
+
+
+@pytest.mark.parametrize(("game", "spec"), [
+    ("art-of-war", "random"), ("art-of-war", "heuristic"), ("art-of-war", "simple"),
+    ("art-project", "random"), ("art-project", "cautious"), ("art-project", "heuristic")])
+def test_gymnasium_s_other_seats_play_the_policy_make_policy_makes(game: str,
+                                                                   spec: str) -> None:
+    """Gymnasium's policy for the other seats, its name and options read once (`_seeded`),
+    makes for each seed the policy `make_policy` makes: the same choices over the states
+    of random games."""
+    from artproject.adapters.gymnasium import _seeded
+    from artproject.policies import make_policy, policies_of
+
+    states = _states(game, {"players": 2}, 60, seed=4)
+    for seed in (0, 1, 7, 2**40):
+        mine, theirs = _seeded(game, spec)(seed), make_policy(spec, seed, policies_of(game))
+        for st in states:
+            if st.outcome is None:
+                assert mine(st.clone()) == theirs(st.clone()), (spec, seed)

@@ -109,6 +109,7 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64]):
                 raise GameError(f"seat must be from 0 to {self.seated.num_seats() - 1}, "
                                 f"not {seat}")
             self._others = _policy(game, others)
+            self._seeded = _seeded(game, others)  # (a reset's policy, checked once)
             self.shaped = reward_mode(options) == "shaped"
         except ArtError as err:
             raise ValueError(str(err)) from None
@@ -153,7 +154,7 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64]):
         for _ in range(DEALS):  # a game the others end before the seat's first decision
             game_seed = seed_from(self.np_random)  # is dealt anew: an episode has a step
             self.seated = self._starter.new(game_seed, self.seated)
-            self._others = _policy(self.game, self.others_name, game_seed)
+            self._others = self._seeded(game_seed)
             self._others_play()
             if not self.seated.is_terminal():
                 break
@@ -216,6 +217,19 @@ def _policy(game: str, name: str, seed: int = 0) -> Any:
         raise GameError(f"unknown policy {name!r} for the other seats; policies: "
                         + ", ".join(policies))
     return make_policy(name, seed, policies)
+
+
+def _seeded(game: str, spec: str) -> Callable[[int], Any]:
+    """The policy `spec` (checked by `_policy` first) for a seed: its name and options
+    read and checked once (`make_policy` reads and checks them at each call, through the
+    factory's signature: about 160k instructions, more than a game's decisions; a reset
+    makes one). tests/test_adapters_packed.py compares its policies with make_policy's."""
+    from ..policies import check_policy, policies_of
+
+    policies = policies_of(game)
+    name, options = check_policy(spec, policies)
+    factory = policies[name]
+    return lambda seed: factory(seed, **options)
 
 
 def _max_steps(game: str) -> int:
