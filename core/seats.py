@@ -58,7 +58,7 @@ class Seated:
     (spaces.py), then `turn pN` for each player N (`players` seating), and at a chance
     node the chance outcomes' ids."""
 
-    __slots__ = ("_at", "_n", "_owners", "_space", "decisions", "game", "limit", "marks",
+    __slots__ = ("_at", "_owners", "_space", "decisions", "game", "ids", "limit", "marks",
                  "seats", "steps", "team", "turn")
     game: Machine
     seats: str
@@ -84,7 +84,7 @@ class Seated:
         self._at: tuple[Any, ...] | None = None  # the position's record (see `now`)
         self._space = action_space(game)  # the numbered actions (the rules' and count's)
         n = self._space.size  # the ids: the actions', then a delegation to each player
-        self._n = n if self.team else n + game.num_players()
+        self.ids = n if self.team else n + game.num_players()  # (num_distinct_actions())
         self._owners = _owners(game, self._space)  # (for _work_out)
 
     def _again(self, game: Machine, like: Seated, max_decisions: int | None) -> None:
@@ -94,7 +94,7 @@ class Seated:
         if self.limit < 1:
             raise GameError(f"max_decisions must be at least 1, not {self.limit}")
         self.turn, self.marks, self.steps, self.decisions, self._at = None, (), 0, 0, None
-        self._space, self._n, self._owners = like._space, like._n, like._owners
+        self._space, self.ids, self._owners = like._space, like.ids, like._owners
 
     # ---------------------------------------------------------------- the table
     @property
@@ -117,7 +117,7 @@ class Seated:
         return TEAM if self.team and seat != PUBLIC else seat
 
     def num_distinct_actions(self) -> int:
-        return self._n
+        return self.ids
 
     def max_chance_outcomes(self) -> int:
         return self._space.chance.size
@@ -451,7 +451,7 @@ class Seated:
         r = self._at  # the same position: the same seat, ids and arrays (`made`: what is
         # kept there is the position's alone, and each copy moving on makes its own)
         c._at = None if r is None or r[3] is not self.game else (*r[:3], c.game, *r[4:])
-        c._space, c._n, c._owners = self._space, self._n, self._owners
+        c._space, c.ids, c._owners = self._space, self.ids, self._owners
         return c
 
     def __copy__(self) -> Seated:

@@ -386,3 +386,45 @@ def test_gymnasium_s_other_seats_play_the_policy_make_policy_makes(game: str,
         for st in states:
             if st.outcome is None:
                 assert mine(st.clone()) == theirs(st.clone()), (spec, seed)
+
+
+def test_art_of_war_s_shaped_key_is_the_parts_unpacked() -> None:
+    """The shaped score's key, read by constant indexes (`_key_of`, made for each player
+    count), is (*alive, *tokens, *the hands' sizes) over random states of 2 to 6 players."""
+    from artproject.core.aow import ai
+
+    for players in (2, 3, 6):
+        key = ai._key_of(players)
+        for st in _states("art-of-war", {"players": players}, 200, seed=players + 7):
+            assert key(st.alive, st.tokens, st.hands) == \
+                (*st.alive, *st.tokens, *map(len, st.hands))
+
+
+def test_the_agents_infos_made_at_once_are_the_loop_s() -> None:
+    """`infos_of`'s one expression gives the dicts a loop over the agents gives: each agent
+    its own fresh dict of its seat's shaped score; and PettingZoo's `last` is AECEnv's,
+    a subclass's own `observe` used."""
+    from pettingzoo import AECEnv
+
+    from artproject.adapters._common import infos_of
+    from artproject.adapters.pettingzoo import raw_env
+
+    for agents in (["team_0"], ["player_0", "player_1"], [f"player_{i}" for i in range(6)]):
+        shaped = [0.25 * i - 0.5 for i in range(len(agents))]
+        got = infos_of(agents)(shaped)
+        assert type(got) is dict and list(got) == agents
+        assert got == {a: {"shaped": shaped[i]} for i, a in enumerate(agents)}
+        assert all(type(v) is dict for v in got.values())
+        assert infos_of(agents)(shaped)[agents[0]] is not got[agents[0]]
+
+    class Marked(raw_env):  # type: ignore[misc]
+        def observe(self, agent: str) -> dict[str, Any]:
+            return {**super().observe(agent), "marked": True}
+
+    for cls in (raw_env, Marked):
+        e = cls(game="art-of-war", players=2)
+        e.reset(seed=4)
+        got, want = e.last(), AECEnv.last(e)
+        assert got[0].keys() == want[0].keys()
+        assert got[0]["observation"].tobytes() == want[0]["observation"].tobytes()
+        assert got[1:] == want[1:] and e.last(observe=False)[0] is None

@@ -49,11 +49,13 @@ from ._common import (
     Starter,
     as_float32,
     box,
+    infos_of,
     observe,
     reward_mode,
 )
 
 _IDS = (int, np.integer)  # what an id may be
+_observe = observe  # (`last`'s, its parameter named as AECEnv's)
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -106,6 +108,8 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         self.possible_agents = (["team_0"] if s.team else  # PettingZoo's names: player_0 is p1
                                 [f"player_{i}" for i in range(s.num_seats())])
         self._index = {a: i for i, a in enumerate(self.possible_agents)}  # an agent's seat
+        self._infos = infos_of(self.possible_agents)  # (every agent's, at once)
+        self._observed = type(self).observe is not raw_env.observe  # (see `last`)
         self._packers = Packers()  # the seats' tensors, kept across positions and games
         self._seeds = Seeds()  # the games' seeds (numpy's generator's draws)
         self.metadata = {**self.metadata, "name": f"artproject_{game.replace('-', '_')}_v0"}
@@ -145,6 +149,9 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         """Each agent's info: its shaped score (`shaped`: the seats' scores, if known)."""
         if shaped is None:
             shaped = self.seated.shaped()
+        if len(self.agents) == len(shaped):  # (every agent, in its seat's order)
+            self.infos = self._infos(shaped)
+            return
         index, infos = self._index, {}
         for a in self.agents:  # (a loop: no comprehension's call, no zip made)
             infos[a] = {"shaped": shaped[index[a]]}
@@ -152,6 +159,18 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
 
     def observe(self, agent: str) -> dict[str, Any]:
         return observe(self.seated, self._index[agent], self._packers)
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """AECEnv's `last`: the agent to act's observation (None when `observe` is false),
+        its cumulative reward, termination, truncation and info (our `observe`'s work done
+        without the method call between, unless a subclass has its own)."""
+        agent = self.agent_selection
+        assert agent is not None  # (AECEnv's own check)
+        if self._observed:  # (a subclass's own `observe`: AECEnv's way)
+            return super().last(observe)  # type: ignore[no-any-return]
+        return (_observe(self.seated, self._index[agent], self._packers) if observe else None,
+                self._cumulative_rewards[agent], self.terminations[agent],
+                self.truncations[agent], self.infos[agent])
 
     def state(self) -> np.ndarray[Any, np.dtype[np.float32]]:
         """The whole game (`state_space`): every seat's observation tensor, one after the
