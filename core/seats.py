@@ -138,8 +138,7 @@ class Seated:
         """The seat to act, CHANCE at a chance node, TERMINAL at the end."""
         r = self._at
         g = self.game
-        if (r is None or r[3] is not g or r[0] != len(g.history) or r[1] != self.turn
-                or r[2] != self.steps):
+        if r is None or r[3] is not g or r[0] != len(g.history):  # (see `now`)
             r = self.now()
         cur: int = r[4]
         return cur
@@ -176,12 +175,13 @@ class Seated:
         """The position's record, worked out once a position: (the history's length, the
         delegation, the seat decisions taken, the game: which position it is; [4] the seat
         to act, [5] its sorted ids (none at a chance node or the end), [6] a dict for what
-        an adapter makes at the position (its arrays), shared by a copy made there)."""
+        an adapter makes at the position (its arrays), shared by a copy made there). The
+        delegation and the decisions taken change only by `apply`, which forgets the
+        record: the game and its history's length tell whether it still holds."""
         r = self._at
         g = self.game
         n = len(g.history)
-        if (r is not None and r[3] is g and r[0] == n and r[1] == self.turn
-                and r[2] == self.steps):
+        if r is not None and r[3] is g and r[0] == n:
             return r
         ids: tuple[int, ...] = ()
         if g.outcome is not None or self.steps >= self.limit:
@@ -259,6 +259,7 @@ class Seated:
         if i not in legal:
             raise IllegalActionError(self._why(i, cur, legal))
         self.steps += 1
+        self._at = None  # (another position: `now` works it out again)
         n = space.decisions.size  # (the game's own ids: ActionSpace.size, not its property)
         if i >= n:
             self.turn = i - n

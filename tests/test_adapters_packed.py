@@ -428,3 +428,30 @@ def test_the_agents_infos_made_at_once_are_the_loop_s() -> None:
         assert got[0].keys() == want[0].keys()
         assert got[0]["observation"].tobytes() == want[0]["observation"].tobytes()
         assert got[1:] == want[1:] and e.last(observe=False)[0] is None
+
+
+def test_pettingzoo_s_agent_iter_is_aec_s() -> None:
+    """raw_env's `agent_iter` (a generator) yields what AECEnv's AECIterator yields over the
+    same play: the agent to act until no agent is left (the dead steps included), or
+    `max_iter` agents."""
+    from pettingzoo import AECEnv
+
+    from artproject.adapters.pettingzoo import raw_env
+
+    for max_iter in (2**63, 7, 0):
+        got = []
+        for which in ("ours", "AECEnv's"):
+            e, rng, seen = raw_env(game="art-of-war", players=2), random.Random(5), []
+            e.reset(seed=2)
+            agents = e.agent_iter(max_iter) if which == "ours" else \
+                AECEnv.agent_iter(e, max_iter)
+            for agent in agents:
+                seen.append(agent)
+                obs, _, term, trunc, _ = e.last()
+                e.step(None if term or trunc else
+                       rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+            assert list(iter(agents))[:1] == ([] if not e.agents or max_iter == 0 else
+                                              [e.agent_selection])
+            got.append(seen)
+        assert got[0] == got[1] and len(got[0]) == min(max_iter, len(got[1]))
+        assert max_iter < 2**63 or not e.agents

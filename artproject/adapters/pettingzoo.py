@@ -30,6 +30,7 @@ action is None (PettingZoo's dead step: anything else is ValueError).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -37,6 +38,7 @@ from gymnasium import spaces
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env import AECIterable
 
 from ..core.actions import TERMINAL
 from ..core.errors import ArtError, IllegalActionError
@@ -83,6 +85,17 @@ class Ids(spaces.Discrete):
         return bool(super().contains(x))
 
 
+class _Agents(AECIterable):  # type: ignore[misc]
+    """PettingZoo's AECIterable whose iterator is a generator (AECIterator's rule: stop when
+    no agent is left or after max_iter)."""
+
+    def __iter__(self) -> Iterator[str]:
+        env, left = self.env, self.max_iter
+        while env.agents and left > 0:
+            left -= 1
+            yield env.agent_selection
+
+
 class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
     """A kernel game as an AEC environment (see the module's text)."""
 
@@ -121,6 +134,11 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         self.state_space = box(s.all_layout("observation"))
         self.agents: list[str] = []
         self._potential = Potential(s.num_seats())
+
+    def agent_iter(self, max_iter: int = 2**63) -> AECIterable:
+        """AECEnv's: the agent to act, while any agent is left, at most `max_iter` times (each
+        iteration a generator's, not AECIterator's `__next__`)."""
+        return _Agents(self, max_iter)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
