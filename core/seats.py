@@ -346,10 +346,11 @@ class Seated:
     def shaped(self) -> list[float]:
         """Each seat's shaped score (the game's `shaped_score()`): its returns at the end,
         a documented estimate in between."""
-        if self.game.outcome is not None or self.steps >= self.limit:  # (is_terminal)
+        g = self.game
+        if g.outcome is not None or self.steps >= self.limit:  # (is_terminal)
             return self.returns()
-        values = self.game.shaped_score()
-        return list(values) if self.seats != TEAM_SEATS else self._per_seat(values)
+        values = g.shaped_score()
+        return self._per_seat(values) if self.team else list(values)
 
     # ---------------------------------------------------------------- what a seat sees
     def observation(self, seat: int) -> dict[str, Any]:

@@ -202,33 +202,47 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         s = self.seated
-        seat, now = self._index[agent], s.now()
-        if action is None or not isinstance(action, _IDS) or seat != now[4]:  # (the seat
-            raise ValueError(self._refusal(action, seat))  # to act: Seated.now's record)
+        now = s.now()
+        if type(action) is not int or self._index[agent] != now[4]:  # (the seat to act:
+            action = self._checked(action, agent, now)  # Seated.now's record)
         try:
-            s.apply(int(action), now)  # (Seated checks the id is legal for the seat to act)
+            s.apply(action, now)  # (Seated checks the id is legal for the seat to act)
         except IllegalActionError:  # (nothing changed)
-            raise ValueError(self._refusal(action, seat)) from None
-        rewards, total = self.rewards, self._cumulative_rewards
-        total[agent] = 0.0
-        if self._paid:  # (else each is the 0 the last step set)
-            for a in rewards:  # (AECEnv's _clear_rewards)
-                rewards[a] = 0
-            self._paid = self.shaped
-        shaped = None
-        if self.shaped:
-            shaped = s.shaped()
-            for a, r in zip(self.agents, self._potential.pay(s, shaped), strict=True):
-                rewards[a] = float(r)
+            raise ValueError(self._refusal(action, self._index[agent])) from None
+        self._cumulative_rewards[agent] = 0.0
+        shaped = self._pay(s) if self._paid else None  # (else each reward is the last 0)
         cur = s.now()[4]  # (the seat to act now: current()'s, without its second check)
         if cur == TERMINAL:
             self._end()
         else:
             self.agent_selection = self.possible_agents[cur]
-        self._set_infos(shaped)
-        if self.shaped or cur == TERMINAL:  # (else every reward is 0: nothing to add)
-            for a, r in rewards.items():  # (AECEnv's _accumulate_rewards)
+        # every agent is in play until the end's dead steps: their infos made at once
+        self.infos = self._infos(s.shaped() if shaped is None else shaped)
+        if shaped is not None or cur == TERMINAL:  # (else every reward is 0: nothing to add)
+            total = self._cumulative_rewards
+            for a, r in self.rewards.items():  # (AECEnv's _accumulate_rewards)
                 total[a] += r
+
+    def _checked(self, action: Any, agent: str, now: tuple[Any, ...]) -> int:
+        """`action` as an int id, for the agent to act (else ValueError)."""
+        seat = self._index[agent]
+        if action is None or not isinstance(action, _IDS) or seat != now[4]:
+            raise ValueError(self._refusal(action, seat))
+        return int(action)
+
+    def _pay(self, s: Seated) -> list[float] | None:
+        """The rewards set to 0 (AECEnv's _clear_rewards), then, with reward="shaped", to
+        the change in each seat's shaped score: the scores (else None)."""
+        rewards = self.rewards
+        for a in rewards:
+            rewards[a] = 0
+        self._paid = self.shaped  # (the rewards hold other than 0 from now on)
+        if not self.shaped:
+            return None
+        shaped = s.shaped()
+        for a, r in zip(self.agents, self._potential.pay(s, shaped), strict=True):
+            rewards[a] = float(r)
+        return shaped
 
     def _end(self) -> None:
         """The game just ended: the returns paid (reward="terminal"), every agent
