@@ -455,3 +455,29 @@ def test_pettingzoo_s_agent_iter_is_aec_s() -> None:
             got.append(seen)
         assert got[0] == got[1] and len(got[0]) == min(max_iter, len(got[1]))
         assert max_iter < 2**63 or not e.agents
+
+
+def test_pettingzoo_s_dicts_are_fresh_at_each_reset_and_end() -> None:
+    """The rewards, terminations, truncations and infos a reset and a game's end set are
+    new dicts of the right values (copied from the environment's kept ones: a change made
+    to one never shows in the next game's)."""
+    from artproject.adapters.pettingzoo import raw_env
+
+    e, rng = raw_env(game="art-of-war", players=2), random.Random(3)
+    seen: list[dict[str, Any]] = []
+    for seed in range(3):
+        e.reset(seed=seed)
+        assert e.rewards == e._cumulative_rewards == {"player_0": 0.0, "player_1": 0.0}
+        assert e.terminations == e.truncations == {"player_0": False, "player_1": False}
+        seen += [e.rewards, e._cumulative_rewards, e.terminations, e.truncations]
+        for d in (e.rewards, e._cumulative_rewards, e.terminations, e.truncations):
+            d["extra"] = 7  # (a change to the handed-out dicts)
+        while not (e.terminations["player_0"] or e.truncations["player_0"]):
+            e.step(rng.choice(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])
+                              .tolist()))
+        cut = e.seated.truncated()
+        assert e.terminations == dict.fromkeys(e.possible_agents, not cut)
+        assert e.truncations == dict.fromkeys(e.possible_agents, cut)
+        e.terminations["extra"] = e.truncations["extra"] = 7
+        seen += [e.terminations, e.truncations]
+    assert len({id(d) for d in seen}) == len(seen)

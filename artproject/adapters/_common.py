@@ -230,21 +230,27 @@ class Packers:
         elif slot.record is r:
             return slot.array
         slot.seated, slot.record = seated, None
-        buf, at, turn = slot.bytes, slot.at, seated.turn
-        buf[:at] = slot.zeros
+        buf = slot.bytes
+        buf[:slot.at] = slot.zeros
         try:
             slot.write(seated.game, slot.viewer, slot.view, buf)
         except TypeError:  # (a writer that sets a slice: written as a list from now on)
             self._lists.add(slot.layout)
             del self._slots[(kind, seat)]
             return _tensor(seated, seat, kind)
-        if slot.turn != turn:  # the seat's own segments (after the zeroed ones): new ones
-            own = slot.own.get(turn)
-            if own is None:
-                own = slot.own[turn] = _own_bytes(seated, seat)
-            buf[at:], slot.turn = own, turn
+        if slot.turn != seated.turn:  # the seat's own segments (after the zeroed ones)
+            self._own(slot, seated, seat)
         slot.record = r
         return slot.array
+
+    @staticmethod
+    def _own(slot: _Slot, seated: Seated, seat: int) -> None:
+        """The seat's own segments written for the delegation now (`written`)."""
+        turn = seated.turn
+        own = slot.own.get(turn)
+        if own is None:
+            own = slot.own[turn] = _own_bytes(seated, seat)
+        slot.bytes[slot.at:], slot.turn = own, turn
 
 
 class _Slot:

@@ -123,6 +123,9 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         self._index = {a: i for i, a in enumerate(self.possible_agents)}  # an agent's seat
         self._infos = infos_of(self.possible_agents)  # (every agent's, at once)
         self._observed = type(self).observe is not raw_env.observe  # (see `last`)
+        self._zeros = dict.fromkeys(self.possible_agents, 0.0)  # (copied at each reset)
+        self._no = dict.fromkeys(self.possible_agents, False)
+        self._yes = dict.fromkeys(self.possible_agents, True)
         self._packers = Packers()  # the seats' tensors, kept across positions and games
         self._seeds = Seeds()  # the games' seeds (numpy's generator's draws)
         self.metadata = {**self.metadata, "name": f"artproject_{game.replace('-', '_')}_v0"}
@@ -154,26 +157,16 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         game_seed = seeds.next() if seed is None else seeds.first(seed)
         self.seated = self._starter.new(game_seed, self.seated)
         self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0.0)
+        zeros, no = self._zeros, self._no  # (every agent's: fresh dicts, copied)
+        self.rewards = zeros.copy()
         self._paid = True  # (the rewards hold other than the 0 a step clears them to)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self._potential = Potential(self.seated.num_seats())
-        self._set_infos()
+        self._cumulative_rewards = zeros.copy()
+        self.terminations = no.copy()
+        self.truncations = no.copy()
+        if self.shaped:
+            self._potential = Potential(self.seated.num_seats())
+        self.infos = self._infos(self.seated.shaped())
         self.agent_selection = self.possible_agents[self.seated.current()]
-
-    def _set_infos(self, shaped: list[float] | None = None) -> None:
-        """Each agent's info: its shaped score (`shaped`: the seats' scores, if known)."""
-        if shaped is None:
-            shaped = self.seated.shaped()
-        if len(self.agents) == len(shaped):  # (every agent, in its seat's order)
-            self.infos = self._infos(shaped)
-            return
-        index, infos = self._index, {}
-        for a in self.agents:  # (a loop: no comprehension's call, no zip made)
-            infos[a] = {"shaped": shaped[index[a]]}
-        self.infos = infos
 
     def observe(self, agent: str) -> dict[str, Any]:
         return observe(self.seated, self._index[agent], self._packers)
@@ -252,9 +245,9 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         if not self.shaped:
             for a, r in zip(self.agents, s.returns(), strict=True):
                 self.rewards[a] = float(r)
-        cut = s.truncated()
-        self.terminations = dict.fromkeys(self.agents, not cut)
-        self.truncations = dict.fromkeys(self.agents, cut)
+        cut = s.truncated()  # (every agent is in play: their dicts copied)
+        self.terminations = (self._no if cut else self._yes).copy()
+        self.truncations = (self._yes if cut else self._no).copy()
         self.agent_selection = self.agents[0]
 
     def _refusal(self, action: Any, seat: int) -> str:
