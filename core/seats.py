@@ -195,20 +195,22 @@ class Seated:
 
     def _work_out(self) -> tuple[int, tuple[int, ...]]:
         st = self.game
-        space = self._space.decisions
         legal = st.legal_cache  # (read, never changed: legal_actions() would copy it)
         if legal is None:
             legal = st.legal_actions()
-        named, plain, splits, known, interned, _ = self._owners
+        owners = self._owners
+        known = owners[3]
         key = tuple(legal)  # (the same actions come round again: what they give is kept)
         got: tuple[int | None, Any] | None = known.get(key)
         if got is None or (got[1] is None and self.team):
-            got = _known(known, key, named, space, interned, self.team)
+            got = _known(known, key, owners[0], self._space.decisions, owners[4], self.team)
         who, ids = got
         if self.team:
             return 0, ids
         if who is not None:  # (the common case: one player's own actions)
-            return (who, ids) if self.turn in (None, who) else (self.turn, ())
+            turn = self.turn
+            return (who, ids) if turn is None or turn == who else (turn, ())
+        plain, splits = owners[1], owners[2]
         lead = st.joint_seat()
         if not plain.issuperset(map(_VERB, legal)):  # an owner that reads the state
             return self._split(legal, lead)

@@ -239,7 +239,7 @@ def _fight_lines(n: int, k: int, ch: int, ta: int) -> list[str]:
         "    if f.defender >= 0:",
         f"        out[{ch + 3 + n} + f.defender] = 1.0",
         f"    out[{fa - 3}], out[{fa - 2}], out[{fa - 1}] = f.bet, f.raised, "
-        "float(f.revealed)",
+        "f.revealed",  # (a flag: set as 1.0 or 0.0)
         "    stake, gone, card, shown = f.stake, f.out, f.card, f.revealed",
         *(line for p in range(n) for line in (  # (0 where out is 0 already)
             f"    if stake[{p}]:", f"        out[{fa + p}] = stake[{p}]",
