@@ -42,14 +42,14 @@ def deck_sample(st: War) -> str:
 
 
 def _pick(st: War) -> int:
+    """The kind drawn next, left in the deck (`take` takes it): the top card, else the r-th
+    of the deck's cards one by one, in card order (the draw `sampled` makes)."""
     if st.deck_top:
         return st.deck_top[-1]
-    r = st.next() % sum(st.deck)
-    for k, n in enumerate(st.deck):
-        if r < n:
-            return k
-        r -= n
-    raise AssertionError("the deck's counts and its size disagree")  # pragma: no cover
+    cards = st.deck_cards
+    if cards is None:
+        cards = st.deck_cards = cards_of(st.deck)
+    return cards[st.next() % len(cards)]
 
 
 def draw_now(st: War) -> int:
