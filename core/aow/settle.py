@@ -380,7 +380,7 @@ def close(st: War, winners: tuple[int, ...], collateral: tuple[Any, ...] = ()) -
 def doom(st: War, winners: tuple[int, ...]) -> None:
     """W17: a living player left with no card or no token was killed by this settlement's
     winner(s) (none: no winner); a player who has some again is not."""
-    alive, hands, tokens = st.alive, st.hands, st.tokens
+    hands, tokens = st.hands, st.tokens
     if 0 not in tokens and [] not in hands:  # all living (the dead hold nothing), none doomed
         none = st.tab.no_doom  # (C-level scans; the loop below, written out, as in close)
         if st.doom_cards != none:
@@ -389,9 +389,7 @@ def doom(st: War, winners: tuple[int, ...]) -> None:
             st.doom_tokens = none.copy()
         return
     cards, doom_tokens = st.doom_cards, st.doom_tokens
-    for p in st.tab.seats:
-        if not alive[p]:
-            continue
+    for p in st.seating.living:  # (the dead not walked)
         if hands[p]:
             cards[p] = None
         elif cards[p] is None:
