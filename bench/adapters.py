@@ -3,7 +3,7 @@ PettingZoo (raw and wrapped), Gymnasium and OpenSpiel against the engine's `lega
 + `apply()` loop, both games.
 
     python bench/adapters.py [--steps N] [--rounds R] [--game art-project|art-of-war]
-                             [--profile] [--parts] [--digest]
+                             [--profile] [--parts] [--floors] [--digest]
 
 Each figure is agent steps a second of CPU time (one core): a step is one decision taken
 through the library, the observation and mask read as a learner reads them (PettingZoo:
@@ -14,12 +14,18 @@ contenders, so the machine's drift hits all alike; the ratio is each adapter's m
 against the engine's median in the same run. `--profile` runs cProfile over PettingZoo's.
 `--parts` adds PettingZoo's `raw_env` loop with parts of its step taken out (the tensor: a
 zero array handed out instead; then the shaped score in `infos` as well), to show what the
-rest of a step costs against the engine's. `--digest` prints instead a digest of all that
-the adapters hand out in seeded random play (every observation, mask, reward, info,
-termination and truncation through PettingZoo's `raw_env` and `env`, its `state()`,
-Gymnasium's steps against random and heuristic seats, OpenSpiel's chance outcomes,
-tensors, legal ids and returns; both games, both seatings, both rewards): the speed work's
-guard, the same before and after a change that hands out the same.
+rest of a step costs against the engine's. `--floors` adds the libraries' own floor: a null
+game of the same shape (bench/floors.py: as many action ids, as long a tensor, as many legal
+ids and decisions a game) whose answers are all made in advance, through the same PettingZoo
+and OpenSpiel loops, so a ratio reads as the engine + the floor + the adapter's own work.
+Gymnasium's step plays the other seats' decisions too: "gymnasium, a decision" counts every
+decision its games took, the figure to set beside the engine's, whose steps are decisions.
+`--digest` prints instead a digest of all that the adapters hand out in seeded random play
+(every observation, mask, reward, info, termination and truncation through PettingZoo's
+`raw_env` and `env`, its `state()`, Gymnasium's steps against random and heuristic seats,
+OpenSpiel's chance outcomes, tensors, legal ids and returns; both games, both seatings,
+both rewards): the speed work's guard, the same before and after a change that hands out
+the same.
 """
 
 from __future__ import annotations
@@ -58,7 +64,11 @@ def pettingzoo(game: str, steps: int, wrapped: bool = False) -> int:
     """PettingZoo's AEC loop, a random legal id each step (`env()` or `raw_env()`)."""
     from artproject.adapters.pettingzoo import env, raw_env
 
-    e = (env if wrapped else raw_env)(game=game, **GAMES[game])
+    return aec_loop((env if wrapped else raw_env)(game=game, **GAMES[game]), steps)
+
+
+def aec_loop(e: Any, steps: int) -> int:
+    """The AEC loop (`last()`, a random id from the mask, `step()`) over `e`: the steps."""
     rng, n, seed = random.Random(0), 0, 0
     while n < steps:
         e.reset(seed=seed)
@@ -73,12 +83,15 @@ def pettingzoo(game: str, steps: int, wrapped: bool = False) -> int:
     return n
 
 
-def gymnasium(game: str, steps: int) -> int:
-    """Gymnasium's loop, seat 0 (the others random), a random legal id each step."""
+def gymnasium(game: str, steps: int, decisions: bool = False) -> int:
+    """Gymnasium's loop, seat 0 (the others random), a random legal id each step: the
+    steps, or (`decisions`) the decisions the games took in them, the others' included
+    (each step plays the other seats' decisions up to seat 0's next: as many engine steps
+    as a step of PettingZoo's or the engine's own loop takes several of)."""
     from artproject.adapters.gymnasium import KernelEnv
 
     e = KernelEnv(game=game, others="random", **GAMES[game])
-    rng, n, seed = random.Random(0), 0, 0
+    rng, n, seed, taken = random.Random(0), 0, 0, 0
     while n < steps:
         obs, _ = e.reset(seed=seed)
         seed += 1
@@ -86,9 +99,10 @@ def gymnasium(game: str, steps: int) -> int:
             obs, _, term, trunc, _ = e.step(rng.choice(
                 np.flatnonzero(obs["action_mask"]).tolist()))
             n += 1
-            if term or trunc:
+            if term or trunc or n >= steps:
                 break
-    return n
+        taken += e.seated.decisions
+    return taken if decisions else n
 
 
 def openspiel(game: str, steps: int) -> int:
@@ -97,7 +111,13 @@ def openspiel(game: str, steps: int) -> int:
 
     import artproject.adapters.openspiel  # noqa: F401 (registers the games)
 
-    g = pyspiel.load_game("python_" + game.replace("-", "_"), GAMES[game])
+    return spiel_loop(pyspiel.load_game("python_" + game.replace("-", "_"), GAMES[game]),
+                      steps)
+
+
+def spiel_loop(g: Any, steps: int) -> int:
+    """OpenSpiel's loop over the game `g` (chance nodes by their probabilities, else the
+    acting seat's observation tensor and a random legal id): the decisions taken."""
     rng, n = random.Random(0), 0
     while n < steps:
         st = g.new_initial_state()
@@ -152,14 +172,33 @@ CONTENDERS: dict[str, Callable[[str, int], int]] = {
     "pettingzoo raw_env": pettingzoo,
     "pettingzoo env": lambda game, steps: pettingzoo(game, steps, wrapped=True),
     "gymnasium": gymnasium,
+    "gymnasium, a decision": lambda game, steps: gymnasium(game, steps, decisions=True),
     "openspiel": openspiel,
 }
 
 
-def measure(game: str, steps: int, rounds: int,
-            parts: bool = False) -> dict[str, list[float]]:
+def _floor_aec(game: str, steps: int) -> int:
+    from floors import null_aec, shape_of  # bench/, beside
+
+    return aec_loop(null_aec(shape_of(game, GAMES[game])), steps)
+
+
+def _floor_spiel(game: str, steps: int) -> int:
+    from floors import null_spiel, shape_of  # bench/, beside
+
+    return spiel_loop(null_spiel(shape_of(game, GAMES[game])), steps)
+
+
+FLOORS: dict[str, Callable[[str, int], int]] = {
+    "pettingzoo's floor (a null game)": _floor_aec,
+    "openspiel's floor (a null game)": _floor_spiel,
+}
+
+
+def measure(game: str, steps: int, rounds: int, parts: bool = False,
+            floors: bool = False) -> dict[str, list[float]]:
     """Steps a second of CPU time, each contender once a round, interleaved."""
-    contenders = {**CONTENDERS, **(PARTS if parts else {})}
+    contenders = {**CONTENDERS, **(PARTS if parts else {}), **(FLOORS if floors else {})}
     out: dict[str, list[float]] = {k: [] for k in contenders}
     for run in contenders.values():  # a warm-up: rules loaded, layouts made
         run(game, 200)
@@ -258,6 +297,9 @@ def main() -> None:
     ap.add_argument("--profile", action="store_true")
     ap.add_argument("--parts", action="store_true",
                     help="also raw_env without its tensor, and without the shaped score")
+    ap.add_argument("--floors", action="store_true",
+                    help="also a null game of the same shape through PettingZoo and "
+                         "OpenSpiel: what the library and the loop cost with no game")
     ap.add_argument("--digest", action="store_true",
                     help="print a digest of all the adapters hand out in seeded play")
     args = ap.parse_args()
@@ -282,7 +324,7 @@ def main() -> None:
     print("| game | loop | steps/s (median) | range | engine / it |\n| --- | --- | --- | --- "
           "| --- |")
     for game in games:
-        got = measure(game, args.steps, args.rounds, args.parts)
+        got = measure(game, args.steps, args.rounds, args.parts, args.floors)
         base = statistics.median(got["engine"])
         for name, rates in got.items():
             mid = statistics.median(rates)
