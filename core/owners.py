@@ -37,9 +37,11 @@ VERB, PLAYER = itemgetter(0), itemgetter(1)  # an action's verb and player
 
 
 def known_of(known: dict[Any, Any], key: tuple[Action, ...], named: frozenset[Any],
-             space: Space, team: bool) -> tuple[int | None, Any]:
+             space: Space, interned: dict[int, int], team: bool) -> tuple[int | None, Any]:
     """(the player whose own actions these are, if one player's, and their sorted ids,
-    also made for the team seat), kept by the actions (seats.py `_work_out`)."""
+    also made for the team seat), kept by the actions (seats.py `_work_out`); each id
+    found by the identity of the space's own action object (`interned`, see `owners`),
+    else by its value."""
     players = set(map(PLAYER, key))
     who = None
     if len(players) == 1 and named.issuperset(map(VERB, key)):
@@ -48,21 +50,28 @@ def known_of(known: dict[Any, Any], key: tuple[Action, ...], named: frozenset[An
             who = None
     if len(known) >= 1 << 14:  # (a bound on what is kept)
         known.clear()
-    got = known[key] = (who, tuple(ids(space, list(key))) if team or who is not None
-                        else None)
+    ids: tuple[int, ...] | None = None
+    if team or who is not None:
+        found = [*map(interned.get, map(id, key))]
+        ids = tuple(ids_of(space, key, "actions") if None in found
+                    else sorted(found))  # type: ignore[arg-type]  # (no None: checked)
+    got = known[key] = (who, ids)
     return got
 
 
 def owners(game: Machine, space: ActionSpace) -> tuple[Any, ...]:
     """The verbs whose owner is the named player, those whose owner reads no state (the
     named player or none), the positions' splits kept and the actions' owner and ids kept
-    (seats.py `_work_out`), for the rules."""
+    (seats.py `_work_out`), and each numbered action's id by the identity of the space's
+    own action object (the registry's, which the rules give out; kept here, so no other
+    object has its identity while it is looked up), and those objects, for the rules."""
     cache, key = game.derived(), ("seat-owners", game.num_players())
     got = cache.get(key)
     if got is None:
         own = {b.verb: getattr(b.verb, "owner", None) for b in space.decisions.blocks}
+        acts = tuple(map(space.decisions.action, range(space.decisions.size)))
         got = cache[key] = (frozenset(v for v, o in own.items() if o is named_player),
                             frozenset(v for v, o in own.items() if o in (None, named_player)),
-                            {}, {})
+                            {}, {}, {id(a): i for i, a in enumerate(acts)}, acts)
     assert isinstance(got, tuple)
     return got

@@ -59,9 +59,10 @@ class Seated:
     node the chance outcomes' ids."""
 
     __slots__ = ("_at", "_n", "_owners", "_space", "decisions", "game", "limit", "marks",
-                 "seats", "steps", "turn")
+                 "seats", "steps", "team", "turn")
     game: Machine
     seats: str
+    team: bool  # one seat, the whole team (`seats` is TEAM_SEATS)
 
     def __init__(self, game: Machine, seats: str = TEAM_SEATS,
                  max_decisions: int | None = None, like: Seated | None = None) -> None:
@@ -72,7 +73,7 @@ class Seated:
             self._again(game, like, max_decisions)
             return
         check_seating(game, seats)
-        self.game, self.seats = game, seats
+        self.game, self.seats, self.team = game, seats, seats == TEAM_SEATS
         self.limit = game.max_game_length() if max_decisions is None else max_decisions
         if self.limit < 1:
             raise GameError(f"max_decisions must be at least 1, not {self.limit}")
@@ -88,7 +89,7 @@ class Seated:
 
     def _again(self, game: Machine, like: Seated, max_decisions: int | None) -> None:
         """`__init__` for a game like `like`'s: its tables shared, the rest new."""
-        self.game, self.seats = game, like.seats
+        self.game, self.seats, self.team = game, like.seats, like.team
         self.limit = game.max_game_length() if max_decisions is None else max_decisions
         if self.limit < 1:
             raise GameError(f"max_decisions must be at least 1, not {self.limit}")
@@ -99,10 +100,6 @@ class Seated:
     @property
     def space(self) -> ActionSpace:  # the numbered actions (one for the rules and count)
         return self._space
-
-    @property
-    def team(self) -> bool:
-        return self.seats == TEAM_SEATS
 
     def num_seats(self) -> int:
         return 1 if self.team else self.game.num_players()
@@ -202,11 +199,11 @@ class Seated:
         legal = st.legal_cache  # (read, never changed: legal_actions() would copy it)
         if legal is None:
             legal = st.legal_actions()
-        named, plain, splits, known = self._owners
+        named, plain, splits, known, interned, _ = self._owners
         key = tuple(legal)  # (the same actions come round again: what they give is kept)
         got: tuple[int | None, Any] | None = known.get(key)
         if got is None or (got[1] is None and self.team):
-            got = _known(known, key, named, space, self.team)
+            got = _known(known, key, named, space, interned, self.team)
         who, ids = got
         if self.team:
             return 0, ids
@@ -262,8 +259,9 @@ class Seated:
         if i not in legal:
             raise IllegalActionError(self._why(i, cur, legal))
         self.steps += 1
-        if i >= space.size:
-            self.turn = i - space.size
+        n = space.decisions.size  # (the game's own ids: ActionSpace.size, not its property)
+        if i >= n:
+            self.turn = i - n
             self.marks = (*self.marks, (self.decisions, self.turn))
             return
         self.game.apply(space.decisions.action(i))
@@ -274,14 +272,16 @@ class Seated:
         """The id the seat to act takes toward the game's `action` (a policy's choice for the
         whole team): the action's own id when it is the seat's, else the delegation to the
         player whose own action it is; IllegalActionError when neither is legal now."""
-        space = self._space
-        if self.current() == CHANCE:
+        space, r = self._space, self.now()
+        if r[4] == CHANCE:
             i = space.chance.id(action)
             if i is not None and i in self.legal():
                 return i
         else:
-            legal = self.now()[5]
-            i = space.decisions.id(action)
+            legal = r[5]
+            i = self._owners[4].get(id(action))  # (the space's own object: owners.py)
+            if i is None:
+                i = space.decisions.id(action)
             if i is not None and i in legal:
                 return i
             who = _owner(self.game, action)
@@ -446,7 +446,7 @@ class Seated:
     # ---------------------------------------------------------------- copies
     def clone(self) -> Seated:
         c = Seated.__new__(Seated)
-        c.game, c.seats, c.limit = self.game.clone(), self.seats, self.limit
+        c.game, c.seats, c.team, c.limit = self.game.clone(), self.seats, self.team, self.limit
         c.turn, c.marks, c.steps, c.decisions = self.turn, self.marks, self.steps, self.decisions
         r = self._at  # the same position: the same seat, ids and arrays (`made`: what is
         # kept there is the position's alone, and each copy moving on makes its own)

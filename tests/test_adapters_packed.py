@@ -271,14 +271,15 @@ def test_a_layout_written_in_place_takes_every_kind_of_segment() -> None:
 def test_the_seats_kept_owners_and_ids_are_the_ones_worked_out(
         game: str, options: dict[str, Any]) -> None:
     """What the seats keep for a set of legal actions (whose own actions they are, their
-    ids, a joint decision's split), kept once per rules and player count, gives at every
-    step of random play the seat to act and the legal ids a fresh copy works out with
-    nothing kept."""
+    ids, a joint decision's split, each action's id by the identity of the space's own
+    action object), kept once per rules and player count, gives at every step of random
+    play the seat to act and the legal ids a fresh copy works out with nothing kept (every
+    action then found by its value)."""
     rng = random.Random(8)
     for episode in range(12):
         s = start(game, options, seed=episode, chance="sample")
         kept = [d for d in s._owners if isinstance(d, dict)]
-        assert len(kept) == 2
+        assert len(kept) == 3
         while not s.is_terminal():
             got = (s.current(), s.legal())
             saved = [d.copy() for d in kept]
@@ -305,3 +306,83 @@ def test_a_game_seed_drawn_from_a_generator_is_the_one_integers_gives() -> None:
     other = np.random.Generator(np.random.MT19937(3))
     assert seed_from(other) == int(np.random.Generator(np.random.MT19937(3)).integers(
         0, 2**62))
+
+
+def test_an_agent_s_action_space_contains_what_discrete_contains() -> None:
+    """PettingZoo's action spaces (`Ids`: a plain int answered by its range at once) hold
+    just what Gymnasium's Discrete of the same size holds, for ids in and out of range,
+    bools, numpy's integers, floats, arrays and other things."""
+    from gymnasium import spaces
+
+    from artproject.adapters.pettingzoo import Ids
+
+    for n in (1, 2, 362):
+        mine, theirs = Ids(n), spaces.Discrete(n)
+        for x in (*range(-3, n + 3), 2**63, -2**63 - 1, 2**70, True, False, np.int64(1),
+                  np.int16(n - 1), np.uint64(n), np.int64(-1), 1.0, 0.5, np.float32(0),
+                  np.array(0), np.array([0]), None, "0", [0]):
+            assert mine.contains(x) == theirs.contains(x), (n, x)
+        assert mine == theirs and isinstance(mine, spaces.Discrete)
+
+
+@pytest.mark.parametrize("game", ["art-of-war", "art-project"])
+def test_openspiel_s_new_states_share_the_game_s_first_until_changed(game: str) -> None:
+    """OpenSpiel's new states share the game's first state (it makes one to size each
+    tensor it hands out) until one is changed or its `seated` asked for: a state played
+    on, or whose `seated` is played on, leaves every other new state at the start."""
+    pyspiel = pytest.importorskip("pyspiel")
+    import artproject.adapters.openspiel  # noqa: F401 (registers the games)
+
+    spiel = pyspiel.load_game("python_" + game.replace("-", "_"), {"players": 2})
+    a, b = spiel.new_initial_state(), spiel.new_initial_state()
+    first = str(a)
+    for _ in range(6):
+        a.apply_action(a.chance_outcomes()[0][0] if a.is_chance_node() else
+                       a.legal_actions()[0])
+    assert str(a) != first and str(b) == first
+    c = spiel.new_initial_state()
+    c.seated.apply(c.legal_actions()[0])
+    assert str(c) != first
+    d = spiel.new_initial_state().clone()  # (a copy of a new state: its own game too)
+    d.apply_action(d.legal_actions()[0])
+    assert str(d) != first
+    assert str(spiel.new_initial_state()) == str(b) == first
+    assert spiel.new_initial_state().seated is not spiel.proto
+
+
+def test_the_game_seeds_of_seeded_resets_are_numpy_s() -> None:
+    """`Seeds` (PettingZoo's resets: the first game seed worked out without numpy's
+    generator, which is made only when a reset without a seed asks for the next) gives
+    what `seed_from` gives on numpy's generator: the first draw, then the draws after it,
+    over many seeds, large ones and numpy's own integers and generators."""
+    from artproject.adapters._common import Seeds, first_seed, seed_from
+
+    seeds = Seeds()
+    for seed in [*range(400), 2**32 - 1, 2**32, 2**64 + 5, 10**40, np.int64(7),
+                 np.random.default_rng(5)]:
+        want = np.random.default_rng(seed if not isinstance(seed, np.random.Generator)
+                                     else np.random.default_rng(5))
+        assert seeds.first(seed) == seed_from(want), seed
+        if type(seed) is int:
+            assert first_seed(seed) == seed_from(np.random.default_rng(seed))
+        for _ in range(seed % 3 if type(seed) is int else 2):
+            assert seeds.next() == seed_from(want), seed
+
+
+@pytest.mark.parametrize(("game", "spec"), [
+    ("art-of-war", "random"), ("art-of-war", "heuristic"), ("art-of-war", "simple"),
+    ("art-project", "random"), ("art-project", "cautious"), ("art-project", "heuristic")])
+def test_gymnasium_s_other_seats_play_the_policy_make_policy_makes(game: str,
+                                                                   spec: str) -> None:
+    """Gymnasium's policy for the other seats, its name and options read once (`_seeded`),
+    makes for each seed the policy `make_policy` makes: the same choices over the states
+    of random games."""
+    from artproject.adapters.gymnasium import _seeded
+    from artproject.policies import make_policy, policies_of
+
+    states = _states(game, {"players": 2}, 60, seed=4)
+    for seed in (0, 1, 7, 2**40):
+        mine, theirs = _seeded(game, spec)(seed), make_policy(spec, seed, policies_of(game))
+        for st in states:
+            if st.outcome is None:
+                assert mine(st.clone()) == theirs(st.clone()), (spec, seed)

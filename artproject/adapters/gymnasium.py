@@ -42,6 +42,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import error, spaces
 
+from ..core.actions import TERMINAL
 from ..core.errors import ArtError, GameError
 from ..core.games import DEFAULT, game_names
 from ..core.seats import Seated
@@ -58,6 +59,7 @@ from ._common import (
 )
 
 NAMESPACE: Final = "artproject"
+_IDS = (int, np.integer)  # what an id may be
 DEALS: Final = 100  # games dealt at most by one reset (see `reset`)
 
 
@@ -107,6 +109,7 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64]):
                 raise GameError(f"seat must be from 0 to {self.seated.num_seats() - 1}, "
                                 f"not {seat}")
             self._others = _policy(game, others)
+            self._seeded = _seeded(game, others)  # (a reset's policy, checked once)
             self.shaped = reward_mode(options) == "shaped"
         except ArtError as err:
             raise ValueError(str(err)) from None
@@ -132,15 +135,18 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64]):
         """The legal ids as a 0/1 vector (what maskable learners ask for)."""
         return mask(self.seated, self.seat)
 
-    def _others_play(self) -> None:
-        """The other seats' decisions, until this seat's turn or the end."""
-        s = self.seated
-        while not s.is_terminal() and s.current() != self.seat:
+    def _others_play(self) -> bool:
+        """The other seats' decisions, until this seat's turn or the end (True: the end)."""
+        s, seat = self.seated, self.seat
+        while True:
+            r = s.now()  # (the position's record: its seat to act, TERMINAL at the end)
+            if r[4] == TERMINAL or r[4] == seat:
+                return bool(r[4] == TERMINAL)
             i = s.policy_id(self._others)
             if i is None:  # a policy blind to a delegation: a random choice of the seat's
                 legal = s.legal()
                 i = legal[int(self.np_random.integers(len(legal)))]
-            s.apply(i)
+            s.apply(i, r)
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -148,7 +154,7 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64]):
         for _ in range(DEALS):  # a game the others end before the seat's first decision
             game_seed = seed_from(self.np_random)  # is dealt anew: an episode has a step
             self.seated = self._starter.new(game_seed, self.seated)
-            self._others = _policy(self.game, self.others_name, game_seed)
+            self._others = self._seeded(game_seed)
             self._others_play()
             if not self.seated.is_terminal():
                 break
@@ -165,9 +171,10 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64]):
         if self._over:
             raise error.ResetNeeded("the game is over: call reset() before step()")
         n = s.num_distinct_actions()
-        if not isinstance(action, int | np.integer) or not 0 <= int(action) < n:
+        if not isinstance(action, _IDS) or not 0 <= int(action) < n:
             raise error.InvalidAction(f"action {action!r}: not an action id (0 to {n - 1})")
-        if int(action) not in s.legal_ids(self.seat):
+        r, i = s.now(), int(action)  # (the position's record: its seat to act and ids)
+        if r[4] != self.seat or i not in r[5]:
             why = (f"action {action} ({s.action_text(int(action))}): not legal now; legal: "
                    f"{s.legal(self.seat)[:16]}")
             if self.illegal == "raise":
@@ -176,15 +183,14 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64]):
             self._over = True
             lost = -1.0 - (self._potential.paid[self.seat] if self.shaped else 0.0)
             return self._obs(), lost, True, False, {**self._info(), "illegal": why}
-        s.apply(int(action))
-        self._others_play()
-        done = s.is_terminal()
+        s.apply(i, r)
+        done = self._others_play()
         self._over = done
         if self.shaped:
             reward = float(self._potential.pay(s)[self.seat])
         else:
             reward = float(s.returns()[self.seat]) if done else 0.0
-        cut = s.truncated()
+        cut = done and s.truncated()  # (cut at the maximum length: it is over)
         obs = self._obs()
         return obs, reward, done and not cut, cut, self._info(obs)
 
@@ -211,6 +217,19 @@ def _policy(game: str, name: str, seed: int = 0) -> Any:
         raise GameError(f"unknown policy {name!r} for the other seats; policies: "
                         + ", ".join(policies))
     return make_policy(name, seed, policies)
+
+
+def _seeded(game: str, spec: str) -> Callable[[int], Any]:
+    """The policy `spec` (checked by `_policy` first) for a seed: its name and options
+    read and checked once (`make_policy` reads and checks them at each call, through the
+    factory's signature: about 160k instructions, more than a game's decisions; a reset
+    makes one). tests/test_adapters_packed.py compares its policies with make_policy's."""
+    from ..policies import check_policy, policies_of
+
+    policies = policies_of(game)
+    name, options = check_policy(spec, policies)
+    factory = policies[name]
+    return lambda seed: factory(seed, **options)
 
 
 def _max_steps(game: str) -> int:

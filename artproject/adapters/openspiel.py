@@ -126,7 +126,7 @@ class KernelGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type hin
         super().__init__(game_type(self.game_name, utility, self.reward), info, shown)
 
     def new_initial_state(self) -> KernelState:
-        return KernelState(self, self.proto.clone())
+        return KernelState(self, self.proto, shared=True)
 
     def make_py_observer(self, iig_obs_type: Any = None,
                          params: dict[str, Any] | None = None) -> KernelObserver:
@@ -136,15 +136,29 @@ class KernelGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type hin
 class KernelState(pyspiel.State):  # type: ignore[misc]
     """A game in progress, seen by its seats (core/seats.py)."""
 
-    def __init__(self, game: KernelGame, seated: Seated) -> None:
+    def __init__(self, game: KernelGame, seated: Seated, shared: bool = False) -> None:
+        """`shared`: `seated` is the game's first state (`new_initial_state`: OpenSpiel
+        makes a new state to size each tensor it hands out, and reads it only), copied
+        when the state is first changed or its `seated` asked for."""
         super().__init__(game)
-        self.seated = seated
+        self._seated, self._shared = seated, shared
         # reward="shaped": the shaped score at the last decision taken (0 before any)
         self.shaped = game.reward == "shaped"
         self.base: list[float] = [0.0] * seated.num_seats()
 
+    @property
+    def seated(self) -> Seated:
+        """The game and its seats, the state's own (see `__init__`)."""
+        if self._shared:
+            self._seated, self._shared = self._seated.clone(), False
+        return self._seated
+
+    @seated.setter
+    def seated(self, seated: Seated) -> None:
+        self._seated, self._shared = seated, False
+
     def current_player(self) -> int:
-        cur = self.seated.current()
+        cur = self._seated.current()
         if cur == CHANCE:
             return _CHANCE
         if cur == TERMINAL:
@@ -152,17 +166,18 @@ class KernelState(pyspiel.State):  # type: ignore[misc]
         return cur
 
     def _legal_actions(self, player: int) -> list[int]:
-        return self.seated.legal(player)
+        return self._seated.legal(player)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        if self.seated.current() != CHANCE:
+        if self._seated.current() != CHANCE:
             raise pyspiel.SpielError("chance_outcomes: not a chance node")
-        return self.seated.chance_outcomes()
+        return self._seated.chance_outcomes()
 
     def _apply_action(self, action: int) -> None:
-        before = self.seated.shaped() if self.shaped and self.seated.current() >= 0 else None
+        s = self.seated  # (the state's own: see __init__)
+        before = s.shaped() if self.shaped and s.current() >= 0 else None
         try:
-            self.seated.apply(int(action))
+            s.apply(int(action))
         except ArtError as err:
             raise _spiel_error(err) from None
         if before is not None:
@@ -170,33 +185,35 @@ class KernelState(pyspiel.State):  # type: ignore[misc]
 
     def _action_to_string(self, player: int, action: int) -> str:
         try:
-            return self.seated.action_text(int(action), chance=player == pyspiel.PlayerId.CHANCE)
+            return self._seated.action_text(int(action),
+                                            chance=player == pyspiel.PlayerId.CHANCE)
         except ArtError as err:
             raise _spiel_error(err) from None
 
     def is_terminal(self) -> bool:
-        return self.seated.is_terminal()
+        return self._seated.is_terminal()
 
     def returns(self) -> list[float]:
         """The returns (+1 won, -1 lost; 0 while it goes on); reward="shaped": the rewards
         so far, which sum to the shaped score now (the returns at the end)."""
         if self.shaped:
-            return self.seated.shaped()
-        return self.seated.returns()
+            return self._seated.shaped()
+        return self._seated.returns()
 
     def rewards(self) -> list[float]:
         """The rewards since the last decision (read at a decision and at the end):
         reward="shaped", the change in the shaped score since then (from 0 before the
         first); "terminal", the returns at the end, else 0."""
+        s = self._seated
         if self.shaped:
-            return [a - b for a, b in zip(self.seated.shaped(), self.base, strict=True)]
-        if self.seated.is_terminal():
-            return self.seated.returns()
-        return [0.0] * self.seated.num_seats()
+            return [a - b for a, b in zip(s.shaped(), self.base, strict=True)]
+        if s.is_terminal():
+            return s.returns()
+        return [0.0] * s.num_seats()
 
     def shaped_score(self) -> list[float]:
         """Each seat's shaped score (docs/ai.md): the returns at the end."""
-        return self.seated.shaped()
+        return self._seated.shaped()
 
     def resample_from_infostate(self, player: int, sampler: Any = None) -> KernelState:
         """A state `player`'s seat cannot tell from this one, what it cannot see drawn anew
@@ -204,12 +221,12 @@ class KernelState(pyspiel.State):  # type: ignore[misc]
         u = sampler() if callable(sampler) else random.random()
         seed = int(u * 2**53)
         clone = self.clone()
-        clone.seated = self.seated.resample(int(player), seed)
+        clone.seated = self._seated.resample(int(player), seed)
         return clone  # type: ignore[no-any-return]
 
     def __str__(self) -> str:
         """The whole position and how it came about (equal states, equal strings)."""
-        s = self.seated
+        s = self._seated
         g = s.game
         return (f"seats={s.seats} turn={s.turn} steps={s.steps} decisions={s.decisions} "
                 f"wait={g.wait} outcome={g.outcome}\nhistory={[str(a) for a in g.history]}"
@@ -236,6 +253,9 @@ class KernelObserver:
                              "(public_info=True)")
         self.kind = "information_state" if recall else "observation"
         self.private = private
+        # (pybind's enums compare by a call into C++: compared once here, not at each ask)
+        self._all = private == pyspiel.PrivateInfoType.ALL_PLAYERS
+        self._public = private == pyspiel.PrivateInfoType.NONE
         p = game.proto
         layout = (p.all_layout(self.kind) if private == pyspiel.PrivateInfoType.ALL_PLAYERS
                   else p.layout(self.kind))
@@ -245,23 +265,21 @@ class KernelObserver:
                      for name, at, shape, _ in layout.rows()}
 
     def set_from(self, state: KernelState, player: int) -> None:
-        s = state.seated
-        if self.private == pyspiel.PrivateInfoType.ALL_PLAYERS:
+        s = state._seated  # (read only: a state sharing the game's first one stays so)
+        if self._all:
             self.tensor[:] = as_float32(s.all_tensor(self.kind, raw=True))
         else:  # (kept for the position: OpenSpiel may ask twice)
-            self.tensor[:] = tensor(s, self._seat(player), self.kind, self._packers, copy=False)
+            self.tensor[:] = tensor(s, PUBLIC if self._public else player, self.kind,
+                                    self._packers, copy=False)
 
     def string_from(self, state: KernelState, player: int) -> str:
-        s = state.seated
-        if self.private == pyspiel.PrivateInfoType.ALL_PLAYERS:
+        s = state._seated
+        if self._all:
             return s.all_string(self.kind)
-        seat = self._seat(player)
+        seat = PUBLIC if self._public else player
         if self.kind == "information_state":
             return s.information_state_string(seat)
         return s.observation_string(seat)
-
-    def _seat(self, player: int) -> int:
-        return PUBLIC if self.private == pyspiel.PrivateInfoType.NONE else player
 
 
 def _register(game: str) -> None:

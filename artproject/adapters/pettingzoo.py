@@ -45,12 +45,12 @@ from ..core.seats import Seated
 from ._common import (
     Packers,
     Potential,
+    Seeds,
     Starter,
     as_float32,
     box,
     observe,
     reward_mode,
-    seed_from,
 )
 
 _IDS = (int, np.integer)  # what an id may be
@@ -62,6 +62,23 @@ def env(**kwargs: Any) -> AECEnv:
     e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
     e = wrappers.AssertOutOfBoundsWrapper(e)
     return wrappers.OrderEnforcingWrapper(e)
+
+
+class Ids(spaces.Discrete):
+    """The ids 0 to n - 1 (an agent's action space): Gymnasium's Discrete, whose
+    `contains` answers a plain int by its range at once (Discrete's own asks numpy for the
+    dtype's bounds and a cast first, several thousand instructions; PettingZoo's `env()`
+    asks it every step); anything else it asks Discrete (tests/test_adapters_packed.py
+    compares the two)."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__(n)
+        self._end = int(self.start) + int(self.n)
+
+    def contains(self, x: Any) -> bool:
+        if type(x) is int:  # (not a bool, nor numpy's: Discrete's rules for those)
+            return 0 <= x < self._end
+        return bool(super().contains(x))
 
 
 class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
@@ -90,9 +107,10 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
                                 [f"player_{i}" for i in range(s.num_seats())])
         self._index = {a: i for i, a in enumerate(self.possible_agents)}  # an agent's seat
         self._packers = Packers()  # the seats' tensors, kept across positions and games
+        self._seeds = Seeds()  # the games' seeds (numpy's generator's draws)
         self.metadata = {**self.metadata, "name": f"artproject_{game.replace('-', '_')}_v0"}
         n = s.num_distinct_actions()
-        self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
+        self.action_spaces = {a: Ids(n) for a in self.possible_agents}
         self.observation_spaces = {a: spaces.Dict({
             "observation": box(s.layout("observation")),
             "action_mask": spaces.Box(0, 1, (n,), np.int8)}) for a in self.possible_agents}
@@ -110,11 +128,9 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         return self._index[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        if seed is not None:
-            self._rng = np.random.default_rng(seed)
-        elif not hasattr(self, "_rng"):
-            self._rng = np.random.default_rng()
-        self.seated = self._starter.new(seed_from(self._rng), self.seated)
+        seeds = self._seeds
+        game_seed = seeds.next() if seed is None else seeds.first(seed)
+        self.seated = self._starter.new(game_seed, self.seated)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._paid = True  # (the rewards hold other than the 0 a step clears them to)
@@ -167,7 +183,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
             shaped = s.shaped()
             for a, r in zip(self.agents, self._potential.pay(s, shaped), strict=True):
                 rewards[a] = float(r)
-        cur = s.current()
+        cur = s.now()[4]  # (the seat to act now: current()'s, without its second check)
         if cur == TERMINAL:
             self._end()
         else:
@@ -193,7 +209,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
     def _refusal(self, action: Any, seat: int) -> str:
         legal = self.seated.legal(seat)
         n = self.seated.num_distinct_actions()
-        if not isinstance(action, int | np.integer) or not 0 <= int(action) < n:
+        if not isinstance(action, _IDS) or not 0 <= int(action) < n:
             return f"action {action!r}: not an action id (0 to {n - 1})"
         return (f"action {action} ({self.seated.action_text(int(action))}): not legal for "
                 f"{self.agent_selection} now; legal: {legal[:16]}")

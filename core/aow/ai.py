@@ -161,7 +161,10 @@ def _view(st: War, segs: tuple[Segment, ...]) -> Callable[..., None]:
     """The layout's numbers in one call (core/tensors.py `Segments`): what the segments'
     writers above set, for the adapters' step (tests/test_adapters_packed.py compares them
     over random play), as one flat function made for the player count (each player's
-    numbers set by a line of its own, every offset a constant: no loop over the players)."""
+    numbers set by a line of its own, every offset a constant: no loop over the players).
+    What changes seldom is kept by its value: the discard pile's bytes, the deck's count
+    (a sum of its counts), each viewer's hand's bytes (the test above fails when one is
+    stale)."""
     at: dict[str, int] = {}
     for seg in segs:
         at[seg.name] = sum(s.size for s in segs[:len(at)])
@@ -172,7 +175,10 @@ def _view(st: War, segs: tuple[Segment, ...]) -> Callable[..., None]:
     if not _DECISION_ROW:
         _DECISION_ROW.update((name, i) for i, name in enumerate(decisions()))
     pile: list[Any] = [([], b"")]  # the last discard pile packed and its bytes, by value
-    space: dict[str, Any] = {"row": _DECISION_ROW, "deck_size": deck_size, "pile": pile,
+    deck: list[Any] = [(None, 0)]  # the last deck's counts and their sum
+    kept: dict[int, Any] = {}  # each viewer's last hand and its bytes
+    space: dict[str, Any] = {"row": _DECISION_ROW, "deck": deck, "pile": pile,
+             "kept": kept, "unseen": (None, b""),
              "pack": struct.Struct(f"={k}f").pack, "fights": _FIGHT_ROW,
              "decisions": _decisions}
     players = ", ".join(f"out[{{}} + {p}]" for p in range(n))  # (a row of n, from an offset)
@@ -189,10 +195,18 @@ def _view(st: War, segs: tuple[Segment, ...]) -> Callable[..., None]:
         f"    out[{wh + n} + a] = 1.0",
         f"if 0 <= v < {n}:",
         f"    out[{wh + 2 * n} + v] = 1.0",
-        "    for x in st.hands[v]:",
-        f"        out[{ha} + x] += 1.0",
+        "    h, seen = st.hands[v], kept.get(v, unseen)  # (the viewer's last hand and its",
+        "    if h == seen[0]:  # bytes: a hand changes at a play or a draw)",
+        f"        buf[{4 * ha}:{4 * (ha + k)}] = seen[1]",
+        "    else:",
+        "        for x in h:",
+        f"            out[{ha} + x] += 1.0",
+        f"        kept[v] = ([*h], bytes(buf[{4 * ha}:{4 * (ha + k)}]))",
+        "dk, seen = st.deck, deck[0]  # (deck_size's sum of the deck's counts, kept with",
+        "if dk != seen[0]:  # the counts: they change at a draw, summed again only then)",
+        "    seen = deck[0] = ([*dk], sum(dk))",
         f"out[{co}], out[{co + 1}], out[{co + 2}], out[{co + 3}] = st.turn, st.centre, "
-        "st.out, deck_size(st)",
+        "st.out, len(st.deck_top) + seen[1]",
         "alive, hands = st.alive, st.hands",
         *(line for p in range(n) for line in (f"if not alive[{p}]:",
                                               f"    out[{dd + p}] = 1.0")),
