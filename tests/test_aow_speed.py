@@ -103,3 +103,39 @@ def test_the_decks_cards_one_by_one_follow_its_counts() -> None:
     g.deck[-1] += 1
     with pytest.raises(Violation):
         _deck_cards(g)
+
+
+def test_the_seating_of_the_living_follows_the_deaths() -> None:
+    """The seating the state keeps (tables.py's `Seating`: who lives, the order of play among
+    them, the turn's listing) is the one of who lives at every decision of random and
+    heuristic games of 3 to 7 players, through their deaths, a copy, a determinization, a
+    pickle and a set position's dead; the invariants catch `alive` changed without it."""
+    import pickle
+
+    from artproject.core.aow.invariants import _seating
+    from artproject.core.invariants import Violation
+
+    def living(st: Any) -> tuple[int, ...]:
+        return tuple(p for p in range(st.players) if st.alive[p])
+
+    deaths = 0
+    for seed in range(12):
+        players = 3 + seed % 5
+        g = new_game("art-of-war", players=players, seed=seed)
+        choose = POLICIES["random" if seed % 2 else "heuristic"](seed)
+        while not g.is_over():
+            for st in (g, g.clone(), g.resample([0], seed)):
+                assert st.seating.living == living(st)
+                for p in range(players):  # the order of play from each seat, worked out plainly
+                    assert st.order_from(p, False) == [
+                        q for q in [*range(p, players), *range(p)] if st.alive[q]]
+            g.apply(choose(g))
+        deaths += players - len(g.seating.living)
+        assert pickle.loads(pickle.dumps(g)).seating.living == living(g)
+    assert deaths > 20
+    g = new_game("art-of-war", players=4, seed=1, position={"dead": ["p2", "p4"]})
+    assert g.seating.living == (0, 2) and g.legal_actions()[-1].arg == "p3"
+    g = new_game("art-of-war", players=4, seed=1)
+    g.alive[2] = 0  # a death behind the seating's back
+    with pytest.raises(Violation):
+        _seating(g)

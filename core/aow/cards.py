@@ -28,13 +28,12 @@ def draw_into_hand(st: War, p: int) -> None:
     if st.deck_top:  # (known: the machine's `chance` would take it at once)
         _into_hand(st, draw_now(st), p)
         return
-    size = sum(st.deck)
-    if not size:
+    if st.deck == st.tab.no_cards:  # (an empty deck: a comparison, not a sum of its counts)
         return
     if st.explicit:
         st.chance(DRAW, _drawn, (p,))
         return
-    _into_hand(st, sampled(st, size), p)  # (the machine's `chance`, sampled, at once)
+    _into_hand(st, sampled(st), p)  # (the machine's `chance`, sampled, at once)
 
 
 def _drawn(st: War, name: Any, p: int) -> None:

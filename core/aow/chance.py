@@ -42,14 +42,14 @@ def deck_sample(st: War) -> str:
 
 
 def _pick(st: War) -> int:
+    """The kind drawn next, left in the deck (`take` takes it): the top card, else the r-th
+    of the deck's cards one by one, in card order (the draw `sampled` makes)."""
     if st.deck_top:
         return st.deck_top[-1]
-    r = st.next() % sum(st.deck)
-    for k, n in enumerate(st.deck):
-        if r < n:
-            return k
-        r -= n
-    raise AssertionError("the deck's counts and its size disagree")  # pragma: no cover
+    cards = st.deck_cards
+    if cards is None:
+        cards = st.deck_cards = cards_of(st.deck)
+    return cards[st.next() % len(cards)]
 
 
 def draw_now(st: War) -> int:
@@ -58,17 +58,17 @@ def draw_now(st: War) -> int:
     top = st.deck_top
     if top:
         return top.pop()
-    return sampled(st, sum(st.deck))
+    return sampled(st)
 
 
-def sampled(st: War, size: int) -> int:
-    """The seeded generator's draw from the deck's counts (`size` cards, nothing on top):
+def sampled(st: War) -> int:
+    """The seeded generator's draw from the deck's counts (a card or more, nothing on top):
     the r-th card in card order, taken from the deck."""
     st.rng = z = (st.rng * LCG_A + LCG_C) & MASK  # (st.next(), written out)
-    cards = st.deck_cards  # the deck's cards one by one, in card order
-    if cards is None or len(cards) != size:
+    cards = st.deck_cards  # the deck's cards one by one, in card order: as many as the
+    if cards is None:  # deck's counts say (invariants.py), so no sum of the counts
         cards = st.deck_cards = cards_of(st.deck)
-    kind = cards.pop((z >> 32) % size)
+    kind = cards.pop((z >> 32) % len(cards))
     st.deck[kind] -= 1
     return kind
 

@@ -60,12 +60,12 @@ def _stake(st: War, p: int, n: int) -> None:
     seats = f.seats
     if not seats:  # (the attacker's first stake)
         seats.append(p)
-    elif p not in seats:  # in order of play from the attacker (W3)
-        att, n = f.attacker, st.players
-        d = (p - att) % n
-        i = 0
-        while i < len(seats) and (seats[i] - att) % n < d:
-            i += 1
+    elif p not in seats:  # in order of play from the attacker (W3): after those before it,
+        att, n = f.attacker, st.players  # looked for from the last (stakes come mostly in
+        d = (p - att) % n  # that order: a duel's defender goes after the attacker at once)
+        i = len(seats)
+        while i and (seats[i - 1] - att) % n > d:
+            i -= 1
         seats.insert(i, p)
 
 
@@ -260,8 +260,8 @@ def _apply_fold(st: War, a: Action) -> None:
     f = st.fight
     assert f is not None
     d = f.defender
-    st.tokens[d] += sum(f.stake)
-    f.stake = [0] * st.players
+    st.tokens[d] += sum(f.stake)  # (the stakes left on the challenge: `_close` takes it
+    # off the table next, as settle.py's settlements leave theirs)
     if st.logging:
         st.note("fold", st.seat(a.player))
     trail, discard, at, att = st.trail, st.discard, len(st.history), f.attacker

@@ -69,6 +69,15 @@ def _deck_cards(st: War) -> None:
                         "counts': a step changed the deck without them")
 
 
+def _seating(st: War) -> None:
+    """The seating of the living the state keeps (tables.py's `Seating`) is its `alive`'s (a
+    step that kills or revives without replacing it leaves the turn's listing, its end and
+    the order of play reading the wrong players)."""
+    if st.seating.living != tuple(p for p in range(st.players) if st.alive[p]):
+        raise Violation("the seating of the living the game keeps is not who lives: a step "
+                        "changed `alive` without it (W17)")
+
+
 def _hands(st: War) -> None:
     if any(h != sorted(h) for h in st.hands):
         raise Violation("a hand is out of card order (its plays would be listed out of order)")
@@ -108,7 +117,8 @@ def _end(st: War) -> None:
         raise Violation(f"won by {st.outcome} with {sum(st.alive)} players alive (W18)")
 
 
-INVARIANTS: Final = (_tokens, _cards, _deck_cards, _shared, _hands, _dead, _bets, _end)
+INVARIANTS: Final = (_tokens, _cards, _deck_cards, _shared, _seating, _hands, _dead, _bets,
+                     _end)
 
 
 def _bet_in_reach(before: War, action: Action, after: War) -> None:

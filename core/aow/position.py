@@ -104,6 +104,7 @@ def read_dead(st: War, v: list[str], rd: Reader) -> None:
         for k in st.hands[p]:
             st.deck[k] += 1
         st.hands[p] = []
+    st.seating = st.tab.seating(st.alive)
     if sum(st.alive) < 2:
         raise rd.fail("a game in play has at least two living players (W18)", "dead")
     if not st.alive[st.current]:

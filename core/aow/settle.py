@@ -267,8 +267,8 @@ def compare(st: War) -> None:
 
 def _engaged(st: War, f: Fight) -> None:
     """Every engaged card goes face up to the discard pile (seed; W8). (Every caller closes
-    the challenge next, `st.fight = None`: its face-down cards and Wise Men are left as
-    they are on it.)"""
+    the challenge next, `st.fight = None`, which takes it off the table: its stakes, once
+    paid out, its face-down cards and Wise Men are left as they are on it.)"""
     discard, card, added = st.discard, f.card, f.added
     for p in f.seats:
         k = card[p]
@@ -288,7 +288,6 @@ def _win(st: War, w: int) -> None:
     cards = st.rules.cards
     won = sum(f.stake)
     st.tokens[w] += won
-    f.stake = [0] * st.players
     card = cards[f.card[w]]
     draws = card.draws
     for k in f.added[w]:
@@ -314,7 +313,6 @@ def _tie_duel(st: War) -> None:
     paid = (f.stake[a] + 1) // 2  # (never more than the stake: half of it, rounded up)
     st.tokens[d] += paid + f.stake[d]
     st.tokens[a] += f.stake[a] - paid
-    f.stake = [0] * st.players
     if st.logging:
         st.note("even", st.seat(a), st.seat(d), paid)
     _engaged(st, f)
@@ -331,7 +329,6 @@ def _tie_split(st: War, winners: tuple[int, ...]) -> None:
     for p in winners:
         st.tokens[p] += share
     st.centre += pot - share * len(winners)
-    f.stake = [0] * st.players
     if st.logging:
         st.note("split", *(st.seat(p) for p in winners), share)
     _engaged(st, f)
@@ -345,7 +342,6 @@ def no_contest(st: War, winners: tuple[int, ...]) -> None:
     tokens, stake = st.tokens, f.stake
     for p in f.seats:
         tokens[p] += stake[p]
-    f.stake = [0] * st.players
     if st.logging:
         st.note("no_winner")
     _engaged(st, f)
@@ -380,7 +376,7 @@ def close(st: War, winners: tuple[int, ...], collateral: tuple[Any, ...] = ()) -
 def doom(st: War, winners: tuple[int, ...]) -> None:
     """W17: a living player left with no card or no token was killed by this settlement's
     winner(s) (none: no winner); a player who has some again is not."""
-    alive, hands, tokens = st.alive, st.hands, st.tokens
+    hands, tokens = st.hands, st.tokens
     if 0 not in tokens and [] not in hands:  # all living (the dead hold nothing), none doomed
         none = st.tab.no_doom  # (C-level scans; the loop below, written out, as in close)
         if st.doom_cards != none:
@@ -389,9 +385,7 @@ def doom(st: War, winners: tuple[int, ...]) -> None:
             st.doom_tokens = none.copy()
         return
     cards, doom_tokens = st.doom_cards, st.doom_tokens
-    for p in st.tab.seats:
-        if not alive[p]:
-            continue
+    for p in st.seating.living:  # (the dead not walked)
         if hands[p]:
             cards[p] = None
         elif cards[p] is None:

@@ -64,6 +64,7 @@ def _copier(cls: type[War], rules: WarRules, players: int) -> Any:
     st.tab = tables(rules, players)
     st.turn, st.current, st.ask = 0, 0, -1
     st.alive = [1] * players
+    st.seating = st.tab.seating(st.alive)
     st.tokens = [rules.p("setup.tokens_dealt")] * players
     st.centre = rules.p("setup.centre_tokens")
     st.out = rules.p("components.tokens") - st.centre - sum(st.tokens)

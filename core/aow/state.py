@@ -34,7 +34,7 @@ from .contest import Fight
 from .loader import shipped
 from .registry import GAME, REG, P
 from .rules import Ctx, WarRules
-from .tables import Tables, tables
+from .tables import Seating, Tables, tables
 
 
 def _entry(key: str, t: Any, meaning: str, info_: str = PUBLIC, read: bool = True,
@@ -68,6 +68,8 @@ WAR_FIELDS: Final = (
     Field("alive", LIST, PUBLIC, fp="alive", entries=(_entry(
         "dead", list[str], "the players already dead: they hold nothing (W17)",
         expects="a list of pN"),)),
+    # the seating of the living (tables.py's `Seating`), replaced when `alive` changes: shared
+    Field("seating", DERIVED, MACHINE),
     Field("tokens", LIST, PUBLIC, fp="tokens", entries=(_entry(
         "tokens", list[int] | dict[str, int], "each player's tokens", lo=0,
         expects=_PER_PLAYER.format("whole numbers", "tokens")),)),
@@ -130,6 +132,7 @@ class War(Machine):
     turn: int
     current: int
     alive: list[int]
+    seating: Seating
     tokens: list[int]
     centre: int
     out: int
@@ -204,16 +207,10 @@ class War(Machine):
     def order_from(self, player: int, others: bool) -> list[int]:
         """The living players in order of play from `player` (W3), without them if
         `others`; from p1 when `player` is nobody (-1)."""
-        alive, t = self.alive, self.tab
-        if 0 not in alive:  # everyone living: the order made once (tables.py), copied
-            if player < 0:
-                return list(t.order[0])
-            return list(t.others[player] if others else t.order[player])
-        out = []
-        for q in t.order[player if player > 0 else 0]:
-            if alive[q] and not (others and q == player):
-                out.append(q)
-        return out
+        s = self.seating  # (the living's orders, made once: tables.py), copied
+        if player < 0:
+            return list(s.order[0])
+        return list(s.others[player] if others else s.order[player])
 
     def order_key(self, first: int) -> Callable[[int], int]:
         """Sorts seats in order of play from `first` (W3)."""
@@ -339,6 +336,7 @@ class War(Machine):
 
     def _after_unpickle(self) -> None:
         self.tab = tables(self.rules, self.players)
+        self.seating = self.tab.seating(self.alive)
         if not hasattr(self, "deck_cards"):  # (pickled before the field was)
             self.deck_cards = None
 

@@ -24,15 +24,15 @@ Row = tuple[Action, ...]
 class Tables:
     """Constants and interned actions for one set of rules and team size."""
 
-    __slots__ = ("accept", "adds", "all_challenged", "answer_lists", "bet_lists", "bets",
+    __slots__ = ("accept", "adds", "answer_lists", "bet_lists", "bets",
                  "bonus_kinds", "can_win", "cards", "cards_dealt", "challenges", "collateral",
                  "ctx", "deal_add", "deal_aside", "deal_bytes", "deal_cards", "deal_deck",
                  "deal_entries", "deal_his", "deal_mul", "deal_seats", "deal_steps", "discards",
                  "draw", "fold", "hand_limit", "index", "left_out", "left_runs", "match", "names",
                  "new_fight", "no_cards", "no_doom", "order", "others", "pass_", "pass_lists",
                  "plays", "raise_limit", "raises", "ranks", "refuse", "refuse_lists",
-                 "refused_to_hand", "response_lists", "seats", "share_rank", "take", "turn_limit",
-                 "turn_lists")
+                 "refused_to_hand", "response_lists", "seated", "seats", "share_rank", "take",
+                 "turn_limit")
 
     def __init__(self, rules: WarRules, players: int) -> None:
         self._constants(rules, players)
@@ -113,9 +113,6 @@ class Tables:
             each(V_DRAW), each(V_TAKE), each(V_REFUSE), each(V_ACCEPT))
         self.match, self.fold, self.pass_ = each(V_MATCH), each(V_FOLD), each(V_PASS)
         self.challenges = tuple(tuple(act(V_CHALLENGE, p, P[q]) for q in seats) for p in seats)
-        # each seat's challenges of all the others, in order of play from it (W3)
-        self.all_challenged = tuple(tuple(self.challenges[p][q] for q in self.others[p])
-                                    for p in seats)
         self.bets, self.raises = numbers(V_BET), numbers(V_RAISE)
         self.plays, self.discards = by_card(V_PLAY), by_card(V_DISCARD)
         self.adds = by_card(V_ADD, only_bonus=True)  # None: not a Wise Man (W8)
@@ -127,11 +124,6 @@ class Tables:
         kind's list and hands out copies: `Machine.legal_actions`), so that listing them
         builds nothing."""
         seats = range(players)
-        # a turn when everyone lives: [draw, take, challenges], by whether the player may
-        # draw (2) and take (1)
-        self.turn_lists = tuple(tuple(
-            ([self.draw[p]] if i & 2 else []) + ([self.take[p]] if i & 1 else [])
-            + list(self.all_challenged[p]) for i in range(4)) for p in seats)
         self.bet_lists = tuple([row[:n] for n in range(len(row) + 1)] for row in self.bets)
         # an answer: refuse, accept, and the raises up to `most` (a list a number)
         self.answer_lists = tuple([[self.refuse[p], self.accept[p], *self.raises[p][:n]]
@@ -140,6 +132,46 @@ class Tables:
         self.response_lists = tuple(([self.match[p], self.fold[p]], [self.fold[p]])
                                     for p in seats)
         self.pass_lists = tuple([self.pass_[p]] for p in seats)
+        self.seated: dict[tuple[int, ...], Seating] = {}  # by who lives (`seating`)
+
+    def seating(self, alive: list[int] | tuple[int, ...]) -> Seating:
+        """The seating of the living (`Seating`) where `alive` says who lives (1) and who is
+        dead (0), made once per set of the living and kept."""
+        key = tuple(alive)
+        s = self.seated.get(key)
+        if s is None:
+            s = self.seated[key] = Seating(self, key)
+        return s
+
+
+class Seating:
+    """Who lives and the order of play among them (W3, W17), and what a turn lists, for one
+    set of the living: made once (`Tables.seating`) and kept on the state as its derived field
+    `seating`, replaced when someone dies (turn.py) or a position sets the dead, so that the
+    turn's listing, its end, the doom and the order of play from a seat read the living
+    instead of walking every seat to skip the dead (invariants.py checks it is the state's)."""
+
+    __slots__ = ("living", "next", "order", "others", "turn_lists")
+
+    def __init__(self, t: Tables, alive: tuple[int, ...]) -> None:
+        seats = t.seats
+        self.living = tuple(p for p in seats if alive[p])  # in seat order
+        # from each seat, the living in order of play: with it first if it lives (`order`),
+        # without it (`others`); the seat whose turn is next after it (itself if none lives)
+        self.order = tuple(tuple(q for q in t.order[p] if alive[q]) for p in seats)
+        self.others = tuple(tuple(q for q in t.others[p] if alive[q]) for p in seats)
+        self.next = tuple(row[0] if row else p for p, row in zip(seats, self.others,
+                                                                  strict=True))
+        self.turn_lists = _turn_lists(t, self.others)
+
+
+def _turn_lists(t: Tables, others: tuple[tuple[int, ...], ...]
+                ) -> tuple[tuple[list[Action], ...], ...]:
+    """Each seat's turn listings: [draw, take, its challenges of `others[p]`, the living
+    others in order of play], by whether the player may draw (2) and take (1)."""
+    return tuple(tuple(([t.draw[p]] if i & 2 else []) + ([t.take[p]] if i & 1 else [])
+                       + [t.challenges[p][q] for q in others[p]] for i in range(4))
+                 for p in t.seats)
 
 
 def _ahead(n: int) -> tuple[int, int, Struct, int]:
@@ -180,4 +212,4 @@ def tables(rules: WarRules, players: int) -> Tables:
     return t
 
 
-__all__: Final = ["Tables", "tables"]
+__all__: Final = ["Seating", "Tables", "tables"]

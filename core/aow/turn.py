@@ -48,22 +48,10 @@ def _legal_turn(st: War) -> list[Action]:
     t = st.tab
     # (the deck compared with an empty one: a comparison, not a call of any())
     draw = len(st.hands[p]) < t.hand_limit and (st.deck_top or st.deck != t.no_cards)
-    alive = st.alive
-    if 0 not in alive:  # everyone living: the listing made once (tables.py), as it is, by
-        lists = t.turn_lists[p]  # whether the player may draw (2) and take (1)
-        if draw:
-            return lists[3] if st.centre else lists[2]
-        return lists[1] if st.centre else lists[0]
-    out = []
-    if draw:
-        out.append(t.draw[p])
-    if st.centre:
-        out.append(t.take[p])
-    row = t.challenges[p]
-    for q in t.others[p]:  # the others in order of play from p (W3)
-        if alive[q]:
-            out.append(row[q])
-    return out
+    lists = st.seating.turn_lists[p]  # the listing made once for the living (tables.py),
+    if draw:  # as it is, by whether the player may draw (2) and take (1)
+        return lists[3] if st.centre else lists[2]
+    return lists[1] if st.centre else lists[0]
 
 
 def _apply_draw(st: War, a: Action) -> None:
@@ -137,19 +125,13 @@ def end_turn(st: War) -> None:
 def _dying(st: War) -> None:
     """`end_turn` where someone is dead or may die: who dies now (W17), then the next turn or
     the deaths."""
-    alive, hands, tokens, fated = st.alive, st.hands, st.tokens, st.fated
+    hands, tokens, fated, s = st.hands, st.tokens, st.fated, st.seating
     dead = []
-    living = 0
-    for p in st.tab.seats:
-        if alive[p]:
-            living += 1
-            if fated[p] or not hands[p] or not tokens[p]:
-                dead.append(p)
-    if not dead and living > 1:  # nobody died: the next turn (queued, it would run now)
-        for q in st.tab.others[st.current]:  # (next_turn, written out)
-            if alive[q]:
-                st.current = q
-                break
+    for p in s.living:  # (the dead not walked)
+        if fated[p] or not hands[p] or not tokens[p]:
+            dead.append(p)
+    if not dead and len(s.living) > 1:  # nobody died: the next turn (queued, it would run
+        st.current = s.next[st.current]  # now; next_turn, written out)
         start_turn(st)
         return
     _deaths(st, dead)
@@ -163,7 +145,8 @@ def _deaths(st: War, dead: list[int]) -> None:
     alive = st.alive
     for p in dead:
         alive[p] = 0
-    living = [p for p in st.tab.seats if alive[p]]
+    st.seating = s = st.tab.seating(alive)  # (who lives now)
+    living = s.living
     if len(living) == 1:
         st.end_game(P[living[0]], f"{P[living[0]]} is the last player standing (W18)")
         return
@@ -173,7 +156,7 @@ def _deaths(st: War, dead: list[int]) -> None:
                    tuple(dead))
         return
     st.push(next_turn)
-    for k in reversed(st.order_from(st.current, False)):
+    for k in reversed(s.order[st.current]):  # (the living in order of play: order_from's)
         if k in killers:
             st.push(trim, k)
 
@@ -237,12 +220,8 @@ def _share_cards(st: War, cards: list[int], heirs: list[int]) -> list[int]:
 
 def next_turn(st: War) -> None:
     """The next living seat after the current player's (W3)."""
-    alive = st.alive
-    for q in st.tab.others[st.current]:  # (none living: the current player's turn again)
-        if alive[q]:
-            st.current = q
-            break
-    start_turn(st)  # (queued, it would run next)
+    st.current = st.seating.next[st.current]  # (none living: the current player's turn
+    start_turn(st)  # again) (queued, it would run next)
 
 
 def _draw_game(st: War, reason: str, among: tuple[int, ...] | None = None) -> None:

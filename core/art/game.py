@@ -43,8 +43,12 @@ def new_game(mission: str | Path | Rules = DEFAULT, players: int = 2,
     `game` names the game (this one, "art-project", by default).
     """
     if (mission.__class__ is str and game is None and position is None and phase == "mission"
-            and not variants and not is_game(mission)):  # a mission by name: kept short
-        return new(State, load_rules(mission), players, difficulty, seed, True, log, chance)
+            and not variants):  # by name, with no position nor variants: kept short
+        if not is_game(mission):  # a mission
+            return new(State, load_rules(mission), players, difficulty, seed, True, log, chance)
+        if difficulty == "medium" and mission != GAME:  # another game, the first game's
+            return game_class(mission).create(  # type: ignore[return-value]  # options at
+                players=players, seed=seed, log=log, chance=chance)  # their defaults
     return _start(mission, players, difficulty, seed, variants, position, phase, log, chance,
                   game)
 
