@@ -58,7 +58,7 @@ class Seated:
     (spaces.py), then `turn pN` for each player N (`players` seating), and at a chance
     node the chance outcomes' ids."""
 
-    __slots__ = ("_at", "_n", "_owners", "_space", "decisions", "game", "limit", "marks",
+    __slots__ = ("_at", "_owners", "_space", "decisions", "game", "ids", "limit", "marks",
                  "seats", "steps", "team", "turn")
     game: Machine
     seats: str
@@ -84,7 +84,7 @@ class Seated:
         self._at: tuple[Any, ...] | None = None  # the position's record (see `now`)
         self._space = action_space(game)  # the numbered actions (the rules' and count's)
         n = self._space.size  # the ids: the actions', then a delegation to each player
-        self._n = n if self.team else n + game.num_players()
+        self.ids = n if self.team else n + game.num_players()  # (num_distinct_actions())
         self._owners = _owners(game, self._space)  # (for _work_out)
 
     def _again(self, game: Machine, like: Seated, max_decisions: int | None) -> None:
@@ -94,7 +94,7 @@ class Seated:
         if self.limit < 1:
             raise GameError(f"max_decisions must be at least 1, not {self.limit}")
         self.turn, self.marks, self.steps, self.decisions, self._at = None, (), 0, 0, None
-        self._space, self._n, self._owners = like._space, like._n, like._owners
+        self._space, self.ids, self._owners = like._space, like.ids, like._owners
 
     # ---------------------------------------------------------------- the table
     @property
@@ -117,7 +117,7 @@ class Seated:
         return TEAM if self.team and seat != PUBLIC else seat
 
     def num_distinct_actions(self) -> int:
-        return self._n
+        return self.ids
 
     def max_chance_outcomes(self) -> int:
         return self._space.chance.size
@@ -138,8 +138,7 @@ class Seated:
         """The seat to act, CHANCE at a chance node, TERMINAL at the end."""
         r = self._at
         g = self.game
-        if (r is None or r[3] is not g or r[0] != len(g.history) or r[1] != self.turn
-                or r[2] != self.steps):
+        if r is None or r[3] is not g or r[0] != len(g.history):  # (see `now`)
             r = self.now()
         cur: int = r[4]
         return cur
@@ -176,12 +175,13 @@ class Seated:
         """The position's record, worked out once a position: (the history's length, the
         delegation, the seat decisions taken, the game: which position it is; [4] the seat
         to act, [5] its sorted ids (none at a chance node or the end), [6] a dict for what
-        an adapter makes at the position (its arrays), shared by a copy made there)."""
+        an adapter makes at the position (its arrays), shared by a copy made there). The
+        delegation and the decisions taken change only by `apply`, which forgets the
+        record: the game and its history's length tell whether it still holds."""
         r = self._at
         g = self.game
         n = len(g.history)
-        if (r is not None and r[3] is g and r[0] == n and r[1] == self.turn
-                and r[2] == self.steps):
+        if r is not None and r[3] is g and r[0] == n:
             return r
         ids: tuple[int, ...] = ()
         if g.outcome is not None or self.steps >= self.limit:
@@ -195,20 +195,22 @@ class Seated:
 
     def _work_out(self) -> tuple[int, tuple[int, ...]]:
         st = self.game
-        space = self._space.decisions
         legal = st.legal_cache  # (read, never changed: legal_actions() would copy it)
         if legal is None:
             legal = st.legal_actions()
-        named, plain, splits, known, interned, _ = self._owners
+        owners = self._owners
+        known = owners[3]
         key = tuple(legal)  # (the same actions come round again: what they give is kept)
         got: tuple[int | None, Any] | None = known.get(key)
         if got is None or (got[1] is None and self.team):
-            got = _known(known, key, named, space, interned, self.team)
+            got = _known(known, key, owners[0], self._space.decisions, owners[4], self.team)
         who, ids = got
         if self.team:
             return 0, ids
         if who is not None:  # (the common case: one player's own actions)
-            return (who, ids) if self.turn in (None, who) else (self.turn, ())
+            turn = self.turn
+            return (who, ids) if turn is None or turn == who else (turn, ())
+        plain, splits = owners[1], owners[2]
         lead = st.joint_seat()
         if not plain.issuperset(map(_VERB, legal)):  # an owner that reads the state
             return self._split(legal, lead)
@@ -259,6 +261,7 @@ class Seated:
         if i not in legal:
             raise IllegalActionError(self._why(i, cur, legal))
         self.steps += 1
+        self._at = None  # (another position: `now` works it out again)
         n = space.decisions.size  # (the game's own ids: ActionSpace.size, not its property)
         if i >= n:
             self.turn = i - n
@@ -345,10 +348,11 @@ class Seated:
     def shaped(self) -> list[float]:
         """Each seat's shaped score (the game's `shaped_score()`): its returns at the end,
         a documented estimate in between."""
-        if self.game.outcome is not None or self.steps >= self.limit:  # (is_terminal)
+        g = self.game
+        if g.outcome is not None or self.steps >= self.limit:  # (is_terminal)
             return self.returns()
-        values = self.game.shaped_score()
-        return list(values) if self.seats != TEAM_SEATS else self._per_seat(values)
+        values = g.shaped_score()
+        return self._per_seat(values) if self.team else list(values)
 
     # ---------------------------------------------------------------- what a seat sees
     def observation(self, seat: int) -> dict[str, Any]:
@@ -451,7 +455,7 @@ class Seated:
         r = self._at  # the same position: the same seat, ids and arrays (`made`: what is
         # kept there is the position's alone, and each copy moving on makes its own)
         c._at = None if r is None or r[3] is not self.game else (*r[:3], c.game, *r[4:])
-        c._space, c._n, c._owners = self._space, self._n, self._owners
+        c._space, c.ids, c._owners = self._space, self.ids, self._owners
         return c
 
     def __copy__(self) -> Seated:

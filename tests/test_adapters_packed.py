@@ -386,3 +386,98 @@ def test_gymnasium_s_other_seats_play_the_policy_make_policy_makes(game: str,
         for st in states:
             if st.outcome is None:
                 assert mine(st.clone()) == theirs(st.clone()), (spec, seed)
+
+
+def test_art_of_war_s_shaped_key_is_the_parts_unpacked() -> None:
+    """The shaped score's key, read by constant indexes (`_key_of`, made for each player
+    count), is (*alive, *tokens, *the hands' sizes) over random states of 2 to 6 players."""
+    from artproject.core.aow import ai
+
+    for players in (2, 3, 6):
+        key = ai._key_of(players)
+        for st in _states("art-of-war", {"players": players}, 200, seed=players + 7):
+            assert key(st.alive, st.tokens, st.hands) == \
+                (*st.alive, *st.tokens, *map(len, st.hands))
+
+
+def test_the_agents_infos_made_at_once_are_the_loop_s() -> None:
+    """`infos_of`'s one expression gives the dicts a loop over the agents gives: each agent
+    its own fresh dict of its seat's shaped score; and PettingZoo's `last` is AECEnv's,
+    a subclass's own `observe` used."""
+    from pettingzoo import AECEnv
+
+    from artproject.adapters._common import infos_of
+    from artproject.adapters.pettingzoo import raw_env
+
+    for agents in (["team_0"], ["player_0", "player_1"], [f"player_{i}" for i in range(6)]):
+        shaped = [0.25 * i - 0.5 for i in range(len(agents))]
+        got = infos_of(agents)(shaped)
+        assert type(got) is dict and list(got) == agents
+        assert got == {a: {"shaped": shaped[i]} for i, a in enumerate(agents)}
+        assert all(type(v) is dict for v in got.values())
+        assert infos_of(agents)(shaped)[agents[0]] is not got[agents[0]]
+
+    class Marked(raw_env):  # type: ignore[misc]
+        def observe(self, agent: str) -> dict[str, Any]:
+            return {**super().observe(agent), "marked": True}
+
+    for cls in (raw_env, Marked):
+        e = cls(game="art-of-war", players=2)
+        e.reset(seed=4)
+        got, want = e.last(), AECEnv.last(e)
+        assert got[0].keys() == want[0].keys()
+        assert got[0]["observation"].tobytes() == want[0]["observation"].tobytes()
+        assert got[1:] == want[1:] and e.last(observe=False)[0] is None
+
+
+def test_pettingzoo_s_agent_iter_is_aec_s() -> None:
+    """raw_env's `agent_iter` (a generator) yields what AECEnv's AECIterator yields over the
+    same play: the agent to act until no agent is left (the dead steps included), or
+    `max_iter` agents."""
+    from pettingzoo import AECEnv
+
+    from artproject.adapters.pettingzoo import raw_env
+
+    for max_iter in (2**63, 7, 0):
+        got = []
+        for which in ("ours", "AECEnv's"):
+            e, rng, seen = raw_env(game="art-of-war", players=2), random.Random(5), []
+            e.reset(seed=2)
+            agents = e.agent_iter(max_iter) if which == "ours" else \
+                AECEnv.agent_iter(e, max_iter)
+            for agent in agents:
+                seen.append(agent)
+                obs, _, term, trunc, _ = e.last()
+                e.step(None if term or trunc else
+                       rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+            assert list(iter(agents))[:1] == ([] if not e.agents or max_iter == 0 else
+                                              [e.agent_selection])
+            got.append(seen)
+        assert got[0] == got[1] and len(got[0]) == min(max_iter, len(got[1]))
+        assert max_iter < 2**63 or not e.agents
+
+
+def test_pettingzoo_s_dicts_are_fresh_at_each_reset_and_end() -> None:
+    """The rewards, terminations, truncations and infos a reset and a game's end set are
+    new dicts of the right values (copied from the environment's kept ones: a change made
+    to one never shows in the next game's)."""
+    from artproject.adapters.pettingzoo import raw_env
+
+    e, rng = raw_env(game="art-of-war", players=2), random.Random(3)
+    seen: list[dict[str, Any]] = []
+    for seed in range(3):
+        e.reset(seed=seed)
+        assert e.rewards == e._cumulative_rewards == {"player_0": 0.0, "player_1": 0.0}
+        assert e.terminations == e.truncations == {"player_0": False, "player_1": False}
+        seen += [e.rewards, e._cumulative_rewards, e.terminations, e.truncations]
+        for d in (e.rewards, e._cumulative_rewards, e.terminations, e.truncations):
+            d["extra"] = 7  # (a change to the handed-out dicts)
+        while not (e.terminations["player_0"] or e.truncations["player_0"]):
+            e.step(rng.choice(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])
+                              .tolist()))
+        cut = e.seated.truncated()
+        assert e.terminations == dict.fromkeys(e.possible_agents, not cut)
+        assert e.truncations == dict.fromkeys(e.possible_agents, cut)
+        e.terminations["extra"] = e.truncations["extra"] = 7
+        seen += [e.terminations, e.truncations]
+    assert len({id(d) for d in seen}) == len(seen)

@@ -4,7 +4,7 @@ parameters (the game's own `OPTIONS` and `seats`), and a seat's view as numpy ar
 from __future__ import annotations
 
 import struct
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -166,10 +166,22 @@ def observe(seated: Seated, seat: int, packers: Packers) -> dict[str, Any]:
     (written once a position in the seat's buffer, `Packers`) and its mask (`mask`'s,
     made once for each set of legal ids), both copies."""
     r = seated.now()
-    key = (seated.num_distinct_actions(), r[5] if r[4] == seat else ())
+    key = (seated.ids, r[5] if r[4] == seat else ())
     legal = _MASKS.get(key)
     return {"observation": packers.written(seated, seat, "observation", r).copy(),
             "action_mask": (_mask_of(key) if legal is None else legal).copy()}
+
+
+def infos_of(agents: list[str]) -> Callable[[list[float]], dict[str, dict[str, float]]]:
+    """shaped -> each agent's info, {agent: {"shaped": shaped[i]}} for the i-th agent, as
+    one expression made for these agents (their names constants: no loop, no look-up; the
+    same dicts as the loop's, tests/test_adapters_packed.py compares them)."""
+    body = ", ".join(f"{a!r}: {{'shaped': s[{i}]}}" for i, a in enumerate(agents))
+    space: dict[str, Any] = {}
+    exec(compile(f"def infos(s):\n    return {{{body}}}\n", "<the agents' infos>", "exec"),
+         space)  # (made above from the agents' names, repr'd)
+    made: Callable[[list[float]], dict[str, dict[str, float]]] = space["infos"]
+    return made
 
 
 def _tensor(seated: Seated, seat: int, kind: str) -> npt.NDArray[np.float32]:
@@ -218,21 +230,27 @@ class Packers:
         elif slot.record is r:
             return slot.array
         slot.seated, slot.record = seated, None
-        buf, at, turn = slot.bytes, slot.at, seated.turn
-        buf[:at] = slot.zeros
+        buf = slot.bytes
+        buf[:slot.at] = slot.zeros
         try:
             slot.write(seated.game, slot.viewer, slot.view, buf)
         except TypeError:  # (a writer that sets a slice: written as a list from now on)
             self._lists.add(slot.layout)
             del self._slots[(kind, seat)]
             return _tensor(seated, seat, kind)
-        if slot.turn != turn:  # the seat's own segments (after the zeroed ones): new ones
-            own = slot.own.get(turn)
-            if own is None:
-                own = slot.own[turn] = _own_bytes(seated, seat)
-            buf[at:], slot.turn = own, turn
+        if slot.turn != seated.turn:  # the seat's own segments (after the zeroed ones)
+            self._own(slot, seated, seat)
         slot.record = r
         return slot.array
+
+    @staticmethod
+    def _own(slot: _Slot, seated: Seated, seat: int) -> None:
+        """The seat's own segments written for the delegation now (`written`)."""
+        turn = seated.turn
+        own = slot.own.get(turn)
+        if own is None:
+            own = slot.own[turn] = _own_bytes(seated, seat)
+        slot.bytes[slot.at:], slot.turn = own, turn
 
 
 class _Slot:

@@ -30,6 +30,7 @@ action is None (PettingZoo's dead step: anything else is ValueError).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -37,6 +38,7 @@ from gymnasium import spaces
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env import AECIterable
 
 from ..core.actions import TERMINAL
 from ..core.errors import ArtError, IllegalActionError
@@ -49,11 +51,13 @@ from ._common import (
     Starter,
     as_float32,
     box,
+    infos_of,
     observe,
     reward_mode,
 )
 
 _IDS = (int, np.integer)  # what an id may be
+_observe = observe  # (`last`'s, its parameter named as AECEnv's)
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -81,6 +85,17 @@ class Ids(spaces.Discrete):
         return bool(super().contains(x))
 
 
+class _Agents(AECIterable):  # type: ignore[misc]
+    """PettingZoo's AECIterable whose iterator is a generator (AECIterator's rule: stop when
+    no agent is left or after max_iter)."""
+
+    def __iter__(self) -> Iterator[str]:
+        env, left = self.env, self.max_iter
+        while env.agents and left > 0:
+            left -= 1
+            yield env.agent_selection
+
+
 class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
     """A kernel game as an AEC environment (see the module's text)."""
 
@@ -106,6 +121,11 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         self.possible_agents = (["team_0"] if s.team else  # PettingZoo's names: player_0 is p1
                                 [f"player_{i}" for i in range(s.num_seats())])
         self._index = {a: i for i, a in enumerate(self.possible_agents)}  # an agent's seat
+        self._infos = infos_of(self.possible_agents)  # (every agent's, at once)
+        self._observed = type(self).observe is not raw_env.observe  # (see `last`)
+        self._zeros = dict.fromkeys(self.possible_agents, 0.0)  # (copied at each reset)
+        self._no = dict.fromkeys(self.possible_agents, False)
+        self._yes = dict.fromkeys(self.possible_agents, True)
         self._packers = Packers()  # the seats' tensors, kept across positions and games
         self._seeds = Seeds()  # the games' seeds (numpy's generator's draws)
         self.metadata = {**self.metadata, "name": f"artproject_{game.replace('-', '_')}_v0"}
@@ -117,6 +137,11 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         self.state_space = box(s.all_layout("observation"))
         self.agents: list[str] = []
         self._potential = Potential(s.num_seats())
+
+    def agent_iter(self, max_iter: int = 2**63) -> AECIterable:
+        """AECEnv's: the agent to act, while any agent is left, at most `max_iter` times (each
+        iteration a generator's, not AECIterator's `__next__`)."""
+        return _Agents(self, max_iter)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -132,26 +157,31 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         game_seed = seeds.next() if seed is None else seeds.first(seed)
         self.seated = self._starter.new(game_seed, self.seated)
         self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0.0)
+        zeros, no = self._zeros, self._no  # (every agent's: fresh dicts, copied)
+        self.rewards = zeros.copy()
         self._paid = True  # (the rewards hold other than the 0 a step clears them to)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self._potential = Potential(self.seated.num_seats())
-        self._set_infos()
+        self._cumulative_rewards = zeros.copy()
+        self.terminations = no.copy()
+        self.truncations = no.copy()
+        if self.shaped:
+            self._potential = Potential(self.seated.num_seats())
+        self.infos = self._infos(self.seated.shaped())
         self.agent_selection = self.possible_agents[self.seated.current()]
-
-    def _set_infos(self, shaped: list[float] | None = None) -> None:
-        """Each agent's info: its shaped score (`shaped`: the seats' scores, if known)."""
-        if shaped is None:
-            shaped = self.seated.shaped()
-        index, infos = self._index, {}
-        for a in self.agents:  # (a loop: no comprehension's call, no zip made)
-            infos[a] = {"shaped": shaped[index[a]]}
-        self.infos = infos
 
     def observe(self, agent: str) -> dict[str, Any]:
         return observe(self.seated, self._index[agent], self._packers)
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """AECEnv's `last`: the agent to act's observation (None when `observe` is false),
+        its cumulative reward, termination, truncation and info (our `observe`'s work done
+        without the method call between, unless a subclass has its own)."""
+        agent = self.agent_selection
+        assert agent is not None  # (AECEnv's own check)
+        if self._observed:  # (a subclass's own `observe`: AECEnv's way)
+            return super().last(observe)  # type: ignore[no-any-return]
+        return (_observe(self.seated, self._index[agent], self._packers) if observe else None,
+                self._cumulative_rewards[agent], self.terminations[agent],
+                self.truncations[agent], self.infos[agent])
 
     def state(self) -> np.ndarray[Any, np.dtype[np.float32]]:
         """The whole game (`state_space`): every seat's observation tensor, one after the
@@ -165,33 +195,47 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         s = self.seated
-        seat, now = self._index[agent], s.now()
-        if action is None or not isinstance(action, _IDS) or seat != now[4]:  # (the seat
-            raise ValueError(self._refusal(action, seat))  # to act: Seated.now's record)
+        now = s.now()
+        if type(action) is not int or self._index[agent] != now[4]:  # (the seat to act:
+            action = self._checked(action, agent, now)  # Seated.now's record)
         try:
-            s.apply(int(action), now)  # (Seated checks the id is legal for the seat to act)
+            s.apply(action, now)  # (Seated checks the id is legal for the seat to act)
         except IllegalActionError:  # (nothing changed)
-            raise ValueError(self._refusal(action, seat)) from None
-        rewards, total = self.rewards, self._cumulative_rewards
-        total[agent] = 0.0
-        if self._paid:  # (else each is the 0 the last step set)
-            for a in rewards:  # (AECEnv's _clear_rewards)
-                rewards[a] = 0
-            self._paid = self.shaped
-        shaped = None
-        if self.shaped:
-            shaped = s.shaped()
-            for a, r in zip(self.agents, self._potential.pay(s, shaped), strict=True):
-                rewards[a] = float(r)
+            raise ValueError(self._refusal(action, self._index[agent])) from None
+        self._cumulative_rewards[agent] = 0.0
+        shaped = self._pay(s) if self._paid else None  # (else each reward is the last 0)
         cur = s.now()[4]  # (the seat to act now: current()'s, without its second check)
         if cur == TERMINAL:
             self._end()
         else:
             self.agent_selection = self.possible_agents[cur]
-        self._set_infos(shaped)
-        if self.shaped or cur == TERMINAL:  # (else every reward is 0: nothing to add)
-            for a, r in rewards.items():  # (AECEnv's _accumulate_rewards)
+        # every agent is in play until the end's dead steps: their infos made at once
+        self.infos = self._infos(s.shaped() if shaped is None else shaped)
+        if shaped is not None or cur == TERMINAL:  # (else every reward is 0: nothing to add)
+            total = self._cumulative_rewards
+            for a, r in self.rewards.items():  # (AECEnv's _accumulate_rewards)
                 total[a] += r
+
+    def _checked(self, action: Any, agent: str, now: tuple[Any, ...]) -> int:
+        """`action` as an int id, for the agent to act (else ValueError)."""
+        seat = self._index[agent]
+        if action is None or not isinstance(action, _IDS) or seat != now[4]:
+            raise ValueError(self._refusal(action, seat))
+        return int(action)
+
+    def _pay(self, s: Seated) -> list[float] | None:
+        """The rewards set to 0 (AECEnv's _clear_rewards), then, with reward="shaped", to
+        the change in each seat's shaped score: the scores (else None)."""
+        rewards = self.rewards
+        for a in rewards:
+            rewards[a] = 0
+        self._paid = self.shaped  # (the rewards hold other than 0 from now on)
+        if not self.shaped:
+            return None
+        shaped = s.shaped()
+        for a, r in zip(self.agents, self._potential.pay(s, shaped), strict=True):
+            rewards[a] = float(r)
+        return shaped
 
     def _end(self) -> None:
         """The game just ended: the returns paid (reward="terminal"), every agent
@@ -201,9 +245,9 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         if not self.shaped:
             for a, r in zip(self.agents, s.returns(), strict=True):
                 self.rewards[a] = float(r)
-        cut = s.truncated()
-        self.terminations = dict.fromkeys(self.agents, not cut)
-        self.truncations = dict.fromkeys(self.agents, cut)
+        cut = s.truncated()  # (every agent is in play: their dicts copied)
+        self.terminations = (self._no if cut else self._yes).copy()
+        self.truncations = (self._yes if cut else self._no).copy()
         self.agent_selection = self.agents[0]
 
     def _refusal(self, action: Any, seat: int) -> str:

@@ -239,7 +239,7 @@ def _fight_lines(n: int, k: int, ch: int, ta: int) -> list[str]:
         "    if f.defender >= 0:",
         f"        out[{ch + 3 + n} + f.defender] = 1.0",
         f"    out[{fa - 3}], out[{fa - 2}], out[{fa - 1}] = f.bet, f.raised, "
-        "float(f.revealed)",
+        "f.revealed",  # (a flag: set as 1.0 or 0.0)
         "    stake, gone, card, shown = f.stake, f.out, f.card, f.revealed",
         *(line for p in range(n) for line in (  # (0 where out is 0 already)
             f"    if stake[{p}]:", f"        out[{fa + p}] = stake[{p}]",
@@ -283,13 +283,33 @@ def shaped_score(st: War) -> list[float]:
     who lives, the tokens and the hands' sizes: the adapters ask for it every step.)"""
     if st.outcome is not None:
         return st.returns()
-    key = (*st.alive, *st.tokens, *map(len, st.hands))
+    alive = st.alive
+    key_of = _KEY_OF.get(len(alive))
+    if key_of is None:
+        key_of = _KEY_OF[len(alive)] = _key_of(len(alive))
+    key = key_of(alive, st.tokens, st.hands)
     got = _SHAPED.get(key)
     if got is None:
         if len(_SHAPED) >= 1 << 14:  # (a bound on what is kept)
             _SHAPED.clear()
         got = _SHAPED[key] = _shaped(st)
     return got.copy()
+
+
+_KEY_OF: dict[int, Callable[..., tuple[int, ...]]] = {}  # `_key_of`'s, by player count
+
+
+def _key_of(n: int) -> Callable[..., tuple[int, ...]]:
+    """(alive, tokens, hands) -> `shaped_score`'s key for n players: (*alive, *tokens, *the
+    hands' sizes), each element read by a constant index (half the time of star-unpacking;
+    tests/test_adapters_packed.py compares the two)."""
+    parts = [f"a[{p}]" for p in range(n)] + [f"t[{p}]" for p in range(n)] + \
+        [f"len(h[{p}])" for p in range(n)]
+    space: dict[str, Any] = {}
+    exec(compile(f"def key(a, t, h):\n    return ({', '.join(parts)},)\n",  # (constants)
+                 f"<Art of War's shaped key, {n} players>", "exec"), space)
+    made: Callable[..., tuple[int, ...]] = space["key"]
+    return made
 
 
 def _shaped(st: War) -> list[float]:
