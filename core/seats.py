@@ -138,32 +138,32 @@ class Seated:
         """The seat to act, CHANCE at a chance node, TERMINAL at the end."""
         r = self._at
         g = self.game
-        if r is None or r[3] is not g or r[0] != len(g.history):  # (see `now`)
+        if r is None or r[1] is not g or r[0] != len(g.history):  # (see `now`)
             r = self.now()
-        cur: int = r[4]
+        cur: int = r[2]
         return cur
 
     def legal(self, seat: int | None = None) -> list[int]:
         """The sorted ids the seat may take now (the current one's by default; none for a
         seat that is not to act); at a chance node, the outcomes' ids."""
         r = self.now()
-        cur = r[4]
+        cur = r[2]
         if cur == TERMINAL or (seat is not None and seat != cur):
             return []
         if cur == CHANCE:
             return ids_of(self._space.chance, self.game.legal_actions(),
                           "chance outcomes")
-        return list(r[5])
+        return list(r[3])
 
     def legal_ids(self, seat: int) -> tuple[int, ...]:
         """`legal(seat)` of a seat (never CHANCE) as the position's own tuple (no copy)."""
         r = self.now()
-        return r[5] if r[4] == seat else ()
+        return r[3] if r[2] == seat else ()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """At a chance node, (id, probability) of each outcome, by id (worked out once a
         position: OpenSpiel asks for them, then for their ids, then applies one)."""
-        made = self.now()[6]
+        made = self.now()[4]
         got: list[tuple[int, float]] | None = made.get("chance outcomes")
         if got is None:
             space = self._space.chance
@@ -172,16 +172,16 @@ class Seated:
         return list(got)
 
     def now(self) -> tuple[Any, ...]:
-        """The position's record, worked out once a position: (the history's length, the
-        delegation, the seat decisions taken, the game: which position it is; [4] the seat
-        to act, [5] its sorted ids (none at a chance node or the end), [6] a dict for what
-        an adapter makes at the position (its arrays), shared by a copy made there). The
-        delegation and the decisions taken change only by `apply`, which forgets the
-        record: the game and its history's length tell whether it still holds."""
+        """The position's record, worked out once a position: ([0] the history's length
+        and [1] the game: which position it is; [2] the seat to act, [3] its sorted ids
+        (none at a chance node or the end), [4] a dict for what an adapter makes at the
+        position (its arrays), shared by a copy made there). The delegation and the seat
+        decisions taken change only by `apply`, which forgets the record: the game and its
+        history's length tell whether it still holds."""
         r = self._at
         g = self.game
         n = len(g.history)
-        if r is not None and r[3] is g and r[0] == n:
+        if r is not None and r[1] is g and r[0] == n:
             return r
         ids: tuple[int, ...] = ()
         if g.outcome is not None or self.steps >= self.limit:
@@ -190,7 +190,7 @@ class Seated:
             cur = CHANCE
         else:
             cur, ids = self._work_out()
-        r = self._at = (n, self.turn, self.steps, g, cur, ids, {})
+        r = self._at = (n, g, cur, ids, {})
         return r
 
     def _work_out(self) -> tuple[int, tuple[int, ...]]:
@@ -246,7 +246,7 @@ class Seated:
         range or not legal now raises IllegalActionError and changes nothing. `now`: the
         position's record (`now()`), for a caller that has just read it."""
         r = self.now() if now is None else now
-        cur = r[4]
+        cur = r[2]
         if cur == TERMINAL:
             raise IllegalActionError(f"action {i}: the game is over ({self._end_text()})")
         space = self._space
@@ -257,7 +257,7 @@ class Seated:
                                          f"{self.legal()}")
             self.game.apply(space.chance.action(i))
             return
-        legal = r[5]
+        legal = r[3]
         if i not in legal:
             raise IllegalActionError(self._why(i, cur, legal))
         self.steps += 1
@@ -276,12 +276,12 @@ class Seated:
         whole team): the action's own id when it is the seat's, else the delegation to the
         player whose own action it is; IllegalActionError when neither is legal now."""
         space, r = self._space, self.now()
-        if r[4] == CHANCE:
+        if r[2] == CHANCE:
             i = space.chance.id(action)
             if i is not None and i in self.legal():
                 return i
         else:
-            legal = r[5]
+            legal = r[3]
             i = self._owners[4].get(id(action))  # (the space's own object: owners.py)
             if i is None:
                 i = space.decisions.id(action)
@@ -454,7 +454,7 @@ class Seated:
         c.turn, c.marks, c.steps, c.decisions = self.turn, self.marks, self.steps, self.decisions
         r = self._at  # the same position: the same seat, ids and arrays (`made`: what is
         # kept there is the position's alone, and each copy moving on makes its own)
-        c._at = None if r is None or r[3] is not self.game else (*r[:3], c.game, *r[4:])
+        c._at = None if r is None or r[1] is not self.game else (r[0], c.game, *r[2:])
         c._space, c.ids, c._owners = self._space, self.ids, self._owners
         return c
 

@@ -350,44 +350,6 @@ def test_openspiel_s_new_states_share_the_game_s_first_until_changed(game: str) 
     assert spiel.new_initial_state().seated is not spiel.proto
 
 
-def test_the_game_seeds_of_seeded_resets_are_numpy_s() -> None:
-    """`Seeds` (PettingZoo's resets: the first game seed worked out without numpy's
-    generator, which is made only when a reset without a seed asks for the next) gives
-    what `seed_from` gives on numpy's generator: the first draw, then the draws after it,
-    over many seeds, large ones and numpy's own integers and generators."""
-    from artproject.adapters._common import Seeds, first_seed, seed_from
-
-    seeds = Seeds()
-    for seed in [*range(400), 2**32 - 1, 2**32, 2**64 + 5, 10**40, np.int64(7),
-                 np.random.default_rng(5)]:
-        want = np.random.default_rng(seed if not isinstance(seed, np.random.Generator)
-                                     else np.random.default_rng(5))
-        assert seeds.first(seed) == seed_from(want), seed
-        if type(seed) is int:
-            assert first_seed(seed) == seed_from(np.random.default_rng(seed))
-        for _ in range(seed % 3 if type(seed) is int else 2):
-            assert seeds.next() == seed_from(want), seed
-
-
-@pytest.mark.parametrize(("game", "spec"), [
-    ("art-of-war", "random"), ("art-of-war", "heuristic"), ("art-of-war", "simple"),
-    ("art-project", "random"), ("art-project", "cautious"), ("art-project", "heuristic")])
-def test_gymnasium_s_other_seats_play_the_policy_make_policy_makes(game: str,
-                                                                   spec: str) -> None:
-    """Gymnasium's policy for the other seats, its name and options read once (`_seeded`),
-    makes for each seed the policy `make_policy` makes: the same choices over the states
-    of random games."""
-    from artproject.adapters.gymnasium import _seeded
-    from artproject.policies import make_policy, policies_of
-
-    states = _states(game, {"players": 2}, 60, seed=4)
-    for seed in (0, 1, 7, 2**40):
-        mine, theirs = _seeded(game, spec)(seed), make_policy(spec, seed, policies_of(game))
-        for st in states:
-            if st.outcome is None:
-                assert mine(st.clone()) == theirs(st.clone()), (spec, seed)
-
-
 def test_art_of_war_s_shaped_key_is_the_parts_unpacked() -> None:
     """The shaped score's key, read by constant indexes (`_key_of`, made for each player
     count), is (*alive, *tokens, *the hands' sizes) over random states of 2 to 6 players."""

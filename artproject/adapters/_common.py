@@ -119,7 +119,7 @@ class Starter:
 def mask(seated: Seated, seat: int) -> npt.NDArray[np.int8]:
     """The seat's legal ids as a 0/1 vector over the seat's actions (a copy of the one
     made once a position)."""
-    made = seated.now()[6]
+    made = seated.now()[4]
     got: npt.NDArray[np.int8] | None = made.get(("mask", seat))
     if got is None:
         got = made[("mask", seat)] = _mask(seated, seat)
@@ -153,7 +153,7 @@ def tensor(seated: Seated, seat: int, kind: str = "observation",
     state for each tensor it hands out; `copy=False`: that one, for a caller that only
     reads it); `packers`: an adapter's own, kept across its positions and games (its
     buffers written in place), else made from scratch as a list and converted."""
-    made = seated.now()[6]
+    made = seated.now()[4]
     got: npt.NDArray[np.float32] | None = made.get((kind, seat))
     if got is None:
         got = made[(kind, seat)] = (_tensor(seated, seat, kind) if packers is None
@@ -166,7 +166,7 @@ def observe(seated: Seated, seat: int, packers: Packers) -> dict[str, Any]:
     (written once a position in the seat's buffer, `Packers`) and its mask (`mask`'s,
     made once for each set of legal ids), both copies."""
     r = seated.now()
-    key = (seated.ids, r[5] if r[4] == seat else ())
+    key = (seated.ids, r[3] if r[2] == seat else ())
     legal = _MASKS.get(key)
     return {"observation": packers.written(seated, seat, "observation", r).copy(),
             "action_mask": (_mask_of(key) if legal is None else legal).copy()}
@@ -324,65 +324,3 @@ def seed_from(rng: np.random.Generator) -> int:
     if type(rng.bit_generator) is np.random.PCG64:
         return int(rng.bit_generator.random_raw()) >> 2
     return int(rng.integers(0, 2**62))
-
-
-class Seeds:
-    """An environment's game seeds: what `seed_from(np.random.default_rng(seed))` and the
-    draws after it give (PettingZoo's `reset(seed=...)`, then its `reset()`s), without
-    making numpy's generator for a reset that names its seed (`first_seed`); the
-    generator is made, and its first draw skipped, only when a reset without a seed asks
-    for the next one (tests/test_adapters_packed.py compares both with numpy's)."""
-
-    __slots__ = ("_rng", "_seed")
-
-    def __init__(self) -> None:
-        self._rng: np.random.Generator | None = None
-        self._seed: Any = None  # the seed whose first draw `first` took, if any
-
-    def first(self, seed: Any) -> int:
-        """The game seed of a reset given `seed`: the generator started anew from it."""
-        if type(seed) is not int:  # (a numpy integer, a generator...: numpy's own way)
-            self._rng, self._seed = np.random.default_rng(seed), None
-            return seed_from(self._rng)
-        self._rng, self._seed = None, seed
-        return first_seed(seed)
-
-    def next(self) -> int:
-        """The game seed of a reset given no seed: the generator's next draw (from the
-        system's entropy when never seeded)."""
-        rng = self._rng
-        if rng is None:
-            rng = self._rng = np.random.default_rng(self._seed)
-            if self._seed is not None:  # (its first draw was taken by `first`)
-                seed_from(rng)
-        return seed_from(rng)
-
-
-_M32, _M64, _M128 = (1 << 32) - 1, (1 << 64) - 1, (1 << 128) - 1
-_PCG_MULT = (2549297995355413924 << 64) + 4865540595714422341  # PCG64's multiplier
-_WORDS: list[tuple[int, int, int]] = []  # generate_state: (pool word, hash constants)
-_h = 0x8B51F9DD
-for _i in range(8):
-    _WORDS.append((_i % 4, _h, (_h * 0x58F38DED) & _M32))
-    _h = _WORDS[-1][2]
-del _h, _i
-
-
-def first_seed(seed: int) -> int:
-    """`seed_from(np.random.default_rng(seed))` for a whole number, a quarter quicker
-    (55k instructions against 74k): numpy's SeedSequence hashes the seed (its pool of four
-    words); the rest is done in Python ints: the pool's `generate_state(4, uint64)`, PCG64
-    seeded with it (a 128-bit state and increment), PCG64's first output (XSL-RR),
-    shifted right twice (see `seed_from`)."""
-    pool: list[int] = np.random.SeedSequence(seed).pool.tolist()
-    w = []
-    for i, h, h2 in _WORDS:
-        v = (pool[i] ^ h) * h2 & _M32
-        w.append(v ^ v >> 16)
-    inc = (w[4] | w[5] << 32) << 65 | (w[6] | w[7] << 32) << 1 | 1
-    s = ((inc + ((w[0] | w[1] << 32) << 64 | w[2] | w[3] << 32)) * _PCG_MULT + inc) & _M128
-    s = (s * _PCG_MULT + inc) & _M128  # (the draw's own step)
-    rot = s >> 122
-    x = (s >> 64 ^ s) & _M64
-    return ((x >> rot | x << (64 - rot)) & _M64) >> 2
-

@@ -108,8 +108,8 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64]):
             if not 0 <= seat < self.seated.num_seats():
                 raise GameError(f"seat must be from 0 to {self.seated.num_seats() - 1}, "
                                 f"not {seat}")
-            self._others = _policy(game, others)
-            self._seeded = _seeded(game, others)  # (a reset's policy, checked once)
+            self._seeded = _policy(game, others)  # (a game's policy by its seed: checked once)
+            self._others = self._seeded(0)
             self.shaped = reward_mode(options) == "shaped"
         except ArtError as err:
             raise ValueError(str(err)) from None
@@ -140,8 +140,8 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64]):
         s, seat = self.seated, self.seat
         while True:
             r = s.now()  # (the position's record: its seat to act, TERMINAL at the end)
-            if r[4] == TERMINAL or r[4] == seat:
-                return bool(r[4] == TERMINAL)
+            if r[2] == TERMINAL or r[2] == seat:
+                return bool(r[2] == TERMINAL)
             i = s.policy_id(self._others)
             if i is None:  # a policy blind to a delegation: a random choice of the seat's
                 legal = s.legal()
@@ -174,7 +174,7 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64]):
         if not isinstance(action, _IDS) or not 0 <= int(action) < n:
             raise error.InvalidAction(f"action {action!r}: not an action id (0 to {n - 1})")
         r, i = s.now(), int(action)  # (the position's record: its seat to act and ids)
-        if r[4] != self.seat or i not in r[5]:
+        if r[2] != self.seat or i not in r[3]:
             why = (f"action {action} ({s.action_text(int(action))}): not legal now; legal: "
                    f"{s.legal(self.seat)[:16]}")
             if self.illegal == "raise":
@@ -208,28 +208,16 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64]):
         return text
 
 
-def _policy(game: str, name: str, seed: int = 0) -> Any:
-    """The engine's policy `name` of `game`, for the other seats."""
-    from ..policies import make_policy, policies_of
+def _policy(game: str, name: str) -> Callable[[int], Any]:
+    """seed -> the engine's policy `name` of `game`, for the other seats (its name and
+    options checked once: a reset makes one, policies.py `policy_maker`)."""
+    from ..policies import policies_of, policy_maker
 
     policies = policies_of(game)
     if name.split(":")[0] not in policies:
         raise GameError(f"unknown policy {name!r} for the other seats; policies: "
                         + ", ".join(policies))
-    return make_policy(name, seed, policies)
-
-
-def _seeded(game: str, spec: str) -> Callable[[int], Any]:
-    """The policy `spec` (checked by `_policy` first) for a seed: its name and options
-    read and checked once (`make_policy` reads and checks them at each call, through the
-    factory's signature: about 160k instructions, more than a game's decisions; a reset
-    makes one). tests/test_adapters_packed.py compares its policies with make_policy's."""
-    from ..policies import check_policy, policies_of
-
-    policies = policies_of(game)
-    name, options = check_policy(spec, policies)
-    factory = policies[name]
-    return lambda seed: factory(seed, **options)
+    return policy_maker(name, policies)
 
 
 def _max_steps(game: str) -> int:

@@ -47,13 +47,13 @@ from ..core.seats import Seated
 from ._common import (
     Packers,
     Potential,
-    Seeds,
     Starter,
     as_float32,
     box,
     infos_of,
     observe,
     reward_mode,
+    seed_from,
 )
 
 _IDS = (int, np.integer)  # what an id may be
@@ -127,7 +127,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         self._no = dict.fromkeys(self.possible_agents, False)
         self._yes = dict.fromkeys(self.possible_agents, True)
         self._packers = Packers()  # the seats' tensors, kept across positions and games
-        self._seeds = Seeds()  # the games' seeds (numpy's generator's draws)
+        self._rng: np.random.Generator | None = None  # the games' seeds' generator
         self.metadata = {**self.metadata, "name": f"artproject_{game.replace('-', '_')}_v0"}
         n = s.num_distinct_actions()
         self.action_spaces = {a: Ids(n) for a in self.possible_agents}
@@ -153,9 +153,9 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         return self._index[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        seeds = self._seeds
-        game_seed = seeds.next() if seed is None else seeds.first(seed)
-        self.seated = self._starter.new(game_seed, self.seated)
+        if seed is not None or self._rng is None:  # (never seeded: the system's entropy)
+            self._rng = np.random.default_rng(seed)
+        self.seated = self._starter.new(seed_from(self._rng), self.seated)
         self.agents = self.possible_agents[:]
         zeros, no = self._zeros, self._no  # (every agent's: fresh dicts, copied)
         self.rewards = zeros.copy()
@@ -196,7 +196,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
             return
         s = self.seated
         now = s.now()
-        if type(action) is not int or self._index[agent] != now[4]:  # (the seat to act:
+        if type(action) is not int or self._index[agent] != now[2]:  # (the seat to act:
             action = self._checked(action, agent, now)  # Seated.now's record)
         try:
             s.apply(action, now)  # (Seated checks the id is legal for the seat to act)
@@ -204,7 +204,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
             raise ValueError(self._refusal(action, self._index[agent])) from None
         self._cumulative_rewards[agent] = 0.0
         shaped = self._pay(s) if self._paid else None  # (else each reward is the last 0)
-        cur = s.now()[4]  # (the seat to act now: current()'s, without its second check)
+        cur = s.now()[2]  # (the seat to act now: current()'s, without its second check)
         if cur == TERMINAL:
             self._end()
         else:
@@ -219,7 +219,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
     def _checked(self, action: Any, agent: str, now: tuple[Any, ...]) -> int:
         """`action` as an int id, for the agent to act (else ValueError)."""
         seat = self._index[agent]
-        if action is None or not isinstance(action, _IDS) or seat != now[4]:
+        if action is None or not isinstance(action, _IDS) or seat != now[2]:
             raise ValueError(self._refusal(action, seat))
         return int(action)
 

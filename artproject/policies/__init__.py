@@ -115,16 +115,29 @@ def make_policy(spec: str, seed: int, policies: Mapping[str, PolicyFactory] | No
                 ) -> Policy:
     """The policy `spec` names (`NAME` or `NAME:KEY=VALUE,...`) among `policies` (the first
     game's by default), seeded."""
+    return policy_maker(spec, policies)(seed)
+
+
+def policy_maker(spec: str, policies: Mapping[str, PolicyFactory] | None = None,
+                 ) -> Callable[[int], Policy]:
+    """seed -> the policy `spec` names among `policies` (`make_policy`'s), its name and
+    options read and checked once: for a caller that makes one a game (reading them goes
+    through the factory's signature, more than a short game's decisions cost)."""
     from ..core.errors import ArtError, GameError
 
     known = policies_of() if policies is None else policies
     name, options = check_policy(spec, known)  # (a search's budget within its bounds)
-    try:
-        return known[name](seed, **options)
-    except TypeError as err:  # an option's value of the wrong kind
-        raise GameError(f"policy {spec!r}: {err}") from None
-    except ArtError as err:
-        raise GameError(f"policy {spec!r}: {err}") from None
+    factory = known[name]
+
+    def make(seed: int) -> Policy:
+        try:
+            return factory(seed, **options)
+        except TypeError as err:  # an option's value of the wrong kind
+            raise GameError(f"policy {spec!r}: {err}") from None
+        except ArtError as err:
+            raise GameError(f"policy {spec!r}: {err}") from None
+
+    return make
 
 
 def random_policy(seed: int) -> Policy:
@@ -145,4 +158,4 @@ def random_policy(seed: int) -> Policy:
 
 
 __all__ = ["POLICY_LIMITS", "Policy", "PolicyFactory", "check_policy", "make_policy",
-           "policies_of", "policy_spec", "random_policy", "register_policy"]
+           "policies_of", "policy_maker", "policy_spec", "random_policy", "register_policy"]

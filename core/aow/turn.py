@@ -220,8 +220,8 @@ def _share_cards(st: War, cards: list[int], heirs: list[int]) -> list[int]:
 
 def next_turn(st: War) -> None:
     """The next living seat after the current player's (W3)."""
-    st.current = st.seating.next[st.current]  # (none living: the current player's turn
-    start_turn(st)  # again) (queued, it would run next)
+    st.current = st.seating.next[st.current]  # (none other living: the current player's)
+    start_turn(st)  # (queued, it would run next)
 
 
 def _draw_game(st: War, reason: str, among: tuple[int, ...] | None = None) -> None:
