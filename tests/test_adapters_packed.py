@@ -207,21 +207,28 @@ def test_a_position_worked_out_again_when_the_game_changes_under_the_seats() -> 
                 assert (s.current(), s.legal()) == (_fresh(s).current(), _fresh(s).legal())
 
 
-def test_art_of_war_s_shaped_score_made_per_player_count_is_the_one_worked_out() -> None:
+def test_art_of_war_s_shaped_score_made_per_player_count_is_the_one_worked_out(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """Art of War's shaped score, worked out by a flat function made for the player count
-    (`_score_of`), is, to the bit, the loop's (`_shaped`: the documented formula) over
-    random states of 2 to 7 players, with every player alive, with the dead, and at the
-    end (the returns)."""
+    (`_score_of`, its terms read from rows of shares worked out once), is, to the bit, the
+    loop's (`_shaped`: the documented formula) over random states of 2 to 7 players, with
+    every player alive, with the dead, at the end (the returns), and with more tokens and
+    cards than the rows hold (made again with rows of a few)."""
     from artproject.core.aow import ai
+
+    def bits(xs: list[float]) -> list[str]:
+        return [float(x).hex() for x in xs]
 
     dead = alive = 0
     for players in (2, 3, 6, 7):
+        monkeypatch.setattr(ai, "SHARES", 5)
+        few = ai._score_of(players)  # (rows of up to 5 tokens or cards: most states past them)
+        monkeypatch.undo()
         for st in _states("art-of-war", {"players": players}, 400, seed=players):
             got = st.shaped_score()
             want = st.returns() if st.outcome is not None else ai._shaped(st)
-            assert type(got) is list and [*map(float.hex, map(float, got))] == \
-                [*map(float.hex, map(float, want))], (players, st.alive)
-            assert got is not st.shaped_score()
+            assert type(got) is list and bits(got) == bits(want), (players, st.alive)
+            assert got is not st.shaped_score() and bits(few(st)) == bits(want)
             if st.outcome is None:
                 dead += 0 in st.alive
                 alive += 0 not in st.alive

@@ -278,22 +278,37 @@ def shaped_score(st: War) -> list[float]:
     (their share of the tokens the living hold) + 0.5 * (their share of the cards in the
     living's hands): 0 for a fair share, 0.9 for all of it. (Worked out by a function made
     for the player count, `_score_of`: the adapters ask for it every step.)"""
-    score = _SCORES.get(st.players)
-    if score is None:
-        score = _SCORES[st.players] = _score_of(st.players)
-    return score(st)
+    return _SCORES[st.players](st)
 
 
-_SCORES: dict[int, Callable[[War], list[float]]] = {}  # `_score_of`'s, by player count
+class _Scores(dict[int, Callable[["War"], list[float]]]):
+    """`_score_of`'s functions by player count, each made at its first use."""
+
+    def __missing__(self, n: int) -> Callable[[War], list[float]]:
+        made = self[n] = _score_of(n)
+        return made
+
+
+_SCORES = _Scores()
+SHARES: Final = 64  # the shares kept: of up to this many tokens or cards (more: worked out)
+
+
+def _shares(weight: float) -> list[list[float]]:
+    """weight * x / total for each total (the row) from 1 to SHARES and x from 0 to it
+    (row 0 empty: a total of none counts as 1): `_shaped`'s terms, worked out once."""
+    return [[], *([weight * x / total for x in range(total + 1)]
+                  for total in range(1, SHARES + 1))]
 
 
 def _score_of(n: int) -> Callable[[War], list[float]]:
     """`shaped_score` for n players as one flat function: while every player lives (the
-    common case), `_shaped`'s very operations in its order with each player's numbers read
-    by a constant index (no loop, no `compress`, `min` as its comparison: the same floats
-    to the bit, tests/test_adapters_packed.py compares them); a player dead: `_shaped`."""
+    common case), `_shaped`'s very operations in its order, each player's numbers read by
+    a constant index and its two terms (weight * x / total, for the tokens and the cards)
+    read from `_shares`' rows (no loop, no `compress`, `min` as its comparison: the same
+    floats to the bit, tests/test_adapters_packed.py compares them); a player dead, or
+    more tokens or cards than the rows hold: `_shaped`."""
     ps = range(n)
-    w, rest, spread = SHAPE_TOKENS, 1 - SHAPE_TOKENS, max(1, n - 1)
+    spread = max(1, n - 1)
     div = f" / {spread}" if spread != 1 else ""  # (x / 1 is x, exactly)
     lines = [
         "if st.outcome is not None:",
@@ -303,13 +318,17 @@ def _score_of(n: int) -> Callable[[War], list[float]]:
         "    return shaped(st)",
         f"{''.join(f't{p}, ' for p in ps)}= st.tokens",
         f"{''.join(f'h{p}, ' for p in ps)}= st.hands",
-        f"held = {' + '.join(f't{p}' for p in ps)} or 1",
-        f"c = {' + '.join(f'len(h{p})' for p in ps)} or 1",
-        *(f"x{p} = 0.9 * ({n} * ({w!r} * t{p} / held + {rest!r} * len(h{p}) / c) - 1.0)"
-          f"{div}" for p in ps),
+        f"{''.join(f'c{p}, ' for p in ps)}= {', '.join(f'len(h{p})' for p in ps)}",
+        "try:  # (every x within its total: the living hold them all)",
+        f"    t, c = tokens[{' + '.join(f't{p}' for p in ps)} or 1], "
+        f"cards[{' + '.join(f'c{p}' for p in ps)} or 1]",
+        "except IndexError:",
+        "    return shaped(st)",
+        *(f"x{p} = 0.9 * ({n} * (t[t{p}] + c[c{p}]) - 1.0){div}" for p in ps),
         f"return [{', '.join(f'x{p} if x{p} < 0.9 else 0.9' for p in ps)}]",
     ]
-    space: dict[str, Any] = {"shaped": _shaped}
+    space: dict[str, Any] = {"shaped": _shaped, "tokens": _shares(SHAPE_TOKENS),
+                             "cards": _shares(1 - SHAPE_TOKENS)}
     code = "def score(st):\n" + "".join(f"    {line}\n" for line in lines)
     exec(compile(code, f"<Art of War's shaped score, {n} players>", "exec"),
          space)  # (made above from constants)
