@@ -247,29 +247,33 @@ class Seated:
         position's record (`now()`), for a caller that has just read it."""
         r = self.now() if now is None else now
         cur = r[2]
-        if cur == TERMINAL:
-            raise IllegalActionError(f"action {i}: the game is over ({self._end_text()})")
-        space = self._space
-        if cur == CHANCE:
-            if not 0 <= i < space.chance.size or \
-                    space.chance.action(i) not in self.game.legal_actions():
-                raise IllegalActionError(f"chance outcome {i}: not an outcome now; outcomes: "
-                                         f"{self.legal()}")
-            self.game.apply(space.chance.action(i))
+        if cur < 0:  # (the end, or a chance node)
+            self._apply_other(i, cur)
             return
         legal = r[3]
         if i not in legal:
             raise IllegalActionError(self._why(i, cur, legal))
         self.steps += 1
         self._at = None  # (another position: `now` works it out again)
-        n = space.decisions.size  # (the game's own ids: ActionSpace.size, not its property)
-        if i >= n:
-            self.turn = i - n
+        acts = self._owners[5]  # (the game's numbered actions, the space's own objects)
+        if i >= len(acts):
+            self.turn = i - len(acts)
             self.marks = (*self.marks, (self.decisions, self.turn))
             return
-        self.game.apply(space.decisions.action(i))
+        self.game.apply(acts[i])
         self.turn = None
         self.decisions += 1
+
+    def _apply_other(self, i: int, cur: int) -> None:
+        """`apply` at the end (IllegalActionError) or at a chance node (outcome `i`)."""
+        if cur == TERMINAL:
+            raise IllegalActionError(f"action {i}: the game is over ({self._end_text()})")
+        space = self._space
+        if not 0 <= i < space.chance.size or \
+                space.chance.action(i) not in self.game.legal_actions():
+            raise IllegalActionError(f"chance outcome {i}: not an outcome now; outcomes: "
+                                     f"{self.legal()}")
+        self.game.apply(space.chance.action(i))
 
     def seat_id_for(self, action: Action) -> int:
         """The id the seat to act takes toward the game's `action` (a policy's choice for the

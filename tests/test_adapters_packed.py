@@ -4,8 +4,8 @@ tensor made from scratch (the layout's writers, numpy's conversion), over many r
 states of both games, every kind, seating and viewer; the seats'
 record of a position (seat to act, legal ids, the arrays made at it) is worked out again
 whenever the game changes under it; PettingZoo's observations, masks and infos and
-OpenSpiel's observers at every step are what a fresh copy works out; Art of War's kept
-shaped scores are the ones worked out.
+OpenSpiel's observers at every step are what a fresh copy works out; Art of War's shaped
+score made for the player count is the one worked out.
 
 Needs the `ai` extra for numpy (CI installs it through `dev`)."""
 
@@ -110,12 +110,12 @@ ADAPTED = [("art-project", {"players": 2, "seats": "players"}),
 def test_pettingzoo_gives_what_is_made_from_scratch_at_every_step(
         game: str, options: dict[str, Any]) -> None:
     """What the adapters keep (the seats' record of a position, its arrays, the seats'
-    tensor buffers, a game's own one-call writer, the shaped scores kept by what they are
-    made from) never goes stale: over random PettingZoo play of both games and seatings,
-    every agent observed at random moments (some twice, some not at all), each observation
-    is, to the byte, the seat's tensor as the layout's writers make it from scratch,
-    converted by numpy; each mask marks exactly the legal ids a fresh copy of the seats
-    works out; each info's shaped score and the agent to act are a fresh copy's."""
+    tensor buffers, a game's own one-call writer) never goes stale: over random PettingZoo
+    play of both games and seatings, every agent observed at random moments (some twice,
+    some not at all), each observation is, to the byte, the seat's tensor as the layout's
+    writers make it from scratch, converted by numpy; each mask marks exactly the legal ids
+    a fresh copy of the seats works out; each info's shaped score and the agent to act are
+    a fresh copy's."""
     from artproject.adapters.pettingzoo import raw_env
 
     rng = np.random.default_rng(13)
@@ -207,15 +207,32 @@ def test_a_position_worked_out_again_when_the_game_changes_under_the_seats() -> 
                 assert (s.current(), s.legal()) == (_fresh(s).current(), _fresh(s).legal())
 
 
-def test_art_of_war_s_shaped_score_kept_is_the_one_worked_out() -> None:
-    """Art of War's shaped score, kept by who lives, the tokens and the hands' sizes, is
-    the one worked out from the state, over random states of 2 to 6 players."""
+def test_art_of_war_s_shaped_score_made_per_player_count_is_the_one_worked_out(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Art of War's shaped score, worked out by a flat function made for the player count
+    (`_score_of`, its terms read from rows of shares worked out once), is, to the bit, the
+    loop's (`_shaped`: the documented formula) over random states of 2 to 7 players, with
+    every player alive, with the dead, at the end (the returns), and with more tokens and
+    cards than the rows hold (made again with rows of a few)."""
     from artproject.core.aow import ai
 
-    for players in (2, 3, 6):
-        for st in _states("art-of-war", {"players": players}, 300, seed=players):
+    def bits(xs: list[float]) -> list[str]:
+        return [float(x).hex() for x in xs]
+
+    dead = alive = 0
+    for players in (2, 3, 6, 7):
+        monkeypatch.setattr(ai, "SHARES", 5)
+        few = ai._score_of(players)  # (rows of up to 5 tokens or cards: most states past them)
+        monkeypatch.undo()
+        for st in _states("art-of-war", {"players": players}, 400, seed=players):
+            got = st.shaped_score()
+            want = st.returns() if st.outcome is not None else ai._shaped(st)
+            assert type(got) is list and bits(got) == bits(want), (players, st.alive)
+            assert got is not st.shaped_score() and bits(few(st)) == bits(want)
             if st.outcome is None:
-                assert st.shaped_score() == ai._shaped(st)
+                dead += 0 in st.alive
+                alive += 0 not in st.alive
+    assert dead > 50 and alive > 500
 
 
 def test_the_art_project_s_shaped_score_with_its_kept_denominators() -> None:
@@ -348,18 +365,6 @@ def test_openspiel_s_new_states_share_the_game_s_first_until_changed(game: str) 
     assert str(d) != first
     assert str(spiel.new_initial_state()) == str(b) == first
     assert spiel.new_initial_state().seated is not spiel.proto
-
-
-def test_art_of_war_s_shaped_key_is_the_parts_unpacked() -> None:
-    """The shaped score's key, read by constant indexes (`_key_of`, made for each player
-    count), is (*alive, *tokens, *the hands' sizes) over random states of 2 to 6 players."""
-    from artproject.core.aow import ai
-
-    for players in (2, 3, 6):
-        key = ai._key_of(players)
-        for st in _states("art-of-war", {"players": players}, 200, seed=players + 7):
-            assert key(st.alive, st.tokens, st.hands) == \
-                (*st.alive, *st.tokens, *map(len, st.hands))
 
 
 def test_the_agents_infos_made_at_once_are_the_loop_s() -> None:

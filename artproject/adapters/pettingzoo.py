@@ -203,15 +203,18 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         except IllegalActionError:  # (nothing changed)
             raise ValueError(self._refusal(action, self._index[agent])) from None
         self._cumulative_rewards[agent] = 0.0
-        shaped = self._pay(s) if self._paid else None  # (else each reward is the last 0)
+        paid = self._pay(s) if self._paid else None  # (else each reward is the last 0)
         cur = s.now()[2]  # (the seat to act now: current()'s, without its second check)
         if cur == TERMINAL:
             self._end()
         else:
             self.agent_selection = self.possible_agents[cur]
-        # every agent is in play until the end's dead steps: their infos made at once
-        self.infos = self._infos(s.shaped() if shaped is None else shaped)
-        if shaped is not None or cur == TERMINAL:  # (else every reward is 0: nothing to add)
+        # every agent is in play until the end's dead steps: their infos made at once, in
+        # play from the game's own shaped score (the infos read it, each seat's number at
+        # the seat's index: the seats' `shaped` without its copy and checks)
+        self.infos = self._infos(paid if paid is not None else
+                                 s.game.shaped_score() if cur >= 0 else s.shaped())
+        if paid is not None or cur == TERMINAL:  # (else every reward is 0: nothing to add)
             total = self._cumulative_rewards
             for a, r in self.rewards.items():  # (AECEnv's _accumulate_rewards)
                 total[a] += r

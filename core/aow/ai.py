@@ -272,43 +272,67 @@ def shown(st: War, player: int) -> tuple[()]:
 SHAPE_TOKENS: Final = 0.5  # the weight of a player's share of the tokens; the rest: cards
 
 
-_SHAPED: dict[tuple[int, ...], list[float]] = {}  # the scores by what they are made from
-
-
 def shaped_score(st: War) -> list[float]:
     """Each player's shaped score: the returns once it is over; in between -1 for the dead
     and, for each of the n living, 0.9 * (n * s - 1) / (n - 1), at most 0.9, where s = 0.5 *
     (their share of the tokens the living hold) + 0.5 * (their share of the cards in the
-    living's hands): 0 for a fair share, 0.9 for all of it. (Made once for each set of
-    who lives, the tokens and the hands' sizes: the adapters ask for it every step.)"""
-    if st.outcome is not None:
-        return st.returns()
-    alive = st.alive
-    key_of = _KEY_OF.get(len(alive))
-    if key_of is None:
-        key_of = _KEY_OF[len(alive)] = _key_of(len(alive))
-    key = key_of(alive, st.tokens, st.hands)
-    got = _SHAPED.get(key)
-    if got is None:
-        if len(_SHAPED) >= 1 << 14:  # (a bound on what is kept)
-            _SHAPED.clear()
-        got = _SHAPED[key] = _shaped(st)
-    return got.copy()
+    living's hands): 0 for a fair share, 0.9 for all of it. (Worked out by a function made
+    for the player count, `_score_of`: the adapters ask for it every step.)"""
+    return _SCORES[st.players](st)
 
 
-_KEY_OF: dict[int, Callable[..., tuple[int, ...]]] = {}  # `_key_of`'s, by player count
+class _Scores(dict[int, Callable[["War"], list[float]]]):
+    """`_score_of`'s functions by player count, each made at its first use."""
+
+    def __missing__(self, n: int) -> Callable[[War], list[float]]:
+        made = self[n] = _score_of(n)
+        return made
 
 
-def _key_of(n: int) -> Callable[..., tuple[int, ...]]:
-    """(alive, tokens, hands) -> `shaped_score`'s key for n players: (*alive, *tokens, *the
-    hands' sizes), each element read by a constant index (half the time of star-unpacking;
-    tests/test_adapters_packed.py compares the two)."""
-    parts = [f"a[{p}]" for p in range(n)] + [f"t[{p}]" for p in range(n)] + \
-        [f"len(h[{p}])" for p in range(n)]
-    space: dict[str, Any] = {}
-    exec(compile(f"def key(a, t, h):\n    return ({', '.join(parts)},)\n",  # (constants)
-                 f"<Art of War's shaped key, {n} players>", "exec"), space)
-    made: Callable[..., tuple[int, ...]] = space["key"]
+_SCORES = _Scores()
+SHARES: Final = 64  # the shares kept: of up to this many tokens or cards (more: worked out)
+
+
+def _shares(weight: float) -> list[list[float]]:
+    """weight * x / total for each total (the row) from 1 to SHARES and x from 0 to it
+    (row 0 empty: a total of none counts as 1): `_shaped`'s terms, worked out once."""
+    return [[], *([weight * x / total for x in range(total + 1)]
+                  for total in range(1, SHARES + 1))]
+
+
+def _score_of(n: int) -> Callable[[War], list[float]]:
+    """`shaped_score` for n players as one flat function: while every player lives (the
+    common case), `_shaped`'s very operations in its order, each player's numbers read by
+    a constant index and its two terms (weight * x / total, for the tokens and the cards)
+    read from `_shares`' rows (no loop, no `compress`, `min` as its comparison: the same
+    floats to the bit, tests/test_adapters_packed.py compares them); a player dead, or
+    more tokens or cards than the rows hold: `_shaped`."""
+    ps = range(n)
+    spread = max(1, n - 1)
+    div = f" / {spread}" if spread != 1 else ""  # (x / 1 is x, exactly)
+    lines = [
+        "if st.outcome is not None:",
+        "    return st.returns()",
+        f"{''.join(f'a{p}, ' for p in ps)}= st.alive",
+        f"if not ({' and '.join(f'a{p}' for p in ps)}):",
+        "    return shaped(st)",
+        f"{''.join(f't{p}, ' for p in ps)}= st.tokens",
+        f"{''.join(f'h{p}, ' for p in ps)}= st.hands",
+        f"{''.join(f'c{p}, ' for p in ps)}= {', '.join(f'len(h{p})' for p in ps)}",
+        "try:  # (every x within its total: the living hold them all)",
+        f"    t, c = tokens[{' + '.join(f't{p}' for p in ps)} or 1], "
+        f"cards[{' + '.join(f'c{p}' for p in ps)} or 1]",
+        "except IndexError:",
+        "    return shaped(st)",
+        *(f"x{p} = 0.9 * ({n} * (t[t{p}] + c[c{p}]) - 1.0){div}" for p in ps),
+        f"return [{', '.join(f'x{p} if x{p} < 0.9 else 0.9' for p in ps)}]",
+    ]
+    space: dict[str, Any] = {"shaped": _shaped, "tokens": _shares(SHAPE_TOKENS),
+                             "cards": _shares(1 - SHAPE_TOKENS)}
+    code = "def score(st):\n" + "".join(f"    {line}\n" for line in lines)
+    exec(compile(code, f"<Art of War's shaped score, {n} players>", "exec"),
+         space)  # (made above from constants)
+    made: Callable[[War], list[float]] = space["score"]
     return made
 
 
