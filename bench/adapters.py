@@ -134,13 +134,13 @@ def spiel_loop(g: Any, steps: int) -> int:
 
 def pettingzoo_without(game: str, steps: int, parts: tuple[str, ...]) -> int:
     """PettingZoo's `raw_env` loop with `parts` of its step taken out: "tensor" (a zero
-    array of the tensor's size handed out instead) and "shaped" (no shaped score in
-    `infos`): what the rest costs."""
+    array of the tensor's size handed out instead) and "shaped" (no shaped score worked
+    out, and empty `infos`): what the rest costs."""
     from artproject.adapters import _common
     from artproject.adapters import pettingzoo as pz
+    from artproject.core.games import game_class
+    from artproject.core.seats import Seated
 
-    cls = pz.raw_env
-    saved = cls.observe, cls._set_infos
     zeros: dict[int, Any] = {}
 
     def observe(self: Any, agent: str) -> dict[str, Any]:
@@ -149,15 +149,24 @@ def pettingzoo_without(game: str, steps: int, parts: tuple[str, ...]) -> int:
         return {"observation": zeros.setdefault(size, np.zeros(size, np.float32)).copy(),
                 "action_mask": _common.mask(self.seated, seat)}
 
+    def no_infos(agents: list[str]) -> Callable[[Any], dict[str, dict[str, float]]]:
+        return lambda shaped: {a: {} for a in agents}
+
+    patches: list[tuple[Any, str, Any]] = []  # (owner, name, stand-in)
+    if "tensor" in parts:
+        patches.append((pz.raw_env, "observe", observe))
+    if "shaped" in parts:
+        patches += [(pz, "infos_of", no_infos),
+                    (game_class(game), "shaped_score", lambda st: [0.0] * st.num_players()),
+                    (Seated, "shaped", lambda seated: [0.0] * seated.num_seats())]
+    saved = [(owner, name, getattr(owner, name)) for owner, name, _ in patches]
     try:
-        if "tensor" in parts:
-            cls.observe = observe
-        if "shaped" in parts:
-            cls._set_infos = lambda self, shaped=None: setattr(self, "infos",
-                                                               {a: {} for a in self.agents})
+        for owner, name, stand_in in patches:
+            setattr(owner, name, stand_in)
         return pettingzoo(game, steps)
     finally:
-        cls.observe, cls._set_infos = saved
+        for owner, name, was in saved:
+            setattr(owner, name, was)
 
 
 PARTS: dict[str, Callable[[str, int], int]] = {
