@@ -85,7 +85,11 @@ class Seated:
         self._space = action_space(game)  # the numbered actions (the rules' and count's)
         n = self._space.size  # the ids: the actions', then a delegation to each player
         self.ids = n if self.team else n + game.num_players()  # (num_distinct_actions())
-        self._owners = _owners(game, self._space)  # (for _work_out)
+        # the rules' owners table (owners.py `owners`), read by constant index on the hot
+        # path: [0] verbs a named player owns, [1] verbs whose owner reads no state, [2]
+        # the splits kept, [3] the legal lists' owner and ids kept, [4] each numbered
+        # action's id by its object's identity, [5] the numbered actions themselves
+        self._owners = _owners(game, self._space)
 
     def _again(self, game: Machine, like: Seated, max_decisions: int | None) -> None:
         """`__init__` for a game like `like`'s: its tables shared, the rest new."""
