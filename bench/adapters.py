@@ -143,18 +143,19 @@ def pettingzoo_without(game: str, steps: int, parts: tuple[str, ...]) -> int:
 
     zeros: dict[int, Any] = {}
 
-    def observe(self: Any, agent: str) -> dict[str, Any]:
-        seat = self._index[agent]
-        size = self.observation_spaces[agent]["observation"].shape[0]
-        return {"observation": zeros.setdefault(size, np.zeros(size, np.float32)).copy(),
-                "action_mask": _common.mask(self.seated, seat)}
+    def observe(seated: Any, seat: int, packers: Any) -> dict[str, Any]:
+        blank = zeros.get(seated.ids)  # (the size of the first tensor written)
+        if blank is None:
+            blank = zeros[seated.ids] = np.zeros(
+                _common.observe(seated, seat, packers)["observation"].size, np.float32)
+        return {"observation": blank.copy(), "action_mask": _common.mask(seated, seat)}
 
     def no_infos(agents: list[str]) -> Callable[[Any], dict[str, dict[str, float]]]:
         return lambda shaped: {a: {} for a in agents}
 
     patches: list[tuple[Any, str, Any]] = []  # (owner, name, stand-in)
     if "tensor" in parts:
-        patches.append((pz.raw_env, "observe", observe))
+        patches.append((pz, "_observe", observe))  # (what `raw_env.last` calls)
     if "shaped" in parts:
         patches += [(pz, "infos_of", no_infos),
                     (game_class(game), "shaped_score", lambda st: [0.0] * st.num_players()),

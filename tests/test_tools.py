@@ -207,6 +207,33 @@ def test_benchmarks_run(script: str, args: list[str], expect: str) -> None:
     assert expect in r.stdout
 
 
+@pytest.mark.parametrize("game", ["art-of-war", "art-project"])
+def test_adapters_bench_parts_take_their_parts_out(game: str,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """`bench/adapters.py --parts` measures raw_env with the tensor really taken out: no
+    tensor is written in its loop (its stand-in once patched a method `last` no longer
+    called, and the figure silently measured the whole step), and every patch is undone."""
+    from artproject.adapters import _common
+    from artproject.adapters import pettingzoo as pz
+
+    monkeypatch.syspath_prepend(str(ROOT / "bench"))
+    import adapters as bench  # type: ignore[import-not-found]
+
+    written: list[int] = []
+    real = _common.Packers.written
+
+    def counted(self: _common.Packers, *args: object, **kw: object) -> object:
+        written.append(1)
+        return real(self, *args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(_common.Packers, "written", counted)
+    observe = pz._observe
+    assert bench.pettingzoo_without(game, 60, ("tensor", "shaped")) >= 60  # (games played out)
+    assert len(written) <= 1  # (the first, for the tensor's size)
+    assert pz._observe is observe
+    assert bench.pettingzoo(game, 60) >= 60 and len(written) > 30
+
+
 def test_play_points_to_the_ruling_that_ended_the_game() -> None:
     import io
 
