@@ -229,18 +229,24 @@ class Packers:
             slot = self._slots[(kind, seat)] = _Slot(seated, seat, lay)
         elif slot.record is r:
             return slot.array
+        back = slot.seated is not seated and seated.steps < slot.steps  # (a new game)
         slot.seated, slot.record = seated, None
-        buf = slot.bytes
-        buf[:slot.at] = slot.zeros
-        try:
-            slot.write(seated.game, slot.viewer, slot.view, buf)
+        try:  # (the segments whose sources changed since the buffer's last write)
+            if back:  # (nearer the buffer's first position of its last game than its last)
+                slot.write.restore(slot.start, slot.bytes)
+            slot.write(seated.game, slot.viewer, slot.view, slot.bytes)
+            if back or slot.start is None:
+                slot.start = slot.write.save(slot.bytes)
         except TypeError:  # (a writer that sets a slice: written as a list from now on)
             self._lists.add(slot.layout)
             del self._slots[(kind, seat)]
             return _tensor(seated, seat, kind)
+        except BaseException:  # (the buffer half written: a new one next time)
+            del self._slots[(kind, seat)]
+            raise
         if slot.turn != seated.turn:  # the seat's own segments (after the zeroed ones)
             self._own(slot, seated, seat)
-        slot.record = r
+        slot.record, slot.steps = r, seated.steps
         return slot.array
 
     @staticmethod
@@ -257,7 +263,7 @@ class _Slot:
     """A seat's buffer for one kind of tensor (see `Packers`)."""
 
     __slots__ = ("array", "at", "buf", "bytes", "layout", "own", "record", "seated", "seats",
-                 "space", "turn", "view", "viewer", "write", "zeros")
+                 "space", "start", "steps", "turn", "view", "viewer", "write")
 
     def __init__(self, seated: Seated, seat: int, lay: Layout) -> None:
         self.space, self.seats, self.layout = seated.space, seated.seats, lay
@@ -269,8 +275,9 @@ class _Slot:
         self.view = memoryview(self.buf).cast("f")
         self.bytes = memoryview(self.buf)  # (its bytes: a slice copied in at half the cost)
         self.array = np.frombuffer(self.buf, dtype=np.float32)
-        self.zeros = bytes(self.at)
-        self.write = lay.view_writer()
+        self.write: Any = lay.incremental_writer()  # (its own: it keeps what the buffer holds)
+        self.start: Any = None  # (`write.save` at its first position of its last game)
+        self.steps = seated.steps  # the seats' steps at the position it holds
         self.own: dict[int | None, bytes] = {}  # the own segments' bytes, by delegation
         self.record: tuple[Any, ...] | None = None  # the position the buffer holds
         self.turn: Any = ()  # the delegation its own segments hold (none written yet)
