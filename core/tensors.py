@@ -80,7 +80,8 @@ class Segment(NamedTuple):
 class Layout:
     """A tensor's segments in order, each at its offset; `size` numbers in all."""
 
-    __slots__ = ("_incremental", "_view", "_write", "kind", "offsets", "segments", "size")
+    __slots__ = ("_incremental", "_own", "_view", "_write", "kind", "offsets", "segments",
+                 "size")
 
     def __init__(self, kind: str, segments: Sequence[Segment]) -> None:
         view = getattr(segments, "view", None)  # a game's own (`Segments`)
@@ -93,6 +94,7 @@ class Layout:
         self.size = at
         self._write = _flat_writer(self)
         self._view: Callable[..., None] | None = view  # else made at the first `write_view`
+        self._own = view is not None  # (the game's own one-call writer)
         self._incremental: Callable[[], Callable[..., None]] | None = None  # (its maker)
 
     def tensor(self, st: Any, viewer: int) -> list[float]:
@@ -118,16 +120,18 @@ class Layout:
             write = self._view = _view_writer(self)
         return write
 
-    def incremental_writer(self) -> Callable[..., None]:
+    def incremental_writer(self) -> Callable[..., None] | None:
         """A new writer (state, viewer, out, buf) -> None, `write_view`'s numbers, that
         keeps a copy of each segment's source and rewrites only the segments whose source
         changed since its last call (a segment without one: every call): `out` (over `buf`)
         must hold what this writer last wrote, a buffer of its own. Its first call, and a
         call for another viewer than the last, writes everything. A call that raises leaves
-        the buffer undefined (make a new writer). A game's own one-call writer (`Segments`)
-        is called on the zeroed buffer each time. `writer.save(buf)` gives what the buffer
+        the buffer undefined (make a new writer). `writer.save(buf)` gives what the buffer
         and the writer hold now, `writer.restore(saved, buf)` puts it back (a position the
-        next writes may be nearer to: a game's start)."""
+        next writes may be nearer to: a game's start). None for a layout the game writes
+        by its own one-call writer (`Segments`): `write_view` on zeros then."""
+        if self._own:
+            return None
         make = self._incremental
         if make is None:
             make = self._incremental = _incremental_maker(self)
@@ -259,18 +263,6 @@ def _incremental_maker(lay: Layout) -> Callable[[], Callable[..., None]]:
     a writer whose cells keep each source's copy (see `_incremental_lines`), with its
     `save(buf)` and `restore(saved, buf)`."""
     nbytes = 4 * lay.size
-    own = lay._view
-    if own is not None:  # a game's own one-call writer: on zeros each time
-        zeros = bytes(nbytes)
-
-        def make_own() -> Callable[..., None]:
-            def write(st: Any, v: int, out: memoryview, buf: Any) -> None:
-                buf[:nbytes] = zeros
-                own(st, v, out, buf)
-            write.save = lambda buf: None  # type: ignore[attr-defined]  # (all written
-            write.restore = lambda saved, buf: None  # type: ignore[attr-defined]  # anyway)
-            return write
-        return make_own
     space: dict[str, Any] = {"NEW": _NEW, "ZALL": bytes(nbytes)}
     cells, body = _incremental_lines(lay, space)
     fresh = [f"{c} = {first}" for c, first in cells.items()]

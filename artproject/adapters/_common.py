@@ -229,14 +229,15 @@ class Packers:
             slot = self._slots[(kind, seat)] = _Slot(seated, seat, lay)
         elif slot.record is r:
             return slot.array
-        back = slot.seated is not seated and seated.steps < slot.steps  # (a new game)
-        slot.seated, slot.record = seated, None
         try:  # (the segments whose sources changed since the buffer's last write)
-            if back:  # (nearer the buffer's first position of its last game than its last)
-                slot.write.restore(slot.start, slot.bytes)
-            slot.write(seated.game, slot.viewer, slot.view, slot.bytes)
-            if back or slot.start is None:
-                slot.start = slot.write.save(slot.bytes)
+            if slot.zeros is not None:  # (a game's own one-call writer: all, on zeros)
+                slot.bytes[:slot.at] = slot.zeros
+                slot.write(seated.game, slot.viewer, slot.view, slot.bytes)
+            elif slot.seated is not seated and seated.steps < slot.steps:  # (a new game)
+                self._anew(slot, seated)
+            else:
+                slot.write(seated.game, slot.viewer, slot.view, slot.bytes)
+                slot.steps = seated.steps
         except TypeError:  # (a writer that sets a slice: written as a list from now on)
             self._lists.add(slot.layout)
             del self._slots[(kind, seat)]
@@ -246,8 +247,18 @@ class Packers:
             raise
         if slot.turn != seated.turn:  # the seat's own segments (after the zeroed ones)
             self._own(slot, seated, seat)
-        slot.record, slot.steps = r, seated.steps
+        slot.seated, slot.record = seated, r
         return slot.array
+
+    @staticmethod
+    def _anew(slot: _Slot, seated: Seated) -> None:
+        """A new game in the buffer (or an earlier position: the seats' steps went back),
+        written from the buffer's first position of its last game (nearer than its last
+        position: the first positions of games are alike), which this one becomes."""
+        if slot.start is not None:
+            slot.write.restore(slot.start, slot.bytes)
+        slot.write(seated.game, slot.viewer, slot.view, slot.bytes)
+        slot.start, slot.steps = slot.write.save(slot.bytes), seated.steps
 
     @staticmethod
     def _own(slot: _Slot, seated: Seated, seat: int) -> None:
@@ -263,11 +274,11 @@ class _Slot:
     """A seat's buffer for one kind of tensor (see `Packers`)."""
 
     __slots__ = ("array", "at", "buf", "bytes", "layout", "own", "record", "seated", "seats",
-                 "space", "start", "steps", "turn", "view", "viewer", "write")
+                 "space", "start", "steps", "turn", "view", "viewer", "write", "zeros")
 
     def __init__(self, seated: Seated, seat: int, lay: Layout) -> None:
         self.space, self.seats, self.layout = seated.space, seated.seats, lay
-        self.seated = seated  # the last it was written for (`fits` it, then)
+        self.seated: Seated | None = None  # the last it was written for (`fits` it, then)
         self.viewer = seated.viewer(seat)
         n = seated.game.num_players()
         self.at = 4 * lay.size  # the seat's own segments from here
@@ -275,9 +286,11 @@ class _Slot:
         self.view = memoryview(self.buf).cast("f")
         self.bytes = memoryview(self.buf)  # (its bytes: a slice copied in at half the cost)
         self.array = np.frombuffer(self.buf, dtype=np.float32)
-        self.write: Any = lay.incremental_writer()  # (its own: it keeps what the buffer holds)
+        kept = lay.incremental_writer()  # (its own: it keeps what the buffer holds)
+        self.zeros = None if kept is not None else bytes(self.at)  # (else all written)
+        self.write: Any = kept if kept is not None else lay.view_writer()
         self.start: Any = None  # (`write.save` at its first position of its last game)
-        self.steps = seated.steps  # the seats' steps at the position it holds
+        self.steps = 1 << 62  # the seats' steps at the position it holds (none yet)
         self.own: dict[int | None, bytes] = {}  # the own segments' bytes, by delegation
         self.record: tuple[Any, ...] | None = None  # the position the buffer holds
         self.turn: Any = ()  # the delegation its own segments hold (none written yet)
