@@ -198,8 +198,11 @@ class Packers:
     seat's numbers straight into a buffer of float32 (core/tensors.py `Layout.write_view`,
     no list of numbers converted afterwards), one buffer a seat and kind, kept across the
     adapter's positions and games (while their rules, player count and seating stay) and
-    written once a position (the seats' record of it, `Seated.now`, says which it holds);
-    the seat's own segments (seat, delegation) packed once for each delegation. The same
+    written once a position (the seats' record of it, `Seated.now`, says which it holds):
+    only the segments whose sources changed since the buffer's last write
+    (`Layout.incremental_writer`; a new game from the buffer's first position of the last
+    one), or the whole on zeros where the game writes it by its own one-call writer; the
+    seat's own segments (seat, delegation) packed once for each delegation. The same
     bytes as `_tensor` from scratch (tests/test_adapters_packed.py compares them over
     random games of both games, every seat and kind). A game whose writers set slices
     (see core/tensors.py) is written as a list and converted (`_tensor`). Not for two
