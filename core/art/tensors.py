@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, Any, Final
 
 from ..actions import CHANCE, TEAM
 from ..tensors import (
-    EVERY,
     IS,
     ITEMS,
     LIST,
@@ -338,16 +337,15 @@ def _rows(st: State) -> dict[str, RowLines]:
 
 # What the segments are functions of, with the rules and the viewer (core/tensors.py
 # `Source`): an adapter rewrites a seat's segment when it changed. Those that change in a
-# few steps of a hundred share one comparison (RARE); the van and health change at about
-# every other step, cheaper set than compared (EVERY); the other plain numbers are
-# compared by their own value.
+# few steps of a hundred share one comparison (RARE); the other plain numbers are compared
+# by their own value (the van and health too, which change at about every other write: set
+# every time, `EVERY`, they cost 175 instructions a write more).
 RARE: Final = Source("[st.round, st.hq, st.artworks, st.lost, st.track, st.final_round, "
                      "st.removed, st.carried, st.must_leave, st.deploy_left]", ITEMS)
 SOURCES: Final = {
     **dict.fromkeys(("round", "hq", "artworks", "lost", "track", "threat", "ally_cost",
                      "final_round", "set_aside", "carried", "must_leave", "deploy_left"),
                     RARE),  # (the threat and ally cost: read off the track's length)
-    **dict.fromkeys(("van", "health"), Source("", EVERY)),
     **dict.fromkeys(("deck", "above"), Source("(len(st.deck), len(st.deck_top), st.above)")),
     **dict.fromkeys(("hands", "hand_sizes", "hand_backs"), Source("st.hands", ROWS)),
     **dict.fromkeys(("battle", "dice"), Source("st.battle", LIVE)),
