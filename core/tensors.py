@@ -11,6 +11,12 @@ zeros segment by segment. A writer sets numbers one by one (`out[i] = x`, `out[i
 never a slice at once, so that it writes a list or, as alike, float32 numbers in place
 (`Layout.write_view`: the adapters' arrays, no list converted). Nothing here runs during
 play.
+
+A segment may name its `Source`: what its numbers are a function of (an expression over the
+state, with the layout's constants and the viewer), and how a copy of it is kept. An
+adapter writing a seat's tensor every step keeps the seat's buffer and rewrites only the
+segments whose source changed since its last write (`Layout.incremental_writer`): a step
+changes a few segments of many.
 """
 
 from __future__ import annotations
@@ -30,6 +36,28 @@ if TYPE_CHECKING:
 Write = Callable[[Any, int, list[float], int], None]
 KINDS: Final = ("observation", "information_state")
 
+# How a segment's source is kept to be compared at the next write (`Source`):
+IS: Final = "is"  # an immutable value, compared by identity (a name, a constant object)
+VALUE: Final = "value"  # an immutable value, compared by value (a number)
+LIST: Final = "list"  # a list of numbers or names (changed in place: a copy kept)
+LISTS: Final = "lists"  # a list of such lists (a copy of each kept)
+ITEMS: Final = "items"  # a list of values and lists (a copy of each list kept)
+ROWS: Final = "rows"  # a list of lists, a row of each segment per list: rows compared apart
+LIVE: Final = "live"  # an object changed in place, or None: written whenever not None
+EVERY: Final = "every"  # nothing compared: written at every write (changes at most)
+KEEPS: Final = (IS, VALUE, LIST, LISTS, ITEMS, ROWS, LIVE, EVERY)
+
+
+class Source(NamedTuple):
+    """What a segment's numbers are a function of, with the layout's constants (rules,
+    player count) and the viewer: `expr`, an expression of Python over the state `st` and
+    the viewer `v`, and how its value is kept to compare at the next write (`keep`, one of
+    KEEPS). Segments of one source are rewritten together when it changes. Tests compare
+    the tensors written so with those written from scratch over random play."""
+
+    expr: str
+    keep: str = VALUE
+
 
 class Segment(NamedTuple):
     """One named part of a tensor: its shape (row-major), meaning and writer, and the
@@ -42,6 +70,7 @@ class Segment(NamedTuple):
     write: Write
     high: float = 1.0
     low: float = 0.0
+    source: Source | None = None  # (`incremental_writer`'s; a field's or numbers' own value)
 
     @property
     def size(self) -> int:
@@ -51,7 +80,8 @@ class Segment(NamedTuple):
 class Layout:
     """A tensor's segments in order, each at its offset; `size` numbers in all."""
 
-    __slots__ = ("_view", "_write", "kind", "offsets", "segments", "size")
+    __slots__ = ("_incremental", "_own", "_view", "_write", "kind", "offsets", "segments",
+                 "size")
 
     def __init__(self, kind: str, segments: Sequence[Segment]) -> None:
         view = getattr(segments, "view", None)  # a game's own (`Segments`)
@@ -64,6 +94,8 @@ class Layout:
         self.size = at
         self._write = _flat_writer(self)
         self._view: Callable[..., None] | None = view  # else made at the first `write_view`
+        self._own = view is not None  # (the game's own one-call writer)
+        self._incremental: Callable[[], Callable[..., None]] | None = None  # (its maker)
 
     def tensor(self, st: Any, viewer: int) -> list[float]:
         """The state as `viewer` sees it, `size` numbers (counts and flags as the game keeps
@@ -87,6 +119,23 @@ class Layout:
         if write is None:
             write = self._view = _view_writer(self)
         return write
+
+    def incremental_writer(self) -> Callable[..., None] | None:
+        """A new writer (state, viewer, out, buf) -> None, `write_view`'s numbers, that
+        keeps a copy of each segment's source and rewrites only the segments whose source
+        changed since its last call (a segment without one: every call): `out` (over `buf`)
+        must hold what this writer last wrote, a buffer of its own. Its first call, and a
+        call for another viewer than the last, writes everything. A call that raises leaves
+        the buffer undefined (make a new writer). `writer.save(buf)` gives what the buffer
+        and the writer hold now, `writer.restore(saved, buf)` puts it back (a position the
+        next writes may be nearer to: a game's start). None for a layout the game writes
+        by its own one-call writer (`Segments`): `write_view` on zeros then."""
+        if self._own:
+            return None
+        make = self._incremental
+        if make is None:
+            make = self._incremental = _incremental_maker(self)
+        return make()
 
     def bounds(self) -> tuple[list[float], list[float]]:
         """The lowest and highest value of each number (its segment's bounds)."""
@@ -162,37 +211,199 @@ def _view_writer(lay: Layout) -> Callable[..., None]:
     space: dict[str, Any] = {}
     body = []
     for i, (s, at) in enumerate(zip(lay.segments, lay.offsets, strict=True)):
-        if s.size == 0:  # (nothing to set)
-            continue
-        read = getattr(s.write, "read", None)
-        attr = getattr(s.write, "attr", None)
-        inline = getattr(s.write, "inline", None)  # its own lines (`inlined`)
-        if inline is not None:
-            lines, names = inline(at, f"i{i}_")
-            space.update(names)
-            body += [f"    {line}" for line in lines]
-            continue
-        if read is None:
-            space[f"w{i}"] = s.write
-            body.append(f"    w{i}(st, v, out, {at})")
-            continue
-        if attr is not None and attr.isidentifier():
-            body.append(f"    x = st.{attr}")
-        else:
-            space[f"r{i}"] = read
-            body.append(f"    x = r{i}(st)")
-        if s.size == 1:
-            body.append(f"    out[{at}] = x[0] if x.__class__ is list or x.__class__ is tuple "
-                        "else x")
-        elif s.size <= UNROLL:
-            body.append("    " + ", ".join(f"out[{at + j}]" for j in range(s.size)) + " = x")
-        else:
-            space[f"k{i}"] = struct.Struct(f"={s.size}f").pack_into
-            body.append(f"    k{i}(buf, {4 * at}, *x)")
+        if s.size:  # (else nothing to set)
+            body += [f"    {line}" for line in _set_lines(s, at, i, space)]
     code = f"def write(st, v, out, buf):\n{chr(10).join(body or ['    pass'])}\n"
     exec(compile(code, f"<tensor view writer of {lay.kind}>", "exec"), space)  # made above
     made: Callable[..., None] = space["write"]
     return made
+
+
+def _set_lines(s: Segment, at: int, i: int, space: dict[str, Any]) -> list[str]:
+    """The lines that set segment `s` (the `i`-th, at `at`) on zeros, for the view writers
+    (the names they use put in `space`)."""
+    read = getattr(s.write, "read", None)
+    attr = getattr(s.write, "attr", None)
+    inline = getattr(s.write, "inline", None)  # its own lines (`inlined`)
+    if inline is not None:
+        lines, names = inline(at, f"i{i}_")
+        space.update(names)
+        return list(lines)
+    if read is None:
+        space[f"w{i}"] = s.write
+        return [f"w{i}(st, v, out, {at})"]
+    return [_read_line(read, attr, i, space), *_store_lines(s, at, i, space)]
+
+
+def _read_line(read: Any, attr: str | None, i: int, space: dict[str, Any]) -> str:
+    """`x = ` the numbers of a segment of plain numbers (`numbers`, `field`)."""
+    if attr is not None and attr.isidentifier():
+        return f"x = st.{attr}"
+    space[f"r{i}"] = read
+    return f"x = r{i}(st)"
+
+
+def _store_lines(s: Segment, at: int, i: int, space: dict[str, Any]) -> list[str]:
+    """The lines that store `x`, a segment's plain numbers, from `at`."""
+    if s.size == 1:
+        return [f"out[{at}] = x[0] if x.__class__ is list or x.__class__ is tuple else x"]
+    if s.size <= UNROLL:
+        return [", ".join(f"out[{at + j}]" for j in range(s.size)) + " = x"]
+    space[f"k{i}"] = struct.Struct(f"={s.size}f").pack_into
+    return [f"k{i}(buf, {4 * at}, *x)"]
+
+
+_NEW: Final = object()  # a kept source before the first write: equal to nothing
+_COPY: Final = {IS: "x", VALUE: "x", LIST: "list(x)", LISTS: "[*map(list, x)]",
+                ITEMS: "[list(y) if y.__class__ is list else y for y in x]"}
+
+
+def _incremental_maker(lay: Layout) -> Callable[[], Callable[..., None]]:
+    """`Layout.incremental_writer`'s maker for a layout: a generated function that makes
+    a writer whose cells keep each source's copy (see `_incremental_lines`), with its
+    `save(buf)` and `restore(saved, buf)`."""
+    nbytes = 4 * lay.size
+    space: dict[str, Any] = {"NEW": _NEW, "ZALL": bytes(nbytes)}
+    cells, body = _incremental_lines(lay, space)
+    fresh = [f"{c} = {first}" for c, first in cells.items()]
+    names = ", ".join(["sv", *cells])
+    rows = [c for c, first in cells.items() if first.startswith("[")]  # (changed in place)
+    kept = ", ".join(["sv", *(f"list({c})" if c in rows else c for c in cells)])
+    code = "\n".join([
+        "def make():", "    sv = NEW", *(f"    {line}" for line in fresh),
+        "    def write(st, v, out, buf):", f"        nonlocal {names}",
+        "        if v != sv:  # a first write, or another viewer's: all of it",
+        "            sv = v", *(f"            {line}" for line in fresh),
+        f"            buf[0:{nbytes}] = ZALL", *(f"        {line}" for line in body),
+        "    def save(buf):", f"        return (bytes(buf[0:{nbytes}]), {kept})",
+        "    def restore(saved, buf):", f"        nonlocal {names}",
+        f"        buf[0:{nbytes}] = saved[0]", f"        {names}, = saved[1:]",
+        *(f"        {c} = list({c})" for c in rows),
+        "    write.save, write.restore = save, restore", "    return write", ""])
+    exec(compile(code, f"<incremental tensor writer of {lay.kind}>", "exec"), space)  # above
+    made: Callable[[], Callable[..., None]] = space["make"]
+    return made
+
+
+def _incremental_lines(lay: Layout, space: dict[str, Any]) -> tuple[dict[str, str], list[str]]:
+    """The incremental writer's cells (each with its value before a first write: a kept
+    source, or a `LIVE` source's flag) and its body: each segment of plain numbers without
+    a declared source compared by its own value; the segments of one declared source
+    compared once, cleared and set again together when it changed; any other segment
+    cleared and set every time."""
+    cells: dict[str, str] = {}
+    body: list[str] = []
+    groups: dict[Source, list[tuple[Segment, int, int]]] = {}
+    for i, (s, at) in enumerate(zip(lay.segments, lay.offsets, strict=True)):
+        if s.size == 0:
+            continue
+        read = getattr(s.write, "read", None)
+        if s.source is not None:
+            if s.source.keep not in KEEPS:
+                raise ValueError(f"segment {s.name!r}: keep {s.source.keep!r} is none of "
+                                 f"{', '.join(KEEPS)}")
+            if s.source not in groups:
+                groups[s.source] = []
+                body.append(f"#{len(groups) - 1}")  # (the group's place, filled below)
+            groups[s.source].append((s, at, i))
+        elif read is not None:
+            cells[f"c{i}"] = "NEW"
+            body += _own_value_lines(s, at, i, read, space)
+        else:
+            body += _clear_lines([(at, s.size)], space) + _set_lines(s, at, i, space)
+    out: list[str] = []
+    listed = list(groups.items())
+    for line in body:
+        if not line.startswith("#"):
+            out.append(line)
+            continue
+        j = int(line[1:])
+        source, members = listed[j]
+        if source.keep != EVERY:
+            cells[f"g{j}"] = ("False" if source.keep == LIVE else
+                              f"[{', '.join(['NEW'] * members[0][0].shape[0])}]"
+                              if source.keep == ROWS else "NEW")
+        out += _group_lines(f"g{j}", source, members, space)
+    return cells, out
+
+
+def _own_value_lines(s: Segment, at: int, i: int, read: Any, space: dict[str, Any],
+                     ) -> list[str]:
+    """A segment of plain numbers set again when they changed (kept in cell `c{i}`: the
+    number itself for one, else a copy of the list)."""
+    c = f"c{i}"
+    first = _read_line(read, getattr(s.write, "attr", None), i, space)
+    if s.size == 1:  # (the number compared: a one-number list never equals it, set anew)
+        return [first, f"if x != {c}:",
+                "    if x.__class__ is list or x.__class__ is tuple:", "        x = x[0]",
+                f"    {c} = x", f"    out[{at}] = x"]
+    return [first, f"if x != {c}:", f"    {c} = x if x.__class__ is tuple else list(x)",
+            *(f"    {line}" for line in _store_lines(s, at, i, space))]
+
+
+def _group_lines(cell: str, source: Source, members: list[tuple[Segment, int, int]],
+                 space: dict[str, Any]) -> list[str]:
+    """The segments of one source compared once, cleared (but those of plain numbers, all
+    set) and set again together when it changed."""
+    if source.keep == ROWS:
+        return _rows_lines(cell, source, members, space)
+    clear = [(at, s.size) for s, at, _ in members if getattr(s.write, "read", None) is None]
+    sets: list[str] = _clear_lines(clear, space)
+    for s, at, i in members:
+        sets += _set_lines(s, at, i, space)
+    if source.keep == EVERY:
+        return sets
+    if source.keep == LIVE:
+        return [f"if ({source.expr}) is not None:", f"    {cell} = True",
+                *(f"    {line}" for line in sets), f"elif {cell}:", f"    {cell} = False",
+                *(f"    {line}" for line in _clear_lines(clear, space) or ["pass"])]
+    test = "is not" if source.keep == IS else "!="
+    return [f"x = {source.expr}", f"if x {test} {cell}:", f"    {cell} = {_COPY[source.keep]}",
+            *(f"    {line}" for line in sets)]
+
+
+def _rows_lines(cell: str, source: Source, members: list[tuple[Segment, int, int]],
+                space: dict[str, Any]) -> list[str]:
+    """A `ROWS` source's segments: the whole compared once (`hs`), then each row (`h`,
+    the `r`-th list) compared, its rows cleared and set again when it changed."""
+    n = members[0][0].shape[0]
+    out = [f"hs = {source.expr}", f"if hs != {cell}:"]
+    for r in range(n):
+        body: list[str] = []
+        for s, at, i in members:
+            row_of = getattr(s.write, "row", None)
+            if row_of is None or s.shape[0] != n:
+                raise ValueError(f"segment {s.name!r}: a source of rows needs {n} rows and "
+                                 "their lines (`inlined`'s `row`)")
+            row: Row = row_of(at, r, f"i{i}_")
+            space.update(row.names)
+            w = s.size // n
+            lines = [*([] if row.covers else _clear_lines([(at + r * w, w)], space)),
+                     *row.lines]
+            body += [f"if {row.guard}:", *(f"    {line}" for line in lines)] \
+                if row.guard else lines
+        out += [f"    h = hs[{r}]", f"    if h != {cell}[{r}]:", f"        {cell}[{r}] = list(h)",
+                *(f"        {line}" for line in body)]
+    return out
+
+
+def _clear_lines(spans: list[tuple[int, int]], space: dict[str, Any]) -> list[str]:
+    """Lines setting these (offset, size) spans to 0: adjacent ones joined, a short one
+    number by number, a longer one as bytes at once."""
+    merged: list[list[int]] = []
+    for at, size in sorted(spans):
+        if merged and merged[-1][1] == at:
+            merged[-1][1] = at + size
+        else:
+            merged.append([at, at + size])
+    out = []
+    for start, end in merged:
+        if end - start <= 2:
+            out += [f"out[{j}] = 0.0" for j in range(start, end)]
+        else:
+            space[f"Z{end - start}"] = bytes(4 * (end - start))
+            out.append(f"buf[{4 * start}:{4 * end}] = Z{end - start}")
+    return out
 
 
 def layout(st: Machine, kind: str) -> Layout:
@@ -233,15 +444,32 @@ def field(name: str) -> Write:
 Lines = Callable[[int, str], tuple[list[str], dict[str, Any]]]
 
 
-def inlined(write: Write, lines: Lines) -> Write:
+class Row(NamedTuple):
+    """The lines that set one row of a segment (`inlined`'s `row`) from `h`, its source's
+    row, on zeros, and the names they use; `guard`: an expression (of `v`) without which
+    the row stays 0 (neither cleared nor set); `covers`: the lines set every number of
+    the row (none cleared before)."""
+
+    lines: list[str]
+    names: dict[str, Any]
+    guard: str | None = None
+    covers: bool = False
+
+
+RowLines = Callable[[int, int, str], Row]
+
+
+def inlined(write: Write, lines: Lines, row: RowLines | None = None) -> Write:
     """`write` given as lines of Python for the layout's one-call writer too (no call a
     segment, in the adapters' step): `lines(at, prefix)` gives the lines that set the
     segment from offset `at` (reading `st`, `v`, setting `out[...]` one by one) and the
-    names they use (each starting with `prefix`: the writer's own). Tests compare the
-    two over random play."""
+    names they use (each starting with `prefix`: the writer's own); `row(at, r, prefix)`,
+    for a segment of a `ROWS` source, the `Row` that sets its `r`-th row alone. Tests
+    compare them over random play."""
     def write_(st: Any, v: int, out: list[float], at: int) -> None:
         write(st, v, out, at)
     write_.inline = lines  # type: ignore[attr-defined]  # (read by `_view_writer`)
+    write_.row = row  # type: ignore[attr-defined]  # (read by `_incremental_lines`)
     return write_
 
 

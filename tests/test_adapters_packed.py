@@ -448,3 +448,252 @@ def test_pettingzoo_s_dicts_are_fresh_at_each_reset_and_end() -> None:
         e.terminations["extra"] = e.truncations["extra"] = 7
         seen += [e.terminations, e.truncations]
     assert len({id(d) for d in seen}) == len(seen)
+
+
+# ------------------------------------------------ the incremental writer (a seat's buffer
+# kept between writes, only the segments whose sources changed written again)
+INCREMENTAL = [("art-project", {"players": 1}), ("art-project", {"players": 2}),
+               ("art-project", {"players": 3}), ("art-project", {"players": 4})]
+
+
+@pytest.mark.parametrize(("game", "options"), INCREMENTAL)
+def test_an_incremental_writer_gives_the_tensor_made_from_scratch(
+        game: str, options: dict[str, Any]) -> None:
+    """`Layout.incremental_writer`, one a viewer and kind with its own buffer, fed the
+    states of random play (new games among them) in play order, skipping positions at
+    random, then in random order (each write far from the last), gives each time, to the
+    byte, the tensor made from scratch: every segment whose source changed was written
+    again, every other one still holds what it should. (Art of War writes its tensor by
+    its own one-call writer, all of it each time: no incremental writer.)"""
+    assert layout(game_class("art-of-war").create(players=3), "observation"
+                  ).incremental_writer() is None
+    states = _states(game, options, 400, seed=21)
+    players = states[0].num_players()
+    rng = random.Random(4)
+    for kind in KINDS:
+        lay = layout(states[0], kind)
+        for v in [*range(players), TEAM, PUBLIC]:
+            write, buf = lay.incremental_writer(), bytearray(4 * lay.size)
+            view, data = memoryview(buf).cast("f"), memoryview(buf)
+            order = [i for i in range(len(states)) if rng.random() < 0.7]
+            order += rng.sample(range(len(states)), 60)
+            for i in order:
+                write(states[i], v, view, data)
+                assert bytes(buf) == _scratch(lay, states[i], v), (kind, v, i)
+
+
+def test_an_incremental_writer_s_saved_position_put_back() -> None:
+    """What `save` kept (the buffer and each source's copy) put back by `restore` into a
+    buffer that went on elsewhere, the next writes still give the tensors from scratch;
+    a viewer other than the last one's is written whole."""
+    states = _states("art-project", {"players": 3}, 300, seed=5)
+    lay = layout(states[0], "observation")
+    write, buf = lay.incremental_writer(), bytearray(4 * lay.size)
+    view, data = memoryview(buf).cast("f"), memoryview(buf)
+    write(states[0], 1, view, data)
+    saved = write.save(data)  # type: ignore[attr-defined]
+    for i in range(1, 120):
+        write(states[i], 1, view, data)
+    write.restore(saved, data)  # type: ignore[attr-defined]
+    assert bytes(buf) == _scratch(lay, states[0], 1)
+    for i in [*range(150, 300, 7), 0, 3]:
+        write(states[i], 1, view, data)
+        assert bytes(buf) == _scratch(lay, states[i], 1), i
+    for v in (0, TEAM, 2):
+        write(states[40], v, view, data)
+        assert bytes(buf) == _scratch(lay, states[40], v), v
+
+
+def test_an_incremental_writer_sees_a_source_changed_in_place() -> None:
+    """Each way of keeping a source (core/tensors.py KEEPS), and a plain segment with
+    none: a change made in place to the state's lists (the kept copy is a copy, not the
+    list itself), a value put back as it was, a live object gone and back: the writer
+    gives what `Layout.tensor` does after each."""
+    from types import SimpleNamespace
+
+    from artproject.core.tensors import (
+        EVERY,
+        IS,
+        ITEMS,
+        LIST,
+        LISTS,
+        LIVE,
+        ROWS,
+        Layout,
+        Row,
+        Segment,
+        Source,
+        field,
+        inlined,
+        numbers,
+        one_hot,
+    )
+
+    def hot(st: Any, v: int, out: Any, at: int) -> None:
+        one_hot(out, at, st.pick)
+
+    def flags(st: Any, v: int, out: Any, at: int) -> None:
+        for x in st.marks:
+            out[at + x] = 1.0
+
+    def grid(st: Any, v: int, out: Any, at: int) -> None:
+        for r, row in enumerate(st.grid):
+            for x in row:
+                out[at + 3 * r + x] += 1.0
+
+    def grid_lines(at: int, p: str) -> tuple[list[str], dict[str, Any]]:
+        return ["for r, row in enumerate(st.grid):", "    for x in row:",
+                f"        out[{at} + 3 * r + x] += 1.0"], {}
+
+    def grid_row(at: int, r: int, p: str) -> Row:
+        return Row(["for x in h:", f"    out[{at + 3 * r} + x] += 1.0"], {})
+
+    def sizes_row(at: int, r: int, p: str) -> Row:
+        return Row([f"out[{at + r}] = len(h)"], {}, covers=True)
+
+    def sizes(st: Any, v: int, out: Any, at: int) -> None:
+        for r, row in enumerate(st.grid):
+            out[at + r] = len(row)
+
+    def live(st: Any, v: int, out: Any, at: int) -> None:
+        if st.box is not None:
+            out[at] = st.box[0]
+            out[at + 1] = v
+
+    segs = [Segment("n", (1,), "", field("n")),
+            Segment("row", (4,), "", field("row")),
+            Segment("sum", (1,), "", numbers(lambda st: sum(st.row))),
+            Segment("pick", (4,), "", hot, source=Source("st.pick", IS)),
+            Segment("pick2", (4,), "", hot, source=Source("st.pick")),
+            Segment("marks", (5,), "", flags, source=Source("st.marks", LIST)),
+            Segment("all", (1,), "", numbers(lambda st: len(st.grid[0]) + st.n),
+                    source=Source("[st.n, st.grid[0]]", ITEMS)),
+            Segment("grid", (2, 3), "", inlined(grid, grid_lines),
+                    source=Source("st.grid", LISTS)),
+            Segment("rows", (2, 3), "", inlined(grid, grid_lines, grid_row),
+                    source=Source("st.grid", ROWS)),
+            Segment("sizes", (2,), "", inlined(sizes, grid_lines, sizes_row),
+                    source=Source("st.grid", ROWS)),
+            Segment("box", (2,), "", live, source=Source("st.box", LIVE)),
+            Segment("every", (3,), "", field("row3"), source=Source("", EVERY)),
+            Segment("plain", (4,), "", hot)]
+    lay = Layout("observation", segs)
+    st = SimpleNamespace(n=1, row=[0, 1, 2, 3], pick=2, marks=[1], grid=[[0, 1], [2]],
+                         box=None, row3=[1, 2, 3])
+    write, buf = lay.incremental_writer(), bytearray(4 * lay.size)
+    view, data = memoryview(buf).cast("f"), memoryview(buf)
+
+    def check(step: str) -> None:
+        write(st, 1, view, data)
+        assert bytes(buf) == np.asarray(lay.tensor(st, 1), np.float32).tobytes(), step
+
+    check("first")
+    changes = [("row in place", lambda: st.row.__setitem__(2, 9)),
+               ("marks in place", lambda: st.marks.append(4)),
+               ("a row of the grid in place", lambda: st.grid[1].append(0)),
+               ("the other row", lambda: st.grid[0].remove(1)),
+               ("n", lambda: setattr(st, "n", 5)), ("pick", lambda: setattr(st, "pick", 0)),
+               ("box", lambda: setattr(st, "box", [7])),
+               ("box in place", lambda: st.box.__setitem__(0, 8)),
+               ("box gone", lambda: setattr(st, "box", None)),
+               ("row3 in place", lambda: st.row3.__setitem__(0, 4)),
+               ("marks emptied", lambda: st.marks.clear()),
+               ("n back", lambda: setattr(st, "n", 1)), ("nothing", lambda: None)]
+    for step, change in changes:
+        change()
+        check(step)
+
+
+def test_a_source_of_rows_needs_their_lines_and_a_keep_must_be_known() -> None:
+    """A segment of a `ROWS` source without lines for its rows, or a source kept by no
+    known way, is refused when the writer is made, naming the segment."""
+    from artproject.core.tensors import ROWS, Layout, Segment, Source, numbers
+
+    rows = Layout("observation", [Segment("hands", (2, 2), "", numbers(lambda st: [0] * 4),
+                                          source=Source("st.hands", ROWS))])
+    with pytest.raises(ValueError, match=r"'hands'.*rows"):
+        rows.incremental_writer()
+    odd = Layout("observation", [Segment("n", (1,), "", numbers(lambda st: 0),
+                                         source=Source("st.n", "sometimes"))])
+    with pytest.raises(ValueError, match=r"'n'.*sometimes"):
+        odd.incremental_writer()
+
+
+@pytest.mark.parametrize(("game", "options"), [
+    ("art-project", {"players": 2, "seats": "players"}),
+    ("art-project", {"players": 3, "seats": "players"}),
+    ("art-project", {"players": 4, "seats": "team"}),
+    ("art-project", {"players": 1, "seats": "team"})])
+def test_the_packers_keep_each_seat_s_buffer_across_games_and_skipped_positions(
+        game: str, options: dict[str, Any]) -> None:
+    """One `Packers` kept across new games (each starting from the buffer's first position
+    of the last one), each seat's tensor of each kind asked at random positions only (a
+    seat's buffer skipping many), gives the tensors `Seated.tensor` makes from scratch;
+    and A.R.T.'s layouts are written by the incremental writer, never as lists."""
+    rng = np.random.default_rng(17)
+    packers, checked = Packers(), 0
+    for episode in range(30):
+        s = start(game, options, seed=episode, chance="sample")
+        while not s.is_terminal():
+            for seat in [*range(s.num_seats()), PUBLIC]:
+                for kind in KINDS:
+                    if rng.random() < 0.35:
+                        want = np.asarray(s.tensor(seat, kind, raw=True), np.float32)
+                        assert packers.array(s, seat, kind).tobytes() == want.tobytes()
+                        checked += 1
+            legal = s.legal()
+            s.apply(legal[int(rng.integers(len(legal)))])
+    assert checked >= 300
+    assert not packers._lists and packers._slots
+
+
+def test_an_incremental_writer_sees_each_of_the_art_project_s_facts_change() -> None:
+    """Each fact of an A.R.T. state changed alone (its value taken from another state of
+    random play, a flag turned over: facts random play seldom changes, the final round
+    reached, an artwork lost, the track filled), in place of the last one written: the
+    writer (every viewer and kind) gives the tensor made from scratch, so no segment's
+    declared source (core/art/tensors.py SOURCES) misses what its numbers depend on."""
+    from artproject.core.art.state import ART_FIELDS
+
+    states = [st for st in _states("art-project", {"players": 3}, 400, seed=9)
+              if st.outcome is None]
+    names = [f.name for f in ART_FIELDS if f.name not in ("tab", "players", "solo")]
+    names += ["wait", "outcome"]
+    rng = random.Random(2)
+    for kind in KINDS:
+        lay = layout(states[0], kind)
+        for v in (0, 2, TEAM, PUBLIC):
+            write, buf = lay.incremental_writer(), bytearray(4 * lay.size)
+            view, data = memoryview(buf).cast("f"), memoryview(buf)
+            for _ in range(150):
+                st = rng.choice(states)
+                write(st, v, view, data)
+                name = rng.choice(names)
+                changed = st.clone()
+                setattr(changed, name, _another(getattr(st, name), [
+                    getattr(other, name) for other in rng.sample(states, 5)]))
+                try:
+                    want = _scratch(lay, changed, v)
+                except (IndexError, KeyError, ValueError, TypeError):
+                    write = lay.incremental_writer()  # (a mix no game reaches: the
+                    continue  # writer raised too, its buffer left half written)
+                write(changed, v, view, data)
+                assert bytes(buf) == want, (kind, v, name)
+
+
+def _another(value: Any, seen: list[Any]) -> Any:
+    """A value other than `value` (a fact of a state): one another state had, else the
+    flag turned over, the number or a list's first number one more, a list grown."""
+    if isinstance(value, bool):
+        return not value
+    for other in seen:
+        if other != value:
+            return [list(x) if isinstance(x, list) else x for x in other] \
+                if isinstance(other, list) else other
+    if isinstance(value, int):
+        return value + 1
+    if isinstance(value, list) and value and isinstance(value[0], int):
+        return [value[0] + 1, *value[1:]]
+    if isinstance(value, list):
+        return [*value, *value[:1]] if value else [0]
+    return value

@@ -198,8 +198,11 @@ class Packers:
     seat's numbers straight into a buffer of float32 (core/tensors.py `Layout.write_view`,
     no list of numbers converted afterwards), one buffer a seat and kind, kept across the
     adapter's positions and games (while their rules, player count and seating stay) and
-    written once a position (the seats' record of it, `Seated.now`, says which it holds);
-    the seat's own segments (seat, delegation) packed once for each delegation. The same
+    written once a position (the seats' record of it, `Seated.now`, says which it holds):
+    only the segments whose sources changed since the buffer's last write
+    (`Layout.incremental_writer`; a new game from the buffer's first position of the last
+    one), or the whole on zeros where the game writes it by its own one-call writer; the
+    seat's own segments (seat, delegation) packed once for each delegation. The same
     bytes as `_tensor` from scratch (tests/test_adapters_packed.py compares them over
     random games of both games, every seat and kind). A game whose writers set slices
     (see core/tensors.py) is written as a list and converted (`_tensor`). Not for two
@@ -229,19 +232,36 @@ class Packers:
             slot = self._slots[(kind, seat)] = _Slot(seated, seat, lay)
         elif slot.record is r:
             return slot.array
-        slot.seated, slot.record = seated, None
-        buf = slot.bytes
-        buf[:slot.at] = slot.zeros
-        try:
-            slot.write(seated.game, slot.viewer, slot.view, buf)
+        try:  # (the segments whose sources changed since the buffer's last write)
+            if slot.zeros is not None:  # (a game's own one-call writer: all, on zeros)
+                slot.bytes[:slot.at] = slot.zeros
+                slot.write(seated.game, slot.viewer, slot.view, slot.bytes)
+            elif slot.seated is not seated and seated.steps < slot.steps:  # (a new game)
+                self._anew(slot, seated)
+            else:
+                slot.write(seated.game, slot.viewer, slot.view, slot.bytes)
+                slot.steps = seated.steps
         except TypeError:  # (a writer that sets a slice: written as a list from now on)
             self._lists.add(slot.layout)
             del self._slots[(kind, seat)]
             return _tensor(seated, seat, kind)
+        except BaseException:  # (the buffer half written: a new one next time)
+            del self._slots[(kind, seat)]
+            raise
         if slot.turn != seated.turn:  # the seat's own segments (after the zeroed ones)
             self._own(slot, seated, seat)
-        slot.record = r
+        slot.seated, slot.record = seated, r
         return slot.array
+
+    @staticmethod
+    def _anew(slot: _Slot, seated: Seated) -> None:
+        """A new game in the buffer (or an earlier position: the seats' steps went back),
+        written from the buffer's first position of its last game (nearer than its last
+        position: the first positions of games are alike), which this one becomes."""
+        if slot.start is not None:
+            slot.write.restore(slot.start, slot.bytes)
+        slot.write(seated.game, slot.viewer, slot.view, slot.bytes)
+        slot.start, slot.steps = slot.write.save(slot.bytes), seated.steps
 
     @staticmethod
     def _own(slot: _Slot, seated: Seated, seat: int) -> None:
@@ -257,11 +277,11 @@ class _Slot:
     """A seat's buffer for one kind of tensor (see `Packers`)."""
 
     __slots__ = ("array", "at", "buf", "bytes", "layout", "own", "record", "seated", "seats",
-                 "space", "turn", "view", "viewer", "write", "zeros")
+                 "space", "start", "steps", "turn", "view", "viewer", "write", "zeros")
 
     def __init__(self, seated: Seated, seat: int, lay: Layout) -> None:
         self.space, self.seats, self.layout = seated.space, seated.seats, lay
-        self.seated = seated  # the last it was written for (`fits` it, then)
+        self.seated: Seated | None = None  # the last it was written for (`fits` it, then)
         self.viewer = seated.viewer(seat)
         n = seated.game.num_players()
         self.at = 4 * lay.size  # the seat's own segments from here
@@ -269,8 +289,11 @@ class _Slot:
         self.view = memoryview(self.buf).cast("f")
         self.bytes = memoryview(self.buf)  # (its bytes: a slice copied in at half the cost)
         self.array = np.frombuffer(self.buf, dtype=np.float32)
-        self.zeros = bytes(self.at)
-        self.write = lay.view_writer()
+        kept = lay.incremental_writer()  # (its own: it keeps what the buffer holds)
+        self.zeros = None if kept is not None else bytes(self.at)  # (else all written)
+        self.write: Any = kept if kept is not None else lay.view_writer()
+        self.start: Any = None  # (`write.save` at its first position of its last game)
+        self.steps = 1 << 62  # the seats' steps at the position it holds (none yet)
         self.own: dict[int | None, bytes] = {}  # the own segments' bytes, by delegation
         self.record: tuple[Any, ...] | None = None  # the position the buffer holds
         self.turn: Any = ()  # the delegation its own segments hold (none written yet)

@@ -19,7 +19,23 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
 from ..actions import CHANCE, TEAM
-from ..tensors import Lines, Segment, field, inlined, numbers, one_hot
+from ..tensors import (
+    IS,
+    ITEMS,
+    LIST,
+    LISTS,
+    LIVE,
+    ROWS,
+    Lines,
+    Row,
+    RowLines,
+    Segment,
+    Source,
+    field,
+    inlined,
+    numbers,
+    one_hot,
+)
 from .registry import ALLY_PAWN, REG
 
 if TYPE_CHECKING:
@@ -300,10 +316,52 @@ def observation_segments(st: State) -> tuple[Segment, ...]:
     )
 
 
+def _rows(st: State) -> dict[str, RowLines]:
+    """The hands' segments a row (a hand, `h`) at a time (core/tensors.py `ROWS`)."""
+    idx, (by_card, nb) = _card_index(st), _backs(st)
+    k = len(idx)
+
+    def hands(at: int, r: int, p: str) -> Row:  # (the viewer's own, or the team's)
+        return Row(["for x in h:", f"    out[{at + r * k} + {p}idx[x]] = 1.0"],
+                   {f"{p}idx": idx}, guard=f"v == {TEAM} or v == {r}")
+
+    def sizes(at: int, r: int, p: str) -> Row:
+        return Row([f"out[{at + r}] = len(h)"], {}, covers=True)
+
+    def backs(at: int, r: int, p: str) -> Row:
+        return Row(["for x in h:", f"    out[{at + r * nb} + {p}back[x]] += 1.0"],
+                   {f"{p}back": by_card})
+
+    return {"hands": hands, "hand_sizes": sizes, "hand_backs": backs}
+
+
+# What the segments are functions of, with the rules and the viewer (core/tensors.py
+# `Source`): an adapter rewrites a seat's segment when it changed. Those that change in a
+# few steps of a hundred share one comparison (RARE); the other plain numbers are compared
+# by their own value (the van and health too, which change at about every other write: set
+# every time, `EVERY`, they cost 175 instructions a write more).
+RARE: Final = Source("[st.round, st.hq, st.artworks, st.lost, st.track, st.final_round, "
+                     "st.removed, st.carried, st.must_leave, st.deploy_left]", ITEMS)
+SOURCES: Final = {
+    **dict.fromkeys(("round", "hq", "artworks", "lost", "track", "threat", "ally_cost",
+                     "final_round", "set_aside", "carried", "must_leave", "deploy_left"),
+                    RARE),  # (the threat and ally cost: read off the track's length)
+    **dict.fromkeys(("deck", "above"), Source("(len(st.deck), len(st.deck_top), st.above)")),
+    **dict.fromkeys(("hands", "hand_sizes", "hand_backs"), Source("st.hands", ROWS)),
+    **dict.fromkeys(("battle", "dice"), Source("st.battle", LIVE)),
+    "phase": Source("st.phase", IS),
+    "decision": Source("st.wait if st.outcome is None else None", IS),
+    "pawns": Source("st.pawns", LIST), "chains": Source("st.chains", LISTS),
+    "discard": Source("st.discard", LIST), "fought": Source("st.fought", LIST),
+    "moved": Source("st.moved", LIST)}
+
+
 def _with_lines(st: State, segs: tuple[Segment, ...]) -> tuple[Segment, ...]:
-    """The segments, those with a loop given their lines too (`_inline`)."""
-    lines = _inline(st)
-    return tuple(s._replace(write=inlined(s.write, lines[s.name])) if s.name in lines else s
+    """The segments, those with a loop given their lines too (`_inline`, `_rows`), and
+    their sources (`SOURCES`)."""
+    lines, rows = _inline(st), _rows(st)
+    return tuple(s._replace(write=inlined(s.write, lines[s.name], rows.get(s.name))
+                            if s.name in lines else s.write, source=SOURCES.get(s.name))
                  for s in segs)
 
 
