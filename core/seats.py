@@ -53,6 +53,24 @@ def check_seating(game: Machine, seats: str) -> None:
                         f"not {seats!r}")
 
 
+# each chance node's outcomes' ids and actions, by the chance space, the kind and the
+# outcomes' values (`Seated._outcomes`)
+_OUTCOMES: dict[tuple[Any, ...], tuple[list[tuple[int, int]], dict[int, Action]]] = {}
+
+
+def _outcome_ids(key: tuple[Any, ...], acts: list[Action],
+                 keep: bool) -> tuple[list[tuple[int, int]], dict[int, Action]]:
+    """(id, place) of each outcome the chance space numbers (`key[0]`; a game's: all), by
+    place, and each id's action; kept by `key` if `keep`."""
+    order = [(i, j) for j, i in enumerate(map(key[0].id, acts)) if i is not None]
+    kept = (order, {i: acts[j] for i, j in order})
+    if keep:
+        if len(_OUTCOMES) >= 1 << 12:  # (a bound on what is kept)
+            _OUTCOMES.clear()
+        _OUTCOMES[key] = kept
+    return kept
+
+
 class Seated:
     """A game and its seats (see the module's text). Ids: the game's numbered actions
     (spaces.py), then `turn pN` for each player N (`players` seating), and at a chance
@@ -168,12 +186,8 @@ class Seated:
         """At a chance node, (id, probability) of each outcome, by id (worked out once a
         position: OpenSpiel asks for them, then for their ids, then applies one)."""
         made = self.now()[4]
-        got: list[tuple[int, float]] | None = made.get("chance outcomes")
-        if got is None:
-            space = self._space.chance
-            out = [(space.id(a), p) for a, p in self.game.chance_outcomes()]
-            got = made["chance outcomes"] = sorted((i, p) for i, p in out if i is not None)
-        return list(got)
+        got = made.get("chance outcomes")
+        return list((got or self._outcomes(made))[0])
 
     def now(self) -> tuple[Any, ...]:
         """The position's record, worked out once a position: ([0] the history's length
@@ -272,12 +286,33 @@ class Seated:
         """`apply` at the end (IllegalActionError) or at a chance node (outcome `i`)."""
         if cur == TERMINAL:
             raise IllegalActionError(f"action {i}: the game is over ({self._end_text()})")
-        space = self._space
-        if not 0 <= i < space.chance.size or \
-                space.chance.action(i) not in self.game.legal_actions():
+        made = self.now()[4]  # (the outcomes worked out here: OpenSpiel asked for them)
+        a = (made.get("chance outcomes") or self._outcomes(made))[1].get(i)
+        if a is None:
             raise IllegalActionError(f"chance outcome {i}: not an outcome now; outcomes: "
                                      f"{self.legal()}")
-        self.game.apply(space.chance.action(i))
+        self.game.apply(a)
+
+    def _outcomes(self, made: dict[Any, Any]) -> tuple[list[tuple[int, float]],
+                                                        dict[int, Action]]:
+        """The chance node's outcomes, (id, probability) by id, and each id's action (the
+        game's `chance_outcomes()`), kept in its record (`made`); the ids and actions made
+        once for each list of outcomes' values (the same lists come round: kept by them,
+        so a node reads only its probabilities from the game)."""
+        g = self.game
+        w = g.wait
+        outs = w.outcomes(g) if w is not None and w.outcomes is not None else \
+            g.chance_outcomes()  # (no chance node: the game says why)
+        key = (self._space.chance, w, tuple([v for v, _ in outs]))
+        try:
+            kept, keep = _OUTCOMES.get(key), True
+        except TypeError:  # values that do not hash: made afresh, not kept
+            kept, keep = None, False
+        if kept is None:
+            kept = _outcome_ids(key, [a for a, _ in g.chance_outcomes()], keep)
+        got = made["chance outcomes"] = (sorted([(i, outs[j][1]) for i, j in kept[0]]),
+                                         kept[1])
+        return got
 
     def seat_id_for(self, action: Action) -> int:
         """The id the seat to act takes toward the game's `action` (a policy's choice for the
