@@ -53,21 +53,33 @@ def check_seating(game: Machine, seats: str) -> None:
                         f"not {seats!r}")
 
 
-# each chance node's outcomes' ids and actions, by the chance space, the kind and the
-# outcomes' values (`Seated._outcomes`)
-_OUTCOMES: dict[tuple[Any, ...], tuple[list[tuple[int, int]], dict[int, Action]]] = {}
+# the chance nodes' outcomes' ids and actions (`Seated._outcomes`), by the chance space and
+# kind: each value's (id, action); and each list of values' (the same lists come round)
+_OUTCOME: dict[tuple[Any, ...], dict[Any, tuple[int | None, Action]]] = {}
+_OUTCOMES: dict[tuple[Any, ...], tuple[list[tuple[int, int]], dict[int, Action], bool]] = {}
 
 
-def _outcome_ids(key: tuple[Any, ...], acts: list[Action],
-                 keep: bool) -> tuple[list[tuple[int, int]], dict[int, Action]]:
-    """(id, place) of each outcome the chance space numbers (`key[0]`; a game's: all), by
-    place, and each id's action; kept by `key` if `keep`."""
-    order = [(i, j) for j, i in enumerate(map(key[0].id, acts)) if i is not None]
-    kept = (order, {i: acts[j] for i, j in order})
-    if keep:
-        if len(_OUTCOMES) >= 1 << 12:  # (a bound on what is kept)
-            _OUTCOMES.clear()
-        _OUTCOMES[key] = kept
+def _outcome_ids(key: tuple[Any, ...], game: Machine) -> tuple[list[tuple[int, int]],
+                                                               dict[int, Action], bool]:
+    """The outcomes' (id, place) by id, those the chance space numbers (a game's: all), each
+    id's action, and whether two share an id, for `key` (the space, the kind, the outcomes'
+    values), made from each value's (kept: the values come round more than their lists)."""
+    space, kind, values = key
+    one = _OUTCOME.get((space, kind))
+    if one is None:
+        if len(_OUTCOME) >= 1 << 8:  # (a bound on what is kept: rules made again and again)
+            _OUTCOME.clear()
+        one = _OUTCOME[(space, kind)] = {}
+    if not one.keys() >= set(values):  # (the game's actions: each value's id and action kept)
+        one.update(zip(values, [(space.id(a), a) for a, _ in game.chance_outcomes()],
+                       strict=True))
+    got = [one[v] for v in values]
+    order = sorted((i, j) for j, (i, _) in enumerate(got) if i is not None)
+    ids = {i: got[j][1] for i, j in order}
+    kept = (order, ids, len(ids) < len(order))
+    if len(_OUTCOMES) >= 1 << 10:  # (a bound on what is kept)
+        _OUTCOMES.clear()
+    _OUTCOMES[key] = kept
     return kept
 
 
@@ -304,14 +316,14 @@ class Seated:
         outs = w.outcomes(g) if w is not None and w.outcomes is not None else \
             g.chance_outcomes()  # (no chance node: the game says why)
         key = (self._space.chance, w, tuple([v for v, _ in outs]))
-        try:
-            kept, keep = _OUTCOMES.get(key), True
-        except TypeError:  # values that do not hash: made afresh, not kept
-            kept, keep = None, False
+        kept = _OUTCOMES.get(key)  # (the values hash: they name the actions)
         if kept is None:
-            kept = _outcome_ids(key, [a for a, _ in g.chance_outcomes()], keep)
-        got = made["chance outcomes"] = (sorted([(i, outs[j][1]) for i, j in kept[0]]),
-                                         kept[1])
+            kept = _outcome_ids(key, g)
+        order, actions, tied = kept
+        out = [(i, outs[j][1]) for i, j in order]
+        if tied:  # (two outcomes of one id: by probability too)
+            out.sort()
+        got = made["chance outcomes"] = (out, actions)
         return got
 
     def seat_id_for(self, action: Action) -> int:

@@ -170,9 +170,10 @@ class KernelState(pyspiel.State):  # type: ignore[misc]
         return self._seated.legal_ids(player)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        if self._seated.current() != CHANCE:
+        s = self._seated
+        if s.current() != CHANCE:
             raise pyspiel.SpielError("chance_outcomes: not a chance node")
-        return self._seated.chance_outcomes()
+        return s.chance_outcomes()
 
     def _apply_action(self, action: int) -> None:
         s = self.seated if self._shared else self._seated  # (the state's own: see __init__)
