@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, Final
 from .actions import CHANCE, TEAM, TERMINAL, Action
 from .actions import PUBLIC as PUBLIC  # (a viewer who is no seat: read here too)
 from .errors import GameError, IllegalActionError
+from .outcomes import numbered
 from .owners import VERB as _VERB
 from .owners import ids as _ids
 from .owners import known_of as _known
@@ -51,36 +52,6 @@ def check_seating(game: Machine, seats: str) -> None:
     if seats not in offered:
         raise GameError(f"seats must be one of {', '.join(offered)} for the {game.game} game, "
                         f"not {seats!r}")
-
-
-# the chance nodes' outcomes' ids and actions (`Seated._outcomes`), by the chance space and
-# kind: each value's (id, action); and each list of values' (the same lists come round)
-_OUTCOME: dict[tuple[Any, ...], dict[Any, tuple[int | None, Action]]] = {}
-_OUTCOMES: dict[tuple[Any, ...], tuple[list[tuple[int, int]], dict[int, Action], bool]] = {}
-
-
-def _outcome_ids(key: tuple[Any, ...], game: Machine) -> tuple[list[tuple[int, int]],
-                                                               dict[int, Action], bool]:
-    """The outcomes' (id, place) by id, those the chance space numbers (a game's: all), each
-    id's action, and whether two share an id, for `key` (the space, the kind, the outcomes'
-    values), made from each value's (kept: the values come round more than their lists)."""
-    space, kind, values = key
-    one = _OUTCOME.get((space, kind))
-    if one is None:
-        if len(_OUTCOME) >= 1 << 8:  # (a bound on what is kept: rules made again and again)
-            _OUTCOME.clear()
-        one = _OUTCOME[(space, kind)] = {}
-    if not one.keys() >= set(values):  # (the game's actions: each value's id and action kept)
-        one.update(zip(values, [(space.id(a), a) for a, _ in game.chance_outcomes()],
-                       strict=True))
-    got = [one[v] for v in values]
-    order = sorted((i, j) for j, (i, _) in enumerate(got) if i is not None)
-    ids = {i: got[j][1] for i, j in order}
-    kept = (order, ids, len(ids) < len(order))
-    if len(_OUTCOMES) >= 1 << 10:  # (a bound on what is kept)
-        _OUTCOMES.clear()
-    _OUTCOMES[key] = kept
-    return kept
 
 
 class Seated:
@@ -307,23 +278,9 @@ class Seated:
 
     def _outcomes(self, made: dict[Any, Any]) -> tuple[list[tuple[int, float]],
                                                         dict[int, Action]]:
-        """The chance node's outcomes, (id, probability) by id, and each id's action (the
-        game's `chance_outcomes()`), kept in its record (`made`); the ids and actions made
-        once for each list of outcomes' values (the same lists come round: kept by them,
-        so a node reads only its probabilities from the game)."""
-        g = self.game
-        w = g.wait
-        outs = w.outcomes(g) if w is not None and w.outcomes is not None else \
-            g.chance_outcomes()  # (no chance node: the game says why)
-        key = (self._space.chance, w, tuple([v for v, _ in outs]))
-        kept = _OUTCOMES.get(key)  # (the values hash: they name the actions)
-        if kept is None:
-            kept = _outcome_ids(key, g)
-        order, actions, tied = kept
-        out = [(i, outs[j][1]) for i, j in order]
-        if tied:  # (two outcomes of one id: by probability too)
-            out.sort()
-        got = made["chance outcomes"] = (out, actions)
+        """The chance node's outcomes by id and each id's action (outcomes.py), kept in its
+        record (`made`)."""
+        got = made["chance outcomes"] = numbered(self.game, self._space.chance)
         return got
 
     def seat_id_for(self, action: Action) -> int:
