@@ -193,6 +193,12 @@ def _floor_aec(game: str, steps: int) -> int:
     return aec_loop(null_aec(shape_of(game, GAMES[game])), steps)
 
 
+def _floor_wrapped(game: str, steps: int) -> int:
+    from floors import null_wrapped, shape_of  # bench/, beside
+
+    return aec_loop(null_wrapped(shape_of(game, GAMES[game])), steps)
+
+
 def _floor_spiel(game: str, steps: int) -> int:
     from floors import null_spiel, shape_of  # bench/, beside
 
@@ -201,6 +207,7 @@ def _floor_spiel(game: str, steps: int) -> int:
 
 FLOORS: dict[str, Callable[[str, int], int]] = {
     "pettingzoo's floor (a null game)": _floor_aec,
+    "pettingzoo env's floor (a null game)": _floor_wrapped,
     "openspiel's floor (a null game)": _floor_spiel,
 }
 

@@ -1,10 +1,11 @@
 """The libraries' own cost, for bench/adapters.py: a null game of the same shape as one of
 ours (as many distinct actions, an observation tensor as long, as many legal ids a
 decision and decisions a game, on average) whose every answer is made in advance, driven
-through PettingZoo's AEC protocol and through OpenSpiel's Python-game bridge by the very
-loops bench/adapters.py drives ours with. What such a game costs a step is what the
-library and the learner's side of the loop cost with no game at all: the floor under any
-adapter, so that a ratio to the engine can be read as engine + floor + the adapter's own.
+through PettingZoo's AEC protocol (raw, and wrapped as `env()` wraps ours) and through
+OpenSpiel's Python-game bridge by the very loops bench/adapters.py drives ours with. What
+such a game costs a step is what the library and the learner's side of the loop cost with
+no game at all: the floor under any adapter, so that a ratio to the engine can be read as
+engine + floor + the adapter's own.
 
     python bench/adapters.py --floors
 """
@@ -62,6 +63,8 @@ def null_aec(shape: Shape) -> Any:
     from gymnasium import spaces
     from pettingzoo import AECEnv
 
+    from artproject.adapters.pettingzoo import Ids
+
     obs = np.zeros(shape.tensor, np.float32)
     mask = np.zeros(shape.actions, np.int8)
     mask[:: max(1, shape.actions // shape.legal)][: shape.legal] = 1
@@ -74,7 +77,7 @@ def null_aec(shape: Shape) -> Any:
         def __init__(self) -> None:
             super().__init__()
             self.possible_agents = agents
-            self.action_spaces = {a: spaces.Discrete(shape.actions) for a in agents}
+            self.action_spaces = {a: Ids(shape.actions) for a in agents}  # (as ours)
             self.observation_spaces = {a: spaces.Dict({
                 "observation": spaces.Box(0, 1, (shape.tensor,), np.float32),
                 "action_mask": spaces.Box(0, 1, (shape.actions,), np.int8)}) for a in agents}
@@ -105,6 +108,14 @@ def null_aec(shape: Shape) -> Any:
             self._accumulate_rewards()
 
     return Null()
+
+
+def null_wrapped(shape: Shape) -> Any:
+    """`null_aec` wrapped as our `env()` wraps `raw_env` (PettingZoo's classic games'
+    wrappers): what those wrappers add to a step with no game."""
+    from artproject.adapters.pettingzoo import wrap
+
+    return wrap(null_aec(shape))
 
 
 _REGISTERED: dict[Shape, str] = {}

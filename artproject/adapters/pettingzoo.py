@@ -62,7 +62,11 @@ _observe = observe  # (`last`'s, its parameter named as AECEnv's)
 
 def env(**kwargs: Any) -> AECEnv:
     """The environment, wrapped as PettingZoo's classic games are (see the module's text)."""
-    e: AECEnv = raw_env(**kwargs)
+    return wrap(raw_env(**kwargs))
+
+
+def wrap(e: AECEnv) -> AECEnv:
+    """`e` in PettingZoo's classic games' wrappers, as `env()` gives ours."""
     e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
     e = wrappers.AssertOutOfBoundsWrapper(e)
     return wrappers.OrderEnforcingWrapper(e)
