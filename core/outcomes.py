@@ -1,9 +1,9 @@
 """A chance node's outcomes numbered, for the seats (core/seats.py): (id, probability) of
 each, by id, and each id's action. A node asks the game only for its probabilities (its
 kind's `outcomes`); the ids and actions are kept, each outcome value's by the chance space
-and kind (the values come round: a deck's cards, a die's faces), and each list of values'
-(the lists come round too: Art of War's draws, not The A.R.T. Project's, whose lists are
-the cards left). Not run in play.
+and kind (the values come round), and each list of values' (lists come round too, in some
+games; in others, where a node lists what is left of a shrinking set, seldom). Not run in
+play.
 """
 
 from __future__ import annotations
