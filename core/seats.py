@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, Final
 from .actions import CHANCE, TEAM, TERMINAL, Action
 from .actions import PUBLIC as PUBLIC  # (a viewer who is no seat: read here too)
 from .errors import GameError, IllegalActionError
+from .outcomes import numbered
 from .owners import VERB as _VERB
 from .owners import ids as _ids
 from .owners import known_of as _known
@@ -168,12 +169,8 @@ class Seated:
         """At a chance node, (id, probability) of each outcome, by id (worked out once a
         position: OpenSpiel asks for them, then for their ids, then applies one)."""
         made = self.now()[4]
-        got: list[tuple[int, float]] | None = made.get("chance outcomes")
-        if got is None:
-            space = self._space.chance
-            out = [(space.id(a), p) for a, p in self.game.chance_outcomes()]
-            got = made["chance outcomes"] = sorted((i, p) for i, p in out if i is not None)
-        return list(got)
+        got = made.get("chance outcomes")
+        return list((got or self._outcomes(made))[0])
 
     def now(self) -> tuple[Any, ...]:
         """The position's record, worked out once a position: ([0] the history's length
@@ -272,12 +269,19 @@ class Seated:
         """`apply` at the end (IllegalActionError) or at a chance node (outcome `i`)."""
         if cur == TERMINAL:
             raise IllegalActionError(f"action {i}: the game is over ({self._end_text()})")
-        space = self._space
-        if not 0 <= i < space.chance.size or \
-                space.chance.action(i) not in self.game.legal_actions():
+        made = self.now()[4]  # (the outcomes worked out here: OpenSpiel asked for them)
+        a = (made.get("chance outcomes") or self._outcomes(made))[1].get(i)
+        if a is None:
             raise IllegalActionError(f"chance outcome {i}: not an outcome now; outcomes: "
                                      f"{self.legal()}")
-        self.game.apply(space.chance.action(i))
+        self.game.apply(a)
+
+    def _outcomes(self, made: dict[Any, Any]) -> tuple[list[tuple[int, float]],
+                                                        dict[int, Action]]:
+        """The chance node's outcomes by id and each id's action (outcomes.py), kept in its
+        record (`made`)."""
+        got = made["chance outcomes"] = numbered(self.game, self._space.chance)
+        return got
 
     def seat_id_for(self, action: Action) -> int:
         """The id the seat to act takes toward the game's `action` (a policy's choice for the

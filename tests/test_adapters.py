@@ -502,3 +502,123 @@ def test_packing_converts_as_numpy_does() -> None:
     got = as_float32(numbers)
     assert got.tobytes() == np.asarray(numbers, dtype=np.float32).tobytes()
     assert not got.flags.writeable
+
+
+# ====================================================================== OpenSpiel's chance nodes
+SPIELED = [("python_art_of_war", {"players": 2}), ("python_art_of_war", {"players": 3}),
+           ("python_art_project", {"players": 2, "seats": "players"}),
+           ("python_art_project", {"players": 3, "seats": "team"})]
+
+
+def _scratch_outcomes(st: pyspiel.State) -> list[tuple[int, float]]:
+    """A chance node's (id, probability) by id, from the game's own outcomes afresh."""
+    s = st.seated
+    space = s.space.chance
+    return sorted((space.id(a), p) for a, p in s.game.chance_outcomes())
+
+
+@pytest.mark.parametrize(("name", "options"), SPIELED)
+def test_openspiel_chance_outcomes_are_the_games_own_and_only_they_apply(
+        name: str, options: dict[str, object]) -> None:
+    """A chance node's outcomes and ids (worked out once a node, their ids and actions kept
+    by the outcomes' values) are the game's own, made afresh, at every node of random play;
+    an id that is not an outcome now is refused with the same SpielError before the
+    outcomes are asked for and after (when they are kept), and changes nothing; each id
+    the node lists applies the very outcome the game names."""
+    game = pyspiel.load_game(name, options)
+    size = game.max_chance_outcomes()
+    rng = np.random.default_rng(5)
+    nodes = 0
+    while nodes < 40:
+        st = game.new_initial_state()
+        while not st.is_terminal():
+            if not st.is_chance_node():
+                st.apply_action(int(rng.choice(st.legal_actions())))
+                continue
+            before = str(st)
+            fresh = st.clone()  # (nothing asked there yet)
+            bad = [i for i in (-5, size, 10**6, *range(size)) if
+                   i not in dict(_scratch_outcomes(st))][:4]
+            for state in (fresh, st):  # refused before the outcomes are kept, then after
+                for i in bad:
+                    with pytest.raises(pyspiel.SpielError, match="not an outcome now"):
+                        state.apply_action(i)
+                outs = state.chance_outcomes()
+                assert outs == _scratch_outcomes(state)
+                assert abs(sum(p for _, p in outs) - 1) < 1e-9
+                assert state.legal_actions() == [i for i, _ in outs]
+                assert state.seated.legal() == [i for i, _ in outs]
+            assert str(st) == before and str(fresh) == before
+            i = outs[int(rng.integers(len(outs)))][0]
+            named = st.seated.space.chance.action(i)
+            st.apply_action(i)
+            assert st.seated.game.history[-1] == named
+            nodes += 1
+
+
+@pytest.mark.parametrize(("name", "options"), SPIELED)
+def test_openspiel_clones_and_resamples_at_a_chance_node_keep_their_own_outcomes(
+        name: str, options: dict[str, object]) -> None:
+    """A clone taken at a chance node whose outcomes were asked for lists and applies the
+    same outcomes, and what it applies leaves the original's alone; a resample there (what
+    a seat cannot see drawn anew: the cards left may differ) lists its own game's outcomes,
+    not the ones kept for the node it was taken from, and applies only those."""
+    game = pyspiel.load_game(name, options)
+    rng = np.random.default_rng(11)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    checked = 0
+    st = game.new_initial_state()
+    while checked < 30:
+        if st.is_terminal():
+            st = game.new_initial_state()
+        if not st.is_chance_node():
+            st.apply_action(int(rng.choice(st.legal_actions())))
+            continue
+        outs = st.chance_outcomes()
+        copy = st.clone()
+        assert copy.chance_outcomes() == outs
+        copy.apply_action(outs[-1][0])
+        assert st.chance_outcomes() == outs == _scratch_outcomes(st)
+        for seat in range(game.num_players()):
+            other = st.resample_from_infostate(seat, sampler)
+            assert other.is_chance_node()
+            mine = _scratch_outcomes(other)
+            assert other.chance_outcomes() == mine
+            ids = {i for i, _ in mine}
+            foreign = [i for i, _ in outs if i not in ids]
+            for i in foreign[:2]:
+                with pytest.raises(pyspiel.SpielError, match="not an outcome now"):
+                    other.apply_action(i)
+            other.apply_action(mine[0][0])
+        assert st.chance_outcomes() == outs
+        st.apply_action(outs[int(rng.integers(len(outs)))][0])
+        checked += 1
+
+
+@pytest.mark.parametrize(("name", "options"), SPIELED)
+def test_openspiel_tensors_asked_across_states_are_each_states_own(
+        name: str, options: dict[str, object]) -> None:
+    """The observer writes a state's tensor from the seat's buffer, and the game's first
+    state's (which OpenSpiel makes to size every tensor) from the copy kept with it: asked
+    in turn of a played state, a new one, a clone moved on and the played one again, every
+    seat's tensors are the seat's numbers made from scratch."""
+    game = pyspiel.load_game(name, options)
+    rng = np.random.default_rng(13)
+    st = game.new_initial_state()
+    first = game.new_initial_state()
+    for _ in range(60):
+        if st.is_terminal():
+            st = game.new_initial_state()
+        if st.is_chance_node():
+            ids, ps = zip(*st.chance_outcomes(), strict=True)
+            st.apply_action(int(rng.choice(ids, p=ps)))
+            continue
+        moved = st.clone()
+        moved.apply_action(int(rng.choice(moved.legal_actions())))
+        for state in (st, first, moved, st):
+            for p in range(game.num_players()):
+                for kind, got in (("observation", state.observation_tensor(p)),
+                                  ("information_state", state.information_state_tensor(p))):
+                    scratch = np.asarray(state.seated.tensor(p, kind, raw=True), np.float32)
+                    assert np.asarray(got, np.float32).tobytes() == scratch.tobytes()
+        st.apply_action(int(rng.choice(st.legal_actions())))

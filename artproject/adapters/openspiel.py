@@ -44,7 +44,8 @@ _UTILITY: Final = {"shared": pyspiel.GameType.Utility.IDENTICAL,
                    "zero_sum": pyspiel.GameType.Utility.ZERO_SUM,
                    "mixed": pyspiel.GameType.Utility.GENERAL_SUM}
 PREFIX: Final = "python_"
-_CHANCE, _TERMINAL = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+assert int(pyspiel.PlayerId.TERMINAL) == TERMINAL  # (the seats' is OpenSpiel's)
 
 
 def short_name(game: str) -> str:
@@ -124,6 +125,8 @@ class KernelGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type hin
             if shown[key] == parameters(self.game_name)[key]:
                 del shown[key]
         super().__init__(game_type(self.game_name, utility, self.reward), info, shown)
+        self.shaped = self.reward == "shaped"
+        self.zeros: list[float] = [0.0] * p.num_seats()  # (every new state's `base`)
 
     def new_initial_state(self) -> KernelState:
         return KernelState(self, self.proto, shared=True)
@@ -142,9 +145,9 @@ class KernelState(pyspiel.State):  # type: ignore[misc]
         when the state is first changed or its `seated` asked for."""
         super().__init__(game)
         self._seated, self._shared = seated, shared
-        # reward="shaped": the shaped score at the last decision taken (0 before any)
-        self.shaped = game.reward == "shaped"
-        self.base: list[float] = [0.0] * seated.num_seats()
+        # reward="shaped": the shaped score at the last decision taken (0 before any; the
+        # game's list, shared: a state's is replaced, never changed in place)
+        self.shaped, self.base = game.shaped, game.zeros
 
     @property
     def seated(self) -> Seated:
@@ -158,26 +161,25 @@ class KernelState(pyspiel.State):  # type: ignore[misc]
         self._seated, self._shared = seated, False
 
     def current_player(self) -> int:
-        cur = self._seated.current()
-        if cur == CHANCE:
-            return _CHANCE
-        if cur == TERMINAL:
-            return _TERMINAL
-        return cur
+        cur = self._seated.current()  # (TERMINAL is OpenSpiel's too)
+        return _CHANCE if cur == CHANCE else cur
 
-    def _legal_actions(self, player: int) -> list[int]:
-        return self._seated.legal(player)
+    def _legal_actions(self, player: int) -> tuple[int, ...]:
+        # (asked by OpenSpiel for the player to act only: the position's own ids, which it
+        # copies into a list of its own)
+        return self._seated.legal_ids(player)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        if self._seated.current() != CHANCE:
+        s = self._seated
+        if s.current() != CHANCE:
             raise pyspiel.SpielError("chance_outcomes: not a chance node")
-        return self._seated.chance_outcomes()
+        return s.chance_outcomes()
 
     def _apply_action(self, action: int) -> None:
-        s = self.seated  # (the state's own: see __init__)
+        s = self.seated if self._shared else self._seated  # (the state's own: see __init__)
         before = s.shaped() if self.shaped and s.current() >= 0 else None
         try:
-            s.apply(int(action))
+            s.apply(action)  # (an int: OpenSpiel hands its ids over as Python ints)
         except ArtError as err:
             raise _spiel_error(err) from None
         if before is not None:
@@ -268,9 +270,13 @@ class KernelObserver:
         s = state._seated  # (read only: a state sharing the game's first one stays so)
         if self._all:
             self.tensor[:] = as_float32(s.all_tensor(self.kind, raw=True))
-        else:  # (kept for the position: OpenSpiel may ask twice)
+        elif state._shared:  # the game's first state, which OpenSpiel makes to size each
+            # tensor it hands out: its tensor kept with it
             self.tensor[:] = tensor(s, PUBLIC if self._public else player, self.kind,
                                     self._packers, copy=False)
+        else:  # (the seat's buffer, written once a position)
+            self.tensor[:] = self._packers.written(s, PUBLIC if self._public else player,
+                                                   self.kind)
 
     def string_from(self, state: KernelState, player: int) -> str:
         s = state._seated
