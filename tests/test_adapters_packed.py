@@ -518,3 +518,24 @@ def test_the_seats_with_owners_that_read_the_state_and_a_joint_seat_of_the_game_
         assert table[2] is None and -2 in table[1]  # (asked each time; read each time)
     finally:
         g.derived().pop(("seat-owners", 3), None)  # (made for the patched rules)
+
+
+def test_pettingzoo_s_games_seeded_by_pcg64_are_default_rng_s() -> None:
+    """PettingZoo's reset draws its games' seeds from PCG64 made from an int seed (no
+    Generator made around it): the seeds `default_rng(seed).integers(0, 2**62)` gives, in
+    turn, for resets with and without a seed; a seed numpy takes otherwise (its integer, a
+    SeedSequence) is given to `default_rng` itself."""
+    from artproject.adapters._common import seed_from
+    from artproject.adapters.pettingzoo import raw_env
+
+    for seed in (0, 1, 7, 2**40 + 3, 2**70 + 1):
+        mine, theirs = np.random.PCG64(seed), np.random.default_rng(seed)
+        assert [seed_from(mine) for _ in range(3)] == [
+            int(theirs.integers(0, 2**62)) for _ in range(3)]
+    e, seeds = raw_env(game="art-of-war", players=2), []
+    for seed in (5, None, None, np.int64(5), None, np.random.SeedSequence(5), None):
+        e.reset(seed=seed)
+        seeds.append(e.seated.game.seed)
+    numpy_s = np.random.default_rng(5)
+    want = [int(numpy_s.integers(0, 2**62)) for _ in range(3)]
+    assert seeds == [*want, *want[:2], *want[:2]]

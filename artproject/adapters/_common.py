@@ -312,11 +312,15 @@ def box(layout: Layout) -> Any:
                       dtype=np.float32)
 
 
-def seed_from(rng: np.random.Generator) -> int:
+def seed_from(rng: np.random.Generator | np.random.PCG64) -> int:
     """A game seed drawn from a library's generator: `rng.integers(0, 2**62)`, read from
     PCG64 (numpy's and Gymnasium's) as its next 64 bits shifted right twice, which is what
     `integers` gives over a power of two (numpy's Lemire draw never rejects one), at a
-    fifth of the time (tests/test_adapters_packed.py compares them)."""
-    if type(rng.bit_generator) is np.random.PCG64:
-        return int(rng.bit_generator.random_raw()) >> 2
+    fifth of the time (tests/test_adapters_packed.py compares them). `rng` may be PCG64
+    itself: `default_rng(seed)`'s bits without the Generator made around them (an
+    adapter's own, which draws nothing else)."""
+    bits = rng.bit_generator if type(rng) is np.random.Generator else rng
+    if type(bits) is np.random.PCG64:
+        return int(bits.random_raw()) >> 2
+    assert isinstance(rng, np.random.Generator)  # (PCG64 is answered above)
     return int(rng.integers(0, 2**62))
