@@ -50,11 +50,11 @@ def known_of(known: dict[Any, Any], key: tuple[Action, ...], owners: tuple[Any, 
     whose own actions they are, if one player's; their sorted ids; a dict for the splits of
     a joint decision among its owners, by the delegation (and the joint seat), or None
     when an owner reads the state: split each time; each id's owner, `owners`' [1]). The
-    ids found by the actions' values (each action its own key: a named tuple equal to it,
-    hashing alike), in one call."""
+    ids found in one call by the actions (`owners`' [4]: the very objects the rules give
+    out, found without comparing them; another equal action by its value)."""
+    ids = owners[4]
     try:
-        made = sorted(itemgetter(*key)(space.ids)) if len(key) > 1 else \
-            [space.ids[a] for a in key]
+        made = sorted(itemgetter(*key)(ids)) if len(key) > 1 else [ids[a] for a in key]
     except KeyError:  # (an action the space lacks: its GameError)
         made = ids_of(space, key, "actions")
     own = itemgetter(*made)(owners[1]) if len(made) > 1 else \
@@ -94,9 +94,10 @@ def owners(game: Machine, space: ActionSpace) -> tuple[Any, ...]:
     reads no state (the player it names, for a verb that is the named player's; else
     JOINT), READS when it does; [2] the joint seat when the game's class keeps the hooks'
     (the first player, read once), else None (asked each time); [3] what is kept for the
-    legal actions (`known_of`); [4] each numbered action's id by the identity of the
-    space's own action object (the registry's, which the rules give out; kept here, so no
-    other object has its identity while it is looked up); [5] those objects."""
+    legal actions (`known_of`); [4] each numbered action's id, keyed by the space's own
+    action object (the registry's, which the rules give out: a look-up with it finds its
+    key by identity, with no comparison; any equal action finds it by value); [5] those
+    objects."""
     cache, key = game.derived(), ("seat-owners", game.num_players())
     got = cache.get(key)
     if got is None:
@@ -108,7 +109,7 @@ def owners(game: Machine, space: ActionSpace) -> tuple[Any, ...]:
                        a.player if a.verb in named and a.player >= 0 else JOINT
                        for a in acts)
         lead = 0 if type(game).joint_seat is GameHooks.joint_seat else None
-        got = cache[key] = (named, own_of, lead, {}, {id(a): i for i, a in enumerate(acts)},
+        got = cache[key] = (named, own_of, lead, {}, {a: i for i, a in enumerate(acts)},
                             acts)
     assert isinstance(got, tuple)
     return got

@@ -89,7 +89,7 @@ class Seated:
         # the rules' owners table (owners.py `owners`), read by constant index on the hot
         # path: [0] verbs a named player owns, [1] each numbered action's owner where it
         # reads no state, [2] the joint seat when fixed, [3] what the legal lists give,
-        # kept, [4] each numbered action's id by its object's identity, [5] the numbered
+        # kept, [4] each numbered action's id by its object, [5] the numbered
         # actions themselves
         self._owners = _owners(game, self._space)
 
@@ -295,8 +295,8 @@ class Seated:
                 return i
         else:
             legal = r[3]
-            i = self._owners[4].get(id(action))  # (the space's own object: owners.py)
-            if i is None:
+            i = self._owners[4].get(action)  # (the space's own objects' ids: owners.py)
+            if i is None:  # (an action written another way: its verb as text)
                 i = space.decisions.id(action)
             if i is not None and i in legal:
                 return i
