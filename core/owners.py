@@ -7,6 +7,7 @@ choices come round again). Not run in play.
 
 from __future__ import annotations
 
+from itertools import compress
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Final
 
@@ -75,16 +76,16 @@ def split_of(made: tuple[int, ...], own: tuple[int, ...], turn: int | None, lead
     id's owner (`own`, in the same order) known without the state: after a delegation to
     `turn`, that player's own ids; else the joint seat `lead`'s: the joint ids and its
     own, then a delegation (`size` + q) to each other player q with own actions."""
-    pairs = zip(made, own)  # noqa: B905 (of one length: made together by `known_of`)
-    if turn is not None:
-        return turn, tuple([i for i, q in pairs if q == turn])
+    if turn is not None:  # (each id kept or not by its owner's look-up: one call)
+        return turn, tuple(compress(made, map({turn: True}.get, own)))
     others = set(own)
     others.discard(JOINT)
     others.discard(lead)
     if not others:  # (all the joint seat's own or joint: every id)
         return lead, made
-    mine = [i for i, q in pairs if q in (JOINT, lead)]
-    mine += [size + q for q in sorted(others)]  # (after the numbered ids: still sorted)
+    mine = [*compress(made, map({JOINT: True, lead: True}.get, own))]
+    for q in sorted(others):  # (after the numbered ids: still sorted)
+        mine.append(size + q)
     return lead, tuple(mine)
 
 
