@@ -30,11 +30,12 @@ from .actions import CHANCE, TEAM, TERMINAL, Action
 from .actions import PUBLIC as PUBLIC  # (a viewer who is no seat: read here too)
 from .errors import GameError, IllegalActionError
 from .outcomes import numbered
-from .owners import VERB as _VERB
-from .owners import ids as _ids
+from .owners import Known
 from .owners import known_of as _known
 from .owners import owner as _owner
 from .owners import owners as _owners
+from .owners import split_of as _split_of
+from .owners import split_reading as _split_reading
 from .spaces import ActionSpace, action_space, ids_of
 from .tensors import Layout, Segment, layout, one_hot
 
@@ -87,9 +88,10 @@ class Seated:
         n = self._space.size  # the ids: the actions', then a delegation to each player
         self.ids = n if self.team else n + game.num_players()  # (num_distinct_actions())
         # the rules' owners table (owners.py `owners`), read by constant index on the hot
-        # path: [0] verbs a named player owns, [1] verbs whose owner reads no state, [2]
-        # the splits kept, [3] the legal lists' owner and ids kept, [4] each numbered
-        # action's id by its object's identity, [5] the numbered actions themselves
+        # path: [0] verbs a named player owns, [1] each numbered action's owner where it
+        # reads no state, [2] the joint seat when fixed, [3] what the legal lists give,
+        # kept, [4] each numbered action's id by its object, [5] the numbered
+        # actions themselves
         self._owners = _owners(game, self._space)
 
     def _again(self, game: Machine, like: Seated, max_decisions: int | None) -> None:
@@ -200,46 +202,29 @@ class Seated:
         if legal is None:
             legal = st.legal_actions()
         owners = self._owners
-        known = owners[3]
         key = tuple(legal)  # (the same actions come round again: what they give is kept)
-        got: tuple[int | None, Any] | None = known.get(key)
-        if got is None or (got[1] is None and self.team):
-            got = _known(known, key, owners[0], self._space.decisions, owners[4], self.team)
-        who, ids = got
+        got: Known | None = owners[3].get(key)
+        if got is None:
+            got = _known(owners[3], key, owners, self._space.decisions)
+        who, ids, splits, own = got
         if self.team:
             return 0, ids
-        if who is not None:  # (the common case: one player's own actions)
+        if who is not None:  # (one player's own actions)
             turn = self.turn
             return (who, ids) if turn is None or turn == who else (turn, ())
-        plain, splits = owners[1], owners[2]
-        lead = st.joint_seat()
-        if not plain.issuperset(map(_VERB, legal)):  # an owner that reads the state
-            return self._split(legal, lead)
-        at = (self.turn, lead, key)  # (else the same actions split alike: kept)
+        lead = owners[2]
+        if lead is None:  # (the game's own joint seat: asked)
+            lead = st.joint_seat()
+            at: Any = (self.turn, lead)
+        else:
+            at = self.turn
+        if splits is None:  # an owner that reads the state: split each time
+            return _split_reading(st, legal, self.turn, lead, self._owners[0],
+                                  self._space.decisions)
         split: tuple[int, tuple[int, ...]] | None = splits.get(at)
-        if split is None:
-            if len(splits) >= 1 << 14:  # (a bound on what is kept)
-                splits.clear()
-            split = splits[at] = self._split(legal, lead)
+        if split is None:  # (else the same actions split alike: kept)
+            split = splits[at] = _split_of(ids, own, self.turn, lead, self._space.size)
         return split
-
-    def _split(self, legal: list[Action], lead: int) -> tuple[int, tuple[int, ...]]:
-        """(seat to act, its sorted ids) among actions of several owners."""
-        st, space = self.game, self._space.decisions
-        named = self._owners[0].__contains__
-        joint: list[Action] = []
-        own: dict[int, list[Action]] = {}
-        for a in legal:
-            who = (a.player if a.player >= 0 else None) if named(a.verb) else _owner(st, a)
-            if who is None:
-                joint.append(a)
-            else:
-                own.setdefault(who, []).append(a)
-        if self.turn is not None:
-            return self.turn, tuple(_ids(space, own.get(self.turn, [])))
-        ids = _ids(space, joint + own.get(lead, []))
-        ids += [space.size + q for q in sorted(own) if q != lead]
-        return lead, tuple(sorted(ids))
 
     # ---------------------------------------------------------------- acting
     def apply(self, i: int, now: tuple[Any, ...] | None = None) -> None:
@@ -294,8 +279,8 @@ class Seated:
                 return i
         else:
             legal = r[3]
-            i = self._owners[4].get(id(action))  # (the space's own object: owners.py)
-            if i is None:
+            i = self._owners[4].get(action)  # (the space's own objects' ids: owners.py)
+            if i is None:  # (an action written another way: its verb as text)
                 i = space.decisions.id(action)
             if i is not None and i in legal:
                 return i

@@ -296,7 +296,7 @@ def test_the_seats_kept_owners_and_ids_are_the_ones_worked_out(
     for episode in range(12):
         s = start(game, options, seed=episode, chance="sample")
         kept = [d for d in s._owners if isinstance(d, dict)]
-        assert len(kept) == 3
+        assert len(kept) == 2  # (what the legal lists give, their splits inside; the ids)
         while not s.is_terminal():
             got = (s.current(), s.legal())
             saved = [d.copy() for d in kept]
@@ -697,3 +697,94 @@ def _another(value: Any, seen: list[Any]) -> Any:
     if isinstance(value, list):
         return [*value, *value[:1]] if value else [0]
     return value
+
+
+# ---------------------------------------------------------------- the seats and the reset
+def _seat_by_the_text(s: Any) -> tuple[int, list[int]]:
+    """The seat to act and its sorted ids as core/seats.py's text says, worked out from
+    the game alone, action by action (each action's owner asked of its verb)."""
+    g, space = s.game, s.space.decisions
+    by: dict[int | None, list[int]] = {}
+    for a in g.legal_actions():
+        own = getattr(a.verb, "owner", None)
+        by.setdefault(None if own is None else own(g, a), []).append(space.id(a))
+    if s.team:
+        return 0, sorted(i for ids in by.values() for i in ids)
+    if s.turn is not None:
+        return s.turn, sorted(by.get(s.turn, []))
+    players = sorted(p for p in by if p is not None)
+    if len(by) == 1 and players:
+        return players[0], sorted(by[players[0]])
+    lead = g.joint_seat()
+    return lead, sorted(by.get(None, []) + by.get(lead, [])) + [
+        space.size + q for q in players if q != lead]
+
+
+def _play_by_the_text(game: str, options: dict[str, Any], episodes: int) -> int:
+    """Random play in which every position's seat and ids are the text's: the positions."""
+    rng, n = random.Random(11), 0
+    for episode in range(episodes):
+        s = start(game, options, seed=episode, chance="sample")
+        while not s.is_terminal():
+            if s.current() >= 0:
+                assert (s.current(), s.legal()) == _seat_by_the_text(s)
+                n += 1
+            s.apply(rng.choice(s.legal()))
+    return n
+
+
+@pytest.mark.parametrize(("game", "options"), [
+    ("art-project", {"players": 2, "seats": "players"}),
+    ("art-project", {"players": 3, "seats": "players"}),
+    ("art-project", {"players": 3, "seats": "team"}),
+    ("art-of-war", {"players": 3})])
+def test_the_seats_give_what_their_text_says(game: str, options: dict[str, Any]) -> None:
+    """Whose turn it is and the ids a seat may take, kept by the legal actions (each
+    action's owner in a table by id, a joint decision's split kept by the delegation),
+    are at every step of random play what the seats' text works out from the game alone."""
+    assert _play_by_the_text(game, options, 8) > 100
+
+
+def test_the_seats_with_owners_that_read_the_state_and_a_joint_seat_of_the_game_s(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """An owner that reads the state (split afresh at each position, never kept) and a
+    game's own joint seat (asked at each position, not the hooks' first player) give what
+    the text says too: the rules' owners table made again for them."""
+    cls = game_class("art-project")
+    g = cls.create(seed=0, players=3)
+    verbs = cls.registry.verbs  # (the game's declared verbs)
+    play = verbs["play"]
+
+    def by_round(st: Any, a: Any) -> int | None:  # (the player's own in odd rounds only)
+        return a.player if a.player >= 0 and st.round % 2 else None
+
+    monkeypatch.setattr(play, "owner", by_round)
+    monkeypatch.setattr(cls, "joint_seat", lambda st: st.round % st.players)
+    monkeypatch.delitem(g.derived(), ("seat-owners", 3), raising=False)
+    try:
+        assert _play_by_the_text("art-project", {"players": 3, "seats": "players"}, 8) > 100
+        table = g.derived()[("seat-owners", 3)]
+        assert table[2] is None and -2 in table[1]  # (asked each time; read each time)
+    finally:
+        g.derived().pop(("seat-owners", 3), None)  # (made for the patched rules)
+
+
+def test_pettingzoo_s_games_seeded_by_pcg64_are_default_rng_s() -> None:
+    """PettingZoo's reset draws its games' seeds from PCG64 made from an int seed (no
+    Generator made around it): the seeds `default_rng(seed).integers(0, 2**62)` gives, in
+    turn, for resets with and without a seed; a seed numpy takes otherwise (its integer, a
+    SeedSequence) is given to `default_rng` itself."""
+    from artproject.adapters._common import seed_from
+    from artproject.adapters.pettingzoo import raw_env
+
+    for seed in (0, 1, 7, 2**40 + 3, 2**70 + 1):
+        mine, theirs = np.random.PCG64(seed), np.random.default_rng(seed)
+        assert [seed_from(mine) for _ in range(3)] == [
+            int(theirs.integers(0, 2**62)) for _ in range(3)]
+    e, seeds = raw_env(game="art-of-war", players=2), []
+    for seed in (5, None, None, np.int64(5), None, np.random.SeedSequence(5), None):
+        e.reset(seed=seed)
+        seeds.append(e.seated.game.seed)
+    numpy_s = np.random.default_rng(5)
+    want = [int(numpy_s.integers(0, 2**62)) for _ in range(3)]
+    assert seeds == [*want, *want[:2], *want[:2]]

@@ -118,31 +118,27 @@ class Starter:
 
 def mask(seated: Seated, seat: int) -> npt.NDArray[np.int8]:
     """The seat's legal ids as a 0/1 vector over the seat's actions (a copy of the one
-    made once a position)."""
-    made = seated.now()[4]
-    got: npt.NDArray[np.int8] | None = made.get(("mask", seat))
-    if got is None:
-        got = made[("mask", seat)] = _mask(seated, seat)
-    return got.copy()
+    made once for each set of ids, as `observe` gives it)."""
+    r = seated.now()
+    key = (seated.ids, r[3] if r[2] == seat else ())
+    got = _MASKS.get(key)
+    return (_mask_of(key) if got is None else got).copy()
 
 
 _MASKS: dict[tuple[int, tuple[int, ...]], npt.NDArray[np.int8]] = {}  # by (size, legal ids)
 
 
-def _mask(seated: Seated, seat: int) -> npt.NDArray[np.int8]:
-    """The vector of these legal ids, made once for each set of ids (games repeat them: the
-    same choices come round again), never written to (`mask` hands out copies)."""
-    key = (seated.num_distinct_actions(), seated.legal_ids(seat))
-    out = _MASKS.get(key)
-    return _mask_of(key) if out is None else out
-
-
 def _mask_of(key: tuple[int, tuple[int, ...]]) -> npt.NDArray[np.int8]:
-    """The mask of (size, legal ids), made and kept (`_mask`)."""
+    """The vector of (size, legal ids), made once for each set of ids (games repeat them:
+    the same choices come round again) and kept, never written to (`mask` and `observe`
+    hand out copies): its bytes set one by one, then read by numpy (half the time of
+    numpy's zeros and a list of ids as an index)."""
     if len(_MASKS) >= 1 << 14:  # a bound on what is kept (rules with many ids)
         _MASKS.clear()
-    out = _MASKS[key] = np.zeros(key[0], dtype=np.int8)
-    out[list(key[1])] = 1
+    made = bytearray(key[0])
+    for i in key[1]:
+        made[i] = 1
+    out = _MASKS[key] = np.frombuffer(made, dtype=np.int8)
     return out
 
 
@@ -339,11 +335,15 @@ def box(layout: Layout) -> Any:
                       dtype=np.float32)
 
 
-def seed_from(rng: np.random.Generator) -> int:
+def seed_from(rng: np.random.Generator | np.random.PCG64) -> int:
     """A game seed drawn from a library's generator: `rng.integers(0, 2**62)`, read from
     PCG64 (numpy's and Gymnasium's) as its next 64 bits shifted right twice, which is what
     `integers` gives over a power of two (numpy's Lemire draw never rejects one), at a
-    fifth of the time (tests/test_adapters_packed.py compares them)."""
-    if type(rng.bit_generator) is np.random.PCG64:
-        return int(rng.bit_generator.random_raw()) >> 2
+    fifth of the time (tests/test_adapters_packed.py compares them). `rng` may be PCG64
+    itself: `default_rng(seed)`'s bits without the Generator made around them (an
+    adapter's own, which draws nothing else)."""
+    bits = rng.bit_generator if type(rng) is np.random.Generator else rng
+    if type(bits) is np.random.PCG64:
+        return int(bits.random_raw()) >> 2
+    assert isinstance(rng, np.random.Generator)  # (PCG64 is answered above)
     return int(rng.integers(0, 2**62))

@@ -131,7 +131,8 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         self._no = dict.fromkeys(self.possible_agents, False)
         self._yes = dict.fromkeys(self.possible_agents, True)
         self._packers = Packers()  # the seats' tensors, kept across positions and games
-        self._rng: np.random.Generator | None = None  # the games' seeds' generator
+        # the games' seeds' generator: `default_rng(seed)`'s bit generator (`seed_from`)
+        self._rng: np.random.PCG64 | np.random.Generator | None = None
         self.metadata = {**self.metadata, "name": f"artproject_{game.replace('-', '_')}_v0"}
         n = s.num_distinct_actions()
         self.action_spaces = {a: Ids(n) for a in self.possible_agents}
@@ -158,7 +159,8 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None or self._rng is None:  # (never seeded: the system's entropy)
-            self._rng = np.random.default_rng(seed)
+            self._rng = np.random.PCG64(seed) if seed is None or type(seed) is int else \
+                np.random.default_rng(seed)  # (an int: default_rng's bits, no Generator)
         self.seated = self._starter.new(seed_from(self._rng), self.seated)
         self.agents = self.possible_agents[:]
         zeros, no = self._zeros, self._no  # (every agent's: fresh dicts, copied)

@@ -170,7 +170,8 @@ def shaped_score(st: State) -> list[float]:
         got = st.rules.cache[key] = (max(1, len(r.track)), max(1, start),
                                      max(1, len(r.resources) * t.res_cap))
     track, start, van = got
+    health = sum(st.health) / start  # (at most 1: `min` is a call with keywords to parse)
     s = (SHAPE_TRACK * len(st.track) / track
-         + SHAPE_HEALTH * min(1.0, sum(st.health) / start)
+         + SHAPE_HEALTH * (health if health < 1.0 else 1.0)
          + SHAPE_VAN * sum(st.van) / van)
     return [0.9 * (2.0 * s - 1.0)] * st.players
