@@ -364,6 +364,15 @@ class Machine(Numeric, GameHooks):
             return
         self.pause(node, tuple(v for v, _ in node.outcomes(self)), resume, args)
 
+    def renew_chance(self) -> None:
+        """At a chance node, its outcomes named again from the state as it is now (a
+        determinization deals anew what chance draws from: the pause's options follow, so
+        its legal outcomes are those `chance_outcomes()` lists); elsewhere nothing."""
+        w = self.wait
+        if w is not None and w.chance and self.outcome is None and w.outcomes is not None:
+            self.options = tuple(v for v, _ in w.outcomes(self))
+            self.legal_cache = None
+
     def is_chance_node(self) -> bool:
         """Whether chance decides next (only with explicit chance)."""
         w = self.wait

@@ -7,6 +7,7 @@ Needs the `ai` extra (CI installs it through `dev`)."""
 
 from __future__ import annotations
 
+import random
 import warnings
 
 import gymnasium
@@ -557,15 +558,16 @@ def test_openspiel_chance_outcomes_are_the_games_own_and_only_they_apply(
 
 
 @pytest.mark.parametrize(("name", "options"), SPIELED)
+@pytest.mark.parametrize("seed", [1, 2, 3])
 def test_openspiel_clones_and_resamples_at_a_chance_node_keep_their_own_outcomes(
-        name: str, options: dict[str, object]) -> None:
+        name: str, options: dict[str, object], seed: int) -> None:
     """A clone taken at a chance node whose outcomes were asked for lists and applies the
     same outcomes, and what it applies leaves the original's alone; a resample there (what
     a seat cannot see drawn anew: the cards left may differ) lists its own game's outcomes,
     not the ones kept for the node it was taken from, and applies only those."""
     game = pyspiel.load_game(name, options)
     rng = np.random.default_rng(11)
-    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    sampler = pyspiel.UniformProbabilitySampler(seed, 0.0, 1.0)  # (seeded: the same draws)
     checked = 0
     st = game.new_initial_state()
     while checked < 30:
@@ -622,3 +624,27 @@ def test_openspiel_tensors_asked_across_states_are_each_states_own(
                     scratch = np.asarray(state.seated.tensor(p, kind, raw=True), np.float32)
                     assert np.asarray(got, np.float32).tobytes() == scratch.tobytes()
         st.apply_action(int(rng.choice(st.legal_actions())))
+
+
+@pytest.mark.parametrize(("game", "players"), [("art-of-war", 3), ("art-project", 2),
+                                               ("kuhn", 2)])
+def test_a_determinization_at_a_chance_node_draws_what_its_deal_holds(game: str,
+                                                                      players: int) -> None:
+    """A resample taken at a chance node deals anew what chance draws from: its legal
+    outcomes are the ones its `chance_outcomes()` lists (the pause's options named again,
+    `Machine.renew_chance`), not those of the game it was taken from; each applies."""
+    from artproject.core.games import game_class
+
+    rng, checked = random.Random(5), 0
+    for seed in range(40):
+        g = game_class(game).create(seed=seed, players=players, chance="explicit")
+        while g.outcome is None and checked < 120:
+            if g.is_chance_node():
+                for p in range(players):
+                    other = g.resample([p], rng.randrange(2**31))
+                    outs = [a for a, _ in other.chance_outcomes()]
+                    assert sorted(other.legal_actions()) == sorted(outs)
+                    other.apply(rng.choice(outs))
+                    checked += 1
+            g.apply(rng.choice(g.legal_actions()))
+    assert checked >= 60

@@ -378,6 +378,7 @@ def resample(st: War, players: Sequence[int], seed: int) -> War:
     _restock(c, pool + held)
     _retrace(c, old, new)
     c.legal_cache = None
+    c.renew_chance()  # (at a chance node: what it may draw now)
     return c
 
 

@@ -128,6 +128,7 @@ def resample(st: State, players: Sequence[int], seed: int) -> State:
         c.trail[:] = [(at, kind, who, swap.get(v, v) if who in hidden and isinstance(v, int)
                        and kind.name == "deal" else v) for at, kind, who, v in c.trail]
     c.legal_cache = None
+    c.renew_chance()  # (at a chance node: what it may draw now)
     return c
 
 

@@ -125,5 +125,6 @@ def resample(st: Kuhn, players: Sequence[int], seed: int) -> Kuhn:
     c.trail = [(at, kind, who, c.hands[who] if kind is DEAL else value)
                for at, kind, who, value in c.trail]
     c.legal_cache = None
+    c.renew_chance()  # (at a chance node: what it may draw now)
     c.reseed(seed)
     return c
