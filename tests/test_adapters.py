@@ -130,7 +130,7 @@ def test_openspiel_resample_keeps_the_information_state() -> None:
             st.apply_action(st.chance_outcomes()[int(rng.integers(2))][0])
             continue
         p = st.current_player()
-        r = st.resample_from_infostate(p, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+        r = st.resample_from_infostate(p, pyspiel.UniformProbabilitySampler(3, 0.0, 1.0))
         assert r.information_state_string(p) == st.information_state_string(p)
         assert r.legal_actions() == st.legal_actions()
         st.apply_action(st.legal_actions()[-1])
