@@ -116,7 +116,7 @@ def owners(game: Machine, space: ActionSpace) -> tuple[Any, ...]:
     owner is the named player; [1] each numbered action's owner when its verb's owner
     reads no state (the player it names, for a verb that is the named player's; else
     JOINT), READS when it does; [2] the joint seat when the game's class keeps the hooks'
-    (the first player, read once), else None (asked each time); [3] what is kept for the
+    (which reads no state: asked once), else None (asked each time); [3] what is kept for the
     legal actions (`known_of`); [4] each numbered action's id, keyed by the space's own
     action object (the registry's, which the rules give out: a look-up with it finds its
     key by identity, with no comparison; any equal action finds it by value); [5] those
@@ -131,7 +131,7 @@ def owners(game: Machine, space: ActionSpace) -> tuple[Any, ...]:
         own_of = tuple(READS if own[a.verb] not in (None, named_player) else
                        a.player if a.verb in named and a.player >= 0 else JOINT
                        for a in acts)
-        lead = 0 if type(game).joint_seat is GameHooks.joint_seat else None
+        lead = game.joint_seat() if type(game).joint_seat is GameHooks.joint_seat else None
         got = cache[key] = (named, own_of, lead, {}, {a: i for i, a in enumerate(acts)},
                             acts)
     assert isinstance(got, tuple)
