@@ -3,7 +3,7 @@ PettingZoo (raw and wrapped), Gymnasium and OpenSpiel against the engine's `lega
 + `apply()` loop, both games.
 
     python bench/adapters.py [--steps N] [--rounds R] [--game art-project|art-of-war]
-                             [--profile] [--parts] [--floors] [--digest]
+                             [--profile] [--parts] [--floors] [--full] [--digest]
 
 Each figure is agent steps a second of CPU time (one core): a step is one decision taken
 through the library, the observation and mask read as a learner reads them (PettingZoo:
@@ -20,6 +20,11 @@ ids and decisions a game) whose answers are all made in advance, through the sam
 and OpenSpiel loops, so a ratio reads as the engine + the floor + the adapter's own work.
 Gymnasium's step plays the other seats' decisions too: "gymnasium, a decision" counts every
 decision its games took, the figure to set beside the engine's, whose steps are decisions.
+`--full` adds full-length games: the heuristic's games (every seat the heuristic, 60 games
+recorded through `raw_env` once), replayed by the engine (set-up included) and through
+`raw_env` with the observation and mask read at each step; both count the game's decisions
+(random games of The A.R.T. Project last 12 decisions, so a reset weighs on every step;
+the heuristic's last over a hundred).
 `--digest` prints instead a digest of all that the adapters hand out in seeded random play
 (every observation, mask, reward, info, termination and truncation through PettingZoo's
 `raw_env` and `env`, its `state()`, Gymnasium's steps against random and heuristic seats,
@@ -205,6 +210,80 @@ def _floor_spiel(game: str, steps: int) -> int:
     return spiel_loop(null_spiel(shape_of(game, GAMES[game])), steps)
 
 
+BOTS: dict[str, str] = {"art-project": "artproject.core.art.bots",
+                        "art-of-war": "artproject.core.aow.bots"}  # each game's heuristic
+_RECORDED: dict[str, list[tuple[int, list[int], int, list[Any]]]] = {}
+
+
+def recorded(game: str, games: int = 60) -> list[tuple[int, list[int], int, list[Any]]]:
+    """Full-length games: the heuristic playing every seat through `raw_env` (made once a
+    game): each game's reset seed, the ids its steps took, the game's own seed and its
+    decisions (the engine's actions). What the recording left in the adapters' caches (the
+    legal lists' owners and ids, the masks) is cleared after it: a replay meets its
+    positions as a learner meets new ones, not as the recording left them."""
+    if game not in _RECORDED:
+        import importlib
+
+        from artproject.adapters import _common
+        from artproject.adapters.pettingzoo import raw_env
+        from artproject.core.actions import CHANCE
+
+        policy = importlib.import_module(BOTS[game]).heuristic_policy
+        e, out = raw_env(game=game, **GAMES[game]), []
+        for seed in range(games):
+            e.reset(seed=seed)
+            choose, ids = policy(seed), []
+            for _ in e.agent_iter():
+                _, _, term, trunc, _ = e.last(observe=False)
+                ids.append(None if term or trunc else e.seated.policy_id(choose))
+                e.step(ids[-1])
+            g = e.seated.game
+            out.append((seed, ids, g.seed, [a for a in g.history if a.player != CHANCE]))
+        _RECORDED[game] = out
+        e.seated._owners[3].clear()  # (the legal lists' owners and ids kept: owners.py)
+        _common._MASKS.clear()
+    return _RECORDED[game]
+
+
+def native_full(game: str, steps: int) -> int:
+    """The engine replaying the heuristic's full-length games (`recorded`), set-up included:
+    the decisions taken."""
+    from artproject.core.games import game_class
+
+    cls, n = game_class(game), 0
+    options = {k: v for k, v in GAMES[game].items() if k != "seats"}
+    while n < steps:
+        for _, _, seed, actions in recorded(game):
+            g = cls.create(seed=seed, **options)
+            for a in actions:
+                g.apply(a)
+            n += len(actions)
+    return n
+
+
+def pettingzoo_full(game: str, steps: int) -> int:
+    """PettingZoo's `raw_env` replaying the same games, the observation and mask read at
+    each step as a learner reads them (`last()`): the game's decisions taken (delegations
+    to a player with a seat each are steps of the env's, not decisions)."""
+    from artproject.adapters.pettingzoo import raw_env
+
+    e, n = raw_env(game=game, **GAMES[game]), 0
+    while n < steps:
+        for seed, ids, _, actions in recorded(game):
+            e.reset(seed=seed)
+            for i in ids:
+                e.last()
+                e.step(i)
+            n += len(actions)
+    return n
+
+
+FULL: dict[str, Callable[[str, int], int]] = {
+    "engine, heuristic games replayed": native_full,
+    "pettingzoo raw_env, heuristic games replayed": pettingzoo_full,
+}
+
+
 FLOORS: dict[str, Callable[[str, int], int]] = {
     "pettingzoo's floor (a null game)": _floor_aec,
     "pettingzoo env's floor (a null game)": _floor_wrapped,
@@ -213,9 +292,10 @@ FLOORS: dict[str, Callable[[str, int], int]] = {
 
 
 def measure(game: str, steps: int, rounds: int, parts: bool = False,
-            floors: bool = False) -> dict[str, list[float]]:
+            floors: bool = False, full: bool = False) -> dict[str, list[float]]:
     """Steps a second of CPU time, each contender once a round, interleaved."""
-    contenders = {**CONTENDERS, **(PARTS if parts else {}), **(FLOORS if floors else {})}
+    contenders = {**CONTENDERS, **(PARTS if parts else {}), **(FLOORS if floors else {}),
+                  **(FULL if full else {})}
     out: dict[str, list[float]] = {k: [] for k in contenders}
     for run in contenders.values():  # a warm-up: rules loaded, layouts made
         run(game, 200)
@@ -317,6 +397,9 @@ def main() -> None:
     ap.add_argument("--floors", action="store_true",
                     help="also a null game of the same shape through PettingZoo and "
                          "OpenSpiel: what the library and the loop cost with no game")
+    ap.add_argument("--full", action="store_true",
+                    help="also full-length games: the heuristic's, replayed by the engine "
+                         "and through PettingZoo's raw_env (a step: a decision)")
     ap.add_argument("--digest", action="store_true",
                     help="print a digest of all the adapters hand out in seeded play")
     args = ap.parse_args()
@@ -341,7 +424,7 @@ def main() -> None:
     print("| game | loop | steps/s (median) | range | engine / it |\n| --- | --- | --- | --- "
           "| --- |")
     for game in games:
-        got = measure(game, args.steps, args.rounds, args.parts, args.floors)
+        got = measure(game, args.steps, args.rounds, args.parts, args.floors, args.full)
         base = statistics.median(got["engine"])
         for name, rates in got.items():
             mid = statistics.median(rates)
