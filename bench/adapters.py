@@ -7,24 +7,28 @@ PettingZoo (raw and wrapped), Gymnasium and OpenSpiel against the engine's `lega
 
 Each figure is agent steps a second of CPU time (one core): a step is one decision taken
 through the library, the observation and mask read as a learner reads them (PettingZoo:
-`last()` then `step()`; Gymnasium: `step()` returning the observation; OpenSpiel: the
-acting seat's observation tensor, then `apply_action`); the engine's own loop takes a
-random legal action and applies it, new games included. The rounds interleave the
+`last()` then `step()`; Gymnasium: `step()` returning the observation; OpenSpiel: the acting
+seat's observation tensor, then `apply_action`); the engine's own loop takes a random legal
+action and applies it, new games included. The adapters' loops are a learner's: seeded at
+their first reset, then `reset()` (Gymnasium's `Env.reset`: "called with a seed right after
+initialization and then never again" in the typical use). The rounds interleave the
 contenders, so the machine's drift hits all alike; the ratio is each adapter's median
 against the engine's median in the same run. `--profile` runs cProfile over PettingZoo's.
 `--parts` adds PettingZoo's `raw_env` loop with parts of its step taken out (the tensor: a
 zero array handed out instead; then the shaped score in `infos` as well), to show what the
-rest of a step costs against the engine's. `--floors` adds the libraries' own floor: a null
-game of the same shape (bench/floors.py: as many action ids, as long a tensor, as many legal
-ids and decisions a game) whose answers are all made in advance, through the same PettingZoo
-and OpenSpiel loops, so a ratio reads as the engine + the floor + the adapter's own work.
-Gymnasium's step plays the other seats' decisions too: "gymnasium, a decision" counts every
-decision its games took, the figure to set beside the engine's, whose steps are decisions.
-`--full` adds full-length games: the heuristic's games (every seat the heuristic, 60 games
-recorded through `raw_env` once), replayed by the engine (set-up included) and through
-`raw_env` with the observation and mask read at each step; both count the game's decisions
-(random games of The A.R.T. Project last 12 decisions, so a reset weighs on every step;
-the heuristic's last over a hundred).
+rest of a step costs against the engine's, and PettingZoo's and Gymnasium's loops reseeded
+at every game (`reset(seed=n)`: numpy's seeding each time, a learner's evaluation loop).
+`--floors` adds the libraries' own floor: a null game of the same shape (bench/floors.py: as
+many action ids, as long a tensor, as many legal ids and decisions a game) whose answers are
+all made in advance, through the same PettingZoo and OpenSpiel loops, so a ratio reads as
+the engine + the floor + the adapter's own work. Gymnasium's step plays the other seats'
+decisions too: "gymnasium, a decision" counts every decision its games took, the figure to
+set beside the engine's, whose steps are decisions. `--full` adds full-length games: the
+heuristic's games (every seat the heuristic, 60 games recorded through `raw_env` once),
+replayed by the engine (set-up included), through `raw_env` with the observation and mask
+read at each step, and through Gymnasium (seat 0 the learner's, the other seats answered
+from the recording); all count the game's decisions (random games of The A.R.T. Project last
+12 decisions, so a reset weighs on every step; the heuristic's last over a hundred).
 `--digest` prints instead a digest of all that the adapters hand out in seeded random play
 (every observation, mask, reward, info, termination and truncation through PettingZoo's
 `raw_env` and `env`, its `state()`, Gymnasium's steps against random and heuristic seats,
@@ -65,18 +69,20 @@ def native(game: str, steps: int) -> int:
     return n
 
 
-def pettingzoo(game: str, steps: int, wrapped: bool = False) -> int:
+def pettingzoo(game: str, steps: int, wrapped: bool = False, reseed: bool = False) -> int:
     """PettingZoo's AEC loop, a random legal id each step (`env()` or `raw_env()`)."""
     from artproject.adapters.pettingzoo import env, raw_env
 
-    return aec_loop((env if wrapped else raw_env)(game=game, **GAMES[game]), steps)
+    return aec_loop((env if wrapped else raw_env)(game=game, **GAMES[game]), steps, reseed)
 
 
-def aec_loop(e: Any, steps: int) -> int:
-    """The AEC loop (`last()`, a random id from the mask, `step()`) over `e`: the steps."""
+def aec_loop(e: Any, steps: int, reseed: bool = False) -> int:
+    """The AEC loop (`last()`, a random id from the mask, `step()`) over `e`: the steps. A
+    learner's: seeded at its first reset, then `reset()` (`reseed`: `reset(seed=n)` for the
+    n-th game, numpy's seeding at every game)."""
     rng, n, seed = random.Random(0), 0, 0
     while n < steps:
-        e.reset(seed=seed)
+        e.reset(seed=seed if reseed or seed == 0 else None)
         seed += 1
         for _ in e.agent_iter():
             obs, _, term, trunc, _ = e.last()
@@ -88,17 +94,19 @@ def aec_loop(e: Any, steps: int) -> int:
     return n
 
 
-def gymnasium(game: str, steps: int, decisions: bool = False) -> int:
+def gymnasium(game: str, steps: int, decisions: bool = False, reseed: bool = False) -> int:
     """Gymnasium's loop, seat 0 (the others random), a random legal id each step: the
     steps, or (`decisions`) the decisions the games took in them, the others' included
     (each step plays the other seats' decisions up to seat 0's next: as many engine steps
-    as a step of PettingZoo's or the engine's own loop takes several of)."""
+    as a step of PettingZoo's or the engine's own loop takes several of). Seeded at its
+    first reset only, as Gymnasium's `Env.reset` asks of the typical use (`reseed`: every
+    game, as `aec_loop`)."""
     from artproject.adapters.gymnasium import KernelEnv
 
     e = KernelEnv(game=game, others="random", **GAMES[game])
     rng, n, seed, taken = random.Random(0), 0, 0, 0
     while n < steps:
-        obs, _ = e.reset(seed=seed)
+        obs, _ = e.reset(seed=seed if reseed or seed == 0 else None)
         seed += 1
         while True:
             obs, _, term, trunc, _ = e.step(rng.choice(
@@ -176,6 +184,9 @@ def pettingzoo_without(game: str, steps: int, parts: tuple[str, ...]) -> int:
 
 
 PARTS: dict[str, Callable[[str, int], int]] = {
+    "raw_env, reseeded every game": lambda game, steps: pettingzoo(game, steps, reseed=True),
+    "gymnasium, a decision, reseeded every game": lambda game, steps: gymnasium(
+        game, steps, decisions=True, reseed=True),
     "raw_env without the tensor": lambda game, steps: pettingzoo_without(
         game, steps, ("tensor",)),
     "raw_env without the tensor and shaped score": lambda game, steps: pettingzoo_without(
@@ -278,9 +289,37 @@ def pettingzoo_full(game: str, steps: int) -> int:
     return n
 
 
+def gymnasium_full(game: str, steps: int) -> int:
+    """Gymnasium replaying the same games: seat 0's ids stepped as a learner's, the other
+    seats' decisions answered from the recording (a policy that reads its next decision,
+    in place of the heuristic's thinking); each step's observation, mask and info made as
+    Gymnasium hands them out. The game's decisions taken."""
+    from artproject.adapters.gymnasium import KernelEnv
+
+    e, n = KernelEnv(game=game, others="random", **GAMES[game]), 0
+    while n < steps:
+        for seed, _, _, actions in recorded(game):
+            def answer(_game: Any, actions: list[Any] = actions) -> Any:
+                return actions[e.seated.decisions]
+
+            e._seeded = lambda _seed, answer=answer: answer  # (the others' policy)
+            e.reset(seed=seed)  # (the same game: Gymnasium's seed_from as raw_env's)
+            over = False
+            while not over:
+                s = e.seated
+                _, _, term, trunc, _ = e.step(s.seat_id_for(actions[s.decisions]))
+                over = term or trunc
+            if e.seated.decisions != len(actions):  # (not the recorded game: say so)
+                raise RuntimeError(f"game {seed} replayed through Gymnasium took "
+                                   f"{e.seated.decisions} decisions, not {len(actions)}")
+            n += len(actions)
+    return n
+
+
 FULL: dict[str, Callable[[str, int], int]] = {
     "engine, heuristic games replayed": native_full,
     "pettingzoo raw_env, heuristic games replayed": pettingzoo_full,
+    "gymnasium, heuristic games replayed": gymnasium_full,
 }
 
 
@@ -393,7 +432,8 @@ def main() -> None:
     ap.add_argument("--game", choices=sorted(GAMES), action="append")
     ap.add_argument("--profile", action="store_true")
     ap.add_argument("--parts", action="store_true",
-                    help="also raw_env without its tensor, and without the shaped score")
+                    help="also raw_env without its tensor, and without the shaped score; "
+                         "and the loops reseeded at every game")
     ap.add_argument("--floors", action="store_true",
                     help="also a null game of the same shape through PettingZoo and "
                          "OpenSpiel: what the library and the loop cost with no game")
