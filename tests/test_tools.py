@@ -195,9 +195,9 @@ def test_the_bot_finds_the_cities_whose_fall_loses() -> None:
     ("adapters.py", ["--game", "art-of-war", "--steps", "300", "--rounds", "1", "--floors"],
      "| art-of-war | openspiel's floor (a null game) |"),
     ("adapters.py", ["--game", "art-of-war", "--steps", "300", "--rounds", "1", "--parts"],
-     "| art-of-war | raw_env without the tensor and shaped score |"),
+     "| art-of-war | gymnasium, a decision, reseeded every game |"),
     ("adapters.py", ["--game", "art-project", "--steps", "300", "--rounds", "1", "--full"],
-     "| art-project | pettingzoo raw_env, heuristic games replayed |"),
+     "| art-project | gymnasium, heuristic games replayed |"),
     ("ai.py", ["--steps", "200", "--rounds", "1", "--batch", "8"],
      "| batched Art of War, 8 games a call, 2 players: inside step |"),
 ])
