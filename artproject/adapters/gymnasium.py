@@ -109,7 +109,9 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64]):
                 raise GameError(f"seat must be from 0 to {self.seated.num_seats() - 1}, "
                                 f"not {seat}")
             self._seeded = _policy(game, others)  # (a game's policy by its seed: checked once)
-            self._others = self._seeded(0)
+            self._seeded(0)  # (one made: an option of the wrong kind refused here)
+            self._others: Any = None  # (the game's policy, made when first asked)
+            self._others_seed = 0
             self.shaped = reward_mode(options) == "shaped"
         except ArtError as err:
             raise ValueError(str(err)) from None
@@ -127,9 +129,13 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64]):
         return observe(self.seated, self.seat, self._packers)
 
     def _info(self, obs: dict[str, Any] | None = None) -> dict[str, Any]:
-        """The step's info (`obs`: the observation just made, whose mask it copies)."""
-        legal = mask(self.seated, self.seat) if obs is None else obs["action_mask"].copy()
-        return {"action_mask": legal, "shaped": self.seated.shaped()[self.seat]}
+        """The step's info (`obs`: the observation just made, whose mask it copies); the
+        shaped score in play read from the game's own (the seats' `shaped` without its copy
+        and checks, as PettingZoo's infos read it)."""
+        s = self.seated
+        legal = mask(s, self.seat) if obs is None else obs["action_mask"].copy()
+        return {"action_mask": legal, "shaped": s.game.shaped_score()[self.seat]
+                if s.now()[2] >= 0 else s.shaped()[self.seat]}
 
     def action_masks(self) -> np.ndarray[Any, np.dtype[np.int8]]:
         """The legal ids as a 0/1 vector (what maskable learners ask for)."""
@@ -142,6 +148,8 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64]):
             r = s.now()  # (the position's record: its seat to act, TERMINAL at the end)
             if r[2] == TERMINAL or r[2] == seat:
                 return bool(r[2] == TERMINAL)
+            if self._others is None:  # (made from the game's seed when first asked: a
+                self._others = self._seeded(self._others_seed)  # seeded generator's cost)
             i = s.policy_id(self._others)
             if i is None:  # a policy blind to a delegation: a random choice of the seat's
                 legal = s.legal()
@@ -154,7 +162,7 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64]):
         for _ in range(DEALS):  # a game the others end before the seat's first decision
             game_seed = seed_from(self.np_random)  # is dealt anew: an episode has a step
             self.seated = self._starter.new(game_seed, self.seated)
-            self._others = self._seeded(game_seed)
+            self._others, self._others_seed = None, game_seed
             self._others_play()
             if not self.seated.is_terminal():
                 break
