@@ -21,6 +21,7 @@ changes a few segments of many.
 
 from __future__ import annotations
 
+import ast
 import struct
 from collections.abc import Callable, Sequence
 from math import prod
@@ -124,8 +125,9 @@ class Layout:
         """A new writer (state, viewer, out, buf) -> None, `write_view`'s numbers, that
         keeps a copy of each segment's source and rewrites only the segments whose source
         changed since its last call (a segment without one: every call): `out` (over `buf`)
-        must hold what this writer last wrote, a buffer of its own. Its first call, and a
-        call for another viewer than the last, writes everything. A call that raises leaves
+        must hold what this writer last wrote, a buffer of its own. Its first call writes
+        everything; a call for another viewer than the last writes again the segments whose
+        lines read the viewer (one buffer serves every seat in turn). A call that raises leaves
         the buffer undefined (make a new writer). `writer.save(buf)` gives what the buffer
         and the writer hold now, `writer.restore(saved, buf)` puts it back (a position the
         next writes may be nearer to: a game's start). None for a layout the game writes
@@ -261,10 +263,12 @@ _COPY: Final = {IS: "x", VALUE: "x", LIST: "list(x)", LISTS: "[*map(list, x)]",
 def _incremental_maker(lay: Layout) -> Callable[[], Callable[..., None]]:
     """`Layout.incremental_writer`'s maker for a layout: a generated function that makes
     a writer whose cells keep each source's copy (see `_incremental_lines`), with its
-    `save(buf)` and `restore(saved, buf)`."""
+    `save(buf)` and `restore(saved, buf)`. A first write writes all; a write for another
+    viewer than the last clears the segments whose lines read the viewer and forgets their
+    cells (they are written again below), keeping the rest."""
     nbytes = 4 * lay.size
     space: dict[str, Any] = {"NEW": _NEW, "ZALL": bytes(nbytes)}
-    cells, body = _incremental_lines(lay, space)
+    cells, body, viewed = _incremental_lines(lay, space)
     fresh = [f"{c} = {first}" for c, first in cells.items()]
     names = ", ".join(["sv", *cells])
     rows = [c for c, first in cells.items() if first.startswith("[")]  # (changed in place)
@@ -272,9 +276,12 @@ def _incremental_maker(lay: Layout) -> Callable[[], Callable[..., None]]:
     code = "\n".join([
         "def make():", "    sv = NEW", *(f"    {line}" for line in fresh),
         "    def write(st, v, out, buf):", f"        nonlocal {names}",
-        "        if v != sv:  # a first write, or another viewer's: all of it",
-        "            sv = v", *(f"            {line}" for line in fresh),
-        f"            buf[0:{nbytes}] = ZALL", *(f"        {line}" for line in body),
+        "        if v != sv:",
+        "            if sv is NEW:  # a first write: all of it",
+        *(f"                {line}" for line in fresh), f"                buf[0:{nbytes}] = ZALL",
+        "            else:  # another viewer's: what the viewer sees",
+        *(f"                {line}" for line in viewed or ["pass"]),
+        "            sv = v", *(f"        {line}" for line in body),
         "    def save(buf):", f"        return (bytes(buf[0:{nbytes}]), {kept})",
         "    def restore(saved, buf):", f"        nonlocal {names}",
         f"        buf[0:{nbytes}] = saved[0]", f"        {names}, = saved[1:]",
@@ -285,14 +292,18 @@ def _incremental_maker(lay: Layout) -> Callable[[], Callable[..., None]]:
     return made
 
 
-def _incremental_lines(lay: Layout, space: dict[str, Any]) -> tuple[dict[str, str], list[str]]:
+def _incremental_lines(lay: Layout, space: dict[str, Any],
+                       ) -> tuple[dict[str, str], list[str], list[str]]:
     """The incremental writer's cells (each with its value before a first write: a kept
-    source, or a `LIVE` source's flag) and its body: each segment of plain numbers without
-    a declared source compared by its own value; the segments of one declared source
-    compared once, cleared and set again together when it changed; any other segment
-    cleared and set every time."""
+    source, or a `LIVE` source's flag), its body and what a change of viewer does: each
+    segment of plain numbers without a declared source compared by its own value; the
+    segments of one declared source compared once, cleared and set again together when it
+    changed; any other segment cleared and set every time. A change of viewer clears the
+    segments of each source whose lines read the viewer (`v`) and sets its cell as before
+    a first write."""
     cells: dict[str, str] = {}
     body: list[str] = []
+    viewed: list[str] = []
     groups: dict[Source, list[tuple[Segment, int, int]]] = {}
     for i, (s, at) in enumerate(zip(lay.segments, lay.offsets, strict=True)):
         if s.size == 0:
@@ -319,12 +330,22 @@ def _incremental_lines(lay: Layout, space: dict[str, Any]) -> tuple[dict[str, st
             continue
         j = int(line[1:])
         source, members = listed[j]
+        lines = _group_lines(f"g{j}", source, members, space)
         if source.keep != EVERY:
-            cells[f"g{j}"] = ("False" if source.keep == LIVE else
-                              f"[{', '.join(['NEW'] * members[0][0].shape[0])}]"
-                              if source.keep == ROWS else "NEW")
-        out += _group_lines(f"g{j}", source, members, space)
-    return cells, out
+            first = cells[f"g{j}"] = ("False" if source.keep == LIVE else
+                                      f"[{', '.join(['NEW'] * members[0][0].shape[0])}]"
+                                      if source.keep == ROWS else "NEW")
+            if _reads_viewer(lines):
+                viewed += [f"g{j} = {first}",
+                           *_clear_lines([(at, s.size) for s, at, _ in members], space)]
+        out += lines
+    return cells, out, viewed
+
+
+def _reads_viewer(lines: list[str]) -> bool:
+    """Whether these lines (a block of a generated writer) read the viewer, `v`."""
+    return any(isinstance(node, ast.Name) and node.id == "v"
+               for node in ast.walk(ast.parse("\n".join(lines))))
 
 
 def _own_value_lines(s: Segment, at: int, i: int, read: Any, space: dict[str, Any],

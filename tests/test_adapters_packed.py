@@ -71,8 +71,9 @@ def test_a_layout_written_in_place_is_the_tensor_made_from_scratch(
     ("art-of-war", {"players": 2}), ("art-of-war", {"players": 4})])
 def test_the_adapters_packers_give_the_seats_tensors(game: str, options: dict[str, Any],
                                                      ) -> None:
-    """`Packers` (every layout written as float32 in place), kept across the positions and
-    games of random play as an adapter keeps it, gives each seat's tensor of both kinds as
+    """`Packers` (every layout written as float32 in place, one buffer a kind for every
+    seat), kept across the positions and games of random play as an adapter keeps it,
+    gives each seat's tensor of both kinds as
     `Seated.tensor` makes it from scratch, the seat's own segments (the seat, a
     delegation) included."""
     rng = np.random.default_rng(9)
@@ -89,6 +90,33 @@ def test_the_adapters_packers_give_the_seats_tensors(game: str, options: dict[st
             legal = s.legal()
             s.apply(legal[int(rng.integers(len(legal)))])
     assert checked >= 1000
+
+
+@pytest.mark.parametrize(("game", "options"), [
+    ("art-project", {"players": 3, "seats": "players"}),
+    ("art-project", {"players": 2, "seats": "team"}),
+    ("art-of-war", {"players": 3})])
+def test_one_buffer_serves_the_seats_in_any_order(game: str, options: dict[str, Any]) -> None:
+    """`Packers` keeps one buffer a kind for every seat: asked for some seats at some
+    positions, in any order (the seat to act only, as PettingZoo asks; another seat after
+    several positions; the same seat twice; none), each tensor is the one made from
+    scratch: a seat after another rewrites what the seat sees, and nothing else is left
+    from the other's."""
+    rng = np.random.default_rng(4)
+    packers, checked = Packers(), 0
+    for episode in range(60):
+        s = start(game, options, seed=100 + episode, chance="sample")
+        while not s.is_terminal():
+            seats = [*range(s.num_seats()), PUBLIC]
+            asked = [seats[int(i)] for i in rng.integers(len(seats), size=int(rng.integers(3)))]
+            cur = s.current()
+            for seat in ([cur] if cur >= 0 and rng.random() < 0.6 else []) + asked:
+                want = np.asarray(s.tensor(seat, "observation", raw=True), dtype=np.float32)
+                assert packers.array(s, seat, "observation").tobytes() == want.tobytes(), seat
+                checked += 1
+            legal = s.legal()
+            s.apply(legal[int(rng.integers(len(legal)))])
+    assert checked >= 300
 
 
 def _fresh(s: Any) -> Any:

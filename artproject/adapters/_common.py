@@ -192,22 +192,23 @@ def _tensor(seated: Seated, seat: int, kind: str) -> npt.NDArray[np.float32]:
 class Packers:
     """An adapter's tensors, made as float32 numbers in place: each layout's writers set a
     seat's numbers straight into a buffer of float32 (core/tensors.py `Layout.write_view`,
-    no list of numbers converted afterwards), one buffer a seat and kind, kept across the
-    adapter's positions and games (while their rules, player count and seating stay) and
-    written once a position (the seats' record of it, `Seated.now`, says which it holds):
-    only the segments whose sources changed since the buffer's last write
-    (`Layout.incremental_writer`; a new game from the buffer's first position of the last
-    one), or the whole on zeros where the game writes it by its own one-call writer; the
-    seat's own segments (seat, delegation) packed once for each delegation. The same
-    bytes as `_tensor` from scratch (tests/test_adapters_packed.py compares them over
-    random games of both games, every seat and kind). A game whose writers set slices
-    (see core/tensors.py) is written as a list and converted (`_tensor`). Not for two
-    threads at once (an adapter's own, as its game is)."""
+    no list of numbers converted afterwards), one buffer a kind, which serves every seat in
+    turn (a seat after another rewrites what the seat sees: `Layout.incremental_writer`),
+    kept across the adapter's positions and games (while their rules, player count and
+    seating stay) and written once a position and seat (the seats' record of the position,
+    `Seated.now`, says which it holds): only the segments whose sources changed since the
+    buffer's last write (a new game from the buffer's first position of the last one), or
+    the whole on zeros where the game writes it by its own one-call writer; the seat's own
+    segments (seat, delegation) packed once for each seat and delegation. The same bytes as
+    `_tensor` from scratch (tests/test_adapters_packed.py compares them over random games
+    of both games, every seat and kind, the seats asked in turn and out of turn). A game
+    whose writers set slices (see core/tensors.py) is written as a list and converted
+    (`_tensor`). Not for two threads at once (an adapter's own, as its game is)."""
 
     __slots__ = ("_lists", "_slots")
 
     def __init__(self) -> None:
-        self._slots: dict[tuple[str, int], _Slot] = {}  # by kind and seat
+        self._slots: dict[str, _Slot] = {}  # by kind
         self._lists: set[Layout] = set()  # layouts whose writers set slices
 
     def array(self, seated: Seated, seat: int, kind: str) -> npt.NDArray[np.float32]:
@@ -220,65 +221,65 @@ class Packers:
         this position already (`record`: `seated.now()`, if the caller has it), for a
         caller that copies it or reads it at once (the next position writes over it)."""
         r = seated.now() if record is None else record
-        slot = self._slots.get((kind, seat))
+        slot = self._slots.get(kind)
         if slot is None or (slot.seated is not seated and not slot.fits(seated)):
             lay = layout(seated.game, kind)
             if lay in self._lists:
                 return _tensor(seated, seat, kind)
-            slot = self._slots[(kind, seat)] = _Slot(seated, seat, lay)
-        elif slot.record is r:
+            slot = self._slots[kind] = _Slot(seated, lay)
+        elif slot.record is r and slot.seat == seat:
             return slot.array
+        viewer = seated.viewer(seat) if seated.team else seat  # (a player's own eyes)
         try:  # (the segments whose sources changed since the buffer's last write)
             if slot.zeros is not None:  # (a game's own one-call writer: all, on zeros)
                 slot.bytes[:slot.at] = slot.zeros
-                slot.write(seated.game, slot.viewer, slot.view, slot.bytes)
+                slot.write(seated.game, viewer, slot.view, slot.bytes)
             elif slot.seated is not seated and seated.steps < slot.steps:  # (a new game)
-                self._anew(slot, seated)
+                self._anew(slot, seated, viewer)
             else:
-                slot.write(seated.game, slot.viewer, slot.view, slot.bytes)
+                slot.write(seated.game, viewer, slot.view, slot.bytes)
                 slot.steps = seated.steps
         except TypeError:  # (a writer that sets a slice: written as a list from now on)
             self._lists.add(slot.layout)
-            del self._slots[(kind, seat)]
+            del self._slots[kind]
             return _tensor(seated, seat, kind)
         except BaseException:  # (the buffer half written: a new one next time)
-            del self._slots[(kind, seat)]
+            del self._slots[kind]
             raise
-        if slot.turn != seated.turn:  # the seat's own segments (after the zeroed ones)
-            self._own(slot, seated, seat)
+        if slot.turn != seated.turn or slot.seat != seat:  # the seat's own segments
+            self._own(slot, seated, seat)  # (after the zeroed ones)
         slot.seated, slot.record = seated, r
         return slot.array
 
     @staticmethod
-    def _anew(slot: _Slot, seated: Seated) -> None:
+    def _anew(slot: _Slot, seated: Seated, viewer: int) -> None:
         """A new game in the buffer (or an earlier position: the seats' steps went back),
         written from the buffer's first position of its last game (nearer than its last
         position: the first positions of games are alike), which this one becomes."""
         if slot.start is not None:
             slot.write.restore(slot.start, slot.bytes)
-        slot.write(seated.game, slot.viewer, slot.view, slot.bytes)
+        slot.write(seated.game, viewer, slot.view, slot.bytes)
         slot.start, slot.steps = slot.write.save(slot.bytes), seated.steps
 
     @staticmethod
     def _own(slot: _Slot, seated: Seated, seat: int) -> None:
-        """The seat's own segments written for the delegation now (`written`)."""
+        """The seat's own segments written for the seat and delegation now (`written`)."""
         turn = seated.turn
-        own = slot.own.get(turn)
+        own = slot.own.get((seat, turn))
         if own is None:
-            own = slot.own[turn] = _own_bytes(seated, seat)
-        slot.bytes[slot.at:], slot.turn = own, turn
+            own = slot.own[(seat, turn)] = _own_bytes(seated, seat)
+        slot.bytes[slot.at:], slot.turn, slot.seat = own, turn, seat
 
 
 class _Slot:
-    """A seat's buffer for one kind of tensor (see `Packers`)."""
+    """The buffer for one kind of tensor, every seat's in turn (see `Packers`)."""
 
-    __slots__ = ("array", "at", "buf", "bytes", "layout", "own", "record", "seated", "seats",
-                 "space", "start", "steps", "turn", "view", "viewer", "write", "zeros")
+    __slots__ = ("array", "at", "buf", "bytes", "layout", "own", "record", "seat", "seated",
+                 "seats", "space", "start", "steps", "turn", "view", "write", "zeros")
 
-    def __init__(self, seated: Seated, seat: int, lay: Layout) -> None:
+    def __init__(self, seated: Seated, lay: Layout) -> None:
         self.space, self.seats, self.layout = seated.space, seated.seats, lay
         self.seated: Seated | None = None  # the last it was written for (`fits` it, then)
-        self.viewer = seated.viewer(seat)
         n = seated.game.num_players()
         self.at = 4 * lay.size  # the seat's own segments from here
         self.buf = bytearray(self.at + 4 * ((1 if seated.team else n) + n))
@@ -290,8 +291,9 @@ class _Slot:
         self.write: Any = kept if kept is not None else lay.view_writer()
         self.start: Any = None  # (`write.save` at its first position of its last game)
         self.steps = 1 << 62  # the seats' steps at the position it holds (none yet)
-        self.own: dict[int | None, bytes] = {}  # the own segments' bytes, by delegation
-        self.record: tuple[Any, ...] | None = None  # the position the buffer holds
+        self.own: dict[tuple[int, int | None], bytes] = {}  # the own segments' bytes, by
+        self.record: tuple[Any, ...] | None = None  # the position   (seat and delegation)
+        self.seat: int | None = None  # the seat whose tensor the buffer holds (none yet)
         self.turn: Any = ()  # the delegation its own segments hold (none written yet)
 
     def fits(self, seated: Seated) -> bool:
