@@ -12,16 +12,17 @@ seat's observation tensor, then `apply_action`); the engine's own loop takes a r
 action and applies it, new games included. The adapters' loops are a learner's: seeded at
 their first reset, then `reset()` (Gymnasium's `Env.reset`: "called with a seed right after
 initialization and then never again" in the typical use). The rounds interleave the
-contenders, so the machine's drift hits all alike; the ratio is each adapter's median
-against the engine's median in the same run. `--profile` runs cProfile over PettingZoo's.
-`--parts` adds PettingZoo's `raw_env` loop with parts of its step taken out (the tensor: a
-zero array handed out instead; then the shaped score in `infos` as well), to show what the
-rest of a step costs against the engine's, and PettingZoo's and Gymnasium's loops reseeded
-at every game (`reset(seed=n)`: numpy's seeding each time, a learner's evaluation loop).
-`--floors` adds the libraries' own floor: a null game of the same shape (bench/floors.py: as
-many action ids, as long a tensor, as many legal ids and decisions a game) whose answers are
-all made in advance, through the same PettingZoo and OpenSpiel loops, so a ratio reads as
-the engine + the floor + the adapter's own work. Gymnasium's step plays the other seats'
+contenders, so the machine's drift hits all alike, each with the cyclic garbage collector
+off while it runs (as timeit has it); the ratio is each adapter's median against the
+engine's median in the same run. `--profile` runs cProfile over PettingZoo's. `--parts` adds
+PettingZoo's `raw_env` loop with parts of its step taken out (the tensor: a zero array
+handed out instead; then the shaped score in `infos` as well), to show what the rest of a
+step costs against the engine's, and PettingZoo's and Gymnasium's loops reseeded at every
+game (`reset(seed=n)`: numpy's seeding each time, a learner's evaluation loop). `--floors`
+adds the libraries' own floor: a null game of the same shape (bench/floors.py: as many
+action ids, as long a tensor, as many legal ids and decisions a game) whose answers are all
+made in advance, through the same PettingZoo and OpenSpiel loops, so a ratio reads as the
+engine + the floor + the adapter's own work. Gymnasium's step plays the other seats'
 decisions too: "gymnasium, a decision" counts every decision its games took, the figure to
 set beside the engine's, whose steps are decisions. `--full` adds full-length games: the
 heuristic's games (every seat the heuristic, 60 games recorded through `raw_env` once),
@@ -40,6 +41,7 @@ the same.
 from __future__ import annotations
 
 import argparse
+import gc
 import random
 import statistics
 import time
@@ -340,9 +342,14 @@ def measure(game: str, steps: int, rounds: int, parts: bool = False,
         run(game, 200)
     for _ in range(rounds):
         for name, run in contenders.items():
-            t = time.process_time()
-            n = run(game, steps)
-            out[name].append(n / (time.process_time() - t))
+            gc.collect()  # (the cyclic collector off while a contender runs, as timeit has
+            gc.disable()  # it: a full collection would land in one contender's time)
+            try:
+                t = time.process_time()
+                n = run(game, steps)
+                out[name].append(n / (time.process_time() - t))
+            finally:
+                gc.enable()
     return out
 
 
