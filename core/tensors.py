@@ -335,11 +335,42 @@ def _incremental_lines(lay: Layout, space: dict[str, Any],
             first = cells[f"g{j}"] = ("False" if source.keep == LIVE else
                                       f"[{', '.join(['NEW'] * members[0][0].shape[0])}]"
                                       if source.keep == ROWS else "NEW")
-            if _reads_viewer(lines):
-                viewed += [f"g{j} = {first}",
-                           *_clear_lines([(at, s.size) for s, at, _ in members], space)]
+            viewed += _viewer_lines(f"g{j}", first, source, members, lines, space)
         out += lines
     return cells, out, viewed
+
+
+def _viewer_lines(cell: str, first: str, source: Source,
+                  members: list[tuple[Segment, int, int]], lines: list[str],
+                  space: dict[str, Any]) -> list[str]:
+    """What a change of viewer does to one source's segments (nothing when none of their
+    lines reads the viewer): a source of rows (not read with the viewer) sets again, from
+    its kept rows, the segments whose row lines read it, cleared first (a hand's own
+    cards, not its size or backs); any other source's segments are cleared and its cell
+    set as before a first write (all written again below)."""
+    if not _reads_viewer(lines):
+        return []
+    if source.keep == ROWS and not _reads_viewer([f"_ = {source.expr}"]):
+        return _rows_viewer_lines(cell, members, space)
+    return [f"{cell} = {first}", *_clear_lines([(at, s.size) for s, at, _ in members], space)]
+
+
+def _rows_viewer_lines(cell: str, members: list[tuple[Segment, int, int]],
+                       space: dict[str, Any]) -> list[str]:
+    """`_viewer_lines` for a source of rows: each segment whose row lines (or guard) read
+    the viewer cleared, then each of its rows set from the row kept in `cell`."""
+    out: list[str] = []
+    n = members[0][0].shape[0]
+    for s, at, i in members:
+        rows: list[Row] = [s.write.row(at, r, f"i{i}_") for r in range(n)]  # type: ignore[attr-defined]
+        if not any(_reads_viewer([*row.lines, f"_ = {row.guard or 0}"]) for row in rows):
+            continue
+        out += _clear_lines([(at, s.size)], space)
+        for r, row in enumerate(rows):
+            space.update(row.names)
+            test = f"h is not NEW and ({row.guard})" if row.guard else "h is not NEW"
+            out += [f"h = {cell}[{r}]", f"if {test}:", *(f"    {line}" for line in row.lines)]
+    return out
 
 
 def _reads_viewer(lines: list[str]) -> bool:
