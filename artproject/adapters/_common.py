@@ -223,10 +223,9 @@ class Packers:
         r = seated.now() if record is None else record
         slot = self._slots.get(kind)
         if slot is None or (slot.seated is not seated and not slot.fits(seated)):
-            lay = layout(seated.game, kind)
-            if lay in self._lists:
+            slot = self._slot(seated, kind)
+            if slot is None:  # (a layout whose writers set slices: written as a list)
                 return _tensor(seated, seat, kind)
-            slot = self._slots[kind] = _Slot(seated, lay)
         elif slot.record is r and slot.seat == seat:
             return slot.array
         viewer = seated.viewer(seat) if seated.team else seat  # (a player's own eyes)
@@ -246,10 +245,20 @@ class Packers:
         except BaseException:  # (the buffer half written: a new one next time)
             del self._slots[kind]
             raise
-        if slot.turn != seated.turn or slot.seat != seat:  # the seat's own segments
-            self._own(slot, seated, seat)  # (after the zeroed ones)
+        mine = (seat, seated.turn)
+        if slot.mine != mine:  # the seat's own segments (after the zeroed ones)
+            self._own(slot, seated, mine)
         slot.seated, slot.record = seated, r
         return slot.array
+
+    def _slot(self, seated: Seated, kind: str) -> _Slot | None:
+        """A new buffer for `seated`'s `kind` tensors (None for a layout whose writers set
+        slices)."""
+        lay = layout(seated.game, kind)
+        if lay in self._lists:
+            return None
+        slot = self._slots[kind] = _Slot(seated, lay)
+        return slot
 
     @staticmethod
     def _anew(slot: _Slot, seated: Seated, viewer: int) -> None:
@@ -262,20 +271,19 @@ class Packers:
         slot.start, slot.steps = slot.write.save(slot.bytes), seated.steps
 
     @staticmethod
-    def _own(slot: _Slot, seated: Seated, seat: int) -> None:
-        """The seat's own segments written for the seat and delegation now (`written`)."""
-        turn = seated.turn
-        own = slot.own.get((seat, turn))
+    def _own(slot: _Slot, seated: Seated, mine: tuple[int, int | None]) -> None:
+        """The seat's own segments written for the seat and delegation now (`mine`)."""
+        own = slot.own.get(mine)
         if own is None:
-            own = slot.own[(seat, turn)] = _own_bytes(seated, seat)
-        slot.bytes[slot.at:], slot.turn, slot.seat = own, turn, seat
+            own = slot.own[mine] = _own_bytes(seated, mine[0])
+        slot.bytes[slot.at:], slot.mine, slot.seat = own, mine, mine[0]
 
 
 class _Slot:
     """The buffer for one kind of tensor, every seat's in turn (see `Packers`)."""
 
-    __slots__ = ("array", "at", "buf", "bytes", "layout", "own", "record", "seat", "seated",
-                 "seats", "space", "start", "steps", "turn", "view", "write", "zeros")
+    __slots__ = ("array", "at", "buf", "bytes", "layout", "mine", "own", "record", "seat",
+                 "seated", "seats", "space", "start", "steps", "view", "write", "zeros")
 
     def __init__(self, seated: Seated, lay: Layout) -> None:
         self.space, self.seats, self.layout = seated.space, seated.seats, lay
@@ -292,9 +300,10 @@ class _Slot:
         self.start: Any = None  # (`write.save` at its first position of its last game)
         self.steps = 1 << 62  # the seats' steps at the position it holds (none yet)
         self.own: dict[tuple[int, int | None], bytes] = {}  # the own segments' bytes, by
-        self.record: tuple[Any, ...] | None = None  # the position   (seat and delegation)
+        # seat and delegation
+        self.record: tuple[Any, ...] | None = None  # the position the buffer holds
         self.seat: int | None = None  # the seat whose tensor the buffer holds (none yet)
-        self.turn: Any = ()  # the delegation its own segments hold (none written yet)
+        self.mine: Any = ()  # the seat and delegation its own segments hold (none yet)
 
     def fits(self, seated: Seated) -> bool:
         """The buffer serves `seated`'s tensors: the same numbered actions (the same rules
