@@ -192,23 +192,25 @@ def _tensor(seated: Seated, seat: int, kind: str) -> npt.NDArray[np.float32]:
 class Packers:
     """An adapter's tensors, made as float32 numbers in place: each layout's writers set a
     seat's numbers straight into a buffer of float32 (core/tensors.py `Layout.write_view`,
-    no list of numbers converted afterwards), one buffer a kind, which serves every seat in
-    turn (a seat after another rewrites what the seat sees: `Layout.incremental_writer`),
-    kept across the adapter's positions and games (while their rules, player count and
-    seating stay) and written once a position and seat (the seats' record of the position,
-    `Seated.now`, says which it holds): only the segments whose sources changed since the
-    buffer's last write (a new game from the buffer's first position of the last one), or
-    the whole on zeros where the game writes it by its own one-call writer; the seat's own
-    segments (seat, delegation) packed once for each seat and delegation. The same bytes as
+    no list of numbers converted afterwards), kept across the adapter's positions and games
+    (while their rules, player count and seating stay) and written once a position and seat
+    (the seats' record of the position, `Seated.now`, says which it holds): a kind written
+    incrementally has one buffer for every seat in turn, of which a write rewrites only the
+    segments whose sources changed since its last (`Layout.incremental_writer`: a seat
+    after another rewrites what the seat sees; a new game from the buffer's first position
+    of the last one); a kind the game writes by its own one-call writer has a buffer a seat,
+    written whole on zeros; the seat's own segments (seat, delegation) are packed once for
+    each seat and delegation. The same bytes as
     `_tensor` from scratch (tests/test_adapters_packed.py compares them over random games
     of both games, every seat and kind, the seats asked in turn and out of turn). A game
     whose writers set slices (see core/tensors.py) is written as a list and converted
     (`_tensor`). Not for two threads at once (an adapter's own, as its game is)."""
 
-    __slots__ = ("_lists", "_slots")
+    __slots__ = ("_lists", "_shared", "_slots")
 
     def __init__(self) -> None:
-        self._slots: dict[str, _Slot] = {}  # by kind
+        self._slots: dict[tuple[str, int], _Slot] = {}  # by kind and seat
+        self._shared: dict[str, _Slot] = {}  # by kind: the one every seat's is, if any
         self._lists: set[Layout] = set()  # layouts whose writers set slices
 
     def array(self, seated: Seated, seat: int, kind: str) -> npt.NDArray[np.float32]:
@@ -221,9 +223,9 @@ class Packers:
         this position already (`record`: `seated.now()`, if the caller has it), for a
         caller that copies it or reads it at once (the next position writes over it)."""
         r = seated.now() if record is None else record
-        slot = self._slots.get(kind)
+        slot = self._slots.get((kind, seat))
         if slot is None or (slot.seated is not seated and not slot.fits(seated)):
-            slot = self._slot(seated, kind)
+            slot = self._slot(seated, kind, seat)
             if slot is None:  # (a layout whose writers set slices: written as a list)
                 return _tensor(seated, seat, kind)
         elif slot.record is r and slot.seat == seat:
@@ -240,10 +242,10 @@ class Packers:
                 slot.steps = seated.steps
         except TypeError:  # (a writer that sets a slice: written as a list from now on)
             self._lists.add(slot.layout)
-            del self._slots[kind]
+            self._drop(slot)
             return _tensor(seated, seat, kind)
         except BaseException:  # (the buffer half written: a new one next time)
-            del self._slots[kind]
+            self._drop(slot)
             raise
         mine = (seat, seated.turn)
         if slot.mine != mine:  # the seat's own segments (after the zeroed ones)
@@ -251,14 +253,30 @@ class Packers:
         slot.seated, slot.record = seated, r
         return slot.array
 
-    def _slot(self, seated: Seated, kind: str) -> _Slot | None:
-        """A new buffer for `seated`'s `kind` tensors (None for a layout whose writers set
-        slices)."""
+    def _slot(self, seated: Seated, kind: str, seat: int) -> _Slot | None:
+        """The buffer for `seated`'s `kind` tensors of `seat` from now on: the kind's one
+        for every seat where it is written incrementally (a new one if it has none that
+        fits), else a new one of the seat's own (a one-call writer writes all each time:
+        nothing to share, and the seat's own segments stay written); None for a layout
+        whose writers set slices."""
         lay = layout(seated.game, kind)
         if lay in self._lists:
             return None
-        slot = self._slots[kind] = _Slot(seated, lay)
+        slot = self._shared.get(kind)
+        if slot is None or not slot.fits(seated) or slot.layout is not lay:
+            slot = _Slot(seated, lay)
+            if slot.zeros is None:
+                self._shared[kind] = slot
+        self._slots[(kind, seat)] = slot
         return slot
+
+    def _drop(self, slot: _Slot) -> None:
+        """Forget a buffer (half written, or of a layout written as a list): every seat's
+        next tensor of its kind is written in a new one."""
+        for key in [key for key, kept in self._slots.items() if kept is slot]:
+            del self._slots[key]
+        for kind in [kind for kind, kept in self._shared.items() if kept is slot]:
+            del self._shared[kind]
 
     @staticmethod
     def _anew(slot: _Slot, seated: Seated, viewer: int) -> None:
