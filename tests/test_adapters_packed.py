@@ -709,6 +709,48 @@ def test_an_incremental_writer_sees_each_of_the_art_project_s_facts_change() -> 
                 assert bytes(buf) == want, (kind, v, name)
 
 
+def test_an_incremental_writer_changes_viewer_between_any_two_states() -> None:
+    """One writer asked for any viewer at any state of random play, in random order (as
+    one buffer serves every seat): a write for another viewer than the last rewrites what
+    the new viewer sees (the hands' own cards, the battle) and keeps the rest, and gives
+    the tensor made from scratch."""
+    states = _states("art-project", {"players": 3}, 400, seed=21)
+    rng = random.Random(8)
+    for kind in KINDS:
+        lay = layout(states[0], kind)
+        write, buf = lay.incremental_writer(), bytearray(4 * lay.size)
+        view, data = memoryview(buf).cast("f"), memoryview(buf)
+        assert write is not None
+        at = rng.randrange(len(states))
+        for _ in range(600):
+            at = max(0, min(len(states) - 1, at + rng.choice((-1, 1, 1, 1, 7))))
+            st, v = states[at], rng.choice((0, 1, 2, TEAM, PUBLIC))
+            write(st, v, view, data)
+            assert bytes(buf) == _scratch(lay, st, v), (kind, at, v)
+
+
+def test_a_buffer_half_written_is_forgotten_for_every_seat() -> None:
+    """A write that raises leaves the one buffer every seat shares half written: it is
+    forgotten for them all, and each seat's next tensor is whole."""
+    s = start("art-project", {"players": 2, "seats": "players"}, seed=3, chance="sample")
+    packers = Packers()
+    for seat in (0, 1):
+        packers.array(s, seat, "observation")
+    s.apply(s.legal()[0])
+    shared = packers._shared["observation"]
+
+    def broken(*args: Any) -> None:
+        raise RuntimeError("a writer that fails")
+
+    shared.write = broken
+    with pytest.raises(RuntimeError):
+        packers.array(s, s.current(), "observation")
+    assert all(kept is not shared for kept in packers._slots.values())
+    for seat in (0, 1):
+        want = np.asarray(s.tensor(seat, "observation", raw=True), dtype=np.float32)
+        assert packers.array(s, seat, "observation").tobytes() == want.tobytes()
+
+
 def _another(value: Any, seen: list[Any]) -> Any:
     """A value other than `value` (a fact of a state): one another state had, else the
     flag turned over, the number or a list's first number one more, a list grown."""
