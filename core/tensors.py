@@ -25,16 +25,22 @@ import ast
 import struct
 from collections.abc import Callable, Sequence
 from math import prod
-from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from .errors import GameError
+from .writing import Lines as Lines  # (the writers' helpers, for the games: core/writing.py)
+from .writing import Row as Row
+from .writing import RowLines as RowLines
+from .writing import Write as Write
+from .writing import field as field
+from .writing import inlined as inlined
+from .writing import numbers as numbers
+from .writing import one_hot as one_hot
+from .writing import put as put
 
 if TYPE_CHECKING:
     from .machine import Machine
 
-# (state, viewer, out, at): write the segment's numbers into out[at:at + size]
-Write = Callable[[Any, int, list[float], int], None]
 KINDS: Final = ("observation", "information_state")
 
 # How a segment's source is kept to be compared at the next write (`Source`):
@@ -345,9 +351,9 @@ def _viewer_lines(cell: str, first: str, source: Source,
                   space: dict[str, Any]) -> list[str]:
     """What a change of viewer does to one source's segments (nothing when none of their
     lines reads the viewer): a source of rows (not read with the viewer) sets again, from
-    its kept rows, the segments whose row lines read it, cleared first (a hand's own
-    cards, not its size or backs); any other source's segments are cleared and its cell
-    set as before a first write (all written again below)."""
+    its kept rows, the segments whose row lines read it, cleared first (a player's own
+    row, not what every viewer sees); any other source's segments are cleared and its
+    cell set as before a first write (all written again below)."""
     if not _reads_viewer(lines):
         return []
     if source.keep == ROWS and not _reads_viewer([f"_ = {source.expr}"]):
@@ -469,70 +475,3 @@ def layout(st: Machine, kind: str) -> Layout:
         out = cache[key] = Layout(kind, st.tensor_segments(kind))
     assert isinstance(out, Layout)
     return out
-
-
-# ---------------------------------------------------------------------- writers' helpers
-def numbers(read: Callable[[Any], Any]) -> Write:
-    """A writer of the numbers `read(state)` gives (one, or a list or tuple of the
-    segment's size), as they are; the layout's flat writer calls `read` itself."""
-    def write(st: Any, v: int, out: list[float], at: int) -> None:
-        x = read(st)
-        if isinstance(x, list | tuple):
-            out[at:at + len(x)] = x
-        else:
-            out[at] = x
-    write.read = read  # type: ignore[attr-defined]  # (read by _flat_writer)
-    return write
-
-
-def field(name: str) -> Write:
-    """A writer of the state's attribute `name` as it is (`numbers`), read in place by the
-    layout's generated writers (no call a segment)."""
-    write = numbers(attrgetter(name))
-    write.attr = name  # type: ignore[attr-defined]  # (read by the layout's generated writers)
-    return write
-
-
-Lines = Callable[[int, str], tuple[list[str], dict[str, Any]]]
-
-
-class Row(NamedTuple):
-    """The lines that set one row of a segment (`inlined`'s `row`) from `h`, its source's
-    row, on zeros, and the names they use; `guard`: an expression (of `v`) without which
-    the row stays 0 (neither cleared nor set); `covers`: the lines set every number of
-    the row (none cleared before)."""
-
-    lines: list[str]
-    names: dict[str, Any]
-    guard: str | None = None
-    covers: bool = False
-
-
-RowLines = Callable[[int, int, str], Row]
-
-
-def inlined(write: Write, lines: Lines, row: RowLines | None = None) -> Write:
-    """`write` given as lines of Python for the layout's one-call writer too (no call a
-    segment, in the adapters' step): `lines(at, prefix)` gives the lines that set the
-    segment from offset `at` (reading `st`, `v`, setting `out[...]` one by one) and the
-    names they use (each starting with `prefix`: the writer's own); `row(at, r, prefix)`,
-    for a segment of a `ROWS` source, the `Row` that sets its `r`-th row alone. Tests
-    compare them over random play."""
-    def write_(st: Any, v: int, out: list[float], at: int) -> None:
-        write(st, v, out, at)
-    write_.inline = lines  # type: ignore[attr-defined]  # (read by `_view_writer`)
-    write_.row = row  # type: ignore[attr-defined]  # (read by `_incremental_lines`)
-    return write_
-
-
-def one_hot(out: list[float], at: int, index: int) -> None:
-    """Set out[at + index] to 1 (an index of -1, or None, sets nothing)."""
-    if index is not None and index >= 0:
-        out[at + index] = 1.0
-
-
-def put(out: list[float], at: int, values: Sequence[float]) -> None:
-    """Copy `values` (numbers: ints and flags as they are) into out from `at`, one by one
-    (see the module's text)."""
-    for i, x in enumerate(values, at):
-        out[i] = x
