@@ -270,8 +270,8 @@ def _incremental_maker(lay: Layout) -> Callable[[], Callable[..., None]]:
     """`Layout.incremental_writer`'s maker for a layout: a generated function that makes
     a writer whose cells keep each source's copy (see `_incremental_lines`), with its
     `save(buf)` and `restore(saved, buf)`. A first write writes all; a write for another
-    viewer than the last clears the segments whose lines read the viewer and forgets their
-    cells (they are written again below), keeping the rest."""
+    viewer than the last writes again only what reads the viewer (`_viewer_lines`),
+    keeping the rest."""
     nbytes = 4 * lay.size
     space: dict[str, Any] = {"NEW": _NEW, "ZALL": bytes(nbytes)}
     cells, body, viewed = _incremental_lines(lay, space)
@@ -304,9 +304,8 @@ def _incremental_lines(lay: Layout, space: dict[str, Any],
     source, or a `LIVE` source's flag), its body and what a change of viewer does: each
     segment of plain numbers without a declared source compared by its own value; the
     segments of one declared source compared once, cleared and set again together when it
-    changed; any other segment cleared and set every time. A change of viewer clears the
-    segments of each source whose lines read the viewer (`v`) and sets its cell as before
-    a first write."""
+    changed; any other segment cleared and set every time. A change of viewer: each
+    source's `_viewer_lines`."""
     cells: dict[str, str] = {}
     body: list[str] = []
     viewed: list[str] = []

@@ -228,7 +228,7 @@ class Packers:
             slot = self._slot(seated, kind, seat)
             if slot is None:  # (a layout whose writers set slices: written as a list)
                 return _tensor(seated, seat, kind)
-        elif slot.record is r and slot.seat == seat:
+        elif slot.record is r and slot.mine[0] == seat:
             return slot.array
         viewer = seated.viewer(seat) if seated.team else seat  # (a player's own eyes)
         try:  # (the segments whose sources changed since the buffer's last write)
@@ -294,14 +294,14 @@ class Packers:
         own = slot.own.get(mine)
         if own is None:
             own = slot.own[mine] = _own_bytes(seated, mine[0])
-        slot.bytes[slot.at:], slot.mine, slot.seat = own, mine, mine[0]
+        slot.bytes[slot.at:], slot.mine = own, mine
 
 
 class _Slot:
     """The buffer for one kind of tensor, every seat's in turn (see `Packers`)."""
 
-    __slots__ = ("array", "at", "buf", "bytes", "layout", "mine", "own", "record", "seat",
-                 "seated", "seats", "space", "start", "steps", "view", "write", "zeros")
+    __slots__ = ("array", "at", "buf", "bytes", "layout", "mine", "own", "record", "seated",
+                 "seats", "space", "start", "steps", "view", "write", "zeros")
 
     def __init__(self, seated: Seated, lay: Layout) -> None:
         self.space, self.seats, self.layout = seated.space, seated.seats, lay
@@ -317,11 +317,10 @@ class _Slot:
         self.write: Any = kept if kept is not None else lay.view_writer()
         self.start: Any = None  # (`write.save` at its first position of its last game)
         self.steps = 1 << 62  # the seats' steps at the position it holds (none yet)
-        self.own: dict[tuple[int, int | None], bytes] = {}  # the own segments' bytes, by
-        # seat and delegation
+        self.own: dict[tuple[int, int | None], bytes] = {}  # (own segments' bytes, by `mine`)
         self.record: tuple[Any, ...] | None = None  # the position the buffer holds
-        self.seat: int | None = None  # the seat whose tensor the buffer holds (none yet)
-        self.mine: Any = ()  # the seat and delegation its own segments hold (none yet)
+        # the seat whose tensor it holds and the delegation its own segments hold (none yet)
+        self.mine: tuple[int | None, Any] = (None, ())
 
     def fits(self, seated: Seated) -> bool:
         """The buffer serves `seated`'s tensors: the same numbered actions (the same rules
