@@ -134,6 +134,13 @@ class GameHooks:
         the end (the returns once it is over)."""
         return self.returns()
 
+    def shaped_scorer(self) -> Callable[[Any], list[float]]:
+        """`shaped_score` as a function of a state, for every state of this game (its
+        rules, player count and options: its positions, copies and determinizations), for
+        a caller that asks at every step (the adapters' infos): a game may work out once
+        what its score divides by. The same floats as `shaped_score`, to the bit."""
+        return type(self).shaped_score
+
     def max_game_length(self) -> int:
         """The most decisions a game is played for by the adapters and the search bot: a
         game that reaches it is cut (`limit_returns`)."""

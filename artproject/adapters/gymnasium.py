@@ -123,6 +123,7 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64]):
             "action_mask": spaces.Box(0, 1, (n,), np.int8)})
         self._over = True
         self._potential = Potential(s.num_seats())
+        self._score = s.game.shaped_scorer()  # (each game's, from its reset)
         self._packers = Packers()  # the seat's tensors, kept across positions and games
 
     def _obs(self) -> dict[str, Any]:
@@ -130,11 +131,11 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64]):
 
     def _info(self, obs: dict[str, Any] | None = None) -> dict[str, Any]:
         """The step's info (`obs`: the observation just made, whose mask it copies); the
-        shaped score in play read from the game's own (the seats' `shaped` without its copy
-        and checks, as PettingZoo's infos read it)."""
+        shaped score in play read from the game's own scorer (`shaped_scorer`: the seats'
+        `shaped` without its copy and checks, as PettingZoo's infos read it)."""
         s = self.seated
         legal = mask(s, self.seat) if obs is None else obs["action_mask"].copy()
-        return {"action_mask": legal, "shaped": s.game.shaped_score()[self.seat]
+        return {"action_mask": legal, "shaped": self._score(s.game)[self.seat]
                 if s.now()[2] >= 0 else s.shaped()[self.seat]}
 
     def action_masks(self) -> np.ndarray[Any, np.dtype[np.int8]]:
@@ -171,6 +172,7 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64]):
                                "had a decision")
         self._over = False
         self._potential = Potential(self.seated.num_seats())
+        self._score = self.seated.game.shaped_scorer()  # (the game's, asked every step)
         obs = self._obs()
         return obs, self._info(obs)
 

@@ -281,6 +281,12 @@ def shaped_score(st: War) -> list[float]:
     return _SCORES[st.players](st)
 
 
+def shaped_scorer(st: War) -> Callable[[War], list[float]]:
+    """`shaped_score` for the states of `st`'s game: the flat function made for its player
+    count (`_score_of`), without `shaped_score`'s look-up and call."""
+    return _SCORES[st.players]
+
+
 class _Scores(dict[int, Callable[["War"], list[float]]]):
     """`_score_of`'s functions by player count, each made at its first use."""
 

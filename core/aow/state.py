@@ -302,6 +302,7 @@ class War(Machine):
         return [0.0 if self.alive[p] else -1.0 for p in range(self.players)]
 
     shaped_score = ai.shaped_score
+    shaped_scorer = ai.shaped_scorer
 
     def resample(self, players: Any, seed: int) -> War:
         """A determinization (ai.py's `resample`): its deck dealt anew, so its cards one by

@@ -18,7 +18,7 @@ history: every action, and each chance event as the player saw it (chance.py's v
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from ..actions import CHANCE
@@ -163,16 +163,79 @@ def shaped_score(st: State) -> list[float]:
     van's room)."""
     if st.outcome is not None:
         return st.returns()
+    track, start, van = _denominators(st)
+    return [_score(len(st.track), sum(st.health), sum(st.van), track, start, van)] * st.players
+
+
+def _denominators(st: State) -> tuple[int, int, int]:
+    """The track's spaces, the team's starting health, the van's room (each at least 1),
+    kept by the rules for the game's difficulty, solo mode and player count."""
     key = ("shaped-score", st.difficulty, st.solo, st.players)
-    got = st.rules.cache.get(key)  # (the denominators: the adapters ask every step)
+    got = st.rules.cache.get(key)
     if got is None:
         r, t = st.rules, st.tab
         start = r.difficulties[st.difficulty] * (2 if st.solo else 1) * st.players
         got = st.rules.cache[key] = (max(1, len(r.track)), max(1, start),
                                      max(1, len(r.resources) * t.res_cap))
-    track, start, van = got
-    health = sum(st.health) / start  # (at most 1: `min` is a call with keywords to parse)
-    s = (SHAPE_TRACK * len(st.track) / track
+    kept: tuple[int, int, int] = got
+    return kept
+
+
+def _score(on_track: int, health_sum: int, in_van: int, track: int, start: int,
+           van: int) -> float:
+    """`shaped_score`'s number in play (its text's formula, in this order of operations)."""
+    health = health_sum / start  # (at most 1: `min` is a call with keywords to parse)
+    s = (SHAPE_TRACK * on_track / track
          + SHAPE_HEALTH * (health if health < 1.0 else 1.0)
-         + SHAPE_VAN * sum(st.van) / van)
-    return [0.9 * (2.0 * s - 1.0)] * st.players
+         + SHAPE_VAN * in_van / van)
+    return 0.9 * (2.0 * s - 1.0)
+
+
+SCORES_KEPT: Final = 1 << 16  # the most numbers `shaped_scorer` keeps for one game
+
+
+def shaped_scorer(st: State) -> Callable[[State], list[float]]:
+    """`shaped_score` for the states of `st`'s game (its rules, difficulty, solo mode and
+    player count) as one flat function, made once for them: its number read from a table
+    of `_score`'s by artworks on the track, health (any above the start counts as the
+    start: at most 1) and resources in the van, the health and the van summed by constant
+    index (the same floats, tests/test_adapters_packed.py compares them); health or van of
+    another length, or counts past the table (never in play): `shaped_score`. A game whose
+    table would hold more than SCORES_KEPT numbers: `shaped_score` itself."""
+    key = ("shaped-scorer", st.difficulty, st.solo, st.players)
+    got = st.rules.cache.get(key)
+    if got is None:
+        got = st.rules.cache[key] = _scorer_of(st)
+    made: Callable[[State], list[float]] = got
+    return made
+
+
+def _scorer_of(st: State) -> Callable[[State], list[float]]:
+    """`shaped_scorer`'s function for `st`'s game (whole numbers summed in any order are
+    the same number: the sums are `sum`'s)."""
+    track, start, van = _denominators(st)
+    if (track + 1) * (start + 1) * (van + 1) > SCORES_KEPT:
+        return shaped_score
+    table = [[[_score(t, h, v, track, start, van) for v in range(van + 1)]
+              for h in range(start + 1)] for t in range(track + 1)]
+    hs = [f"h{p}" for p in range(len(st.health))]
+    vs = [f"v{i}" for i in range(len(st.van))]
+    lines = [
+        "if st.outcome is not None:",
+        "    return st.returns()",
+        "try:  # (as many as the game began with, within the table: always, in play)",
+        f"    {''.join(f'{h}, ' for h in hs)}= st.health",
+        f"    {''.join(f'{v}, ' for v in vs)}= st.van",
+        f"    h = {' + '.join(hs) or '0'}",
+        f"    x = table[len(st.track)][h if h < {start} else {start}]"
+        f"[{' + '.join(vs) or '0'}]",
+        "except (ValueError, IndexError):",
+        "    return shaped(st)",
+        f"return [x] * {st.players}",
+    ]
+    space: dict[str, Any] = {"shaped": shaped_score, "table": table}
+    code = "def score(st):\n" + "".join(f"    {line}\n" for line in lines)
+    exec(compile(code, "<The A.R.T. Project's shaped score>", "exec"),
+         space)  # (made above from numbers)
+    made: Callable[[State], list[float]] = space["score"]
+    return made

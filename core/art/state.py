@@ -325,6 +325,7 @@ class State(Machine):
         return [-1.0] * self.players
 
     shaped_score = info.shaped_score
+    shaped_scorer = info.shaped_scorer
     resample = info.resample
 
     # ------------------------------------------------------------------ saves, scenarios
