@@ -30,7 +30,6 @@ from .actions import CHANCE, TEAM, TERMINAL, Action
 from .actions import PUBLIC as PUBLIC  # (a viewer who is no seat: read here too)
 from .errors import GameError, IllegalActionError
 from .outcomes import numbered
-from .owners import Known
 from .owners import known_of as _known
 from .owners import owner as _owner
 from .owners import owners as _owners
@@ -200,10 +199,12 @@ class Seated:
         st = self.game
         legal = st.legal_cache  # (read, never changed: legal_actions() would copy it)
         if legal is None:
-            legal = st.legal_actions()
+            st.legal_actions()  # (which sets it)
+            legal = st.legal_cache
+            assert legal is not None
         owners = self._owners
         key = tuple(legal)  # (the same actions come round again: what they give is kept)
-        got: Known | None = owners[3].get(key)
+        got = owners[3].get(key)
         if got is None:
             got = _known(owners[3], key, owners, self._space.decisions)
         who, ids, splits, own = got
@@ -227,18 +228,25 @@ class Seated:
         return split
 
     # ---------------------------------------------------------------- acting
-    def apply(self, i: int, now: tuple[Any, ...] | None = None) -> None:
+    def apply(self, i: int, now: tuple[Any, ...] | None = None,
+              seat: int | None = None) -> None:
         """Take id `i` for the seat to act (or, at a chance node, an outcome); an id out of
-        range or not legal now raises IllegalActionError and changes nothing. `now`: the
-        position's record (`now()`), for a caller that has just read it."""
-        r = self.now() if now is None else now
+        range or not legal now raises IllegalActionError and changes nothing, and so does
+        `seat`, the seat taking it, when another is to act. `now`: the position's record
+        (`now()`), for a caller that has just read it."""
+        r = now
+        if r is None:  # (`now`'s check without its call, as `current`)
+            r = self._at
+            g = self.game
+            if r is None or r[1] is not g or r[0] != len(g.history):
+                r = self.now()
         cur = r[2]
-        if cur < 0:  # (the end, or a chance node)
+        if cur < 0 and (seat is None or cur == TERMINAL):  # (the end, or a chance node)
             self._apply_other(i, cur)
             return
-        legal = r[3]
+        legal = r[3] if seat is None or seat == cur else ()
         if i not in legal:
-            raise IllegalActionError(self._why(i, cur, legal))
+            raise IllegalActionError(self._why(i, cur if seat is None else seat, legal))
         self.steps += 1
         self._at = None  # (another position: `now` works it out again)
         acts = self._owners[5]  # (the game's numbered actions, the space's own objects)

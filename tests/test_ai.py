@@ -193,6 +193,34 @@ def test_a_hand_over_goes_to_that_seat() -> None:
     assert "((1, 1),)" in info  # the hand-over (after one decision, to p2) is on the table
 
 
+def test_a_seat_s_action_is_refused_when_another_seat_is_to_act() -> None:
+    """`apply(i, seat=...)`: the seat taking the id must be the one to act; another seat's,
+    or a seat's at a chance node, is refused with IllegalActionError, changing nothing (the
+    seat to act, its ids, the game's history); the seat to act's own id is taken."""
+    g = new_game("japan", players=2, seed=1, chance="explicit")
+    s = Seated(g, "players")
+    chance_refused = False
+    while s.game.wait != "plan":
+        if s.current() == CHANCE:
+            with pytest.raises(IllegalActionError, match="not legal for seat 0"):
+                s.apply(s.legal()[0], seat=0)
+            chance_refused = True
+            s.apply(s.legal()[0])
+        else:
+            s.apply(s.game.action_id("done"), seat=s.current())
+    assert chance_refused
+    turn = g.num_distinct_actions() + 1  # (turn p2: the joint seat's, seat 0's)
+    before = (s.current(), s.legal(), len(s.game.history), s.steps)
+    with pytest.raises(IllegalActionError, match=r"not legal for seat 1 now; legal: \[\]"):
+        s.apply(turn, seat=1)
+    assert (s.current(), s.legal(), len(s.game.history), s.steps) == before
+    s.apply(turn, seat=0)
+    assert s.current() == 1
+    with pytest.raises(IllegalActionError, match="not legal for seat 0"):
+        s.apply(s.legal()[0], seat=0)
+    s.apply(s.legal()[0], seat=1)
+
+
 def test_team_seat_takes_every_decision() -> None:
     g = new_game("japan", players=3, seed=3, chance="explicit")
     s = Seated(g, "team")

@@ -16,7 +16,8 @@ the agent may take; all 0 for an agent not to act). Chance is drawn inside, from
 `reset` is given. Rewards (`reward="terminal"`, the default) come at the end: each seat's
 return (+1 won, -1 lost; a team seat's: the whole team's); with `reward="shaped"` every step pays
 each seat the change in its shaped score (from 0 at the start, so a game's rewards sum to
-its return). `infos[agent]["shaped"]` is the shaped score after every step. A game cut at
+its return). `infos[agent]["shaped"]` is the shaped score after every step (the same
+dicts while it is unchanged, as PettingZoo's own games keep theirs). A game cut at
 its maximum length is truncated. `state()` is the whole game (every seat's observation
 tensor, `state_space`), for a centralized critic. `render_mode` "ansi" returns the game
 as text, "human" prints it.
@@ -142,6 +143,8 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         self.state_space = box(s.all_layout("observation"))
         self.agents: list[str] = []
         self._potential = Potential(s.num_seats())
+        self._score = s.game.shaped_scorer()  # (each game's, from its reset)
+        self._shown: list[float] = []
 
     def agent_iter(self, max_iter: int = 2**63) -> AECIterable:
         """AECEnv's: the agent to act, while any agent is left, at most `max_iter` times (each
@@ -171,7 +174,9 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         self.truncations = no.copy()
         if self.shaped:
             self._potential = Potential(self.seated.num_seats())
-        self.infos = self._infos(self.seated.shaped())
+        self._score = self.seated.game.shaped_scorer()  # (the game's, asked every step)
+        self._shown = self.seated.shaped()  # (the shaped score the infos show)
+        self.infos = self._infos(self._shown)
         self.agent_selection = self.possible_agents[self.seated.current()]
 
     def observe(self, agent: str) -> dict[str, Any]:
@@ -201,11 +206,10 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         s = self.seated
-        now = s.now()
-        if type(action) is not int or self._index[agent] != now[2]:  # (the seat to act:
-            action = self._checked(action, agent, now)  # Seated.now's record)
-        try:
-            s.apply(action, now)  # (Seated checks the id is legal for the seat to act)
+        if type(action) is not int:
+            action = self._checked(action, agent)
+        try:  # (Seated checks the agent's seat is to act and the id is legal for it)
+            s.apply(action, None, self._index[agent])
         except IllegalActionError:  # (nothing changed)
             raise ValueError(self._refusal(action, self._index[agent])) from None
         self._cumulative_rewards[agent] = 0.0
@@ -216,20 +220,21 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         else:
             self.agent_selection = self.possible_agents[cur]
         # every agent is in play until the end's dead steps: their infos made at once, in
-        # play from the game's own shaped score (the infos read it, each seat's number at
-        # the seat's index: the seats' `shaped` without its copy and checks)
-        self.infos = self._infos(paid if paid is not None else
-                                 s.game.shaped_score() if cur >= 0 else s.shaped())
+        # play from the game's own shaped score (its scorer's: each seat's number at the
+        # seat's index, the seats' `shaped` without its copy and checks), and kept while
+        # it is unchanged (most steps: as PettingZoo's own games keep theirs)
+        shaped = paid if paid is not None else self._score(s.game) if cur >= 0 else s.shaped()
+        if shaped != self._shown or cur < 0:
+            self.infos, self._shown = self._infos(shaped), shaped
         if paid is not None or cur == TERMINAL:  # (else every reward is 0: nothing to add)
             total = self._cumulative_rewards
             for a, r in self.rewards.items():  # (AECEnv's _accumulate_rewards)
                 total[a] += r
 
-    def _checked(self, action: Any, agent: str, now: tuple[Any, ...]) -> int:
-        """`action` as an int id, for the agent to act (else ValueError)."""
-        seat = self._index[agent]
-        if action is None or not isinstance(action, _IDS) or seat != now[2]:
-            raise ValueError(self._refusal(action, seat))
+    def _checked(self, action: Any, agent: str) -> int:
+        """`action` as an int id (else ValueError)."""
+        if action is None or not isinstance(action, _IDS):
+            raise ValueError(self._refusal(action, self._index[agent]))
         return int(action)
 
     def _pay(self, s: Seated) -> list[float] | None:
