@@ -136,8 +136,10 @@ class Layout:
         lines read the viewer (one buffer serves every seat in turn). A call that raises leaves
         the buffer undefined (make a new writer). `writer.save(buf)` gives what the buffer
         and the writer hold now, `writer.restore(saved, buf)` puts it back (a position the
-        next writes may be nearer to: a game's start). None for a layout the game writes
-        by its own one-call writer (`Segments`): `write_view` on zeros then."""
+        next writes may be nearer to: a game's start); `writer.viewed(state, viewer, out,
+        buf)` writes for a viewer at the position it last wrote (the same state: only what
+        reads the viewer). None for a layout the game writes by its own one-call writer
+        (`Segments`): `write_view` on zeros then."""
         if self._own:
             return None
         make = self._incremental
@@ -269,12 +271,13 @@ _COPY: Final = {IS: "x", VALUE: "x", LIST: "list(x)", LISTS: "[*map(list, x)]",
 def _incremental_maker(lay: Layout) -> Callable[[], Callable[..., None]]:
     """`Layout.incremental_writer`'s maker for a layout: a generated function that makes
     a writer whose cells keep each source's copy (see `_incremental_lines`), with its
-    `save(buf)` and `restore(saved, buf)`. A first write writes all; a write for another
-    viewer than the last writes again only what reads the viewer (`_viewer_lines`),
-    keeping the rest."""
+    `save(buf)`, `restore(saved, buf)` and `viewed`. A first write writes all; a write for
+    another viewer than the last writes again only what reads the viewer (`_viewer_lines`),
+    keeping the rest; `viewed` does only that, at the last write's position (no source
+    compared)."""
     nbytes = 4 * lay.size
     space: dict[str, Any] = {"NEW": _NEW, "ZALL": bytes(nbytes)}
-    cells, body, viewed = _incremental_lines(lay, space)
+    cells, body, viewed, again = _incremental_lines(lay, space)
     fresh = [f"{c} = {first}" for c, first in cells.items()]
     names = ", ".join(["sv", *cells])
     rows = [c for c, first in cells.items() if first.startswith("[")]  # (changed in place)
@@ -288,32 +291,38 @@ def _incremental_maker(lay: Layout) -> Callable[[], Callable[..., None]]:
         "            else:  # another viewer's: what the viewer sees",
         *(f"                {line}" for line in viewed or ["pass"]),
         "            sv = v", *(f"        {line}" for line in body),
+        "    def viewed(st, v, out, buf):", f"        nonlocal {names}",
+        "        if sv is NEW:", "            return write(st, v, out, buf)",
+        "        if v != sv:", *(f"            {line}" for line in viewed),
+        "            sv = v", *(f"            {line}" for line in again),
         "    def save(buf):", f"        return (bytes(buf[0:{nbytes}]), {kept})",
         "    def restore(saved, buf):", f"        nonlocal {names}",
         f"        buf[0:{nbytes}] = saved[0]", f"        {names}, = saved[1:]",
         *(f"        {c} = list({c})" for c in rows),
-        "    write.save, write.restore = save, restore", "    return write", ""])
+        "    write.save, write.restore, write.viewed = save, restore, viewed",
+        "    return write", ""])
     exec(compile(code, f"<incremental tensor writer of {lay.kind}>", "exec"), space)  # above
     made: Callable[[], Callable[..., None]] = space["make"]
     return made
 
 
 def _incremental_lines(lay: Layout, space: dict[str, Any],
-                       ) -> tuple[dict[str, str], list[str], list[str]]:
+                       ) -> tuple[dict[str, str], list[str], list[str], list[str]]:
     """The incremental writer's cells (each with its value before a first write: a kept
     source, or a `LIVE` source's flag), its body and what a change of viewer does: each
     segment of plain numbers without a declared source compared by its own value; the
     segments of one declared source compared once, cleared and set again together when it
     changed; any other segment cleared and set every time. A change of viewer: each
-    source's `_viewer_lines`."""
+    source's `_viewer_lines`; then, at the position last written (`viewed`), the lines
+    that read the viewer (but a source of rows': set again from its kept rows)."""
     cells: dict[str, str] = {}
     body: list[str] = []
     viewed: list[str] = []
+    again: list[str] = []  # (the lines a change of viewer at one position runs again)
     groups: dict[Source, list[tuple[Segment, int, int]]] = {}
     for i, (s, at) in enumerate(zip(lay.segments, lay.offsets, strict=True)):
         if s.size == 0:
             continue
-        read = getattr(s.write, "read", None)
         if s.source is not None:
             if s.source.keep not in KEEPS:
                 raise ValueError(f"segment {s.name!r}: keep {s.source.keep!r} is none of "
@@ -322,11 +331,10 @@ def _incremental_lines(lay: Layout, space: dict[str, Any],
                 groups[s.source] = []
                 body.append(f"#{len(groups) - 1}")  # (the group's place, filled below)
             groups[s.source].append((s, at, i))
-        elif read is not None:
-            cells[f"c{i}"] = "NEW"
-            body += _own_value_lines(s, at, i, read, space)
         else:
-            body += _clear_lines([(at, s.size)], space) + _set_lines(s, at, i, space)
+            block = _sourceless_lines(s, at, i, cells, space)
+            body += block
+            again += block if _reads_viewer(block) else []
     out: list[str] = []
     listed = list(groups.items())
     for line in body:
@@ -341,8 +349,22 @@ def _incremental_lines(lay: Layout, space: dict[str, Any],
                                       f"[{', '.join(['NEW'] * members[0][0].shape[0])}]"
                                       if source.keep == ROWS else "NEW")
             viewed += _viewer_lines(f"g{j}", first, source, members, lines, space)
+        if _reads_viewer(lines) and (source.keep != ROWS or _reads_viewer(
+                [f"_ = {source.expr}"])):  # (else set again from the kept rows)
+            again += lines
         out += lines
-    return cells, out, viewed
+    return cells, out, viewed, again
+
+
+def _sourceless_lines(s: Segment, at: int, i: int, cells: dict[str, str],
+                      space: dict[str, Any]) -> list[str]:
+    """A segment without a declared source: plain numbers compared by their own value (a
+    cell of their own), else cleared and set every time."""
+    read = getattr(s.write, "read", None)
+    if read is None:
+        return _clear_lines([(at, s.size)], space) + _set_lines(s, at, i, space)
+    cells[f"c{i}"] = "NEW"
+    return _own_value_lines(s, at, i, read, space)
 
 
 def _viewer_lines(cell: str, first: str, source: Source,

@@ -280,6 +280,51 @@ def test_the_art_project_s_shaped_score_with_its_kept_denominators() -> None:
             assert st.shaped_score() == [0.9 * (2.0 * s - 1.0)] * st.players
 
 
+def test_the_art_project_s_shaped_scorer_is_its_shaped_score_to_the_bit(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """`shaped_scorer`'s flat function (its numbers read from a table made once for the
+    game) gives `shaped_score`'s floats to the bit, fresh lists, over random states of 1 to
+    6 players at every difficulty, at the end (the returns), with health above the start,
+    and with health or a van of another length or counts past the table (`shaped_score`'s
+    own, then); a game whose table would be too big is scored by `shaped_score` itself."""
+    from artproject.core.art import info
+
+    def bits(xs: list[float]) -> list[str]:
+        return [float(x).hex() for x in xs]
+
+    seen = 0
+    for players, difficulty in ((1, "easy"), (2, "medium"), (3, "hard"), (6, "medium")):
+        options = {"players": players, "difficulty": difficulty}
+        for st in _states("art-project", options, 150, seed=players):
+            score = st.shaped_scorer()
+            assert score is st.clone().shaped_scorer()  # (made once for the game)
+            got = score(st)
+            assert type(got) is list and bits(got) == bits(st.shaped_score())
+            assert got is not score(st)
+            seen += st.outcome is None
+            if st.outcome is None:
+                for health, van in (([9] * players, st.van), ([1] * (players + 1), st.van),
+                                    (st.health, [*st.van, 1]), (st.health, [99, 0, 0])):
+                    c = st.clone()
+                    c.health, c.van = list(health), list(van)
+                    assert bits(score(c)) == bits(c.shaped_score())
+    assert seen > 400
+    st = _states("art-project", {"players": 2}, 3, seed=1)[2]
+    monkeypatch.setattr(info, "SCORES_KEPT", 10)
+    assert info._scorer_of(st) is info.shaped_score
+
+
+def test_every_game_s_shaped_scorer_gives_its_shaped_score() -> None:
+    """A game's `shaped_scorer` (the kernel's: the class's `shaped_score`; Art of War's:
+    the function made for its player count) gives what `shaped_score` gives."""
+    from artproject.core.hooks import GameHooks
+
+    for game, options in GAMES:
+        for st in _states(game, options, 60, seed=4):
+            assert st.shaped_scorer()(st) == st.shaped_score()
+            assert GameHooks.shaped_scorer(st)(st) == st.shaped_score()
+
+
 def test_a_layout_written_in_place_takes_every_kind_of_segment() -> None:
     """`Layout.write_view` for segments of plain numbers of every size (one, a few set one
     by one, many packed at once), a field read in place and a writer's own: the
@@ -423,6 +468,34 @@ def test_the_agents_infos_made_at_once_are_the_loop_s() -> None:
         assert got[0].keys() == want[0].keys()
         assert got[0]["observation"].tobytes() == want[0]["observation"].tobytes()
         assert got[1:] == want[1:] and e.last(observe=False)[0] is None
+
+
+def test_pettingzoo_s_infos_are_kept_while_the_shaped_score_is() -> None:
+    """`infos` after a step: the same dicts while every seat's shaped score is unchanged
+    (as PettingZoo's own games keep theirs), new ones with the new scores when it changed,
+    and at the end (the returns); each holds its seat's score."""
+    from artproject.adapters.pettingzoo import raw_env
+
+    for game, options in (("art-project", {"players": 2, "seats": "players"}),
+                          ("art-of-war", {"players": 3})):
+        e, rng = raw_env(game=game, **options), random.Random(1)
+        kept = changed = 0
+        for seed in range(20):
+            e.reset(seed=seed)
+            while not e.terminations[e.agent_selection] and \
+                    not e.truncations[e.agent_selection]:
+                infos, shown = e.infos, [e.infos[a]["shaped"] for a in e.agents]
+                e.step(rng.choice(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])
+                                  .tolist()))
+                now = e.seated.shaped()
+                assert [e.infos[a]["shaped"] for a in e.agents] == now
+                if e.seated.is_terminal() or now != shown:
+                    assert all(e.infos[a] is not infos[a] for a in e.agents)
+                    changed += 1
+                else:
+                    assert e.infos is infos
+                    kept += 1
+        assert kept > 20 and changed > 20, (game, kept, changed)
 
 
 def test_pettingzoo_s_agent_iter_is_aec_s() -> None:
@@ -727,6 +800,32 @@ def test_an_incremental_writer_changes_viewer_between_any_two_states() -> None:
             st, v = states[at], rng.choice((0, 1, 2, TEAM, PUBLIC))
             write(st, v, view, data)
             assert bytes(buf) == _scratch(lay, st, v), (kind, at, v)
+
+
+def test_an_incremental_writer_viewed_at_its_last_position_by_any_viewer() -> None:
+    """`writer.viewed` at the position the writer last wrote (a seat's delegation: the game
+    unchanged, another seat to act) gives each viewer's tensor made from scratch, in any
+    order of viewers, through battles and hands of every size, and the writer's next write
+    (another state, any viewer) is whole; a writer that never wrote writes all."""
+    states = _states("art-project", {"players": 3}, 2000, seed=5)
+    rng = random.Random(2)
+    for kind in KINDS:
+        lay = layout(states[0], kind)
+        write, buf = lay.incremental_writer(), bytearray(4 * lay.size)
+        view, data = memoryview(buf).cast("f"), memoryview(buf)
+        assert write is not None
+        write.viewed(states[7], 1, view, data)  # (no write yet: all of it)
+        assert bytes(buf) == _scratch(lay, states[7], 1)
+        battles = 0
+        for st in states:
+            v = rng.choice((0, 1, 2, TEAM, PUBLIC))
+            write(st, v, view, data)
+            for _ in range(3):
+                v = rng.choice((0, 1, 2, TEAM, PUBLIC))
+                write.viewed(st, v, view, data)
+                assert bytes(buf) == _scratch(lay, st, v), (kind, v)
+            battles += st.battle is not None
+        assert battles > 5
 
 
 def test_a_buffer_half_written_is_forgotten_for_every_seat() -> None:

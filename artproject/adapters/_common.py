@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -197,8 +197,8 @@ class Packers:
     (the seats' record of the position, `Seated.now`, says which it holds): a kind written
     incrementally has one buffer for every seat in turn, of which a write rewrites only the
     segments whose sources changed since its last (`Layout.incremental_writer`: a seat
-    after another rewrites what the seat sees; a new game from the buffer's first position
-    of the last one); a kind the game writes by its own one-call writer has a buffer a seat,
+    after another rewrites what the seat sees, and at the game's position last written, a
+    delegation's, only that; a new game from the buffer's first position of the last one); a kind the game writes by its own one-call writer has a buffer a seat,
     written whole on zeros; the seat's own segments (seat, delegation) are packed once for
     each seat and delegation. The same bytes as
     `_tensor` from scratch (tests/test_adapters_packed.py compares them over random games
@@ -224,10 +224,12 @@ class Packers:
         caller that copies it or reads it at once (the next position writes over it)."""
         r = seated.now() if record is None else record
         slot = self._slots.get((kind, seat))
-        if slot is None or (slot.seated is not seated and not slot.fits(seated)):
-            slot = self._slot(seated, kind, seat)
+        anew = False
+        if slot is None or slot.seated is not seated:  # (another game: a new one, or a copy)
+            slot = self._fitting(slot, seated, kind, seat)
             if slot is None:  # (a layout whose writers set slices: written as a list)
                 return _tensor(seated, seat, kind)
+            anew = seated.steps < slot.steps  # (a new game, or an earlier position)
         elif slot.record is r and slot.mine[0] == seat:
             return slot.array
         viewer = seated.viewer(seat) if seated.team else seat  # (a player's own eyes)
@@ -235,7 +237,11 @@ class Packers:
             if slot.zeros is not None:  # (a game's own one-call writer: all, on zeros)
                 slot.bytes[:slot.at] = slot.zeros
                 slot.write(seated.game, viewer, slot.view, slot.bytes)
-            elif slot.seated is not seated and seated.steps < slot.steps:  # (a new game)
+            elif slot.record[1] is r[1] and slot.record[0] == r[0]:  # (the game's position
+                # as last written: another seat's, after a delegation, or another delegation)
+                slot.write.viewed(seated.game, viewer, slot.view, slot.bytes)
+                slot.steps = seated.steps
+            elif anew:
                 self._anew(slot, seated, viewer)
             else:
                 slot.write(seated.game, viewer, slot.view, slot.bytes)
@@ -252,6 +258,14 @@ class Packers:
             self._own(slot, seated, mine)
         slot.seated, slot.record = seated, r
         return slot.array
+
+    def _fitting(self, slot: _Slot | None, seated: Seated, kind: str,
+                 seat: int) -> _Slot | None:
+        """The buffer for a seated game other than the one `slot` last held (a new game):
+        `slot` if it serves it, else `_slot`'s."""
+        if slot is not None and slot.fits(seated):
+            return slot
+        return self._slot(seated, kind, seat)
 
     def _slot(self, seated: Seated, kind: str, seat: int) -> _Slot | None:
         """The buffer for `seated`'s `kind` tensors of `seat` from now on: the kind's one
@@ -297,6 +311,9 @@ class Packers:
         slot.bytes[slot.at:], slot.mine = own, mine
 
 
+_NO_RECORD: Final = (-1, None)  # (a buffer's position before its first write: none's)
+
+
 class _Slot:
     """The buffer for one kind of tensor, every seat's in turn (see `Packers`)."""
 
@@ -318,7 +335,7 @@ class _Slot:
         self.start: Any = None  # (`write.save` at its first position of its last game)
         self.steps = 1 << 62  # the seats' steps at the position it holds (none yet)
         self.own: dict[tuple[int, int | None], bytes] = {}  # (own segments' bytes, by `mine`)
-        self.record: tuple[Any, ...] | None = None  # the position the buffer holds
+        self.record: tuple[Any, ...] = _NO_RECORD  # the position the buffer holds
         # the seat whose tensor it holds and the delegation its own segments hold (none yet)
         self.mine: tuple[int | None, Any] = (None, ())
 
