@@ -150,7 +150,8 @@ def spiel_loop(g: Any, steps: int) -> int:
 def pettingzoo_without(game: str, steps: int, parts: tuple[str, ...]) -> int:
     """PettingZoo's `raw_env` loop with `parts` of its step taken out: "tensor" (a zero
     array of the tensor's size handed out instead) and "shaped" (no shaped score worked
-    out, and empty `infos`): what the rest costs."""
+    out, and empty `infos`, kept while the score, all zeros, is unchanged): what the rest
+    costs."""
     from artproject.adapters import _common
     from artproject.adapters import pettingzoo as pz
     from artproject.core.games import game_class
@@ -166,14 +167,17 @@ def pettingzoo_without(game: str, steps: int, parts: tuple[str, ...]) -> int:
         return {"observation": blank.copy(), "action_mask": _common.mask(seated, seat)}
 
     def no_infos(agents: list[str]) -> Callable[[Any], dict[str, dict[str, float]]]:
-        return lambda shaped: {a: {} for a in agents}
+        return lambda shaped: {a: {} for a in agents}  # (at a reset and an end: the
+        # scores below never change)
 
     patches: list[tuple[Any, str, Any]] = []  # (owner, name, stand-in)
     if "tensor" in parts:
         patches.append((pz, "_observe", observe))  # (what `raw_env.last` calls)
     if "shaped" in parts:
+        zero = [0.0] * GAMES[game]["players"]  # (the same list: never a change to show)
         patches += [(pz, "infos_of", no_infos),
-                    (game_class(game), "shaped_score", lambda st: [0.0] * st.num_players()),
+                    (game_class(game), "shaped_score", lambda st: zero),
+                    (game_class(game), "shaped_scorer", lambda st: lambda game: zero),
                     (Seated, "shaped", lambda seated: [0.0] * seated.num_seats())]
     saved = [(owner, name, getattr(owner, name)) for owner, name, _ in patches]
     try:

@@ -96,6 +96,10 @@ class _Agents(AECIterable):  # type: ignore[misc]
 
     def __iter__(self) -> Iterator[str]:
         env, left = self.env, self.max_iter
+        if left >= 1 << 62:  # (AECEnv's default, 2**63, is never reached: not counted)
+            while env.agents:
+                yield env.agent_selection
+            return
         while env.agents and left > 0:
             left -= 1
             yield env.agent_selection
