@@ -198,8 +198,9 @@ class Packers:
     incrementally has one buffer for every seat in turn, of which a write rewrites only the
     segments whose sources changed since its last (`Layout.incremental_writer`: a seat
     after another rewrites what the seat sees, and at the game's position last written, a
-    delegation's, only that; a new game from the buffer's first position of the last one); a kind the game writes by its own one-call writer has a buffer a seat,
-    written whole on zeros; the seat's own segments (seat, delegation) are packed once for
+    delegation's, only that; a new game from the buffer's first position of the last one);
+    a kind the game writes by its own one-call writer has a buffer a seat, written whole
+    on zeros; the seat's own segments (seat, delegation) are packed once for
     each seat and delegation. The same bytes as
     `_tensor` from scratch (tests/test_adapters_packed.py compares them over random games
     of both games, every seat and kind, the seats asked in turn and out of turn). A game
