@@ -44,6 +44,14 @@ def _scratch(lay: Any, st: Any, viewer: int) -> bytes:
     return np.asarray(lay.tensor(st, viewer), dtype=np.float32).tobytes()
 
 
+def _incremental(lay: Any) -> tuple[Any, bytearray, memoryview, memoryview]:
+    """A new incremental writer of `lay` and a buffer of its own: (writer, the buffer, it
+    as float32 numbers, it as bytes)."""
+    write, buf = lay.incremental_writer(), bytearray(4 * lay.size)
+    assert write is not None
+    return write, buf, memoryview(buf).cast("f"), memoryview(buf)
+
+
 @pytest.mark.parametrize(("game", "options"), GAMES)
 def test_a_layout_written_in_place_is_the_tensor_made_from_scratch(
         game: str, options: dict[str, Any]) -> None:
@@ -574,8 +582,7 @@ def test_an_incremental_writer_gives_the_tensor_made_from_scratch(
     for kind in KINDS:
         lay = layout(states[0], kind)
         for v in [*range(players), TEAM, PUBLIC]:
-            write, buf = lay.incremental_writer(), bytearray(4 * lay.size)
-            view, data = memoryview(buf).cast("f"), memoryview(buf)
+            write, buf, view, data = _incremental(lay)
             order = [i for i in range(len(states)) if rng.random() < 0.7]
             order += rng.sample(range(len(states)), 60)
             for i in order:
@@ -589,8 +596,7 @@ def test_an_incremental_writer_s_saved_position_put_back() -> None:
     a viewer other than the last one's is written whole."""
     states = _states("art-project", {"players": 3}, 300, seed=5)
     lay = layout(states[0], "observation")
-    write, buf = lay.incremental_writer(), bytearray(4 * lay.size)
-    view, data = memoryview(buf).cast("f"), memoryview(buf)
+    write, buf, view, data = _incremental(lay)
     write(states[0], 1, view, data)
     saved = write.save(data)  # type: ignore[attr-defined]
     for i in range(1, 120):
@@ -681,8 +687,7 @@ def test_an_incremental_writer_sees_a_source_changed_in_place() -> None:
     lay = Layout("observation", segs)
     st = SimpleNamespace(n=1, row=[0, 1, 2, 3], pick=2, marks=[1], grid=[[0, 1], [2]],
                          box=None, row3=[1, 2, 3])
-    write, buf = lay.incremental_writer(), bytearray(4 * lay.size)
-    view, data = memoryview(buf).cast("f"), memoryview(buf)
+    write, buf, view, data = _incremental(lay)
 
     def check(step: str) -> None:
         write(st, 1, view, data)
@@ -764,8 +769,7 @@ def test_an_incremental_writer_sees_each_of_the_art_project_s_facts_change() -> 
     for kind in KINDS:
         lay = layout(states[0], kind)
         for v in (0, 2, TEAM, PUBLIC):
-            write, buf = lay.incremental_writer(), bytearray(4 * lay.size)
-            view, data = memoryview(buf).cast("f"), memoryview(buf)
+            write, buf, view, data = _incremental(lay)
             for _ in range(150):
                 st = rng.choice(states)
                 write(st, v, view, data)
@@ -791,9 +795,7 @@ def test_an_incremental_writer_changes_viewer_between_any_two_states() -> None:
     rng = random.Random(8)
     for kind in KINDS:
         lay = layout(states[0], kind)
-        write, buf = lay.incremental_writer(), bytearray(4 * lay.size)
-        view, data = memoryview(buf).cast("f"), memoryview(buf)
-        assert write is not None
+        write, buf, view, data = _incremental(lay)
         at = rng.randrange(len(states))
         for _ in range(600):
             at = max(0, min(len(states) - 1, at + rng.choice((-1, 1, 1, 1, 7))))
@@ -811,15 +813,14 @@ def test_an_incremental_writer_viewed_at_its_last_position_by_any_viewer() -> No
     rng = random.Random(2)
     for kind in KINDS:
         lay = layout(states[0], kind)
-        write, buf = lay.incremental_writer(), bytearray(4 * lay.size)
-        view, data = memoryview(buf).cast("f"), memoryview(buf)
-        assert write is not None
+        write, buf, view, data = _incremental(lay)
         write.viewed(states[7], 1, view, data)  # (no write yet: all of it)
         assert bytes(buf) == _scratch(lay, states[7], 1)
         battles = 0
         for st in states:
             v = rng.choice((0, 1, 2, TEAM, PUBLIC))
             write(st, v, view, data)
+            assert bytes(buf) == _scratch(lay, st, v), (kind, v)
             for _ in range(3):
                 v = rng.choice((0, 1, 2, TEAM, PUBLIC))
                 write.viewed(st, v, view, data)
