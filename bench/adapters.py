@@ -167,8 +167,8 @@ def pettingzoo_without(game: str, steps: int, parts: tuple[str, ...]) -> int:
         return {"observation": blank.copy(), "action_mask": _common.mask(seated, seat)}
 
     def no_infos(agents: list[str]) -> Callable[[Any], dict[str, dict[str, float]]]:
-        return lambda shaped: {a: {} for a in agents}  # (at a reset and an end: the
-        # scores below never change)
+        # (made at a reset and an end only: the scores below never change)
+        return lambda shaped: {a: {} for a in agents}
 
     patches: list[tuple[Any, str, Any]] = []  # (owner, name, stand-in)
     if "tensor" in parts:

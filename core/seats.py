@@ -199,9 +199,7 @@ class Seated:
         st = self.game
         legal = st.legal_cache  # (read, never changed: legal_actions() would copy it)
         if legal is None:
-            st.legal_actions()  # (which sets it)
-            legal = st.legal_cache
-            assert legal is not None
+            legal = st.legal_actions()
         owners = self._owners
         key = tuple(legal)  # (the same actions come round again: what they give is kept)
         got = owners[3].get(key)

@@ -349,8 +349,7 @@ def _incremental_lines(lay: Layout, space: dict[str, Any],
                                       f"[{', '.join(['NEW'] * members[0][0].shape[0])}]"
                                       if source.keep == ROWS else "NEW")
             viewed += _viewer_lines(f"g{j}", first, source, members, lines, space)
-        if _reads_viewer(lines) and (source.keep != ROWS or _reads_viewer(
-                [f"_ = {source.expr}"])):  # (else set again from the kept rows)
+        if _reads_viewer(lines) and not _from_kept_rows(source):
             again += lines
         out += lines
     return cells, out, viewed, again
@@ -358,8 +357,8 @@ def _incremental_lines(lay: Layout, space: dict[str, Any],
 
 def _sourceless_lines(s: Segment, at: int, i: int, cells: dict[str, str],
                       space: dict[str, Any]) -> list[str]:
-    """A segment without a declared source: plain numbers compared by their own value (a
-    cell of their own), else cleared and set every time."""
+    """A segment without a source: plain numbers compared by their own value (a cell of
+    their own), else cleared and set every time."""
     read = getattr(s.write, "read", None)
     if read is None:
         return _clear_lines([(at, s.size)], space) + _set_lines(s, at, i, space)
@@ -370,16 +369,19 @@ def _sourceless_lines(s: Segment, at: int, i: int, cells: dict[str, str],
 def _viewer_lines(cell: str, first: str, source: Source,
                   members: list[tuple[Segment, int, int]], lines: list[str],
                   space: dict[str, Any]) -> list[str]:
-    """What a change of viewer does to one source's segments (nothing when none of their
-    lines reads the viewer): a source of rows (not read with the viewer) sets again, from
-    its kept rows, the segments whose row lines read it, cleared first (a player's own
-    row, not what every viewer sees); any other source's segments are cleared and its
-    cell set as before a first write (all written again below)."""
+    """What a change of viewer does to one source's segments: nothing if no line reads
+    it; rows whose lines read it set again from the kept ones (`_from_kept_rows`); else
+    all cleared, the cell as before a first write (all written again below)."""
     if not _reads_viewer(lines):
         return []
-    if source.keep == ROWS and not _reads_viewer([f"_ = {source.expr}"]):
+    if _from_kept_rows(source):
         return _rows_viewer_lines(cell, members, space)
     return [f"{cell} = {first}", *_clear_lines([(at, s.size) for s, at, _ in members], space)]
+
+
+def _from_kept_rows(source: Source) -> bool:
+    """A source of rows not read with the viewer: set again from its kept rows."""
+    return source.keep == ROWS and not _reads_viewer([f"_ = {source.expr}"])
 
 
 def _rows_viewer_lines(cell: str, members: list[tuple[Segment, int, int]],
