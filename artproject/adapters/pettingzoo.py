@@ -178,10 +178,14 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         self.truncations = no.copy()
         if self.shaped:
             self._potential = Potential(self.seated.num_seats())
-        self._score = self.seated.game.shaped_scorer()  # (the game's, asked every step)
-        self._shown = self.seated.shaped()  # (the shaped score the infos show)
+        s = self.seated
+        self._score = s.game.shaped_scorer()  # (the game's, asked every step)
+        cur = s.current()
+        # the shaped score the infos show, read as `step` reads it: the game's scorer in play
+        # (the seats' `shaped` works it out the long way, 8k instructions, a ninth of a reset)
+        self._shown = self._score(s.game) if cur >= 0 else s.shaped()
         self.infos = self._infos(self._shown)
-        self.agent_selection = self.possible_agents[self.seated.current()]
+        self.agent_selection = self.possible_agents[cur]
 
     def observe(self, agent: str) -> dict[str, Any]:
         return observe(self.seated, self._index[agent], self._packers)
