@@ -453,7 +453,11 @@ def main() -> None:
                          "and through PettingZoo's raw_env (a step: a decision)")
     ap.add_argument("--digest", action="store_true",
                     help="print a digest of all the adapters hand out in seeded play")
+    ap.add_argument("--seats", choices=("players", "team"), default="players",
+                    help="The A.R.T. Project's seating: a seat a player (default) or its own "
+                         "default, one seat for the team")
     args = ap.parse_args()
+    GAMES["art-project"]["seats"] = args.seats
     if args.digest:
         print(digest())
         return
@@ -477,9 +481,11 @@ def main() -> None:
     for game in games:
         got = measure(game, args.steps, args.rounds, args.parts, args.floors, args.full)
         base = statistics.median(got["engine"])
+        seats = GAMES[game].get("seats")
+        label = f"{game}, seats={seats}" if seats else game
         for name, rates in got.items():
             mid = statistics.median(rates)
-            print(f"| {game} | {name} | {mid:,.0f} | {min(rates):,.0f}-{max(rates):,.0f} | "
+            print(f"| {label} | {name} | {mid:,.0f} | {min(rates):,.0f}-{max(rates):,.0f} | "
                   f"{base / mid:.1f}x |")
 
 
