@@ -29,6 +29,10 @@ from artproject import Action, dumps, new_game
 from artproject.core.aow.bots import heuristic_policy
 
 Recorded = tuple[int, list[Action]]  # seed, actions
+# the rounds' figures, one a round: ours by team size (µs a decision, decisions a game), the
+# peers' by figure, team size and peer (µs a step)
+Runs = dict[int, list[tuple[float, float]]]
+Theirs = dict[tuple[str, int, str], list[float]]
 
 
 def play_random(players: int, games: int, seed: int) -> int:
@@ -82,15 +86,18 @@ def _ratios(ours: list[float], theirs: list[float]) -> str:
     return _spread([a / b for a, b in zip(ours, theirs, strict=True)])
 
 
-def compare(players: list[int], games: int, rounds: int, others: list[tuple[str, Any]]) -> None:
-    """The table: each team size's replays and playouts, then each peer's, round by round."""
+def _measure(players: list[int], games: int, rounds: int,
+             others: list[tuple[str, Any]]) -> tuple[Runs, Runs, Theirs]:
+    """Each team size's replays and playouts, then each peer's for as many steps, round by
+    round, after a warm-up: the heuristic replays' figures, the random playouts' and the
+    peers'."""
     recorded = {n: record(n, games, 1) for n in players}
     for n in players:  # warm up: rules, templates, interned actions
         replays(n, recorded[n])
         playouts(n, games // 4 + 1, 999)
-    heur: dict[int, list[tuple[float, float]]] = {n: [] for n in players}
-    rand: dict[int, list[tuple[float, float]]] = {n: [] for n in players}
-    theirs: dict[tuple[str, int, str], list[float]] = {}
+    heur: Runs = {n: [] for n in players}
+    rand: Runs = {n: [] for n in players}
+    theirs: Theirs = {}
     for r in range(rounds):
         for n in players:
             for fig, runs, run in (("heuristic", heur, lambda n=n: replays(n, recorded[n])),
@@ -99,6 +106,13 @@ def compare(players: list[int], games: int, rounds: int, others: list[tuple[str,
                 steps = int(games * runs[n][-1][1])
                 for name, game in others:
                     theirs.setdefault((fig, n, name), []).append(openspiel_run(game, steps, r))
+    return heur, rand, theirs
+
+
+def _print_table(players: list[int], games: int, rounds: int, others: list[tuple[str, Any]],
+                 heur: Runs, rand: Runs, theirs: Theirs) -> None:
+    """Print what `_measure` measured: a row for each figure and team size, medians and ranges
+    over the rounds, then each peer's µs a step over all rounds."""
     print(f"Art of War, µs a decision (median (range) of {rounds} interleaved rounds, "
           f"{games} games a cell, set-up included; {engine.clock.__name__}), and as a ratio "
           "to each OpenSpiel game's step in the same rounds:")
@@ -114,6 +128,11 @@ def compare(players: list[int], games: int, rounds: int, others: list[tuple[str,
     for name, _ in others:
         per_step = [t for (_, _, o), ts in theirs.items() if o == name for t in ts]
         print(f"  OpenSpiel {name}: {_spread(per_step)} µs per step over all rounds")
+
+
+def compare(players: list[int], games: int, rounds: int, others: list[tuple[str, Any]]) -> None:
+    """The table: each team size's replays and playouts, then each peer's, round by round."""
+    _print_table(players, games, rounds, others, *_measure(players, games, rounds, others))
 
 
 def profile(players: list[int], games: int) -> None:

@@ -239,6 +239,53 @@ def _count_one(games: int, other: str) -> list[tuple[float, float]]:
             for k, d in enumerate(decisions)]
 
 
+def profile(games: int) -> None:
+    """cProfile over the bot's games at every team size: where the time goes, by function."""
+    import cProfile
+    import pstats
+
+    prof = cProfile.Profile()
+    for players in TEAMS:
+        prof.runcall(bot_games, games, players)
+    pstats.Stats(prof).strip_dirs().sort_stats("tottime").print_stats(25)
+
+
+def _team_line(players: int,
+               runs: list[tuple[float, float, int, int, list[list[Any]]]]) -> None:
+    """Print a team size's line from its rounds' `bot_games`: games a second, decisions a
+    game, and a decision's time in all, the engine's and the bot's, medians of the rounds."""
+    per = [(w / d * 1e6, e / d * 1e6, g / w) for w, e, g, d, _ in runs]
+    w_us = statistics.median(p[0] for p in per)
+    e_us = statistics.median(p[1] for p in per)
+    ratio = statistics.median((p[0] - p[1]) / p[1] for p in per)
+    _, _, games, decisions, _ = runs[0]
+    print(f"  {players} player(s): {statistics.median(p[2] for p in per):4.0f} games/s, "
+          f"{decisions / games:3.0f} decisions a game; per decision {w_us:5.1f} us in all, "
+          f"the engine {e_us:4.1f} us, the bot {w_us - e_us:5.1f} us: "
+          f"bot/engine {ratio:.2f}x")
+
+
+def timings(games: int, rounds: int, digest: bool) -> None:
+    """The timed figures (see the module's text): each team size's line (see `_team_line`),
+    then all team sizes together; with `digest`, a SHA-256 of every game's actions (the first
+    round's), in order."""
+    h = hashlib.sha256()
+    total = [0.0, 0.0, 0, 0]
+    print(f"heuristic games, every board, easy and hard, {games} games a cell, one core "
+          f"(median of {rounds} rounds):")
+    for players in TEAMS:
+        runs = [bot_games(games, players) for _ in range(rounds)]
+        _team_line(players, runs)
+        for w, e, g, d, _ in runs:
+            total = [total[0] + w, total[1] + e, total[2] + g, total[3] + d]
+        for actions in runs[0][4]:
+            h.update(("|".join(map(str, actions)) + "\n").encode())
+    w, e, g, d = total
+    print(f"  all: {g / w:.0f} games/s; bot/engine {(w - e) / e:.2f}x")
+    if digest:
+        print(f"  digest of every decision: {h.hexdigest()}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=10, help="games a cell (default: 10)")
@@ -266,37 +313,9 @@ def main() -> None:
         return
     bot_games(1, 2)  # warm up: templates, tables, interned actions
     if args.profile:
-        import cProfile
-        import pstats
-
-        prof = cProfile.Profile()
-        for players in TEAMS:
-            prof.runcall(bot_games, args.games, players)
-        pstats.Stats(prof).strip_dirs().sort_stats("tottime").print_stats(25)
+        profile(args.games)
         return
-    h = hashlib.sha256()
-    total = [0.0, 0.0, 0, 0]
-    print(f"heuristic games, every board, easy and hard, {args.games} games a cell, one core "
-          f"(median of {args.rounds} rounds):")
-    for players in TEAMS:
-        runs = [bot_games(args.games, players) for _ in range(args.rounds)]
-        per = [(w / d * 1e6, e / d * 1e6, g / w) for w, e, g, d, _ in runs]
-        w_us = statistics.median(p[0] for p in per)
-        e_us = statistics.median(p[1] for p in per)
-        ratio = statistics.median((p[0] - p[1]) / p[1] for p in per)
-        _, _, games, decisions, played = runs[0]
-        print(f"  {players} player(s): {statistics.median(p[2] for p in per):4.0f} games/s, "
-              f"{decisions / games:3.0f} decisions a game; per decision {w_us:5.1f} us in all, "
-              f"the engine {e_us:4.1f} us, the bot {w_us - e_us:5.1f} us: "
-              f"bot/engine {ratio:.2f}x")
-        for w, e, g, d, _ in runs:
-            total = [total[0] + w, total[1] + e, total[2] + g, total[3] + d]
-        for actions in played:
-            h.update(("|".join(map(str, actions)) + "\n").encode())
-    w, e, g, d = total
-    print(f"  all: {g / w:.0f} games/s; bot/engine {(w - e) / e:.2f}x")
-    if args.digest:
-        print(f"  digest of every decision: {h.hexdigest()}")
+    timings(args.games, args.rounds, args.digest)
 
 
 if __name__ == "__main__":

@@ -164,6 +164,46 @@ def war_main(players: list[int], games: int, dry_run: bool) -> None:
         print(f"OpenSpiel {p}: {y:,.0f} instructions per step (random playouts)")
 
 
+def project_main(cells: list[tuple[str, int]], games: int, random_games: int,
+                 dry_run: bool) -> None:
+    """The A.R.T. Project's counts (see the module's text)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        rec = Path(tmp) / "games.pickle"
+        recorded = {c: [(m, n, d, s, [str(a) for a in acts])
+                        for m, n, d, s, acts in record(c[0], c[1], "medium", games, 1)]
+                    for c in cells}
+        rec.write_bytes(pickle.dumps(recorded))
+        steps, totals = grind(__file__, ["--child", str(rec), "--random", str(random_games)],
+                              dry_run)
+    if dry_run:
+        print(f"decisions counted (no valgrind): {' '.join(map(str, steps))}")
+        return
+    project_table(cells, games, random_games, steps, totals)
+
+
+def project_table(cells: list[tuple[str, int]], games: int, random_games: int,
+                  steps: list[int], totals: list[int]) -> None:
+    """Print The A.R.T. Project's counts: each cell's instructions a decision, the random
+    playouts' and each peer's a step, from `child`'s steps and callgrind's dumps."""
+    # dump 1 is the start-up and warm-up; then one a cell, the random playouts, each peer's
+    per = [ir / st for ir, st in zip(totals[1:], steps, strict=False)]
+    peers = {name: x for name, x in zip(PEERS, per[len(cells) + 1:], strict=False)}
+    print(f"instructions per decision (callgrind, {games} recorded heuristic games a cell, "
+          f"set-up included; Medium), and as a ratio to each peer's instructions per step:")
+    print("| board | players | decisions a game | instructions a decision |"
+          + "".join(f" x {p} |" for p in peers))
+    print("|" + " --- |" * (4 + len(peers)))
+    for (m, n), x, st in zip(cells, per, steps, strict=False):
+        print(f"| {m} | {n} | {st / games:.0f} | {x:,.0f} |"
+              + "".join(f" {x / y:.2f} |" for y in peers.values()))
+    x = per[len(cells)]
+    print(f"random playouts, japan 2 players ({random_games} games, "
+          f"{steps[len(cells)] / random_games:.1f} decisions a game): {x:,.0f} per step"
+          + "".join(f"; x {p} {x / y:.2f}" for p, y in peers.items()))
+    for p, y in peers.items():
+        print(f"OpenSpiel {p}: {y:,.0f} instructions per step (random playouts)")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--cells", nargs="*", default=["japan:2"], metavar="MISSION[:PLAYERS]",
@@ -186,39 +226,10 @@ def main() -> None:
     if args.game == "art-of-war":
         war_main([int(x) for x in args.players.split(",")], args.games or 100, args.dry_run)
         return
-    args.games = args.games or 10
     if args.child:
         child(args.child, args.random)
         return
-    cells = parse_cells(args.cells)
-    with tempfile.TemporaryDirectory() as tmp:
-        rec = Path(tmp) / "games.pickle"
-        recorded = {c: [(m, n, d, s, [str(a) for a in acts])
-                        for m, n, d, s, acts in record(c[0], c[1], "medium", args.games, 1)]
-                    for c in cells}
-        rec.write_bytes(pickle.dumps(recorded))
-        steps, totals = grind(__file__, ["--child", str(rec), "--random", str(args.random)],
-                              args.dry_run)
-    if args.dry_run:
-        print(f"decisions counted (no valgrind): {' '.join(map(str, steps))}")
-        return
-    # dump 1 is the start-up and warm-up; then one a cell, the random playouts, each peer's
-    per = [ir / st for ir, st in zip(totals[1:], steps, strict=False)]
-    peers = {name: x for name, x in zip(PEERS, per[len(cells) + 1:], strict=False)}
-    print(f"instructions per decision (callgrind, {args.games} recorded heuristic games a cell, "
-          f"set-up included; Medium), and as a ratio to each peer's instructions per step:")
-    print("| board | players | decisions a game | instructions a decision |"
-          + "".join(f" x {p} |" for p in peers))
-    print("|" + " --- |" * (4 + len(peers)))
-    for (m, n), x, st in zip(cells, per, steps, strict=False):
-        print(f"| {m} | {n} | {st / args.games:.0f} | {x:,.0f} |"
-              + "".join(f" {x / y:.2f} |" for y in peers.values()))
-    x = per[len(cells)]
-    print(f"random playouts, japan 2 players ({args.random} games, "
-          f"{steps[len(cells)] / args.random:.1f} decisions a game): {x:,.0f} per step"
-          + "".join(f"; x {p} {x / y:.2f}" for p, y in peers.items()))
-    for p, y in peers.items():
-        print(f"OpenSpiel {p}: {y:,.0f} instructions per step (random playouts)")
+    project_main(parse_cells(args.cells), args.games or 10, args.random, args.dry_run)
 
 
 if __name__ == "__main__":

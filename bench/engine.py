@@ -39,6 +39,10 @@ from artproject.core.art.loader import shipped_missions
 from artproject.simulate import play
 
 Recorded = tuple[str, int, str, int, list[Action]]  # mission, players, difficulty, seed, actions
+# the full-length rounds' figures, one a round: ours by cell (µs a decision, decisions a game),
+# the peers' by cell and peer (µs a step)
+Ours = dict[tuple[str, int], list[tuple[float, float]]]
+Theirs = dict[tuple[tuple[str, int], str], list[float]]
 TEAMS = (1, 2, 4, 6)
 PEERS = ("python_kuhn_poker", "hearts")
 clock: Callable[[], float] = time.process_time
@@ -155,20 +159,28 @@ def _spread(xs: Sequence[float], fmt: str = ".2f") -> str:
     return f"{statistics.median(xs):{fmt}} ({min(xs):{fmt}}-{max(xs):{fmt}})"
 
 
-def full_length(cells: list[tuple[str, int]], games: int, rounds: int,
-                others: list[tuple[str, Any]]) -> None:
-    """The full-length table: every cell, ours then each peer's, in interleaved rounds."""
+def _full_length_rounds(cells: list[tuple[str, int]], games: int, rounds: int,
+                        others: list[tuple[str, Any]]) -> tuple[Ours, Theirs]:
+    """Every cell's recorded games replayed, then each peer's random playouts for as many
+    steps, round by round, after a warm-up: our figures and the peers'."""
     recorded = {c: record(c[0], c[1], "medium", games, 1) for c in cells}
     for rec in recorded.values():
         replays(rec)  # warm up: templates, tables, interned actions
-    ours: dict[tuple[str, int], list[tuple[float, float]]] = {c: [] for c in cells}
-    theirs: dict[tuple[tuple[str, int], str], list[float]] = {}
+    ours: Ours = {c: [] for c in cells}
+    theirs: Theirs = {}
     for r in range(rounds):
         for c in cells:
             ours[c].append(replays(recorded[c]))
             for name, game in others:
                 steps = int(len(recorded[c]) * ours[c][-1][1])
                 theirs.setdefault((c, name), []).append(openspiel_run(game, steps, r))
+    return ours, theirs
+
+
+def _full_length_table(cells: list[tuple[str, int]], games: int, rounds: int,
+                       others: list[tuple[str, Any]], ours: Ours, theirs: Theirs) -> None:
+    """Print what `_full_length_rounds` measured: a row a cell, medians and ranges over the
+    rounds, then each peer's µs a step over all rounds."""
     print(f"full-length games (recorded heuristic games replayed through legal_actions + apply, "
           f"set-up included; Medium; {games} games a cell; median (range) of {rounds} "
           f"interleaved rounds; {clock.__name__}):")
@@ -187,6 +199,13 @@ def full_length(cells: list[tuple[str, int]], games: int, rounds: int,
     for name, _ in others:
         per_step = [t for (c, n), ts in theirs.items() if n == name for t in ts]
         print(f"  OpenSpiel {name}: {_spread(per_step)} us per step over all rounds")
+
+
+def full_length(cells: list[tuple[str, int]], games: int, rounds: int,
+                others: list[tuple[str, Any]]) -> None:
+    """The full-length table: every cell, ours then each peer's, in interleaved rounds."""
+    _full_length_table(cells, games, rounds, others,
+                       *_full_length_rounds(cells, games, rounds, others))
 
 
 def random_playouts(games: int, rounds: int, others: list[tuple[str, Any]]) -> None:

@@ -32,6 +32,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -110,6 +111,94 @@ def _fmt(xs: list[float], scale: float = 1e3, unit: str = " ms") -> str:
             f"({min(xs) * scale:.1f}-{max(xs) * scale:.1f})")
 
 
+@dataclass
+class Figures:
+    """What the rounds measured: each measure's figures, one a round, in seconds (CPU time or
+    the wall clock, as asked; the digests always CPU time), and what Art of War's loads did."""
+
+    times: dict[str, list[float]]  # each command's
+    ratios: dict[str, list[float]]  # each command's time over `python -c pass`'s, same round
+    imports: list[float] = field(default_factory=list)  # the six missions' process: imports
+    loads: list[float] = field(default_factory=list)  # the six missions' process: loads
+    war_imports: list[float] = field(default_factory=list)  # Art of War's process: imports
+    war_loads: list[float] = field(default_factory=list)  # Art of War's process: loads
+    # Art of War's process: hashing the engine's code (core/cache.py's key)
+    digests: list[float] = field(default_factory=list)
+    # whether Art of War's load built the grammar; what it imported
+    grammar: set[str] = field(default_factory=set)
+
+
+def _warm_up(cmds: dict[str, list[str]], cpu: bool) -> None:
+    """Each process once, its times not kept: it warms the OS's file cache, the .pyc files and
+    the compiled-rules cache."""
+    for cmd in cmds.values():
+        _run(cmd, _env(False), cpu)
+    _run([sys.executable, "-P", "-c", LOAD], _env(False), cpu)
+    _run([sys.executable, "-P", "-c", LOAD_WAR], _env(False), cpu)
+
+
+def _commands_round(cmds: dict[str, list[str]], r: int, cold: bool, cpu: bool,
+                    figs: Figures) -> None:
+    """Round `r` of the commands, each going first by turns: their times, and their ratios
+    to `python -c pass`'s."""
+    got: dict[str, float] = {}
+    order = list(cmds)
+    order = order[r % len(order):] + order[:r % len(order)]  # each goes first by turns
+    for name in order:
+        got[name] = _run(cmds[name], _env(cold), cpu)[0]
+    for name in cmds:
+        figs.times[name].append(got[name])
+        figs.ratios[name].append(got[name] / got["python -c pass"])
+
+
+def _loads_round(cold: bool, cpu: bool, figs: Figures) -> None:
+    """A round of the two loading processes, the six missions' then Art of War's, each
+    timing its imports and its loads from inside."""
+    out = _run([sys.executable, "-P", "-c", LOAD], _env(cold), cpu)[1].split()
+    wall_i, wall_l, cpu_i, cpu_l = map(float, out)
+    figs.imports.append(cpu_i if cpu else wall_i)
+    figs.loads.append(cpu_l if cpu else wall_l)
+    out = _run([sys.executable, "-P", "-c", LOAD_WAR], _env(cold), cpu)[1].split()
+    wall_i, wall_l, cpu_i, cpu_l, cpu_digest = map(float, out[:5])
+    figs.war_imports.append(cpu_i if cpu else wall_i)
+    figs.war_loads.append(cpu_l if cpu else wall_l)
+    figs.digests.append(cpu_digest)
+    figs.grammar.add(f"lark {'imported' if out[5] == '1' else 'not imported'} by the imports, "
+                     f"Lark's grammar {'built' if out[6] == '1' else 'not built'} by the loads, "
+                     f"which imported {out[7]}")
+
+
+def _measure(cmds: dict[str, list[str]], rounds: int, cold: bool, cpu: bool) -> Figures:
+    """Every process once to warm up, then `rounds` interleaved rounds: the commands, then
+    the two loading processes."""
+    figs = Figures({k: [] for k in cmds}, {k: [] for k in cmds})
+    _warm_up(cmds, cpu)
+    for r in range(rounds):
+        _commands_round(cmds, r, cold, cpu, figs)
+        _loads_round(cold, cpu, figs)
+    return figs
+
+
+def _report(cmds: dict[str, list[str]], figs: Figures, rounds: int, cold: bool,
+            cpu: bool) -> None:
+    """Print the figures: a table of the commands, then a line for each loading process."""
+    clock = "CPU time" if cpu else "wall clock"
+    state = ("off" if os.environ.get("ARTPROJECT_CACHE", "").lower() in ("off", "0", "no", "false")
+             else "cold (empty)" if cold else "warm")
+    print(f"fresh processes, {rounds} interleaved rounds, {clock}, median (range); "
+          f"compiled-rules cache {state}; bytecode kept in __pycache__:")
+    print("| command | time | x python -c pass (same round) |")
+    print("| --- | --- | --- |")
+    for name in cmds:
+        print(f"| `{name}` | {_fmt(figs.times[name])} | {_fmt(figs.ratios[name], 1, 'x')} |")
+    print(f"a fresh process loading all six shipped missions: imports (artproject.new_game, the "
+          f"loader) {_fmt(figs.imports)}, then the six loads {_fmt(figs.loads)}")
+    print(f"a fresh process loading Art of War's rules and its shipped variant: imports (its "
+          f"new_game, the loader) {_fmt(figs.war_imports)}, then the two loads "
+          f"{_fmt(figs.war_loads)}, of which hashing the engine's code (the cache's key, once a "
+          f"process, CPU time) {_fmt(figs.digests)} ({'; '.join(sorted(figs.grammar))})")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=15)
@@ -119,54 +208,8 @@ def main() -> None:
     args = ap.parse_args()
     cpu = args.clock == "cpu"
     cmds = _cmds()
-    times: dict[str, list[float]] = {k: [] for k in cmds}
-    ratios: dict[str, list[float]] = {k: [] for k in cmds}
-    imports: list[float] = []
-    loads: list[float] = []
-    war_imports: list[float] = []
-    war_loads: list[float] = []
-    digests: list[float] = []  # CPU time hashing the engine's code (core/cache.py's key)
-    grammar: set[str] = set()  # whether Art of War's load built the grammar; what it imported
-    for cmd in cmds.values():  # warm the OS's file cache, the .pyc files, the cache
-        _run(cmd, _env(False), cpu)
-    _run([sys.executable, "-P", "-c", LOAD], _env(False), cpu)
-    _run([sys.executable, "-P", "-c", LOAD_WAR], _env(False), cpu)
-    for r in range(args.rounds):
-        got: dict[str, float] = {}
-        order = list(cmds)
-        order = order[r % len(order):] + order[:r % len(order)]  # each goes first by turns
-        for name in order:
-            got[name] = _run(cmds[name], _env(args.cold_cache), cpu)[0]
-        for name in cmds:
-            times[name].append(got[name])
-            ratios[name].append(got[name] / got["python -c pass"])
-        out = _run([sys.executable, "-P", "-c", LOAD], _env(args.cold_cache), cpu)[1].split()
-        wall_i, wall_l, cpu_i, cpu_l = map(float, out)
-        imports.append(cpu_i if cpu else wall_i)
-        loads.append(cpu_l if cpu else wall_l)
-        out = _run([sys.executable, "-P", "-c", LOAD_WAR], _env(args.cold_cache), cpu)[1].split()
-        wall_i, wall_l, cpu_i, cpu_l, cpu_digest = map(float, out[:5])
-        war_imports.append(cpu_i if cpu else wall_i)
-        war_loads.append(cpu_l if cpu else wall_l)
-        digests.append(cpu_digest)
-        grammar.add(f"lark {'imported' if out[5] == '1' else 'not imported'} by the imports, "
-                    f"Lark's grammar {'built' if out[6] == '1' else 'not built'} by the loads, "
-                    f"which imported {out[7]}")
-    clock = "CPU time" if cpu else "wall clock"
-    state = ("off" if os.environ.get("ARTPROJECT_CACHE", "").lower() in ("off", "0", "no", "false")
-             else "cold (empty)" if args.cold_cache else "warm")
-    print(f"fresh processes, {args.rounds} interleaved rounds, {clock}, median (range); "
-          f"compiled-rules cache {state}; bytecode kept in __pycache__:")
-    print("| command | time | x python -c pass (same round) |")
-    print("| --- | --- | --- |")
-    for name in cmds:
-        print(f"| `{name}` | {_fmt(times[name])} | {_fmt(ratios[name], 1, 'x')} |")
-    print(f"a fresh process loading all six shipped missions: imports (artproject.new_game, the "
-          f"loader) {_fmt(imports)}, then the six loads {_fmt(loads)}")
-    print(f"a fresh process loading Art of War's rules and its shipped variant: imports (its "
-          f"new_game, the loader) {_fmt(war_imports)}, then the two loads {_fmt(war_loads)}, "
-          f"of which hashing the engine's code (the cache's key, once a process, CPU time) "
-          f"{_fmt(digests)} ({'; '.join(sorted(grammar))})")
+    figs = _measure(cmds, args.rounds, args.cold_cache, cpu)
+    _report(cmds, figs, args.rounds, args.cold_cache, cpu)
 
 
 if __name__ == "__main__":
