@@ -197,7 +197,7 @@ def test_the_bot_finds_the_cities_whose_fall_loses() -> None:
     ("adapters.py", ["--game", "art-of-war", "--steps", "300", "--rounds", "1", "--parts"],
      "| art-of-war | gymnasium, a decision, reseeded every game |"),
     ("adapters.py", ["--game", "art-project", "--steps", "300", "--rounds", "1", "--full"],
-     "| art-project | gymnasium, heuristic games replayed |"),
+     "| art-project, seats=players | gymnasium, heuristic games replayed |"),
     ("ai.py", ["--steps", "200", "--rounds", "1", "--batch", "8"],
      "| batched Art of War, 8 games a call, 2 players: inside step |"),
 ])
@@ -234,6 +234,33 @@ def test_adapters_bench_parts_take_their_parts_out(game: str,
     assert len(written) <= 1  # (the first, for the tensor's size)
     assert pz._observe is observe
     assert bench.pettingzoo(game, 60) >= 60 and len(written) > 30
+
+
+def test_adapters_bench_measures_the_seating_it_is_given(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """`bench/adapters.py --seats team` measures The A.R.T. Project with one seat for the
+    team (every loop reads the bench's GAMES), a seat a player without it; the table's
+    game column names the seating."""
+    from artproject.adapters.pettingzoo import raw_env
+
+    monkeypatch.syspath_prepend(str(ROOT / "bench"))
+    import adapters as bench  # type: ignore[import-not-found]
+
+    monkeypatch.setitem(bench.GAMES, "art-project", dict(bench.GAMES["art-project"]))
+    agents: list[list[str]] = []
+
+    def measure(game: str, *args: object) -> dict[str, list[float]]:
+        agents.append(raw_env(game=game, **bench.GAMES[game]).possible_agents)
+        return {"engine": [2.0], "pettingzoo raw_env": [1.0]}
+
+    monkeypatch.setattr(bench, "measure", measure)
+    for seats, want in (["team"], ["team_0"]), ([], ["player_0", "player_1"]):
+        monkeypatch.setattr(sys, "argv", ["adapters.py", "--game", "art-project",
+                                          *(["--seats", *seats] if seats else [])])
+        bench.main()
+        assert agents.pop() == want
+        label = f"art-project, seats={seats[0] if seats else 'players'}"
+        assert f"| {label} | pettingzoo raw_env | 1 | 1-1 | 2.0x |" in capsys.readouterr().out
 
 
 def test_play_points_to_the_ruling_that_ended_the_game() -> None:
