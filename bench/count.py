@@ -136,6 +136,15 @@ def grind(script: str, child_args: list[str], dry_run: bool = False,
     return [int(x) for x in r.stdout.split()], totals
 
 
+def _table(head: str, rows: list[tuple[str, float]], peers: dict[str, float]) -> None:
+    """A table of four columns and one a peer: `head`, its rule, then each row's first three
+    cells (`text`), its instructions a decision and their ratio to each peer's a step."""
+    print(head + "".join(f" x {p} |" for p in peers))
+    print("|" + " --- |" * (4 + len(peers)))
+    for text, x in rows:
+        print(f"| {text} | {x:,.0f} |" + "".join(f" {x / y:.2f} |" for y in peers.values()))
+
+
 def war_main(players: list[int], games: int, dry_run: bool) -> None:
     """Art of War's counts (see the module's text)."""
     from aow import record as war_record
@@ -154,12 +163,9 @@ def war_main(players: list[int], games: int, dry_run: bool) -> None:
     peers = dict(zip(PEERS, per[len(cells):], strict=False))
     print(f"Art of War, instructions per decision (callgrind, {games} games a cell, set-up "
           "included), and as a ratio to each peer's instructions per step:")
-    print("| players | games played | decisions a game | instructions a decision |"
-          + "".join(f" x {p} |" for p in peers))
-    print("|" + " --- |" * (4 + len(peers)))
-    for (fig, n), x, st in zip(cells, per, steps, strict=False):
-        print(f"| {n} | {fig} | {st / games:.0f} | {x:,.0f} |"
-              + "".join(f" {x / y:.2f} |" for y in peers.values()))
+    _table("| players | games played | decisions a game | instructions a decision |",
+           [(f"{n} | {fig} | {st / games:.0f}", x)
+            for (fig, n), x, st in zip(cells, per, steps, strict=False)], peers)
     for p, y in peers.items():
         print(f"OpenSpiel {p}: {y:,.0f} instructions per step (random playouts)")
 
@@ -190,12 +196,9 @@ def project_table(cells: list[tuple[str, int]], games: int, random_games: int,
     peers = {name: x for name, x in zip(PEERS, per[len(cells) + 1:], strict=False)}
     print(f"instructions per decision (callgrind, {games} recorded heuristic games a cell, "
           f"set-up included; Medium), and as a ratio to each peer's instructions per step:")
-    print("| board | players | decisions a game | instructions a decision |"
-          + "".join(f" x {p} |" for p in peers))
-    print("|" + " --- |" * (4 + len(peers)))
-    for (m, n), x, st in zip(cells, per, steps, strict=False):
-        print(f"| {m} | {n} | {st / games:.0f} | {x:,.0f} |"
-              + "".join(f" {x / y:.2f} |" for y in peers.values()))
+    _table("| board | players | decisions a game | instructions a decision |",
+           [(f"{m} | {n} | {st / games:.0f}", x)
+            for (m, n), x, st in zip(cells, per, steps, strict=False)], peers)
     x = per[len(cells)]
     print(f"random playouts, japan 2 players ({random_games} games, "
           f"{steps[len(cells)] / random_games:.1f} decisions a game): {x:,.0f} per step"
