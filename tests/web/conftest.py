@@ -36,6 +36,15 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
 
 
 @pytest.fixture(scope="session")
+def base_url(pytestconfig: pytest.Config) -> str | None:
+    """pytest-playwright's `base_url` (the `--base-url` option or ini value, else None) as a
+    fixture of ours: the plugin's fallback is a method of a class, which pytest 9 warns is
+    deprecated (PytestRemovedIn10Warning) at every run of the browser tests."""
+    got = pytestconfig.getoption("--base-url") or pytestconfig.getini("base_url")
+    return str(got) if got else None
+
+
+@pytest.fixture(scope="session")
 def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
     return {**browser_context_args, "viewport": {"width": 1280, "height": 800}}
 
