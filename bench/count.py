@@ -123,7 +123,10 @@ def grind(script: str, child_args: list[str], dry_run: bool = False,
           env: dict[str, str] | None = None) -> tuple[list[int], list[int]]:
     """`script` run with `child_args` under callgrind, a dump at each `os.getppid()` it calls:
     the whole numbers it prints (its steps) and each dump's instructions (none with
-    `dry_run`: the script alone, a check that it runs). bench/bot.py uses it too."""
+    `dry_run`: the script alone, a check that it runs). bench/bot.py uses it too. The child's
+    string hashes are seeded alike at every run (`PYTHONHASHSEED=0` unless `env` says
+    otherwise): a set's or dict's order, and so its count, would vary between runs."""
+    env = {**os.environ, "PYTHONHASHSEED": "0", **(env or {})}
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "cg.out"
         grinding = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
