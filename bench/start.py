@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -87,11 +88,22 @@ def _cmds() -> dict[str, list[str]]:
                                                           "missions/art-of-war.toml"]}
 
 
+COLD_PREFIX = "artproject-bench-"  # an empty cache folder's, one a process (--cold-cache)
+
+
 def _run(cmd: list[str], env: dict[str, str], cpu: bool) -> tuple[float, str]:
+    """`cmd` run in `env`: its CPU time (or wall clock) and its output. An empty cache
+    folder `_env` made for it (`--cold-cache`) is removed after it."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
-    out = subprocess.run(cmd, check=True, capture_output=True, text=True, cwd=ROOT, env=env)
-    wall = time.perf_counter() - t
+    try:
+        out = subprocess.run(cmd, check=True, capture_output=True, text=True, cwd=ROOT,
+                             env=env)
+        wall = time.perf_counter() - t
+    finally:  # (after the time is taken)
+        cold = env.get("XDG_CACHE_HOME", "")
+        if Path(cold).name.startswith(COLD_PREFIX):
+            shutil.rmtree(cold, ignore_errors=True)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     used = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return (used if cpu else wall), out.stdout
@@ -102,7 +114,7 @@ def _env(cold: bool) -> dict[str, str]:
     # as an installed package runs: its modules' bytecode kept (__pycache__)
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     if cold:
-        env["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="artproject-bench-")
+        env["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix=COLD_PREFIX)  # (`_run` removes it)
     return env
 
 
