@@ -229,10 +229,11 @@ def _floor_spiel(game: str, steps: int) -> int:
 
 BOTS: dict[str, str] = {"art-project": "artproject.core.art.bots",
                         "art-of-war": "artproject.core.aow.bots"}  # each game's heuristic
-_RECORDED: dict[str, list[tuple[int, list[int], int, list[Any]]]] = {}
+Recording = tuple[int, list[int | None], int, list[Any]]  # (see `recorded`; None: a dead step)
+_RECORDED: dict[str, list[Recording]] = {}
 
 
-def recorded(game: str, games: int = 60) -> list[tuple[int, list[int], int, list[Any]]]:
+def recorded(game: str, games: int = 60) -> list[Recording]:
     """Full-length games: the heuristic playing every seat through `raw_env` (made once a
     game): each game's reset seed, the ids its steps took, the game's own seed and its
     decisions (the engine's actions). What the recording left in the adapters' caches (the
@@ -308,7 +309,10 @@ def gymnasium_full(game: str, steps: int) -> int:
             def answer(_game: Any, actions: list[Any] = actions) -> Any:
                 return actions[e.seated.decisions]
 
-            e._seeded = lambda _seed, answer=answer: answer  # (the others' policy)
+            def seeded(_seed: int, answer: Callable[[Any], Any] = answer) -> Any:
+                return answer
+
+            e._seeded = seeded  # (the others' policy)
             e.reset(seed=seed)  # (the same game: Gymnasium's seed_from as raw_env's)
             over = False
             while not over:

@@ -159,7 +159,8 @@ def main() -> None:
     leduc = _leduc()
     from artproject.adapters.pettingzoo import env, raw_env
 
-    aow, art = {"game": "art-of-war", "players": 2}, {"mission": "japan", "players": 2}
+    aow: dict[str, Any] = {"game": "art-of-war", "players": 2}
+    art: dict[str, Any] = {"mission": "japan", "players": 2}
     steps, batch = args.steps, args.batch
     runs: list[tuple[str, str, str | None, Callable[[int], Any]]] = [
         # (row, its peer row: the same API; its engine row, or None)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from functools import partial
 from typing import Any
 
 import engine  # bench/, beside: OpenSpiel's games and the interleaved rounds' helpers
@@ -100,8 +101,8 @@ def _measure(players: list[int], games: int, rounds: int,
     theirs: Theirs = {}
     for r in range(rounds):
         for n in players:
-            for fig, runs, run in (("heuristic", heur, lambda n=n: replays(n, recorded[n])),
-                                   ("random", rand, lambda n=n, r=r: playouts(n, games, 1000 * r))):
+            for fig, runs, run in (("heuristic", heur, partial(replays, n, recorded[n])),
+                                   ("random", rand, partial(playouts, n, games, 1000 * r))):
                 runs[n].append(run())
                 steps = int(games * runs[n][-1][1])
                 for name, game in others:

@@ -270,18 +270,18 @@ def timings(games: int, rounds: int, digest: bool) -> None:
     then all team sizes together; with `digest`, a SHA-256 of every game's actions (the first
     round's), in order."""
     h = hashlib.sha256()
-    total = [0.0, 0.0, 0, 0]
+    whole = engine = 0.0  # (seconds: every round of every team size)
+    played = 0
     print(f"heuristic games, every board, easy and hard, {games} games a cell, one core "
           f"(median of {rounds} rounds):")
     for players in TEAMS:
         runs = [bot_games(games, players) for _ in range(rounds)]
         _team_line(players, runs)
-        for w, e, g, d, _ in runs:
-            total = [total[0] + w, total[1] + e, total[2] + g, total[3] + d]
+        for w, e, g, _, _ in runs:
+            whole, engine, played = whole + w, engine + e, played + g
         for actions in runs[0][4]:
             h.update(("|".join(map(str, actions)) + "\n").encode())
-    w, e, g, d = total
-    print(f"  all: {g / w:.0f} games/s; bot/engine {(w - e) / e:.2f}x")
+    print(f"  all: {played / whole:.0f} games/s; bot/engine {(whole - engine) / engine:.2f}x")
     if digest:
         print(f"  digest of every decision: {h.hexdigest()}")
 

@@ -32,9 +32,10 @@ HERE = Path(__file__).resolve().parent
 def boards() -> list[tuple[str, tuple[str, ...]]]:
     """(mission, variants) of every game the digest plays."""
     variants = shipped_variants()  # The A.R.T. Project's (another game's lie beside them)
-    return ([(m, ()) for m in shipped_missions()] + [("japan", (v,)) for v in variants]
-            + [(str(HERE / "missions" / "every-hook.toml"), ()),
-               (str(HERE.parent / "tests" / "missions" / "round-end-hooks.toml"), ())])
+    none: tuple[str, ...] = ()
+    return ([(m, none) for m in shipped_missions()] + [("japan", (v,)) for v in variants]
+            + [(str(HERE / "missions" / "every-hook.toml"), none),
+               (str(HERE.parent / "tests" / "missions" / "round-end-hooks.toml"), none)])
 
 
 def digest(games: int, players: tuple[int, ...], difficulties: tuple[str, ...]) -> tuple[str, int]:

@@ -50,7 +50,8 @@ def main() -> None:
     cost = rcomp.cost('2 fuel if road.thread == "red" else 1 fuel')
     two, one = (("fuel", 2),), (("fuel", 1),)
     cases.append(("cost  2 fuel if road.thread == \"red\" else 1 fuel", cost,  # type: ignore[arg-type]
-                  lambda s, c: two if c.road.attrs.get("thread") == "red" else one,
+                  lambda s, c: two if c.road.attrs.get(  # type: ignore[union-attr]  # (it has a road)
+                      "thread") == "red" else one,
                   Ctx(0, kyoto, red)))
     (op,) = comp.effect("gain 2 radio") or ()
     pairs = (("radio", 2),)

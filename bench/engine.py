@@ -129,7 +129,7 @@ def clones(g: Any, n: int) -> float:
 def openspiel_games(names: Sequence[str]) -> list[tuple[str, Any]]:
     """OpenSpiel's games by name, if installed (pip install '.[bench]')."""
     try:
-        import pyspiel  # type: ignore[import-not-found]
+        import pyspiel
     except ImportError:
         return []
     with contextlib.suppress(ImportError):  # registers the Python games

@@ -51,8 +51,9 @@ def shape_of(game: str, options: dict[str, Any]) -> Shape:
                 legal += len(acts)
                 decisions += 1
                 g.apply(rng.choice(acts))
-        _SHAPES[key] = Shape(int(env.action_space(agent).n),
-                             env.observation_space(agent)["observation"].shape[0],
+        ids, seen = env.action_spaces[agent], env.observation_spaces[agent]["observation"].shape
+        assert seen is not None  # (a Box's shape)
+        _SHAPES[key] = Shape(int(ids.n), int(seen[0]),
                              max(1, round(legal / decisions)), max(1, round(decisions / 200)))
     return _SHAPES[key]
 
@@ -91,7 +92,7 @@ def null_aec(shape: Shape) -> Any:
             self._cumulative_rewards = dict.fromkeys(agents, 0.0)
             self.terminations = dict.fromkeys(agents, False)
             self.truncations = dict.fromkeys(agents, False)
-            self.infos = {a: {} for a in agents}
+            self.infos: dict[str, dict[str, Any]] = {a: {} for a in agents}
             self.agent_selection, self.n = agents[0], 0
 
         def step(self, action: Any) -> None:

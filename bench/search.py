@@ -52,7 +52,8 @@ def _game(job: tuple[str, str | None, int, str, int, str], seat: int, spec: str,
     game, mission, players, difficulty, seed, _ = job
     known = policies_of(game)
     rules = mission or game_tools(game).DEFAULT_RULES
-    more = {"difficulty": difficulty} if "difficulty" in game_class(game).OPTIONS else {}
+    more: dict[str, Any] = ({"difficulty": difficulty}
+                            if "difficulty" in game_class(game).OPTIONS else {})
     g = new_game(rules, players, seed=seed, game=game, **more)
     if game_class(game).UTILITY == "shared":  # the team: one bot takes every decision
         bot = make_policy(spec, seed, known)
@@ -90,7 +91,7 @@ def mcnemar(b: int, c: int) -> float:
     if n == 0:
         return 1.0
     k = min(b, c)
-    tail = sum(math.comb(n, i) for i in range(k + 1)) / 2 ** n
+    tail: float = sum(math.comb(n, i) for i in range(k + 1)) / 2 ** n  # (int ** int: Any)
     return min(1.0, 2 * tail)
 
 
