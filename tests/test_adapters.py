@@ -304,7 +304,7 @@ def test_pettingzoo_state_render_api_and_seed_tests(game: str, options: dict[str
                                                     ) -> None:
     """PettingZoo's own checks, both games: api and seed tests, the turn-based state tests
     (`state()` and `state_space`: a turn-based game has no parallel form) and render_test
-    ("human" prints and returns None, "ansi" returns text)."""
+    ("human" prints and returns None, "ansi" returns text, "rgb_array" a picture)."""
     from pettingzoo.test import render_test
     from pettingzoo.test.state_test import test_state, test_state_space
 

@@ -150,13 +150,14 @@ def test_readme_points_to_the_rulings_in_the_repository() -> None:
 def test_ai_examples_run(capsys: pytest.CaptureFixture[str]) -> None:
     """docs/ai.md's examples, through each adapter (the `ai` extra, installed by `dev`)."""
     codes = blocks("ai.md", "python")
-    assert len(codes) == 7
+    assert len(codes) == 8
     for _, code in codes:
         exec(compile(code, "docs/ai.md", "exec"), {})
     out = capsys.readouterr().out
     assert "557 79" in out and "[0, 82]" in out and "the team's reward" in out
     assert "546 25" in out and "[-1.0, -1.0, -1.0, 1.0]" in out  # Art of War's
     assert "0.0 6.0" in out and "0.082" in out  # the observers; the duel solved
+    assert "4 (760, 1000, 3) uint8" in out  # Art of War's frames
 
 
 def _table_rows(name: str, head: str) -> list[list[str]]:

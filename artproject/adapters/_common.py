@@ -11,12 +11,14 @@ import numpy as np
 import numpy.typing as npt
 
 from ..core.errors import ArtError, GameError, closest
-from ..core.games import game_class
+from ..core.games import game_class, game_tools
 from ..core.seats import Seated
 from ..core.tensors import Layout, layout
 
 KERNEL_OPTIONS = ("variants", "seats", "reward")
 REWARDS = ("terminal", "shaped")
+# "human" prints the game as text, "ansi" returns that text, "rgb_array" its picture
+RENDER_MODES: Final = ("human", "ansi", "rgb_array")
 
 
 def parameters(game: str) -> dict[str, Any]:
@@ -393,3 +395,39 @@ def seed_from(rng: np.random.Generator | np.random.PCG64) -> int:
         return int(bits.random_raw()) >> 2
     assert isinstance(rng, np.random.Generator)  # (PCG64 is answered above)
     return int(rng.integers(0, 2**62))
+
+
+def render_mode_of(mode: str | None) -> str | None:
+    """`mode`, checked: None or one of RENDER_MODES (else ValueError), "rgb_array" only where
+    the picture can be drawn (`picture`'s library)."""
+    if mode is not None and mode not in RENDER_MODES:
+        raise ValueError(f"render_mode must be None or one of {', '.join(map(repr, RENDER_MODES))}"
+                         f", not {mode!r}")
+    if mode == "rgb_array":
+        _svg_to_png()
+    return mode
+
+
+def _svg_to_png() -> Callable[..., bytes]:
+    """cairosvg's `svg2png` (the `render` extra), else ValueError saying how to install it."""
+    try:
+        from cairosvg import svg2png
+    except (ImportError, OSError) as err:  # (OSError: the system's cairo library missing)
+        raise ValueError("render_mode 'rgb_array' draws the game with cairosvg: pip install "
+                         "'artproject[render]' (it needs the system's cairo library, Debian's "
+                         f"libcairo2): {err}") from None
+    made: Callable[..., bytes] = svg2png
+    return made
+
+
+def picture(game: Any) -> npt.NDArray[np.uint8]:
+    """The game's position as the game draws it (`artproject render --save`: its tools'
+    `render`), as an RGB image (height x width x 3, uint8) on a white ground."""
+    from io import BytesIO
+
+    from PIL import Image  # (cairosvg's own dependency)
+
+    svg = game_tools(game.game).render(game.rules, game)
+    png = _svg_to_png()(bytestring=svg.encode(), background_color="white")
+    with Image.open(BytesIO(png)) as image:
+        return np.asarray(image.convert("RGB"))

@@ -19,7 +19,8 @@ give it too). The reward (`reward="terminal"`, the default) is the seat's return
 end (+1 won, -1 lost), 0 before; with `reward="shaped"` it is the change in the seat's
 shaped score over the step (the others' decisions included), counted from 0 at the start,
 so an episode's rewards still sum to its return. `info["shaped"]` is the shaped score.
-`render_mode` "ansi" returns the game as text, "human" prints it. `action_space.sample()`
+`render_mode` "ansi" returns the game as text, "human" prints it, "rgb_array" returns its
+picture (the `render` extra: docs/ai.md). `action_space.sample()`
 draws among the legal ids. Chance is drawn inside from the seed `reset` is given; a game
 the other seats end before the agent's first decision is dealt anew, so an episode always
 has a step. A game cut at its maximum length is truncated. After a delegation (`turn pN`)
@@ -47,12 +48,15 @@ from ..core.errors import ArtError, GameError
 from ..core.games import DEFAULT, game_names
 from ..core.seats import Seated
 from ._common import (
+    RENDER_MODES,
     Packers,
     Potential,
     Starter,
     box,
     mask,
     observe,
+    picture,
+    render_mode_of,
     reward_mode,
     seed_from,
     start,
@@ -89,14 +93,13 @@ class LegalDiscrete(spaces.Discrete):
 class KernelEnv(gym.Env[dict[str, Any], np.int64]):
     """A seat of a kernel game as a Gymnasium environment (see the module's text)."""
 
-    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"]}  # noqa: RUF012
+    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES),  # noqa: RUF012
+                                "render_fps": 2}  # (a recording's pace: two decisions a second)
 
     def __init__(self, game: str = DEFAULT, seat: int = 0, others: str = "heuristic",
                  render_mode: str | None = None, max_decisions: int | None = None,
                  illegal: str = "lose", **options: Any) -> None:
-        if render_mode not in (None, "human", "ansi"):
-            raise ValueError(f"render_mode must be None, 'human' or 'ansi', not "
-                             f"{render_mode!r}")
+        render_mode_of(render_mode)
         if illegal not in ("lose", "raise"):
             raise ValueError(f"illegal must be 'lose' or 'raise', not {illegal!r}")
         self.illegal = illegal
@@ -204,10 +207,13 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64]):
         obs = self._obs()
         return obs, reward, done and not cut, cut, self._info(obs)
 
-    def render(self) -> str | None:
-        """The game as text ("ansi" returns it, "human" prints it)."""
+    def render(self) -> str | np.ndarray[Any, np.dtype[np.uint8]] | None:
+        """The game as text ("ansi" returns it, "human" prints it), or its picture
+        ("rgb_array": height x width x 3, uint8)."""
         if self.render_mode is None:
             return None
+        if self.render_mode == "rgb_array":
+            return picture(self.seated.game)
         s = self.seated
         legal = ", ".join(s.action_text(i) for i in s.legal(self.seat))
         text = (f"{s.game.TITLE}: {s.game.wait or 'over'}; legal: {legal}\n"

@@ -20,7 +20,7 @@ its return). `infos[agent]["shaped"]` is the shaped score after every step (the 
 dicts while it is unchanged, as PettingZoo's own games keep theirs). A game cut at
 its maximum length is truncated. `state()` is the whole game (every seat's observation
 tensor, `state_space`), for a centralized critic. `render_mode` "ansi" returns the game
-as text, "human" prints it.
+as text, "human" prints it, "rgb_array" returns its picture (the `render` extra: docs/ai.md).
 
 `env()` wraps the raw environment as PettingZoo's classic games are: an illegal id ends the
 game with the agent who chose it losing (with PettingZoo's warning), an id out of range is
@@ -46,6 +46,7 @@ from ..core.errors import ArtError, IllegalActionError
 from ..core.games import DEFAULT
 from ..core.seats import Seated
 from ._common import (
+    RENDER_MODES,
     Packers,
     Potential,
     Starter,
@@ -53,6 +54,8 @@ from ._common import (
     box,
     infos_of,
     observe,
+    picture,
+    render_mode_of,
     reward_mode,
     seed_from,
 )
@@ -108,16 +111,14 @@ class _Agents(AECIterable):  # type: ignore[misc]
 class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
     """A kernel game as an AEC environment (see the module's text)."""
 
-    metadata = {"render_modes": ["human", "ansi"],  # noqa: RUF012 (PettingZoo's)
-                "name": "artproject_v0", "is_parallelizable": False}
+    metadata = {"render_modes": list(RENDER_MODES), "name": "artproject_v0",  # noqa: RUF012
+                "is_parallelizable": False, "render_fps": 2}  # (PettingZoo's keys)
 
     def __init__(self, game: str = DEFAULT, render_mode: str | None = None,
                  max_decisions: int | None = None, **options: Any) -> None:
         EzPickle.__init__(self, game, render_mode, max_decisions, **options)
         super().__init__()
-        if render_mode not in (None, "human", "ansi"):
-            raise ValueError(f"render_mode must be None, 'human' or 'ansi', not "
-                             f"{render_mode!r}")
+        render_mode_of(render_mode)
         self.game, self.options, self.max_decisions = game, dict(options), max_decisions
         self.render_mode = render_mode
         try:
@@ -280,11 +281,14 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         return (f"action {action} ({self.seated.action_text(int(action))}): not legal for "
                 f"{self.agent_selection} now; legal: {legal[:16]}")
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray[Any, np.dtype[np.uint8]] | None:
         """The game as text: what is pending, the legal actions, the last decisions;
-        "ansi" returns it, "human" prints it (and returns None, as PettingZoo asks)."""
+        "ansi" returns it, "human" prints it (and returns None, as PettingZoo asks); or
+        its picture, "rgb_array" (height x width x 3, uint8)."""
         if self.render_mode is None:
             return None
+        if self.render_mode == "rgb_array":
+            return picture(self.seated.game)
         s = self.seated
         cur = s.current()
         legal = ", ".join(s.action_text(i) for i in s.legal()) if cur >= 0 else ""
