@@ -412,9 +412,9 @@ def _svg_to_png() -> Callable[..., bytes]:
     """cairosvg's `svg2png` (the `render` extra), else ValueError saying how to install it."""
     try:
         from cairosvg import svg2png
-    except (ImportError, OSError) as err:  # (OSError: the system's cairo library missing)
+    except (ImportError, OSError) as err:  # (OSError: the system's libcairo missing)
         raise ValueError("render_mode 'rgb_array' draws the game with cairosvg: pip install "
-                         "'artproject[render]' (it needs the system's cairo library, Debian's "
+                         "'artproject[render]' (it needs the system's libcairo: Debian's "
                          f"libcairo2): {err}") from None
     made: Callable[..., bytes] = svg2png
     return made
