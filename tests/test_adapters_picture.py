@@ -60,6 +60,7 @@ def test_a_frame_is_the_positions_picture_as_artproject_render_draws_it(
     frame = e.render()
     assert isinstance(frame, np.ndarray) and frame.dtype == np.uint8
     assert frame.ndim == 3 and frame.shape[2] == 3 and frame.flags.c_contiguous
+    assert frame.flags.writeable  # (a recorder may mark it)
     assert len(np.unique(frame.reshape(-1, 3), axis=0)) > 8  # (a drawing, not a blank)
     assert not np.array_equal(frame, first)  # the position moved on: so did its picture
     # the same position saved and drawn from the command line: the same pixels

@@ -422,7 +422,9 @@ def _svg_to_png() -> Callable[..., bytes]:
 
 def picture(game: Any) -> npt.NDArray[np.uint8]:
     """The game's position as the game draws it (`artproject render --save`: its tools'
-    `render`), as an RGB image (height x width x 3, uint8) on a white ground."""
+    `render`), as an RGB image (height x width x 3, uint8) on a white ground: an array of
+    its own, writable (as Gymnasium's own environments' frames are, for a recorder that
+    marks them)."""
     from io import BytesIO
 
     from PIL import Image  # (cairosvg's own dependency)
@@ -430,4 +432,4 @@ def picture(game: Any) -> npt.NDArray[np.uint8]:
     svg = game_tools(game.game).render(game.rules, game)
     png = _svg_to_png()(bytestring=svg.encode(), background_color="white")
     with Image.open(BytesIO(png)) as image:
-        return np.asarray(image.convert("RGB"))
+        return np.array(image.convert("RGB"))  # (asarray's would be read-only: Pillow's bytes)
