@@ -211,8 +211,9 @@ GAME_TOOLS = sorted(p for p in (ROOT / "artproject").rglob("*.py")
 def _named(path: Path) -> list[tuple[str, str]]:
     """The (game, noun) pairs a module names (a noun in any of its forms; a compound one,
     `great dragon`, `los_angeles`, as words in a row)."""
-    # (Hypothesis's HealthCheck names no game's health)
-    text = re.sub(r"HealthCheck|health_check", "", path.read_text(encoding="utf-8"))
+    # (Hypothesis's HealthCheck names no game's health, nor a cairosvg surface's `.cairo`,
+    # its libcairo surface, the city of Cairo)
+    text = re.sub(r"HealthCheck|health_check|\.cairo\b", "", path.read_text(encoding="utf-8"))
     words = re.findall(r"[a-z]+", re.sub(r"([a-z])([A-Z])", r"\1 \2", text).lower())
     found, phrase = set(words), " " + " ".join(words) + " "
     out = []
