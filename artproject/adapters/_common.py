@@ -398,15 +398,14 @@ def seed_from(rng: np.random.Generator | np.random.PCG64) -> int:
     return int(rng.integers(0, 2**62))
 
 
-def render_mode_of(mode: str | None) -> str | None:
-    """`mode`, checked: None or one of RENDER_MODES (else ValueError), "rgb_array" only where
+def check_render_mode(mode: str | None) -> None:
+    """ValueError unless `mode` is None or one of RENDER_MODES, and "rgb_array" only where
     the picture can be drawn (`picture`'s library)."""
     if mode is not None and mode not in RENDER_MODES:
         raise ValueError(f"render_mode must be None or one of {', '.join(map(repr, RENDER_MODES))}"
                          f", not {mode!r}")
     if mode == "rgb_array":
         _cairosvg()
-    return mode
 
 
 def _cairosvg() -> Any:

@@ -53,10 +53,10 @@ from ._common import (
     Potential,
     Starter,
     box,
+    check_render_mode,
     mask,
     observe,
     picture,
-    render_mode_of,
     reward_mode,
     seed_from,
     start,
@@ -99,7 +99,7 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64]):
     def __init__(self, game: str = DEFAULT, seat: int = 0, others: str = "heuristic",
                  render_mode: str | None = None, max_decisions: int | None = None,
                  illegal: str = "lose", **options: Any) -> None:
-        render_mode_of(render_mode)
+        check_render_mode(render_mode)
         if illegal not in ("lose", "raise"):
             raise ValueError(f"illegal must be 'lose' or 'raise', not {illegal!r}")
         self.illegal = illegal

@@ -52,10 +52,10 @@ from ._common import (
     Starter,
     as_float32,
     box,
+    check_render_mode,
     infos_of,
     observe,
     picture,
-    render_mode_of,
     reward_mode,
     seed_from,
 )
@@ -118,7 +118,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
                  max_decisions: int | None = None, **options: Any) -> None:
         EzPickle.__init__(self, game, render_mode, max_decisions, **options)
         super().__init__()
-        render_mode_of(render_mode)
+        check_render_mode(render_mode)
         self.game, self.options, self.max_decisions = game, dict(options), max_decisions
         self.render_mode = render_mode
         try:
