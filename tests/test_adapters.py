@@ -7,6 +7,8 @@ Needs the `ai` extra (CI installs it through `dev`)."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import random
 import warnings
 
@@ -325,6 +327,30 @@ def test_pettingzoo_state_render_api_and_seed_tests(game: str, options: dict[str
     assert e.state_space.contains(state) and state.shape == e.state_space.shape
     n = e.unwrapped.seated.num_seats()
     assert state.size == n * e.observation_space(e.possible_agents[0])["observation"].shape[0]
+
+
+def test_the_text_tells_what_is_pending_the_legal_actions_and_the_last_decisions() -> None:
+    """"ansi" returns the game as text (PettingZoo's names the seat to act, Gymnasium's
+    lists its agent's seat's actions) and "human" prints the same; at the end, no seat and
+    no legal action, and the last eight decisions."""
+    p = raw_env(game="art-of-war", players=2, render_mode="ansi")
+    p.reset(seed=1)
+    start = "Art of War: turn{}; legal: draw p1, take p1, challenge p1 p2\nhistory: "
+    assert p.render() == start.format(" (seat 0)")
+    g = gym_adapter.KernelEnv(game="art-of-war", players=2, render_mode="ansi")
+    g.reset(seed=1)
+    assert g.render() == start.format("")
+    for _ in p.agent_iter():
+        obs, _, over, cut, _ = p.last()
+        p.step(None if over or cut else int(np.flatnonzero(obs["action_mask"])[0]))
+    pending, history = str(p.render()).split("\n")
+    assert pending == "Art of War: over; legal: "
+    assert history == "history: " + " | ".join(map(str, p.seated.game.history[-8:]))
+    shown = raw_env(game="art-of-war", players=2, render_mode="human")
+    shown.reset(seed=1)
+    with contextlib.redirect_stdout(io.StringIO()) as out:
+        assert shown.render() is None
+    assert out.getvalue() == start.format(" (seat 0)") + "\n"
 
 
 @pytest.mark.parametrize(("game", "options"), BOTH)

@@ -439,3 +439,24 @@ def picture(game: Any) -> npt.NDArray[np.uint8]:
     height, width, stride = drawn.get_height(), drawn.get_width(), drawn.get_stride()
     pixels = np.frombuffer(drawn.get_data(), np.uint8).reshape(height, stride // 4, 4)
     return pixels[:, :width, _RGB].copy()  # (opaque on white: no alpha to undo)
+
+
+def rendered(seated: Seated, mode: str | None, seat: int,
+             label: str = "") -> str | npt.NDArray[np.uint8] | None:
+    """An adapter's `render()` in `mode`: nothing without a mode; the game's picture
+    ("rgb_array", `picture`); else the game as text, what is pending (`label` after it),
+    the legal actions of `seat` (none when it is negative: the end, or chance) and the
+    last decisions, which "ansi" returns and "human" prints (returning None, as PettingZoo
+    and Gymnasium ask)."""
+    if mode is None:
+        return None
+    if mode == "rgb_array":
+        return picture(seated.game)
+    game = seated.game
+    legal = ", ".join(seated.action_text(i) for i in seated.legal(seat)) if seat >= 0 else ""
+    text = (f"{game.TITLE}: {game.wait or 'over'}{label}; legal: {legal}\n"
+            f"history: {' | '.join(str(a) for a in game.history[-8:])}")
+    if mode == "human":
+        print(text)
+        return None
+    return text

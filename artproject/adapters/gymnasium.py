@@ -56,7 +56,7 @@ from ._common import (
     check_render_mode,
     mask,
     observe,
-    picture,
+    rendered,
     reward_mode,
     seed_from,
     start,
@@ -208,21 +208,10 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64]):
         return obs, reward, done and not cut, cut, self._info(obs)
 
     def render(self) -> str | np.ndarray[Any, np.dtype[np.uint8]] | None:
-        """The game as text ("ansi" returns it, "human" prints it), or its picture
-        ("rgb_array": height x width x 3, uint8)."""
-        if self.render_mode is None:
-            return None
-        if self.render_mode == "rgb_array":
-            return picture(self.seated.game)
-        s = self.seated
-        legal = ", ".join(s.action_text(i) for i in s.legal(self.seat))
-        text = (f"{s.game.TITLE}: {s.game.wait or 'over'}; legal: {legal}\n"
-                f"history: {' | '.join(str(a) for a in s.game.history[-8:])}")
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
-
+        """The game as text, what is pending, the agent's seat's legal actions and the last
+        decisions ("ansi" returns it, "human" prints it), or its picture ("rgb_array":
+        height x width x 3, uint8)."""
+        return rendered(self.seated, self.render_mode, self.seat)
 
 def _policy(game: str, name: str) -> Callable[[int], Any]:
     """seed -> the engine's policy `name` of `game`, for the other seats (its name and

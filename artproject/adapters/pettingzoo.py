@@ -55,7 +55,7 @@ from ._common import (
     check_render_mode,
     infos_of,
     observe,
-    picture,
+    rendered,
     reward_mode,
     seed_from,
 )
@@ -282,22 +282,12 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
                 f"{self.agent_selection} now; legal: {legal[:16]}")
 
     def render(self) -> str | np.ndarray[Any, np.dtype[np.uint8]] | None:
-        """The game as text: what is pending, the legal actions, the last decisions;
-        "ansi" returns it, "human" prints it (and returns None, as PettingZoo asks); or
-        its picture, "rgb_array" (height x width x 3, uint8)."""
-        if self.render_mode is None:
-            return None
-        if self.render_mode == "rgb_array":
-            return picture(self.seated.game)
-        s = self.seated
-        cur = s.current()
-        legal = ", ".join(s.action_text(i) for i in s.legal()) if cur >= 0 else ""
-        text = (f"{s.game.TITLE}: {s.game.wait or 'over'} (seat {cur}); legal: {legal}\n"
-                f"history: {' | '.join(str(a) for a in s.game.history[-8:])}")
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        """The game as text: what is pending, the legal actions of the seat to act, the last
+        decisions; "ansi" returns it, "human" prints it (and returns None, as PettingZoo
+        asks); or its picture, "rgb_array" (height x width x 3, uint8)."""
+        cur = self.seated.current() if self.render_mode in ("human", "ansi") else TERMINAL
+        return rendered(self.seated, self.render_mode, cur,
+                        f" (seat {cur})" if cur >= 0 else "")  # (no seat at the end)
 
     def close(self) -> None:
         pass
