@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Mapping
+
 from hypothesis import strategies as st
 
 from artproject.dsl import ast as a
@@ -57,19 +60,25 @@ def stmts(depth: int = 2) -> st.SearchStrategy[a.Stmt]:
 
 @st.composite
 def card_positions(draw: st.DrawFn, deck: tuple[int, ...], final: int, players: int,
-                   ) -> dict[str, object]:
+                   clues: Mapping[int, tuple[int, ...]], need: int = 3) -> dict[str, object]:
     """The card entries of a position (hands, chain, discard, deck_top, final_round): some
-    cards of `deck`, each named once, and sometimes the final card where it may lie."""
+    cards of `deck`, each named once, and sometimes the final card where it may lie. The
+    chain never holds `need` cards bearing one clue symbol (`clues`: each card's), as no
+    chain does (R10): a card that would complete a set goes to the discard."""
     named = draw(st.lists(st.sampled_from(deck), unique=True, max_size=len(deck)))
     places = ["chain", "discard", "deck_top", *(f"p{i + 1}" for i in range(players))]
     pos: dict[str, object] = {}
     hands: dict[str, list[int]] = {}
+    held: Counter[int] = Counter()  # the chain's clue symbols
     for c in named:
         where = draw(st.sampled_from(places))
+        if where == "chain" and any(held[s] + 1 >= need for s in clues[c]):
+            where = "discard"
         if where.startswith("p"):
             hands.setdefault(where, []).append(c)
         else:
             pos.setdefault(where, []).append(c)  # type: ignore[union-attr]
+            held.update(clues[c] if where == "chain" else ())
     if hands:
         pos["hands"] = hands
     fate = draw(st.sampled_from(["deck", "discard", "deck_top", "final_round"]))

@@ -44,7 +44,8 @@ def test_the_final_card_keeps_its_place(data: st.DataObject, players: int) -> No
     above the final card: it stays 13th from the bottom, 12 cards beneath it, until the
     position says it was drawn (R20) or names its place in deck_top."""
     g = _fresh(players)
-    pos = data.draw(card_positions(RULES.deck, RULES.final_card, players))
+    clues = {n: c.clues for n, c in RULES.cards.items()}
+    pos = data.draw(card_positions(RULES.deck, RULES.final_card, players, clues))
     final = RULES.final_card
     named = [c for c in _named(pos) if c != final]
     top = pos.get("deck_top", [])
@@ -120,6 +121,9 @@ def _scenario(tmp: Path, body: str) -> Path:
      "no card 999 in the deck"),
     ("[position]\nfinal_round = 1\n", "3:15: position.final_round",
      "expected true or false, not a whole number 1"),
+    ("[position]\nchain = [9, 56, 2]\n", "3:9: position.chain",
+     "cards [9, 56, 2] all bear music: 3 matching clues are discarded as soon as they "
+     "are gathered (R10), so no chain holds them"),
 ])
 def test_a_position_that_cannot_exist_is_a_clear_error(tmp_path: Path, body: str, where: str,
                                                        message: str) -> None:
@@ -139,6 +143,18 @@ def test_too_many_cards_out_of_the_deck_names_the_card(tmp_path: Path) -> None:
         run_scenario(p)
     p.write_text(f"mission = 'japan'\n[position]\ndiscard = {cards}\nfinal_round = true\n")
     assert run_scenario(p).passed  # past the final card: it was drawn (R20)
+
+
+def test_a_chain_of_its_own_holds_no_triple_either(tmp_path: Path) -> None:
+    """USA keeps a chain a player (R21): three matching clues in one player's chain cannot
+    exist (R10), while the same cards split between two chains can."""
+    body = "mission = 'usa'\nplayers = 2\n[position]\nchains = {{ {} }}\n"
+    p = _scenario(tmp_path, body.format("p2 = [9, 56, 2]"))
+    with pytest.raises(RulesError, match=r"s\.toml:4:10: position\.chains\.p2: cards \[9, "
+                       r"56, 2\] all bear artifacts"):
+        run_scenario(p)
+    p.write_text(body.format("p1 = [2], p2 = [9, 56]"))
+    assert run_scenario(p).passed
 
 
 def test_the_command_line_says_where_and_exits_2(tmp_path: Path) -> None:

@@ -283,6 +283,23 @@ def _place_cards(rd: _Reader, pos: Mapping[str, Any]) -> None:
             st.discard.extend(cards)
         else:
             st.deck_top.extend(reversed(cards))  # the first listed is drawn first
+    _check_chains(rd, named)
+
+
+def _check_chains(rd: _Reader, named: list[Named]) -> None:
+    """No chain holds a full set of matching clues: those cards are discarded as soon as
+    they are gathered (R10), so a position, which starts at a phase, never has them."""
+    from .clues import completed  # (the chain's rules: clues.py's own count)
+
+    for key, who, path, cards in named:
+        if key in ("chain", "chains"):
+            full = completed(rd.st, who)
+            if full:
+                s = rd.r.symbols.index(full[0])
+                bearing = [c for c in cards if s in rd.r.cards[c].clues]
+                raise rd.fail(f"cards {bearing} all bear {full[0]}: {rd.st.tab.need} matching "
+                              "clues are discarded as soon as they are gathered (R10), so no "
+                              "chain holds them", *path)
 
 
 def _named_cards(rd: _Reader, pos: Mapping[str, Any]) -> list[Named]:
