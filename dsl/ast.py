@@ -64,7 +64,17 @@ class Binary:
     at: Pos = _AT
 
 
-Expr: TypeAlias = Num | Str | Bool | Ref | Call | Unary | Binary
+@attrs.frozen
+class Choice:
+    """`A if COND else B`: A where COND holds, else B (two values of one kind)."""
+
+    then: Expr
+    cond: Expr
+    otherwise: Expr
+    at: Pos = _AT
+
+
+Expr: TypeAlias = Num | Str | Bool | Ref | Call | Unary | Binary | Choice
 
 
 @attrs.frozen

@@ -53,6 +53,14 @@ def _default_words() -> Words:
     return DEFAULT[0]
 
 
+_KINDS: Final = {"int": "a number", "bool": "a condition", "str": "a text"}
+
+
+def _a(kind: str) -> str:
+    """A value's kind in words: "a number", "a player"."""
+    return _KINDS.get(kind, f"a {kind}")
+
+
 class Compiler:
     """Parses, checks and compiles rule texts; gathers every error instead of stopping."""
 
@@ -292,6 +300,8 @@ class Compiler:
             return self.words.ref(self, e, bound)
         if isinstance(e, a.Call):
             return self.words.call(self, e, bound)
+        if isinstance(e, a.Choice):
+            return self._choice(e, bound)
         if isinstance(e, a.Unary):
             code, t = self._expr(e.operand, bound)
             if e.op == "not":
@@ -311,6 +321,18 @@ class Compiler:
         return f"({lc} {e.op} {rc})", kind
 
     _expr = expr_code
+
+    def _choice(self, e: a.Choice, bound: frozenset[str]) -> Code:
+        """`A if COND else B`: COND a condition, A and B of one kind (the choice's)."""
+        cc, ct = self._expr(e.cond, bound)
+        if ct not in ("bool", "?"):
+            self._err(f"expected a condition (true or false) after 'if', not {_a(ct)}", e.cond)
+        tc, tt = self._expr(e.then, bound)
+        oc, ot = self._expr(e.otherwise, bound)
+        if tt != ot and "?" not in (tt, ot):
+            self._err(f"the two values of an 'if … else' are {_a(tt)} and {_a(ot)}: they must "
+                      "be of one kind", e)
+        return f"({tc} if {cc} else {oc})", ot if tt == "?" else tt
 
     def _chain(self, e: a.Binary, bound: frozenset[str]) -> Code:
         """`a + b - c`, `a and b and c`: one flat Python expression, however long (the

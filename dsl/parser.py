@@ -247,6 +247,9 @@ class _ToAst(Transformer[Token, Any]):
         # `{ s }` is s itself: braces only group (and settle a dangling else).
         return items[0] if len(items) == 1 else a.Block(tuple(items), at=_pos(meta))
 
+    def choice(self, meta: Any, items: list[Any]) -> a.Choice:
+        return a.Choice(items[0], items[1], items[2], at=_pos(meta))
+
     def or_(self, meta: Any, items: list[Any]) -> a.Expr:
         return self._fold(meta, "or", items)
 

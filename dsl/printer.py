@@ -27,6 +27,9 @@ def expr(e: a.Expr, outer: int = 0) -> str:
         return ".".join(e.parts)
     if isinstance(e, a.Call):
         return f"{e.name}({', '.join(expr(x) for x in e.args)})"
+    if isinstance(e, a.Choice):  # the loosest binding: bracketed inside any operator
+        text = f"{expr(e.then, 1)} if {expr(e.cond, 1)} else {expr(e.otherwise)}"
+        return f"({text})" if outer > 0 else text
     if isinstance(e, a.Unary):
         if e.op == "not":
             text, prec = f"not {expr(e.operand, 3)}", 3

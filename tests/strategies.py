@@ -31,6 +31,7 @@ def exprs(depth: int = 3) -> st.SearchStrategy[a.Expr]:
         st.builds(a.Unary, st.sampled_from(["not", "-"]), sub),
         st.builds(a.Binary, st.sampled_from(["or", "and", "==", "!=", "<", "<=", ">", ">=",
                                              "+", "-", "*"]), sub, sub),
+        st.builds(a.Choice, sub, sub, sub),
     )
 
 

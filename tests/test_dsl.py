@@ -46,6 +46,17 @@ def compiler() -> Compiler:
     ("on artwork_collected: place 2 agents in central", "hook",
      a.Hook("artwork_collected", None, (a.Place(2, "central"),))),
     ("van.fuel <= 4", "expr", a.Binary("<=", a.Ref(("van", "fuel")), a.Num(4))),
+    ("2 * threat if lost(kyoto) or hq > 0 else -1", "expr",
+     a.Choice(a.Binary("*", a.Num(2), a.Ref(("threat",))),
+              a.Binary("or", a.Call("lost", (a.Ref(("kyoto",)),)),
+                       a.Binary(">", a.Ref(("hq",)), a.Num(0))),
+              a.Unary("-", a.Num(1)))),
+    ("(1 if a else 2) + 3 if b else 4 if c else 5", "expr",  # the loosest, right to left
+     a.Choice(a.Binary("+", a.Choice(a.Num(1), a.Ref(("a",)), a.Num(2)), a.Num(3)),
+              a.Ref(("b",)), a.Choice(a.Num(4), a.Ref(("c",)), a.Num(5)))),
+    ("1 fuel if (2 if a else 3) > 2 else nothing", "cost",
+     a.Cost((a.Amount(1, "fuel"),),
+            a.Binary(">", a.Choice(a.Num(2), a.Ref(("a",)), a.Num(3)), a.Num(2)), a.Cost(()))),
     ("not lost(kyoto) and threat > 3 - 1", "expr",
      a.Binary("and", a.Unary("not", a.Call("lost", (a.Ref(("kyoto",)),))),
               a.Binary(">", a.Ref(("threat",)), a.Binary("-", a.Num(3), a.Num(1))))),
@@ -106,6 +117,10 @@ def test_error_shows_source_line_and_caret() -> None:
     ("agent(kyoto) > 1", "expr", "unknown function 'agent' (did you mean 'agents'?)"),
     ("agents(kyoto, osaka) > 1", "expr", "agents() takes 1 argument(s), not 2"),
     ("threat == \"x\"", "expr", "cannot compare int with str"),
+    ("1 if threat else 2", "expr",
+     "expected a condition (true or false) after 'if', not a number"),
+    ("1 if hq > 0 else \"none\"", "expr",
+     "the two values of an 'if … else' are a number and a text: they must be of one kind"),
     ('on round_start if card(3) == "deck": win', "hook",
      "card() reads cards the players cannot see: it is for scenario checks and properties"),
     ("if deck_top(1) == 5 then gain 1 fuel", "effect", "deck_top() reads cards the players"),
@@ -120,6 +135,20 @@ def test_name_errors(compiler: Compiler, text: str, start: str, message: str) ->
         fn(text)
     assert compiler.errors, text
     assert message in str(compiler.errors[0]), str(compiler.errors[0])
+
+
+def test_a_choice_is_worked_out_as_python_would(compiler: Compiler) -> None:
+    """`A if COND else B` gives A where COND holds, else B; both branches are checked."""
+    from artproject import new_game
+
+    compiler.errors.clear()
+    fn = compiler.expr("2 * hq if lost(kyoto) else agents(kyoto) - 10")
+    assert fn is not None and not compiler.errors
+    held = new_game("japan", players=2, seed=1, position={"hq": 3, "agents": {"kyoto": 4}})
+    lost = new_game("japan", players=2, seed=1, position={"hq": 3, "lost": ["kyoto"]})
+    assert (fn(held, None), fn(lost, None)) == (-6, 6)
+    compiler.expr("1 if lost(kyoto) else 1 - agents(nowhere)")  # both branches checked
+    assert "1:34: unknown name 'nowhere'" in str(compiler.errors[0])
 
 
 def test_checks_may_read_the_cards(compiler: Compiler) -> None:
