@@ -361,12 +361,16 @@ def test_bad_options_exit_2_with_one_line(args: list[str], message: str,
     assert message in err and "Traceback" not in err
 
 
+SLAYER = ('-1 if played(great_dragon) == 0 and (challenge == "collective" or challenge == '
+          '"blind") else 2 * played(great_dragon)')  # (its rank, in the card file)
+
+
 @pytest.mark.parametrize(("good", "bad", "col", "message"), [
-    ("2 * played(great_dragon)", "2 * played(great_dragn)", 20,
+    (SLAYER, SLAYER.replace("played(great_dragon) == 0", "played(great_dragn) == 0"), 22,
      "unknown name 'great_dragn' (did you mean 'great_dragon'?)"),
+    (SLAYER, SLAYER.replace('"collective"', "1"), 46, "cannot compare str with int"),
     # a rule reads nothing the players cannot see (W19): a card's rank neither
-    ("2 * played(great_dragon)", "holds(player, king)", 9,
-     "holds() reads cards the players cannot see"),
+    (SLAYER, "holds(player, king)", 9, "holds() reads cards the players cannot see"),
     ("for each other player do lose 2 tokens, 1 card", "for each other player do lose 2 fuel",
      47, "unknown kind 'fuel'; expected one of: token, card"),
 ])
@@ -377,11 +381,12 @@ def test_a_broken_card_file_is_named_by_line_and_column(
 
     root = Path(__file__).resolve().parent.parent
     text = (root / "cards" / "art-of-war.toml").read_text()
+    q = '"' if f'"{good}"' in text else "'"  # (a TOML text in either quotes)
     path = tmp_path / "cards.toml"
-    path.write_text(text.replace(f'"{good}"', f'"{bad}"'))
+    path.write_text(text.replace(f"{q}{good}{q}", f"{q}{bad}{q}"))
     assert main(["check", str(path)]) == 2
     err = capsys.readouterr().err
-    line = 1 + text[:text.index(f'"{good}"')].count("\n")
+    line = 1 + text[:text.index(f"{q}{good}{q}")].count("\n")
     assert f"cards.toml:{line}:{col}: {message}" in err, err
 
 

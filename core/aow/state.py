@@ -197,6 +197,11 @@ class War(Machine):
     def bet_now(self) -> int:
         return 0 if self.fight is None else self.fight.bet
 
+    def challenge_kind(self) -> str:
+        """The challenge on the table: "duel" (a turn's), "collective" (a Massacre's, W14),
+        "blind" (a Fortune Teller's, W15); "" when none is."""
+        return "" if self.fight is None else self.fight.kind
+
     def stake_of(self, player: int) -> int:
         f = self.fight
         return f.stake[player] if f is not None and 0 <= player < self.players else 0

@@ -54,6 +54,7 @@ NAMES: Final[dict[str, Code]] = {
     "out": ("int", "st.out"),
     "turn": ("int", "st.turn"),
     "bet": ("int", "st.bet_now()"),
+    "challenge": ("str", "st.challenge_kind()"),
     "outcome": ("str", "(st.outcome or '')"),
     "wait": ("str", "st.wait_name()"),
 }
