@@ -213,6 +213,7 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64]):
         height x width x 3, uint8)."""
         return rendered(self.seated, self.render_mode, self.seat)
 
+
 def _policy(game: str, name: str) -> Callable[[int], Any]:
     """seed -> the engine's policy `name` of `game`, for the other seats (its name and
     options checked once: a reset makes one, policies.py `policy_maker`)."""
