@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import pickle
+import re
 from pathlib import Path
 from typing import Any
 
@@ -111,6 +112,39 @@ def test_an_illegal_action_says_why_and_changes_nothing(script: list[str], bad: 
         g.apply(bad)
     assert reason in str(err.value) and "\n" not in str(err.value)
     assert json.dumps(g.fingerprint(), sort_keys=True, default=str) == before
+
+
+@pytest.mark.parametrize(("position", "bad", "reason"), [
+    ({"hands": {"p1": ["king"] * 3 + ["chef"] * 3 + ["farmer"] * 2, "p2": ["monk"]}},
+     "draw p1", "draw p1: p1 holds 8 cards, a full hand: no drawing (W4)"),
+    ({"hands": {"p1": ["king"], "p2": ["monk"]}, "centre": 0},
+     "take p1", "take p1: the centre pile is empty: no token to draw (W4)"),
+    ({"hands": {"p1": ["king"], "p2": ["monk"]}},
+     "draw p2", "it is p1's decision"),  # (not the player's turn: the usual reason)
+])
+def test_a_turn_refused_by_w4_names_it(position: dict[str, object], bad: str,
+                                       reason: str) -> None:
+    """W4: no drawing with a full hand or from an empty deck, no token from an empty centre
+    pile; the refusal says which (the player's turn, else the usual reason)."""
+    g = new_game("art-of-war", players=2, seed=1, position=position)
+    before = json.dumps(g.fingerprint(), sort_keys=True, default=str)
+    with pytest.raises(IllegalActionError, match=re.escape(reason)):
+        g.apply(bad)
+    assert json.dumps(g.fingerprint(), sort_keys=True, default=str) == before
+
+
+def test_a_draw_from_an_empty_deck_names_w4() -> None:
+    """The deck drawn out (every card in a hand or the discard pile): W4's reason."""
+    hands = {"p1": ["king"], "p2": ["monk"]}
+    rules = new_game("art-of-war", players=2, seed=1).rules
+    discard = [c.name for c in rules.cards for _ in range(c.count)]
+    for card in ("king", "monk"):
+        discard.remove(card)
+    g = new_game("art-of-war", players=2, seed=1,
+                 position={"hands": hands, "discard": discard})
+    with pytest.raises(IllegalActionError, match=re.escape(
+            "draw p1: the deck is empty, and the discard pile is never reshuffled (W4)")):
+        g.apply("draw p1")
 
 
 @pytest.mark.parametrize(("bad", "reason"), [

@@ -84,6 +84,27 @@ def _apply_challenge(st: War, a: Action) -> None:
     st.wait = BET  # a bet, a face-down card, the answer
 
 
+def _draw_check(st: War, a: Action) -> str | None:
+    """A draw on the player's turn with a full hand or from an empty deck names W4."""
+    why = dead_check(st, a)
+    if why or st.wait is not TURN or st.current != a.player:
+        return why
+    held, t = len(st.hands[a.player]), st.tab
+    if held >= t.hand_limit:
+        return f"{a}: {P[a.player]} holds {held} cards, a full hand: no drawing (W4)"
+    if not st.deck_top and st.deck == t.no_cards:
+        return f"{a}: the deck is empty, and the discard pile is never reshuffled (W4)"
+    return None
+
+
+def _take_check(st: War, a: Action) -> str | None:
+    """A token taken on the player's turn from an empty centre pile names W4."""
+    why = dead_check(st, a)
+    if why or st.wait is not TURN or st.current != a.player or st.centre:
+        return why
+    return f"{a}: the centre pile is empty: no token to draw (W4)"
+
+
 def _challenge_check(st: War, a: Action) -> str | None:
     why = dead_check(st, a)
     if why or not isinstance(a.arg, str):
@@ -231,9 +252,9 @@ def _draw_game(st: War, reason: str, among: tuple[int, ...] | None = None) -> No
 
 
 _END_TURN: Final = (end_turn, ())  # a queue item, shared
-V_DRAW: Final = REG.verb("draw", PLAYER, apply=_apply_draw, check=dead_check,
+V_DRAW: Final = REG.verb("draw", PLAYER, apply=_apply_draw, check=_draw_check,
                          help="draw a card (not with a full hand, W4)")
-V_TAKE: Final = REG.verb("take", PLAYER, apply=_apply_take, check=dead_check,
+V_TAKE: Final = REG.verb("take", PLAYER, apply=_apply_take, check=_take_check,
                          help="draw a token from the centre pile (W4)")
 V_CHALLENGE: Final = REG.verb("challenge", PLAYER, TARGET, apply=_apply_challenge,
                               check=_challenge_check,
