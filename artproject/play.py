@@ -85,6 +85,10 @@ class Session:
     # ---------------------------------------------------------------- the session
     def show(self) -> None:
         st = self.st
+        if st.is_over():  # (a finished game, loaded: how it ended, not a decision)
+            self.write(self.screen(self.viewer))
+            self.write(self.ended())
+            return
         legal = st.legal_actions()
         actors = {a.player for a in legal if a.player >= 0}
         if len(actors) == 1:
@@ -246,6 +250,11 @@ class HotSeat(Session):
         return [f"== {self.st.reason}"]
 
     def show(self) -> None:
+        if self.st.is_over():  # (a finished game, loaded: the table and how it ended)
+            self.write(self.screen(self.viewer))
+            for line in self.finished():
+                self.write(line)
+            return
         who = self.to_act()
         if who >= 0 and who != self.viewer:
             # cleared before the wait too: the next player sits down to no one's hand

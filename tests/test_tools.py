@@ -276,6 +276,28 @@ def test_play_points_to_the_ruling_that_ended_the_game() -> None:
             "docs/rulings.md)") in out.getvalue()
 
 
+@pytest.mark.parametrize("game", ["japan", "art-of-war"])
+def test_play_a_finished_game_tells_how_it_ended(tmp_path: Path, game: str) -> None:
+    """A save of a game that has ended, loaded: the table and how the game ended (the
+    standing, in Art of War), no decision to take, no 'None' in its place; exit 0."""
+    import random
+
+    g = new_game(game, players=2, seed=3)
+    rng = random.Random(3)
+    while not g.is_over():
+        g.apply(rng.choice(g.legal_actions()))
+    save_game(g, tmp_path / "done.json")
+    r = run("play", "--load", "done.json", cwd=tmp_path, stdin="quit\n")
+    assert r.returncode == 0, r.stderr
+    assert "None" not in r.stdout and "decide" not in r.stdout
+    tail = r.stdout.rstrip("\n").splitlines()
+    if game == "japan":
+        assert tail[-1].startswith(f"== the team {g.outcome}: {g.reason}")
+    else:
+        assert r.stdout.startswith("== Art of War: turn ") and ", over" in tail[0]
+        assert f"== {g.reason}" in tail and tail[-1].startswith("  ")  # (the standing)
+
+
 # ---------------------------------------------------------------- the tuning tools
 def test_the_deck_is_what_make_deck_makes(tmp_path: Path) -> None:
     """cards/mission-cards.toml is exactly what the command in its header writes (the deck

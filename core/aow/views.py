@@ -74,7 +74,8 @@ def screen(st: War, viewer: int) -> str:
     """The table as `viewer` may see it, with their own hand (W19): the terminal game's
     screen."""
     obs = observation(st, viewer)
-    out = [f"== {st.rules.title}: turn {obs['turn']}, {obs['current']} to play"
+    now = (f"{obs['current']} to play" if st.outcome is None else "over")  # (as render's)
+    out = [f"== {st.rules.title}: turn {obs['turn']}, {now}"
            + (f", {obs['deciding']} deciding {obs['wait']}" if obs["deciding"] else ""),
            _seats_line(st, obs),
            f"centre pile {obs['centre']} tokens, deck {obs['deck']} cards, "
