@@ -251,3 +251,13 @@ def test_verify_art_of_war_writes_its_counterexample(tmp_path: Path,
     assert out.read_text(encoding="utf-8").count(first) == 1
     assert main(argv) == 2
     assert "already exists" in capsys.readouterr().err
+
+
+def test_an_abbreviated_option_is_refused() -> None:
+    """`--game` is not `--games` cut short: argparse's abbreviations are off, so a
+    mistyped option is an error (exit 2), never another option read silently."""
+    r = run("tune", "--game", "5", "japan")
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert "unrecognized arguments: --game" in r.stderr
+    r = run("simulate", "--gam", "1")
+    assert r.returncode == 2 and "unrecognized arguments: --gam" in r.stderr

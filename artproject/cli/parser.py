@@ -106,6 +106,11 @@ exit status: 0 all pass, 1 a scenario fails, 2 a scenario file is wrong.
 
 
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # no abbreviations: `tune --game 5` must not be read as `--games 5`
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
+
     def error(self, message: str) -> Any:  # argparse's usage errors exit 2, as ours do
         self.print_usage(sys.stderr)
         self.exit(2, f"{self.prog}: error: {message}\n")
@@ -114,7 +119,7 @@ class _Parser(argparse.ArgumentParser):
 def _parser() -> argparse.ArgumentParser:
     p = _Parser(prog="artproject",
                 description="A rules-as-data engine for The A.R.T. Project (and Art of War: "
-                            "--game art-of-war).",
+                            "--game art-of-war; simulate --help names every game).",
                 epilog=EPILOG_MAIN, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--version", action="version", version=f"artproject {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -125,14 +130,14 @@ def _parser() -> argparse.ArgumentParser:
     _game_option(s)
     s.add_argument("--mission", default=DEFAULT, metavar="LIST",
                    help="a shipped mission's name or a mission file, a comma-separated list, "
-                        f"or all (default: {DEFAULT}); with --game art-of-war, its rules "
-                        "(default: art-of-war)")
+                        f"or all (default: {DEFAULT}); with another --game, that game's rules "
+                        "(default: its own)")
     s.add_argument("--variant", action="append", default=[], metavar="FILE",
                    help="a variant (house rules): a file, or a shipped one by name "
                         "(city-falls-at-4); repeatable")
     s.add_argument("--players", default="2", metavar="LIST",
-                   help="1 to 6 (Art of War: 2 to 7), a comma-separated list, a range (2-4), "
-                        "or all (default: 2)")
+                   help="1 to 6 (another --game: its own, Art of War's 2 to 7), a comma-"
+                        "separated list, a range (2-4), or all (default: 2)")
     s.add_argument("--difficulty", default="medium", metavar="LIST",
                    help="easy, medium, hard or impossible, a list, or all (default: medium)")
     s.add_argument("--games", type=int, default=100,
@@ -210,8 +215,8 @@ def _parser() -> argparse.ArgumentParser:
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     v.add_argument("mission", metavar="MISSION", nargs="?",
                    help=f"a mission file (or a shipped mission's name; default: {DEFAULT}); "
-                        "Art of War's rules (art-of-war, the default, or its file) with --game "
-                        "art-of-war")
+                        "with another --game, that game's rules (default: its own) or a file "
+                        "of them")
     _game_option(v)
     v.add_argument("--variant", action="append", default=[], metavar="FILE",
                    help="a variant to layer on the mission; repeatable")
@@ -234,11 +239,11 @@ def _parser() -> argparse.ArgumentParser:
     _game_option(g)
     g.add_argument("--mission", default=DEFAULT,
                    help=f"a shipped mission's name or a mission file (default: {DEFAULT}); "
-                        "with --game art-of-war, its rules (default: art-of-war)")
+                        "with another --game, that game's rules (default: its own)")
     g.add_argument("--variant", action="append", default=[], metavar="FILE",
                    help="a variant to layer on the mission; repeatable")
     g.add_argument("--players", type=int, default=2,
-                   help="1 to 6; Art of War: 2 to 7 (default: 2)")
+                   help="1 to 6; another --game: its own, Art of War's 2 to 7 (default: 2)")
     g.add_argument("--difficulty", default="medium", help="(default: medium)")
     g.add_argument("--seed", type=int, default=None, help="(default: a random seed)")
     g.add_argument("--load", metavar="FILE", help="continue a saved game")
@@ -251,7 +256,7 @@ def _parser() -> argparse.ArgumentParser:
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     d.add_argument("mission", nargs="?", metavar="MISSION",
                    help="a shipped mission's name or a mission file (or give --save); with "
-                        "--game art-of-war, its rules: a table of its cards")
+                        "another --game, that game's rules: a table of its cards")
     _game_option(d)
     d.add_argument("-o", "--output", required=True, metavar="FILE.svg", help="the SVG to write")
     d.add_argument("--save", metavar="FILE", help="a save file: draw its position too")
@@ -296,10 +301,20 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+class _Games:
+    """The games the kernel plays, listed when a help is printed: core.games is imported
+    then, not for every command, and a game added is named with no change here."""
+
+    def __str__(self) -> str:
+        from ..core.games import DEFAULT, game_names
+
+        return ", ".join(f"{n} (the default)" if n == DEFAULT else n for n in game_names())
+
+
 def _game_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--game", metavar="NAME",
-                   help="the game: art-project (The A.R.T. Project, the default) or art-of-war "
-                        "(docs/art-of-war.md)")
+    game = p.add_argument("--game", metavar="NAME",
+                          help="the game, one of: %(games)s (Art of War: docs/art-of-war.md)")
+    vars(game)["games"] = _Games()  # (%(games)s: argparse fills a help from its action)
 
 
 def _backend_options(p: argparse.ArgumentParser) -> None:
