@@ -46,11 +46,15 @@ exit status: 0 written; 2 a file that is not a store, or a plot already there (-
 """
 EPILOG_TUNE = """\
 examples:
-  artproject tune japan --target easy=0.7,medium=0.45,hard=0.2,impossible=0.05 \\
-      --players 1-6 --games 100 --trials 40 --workers 2 -o japan-tuned.toml
-  artproject simulate --mission japan --variant japan-tuned.toml --difficulty all
-the mission's [tune] section names what may change (docs/missions.md); the search is
-seeded: the same arguments find the same values, on one process or a cluster.
+  artproject tune tests/missions/harbour-tunable.toml \\
+      --target easy=0.7,medium=0.45,hard=0.2,impossible=0.05 \\
+      --players 1-6 --games 100 --trials 40 --workers 2 -o harbour-tuned.toml
+  artproject simulate --mission tests/missions/harbour-tunable.toml \\
+      --variant harbour-tuned.toml --difficulty all
+the mission's [tune] section names what may change (docs/missions.md); no shipped mission
+has one (the example's is the authoring tutorial's mission, docs/authoring.md, in a
+checkout). The search is seeded: the same arguments find the same values, on one process
+or a cluster; a variant is written only when it beats the mission on fresh games.
 exit status: 0 written; 2 bad input (a target, a range, an output file already there).
 """
 EPILOG_CHECK = """\
