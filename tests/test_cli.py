@@ -275,3 +275,15 @@ def test_an_abbreviated_option_is_refused() -> None:
     assert "unrecognized arguments: --game" in r.stderr
     r = run("simulate", "--gam", "1")
     assert r.returncode == 2 and "unrecognized arguments: --gam" in r.stderr
+
+
+@pytest.mark.parametrize("port", ["99999", "65536", "-1", "http"])
+def test_serve_refuses_a_port_out_of_range(tmp_path: Path, port: str) -> None:
+    """A port outside 0-65535 is refused as the arguments are read (the socket layer wraps
+    99999 to another port, takes 65536 as any free one, and says little of -1)."""
+    db = tmp_path / "games.db"
+    r = run("serve", "--port", port, "--db", str(db))
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert r.stderr.splitlines()[-1] == ("artproject serve: error: argument --port: expected a "
+                                         f"port from 0 to 65535 (0: any free one), not '{port}'")
+    assert not db.exists()

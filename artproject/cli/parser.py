@@ -282,7 +282,8 @@ def _parser() -> argparse.ArgumentParser:
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     w.add_argument("--host", default="127.0.0.1",
                    help="the address to listen on (default 127.0.0.1: this machine only)")
-    w.add_argument("--port", type=int, default=8000, help="the port (0: any free one)")
+    w.add_argument("--port", type=_port, default=8000,
+                   help="the port, 0 to 65535 (0: any free one)")
     w.add_argument("--db", default="artproject-server.db", metavar="FILE",
                    help="the games' database (default ./artproject-server.db)")
     w.add_argument("--origin", action="append", default=[], metavar="URL",
@@ -303,6 +304,19 @@ def _parser() -> argparse.ArgumentParser:
                    help="a variant file to layer on each scenario's mission; repeatable")
     r.add_argument("-v", "--verbose", action="store_true", help="print each scenario's summary")
     return p
+
+
+def _port(text: str) -> int:
+    """--port: a TCP port, 0 to 65535 (the socket layer would wrap 99999, or take 65536 as
+    any free port, rather than refuse it)."""
+    try:
+        port = int(text)
+    except ValueError:
+        port = -1
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"expected a port from 0 to 65535 (0: any free one), "
+                                         f"not {text!r}")
+    return port
 
 
 class _Games:
