@@ -287,3 +287,54 @@ def test_serve_refuses_a_port_out_of_range(tmp_path: Path, port: str) -> None:
     assert r.stderr.splitlines()[-1] == ("artproject serve: error: argument --port: expected a "
                                          f"port from 0 to 65535 (0: any free one), not '{port}'")
     assert not db.exists()
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["simulate", "--game", "art-of-war", "--mission", "japan", "--games", "1"],
+     "unknown rules 'japan'; Art of War's shipped rules: art-of-war"),
+    (["simulate", "--game", "kuhn", "--mission", "japan", "--games", "1"],
+     "unknown rules 'japan' of Kuhn poker"),
+    (["simulate", "--game", "art-project", "--mission", "art-of-war", "--games", "1"],
+     "not a mission of The A.R.T. Project"),
+    (["play", "--game", "art-of-war", "--mission", "japan"],
+     "unknown rules 'japan'; Art of War's shipped rules: art-of-war"),
+    (["play", "--game", "kuhn", "--mission", "japan"], "unknown rules 'japan' of Kuhn poker"),
+    (["play", "--game", "art-of-war", "--mission", "missions/kuhn.toml"],
+     "a file of 'kuhn', not the rules of Art of War"),
+    (["verify", "--game", "art-of-war", "japan"], "unknown rules 'japan'"),
+    (["render", "--game", "kuhn", "japan"], "unknown rules 'japan' of Kuhn poker"),
+])
+def test_rules_of_another_game_than_game_are_refused(tmp_path: Path, args: list[str],
+                                                      says: str) -> None:
+    """--game is the game: rules it does not have are refused (exit 2), never played as its
+    own, whichever the command and whether named or left to the default."""
+    if args[0] == "render":
+        args = [*args, "-o", str(tmp_path / "x.svg")]
+    r = run(*args)
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    assert says in r.stderr and r.stdout == ""
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_save_of_another_game_than_game_is_refused(tmp_path: Path) -> None:
+    """render --save and play --load draw or play a save's own game; a --game that names
+    another is refused (exit 2), saying which game the save is of."""
+    from artproject import new_game, save_game
+
+    war = tmp_path / "war.json"
+    save_game(new_game("art-of-war", players=2, seed=1), war)
+    art = str(ROOT / "tests" / "saves" / "japan-3p-midgame.json")
+    svg = str(tmp_path / "x.svg")
+    r = run("render", "--game", "art-of-war", "--save", art, "-o", svg)
+    assert r.returncode == 2 and r.stderr == (
+        f"artproject: {art}: a save of The A.R.T. Project (art-project), not of Art of War: "
+        "drop --game art-of-war, or give --game art-project\n")
+    r = run("render", "--game", "art-project", "--save", str(war), "-o", svg)
+    assert r.returncode == 2 and "a save of Art of War (art-of-war), not of The A.R.T." in (
+        r.stderr)
+    r = run("play", "--game", "kuhn", "--load", str(war))
+    assert r.returncode == 2 and "a save of Art of War (art-of-war), not of Kuhn poker" in (
+        r.stderr)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["war.json"]
+    r = run("render", "--game", "art-of-war", "--save", str(war), "-o", svg)
+    assert r.returncode == 0 and r.stdout.startswith(f"wrote {svg}: ")

@@ -132,7 +132,7 @@ def _parser() -> argparse.ArgumentParser:
                        epilog=EPILOG_SIMULATE,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     _game_option(s)
-    s.add_argument("--mission", default=DEFAULT, metavar="LIST",
+    s.add_argument("--mission", metavar="LIST",  # (not given: the game's own rules)
                    help="a shipped mission's name or a mission file, a comma-separated list, "
                         f"or all (default: {DEFAULT}); with another --game, that game's rules "
                         "(default: its own)")
@@ -241,7 +241,7 @@ def _parser() -> argparse.ArgumentParser:
                                     "War: 2-7, hot seat)",
                        epilog=EPILOG_PLAY, formatter_class=argparse.RawDescriptionHelpFormatter)
     _game_option(g)
-    g.add_argument("--mission", default=DEFAULT,
+    g.add_argument("--mission",  # (not given: the game's own rules)
                    help=f"a shipped mission's name or a mission file (default: {DEFAULT}); "
                         "with another --game, that game's rules (default: its own)")
     g.add_argument("--variant", action="append", default=[], metavar="FILE",
