@@ -338,3 +338,22 @@ def test_a_save_of_another_game_than_game_is_refused(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["war.json"]
     r = run("render", "--game", "art-of-war", "--save", str(war), "-o", svg)
     assert r.returncode == 0 and r.stdout.startswith(f"wrote {svg}: ")
+
+
+@pytest.mark.parametrize(("body", "says", "line"), [
+    ("[board.cities.foo]\nx = 1\n", ":3:1: board: unknown key 'board'", "[board.cities.foo]"),
+    ("[city.foo]\nx = 1\n", ":3:1: city: expected a list of tables, not a table", "[city.foo]"),
+    ("[rules]\nfoo.bar = 1\n", ":4:1: rules.foo: unknown rule parameter 'foo'", "foo.bar = 1"),
+])
+def test_check_places_an_error_in_a_table_only_implied(tmp_path: Path, body: str, says: str,
+                                                       line: str) -> None:
+    """A table made by a header's dots (`[board.cities.foo]` makes `board`) or by a dotted
+    key (`foo.bar = 1` makes `foo`) is placed there: its error has file:line:col and a
+    caret, as every rule file's mistake does."""
+    bad = tmp_path / "bad.toml"
+    bad.write_text(f'extends = "japan"\n\n{body}')
+    r = run("check", str(bad))
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    lines = r.stderr.splitlines()
+    assert lines[0].startswith(f"{bad}{says}")
+    assert lines[1:3] == [f"    {line}", "    ^"]
