@@ -168,6 +168,8 @@ def run_scenario(path: str | Path, variants: tuple[str | Path, ...] = ()) -> Res
     def fail(msg: str, *p: Any) -> RulesError:
         return RulesError(msg, smap.locate(p), path_text(p))
 
+    if not doc:  # (nothing to set up or check: not a scenario that passes, as check says)
+        raise fail("empty file: not a scenario")
     cls = _game_of(doc, fail)
     spec = _shape(doc, cls.scenario_spec() or ScenarioSpec, fail)
     st, begin = cls.scenario_setup(spec, doc, path, variants, smap.locate, fail)

@@ -32,7 +32,7 @@ class SourceMap:
     """Where each key's value starts in a TOML file, by document path; for error locations."""
 
     _HEADER = re.compile(r"^\s*(\[\[?)\s*([A-Za-z0-9_.\-]+)\s*\]\]?")
-    _KEY = re.compile(r"^(\s*)([A-Za-z0-9_\-]+)\s*=\s*")
+    _KEY = re.compile(r"^(\s*)([A-Za-z0-9_\-]+(?:\s*\.\s*[A-Za-z0-9_\-]+)*)\s*=\s*")
 
     def __init__(self, file: str, text: str, real: Path | None = None) -> None:
         self.file = file
@@ -53,12 +53,15 @@ class SourceMap:
                     table = (*parts, counts[name])
                 else:
                     table = parts
+                self._implied(parts[:-1], n, 1)
                 self.where[table] = (n, 1)
                 array_key = None
                 continue
             m = self._KEY.match(line)
             if m and array_key is None:
-                key = (*table, m.group(2))
+                *outer, last = (k.strip() for k in m.group(2).split("."))
+                self._implied((*table, *outer), n, len(m.group(1)) + 1)
+                key = (*table, *outer, last)
                 self.where[key] = (n, m.end() + 1)
                 if line[m.end():].startswith("["):
                     array_key, array_i, depth = key, 0, 0
@@ -70,6 +73,13 @@ class SourceMap:
                 array_i, depth = self._items(n, line, 0, array_key, array_i, depth)
                 if not depth:
                     array_key = None
+
+    def _implied(self, parts: tuple[Any, ...], n: int, col: int) -> None:
+        """The tables a header or a dotted key makes without naming them (`[a.b.c]` makes
+        `a` and `a.b`; `x.y = 1`, `x`): located there, unless they are located already, so
+        that an error in one names a line."""
+        for i in range(1, len(parts) + 1):
+            self.where.setdefault(parts[:i], (n, col))
 
     # an array's pieces: a string, a bracket or brace, a comment, or a bare value (a number,
     # true, a date)

@@ -172,6 +172,20 @@ def test_scenario_command_reports_every_file(tmp_path: Path) -> None:
     assert "1 passed, 1 failed, 1 could not be read" in r.stdout
 
 
+
+@pytest.mark.parametrize("text", ["", "# only a comment\n"])
+def test_scenario_refuses_an_empty_file_as_check_does(tmp_path: Path, text: str) -> None:
+    """An empty file sets nothing up and checks nothing: not a scenario that passes."""
+    empty = tmp_path / "empty.toml"
+    empty.write_text(text)
+    r = run("scenario", str(empty))
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert r.stderr == f"{empty}: empty file: not a scenario\n"
+    assert "0 passed, 0 failed, 1 could not be read" in r.stdout
+    r = run("check", str(empty))
+    assert r.returncode == 2 and "empty file: not a mission, variant, card file or scenario" in (
+        r.stdout + r.stderr)
+
 def test_simulate_plays_the_heuristic_by_default(capsys: pytest.CaptureFixture[str]) -> None:
     """README's main job must not look broken: without --policy the bot plays sensibly;
     the random baseline stays a --policy away."""
@@ -251,3 +265,95 @@ def test_verify_art_of_war_writes_its_counterexample(tmp_path: Path,
     assert out.read_text(encoding="utf-8").count(first) == 1
     assert main(argv) == 2
     assert "already exists" in capsys.readouterr().err
+
+
+def test_an_abbreviated_option_is_refused() -> None:
+    """`--game` is not `--games` cut short: argparse's abbreviations are off, so a
+    mistyped option is an error (exit 2), never another option read silently."""
+    r = run("tune", "--game", "5", "japan")
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert "unrecognized arguments: --game" in r.stderr
+    r = run("simulate", "--gam", "1")
+    assert r.returncode == 2 and "unrecognized arguments: --gam" in r.stderr
+
+
+@pytest.mark.parametrize("port", ["99999", "65536", "-1", "http"])
+def test_serve_refuses_a_port_out_of_range(tmp_path: Path, port: str) -> None:
+    """A port outside 0-65535 is refused as the arguments are read (the socket layer wraps
+    99999 to another port, takes 65536 as any free one, and says little of -1)."""
+    db = tmp_path / "games.db"
+    r = run("serve", "--port", port, "--db", str(db))
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert r.stderr.splitlines()[-1] == ("artproject serve: error: argument --port: expected a "
+                                         f"port from 0 to 65535 (0: any free one), not '{port}'")
+    assert not db.exists()
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["simulate", "--game", "art-of-war", "--mission", "japan", "--games", "1"],
+     "unknown rules 'japan'; Art of War's shipped rules: art-of-war"),
+    (["simulate", "--game", "kuhn", "--mission", "japan", "--games", "1"],
+     "unknown rules 'japan' of Kuhn poker"),
+    (["simulate", "--game", "art-project", "--mission", "art-of-war", "--games", "1"],
+     "not a mission of The A.R.T. Project"),
+    (["play", "--game", "art-of-war", "--mission", "japan"],
+     "unknown rules 'japan'; Art of War's shipped rules: art-of-war"),
+    (["play", "--game", "kuhn", "--mission", "japan"], "unknown rules 'japan' of Kuhn poker"),
+    (["play", "--game", "art-of-war", "--mission", "missions/kuhn.toml"],
+     "a file of 'kuhn', not the rules of Art of War"),
+    (["verify", "--game", "art-of-war", "japan"], "unknown rules 'japan'"),
+    (["render", "--game", "kuhn", "japan"], "unknown rules 'japan' of Kuhn poker"),
+])
+def test_rules_of_another_game_than_game_are_refused(tmp_path: Path, args: list[str],
+                                                      says: str) -> None:
+    """--game is the game: rules it does not have are refused (exit 2), never played as its
+    own, whichever the command and whether named or left to the default."""
+    if args[0] == "render":
+        args = [*args, "-o", str(tmp_path / "x.svg")]
+    r = run(*args)
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    assert says in r.stderr and r.stdout == ""
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_save_of_another_game_than_game_is_refused(tmp_path: Path) -> None:
+    """render --save and play --load draw or play a save's own game; a --game that names
+    another is refused (exit 2), saying which game the save is of."""
+    from artproject import new_game, save_game
+
+    war = tmp_path / "war.json"
+    save_game(new_game("art-of-war", players=2, seed=1), war)
+    art = str(ROOT / "tests" / "saves" / "japan-3p-midgame.json")
+    svg = str(tmp_path / "x.svg")
+    r = run("render", "--game", "art-of-war", "--save", art, "-o", svg)
+    assert r.returncode == 2 and r.stderr == (
+        f"artproject: {art}: a save of The A.R.T. Project (art-project), not of Art of War: "
+        "drop --game art-of-war, or give --game art-project\n")
+    r = run("render", "--game", "art-project", "--save", str(war), "-o", svg)
+    assert r.returncode == 2 and "a save of Art of War (art-of-war), not of The A.R.T." in (
+        r.stderr)
+    r = run("play", "--game", "kuhn", "--load", str(war))
+    assert r.returncode == 2 and "a save of Art of War (art-of-war), not of Kuhn poker" in (
+        r.stderr)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["war.json"]
+    r = run("render", "--game", "art-of-war", "--save", str(war), "-o", svg)
+    assert r.returncode == 0 and r.stdout.startswith(f"wrote {svg}: ")
+
+
+@pytest.mark.parametrize(("body", "says", "line"), [
+    ("[board.cities.foo]\nx = 1\n", ":3:1: board: unknown key 'board'", "[board.cities.foo]"),
+    ("[city.foo]\nx = 1\n", ":3:1: city: expected a list of tables, not a table", "[city.foo]"),
+    ("[rules]\nfoo.bar = 1\n", ":4:1: rules.foo: unknown rule parameter 'foo'", "foo.bar = 1"),
+])
+def test_check_places_an_error_in_a_table_only_implied(tmp_path: Path, body: str, says: str,
+                                                       line: str) -> None:
+    """A table made by a header's dots (`[board.cities.foo]` makes `board`) or by a dotted
+    key (`foo.bar = 1` makes `foo`) is placed there: its error has file:line:col and a
+    caret, as every rule file's mistake does."""
+    bad = tmp_path / "bad.toml"
+    bad.write_text(f'extends = "japan"\n\n{body}')
+    r = run("check", str(bad))
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    lines = r.stderr.splitlines()
+    assert lines[0].startswith(f"{bad}{says}")
+    assert lines[1:3] == [f"    {line}", "    ^"]

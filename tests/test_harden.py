@@ -263,7 +263,8 @@ def test_a_full_store_keeps_what_was_written(tmp_path: Path,
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
 @pytest.mark.parametrize("args", [["simulate", "--games", "3", "--json"],
                                   ["simulate", "--games", "3", "--game", "art-of-war"],
-                                  ["check", "missions/japan.toml"]])
+                                  ["check", "missions/japan.toml"],
+                                  ["--help"], ["simulate", "--help"], ["--version"]])
 def test_a_full_disk_on_stdout_is_one_line(args: list[str]) -> None:
     with open("/dev/full", "w") as full:
         r = subprocess.run([sys.executable, "-m", "artproject", *args], stdout=full,

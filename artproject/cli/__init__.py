@@ -55,7 +55,12 @@ def main(argv: Sequence[str] | None = None, *, exiting: bool = False) -> int:
 
 
 def _main(argv: Sequence[str] | None) -> int:
-    args = _parser().parse_args(argv)
+    # --help and --version (0) and a usage error (2) stop the parser: their status is
+    # returned, not raised, so that main can still tell an output it could not write
+    try:
+        args = _parser().parse_args(argv)
+    except SystemExit as stop:
+        return stop.code if isinstance(stop.code, int) else 0
     if args.command is None:
         _parser().print_help()
         return 0

@@ -23,23 +23,38 @@ MAX_CONNECT = 3600.0  # seconds --connect-timeout waits for a cluster at most
 
 
 def _game(args: argparse.Namespace) -> str:
-    """--game, checked: a game the kernel plays; left at the default, the game of the rules
-    named (`--mission NAME` of a game, or a file that says `game = "NAME"`)."""
+    """--game, checked: a game the kernel plays; not given, the game of the rules named
+    (`--mission NAME` of a game, or a file that says `game = "NAME"`), else the default.
+    A --game given is the game: rules of another are refused by its loader."""
     from ..core.errors import GameError, closest
     from ..core.games import DEFAULT, game_names
     from ..core.sources import game_of
 
-    name = str(getattr(args, "game", None) or DEFAULT)
-    if name not in game_names():
-        raise GameError(f"unknown game {name!r}{closest(name, game_names())}; --game is one "
-                        "of: " + ", ".join(game_names()))
+    given = getattr(args, "game", None)
+    if given is not None:
+        if given not in game_names():
+            raise GameError(f"unknown game {given!r}{closest(given, game_names())}; --game "
+                            "is one of: " + ", ".join(game_names()))
+        return str(given)
     ref = getattr(args, "mission", None)
-    if name == DEFAULT and isinstance(ref, str):
+    if isinstance(ref, str):
         if ref in game_names():
             return ref
         if ref.endswith(".toml"):
-            return game_of(ref) or name
-    return name
+            return game_of(ref) or DEFAULT
+    return DEFAULT
+
+
+def _save_of(args: argparse.Namespace, game: str, path: str, st: Any) -> Any:
+    """A loaded save, refused when --game names another game than the one it is of."""
+    from ..core.errors import GameError
+    from ..core.games import game_class
+
+    if args.game is not None and st.game != game:
+        raise GameError(f"{path}: a save of {game_class(st.game).TITLE} ({st.game}), not of "
+                        f"{game_class(game).TITLE}: drop --game {game}, or give --game "
+                        f"{st.game}")
+    return st
 
 
 def _check_counts(args: argparse.Namespace, policies: bool = True) -> None:

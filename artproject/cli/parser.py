@@ -46,11 +46,15 @@ exit status: 0 written; 2 a file that is not a store, or a plot already there (-
 """
 EPILOG_TUNE = """\
 examples:
-  artproject tune japan --target easy=0.7,medium=0.45,hard=0.2,impossible=0.05 \\
-      --players 1-6 --games 100 --trials 40 --workers 2 -o japan-tuned.toml
-  artproject simulate --mission japan --variant japan-tuned.toml --difficulty all
-the mission's [tune] section names what may change (docs/missions.md); the search is
-seeded: the same arguments find the same values, on one process or a cluster.
+  artproject tune tests/missions/harbour-tunable.toml \\
+      --target easy=0.7,medium=0.45,hard=0.2,impossible=0.05 \\
+      --players 1-6 --games 100 --trials 40 --workers 2 -o harbour-tuned.toml
+  artproject simulate --mission tests/missions/harbour-tunable.toml \\
+      --variant harbour-tuned.toml --difficulty all
+the mission's [tune] section names what may change (docs/missions.md); no shipped mission
+has one (the example's is the authoring tutorial's mission, docs/authoring.md, in a
+checkout). The search is seeded: the same arguments find the same values, on one process
+or a cluster; a variant is written only when it beats the mission on fresh games.
 exit status: 0 written; 2 bad input (a target, a range, an output file already there).
 """
 EPILOG_CHECK = """\
@@ -106,6 +110,11 @@ exit status: 0 all pass, 1 a scenario fails, 2 a scenario file is wrong.
 
 
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # no abbreviations: `tune --game 5` must not be read as `--games 5`
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
+
     def error(self, message: str) -> Any:  # argparse's usage errors exit 2, as ours do
         self.print_usage(sys.stderr)
         self.exit(2, f"{self.prog}: error: {message}\n")
@@ -114,7 +123,7 @@ class _Parser(argparse.ArgumentParser):
 def _parser() -> argparse.ArgumentParser:
     p = _Parser(prog="artproject",
                 description="A rules-as-data engine for The A.R.T. Project (and Art of War: "
-                            "--game art-of-war).",
+                            "--game art-of-war; simulate --help names every game).",
                 epilog=EPILOG_MAIN, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--version", action="version", version=f"artproject {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -123,16 +132,16 @@ def _parser() -> argparse.ArgumentParser:
                        epilog=EPILOG_SIMULATE,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     _game_option(s)
-    s.add_argument("--mission", default=DEFAULT, metavar="LIST",
+    s.add_argument("--mission", metavar="LIST",  # (not given: the game's own rules)
                    help="a shipped mission's name or a mission file, a comma-separated list, "
-                        f"or all (default: {DEFAULT}); with --game art-of-war, its rules "
-                        "(default: art-of-war)")
+                        f"or all (default: {DEFAULT}); with another --game, that game's rules "
+                        "(default: its own)")
     s.add_argument("--variant", action="append", default=[], metavar="FILE",
                    help="a variant (house rules): a file, or a shipped one by name "
                         "(city-falls-at-4); repeatable")
     s.add_argument("--players", default="2", metavar="LIST",
-                   help="1 to 6 (Art of War: 2 to 7), a comma-separated list, a range (2-4), "
-                        "or all (default: 2)")
+                   help="1 to 6 (another --game: its own, Art of War's 2 to 7), a comma-"
+                        "separated list, a range (2-4), or all (default: 2)")
     s.add_argument("--difficulty", default="medium", metavar="LIST",
                    help="easy, medium, hard or impossible, a list, or all (default: medium)")
     s.add_argument("--games", type=int, default=100,
@@ -210,8 +219,8 @@ def _parser() -> argparse.ArgumentParser:
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     v.add_argument("mission", metavar="MISSION", nargs="?",
                    help=f"a mission file (or a shipped mission's name; default: {DEFAULT}); "
-                        "Art of War's rules (art-of-war, the default, or its file) with --game "
-                        "art-of-war")
+                        "with another --game, that game's rules (default: its own) or a file "
+                        "of them")
     _game_option(v)
     v.add_argument("--variant", action="append", default=[], metavar="FILE",
                    help="a variant to layer on the mission; repeatable")
@@ -232,13 +241,13 @@ def _parser() -> argparse.ArgumentParser:
                                     "War: 2-7, hot seat)",
                        epilog=EPILOG_PLAY, formatter_class=argparse.RawDescriptionHelpFormatter)
     _game_option(g)
-    g.add_argument("--mission", default=DEFAULT,
+    g.add_argument("--mission",  # (not given: the game's own rules)
                    help=f"a shipped mission's name or a mission file (default: {DEFAULT}); "
-                        "with --game art-of-war, its rules (default: art-of-war)")
+                        "with another --game, that game's rules (default: its own)")
     g.add_argument("--variant", action="append", default=[], metavar="FILE",
                    help="a variant to layer on the mission; repeatable")
     g.add_argument("--players", type=int, default=2,
-                   help="1 to 6; Art of War: 2 to 7 (default: 2)")
+                   help="1 to 6; another --game: its own, Art of War's 2 to 7 (default: 2)")
     g.add_argument("--difficulty", default="medium", help="(default: medium)")
     g.add_argument("--seed", type=int, default=None, help="(default: a random seed)")
     g.add_argument("--load", metavar="FILE", help="continue a saved game")
@@ -251,7 +260,7 @@ def _parser() -> argparse.ArgumentParser:
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     d.add_argument("mission", nargs="?", metavar="MISSION",
                    help="a shipped mission's name or a mission file (or give --save); with "
-                        "--game art-of-war, its rules: a table of its cards")
+                        "another --game, that game's rules: a table of its cards")
     _game_option(d)
     d.add_argument("-o", "--output", required=True, metavar="FILE.svg", help="the SVG to write")
     d.add_argument("--save", metavar="FILE", help="a save file: draw its position too")
@@ -273,7 +282,8 @@ def _parser() -> argparse.ArgumentParser:
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     w.add_argument("--host", default="127.0.0.1",
                    help="the address to listen on (default 127.0.0.1: this machine only)")
-    w.add_argument("--port", type=int, default=8000, help="the port (0: any free one)")
+    w.add_argument("--port", type=_port, default=8000,
+                   help="the port, 0 to 65535 (0: any free one)")
     w.add_argument("--db", default="artproject-server.db", metavar="FILE",
                    help="the games' database (default ./artproject-server.db)")
     w.add_argument("--origin", action="append", default=[], metavar="URL",
@@ -296,10 +306,33 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+def _port(text: str) -> int:
+    """--port: a TCP port, 0 to 65535 (the socket layer would wrap 99999, or take 65536 as
+    any free port, rather than refuse it)."""
+    try:
+        port = int(text)
+    except ValueError:
+        port = -1
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"expected a port from 0 to 65535 (0: any free one), "
+                                         f"not {text!r}")
+    return port
+
+
+class _Games:
+    """The games the kernel plays, listed when a help is printed: core.games is imported
+    then, not for every command, and a game added is named with no change here."""
+
+    def __str__(self) -> str:
+        from ..core.games import DEFAULT, game_names
+
+        return ", ".join(f"{n} (the default)" if n == DEFAULT else n for n in game_names())
+
+
 def _game_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--game", metavar="NAME",
-                   help="the game: art-project (The A.R.T. Project, the default) or art-of-war "
-                        "(docs/art-of-war.md)")
+    game = p.add_argument("--game", metavar="NAME",
+                          help="the game, one of: %(games)s (Art of War: docs/art-of-war.md)")
+    vars(game)["games"] = _Games()  # (%(games)s: argparse fills a help from its action)
 
 
 def _backend_options(p: argparse.ArgumentParser) -> None:

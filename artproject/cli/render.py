@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from .options import _game
+from .options import _game, _save_of
 
 TYPE_CHECKING = False  # typing itself is not imported: the command starts the sooner
 if TYPE_CHECKING:
@@ -26,7 +26,7 @@ def _render(args: argparse.Namespace) -> int:
     replace = args.force or _our_svg(out)
     game = _game(args)
     if args.save:
-        st = load_game(args.save, trust=args.trust)
+        st = _save_of(args, game, args.save, load_game(args.save, trust=args.trust))
     elif not args.mission and args.game is None:  # (--game NAME alone: its own rules)
         raise GameError("name a MISSION or give --save FILE")
     tools = game_tools(st.game if st is not None else game)

@@ -6,7 +6,6 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
-from ..missions import DEFAULT
 from .options import _backend, _check_counts, _game, _items, _list, _players
 from .output import _Interrupted
 
@@ -64,10 +63,11 @@ def _grid(args: argparse.Namespace, game: str, tools: Any,
     return missions, _difficulties(args.difficulty, tools, loaded[0], title), players
 
 
-def _rules_ref(mission: str, tools: Any) -> str:
-    """--mission as the game reads it: left at the parser's default (the default game's
-    first board), the game's own rules."""
-    return str(tools.DEFAULT_RULES) if mission == DEFAULT else mission
+def _rules_ref(mission: str | None, tools: Any) -> str:
+    """--mission as the game reads it: not given, the game's own rules (the default game's:
+    its first board); given, what it names, which the game's loader refuses when it is
+    another game's."""
+    return str(tools.DEFAULT_RULES) if mission is None else mission
 
 
 def _difficulties(text: str, tools: Any, rules: Any, title: str) -> list[str]:
