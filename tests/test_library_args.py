@@ -175,6 +175,18 @@ def test_new_game_refuses_what_a_save_could_not_hold(args: dict[str, Any], messa
     assert A.loads(A.dumps(g)).fingerprint() == g.fingerprint()
 
 
+def test_a_mission_named_with_another_game_is_that_games_rules() -> None:
+    """new_game(MISSION, game=GAME): MISSION is GAME's rules, refused by its loader when it is
+    not (it was dropped, and GAME's own rules played); GAME's own rules play on."""
+    with pytest.raises(A.RulesError, match="unknown rules 'egypt'; Art of War's shipped rules"):
+        new_game("egypt", game="art-of-war")
+    with pytest.raises(A.GameError, match=r"the rules given \(egypt\) are a mission of The "
+                       r"A\.R\.T\. Project, not rules of the game 'art-of-war'"):
+        new_game(A.load_rules("egypt"), game="art-of-war")
+    for mission in ("art-of-war", str(Path(__file__).parent.parent / "missions/art-of-war.toml")):
+        assert new_game(mission, players=3, game="art-of-war").players == 3
+
+
 @pytest.mark.parametrize("spec", ["ismcts:budget=99999999999999999999", "ismcts:tree=101",
                                   "ismcts:depth=0", "ismcts:z=nan", "ismcts:margin=1e999"])
 def test_make_policy_bounds_every_number_as_the_command_line_does(spec: str) -> None:

@@ -55,7 +55,8 @@ the mission's [tune] section names what may change (docs/missions.md); no shippe
 has one (the example's is the authoring tutorial's mission, docs/authoring.md, in a
 checkout). The search is seeded: the same arguments find the same values, on one process
 or a cluster; a variant is written only when it beats the mission on fresh games.
-exit status: 0 written; 2 bad input (a target, a range, an output file already there).
+exit status: 0 done (a variant written, or the mission's own values kept, said so); 2 bad input
+(a target, a range, an output file already there).
 """
 EPILOG_CHECK = """\
 examples:

@@ -60,9 +60,16 @@ def _start(mission: str | Path | Rules, players: int, difficulty: str, seed: int
     if game is None and isinstance(mission, str) and mission != GAME and is_game(mission):
         game, mission = mission, DEFAULT  # new_game("art-of-war", players=4): that game
     if game is not None and game != GAME:  # another game: its own start (GameError if unknown)
+        # a mission named (not the default) is that game's rules, which its loader refuses
+        # when they are not: new_game("egypt", game="art-of-war") is not Art of War
+        if isinstance(mission, Rules):
+            raise GameError(f"the rules given ({mission.name}) are a mission of The A.R.T. "
+                            f"Project, not rules of the game {game!r}")
+        named = {} if isinstance(mission, str) and mission in (DEFAULT, game) else {
+            "rules": mission}
         return game_class(game).create(  # type: ignore[return-value]
             players=players, difficulty=difficulty, seed=seed, variants=variants,
-            position=position, phase=phase, log=log, chance=chance)
+            position=position, phase=phase, log=log, chance=chance, **named)
     rules = mission if isinstance(mission, Rules) else load_rules(mission, variants)
     if phase not in PHASES:
         raise GameError(f"unknown phase {phase!r}; expected one of: {', '.join(PHASES)}")
