@@ -15,8 +15,8 @@ def _quote(s: str) -> str:
     return f"'{s}'" if '"' in s else f'"{s}"'
 
 
-def expr(e: a.Expr, outer: int = 0) -> str:
-    """An expression, parenthesised only where precedence needs it."""
+def _atom(e: a.Num | a.Str | a.Bool | a.Ref | a.Call) -> str:
+    """A number, text, truth, name or call as written."""
     if isinstance(e, a.Num):
         return str(e.value)
     if isinstance(e, a.Str):
@@ -25,8 +25,13 @@ def expr(e: a.Expr, outer: int = 0) -> str:
         return "true" if e.value else "false"
     if isinstance(e, a.Ref):
         return ".".join(e.parts)
-    if isinstance(e, a.Call):
-        return f"{e.name}({', '.join(expr(x) for x in e.args)})"
+    return f"{e.name}({', '.join(expr(x) for x in e.args)})"
+
+
+def expr(e: a.Expr, outer: int = 0) -> str:
+    """An expression, parenthesised only where precedence needs it."""
+    if not isinstance(e, a.Choice | a.Unary | a.Binary):
+        return _atom(e)
     if isinstance(e, a.Choice):  # the loosest binding: bracketed inside any operator
         text = f"{expr(e.then, 1)} if {expr(e.cond, 1)} else {expr(e.otherwise)}"
         return f"({text})" if outer > 0 else text

@@ -53,6 +53,16 @@ def new_game(mission: str | Path | Rules = DEFAULT, players: int = 2,
                   game)
 
 
+def _rules_of(mission: str | Path | Rules, game: str) -> dict[str, Any]:
+    """A mission named (not the default) with another game: that game's rules, which its
+    loader refuses when they are not (new_game("egypt", game="art-of-war") is not Art of
+    War); a mission's loaded rules are refused here."""
+    if isinstance(mission, Rules):
+        raise GameError(f"the rules given ({mission.name}) are a mission of The A.R.T. "
+                        f"Project, not rules of the game {game!r}")
+    return {} if isinstance(mission, str) and mission in (DEFAULT, game) else {"rules": mission}
+
+
 def _start(mission: str | Path | Rules, players: int, difficulty: str, seed: int,
            variants: Iterable[str | Path], position: Mapping[str, Any] | None, phase: str,
            log: bool, chance: str, game: str | None) -> State:
@@ -60,16 +70,10 @@ def _start(mission: str | Path | Rules, players: int, difficulty: str, seed: int
     if game is None and isinstance(mission, str) and mission != GAME and is_game(mission):
         game, mission = mission, DEFAULT  # new_game("art-of-war", players=4): that game
     if game is not None and game != GAME:  # another game: its own start (GameError if unknown)
-        # a mission named (not the default) is that game's rules, which its loader refuses
-        # when they are not: new_game("egypt", game="art-of-war") is not Art of War
-        if isinstance(mission, Rules):
-            raise GameError(f"the rules given ({mission.name}) are a mission of The A.R.T. "
-                            f"Project, not rules of the game {game!r}")
-        named = {} if isinstance(mission, str) and mission in (DEFAULT, game) else {
-            "rules": mission}
         return game_class(game).create(  # type: ignore[return-value]
             players=players, difficulty=difficulty, seed=seed, variants=variants,
-            position=position, phase=phase, log=log, chance=chance, **named)
+            position=position, phase=phase, log=log, chance=chance,
+            **_rules_of(mission, game))
     rules = mission if isinstance(mission, Rules) else load_rules(mission, variants)
     if phase not in PHASES:
         raise GameError(f"unknown phase {phase!r}; expected one of: {', '.join(PHASES)}")
