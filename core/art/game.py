@@ -55,8 +55,8 @@ def new_game(mission: str | Path | Rules = DEFAULT, players: int = 2,
 
 def _rules_of(mission: str | Path | Rules, game: str) -> dict[str, Any]:
     """A mission named (not the default) with another game: that game's rules, which its
-    loader refuses when they are not (new_game("egypt", game="art-of-war") is not Art of
-    War); a mission's loaded rules are refused here."""
+    loader refuses when they are not (a board of this game named with game="art-of-war" is
+    not Art of War); a mission's loaded rules are refused here."""
     if isinstance(mission, Rules):
         raise GameError(f"the rules given ({mission.name}) are a mission of The A.R.T. "
                         f"Project, not rules of the game {game!r}")
