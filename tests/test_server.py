@@ -35,13 +35,13 @@ def test_catalog_names_both_games_their_boards_and_bots(srv: Running) -> None:
     assert {"random", "heuristic", "ismcts"} <= set(art["bots"]) & set(war["bots"])
 
 
-
 def test_the_catalog_in_the_docs_is_the_servers(srv: Running) -> None:
     """docs/server.md's `GET /api/catalog` example is what the server answers, whole."""
     page = (Path(__file__).parent.parent / "docs" / "server.md").read_text()
     example = re.search(r"### `GET /api/catalog`.*?```json\n(.*?)```", page, re.S)
     assert example is not None
     assert json.loads(example.group(1)) == srv.http.get("/api/catalog").json()
+
 
 def test_an_art_game_played_to_the_end_by_two_people_and_a_bot(srv: Running) -> None:
     g = srv.create(game="art-project", board="japan", difficulty="easy",
