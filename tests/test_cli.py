@@ -172,7 +172,6 @@ def test_scenario_command_reports_every_file(tmp_path: Path) -> None:
     assert "1 passed, 1 failed, 1 could not be read" in r.stdout
 
 
-
 @pytest.mark.parametrize("text", ["", "# only a comment\n"])
 def test_scenario_refuses_an_empty_file_as_check_does(tmp_path: Path, text: str) -> None:
     """An empty file sets nothing up and checks nothing: not a scenario that passes."""
@@ -185,6 +184,7 @@ def test_scenario_refuses_an_empty_file_as_check_does(tmp_path: Path, text: str)
     r = run("check", str(empty))
     assert r.returncode == 2 and "empty file: not a mission, variant, card file or scenario" in (
         r.stdout + r.stderr)
+
 
 def test_simulate_plays_the_heuristic_by_default(capsys: pytest.CaptureFixture[str]) -> None:
     """README's main job must not look broken: without --policy the bot plays sensibly;
