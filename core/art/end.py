@@ -1,4 +1,5 @@
-"""The end of the round (rulebook phase D): cities with too many agents fall (R18), the
+"""The end of the round (rulebook phase D): the cards still in hand are discarded where the
+rules keep them until then (solo mode), cities with too many agents fall (R18), the
 mission's round-end hooks run, and the final round ends the game unless it was won (R20).
 """
 
@@ -7,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from .effects import emit, emit_step, end_game
+from .mission import discard_hands
 from .rules import Ctx
 
 if TYPE_CHECKING:
@@ -18,6 +20,8 @@ NO_CTX: Final = Ctx()
 def op_end(st: State, ctx: Ctx) -> None:
     st.phase = "end"
     t = st.tab
+    if t.discard_late[st.solo]:  # the cards kept since the mission phase (Solo Mode)
+        discard_hands(st)
     at = t.lost_city_at
     if max(st.agents) < at and "round_end" not in t.hooks:  # the usual round's end (R27)
         if st.final_round:  # R20

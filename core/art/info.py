@@ -6,7 +6,7 @@ hand's faces are its owner's alone and its backs (the clue symbols) everyone's. 
 order is unknown to all, and so are the solo mode's cards set aside. Everything else is on
 the table: board, van, track, tokens, the clue chains (played cards, face known), battles.
 Where the rulebook is silent, our ruling: the discard pile is face up (cards discarded from
-hands at the end of the mission phase are seen by all).
+hands at the end of the mission phase, or of the round in solo mode, are seen by all).
 
 The state's table of fields (state.py) marks each field public, private or hidden; the
 observation shows the public entries, the player's own hand, and of each other hand only

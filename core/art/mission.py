@@ -1,6 +1,6 @@
 """The mission phase (rulebook phase A): each player draws, the team plans (extra draws for a
 resource, R6), each player plays one card, its sections resolving top to bottom (R8), and
-the rest of every hand is discarded.
+the rest of every hand is discarded (in solo mode at the round's end: `discard_rest`).
 """
 
 from __future__ import annotations
@@ -90,14 +90,20 @@ def _dealt(st: State, card: int, p: int) -> None:
     insort(st.hands[p], card)  # hands are kept in card order
 
 
+def discard_hands(st: State) -> None:
+    """The cards left in hand go to the discard pile (phase A: "discard the rest")."""
+    for h in st.hands:
+        st.discard.extend(h)
+        h.clear()
+
+
 def op_mission_end(st: State) -> None:
     if any(compress(st.hands, st.plays_left)):  # a player with plays left holds a card
         st.queue.append((op_mission_end, ()))
         st.pause(PLAY_KIND)
         return
-    for h in st.hands:
-        st.discard.extend(h)
-        h.clear()
+    if not st.tab.discard_late[st.solo]:  # else at the round's end (Solo Mode)
+        discard_hands(st)
     if "mission_end" in st.tab.hooks:
         emit(st, "mission_end", NO_CTX)
 

@@ -60,6 +60,9 @@ class RuleParams:
     draw_per_round: int = param("mission cards each player draws a round (R6)", lo=1,
                                 ruling="R6")
     play_per_round: int = param("mission cards each player plays a round", lo=1)
+    discard_rest: str = param("when the cards left in hand go to the discard pile: "
+                              "`mission_end`, at the end of the mission phase (rulebook, "
+                              "phase A), or `round_end`", choices=("mission_end", "round_end"))
     clues_per_artwork: int = param("matching clues in the chain that uncover an artwork (R10)",
                                    lo=1, ruling="R10")
     lost_city_at: int = param("agents at the end of a round that make a city lost (R18)",
@@ -109,6 +112,9 @@ class Solo:
                                lo=0)
     draw_per_round: int = param("cards drawn a round in solo mode", lo=1)
     play_per_round: int = param("cards played a round in solo mode", lo=1)
+    discard_rest: str = param("when the cards left in hand go to the discard pile in solo "
+                              "mode: `round_end`, at the end of the round (rulebook, Solo "
+                              "Mode), or `mission_end`", choices=("mission_end", "round_end"))
 
 
 @section()

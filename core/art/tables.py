@@ -45,6 +45,7 @@ class Tables:
         "clues",
         "deploys",
         "die_faces",
+        "discard_late",
         "draws",
         "fights",
         "health_tokens",
@@ -103,6 +104,10 @@ class Tables:
         # cards drawn and played by each player in a round's mission phase (R6; solo R24)
         self.per_round = (int(p["rules.draw_per_round"]), int(p["rules.play_per_round"]))
         self.solo_per_round = (int(p["solo.draw_per_round"]), int(p["solo.play_per_round"]))
+        # by solo mode (False, True): whether the cards left in hand are discarded at the
+        # round's end rather than the mission phase's (rulebook, phase A; Solo Mode)
+        self.discard_late = (p["rules.discard_rest"] == "round_end",
+                             p["solo.discard_rest"] == "round_end")
         self.names = tuple(c.name for c in rules.cities)
         # by the number of artworks on the track: the first free space's threat (R15) and
         # ally cost (R17); a full track reads its last space
