@@ -21,12 +21,14 @@ from .missions import DEFAULT
 
 
 @functools.wraps(_new_game)
-def new_game(mission: str | Path | Rules = DEFAULT, players: int = 2,
+def new_game(mission: str | Path | Rules | None = None, players: int = 2,
              difficulty: str = "medium", seed: int = 0, variants: Iterable[str | Path] = (),
              position: Mapping[str, Any] | None = None, phase: str = "mission",
              log: bool = False, *, chance: str = "sample", game: str | None = None) -> Any:
     # the usual call is told at once by exact types (a game's start is on a search's path,
-    # as apply is); any other is checked argument by argument
+    # as apply is); any other is checked argument by argument. No mission: the game's own
+    if mission is None and game is None:
+        mission = DEFAULT
     if not (mission.__class__ is str and players.__class__ is int and players > 0
             and difficulty.__class__ is str and seed.__class__ is int
             and -(2**63) <= seed < 2**64 and variants.__class__ is tuple and not variants
@@ -42,7 +44,7 @@ def new_game(mission: str | Path | Rules = DEFAULT, players: int = 2,
 def _check_new(mission: Any, players: Any, difficulty: Any, seed: Any, variants: Any,
                position: Any, phase: Any, log: Any, chance: Any, game: Any) -> None:
     """new_game's arguments, each (GameError naming the first wrong)."""
-    if not isinstance(mission, Rules):
+    if mission is not None and not isinstance(mission, Rules):
         checks.ref(mission, "mission")
     checks.whole(players, "players", 1)
     checks.text(difficulty, "difficulty")

@@ -185,6 +185,13 @@ def test_a_mission_named_with_another_game_is_that_games_rules() -> None:
         new_game(A.load_rules("egypt"), game="art-of-war")
     for mission in ("art-of-war", str(Path(__file__).parent.parent / "missions/art-of-war.toml")):
         assert new_game(mission, players=3, game="art-of-war").players == 3
+    # "japan", The A.R.T. Project's default board, is a mission named like any other: it was
+    # taken for "no mission given" and dropped (Kuhn poker played); no mission is the game's own
+    with pytest.raises(A.RulesError, match="unknown rules 'japan' of Kuhn poker"):
+        new_game("japan", game="kuhn")
+    assert type(new_game(game="kuhn")).__name__ == "Kuhn"
+    assert new_game(None, players=3, game="art-of-war").players == 3
+    assert new_game().rules.name == new_game(game="art-project").rules.name == "japan"
 
 
 @pytest.mark.parametrize("spec", ["ismcts:budget=99999999999999999999", "ismcts:tree=101",

@@ -30,12 +30,13 @@ else:  # the position's schema, made from the state's table of fields
     Position = State.POSITION_SPEC
 
 
-def new_game(mission: str | Path | Rules = DEFAULT, players: int = 2,
+def new_game(mission: str | Path | Rules | None = None, players: int = 2,
              difficulty: str = "medium", seed: int = 0, variants: Iterable[str | Path] = (),
              position: Mapping[str, Any] | None = None, phase: str = "mission",
              log: bool = False, *, chance: str = "sample", game: str | None = None) -> State:
     """Start a game: a shipped mission's name, a file path (or loaded rules), 1-6 players,
     a seed; or another game by its name (`new_game("art-of-war", players=4, seed=1)`).
+    No mission: the game's own (missions/__init__.py DEFAULT for The A.R.T. Project).
 
     log=True records the events as they happen (`events()` otherwise replays the game to
     tell them: right for a look now and then, slow to ask after every step).
@@ -53,28 +54,30 @@ def new_game(mission: str | Path | Rules = DEFAULT, players: int = 2,
                   game)
 
 
-def _rules_of(mission: str | Path | Rules, game: str) -> dict[str, Any]:
-    """A mission named (not the default) with another game: that game's rules, which its
-    loader refuses when they are not (a board of this game named with game="art-of-war" is
-    not Art of War); a mission's loaded rules are refused here."""
+def _rules_of(mission: str | Path | Rules | None, game: str) -> dict[str, Any]:
+    """A mission named with another game: that game's rules, which its loader refuses when
+    they are not (a board of this game, the default one too, named with game="art-of-war"
+    is not Art of War); a mission's loaded rules are refused here. None, or the game's own
+    name: the game's own rules."""
     if isinstance(mission, Rules):
         raise GameError(f"the rules given ({mission.name}) are a mission of The A.R.T. "
                         f"Project, not rules of the game {game!r}")
-    return {} if isinstance(mission, str) and mission in (DEFAULT, game) else {"rules": mission}
+    return {} if mission is None or mission == game else {"rules": mission}
 
 
-def _start(mission: str | Path | Rules, players: int, difficulty: str, seed: int,
+def _start(mission: str | Path | Rules | None, players: int, difficulty: str, seed: int,
            variants: Iterable[str | Path], position: Mapping[str, Any] | None, phase: str,
            log: bool, chance: str, game: str | None) -> State:
     """`new_game` (see there), every case."""
     if game is None and isinstance(mission, str) and mission != GAME and is_game(mission):
-        game, mission = mission, DEFAULT  # new_game("art-of-war", players=4): that game
+        game, mission = mission, None  # new_game("art-of-war", players=4): that game
     if game is not None and game != GAME:  # another game: its own start (GameError if unknown)
         return game_class(game).create(  # type: ignore[return-value]
             players=players, difficulty=difficulty, seed=seed, variants=variants,
             position=position, phase=phase, log=log, chance=chance,
             **_rules_of(mission, game))
-    rules = mission if isinstance(mission, Rules) else load_rules(mission, variants)
+    rules = mission if isinstance(mission, Rules) else load_rules(
+        DEFAULT if mission is None else mission, variants)
     if phase not in PHASES:
         raise GameError(f"unknown phase {phase!r}; expected one of: {', '.join(PHASES)}")
     if position is None and phase == "mission":
