@@ -26,9 +26,7 @@ def new_game(mission: str | Path | Rules | None = None, players: int = 2,
              position: Mapping[str, Any] | None = None, phase: str = "mission",
              log: bool = False, *, chance: str = "sample", game: str | None = None) -> Any:
     # the usual call is told at once by exact types (a game's start is on a search's path,
-    # as apply is); any other is checked argument by argument. No mission: the game's own
-    if mission is None and game is None:
-        mission = DEFAULT
+    # as apply is); any other is checked argument by argument (no mission: the game's own)
     if not (mission.__class__ is str and players.__class__ is int and players > 0
             and difficulty.__class__ is str and seed.__class__ is int
             and -(2**63) <= seed < 2**64 and variants.__class__ is tuple and not variants
