@@ -533,6 +533,60 @@ def test_pettingzoo_s_agent_iter_is_aec_s() -> None:
         assert max_iter < 2**62 or not e.agents
 
 
+def test_pettingzoo_s_dead_step_is_aec_s() -> None:
+    """raw_env's `_was_dead_step` leaves what AECEnv's leaves, from any state of dead and
+    live agents (1 to 4 agents, each dead by termination, truncation or both, or live; the
+    first dead one kept to come back to or not, `_skip_agent_selection` never set yet
+    among them), and refuses an action as AECEnv's does."""
+    import itertools
+
+    from pettingzoo import AECEnv
+
+    from artproject.adapters.pettingzoo import raw_env
+
+    kept = ("agents", "agent_selection", "terminations", "truncations", "rewards",
+            "_cumulative_rewards", "infos", "_skip_agent_selection")
+
+    def made(e: raw_env, agents: list[str], dead: tuple[int, ...], at: int,
+             skip: Any) -> raw_env:
+        e.agents, e.agent_selection = list(agents), agents[at]
+        e.terminations = {a: d in (1, 3) for a, d in zip(agents, dead, strict=True)}
+        e.truncations = {a: d in (2, 3) for a, d in zip(agents, dead, strict=True)}
+        e.rewards = {a: float(i) + 0.5 for i, a in enumerate(agents)}
+        e._cumulative_rewards = {a: -float(i) for i, a in enumerate(agents)}
+        e.infos = {a: {"i": i} for i, a in enumerate(agents)}
+        if skip != "unset":
+            e._skip_agent_selection = skip
+        elif hasattr(e, "_skip_agent_selection"):
+            del e._skip_agent_selection
+        return e
+
+    def left(e: raw_env) -> str:  # (repr: the dicts' order, 0 and 0.0 told apart)
+        return repr([getattr(e, name, "unset") for name in kept])
+
+    envs, cases = [raw_env(game="art-of-war", players=2) for _ in range(2)], 0
+    for n in range(1, 5):
+        agents = [f"player_{i}" for i in range(n)]
+        for dead in itertools.product(range(4), repeat=n):  # live, terminated, cut, both
+            for at in (i for i in range(n) if dead[i]):
+                for skip in ("unset", None, agents[-1]):
+                    ours, theirs = (made(e, agents, dead, at, skip) for e in envs)
+                    while True:
+                        a = ours.agent_selection
+                        if not ours.agents or not (ours.terminations.get(a) or
+                                                   ours.truncations.get(a)):
+                            break
+                        with pytest.raises(ValueError, match="only valid action is None"):
+                            ours._was_dead_step(0)
+                        with pytest.raises(ValueError, match="only valid action is None"):
+                            AECEnv._was_dead_step(theirs, 0)
+                        ours._was_dead_step(None)
+                        AECEnv._was_dead_step(theirs, None)
+                        assert left(ours) == left(theirs)
+                        cases += 1
+    assert cases > 1000
+
+
 def test_pettingzoo_s_dicts_are_fresh_at_each_reset_and_end() -> None:
     """The rewards, terminations, truncations and infos a reset and a game's end set are
     new dicts of the right values (copied from the environment's kept ones: a change made

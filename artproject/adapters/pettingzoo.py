@@ -240,6 +240,36 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
             for a, r in self.rewards.items():  # (AECEnv's _accumulate_rewards)
                 total[a] += r
 
+    def _was_dead_step(self, action: Any) -> None:
+        """AECEnv's dead step, the same to every dict, list and attribute it leaves: the
+        dead agent removed, the next dead one selected (the first dead one kept to come
+        back to, `_skip_agent_selection`), else the one kept, the rewards cleared to 0;
+        without AECEnv's list of every dead agent left (the first is enough) or its
+        `_clear_rewards` call (two of a random game's dozen steps are dead ones)."""
+        if action is not None:
+            raise ValueError("when an agent is dead, the only valid action is None")
+        agent = self.agent_selection
+        terminations, truncations, rewards = self.terminations, self.truncations, self.rewards
+        assert terminations[agent] or truncations[agent], (
+            "an agent that was not dead as attempted to be removed")  # (AECEnv's words)
+        del terminations[agent], truncations[agent], rewards[agent]
+        del self._cumulative_rewards[agent], self.infos[agent]
+        agents = self.agents
+        agents.remove(agent)
+        skip = getattr(self, "_skip_agent_selection", None)  # (unset until a first dead step)
+        for a in agents:
+            if terminations[a] or truncations[a]:  # (the next dead agent)
+                if skip is None:
+                    self._skip_agent_selection = agent
+                self.agent_selection = a
+                break
+        else:
+            if skip is not None:
+                self.agent_selection = skip
+            self._skip_agent_selection = None
+        for a in rewards:
+            rewards[a] = 0
+
     def _checked(self, action: Any, agent: str) -> int:
         """`action` as an int id (else ValueError)."""
         if action is None or not isinstance(action, _IDS):
