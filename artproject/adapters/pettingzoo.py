@@ -224,15 +224,18 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         self._cumulative_rewards[agent] = 0.0
         paid = self._pay(s) if self._paid else None  # (else each reward is the last 0)
         cur = s.now()[2]  # (the seat to act now: current()'s, without its second check)
-        if cur == TERMINAL:
-            self._end()
-        else:
-            self.agent_selection = self.possible_agents[cur]
         # every agent is in play until the end's dead steps: their infos made at once, in
         # play from the game's own shaped score (its scorer's: each seat's number at the
-        # seat's index, the seats' `shaped` without its copy and checks), and kept while
-        # it is unchanged (most steps: as PettingZoo's own games keep theirs)
-        shaped = paid if paid is not None else self._score(s.game) if cur >= 0 else s.shaped()
+        # seat's index, the seats' `shaped` without its copy and checks), at the end from
+        # the returns `_end` reads (the seats' `shaped` there), and kept while it is
+        # unchanged (most steps: as PettingZoo's own games keep theirs)
+        if cur >= 0:
+            self.agent_selection = self.possible_agents[cur]
+            shaped = paid if paid is not None else self._score(s.game)
+        elif cur == TERMINAL:
+            shaped = self._end(paid)
+        else:  # (a chance node: never met, chance is sampled inside)
+            shaped = paid if paid is not None else s.shaped()
         if shaped != self._shown or cur < 0:
             self.infos, self._shown = self._infos(shaped), shaped
         if paid is not None or cur == TERMINAL:  # (else every reward is 0: nothing to add)
@@ -290,18 +293,22 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
             rewards[a] = float(r)
         return shaped
 
-    def _end(self) -> None:
+    def _end(self, paid: list[float] | None) -> list[float]:
         """The game just ended: the returns paid (reward="terminal"), every agent
-        terminated (or truncated, when cut at the maximum length)."""
+        terminated (or truncated, when cut at the maximum length); the seats' shaped
+        scores, which are their returns now (`paid`: the scores `_pay` read, if it read
+        them), read once."""
         s = self.seated
         self._paid = True
+        returns = s.returns() if paid is None else paid
         if not self.shaped:
-            for a, r in zip(self.agents, s.returns(), strict=True):
+            for a, r in zip(self.agents, returns, strict=True):
                 self.rewards[a] = float(r)
         cut = s.truncated()  # (every agent is in play: their dicts copied)
         self.terminations = (self._no if cut else self._yes).copy()
         self.truncations = (self._yes if cut else self._no).copy()
         self.agent_selection = self.agents[0]
+        return returns
 
     def _refusal(self, action: Any, seat: int) -> str:
         legal = self.seated.legal(seat)
