@@ -1012,3 +1012,25 @@ def test_pettingzoo_s_games_seeded_by_pcg64_are_default_rng_s() -> None:
     numpy_s = np.random.default_rng(5)
     want = [int(numpy_s.integers(0, 2**62)) for _ in range(3)]
     assert seeds == [*want, *want[:2], *want[:2]]
+
+
+def test_pettingzoo_s_seeds_drawn_ahead_are_the_ones_drawn_in_turn() -> None:
+    """The game seeds PettingZoo's reset draws ahead (`seeds_from`, SEEDS_AHEAD at once)
+    are the generator's next ones in turn, across batches, and a reseed drops those left;
+    from a Generator over another bit generator too."""
+    from artproject.adapters._common import SEEDS_AHEAD, seed_from, seeds_from
+    from artproject.adapters.pettingzoo import raw_env
+
+    for made in (lambda: np.random.PCG64(3), lambda: np.random.default_rng(3),
+                 lambda: np.random.Generator(np.random.MT19937(3))):
+        mine, theirs = made(), made()
+        assert seeds_from(mine)[::-1] + seeds_from(mine)[::-1] == [
+            seed_from(theirs) for _ in range(2 * SEEDS_AHEAD)]
+    e, seeds = raw_env(game="art-of-war", players=2), []
+    plan = [9, *[None] * (SEEDS_AHEAD + 5), 9, *[None] * 3, np.int64(9), *[None] * 2]
+    for seed in plan:
+        e.reset(seed=seed)
+        seeds.append(e.seated.game.seed)
+    numpy_s = np.random.default_rng(9)
+    want = [int(numpy_s.integers(0, 2**62)) for _ in range(SEEDS_AHEAD + 6)]
+    assert seeds == [*want, *want[:4], *want[:3]]

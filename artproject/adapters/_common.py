@@ -398,6 +398,24 @@ def seed_from(rng: np.random.Generator | np.random.PCG64) -> int:
     return int(rng.integers(0, 2**62))
 
 
+SEEDS_AHEAD: Final = 64  # the game seeds `seeds_from` draws at once
+
+
+def seeds_from(rng: np.random.Generator | np.random.PCG64) -> list[int]:
+    """The next SEEDS_AHEAD game seeds `seed_from` would draw from `rng`, one after the
+    other, last first (for `pop`): PCG64's next outputs in one call (PCG64 called once
+    for each costs about 3.8k instructions, a twelfth of a reset; 64 at once, 0.5k a
+    seed), for an adapter whose generator draws nothing else (its own: a draw ahead is
+    one no one else could have made)."""
+    bits = rng.bit_generator if type(rng) is np.random.Generator else rng
+    if type(bits) is np.random.PCG64:
+        seeds: list[int] = (bits.random_raw(SEEDS_AHEAD) >> 2).tolist()
+    else:
+        seeds = [seed_from(rng) for _ in range(SEEDS_AHEAD)]
+    seeds.reverse()
+    return seeds
+
+
 def check_render_mode(mode: str | None) -> None:
     """ValueError unless `mode` is None or one of RENDER_MODES, and "rgb_array" only where
     the picture can be drawn (`picture`'s library)."""

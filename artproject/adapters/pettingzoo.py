@@ -58,6 +58,7 @@ from ._common import (
     rendered,
     reward_mode,
     seed_from,
+    seeds_from,
 )
 
 _IDS = (int, np.integer)  # what an id may be
@@ -139,6 +140,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         self._packers = Packers()  # the seats' tensors, kept across positions and games
         # the games' seeds' generator: `default_rng(seed)`'s bit generator (`seed_from`)
         self._rng: np.random.PCG64 | np.random.Generator | None = None
+        self._seeds: list[int] = []  # its next seeds, drawn ahead (`seeds_from`), last first
         self.metadata = {**self.metadata, "name": f"artproject_{game.replace('-', '_')}_v0"}
         n = s.num_distinct_actions()
         self.action_spaces = {a: Ids(n) for a in self.possible_agents}
@@ -169,7 +171,12 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         if seed is not None or self._rng is None:  # (never seeded: the system's entropy)
             self._rng = np.random.PCG64(seed) if seed is None or type(seed) is int else \
                 np.random.default_rng(seed)  # (an int: default_rng's bits, no Generator)
-        self.seated = self._starter.new(seed_from(self._rng), self.seated)
+            self._seeds = []  # (a game seeded alone: reseeded every game, none ahead)
+            game_seed = seed_from(self._rng)
+        else:  # (the generator's next seeds drawn ahead, SEEDS_AHEAD at once)
+            seeds = self._seeds or seeds_from(self._rng)
+            game_seed, self._seeds = seeds.pop(), seeds
+        self.seated = self._starter.new(game_seed, self.seated)
         self.agents = self.possible_agents[:]
         zeros, no = self._zeros, self._no  # (every agent's: fresh dicts, copied)
         self.rewards = zeros.copy()
