@@ -126,20 +126,24 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64]):
             "action_mask": spaces.Box(0, 1, (n,), np.int8)})
         self._over = True
         self._potential = Potential(s.num_seats())
-        self._score = s.game.shaped_scorer()  # (each game's, from its reset)
+        # the games' scorer, asked every step: the starter's games share their rules,
+        # player count and options, for all of which the hook makes one
+        self._score = s.game.shaped_scorer()
         self._packers = Packers()  # the seat's tensors, kept across positions and games
 
     def _obs(self) -> dict[str, Any]:
         return observe(self.seated, self.seat, self._packers)
 
-    def _info(self, obs: dict[str, Any] | None = None) -> dict[str, Any]:
+    def _info(self, obs: dict[str, Any] | None = None,
+              ended: list[float] | None = None) -> dict[str, Any]:
         """The step's info (`obs`: the observation just made, whose mask it copies); the
         shaped score in play read from the game's own scorer (`shaped_scorer`: the seats'
-        `shaped` without its copy and checks, as PettingZoo's infos read it)."""
+        `shaped` without its copy and checks, as PettingZoo's infos read it), at the end
+        the seats' `shaped`, their returns (`ended`: those `step` read, if it read them)."""
         s = self.seated
         legal = mask(s, self.seat) if obs is None else obs["action_mask"].copy()
-        return {"action_mask": legal, "shaped": self._score(s.game)[self.seat]
-                if s.now()[2] >= 0 else s.shaped()[self.seat]}
+        return {"action_mask": legal, "shaped": ended[self.seat] if ended is not None else
+                self._score(s.game)[self.seat] if s.now()[2] >= 0 else s.shaped()[self.seat]}
 
     def action_masks(self) -> np.ndarray[Any, np.dtype[np.int8]]:
         """The legal ids as a 0/1 vector (what maskable learners ask for)."""
@@ -174,8 +178,8 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64]):
             raise RuntimeError(f"{DEALS} games in a row ended before seat {self.seat} "
                                "had a decision")
         self._over = False
-        self._potential = Potential(self.seated.num_seats())
-        self._score = self.seated.game.shaped_scorer()  # (the game's, asked every step)
+        if self.shaped:
+            self._potential = Potential(self.seated.num_seats())
         obs = self._obs()
         return obs, self._info(obs)
 
@@ -199,13 +203,14 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64]):
         s.apply(i, r)
         done = self._others_play()
         self._over = done
+        ended = s.returns() if done else None  # (the seats' shaped scores now: read once)
         if self.shaped:
-            reward = float(self._potential.pay(s)[self.seat])
+            reward = float(self._potential.pay(s, ended)[self.seat])
         else:
-            reward = float(s.returns()[self.seat]) if done else 0.0
+            reward = float(ended[self.seat]) if ended is not None else 0.0
         cut = done and s.truncated()  # (cut at the maximum length: it is over)
         obs = self._obs()
-        return obs, reward, done and not cut, cut, self._info(obs)
+        return obs, reward, done and not cut, cut, self._info(obs, ended)
 
     def render(self) -> str | np.ndarray[Any, np.dtype[np.uint8]] | None:
         """The game as text, what is pending, the agent's seat's legal actions and the last
