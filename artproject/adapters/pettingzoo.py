@@ -114,6 +114,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
 
     metadata = {"render_modes": list(RENDER_MODES), "name": "artproject_v0",  # noqa: RUF012
                 "is_parallelizable": False, "render_fps": 2}  # (PettingZoo's keys)
+    _skip_agent_selection: str | None  # (AECEnv's dead steps': unset until the first)
 
     def __init__(self, game: str = DEFAULT, render_mode: str | None = None,
                  max_decisions: int | None = None, **options: Any) -> None:
