@@ -7,12 +7,12 @@ action mask), each environment read through its public constructor.
 Rows: PettingZoo's `leduc_holdem_v4` (rlcard's engine under PettingZoo's AEC loop: the
 peer), wrapped (`env()`) and raw (`raw_env()`); this project's PettingZoo environment for
 Art of War (2 players) and The A.R.T. Project (Japan, 2 players), the same two ways;
-OpenSpiel's `python_art_of_war` (its state stepped directly); Art of War's batched
-environment (`artproject.adapters.batched.BatchedWar`, `--batch` games a call, numpy arrays
-in and out, auto-reset), once with its random agent (numpy, a batch at a time) and once
-counting only the time inside `step`; and the engine itself (`legal_actions` + `apply`, the
-random choice in Python): Art of War one game at a time and `--batch` games in turn (the
-batched environment's own engine work, its ceiling), The A.R.T. Project one game at a time.
+OpenSpiel's `python_art_of_war` (its state stepped directly); the batched
+environment (`artproject.adapters.batched.Batched`, `--batch` games a call, numpy arrays
+in and out, auto-reset) for each game, once with its random agent (numpy, a batch at a
+time) and once counting only the time inside `step`; and the engine itself
+(`legal_actions` + `apply`, the random choice in Python): each game one game at a time and
+`--batch` games in turn (the batched environment's own engine work, its ceiling).
 Rounds are interleaved, so the machine's drift hits every row alike: medians (and ranges)
 over the rounds, each median as a ratio to leduc_holdem's through the same API in the same
 rounds, and an adapter's as the engine's steps a second over its own (the adapters' "within
@@ -100,13 +100,14 @@ def engine_loop(steps: int, seed: int, game: str = "art-of-war", **options: Any)
     return done / (clock() - t0)
 
 
-def engine_batch_loop(n: int, steps: int, seed: int) -> float:
-    """Decisions a second of the engine stepping `n` games of Art of War in turn, a new game
+def engine_batch_loop(n: int, steps: int, seed: int, game: str = "art-of-war",
+                      **options: Any) -> float:
+    """Decisions a second of the engine stepping `n` games (2 players) in turn, a new game
     where one ends: the batched environment's own engine work, without its arrays."""
-    from artproject import new_game
+    from artproject.core.games import new_game
 
     rng = random.Random(seed)
-    games = [new_game("art-of-war", players=2, seed=seed + i) for i in range(n)]
+    games = [new_game(game, players=2, seed=seed + i, **options) for i in range(n)]
     done, deal = 0, seed + n
     t0 = clock()
     while done < steps:
@@ -114,18 +115,20 @@ def engine_batch_loop(n: int, steps: int, seed: int) -> float:
             legal = g.legal_actions()
             g.apply(legal[rng.randrange(len(legal))])
             if g.outcome is not None:
-                games[i] = new_game("art-of-war", players=2, seed=deal)
+                games[i] = new_game(game, players=2, seed=deal, **options)
                 deal += 1
         done += n
     return done / (clock() - t0)
 
 
-def batched_loop(n: int, steps: int, seed: int) -> tuple[float, float]:
-    """Agent steps a second of the batched environment: with its random agent (a uniform
-    legal id a game, drawn in numpy for the whole batch), and inside `step` alone."""
-    from artproject.adapters.batched import BatchedWar
+def batched_loop(n: int, steps: int, seed: int, game: str = "art-of-war",
+                 **options: Any) -> tuple[float, float]:
+    """Agent steps a second of the batched environment (2 players): with its random agent
+    (a uniform legal id a game, drawn in numpy for the whole batch), and inside `step`
+    alone."""
+    from artproject.adapters.batched import Batched
 
-    env = BatchedWar(n, players=2, seed=seed)
+    env = Batched(n, game=game, players=2, seed=seed, **options)
     _, mask, _ = env.reset()
     rng = np.random.default_rng(seed)
     calls = max(1, steps // n)
@@ -180,14 +183,21 @@ def main() -> None:
          lambda r: openspiel_loop(steps, r)),
         (f"batched Art of War, {batch} games a call, 2 players", "env", "batch",
          lambda r: batched_loop(batch, steps * 4, r)),
+        (f"batched The A.R.T. Project, Japan, {batch} games a call, 2 players", "env",
+         "art batch", lambda r: batched_loop(batch, steps * 2, r, "art-project",
+                                             mission="japan")),
         ("engine, Art of War, 2 players, one game at a time (no adapter)", "env", None,
          lambda r: engine_loop(steps * 2, r)),
         (f"engine, Art of War, 2 players, {batch} games in turn (no adapter)", "env", None,
          lambda r: engine_batch_loop(batch, steps * 4, r)),
         ("engine, The A.R.T. Project, Japan, 2 players (no adapter)", "env", None,
          lambda r: engine_loop(steps * 2, r, "art-project", mission="japan")),
+        (f"engine, The A.R.T. Project, Japan, 2 players, {batch} games in turn (no adapter)",
+         "env", None, lambda r: engine_batch_loop(batch, steps * 2, r, "art-project",
+                                                  mission="japan")),
     ]
-    engines = {"aow": runs[8][0], "art": runs[10][0], "batch": runs[9][0]}
+    engine_rows = {"aow": 9, "batch": 10, "art": 11, "art batch": 12}  # (their rows' places)
+    engines = {key: runs[at][0] for key, at in engine_rows.items()}
     peers = {"env": runs[0][0], "raw": runs[1][0]} if leduc is not None else {}
     if leduc is None:  # (no peer: its two rows left out)
         runs = runs[2:]

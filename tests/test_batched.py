@@ -146,9 +146,9 @@ def test_actions_not_interned_are_found_by_their_value() -> None:
 
 
 def _stepped(env: Batched, singles: list[Seated], make: object, rounds: int,
-             seed: int) -> int:
+             seed: int, taken: list[int] | None = None) -> int:
     """Step the batch and the single games side by side (a random legal id each), checking
-    every row, mask, seat, reward and end; the games ended."""
+    every row, mask, seat, reward and end; the games ended (`taken`: the ids taken)."""
     obs, masks, seats = env.reset()
     n, rng, ended = len(singles), np.random.default_rng(seed), 0
     next_seed = [env.seed + i + n for i in range(n)]
@@ -160,6 +160,8 @@ def _stepped(env: Batched, singles: list[Seated], make: object, rounds: int,
             assert np.array_equal(masks[i], mask(s, seat)), i
         actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
         obs, masks, seats, rewards, dones = env.step(actions)
+        if taken is not None:
+            taken.extend(actions.tolist())
         for i, s in enumerate(singles):
             s.apply(int(actions[i]))
             assert bool(dones[i]) == s.is_terminal()
@@ -173,20 +175,44 @@ def _stepped(env: Batched, singles: list[Seated], make: object, rounds: int,
     return ended
 
 
-@pytest.mark.parametrize(("game", "options"), [("kuhn", {"players": 2}),
-                                               ("art-project", {"mission": "japan"})])
+@pytest.mark.parametrize(("game", "options"), [
+    ("kuhn", {"players": 2}), ("art-project", {"mission": "japan"}),
+    ("art-project", {"mission": "usa", "players": 3})])
 def test_a_game_without_a_writer_is_batched_from_its_own_tensors(
         game: str, options: dict[str, object]) -> None:
     """A game whose tools give no batch writer: each row is the game's own tensor (the
-    single-game adapters' view, players' seats), through ends and resets."""
+    single-game adapters' view, players' seats, written from scratch here; the batch's
+    incrementally, in each game's own buffer), through ends, resets and delegations."""
     env = Batched(5, game=game, seed=3, **options)
     assert env._plan is None and env.game == game
 
     def make(seed: int) -> Seated:
         return start(game, {**options, "seats": "players"}, seed=seed, chance="sample")
 
-    ended = _stepped(env, [make(3 + i) for i in range(5)], make, 40, 0)
-    assert ended >= (3 if game == "kuhn" else 0)
+    taken: list[int] = []
+    ended = _stepped(env, [make(3 + i) for i in range(5)], make, 100, 0, taken)
+    assert ended >= 5
+    if game == "art-project":  # (a joint decision delegated to a player: its own id)
+        assert max(taken) >= env._seated[0].space.size
+
+
+def test_the_arrays_handed_out_are_the_callers() -> None:
+    """The observations and masks `step` returns are new, writable arrays: a learner that
+    writes over them changes neither the games nor what `step` accepts (the masks it
+    checks ids by are its own)."""
+    env = Batched(4, game="art-project", seed=1, mission="japan")
+    obs, masks, _ = env.reset()
+    again = masks.copy()
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in again])
+        assert obs.flags.writeable and masks.flags.writeable
+        obs[:], masks[:] = 7.0, 0  # (the caller's own)
+        obs, masks, _, _, _ = env.step(actions)
+        again = masks.copy()
+    bad = np.array([int(np.flatnonzero(m == 0)[0]) for m in again])
+    with pytest.raises(IllegalActionError, match="game 0"):
+        env.step(bad)
 
 
 def test_a_games_batched_environment_is_found_by_the_name_its_tools_give() -> None:
