@@ -2,17 +2,19 @@
 agent steps a second with a random agent (a uniform choice among the legal ids, from the
 action mask), each environment read through its public constructor.
 
-    python bench/ai.py [--steps N] [--rounds R] [--batch 256] [--clock cpu|wall]
+    python bench/ai.py [--steps N] [--rounds R] [--batch 256] [--art-batch 64]
+                       [--clock cpu|wall]
 
 Rows: PettingZoo's `leduc_holdem_v4` (rlcard's engine under PettingZoo's AEC loop: the
 peer), wrapped (`env()`) and raw (`raw_env()`); this project's PettingZoo environment for
 Art of War (2 players) and The A.R.T. Project (Japan, 2 players), the same two ways;
-OpenSpiel's `python_art_of_war` (its state stepped directly); the batched
-environment (`artproject.adapters.batched.Batched`, `--batch` games a call, numpy arrays
-in and out, auto-reset) for each game, once with its random agent (numpy, a batch at a
-time) and once counting only the time inside `step`; and the engine itself
-(`legal_actions` + `apply`, the random choice in Python): each game one game at a time and
-`--batch` games in turn (the batched environment's own engine work, its ceiling).
+OpenSpiel's `python_art_of_war` (its state stepped directly); the batched environment
+(`artproject.adapters.batched.Batched`, numpy arrays in and out, auto-reset) for each game
+(`--batch` games of Art of War a call, `--art-batch` of The A.R.T. Project), once with its
+random agent (numpy, a batch at a time) and once counting only the time inside `step`; and
+the engine itself (`legal_actions` + `apply`, the random choice in Python): each game one
+game at a time and as many games in turn as its batch (the batched environment's own engine
+work, its ceiling).
 Rounds are interleaved, so the machine's drift hits every row alike: medians (and ranges)
 over the rounds, each median as a ratio to leduc_holdem's through the same API in the same
 rounds, and an adapter's as the engine's steps a second over its own (the adapters' "within
@@ -156,6 +158,9 @@ def main() -> None:
     ap.add_argument("--steps", type=int, default=20_000, help="agent steps a row a round")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--batch", type=int, default=256, help="games in the batched environment")
+    ap.add_argument("--art-batch", type=int, default=64,
+                    help="games in The A.R.T. Project's batched environment (its fastest "
+                         "by the clock: 32-64, docs/ai.md)")
     ap.add_argument("--clock", choices=("cpu", "wall"), default="cpu")
     args = ap.parse_args()
     clock = time.process_time if args.clock == "cpu" else time.perf_counter
@@ -164,7 +169,7 @@ def main() -> None:
 
     aow: dict[str, Any] = {"game": "art-of-war", "players": 2}
     art: dict[str, Any] = {"mission": "japan", "players": 2}
-    steps, batch = args.steps, args.batch
+    steps, batch, art_batch = args.steps, args.batch, args.art_batch
     runs: list[tuple[str, str, str | None, Callable[[int], Any]]] = [
         # (row, its peer row: the same API; its engine row, or None)
         ("PettingZoo leduc_holdem_v4 env() (the peer)", "", None,
@@ -183,8 +188,8 @@ def main() -> None:
          lambda r: openspiel_loop(steps, r)),
         (f"batched Art of War, {batch} games a call, 2 players", "env", "batch",
          lambda r: batched_loop(batch, steps * 4, r)),
-        (f"batched The A.R.T. Project, Japan, {batch} games a call, 2 players", "env",
-         "art batch", lambda r: batched_loop(batch, steps * 2, r, "art-project",
+        (f"batched The A.R.T. Project, Japan, {art_batch} games a call, 2 players", "env",
+         "art batch", lambda r: batched_loop(art_batch, steps * 2, r, "art-project",
                                              mission="japan")),
         ("engine, Art of War, 2 players, one game at a time (no adapter)", "env", None,
          lambda r: engine_loop(steps * 2, r)),
@@ -192,9 +197,9 @@ def main() -> None:
          lambda r: engine_batch_loop(batch, steps * 4, r)),
         ("engine, The A.R.T. Project, Japan, 2 players (no adapter)", "env", None,
          lambda r: engine_loop(steps * 2, r, "art-project", mission="japan")),
-        (f"engine, The A.R.T. Project, Japan, 2 players, {batch} games in turn (no adapter)",
-         "env", None, lambda r: engine_batch_loop(batch, steps * 2, r, "art-project",
-                                                  mission="japan")),
+        (f"engine, The A.R.T. Project, Japan, 2 players, {art_batch} games in turn (no "
+         "adapter)", "env", None, lambda r: engine_batch_loop(art_batch, steps * 2, r,
+                                                             "art-project", mission="japan")),
     ]
     engine_rows = {"aow": 9, "batch": 10, "art": 11, "art batch": 12}  # (their rows' places)
     engines = {key: runs[at][0] for key, at in engine_rows.items()}

@@ -198,8 +198,8 @@ def test_the_bot_finds_the_cities_whose_fall_loses() -> None:
      "| art-of-war | gymnasium, a decision, reseeded every game |"),
     ("adapters.py", ["--game", "art-project", "--steps", "300", "--rounds", "1", "--full"],
      "| art-project, seats=players | gymnasium, heuristic games replayed |"),
-    ("ai.py", ["--steps", "200", "--rounds", "1", "--batch", "8"],
-     "| batched Art of War, 8 games a call, 2 players: inside step |"),
+    ("ai.py", ["--steps", "200", "--rounds", "1", "--batch", "8", "--art-batch", "4"],
+     "| batched The A.R.T. Project, Japan, 4 games a call, 2 players: inside step |"),
 ])
 def test_benchmarks_run(script: str, args: list[str], expect: str) -> None:
     """The benchmark scripts still run (a smoke test: their figures are never asserted)."""
