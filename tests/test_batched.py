@@ -177,25 +177,35 @@ def _stepped(env: Batched, singles: list[Seated], make: object, rounds: int,
     return ended
 
 
-@pytest.mark.parametrize(("game", "options"), [
-    ("kuhn", {"players": 2}), ("art-project", {"mission": "japan"}),
-    ("art-project", {"mission": "usa", "players": 3})])
+@pytest.mark.parametrize(("game", "options", "seats"), [
+    ("kuhn", {"players": 2}, "players"), ("art-project", {"mission": "japan"}, "players"),
+    ("art-project", {"mission": "usa", "players": 3}, "players"),
+    ("art-project", {"mission": "japan", "players": 3}, "team")])
 def test_a_game_without_a_writer_is_batched_from_its_own_tensors(
-        game: str, options: dict[str, object]) -> None:
+        game: str, options: dict[str, object], seats: str) -> None:
     """A game whose tools give no batch writer: each row is the game's own tensor (the
-    single-game adapters' view, players' seats, written from scratch here; the batch's
+    single-game adapters' view with that seating, written from scratch here; the batch's
     incrementally, in each game's own buffer), through ends, resets and delegations."""
-    env = Batched(5, game=game, seed=3, **options)
+    env = Batched(5, game=game, seed=3, seats=seats, **options)
     assert env._plan is None and env.game == game
 
     def make(seed: int) -> Seated:
-        return start(game, {**options, "seats": "players"}, seed=seed, chance="sample")
+        return start(game, {**options, "seats": seats}, seed=seed, chance="sample")
 
     taken: list[int] = []
     ended = _stepped(env, [make(3 + i) for i in range(5)], make, 100, 0, taken)
     assert ended >= 5
+    assert env.last_returns.shape == (5, 1 if seats == "team" else env.players)
     if game == "art-project":  # (a joint decision delegated to a player: its own id)
-        assert max(taken) >= env._seated[0].space.size
+        size = env._seated[0].space.size
+        assert (max(taken) >= size) == (seats == "players") and env.num_actions == (
+            size + env.players if seats == "players" else size)
+
+
+def test_a_seating_the_game_does_not_offer_is_refused() -> None:
+    """Art of War has a seat a player only: the team seating is refused, saying which."""
+    with pytest.raises(GameError, match="seats must be one of players for the art-of-war"):
+        Batched(4, game="art-of-war", seats="team")
 
 
 def test_the_arrays_handed_out_are_the_callers() -> None:

@@ -13,7 +13,8 @@ A game's tools may name a batched environment of that game (`BATCHED_ENV`: Art o
 `BatchedWar`); it is found here by that name (`from artproject.adapters.batched import
 ...`): `Batched` with that game.
 
-Each row is one game, seen by its players' seats (`seats="players"`) at the seat to act
+Each row is one game, seen by its players' seats (`seats="players"`, the default) or by
+the team's one seat (`seats="team"`, where the game offers it) at the seat to act
 (`seat[i]`). Its observation is the same as the single-game adapters' (`Seated.tensor(seat,
 "observation")`: the game's observation tensor for that player, then the seat's own
 segments, docs/ai.md's table), its mask is the legal ids (the same numbering as the
@@ -27,7 +28,8 @@ is sampled (each game's own seeded generator): a card drawn is no decision.
 
 The games use the engine itself (no copy of its rules), new games from the rules loaded
 once (a game's first option, its rules, given the loaded ones). Each row is the game's own
-tensor (core/seats.py `Seated`), unless the game's tools give a `batch_writer` for its
+tensor (core/seats.py `Seated`), written incrementally in a buffer of the game's own as the
+single-game adapters write theirs (`Packers`), unless the game's tools give a `batch_writer` for its
 layout: then the whole batch's rows, masks and seats are written by it at once (Art of
 War's writes a field at a time for the whole batch, core/aow/batched.py), the games stepped
 directly (`apply` and `legal_actions`: such a game's decisions are each one player's own,
@@ -48,7 +50,7 @@ import numpy.typing as npt
 from ..core.actions import TERMINAL, Action
 from ..core.errors import GameError, IllegalActionError
 from ..core.games import DEFAULT, game_class, game_names, game_tools
-from ..core.seats import PLAYER_SEATS, Seated
+from ..core.seats import PLAYER_SEATS, Seated, check_seating
 from ..core.spaces import action_space
 from ..core.tensors import layout
 from ._common import _MASKS, Packers, _mask_of
@@ -60,12 +62,14 @@ _Rows = tuple[npt.NDArray[np.float32], npt.NDArray[np.int8], npt.NDArray[np.int6
 class Batched:
     """`n` games of `game` (the kernel's default game when None; see the module's text).
     `seed`: game i is dealt from seed `seed + i`, its later games from `seed + i + k * n`;
+    `seats`: "players" (a seat a player, every game's; the default) or "team" (one seat
+    takes all the team's decisions, where the game offers it: The A.R.T. Project);
     `options` the game's own (players, its rules by name or file, variants...)."""
 
     GAME: ClassVar[str | None] = None  # a game's own batched environment's game (BATCHED_ENV)
 
     def __init__(self, n: int = 256, game: str | None = None, seed: int = 0,
-                 **options: Any) -> None:
+                 seats: str = PLAYER_SEATS, **options: Any) -> None:
         if n < 1:
             raise GameError(f"a batch holds 1 game or more, not {n}")
         self.game = game or self.GAME or DEFAULT
@@ -75,23 +79,27 @@ class Batched:
         probe = self._cls.create(seed=seed, chance="sample", **given)
         self.players = probe.num_players()
         self._options = _reused(self._cls, probe, given)
-        seated = Seated(probe, PLAYER_SEATS)
-        # the adapters' numbering: the game's actions, then a delegation to each player
+        check_seating(probe, seats)
+        self.seats = seats
+        seated = Seated(probe, seats)
+        self.num_seats = seated.num_seats()  # (a reward's columns: 1 for the team seat)
+        # the adapters' numbering: the game's actions, then (a seat a player) a delegation
+        # to each player
         self.num_actions = seated.num_distinct_actions()
         space = action_space(probe).decisions
         self._acts: list[Action] = [space.action(i) for i in range(space.size)]
         self._ids: dict[Action, int] = {a: i for i, a in enumerate(self._acts)}
         self._layout = layout(probe, "observation")
         self.obs_size = seated.layout("observation").size  # the layout's, the seat's own
-        self._plan = _writer(self.game, probe, self._layout, self.obs_size + 1,
-                             self.num_actions, self._ids)
+        self._plan = None if seats != PLAYER_SEATS else _writer(
+            self.game, probe, self._layout, self.obs_size + 1, self.num_actions, self._ids)
         self.games: list[Any] = []
         self._seated: list[Seated] = []  # each game seated (no writer: rows from its tensor)
         self._packers: list[Packers] = []  # and each one's tensor buffer (no writer)
         self._records: list[tuple[Any, ...]] = []  # and its position's record (`now`)
         self.next_seed: list[int] = []
         self.episodes = 0
-        self.last_returns = np.zeros((n, self.players), dtype=np.float32)
+        self.last_returns = np.zeros((n, self.num_seats), dtype=np.float32)
         self._wide = np.zeros((n, self.obs_size + 1), dtype=np.float32)  # a scratch column
         self._mask = np.zeros((n, self.num_actions), dtype=np.int8)
         self._seat = np.zeros(n, dtype=np.int64)
@@ -110,7 +118,7 @@ class Batched:
         self._seated = []
         if self._plan is None:  # (each game seated, sharing the first's tables)
             for g in self.games:
-                self._seated.append(Seated(g, PLAYER_SEATS, None,
+                self._seated.append(Seated(g, self.seats, None,
                                            self._seated[0] if self._seated else None))
             self._packers = [Packers() for _ in self.games]
             self._records = [s.now() for s in self._seated]
@@ -123,7 +131,7 @@ class Batched:
                                           npt.NDArray[np.int64], npt.NDArray[np.float32],
                                           npt.NDArray[np.bool_]]:
         """Take `actions[i]` (an id) in game i, every game: (observations, masks, seats,
-        rewards (n, players), dones (n,)); ended games reset at once (the module's text)."""
+        rewards (n, seats), dones (n,)); ended games reset at once (the module's text)."""
         ids = np.asarray(actions).reshape(-1)
         if ids.shape[0] != self.n:
             raise GameError(f"step takes one action a game: {self.n}, not {ids.shape[0]}")
@@ -135,7 +143,7 @@ class Batched:
             i = int(np.flatnonzero(~ok)[0])
             raise IllegalActionError(f"game {i}: action {int(ids[i])} is not legal now "
                                      f"(legal: {np.flatnonzero(self._mask[i]).tolist()})")
-        rewards = np.zeros((self.n, self.players), dtype=np.float32)
+        rewards = np.zeros((self.n, self.num_seats), dtype=np.float32)
         dones = np.zeros(self.n, dtype=np.bool_)
         obs, masks, seats = self._run(ids.tolist(), (rewards, dones))
         if dones.any():
@@ -209,7 +217,7 @@ class Batched:
         self.episodes += 1
         self.games[i] = self._new(self.next_seed[i])
         self.next_seed[i] += self.n
-        new = self._seated[i] = Seated(self.games[i], PLAYER_SEATS, None, s)
+        new = self._seated[i] = Seated(self.games[i], self.seats, None, s)
         return new
 
 
