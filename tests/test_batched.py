@@ -66,9 +66,19 @@ def test_a_bad_id_is_refused_and_changes_nothing() -> None:
         env.step(bad)
     with pytest.raises(GameError, match="one action a game"):
         env.step(actions[:3])
+    with pytest.raises(GameError, match=r"shape \(4,\), not \(2, 2\)"):  # (4 ids, but
+        env.step(actions.reshape(2, 2))  # not one a game: never read as if they were)
+    with pytest.raises(IllegalActionError, match="whole numbers"):
+        env.step(actions + 0.5)
     assert [g.fingerprint() for g in env.games] == before
-    obs2, _, _, _, _ = env.step(actions)
+    obs2, _, _, _, _ = env.step(actions.reshape(4, 1))  # (a column, as a policy gives it)
     assert obs2.shape == obs.shape == (4, env.obs_size)
+
+
+@pytest.mark.parametrize("game", ["art-of-war", "art-project"])
+def test_a_step_before_the_first_reset_says_so(game: str) -> None:
+    with pytest.raises(GameError, match=r"call reset\(\)"):
+        Batched(2, game=game).step([0, 0])
 
 
 def test_reset_with_a_seed_deals_the_same_games() -> None:

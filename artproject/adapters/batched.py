@@ -132,9 +132,13 @@ class Batched:
                                           npt.NDArray[np.bool_]]:
         """Take `actions[i]` (an id) in game i, every game: (observations, masks, seats,
         rewards (n, seats), dones (n,)); ended games reset at once (the module's text)."""
-        ids = np.asarray(actions).reshape(-1)
-        if ids.shape[0] != self.n:
-            raise GameError(f"step takes one action a game: {self.n}, not {ids.shape[0]}")
+        if not self.games:
+            raise GameError("step before the first reset: call reset() to deal the games")
+        ids = np.asarray(actions)
+        if ids.shape not in ((self.n,), (self.n, 1)):  # (a column: a policy's output)
+            raise GameError(f"step takes one action a game: an array of shape ({self.n},), "
+                            f"not {ids.shape}")
+        ids = ids.reshape(-1)
         if not np.issubdtype(ids.dtype, np.integer):
             raise IllegalActionError(f"step takes action ids (whole numbers), not {ids.dtype}")
         inside = (ids >= 0) & (ids < self.num_actions)
