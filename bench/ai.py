@@ -170,39 +170,41 @@ def main() -> None:
     aow: dict[str, Any] = {"game": "art-of-war", "players": 2}
     art: dict[str, Any] = {"mission": "japan", "players": 2}
     steps, batch, art_batch = args.steps, args.batch, args.art_batch
+    # the engine's rows, named: each adapter's row names the one it is measured against
+    e_aow = "engine, Art of War, 2 players, one game at a time (no adapter)"
+    e_batch = f"engine, Art of War, 2 players, {batch} games in turn (no adapter)"
+    e_art = "engine, The A.R.T. Project, Japan, 2 players (no adapter)"
+    e_art_batch = (f"engine, The A.R.T. Project, Japan, 2 players, {art_batch} games in turn "
+                   "(no adapter)")
     runs: list[tuple[str, str, str | None, Callable[[int], Any]]] = [
         # (row, its peer row: the same API; its engine row, or None)
         ("PettingZoo leduc_holdem_v4 env() (the peer)", "", None,
          lambda r: pettingzoo_loop(leduc.env, steps, r)),
         ("PettingZoo leduc_holdem_v4 raw_env() (the peer)", "", None,
          lambda r: pettingzoo_loop(leduc.raw_env, steps, r)),
-        ("PettingZoo env(), Art of War, 2 players", "env", "aow",
+        ("PettingZoo env(), Art of War, 2 players", "env", e_aow,
          lambda r: pettingzoo_loop(lambda: env(**aow), steps, r)),
-        ("PettingZoo raw_env(), Art of War, 2 players", "raw", "aow",
+        ("PettingZoo raw_env(), Art of War, 2 players", "raw", e_aow,
          lambda r: pettingzoo_loop(lambda: raw_env(**aow), steps, r)),
-        ("PettingZoo env(), The A.R.T. Project, Japan, 2 players", "env", "art",
+        ("PettingZoo env(), The A.R.T. Project, Japan, 2 players", "env", e_art,
          lambda r: pettingzoo_loop(lambda: env(**art), steps, r)),
-        ("PettingZoo raw_env(), The A.R.T. Project, Japan, 2 players", "raw", "art",
+        ("PettingZoo raw_env(), The A.R.T. Project, Japan, 2 players", "raw", e_art,
          lambda r: pettingzoo_loop(lambda: raw_env(**art), steps, r)),
-        ("OpenSpiel python_art_of_war, 2 players", "env", "aow",
+        ("OpenSpiel python_art_of_war, 2 players", "env", e_aow,
          lambda r: openspiel_loop(steps, r)),
-        (f"batched Art of War, {batch} games a call, 2 players", "env", "batch",
+        (f"batched Art of War, {batch} games a call, 2 players", "env", e_batch,
          lambda r: batched_loop(batch, steps * 4, r)),
         (f"batched The A.R.T. Project, Japan, {art_batch} games a call, 2 players", "env",
-         "art batch", lambda r: batched_loop(art_batch, steps * 2, r, "art-project",
+         e_art_batch, lambda r: batched_loop(art_batch, steps * 2, r, "art-project",
                                              mission="japan")),
-        ("engine, Art of War, 2 players, one game at a time (no adapter)", "env", None,
-         lambda r: engine_loop(steps * 2, r)),
-        (f"engine, Art of War, 2 players, {batch} games in turn (no adapter)", "env", None,
-         lambda r: engine_batch_loop(batch, steps * 4, r)),
-        ("engine, The A.R.T. Project, Japan, 2 players (no adapter)", "env", None,
+        (e_aow, "env", None, lambda r: engine_loop(steps * 2, r)),
+        (e_batch, "env", None, lambda r: engine_batch_loop(batch, steps * 4, r)),
+        (e_art, "env", None,
          lambda r: engine_loop(steps * 2, r, "art-project", mission="japan")),
-        (f"engine, The A.R.T. Project, Japan, 2 players, {art_batch} games in turn (no "
-         "adapter)", "env", None, lambda r: engine_batch_loop(art_batch, steps * 2, r,
-                                                             "art-project", mission="japan")),
+        (e_art_batch, "env", None, lambda r: engine_batch_loop(art_batch, steps * 2, r,
+                                                               "art-project",
+                                                               mission="japan")),
     ]
-    engine_rows = {"aow": 9, "batch": 10, "art": 11, "art batch": 12}  # (their rows' places)
-    engines = {key: runs[at][0] for key, at in engine_rows.items()}
     peers = {"env": runs[0][0], "raw": runs[1][0]} if leduc is not None else {}
     if leduc is None:  # (no peer: its two rows left out)
         runs = runs[2:]
@@ -234,7 +236,7 @@ def main() -> None:
             ratio = f"{statistics.median(x / p for x, p in zip(xs, base, strict=True)):.2f}"
         cost = ""
         if engine is not None:
-            pairs = zip(xs, rows[engines[engine]], strict=True)
+            pairs = zip(xs, rows[engine], strict=True)
             cost = f"{statistics.median(e / x for x, e in pairs):.1f}x"
         print(f"| {name} | {_spread(xs)} | {ratio} | {cost} |")
 

@@ -123,9 +123,15 @@ def mask(seated: Seated, seat: int) -> npt.NDArray[np.int8]:
     """The seat's legal ids as a 0/1 vector over the seat's actions (a copy of the one
     made once for each set of ids, as `observe` gives it)."""
     r = seated.now()
-    key = (seated.ids, r[3] if r[2] == seat else ())
+    return kept_mask(seated.ids, r[3] if r[2] == seat else ()).copy()
+
+
+def kept_mask(size: int, legal: tuple[int, ...]) -> npt.NDArray[np.int8]:
+    """The 0/1 vector of `size` with the `legal` ids set, made once for each set of ids and
+    kept: never to be written to (a caller hands out a copy, or copies it in)."""
+    key = (size, legal)
     got = _MASKS.get(key)
-    return (_mask_of(key) if got is None else got).copy()
+    return _mask_of(key) if got is None else got
 
 
 _MASKS: dict[tuple[int, tuple[int, ...]], npt.NDArray[np.int8]] = {}  # by (size, legal ids)
@@ -164,7 +170,7 @@ def observe(seated: Seated, seat: int, packers: Packers) -> dict[str, Any]:
     """The seat's observation as PettingZoo and Gymnasium give it: its observation tensor
     (written once a position in the seat's buffer, `Packers`) and its mask (`mask`'s,
     made once for each set of legal ids), both copies."""
-    r = seated.now()
+    r = seated.now()  # (`kept_mask`'s look-up written out: a call less, every step)
     key = (seated.ids, r[3] if r[2] == seat else ())
     legal = _MASKS.get(key)
     return {"observation": packers.written(seated, seat, "observation", r).copy(),

@@ -28,12 +28,13 @@ is sampled (each game's own seeded generator): a card drawn is no decision.
 
 The games use the engine itself (no copy of its rules), new games from the rules loaded
 once (a game's first option, its rules, given the loaded ones). Each row is the game's own
-tensor (core/seats.py `Seated`), written incrementally in a buffer of the game's own as the
-single-game adapters write theirs (`Packers`), unless the game's tools give a `batch_writer` for its
-layout: then the whole batch's rows, masks and seats are written by it at once (Art of
-War's writes a field at a time for the whole batch, core/aow/batched.py), the games stepped
-directly (`apply` and `legal_actions`: such a game's decisions are each one player's own,
-never delegated), the same numbers (tests/test_batched.py compares them byte for byte). An
+tensor (core/seats.py `Seated`), written incrementally in a buffer of the game's own as
+the single-game adapters write theirs (`Packers`), unless the game's tools give a
+`batch_writer` for its layout: then the whole batch's rows, masks and seats are written by
+it at once (Art of War's writes a field at a time for the whole batch,
+core/aow/batched.py), the games stepped directly (`apply` and `legal_actions`: such a
+game's decisions are each one player's own, never delegated), the same numbers
+(tests/test_batched.py compares them byte for byte). An
 illegal id raises `IllegalActionError` naming the game and leaves every game as it was
 before the call.
 """
@@ -53,7 +54,7 @@ from ..core.games import DEFAULT, game_class, game_names, game_tools
 from ..core.seats import PLAYER_SEATS, Seated, check_seating
 from ..core.spaces import action_space
 from ..core.tensors import layout
-from ._common import _MASKS, Packers, _mask_of
+from ._common import Packers, kept_mask
 
 _OUTCOME: Final = attrgetter("outcome")
 _Rows = tuple[npt.NDArray[np.float32], npt.NDArray[np.int8], npt.NDArray[np.int64]]
@@ -181,7 +182,7 @@ class Batched:
         """`_run` for a game without a writer: each game seated, its row its own tensor,
         written in the game's own buffer (`Packers`: incrementally, the segments whose
         sources changed since its last write), its mask the one kept for its legal ids
-        (`mask`'s); the id taken checked by `step` against the mask, so taken as legal."""
+        (`kept_mask`); the id taken checked by `step` against the mask, so taken as legal."""
         seated, records, packers = self._seated, self._records, self._packers
         rows: list[Any] = []  # (arrays, joined as buffers)
         masks: list[Any] = []
@@ -198,9 +199,7 @@ class Batched:
             records[i] = r  # (a game's record: its seat to act and legal ids; never chance)
             seat = r[2]
             rows.append(packers[i].written(s, seat, "observation", r))
-            key = (s.ids, r[3])
-            legal = _MASKS.get(key)
-            masks.append(_mask_of(key) if legal is None else legal)
+            masks.append(kept_mask(s.ids, r[3]))
             seats.append(seat)
         # the rows and masks joined as bytes (a third of numpy's time to read a list of
         # arrays), then copied once into new arrays; the masks kept: `step` checks by them
