@@ -160,7 +160,7 @@ def make_app(lobby: Lobby, origins: frozenset[str] = frozenset()) -> Starlette:
         Route("/api/games/{gid}/join", join, methods=["POST"]),
         Route("/api/games/{gid}/leave", leave, methods=["POST"]),
         WebSocketRoute("/ws/games/{gid}", play),
-        *_web_routes(lobby),
+        *_web_routes(lobby, origins),
     ]
 
     @contextlib.asynccontextmanager
@@ -179,15 +179,16 @@ def make_app(lobby: Lobby, origins: frozenset[str] = frozenset()) -> Starlette:
                      exception_handlers={404: not_found, 405: not_found, 500: failed})
 
 
-def _web_routes(lobby: Lobby) -> list[BaseRoute]:
-    """The browser client's routes (artproject.web.routes(lobby)), when it is installed:
-    its replay viewer shows the lobby's games too."""
+def _web_routes(lobby: Lobby, origins: frozenset[str]) -> list[BaseRoute]:
+    """The browser client's routes (artproject.web.routes(lobby, origins)), when it is
+    installed: its replay viewer shows the lobby's games too, and lets the pages of the
+    origins `--origin` allows open files and watch, as the lobby's routes let them play."""
     try:
         from .. import web  # type: ignore[attr-defined,unused-ignore]
     except ImportError:
         return []
     routes = getattr(web, "routes", None)
-    return list(routes(lobby)) if callable(routes) else []
+    return list(routes(lobby, origins)) if callable(routes) else []
 
 
 class Session:

@@ -36,13 +36,15 @@ def configure(watch: str | Path | None = None, replay: str | Path | None = None,
     return f"/replay/{got['id']}/0?view={view}"
 
 
-def routes(lobby: Any = None) -> list[Any]:
+def routes(lobby: Any = None, origins: frozenset[str] = frozenset()) -> list[Any]:
     """The web client's Starlette routes: its pages, static files, the replay viewer's and
     the watcher's API (imported only when a server asks: Starlette is the `web` extra's);
-    with the server's `lobby`, its games' replays too."""
+    with the server's `lobby`, its games' replays too; `origins`: the web origins allowed
+    besides the server's own (`--origin`)."""
     from .app import routes as make
 
-    return make(watch=_SETTINGS["watch"], book=_SETTINGS["book"], lobby=lobby)
+    return make(watch=_SETTINGS["watch"], book=_SETTINGS["book"], lobby=lobby,
+                origins=origins)
 
 
 __all__ = ["configure", "routes"]

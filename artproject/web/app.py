@@ -22,6 +22,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..core.errors import ArtError
+from ..server.app import same_origin
 from .replays import KEEP, Book
 from .sources import MAX_BYTES, Recording, SourceError, from_game
 from .views import ALL, PUBLIC, seat_names
@@ -49,8 +50,9 @@ class Web:
     server's lobby (its games replayed from what it holds), when there is one."""
 
     def __init__(self, book: Book | None = None, watch: str | Path | None = None,
-                 lobby: Any = None) -> None:
+                 lobby: Any = None, origins: frozenset[str] = frozenset()) -> None:
         self.book = book or Book()
+        self.origins = origins  # the web origins allowed besides the server's own (--origin)
         self.watcher = Watcher(Path(watch)) if watch is not None else None
         self.lobby = lobby
         self.played: OrderedDict[str, tuple[int, Recording]] = OrderedDict()  # by game
@@ -61,7 +63,8 @@ class Web:
                             headers={"Cache-Control": "no-cache"})
 
     async def open_replay(self, request: Request) -> Response:
-        if not same_origin(request.headers.get("origin"), request.headers.get("host")):
+        if not same_origin(request.headers.get("origin"), request.headers.get("host"),
+                           self.origins):
             return _error(403, "a page of another origin may not open files here", request)
         name = request.query_params.get("name", "upload")[:200]
         size = int(request.headers.get("content-length") or 0)
@@ -153,7 +156,7 @@ class Web:
 
     async def watch_socket(self, ws: WebSocket) -> None:
         """Tells the page each time the watched file changes (it then reads /api/watch)."""
-        if not same_origin(ws.headers.get("origin"), ws.headers.get("host")):
+        if not same_origin(ws.headers.get("origin"), ws.headers.get("host"), self.origins):
             await ws.close(code=1008, reason="cross-site request refused")
             return
         await ws.accept()
@@ -179,18 +182,12 @@ class Web:
         ]
 
 
-def same_origin(origin: str | None, host: str | None) -> bool:
-    """Whether a WebSocket's Origin is the page's own server (no Origin: not a browser)."""
-    if origin is None:
-        return True
-    return host is not None and origin.split("://", 1)[-1].rstrip("/") == host
-
-
 def routes(watch: str | Path | None = None, book: Book | None = None,
-           lobby: Any = None) -> list[BaseRoute]:
+           lobby: Any = None, origins: frozenset[str] = frozenset()) -> list[BaseRoute]:
     """The web client's routes, for `artproject serve`'s application to include (`lobby`:
-    its games, which the replay viewer then shows as `game-ID`)."""
-    return Web(book, watch, lobby).routes()
+    its games, which the replay viewer then shows as `game-ID`; `origins`: the web origins
+    its `--origin` allows besides its own, as the lobby's routes allow them)."""
+    return Web(book, watch, lobby, origins).routes()
 
 
 def app(watch: str | Path | None = None) -> Starlette:
