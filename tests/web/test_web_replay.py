@@ -76,6 +76,20 @@ def test_stepping_a_transcript_shows_the_engine_s_game(page: Any, server: Any) -
     _step_to(page, n, n)
 
 
+def test_keys_pressed_quickly_each_count(page: Any, server: Any) -> None:
+    path = TRANSCRIPTS / "japan-2p-medium-seed1-heuristic.txt"
+    n = len(_decisions(path))
+    _open(page, server.url, path)
+    _step_to(page, 0, n)
+    for _ in range(5):  # one after the other, without waiting for each step to load
+        page.keyboard.press("ArrowRight")
+    _step_to(page, 5, n)
+    assert re.search(r"/replay/\w+/5\?view=all$", page.url)
+    for _ in range(3):
+        page.keyboard.press("ArrowLeft")
+    _step_to(page, 2, n)
+
+
 def test_a_seat_s_replay_shows_its_own_hand_only(page: Any, server: Any) -> None:
     path = TRANSCRIPTS / "art-of-war-5p-seed2-heuristic-random.txt"
     actions = _decisions(path)

@@ -137,12 +137,20 @@ async function showStep(main, rid, stepText) {
     eventsNew: data.events_new, seat: data.viewer, act: null});
 }
 
+/** The step the address asks for: ahead of the one on screen while it loads, so that keys
+ * pressed quickly each count (the step on screen's when the address names none). */
+function addressed() {
+  const m = /\/(\d+)$/.exec(location.pathname);
+  return m ? Number(m[1]) : current.step;
+}
+
 function keys(e) {
   if (!current || e.target.closest("input, select, textarea")) return;
-  const map = {ArrowLeft: current.step - 1, ArrowRight: current.step + 1, Home: 0, End: current.steps};
+  const at = addressed();
+  const map = {ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: current.steps};
   if (!(e.key in map)) return;
   const k = Math.max(0, Math.min(current.steps, map[e.key]));
-  if (k === current.step) return;
+  if (k === at) return;
   e.preventDefault();
   go(stepUrl(current.id, k, current.viewer));
 }
