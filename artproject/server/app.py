@@ -13,7 +13,6 @@ import json
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, Final
-from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -24,6 +23,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from ..core.hooks import NOBODY
 from .live import Conn, Live, P, Refused
 from .lobby import Lobby
+from .origins import same_origin
 
 MESSAGE_LIMIT: Final = 4096  # bytes in a message or a lobby body
 PROTOCOL_LIMIT: Final = 16384  # a WebSocket message over this is closed by the protocol (1009)
@@ -51,17 +51,6 @@ class Bucket:
             return True
         self.refused += 1
         return False
-
-
-def same_origin(origin: str | None, host: str | None, allowed: frozenset[str]) -> bool:
-    """Whether a request's Origin may use the server: none (not a browser page), the
-    server's own (its Host), or one given with --origin."""
-    if origin is None:
-        return True
-    if origin in allowed:
-        return True
-    parts = urlsplit(origin)
-    return parts.scheme in ("http", "https") and host is not None and parts.netloc == host
 
 
 def make_app(lobby: Lobby, origins: frozenset[str] = frozenset()) -> Starlette:

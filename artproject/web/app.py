@@ -22,7 +22,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..core.errors import ArtError
-from ..server.app import same_origin
+from ..server.origins import same_origin
 from .replays import KEEP, Book
 from .sources import MAX_BYTES, Recording, SourceError, from_game
 from .views import ALL, PUBLIC, seat_names
