@@ -4,7 +4,7 @@ replay viewer may name only the shipped missions, variants and card files, by na
 (absolute, `../` up and out, /proc, a link, a folder) is refused with the same answer whether
 or not anything is there, and no reply holds a line of a file, a server path or a traceback.
 The server's own command line (`serve --replay FILE`) still opens a file that names a rule
-file by its path, as the command line's tools do."""
+file by its path, as the command line's tools do; and a strange upload name is never a 500."""
 
 from __future__ import annotations
 
@@ -158,6 +158,22 @@ def test_shipped_names_still_open(srv: Running) -> None:
     assert r.status_code == 200, r.text
 
 
+@pytest.mark.parametrize("name", ["..", ".", "", "a\x00b", "../../x.toml", "/", "\\..\\",
+                                  "x" * 500, "\x1b[31mred"])
+def test_any_upload_name_is_answered_never_a_500(srv: Running, name: str) -> None:
+    text = (f'about = "name {name.encode().hex()}"\nmission = "japan"\nplayers = 1\n'
+            'seed = 1\n\n[[step]]\ndo = "done"\n')
+    r = _post(srv, text.encode(), name)
+    assert r.status_code == 200, r.text
+    title = r.json()["title"]
+    assert title.startswith("scenario ") and "artproject-view" not in title
+    assert title.isprintable() and "/" not in title and "\\" not in title
+    assert title not in ("scenario ", "scenario .", "scenario ..")
+    bad = text.replace('do = "done"', 'do = "no such action"')
+    r = _post(srv, bad.encode(), name)  # an error naming the file: the same name
+    assert r.status_code == 400 and "artproject-view" not in r.text, r.text
+
+
 def test_the_lobby_offers_shipped_boards_and_variants_only(srv: Running,
                                                            secrets: dict[str, Path]) -> None:
     for body in ({"board": str(secrets["toml"])}, {"variants": [str(secrets["toml"])]},
@@ -213,3 +229,19 @@ def test_confinement_reads_nothing_outside_the_shipped_folders(secrets: dict[str
             assert SECRET not in str(err.value) and "no such file" not in str(err.value)
     assert exists(secrets["toml"]) and SECRET in read_text(secrets["toml"])
 
+
+def test_a_failure_of_the_server_names_no_path(srv: Running, monkeypatch: pytest.MonkeyPatch,
+                                               caplog: pytest.LogCaptureFixture) -> None:
+    """A bug (an error the viewer does not expect) answers 500 with the error's kind, not
+    its text, which may name the server's files; the server's log has the text."""
+    from artproject.web import replays
+
+    def broken(data: bytes, name: str) -> Any:
+        raise FileNotFoundError(2, "No such file or directory", "/srv/private/store.db")
+
+    monkeypatch.setattr(replays, "open_bytes", broken)
+    r = _post(srv, b'{"a fresh file": 1}', "x.json")
+    assert r.status_code == 500, r.text
+    assert r.json()["error"].startswith("the server failed (FileNotFoundError)")
+    assert "/srv/private" not in r.text and "Traceback" not in r.text
+    assert any("/srv/private/store.db" in rec.getMessage() for rec in caplog.records)
