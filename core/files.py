@@ -76,8 +76,8 @@ def watched(path: str | Path, found: str) -> None:
 # separator; None (as nearly always): anywhere. Outside them a file is neither read nor
 # looked for, so nothing tells whether it is there.
 CONFINED: ContextVar[tuple[str, ...] | None] = ContextVar("artproject_confined", default=None)
-OUTSIDE: Final = ("not one of this project's shipped files: a file sent to a server may "
-                  "name only the shipped missions, variants and card files, by name")
+OUTSIDE: Final = ("not one of the rule files shipped with artproject: a file sent to a "
+                  "server may name only those, by their names")
 
 
 def outside(path: str | Path) -> bool:

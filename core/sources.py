@@ -16,7 +16,7 @@ import tomllib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, ClassVar, Final, Self, TypeVar
+from typing import Any, ClassVar, Self, TypeVar
 
 import attrs
 
@@ -173,22 +173,20 @@ def is_name(ref: str | Path) -> bool:
 
 
 # ====================================================================== content sent to a server
-SHIPPED: Final = ("missions", "cards")  # the data packages of every game's shipped files
-
-
 @contextmanager
-def shipped_only() -> Iterator[None]:
+def shipped_only(packages: Iterable[str]) -> Iterator[None]:
     """Within: content a client sent (a file uploaded to the server's replay viewer) is
     handled, and it may name rule files only by their shipped names (`shipped_ref`), never
-    by a path on the server: nothing outside the shipped data folders is read, or looked for
-    (core/files.py's `CONFINED`), so no reply can tell a file's content or whether it is
-    there. The command line, opening the user's own files, is not confined."""
-    roots = tuple(os.path.join(os.path.realpath(package_dir(p)), "") for p in SHIPPED)
-    token = CONFINED.set(roots)
+    by a path on the server: nothing outside the data packages `packages` (where every
+    game's shipped files lie) is read, or looked for (core/files.py's `CONFINED`), so no
+    reply can tell a file's content or whether it is there. The command line, opening the
+    user's own files, is not confined."""
+    roots = tuple(os.path.join(os.path.realpath(package_dir(p)), "") for p in packages)
+    before = CONFINED.set(roots)
     try:
         yield
     finally:
-        CONFINED.reset(token)
+        CONFINED.reset(before)
 
 
 @contextmanager
@@ -199,11 +197,11 @@ def readable(folder: Path) -> Iterator[None]:
     if roots is None:
         yield
         return
-    token = CONFINED.set((*roots, os.path.join(os.path.realpath(folder), "")))
+    before = CONFINED.set((*roots, os.path.join(os.path.realpath(folder), "")))
     try:
         yield
     finally:
-        CONFINED.reset(token)
+        CONFINED.reset(before)
 
 
 def confined() -> bool:
@@ -218,8 +216,8 @@ def shipped_ref(ref: Any, key: str = "") -> Any:
         return ref
     shown = shorten(str(ref), 60)
     raise RulesError(f"{key + ' = ' if key else ''}{shown!r}: a file sent to this server may "
-                     "name only the shipped missions, variants and card files, by their names, "
-                     "never a file on the server")
+                     "name only the rule files shipped with artproject, by their names, never "
+                     "a file on the server")
 
 
 def scenario_ref(ref: str, scenario: Path, key: str) -> str:

@@ -81,7 +81,7 @@ def _refused(r: Any, ref: str) -> str:
     assert SECRET not in r.text and "PATH=" not in r.text, err
     bare = err.replace(repr(shorten(ref, 60)), "REF")  # the answer less the name given
     assert not any(t in bare for t in TELLS), err
-    assert "shipped missions, variants and card files, by their names" in err, err
+    assert "the rule files shipped with artproject, by their names" in err, err
     return bare
 
 
@@ -145,7 +145,7 @@ def test_a_results_store_s_games_name_shipped_rules_only(srv: Running, secrets: 
         got = srv.http.get(f"/api/replays/{r.json()['id']}.0")
         assert got.status_code == 400, got.text
         assert SECRET not in got.text
-        assert "shipped missions, variants and card files" in got.json()["error"]
+        assert "rule files shipped with artproject" in got.json()["error"]
 
 
 def test_shipped_names_still_open(srv: Running) -> None:
@@ -200,7 +200,7 @@ def test_the_command_line_s_own_file_may_name_a_file(tmp_path: Path) -> None:
     mission = tmp_path / "harbour.toml"
     mission.write_text((ROOT / "missions" / "japan.toml").read_text())
     save = json.dumps({**SAVES["art-project"], "mission": str(mission)}).encode()
-    with pytest.raises(Exception, match="shipped missions, variants and card files"):
+    with pytest.raises(Exception, match="rule files shipped with artproject"):
         Book().open(save, "s.json")
     book = Book()
     assert book.open(save, "s.json", local=True)["kind"] == "save"
@@ -216,8 +216,9 @@ def test_confinement_reads_nothing_outside_the_shipped_folders(secrets: dict[str
     from artproject.core.errors import RulesError
     from artproject.core.files import exists, read_text
     from artproject.core.sources import shipped_only
+    from artproject.web.replays import SHIPPED
 
-    with shipped_only():
+    with shipped_only(SHIPPED):
         assert load_rules("japan").name
         for p in secrets.values():
             assert not exists(p)

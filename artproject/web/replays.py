@@ -30,6 +30,7 @@ from .views import (
 )
 
 KEEP: Final = 32  # files and recordings kept open (the least recently used go first)
+SHIPPED: Final = ("missions", "cards")  # the data packages of every game's shipped files
 
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -47,7 +48,7 @@ def _locked(fn: F) -> F:
 def _trusted(local: bool) -> AbstractContextManager[None]:
     """Where a file's rule files may be: anywhere for the server's own command line's
     (`local`), else only among the shipped ones (`shipped_only`)."""
-    return nullcontext() if local else shipped_only()
+    return nullcontext() if local else shipped_only(SHIPPED)
 
 
 class Book:
