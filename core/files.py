@@ -13,6 +13,7 @@ import os
 import re
 import stat
 from collections.abc import Callable
+from contextvars import ContextVar
 from pathlib import Path
 
 from .errors import ArtError, GameError, Location, RulesError
@@ -70,6 +71,28 @@ def watched(path: str | Path, found: str) -> None:
             w.setdefault(key, found)  # what was read says more than that it was there
 
 
+# Where files may be read from while content a client sent is handled (core/sources.py's
+# `shipped_only`): the folders of the shipped files, each resolved and ending in a
+# separator; None (as nearly always): anywhere. Outside them a file is neither read nor
+# looked for, so nothing tells whether it is there.
+CONFINED: ContextVar[tuple[str, ...] | None] = ContextVar("artproject_confined", default=None)
+OUTSIDE: Final = ("not one of the rule files shipped with artproject: a file sent to a "
+                  "server may name only those, by their names")
+
+
+def outside(path: str | Path) -> bool:
+    """Whether `path` lies outside the folders files may be read from now (`CONFINED`); a
+    name that cannot be resolved lies outside."""
+    roots = CONFINED.get()
+    if roots is None:
+        return False
+    try:
+        real = os.path.realpath(path)
+    except (OSError, ValueError):
+        return True
+    return not (real + os.sep).startswith(roots)
+
+
 def rules_error(label: str) -> MakeError:
     """Errors about a rule file, located at the file."""
     return lambda msg: RulesError(msg, Location(label))
@@ -80,6 +103,8 @@ def read_text(path: str | Path, label: str | None = None,
     """The text of a regular file of at most MAX_FILE_BYTES; `error` makes the refusal."""
     label = label or shorten(str(path))
     fail = error or rules_error(label)
+    if outside(path):
+        raise fail(OUTSIDE)
     try:
         info = os.stat(path)
     except FileNotFoundError:
@@ -111,6 +136,8 @@ def _kind(mode: int) -> str:
 def not_regular(path: str | Path) -> str | None:
     """What is at `path` when it is there but is no regular file ("a folder", "a device,
     pipe or socket", "a link to nothing"); None for a regular file or nothing at all."""
+    if outside(path):
+        return None
     try:
         return None if stat.S_ISREG(mode := os.stat(path).st_mode) else _kind(mode)
     except (OSError, ValueError):
@@ -237,7 +264,10 @@ def _claim(tmp: Path, path: Path) -> None:
 
 
 def exists(path: str | Path) -> bool:
-    """Whether anything is at `path` (a name too long or with a NUL is simply not there)."""
+    """Whether anything is at `path` (a name too long or with a NUL is simply not there;
+    nor is anything outside the folders files may be read from now: `CONFINED`)."""
+    if outside(path):
+        return False
     try:
         os.lstat(path)
     except (OSError, ValueError):

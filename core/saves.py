@@ -48,7 +48,7 @@ from .schema import (
     structure,
     what,
 )
-from .sources import is_name, package_dir, path_text
+from .sources import is_name, package_dir, path_text, shipped_ref
 
 FORMAT: Final = "artproject-save"
 VERSION: Final = 3
@@ -131,7 +131,9 @@ def saved_rules(load: Callable[[str, list[str]], Any], ref: str, variants: Itera
 
 def rule_resolve(ref: str, folder: Path | None) -> str:
     """A save's rule file: a name, or a path relative to the save in `folder` (or, as older
-    saves wrote it, to the current folder)."""
+    saves wrote it, to the current folder); a name only for a save sent to a server
+    (`sources.shipped_only`: RulesError naming what is allowed)."""
+    shipped_ref(ref)
     if is_name(ref) or folder is None or Path(ref).is_absolute():
         return ref
     beside = folder / ref

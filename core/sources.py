@@ -9,10 +9,12 @@ several keys to blame, the one set last: where the file's author will look).
 
 from __future__ import annotations
 
+import os
 import pickle
 import re
 import tomllib
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, ClassVar, Self, TypeVar
 
@@ -21,7 +23,7 @@ import attrs
 from ..dsl.text import Origin
 from . import schema
 from .errors import Location, RulesError, RulesErrors, RulesWarning
-from .files import MAX_NESTING, doc_depth, line_col, nesting, read_text, shorten
+from .files import CONFINED, MAX_NESTING, doc_depth, line_col, nesting, read_text, shorten
 
 T = TypeVar("T")
 Path_ = tuple[Any, ...]
@@ -168,6 +170,63 @@ def is_name(ref: str | Path) -> bool:
     """A shipped rule file's name, not a path (my.toml, ./name)."""
     return isinstance(ref, str) and "/" not in ref and "\\" not in ref and not ref.endswith(
         ".toml")
+
+
+# ====================================================================== content sent to a server
+@contextmanager
+def shipped_only(packages: Iterable[str]) -> Iterator[None]:
+    """Within: content a client sent (a file uploaded to the server's replay viewer) is
+    handled, and it may name rule files only by their shipped names (`shipped_ref`), never
+    by a path on the server: nothing outside the data packages `packages` (where every
+    game's shipped files lie) is read, or looked for (core/files.py's `CONFINED`), so no
+    reply can tell a file's content or whether it is there. The command line, opening the
+    user's own files, is not confined."""
+    roots = tuple(os.path.join(os.path.realpath(package_dir(p)), "") for p in packages)
+    before = CONFINED.set(roots)
+    try:
+        yield
+    finally:
+        CONFINED.reset(before)
+
+
+@contextmanager
+def readable(folder: Path) -> Iterator[None]:
+    """Within `shipped_only`, `folder` may be read too: the server's own temporary copy of
+    what a client sent (outside it, nothing changes)."""
+    roots = CONFINED.get()
+    if roots is None:
+        yield
+        return
+    before = CONFINED.set((*roots, os.path.join(os.path.realpath(folder), "")))
+    try:
+        yield
+    finally:
+        CONFINED.reset(before)
+
+
+def confined() -> bool:
+    """Whether rule files may now be named only by their shipped names (`shipped_only`)."""
+    return CONFINED.get() is not None
+
+
+def shipped_ref(ref: Any, key: str = "") -> Any:
+    """`ref` as given; within `shipped_only`, RulesError unless it is a shipped file's name
+    (a name, not a path: no folder, no .toml)."""
+    if not confined() or (isinstance(ref, str) and is_name(ref)):
+        return ref
+    shown = shorten(str(ref), 60)
+    raise RulesError(f"{key + ' = ' if key else ''}{shown!r}: a file sent to this server may "
+                     "name only the rule files shipped with artproject, by their names, never "
+                     "a file on the server")
+
+
+def scenario_ref(ref: str, scenario: Path, key: str) -> str:
+    """A rule file a scenario names under `key`: a shipped one by its name, any other (a
+    NAME.toml) relative to the scenario's folder, or by its whole path; within
+    `shipped_only`, a shipped one's name only (`shipped_ref`)."""
+    shipped_ref(ref, key)
+    return str(scenario.parent / ref) if ref.endswith(".toml") and not Path(
+        ref).is_absolute() else ref
 
 
 def shipped_label(path: Path, packages: tuple[str, ...]) -> str:

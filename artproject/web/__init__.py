@@ -28,7 +28,7 @@ def configure(watch: str | Path | None = None, replay: str | Path | None = None,
 
     book = Book()
     data, name = read_file(replay)
-    got = book.open(data, name)
+    got = book.open(data, name, local=True)
     _SETTINGS["book"] = book
     if got["kind"] == "store":
         return f"/replay/{got['id']}"

@@ -66,7 +66,7 @@ class Web:
         if not same_origin(request.headers.get("origin"), request.headers.get("host"),
                            self.origins):
             return _error(403, "a page of another origin may not open files here", request)
-        name = request.query_params.get("name", "upload")[:200]
+        name = upload_name(request.query_params.get("name"))
         size = int(request.headers.get("content-length") or 0)
         if size > MAX_BYTES:
             return _error(413, f"{name}: {size:,} bytes; the viewer opens files of at most "
@@ -145,8 +145,12 @@ class Web:
             return _error(status, str(err), request)
         except ArtError as err:
             return _error(400, str(err), request)
-        except Exception as err:  # a bug: one line in the log, a message in the page
-            return _error(500, f"the server failed: {type(err).__name__}: {err}", request)
+        except Exception as err:  # a bug: one line in the log, a message in the page (not
+            # the error's text, which may name the server's files: the log has it)
+            LOG.error("%s %s: the server failed: %s: %s", request.method, request.url.path,
+                      type(err).__name__, (str(err).splitlines() or [""])[0])
+            return JSONResponse({"error": f"the server failed ({type(err).__name__}): a "
+                                 "bug, which the server's log tells more of"}, status_code=500)
 
     async def watch(self, request: Request) -> Response:
         if self.watcher is None:
@@ -180,6 +184,15 @@ class Web:
             WebSocketRoute("/api/watch/socket", self.watch_socket),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ]
+
+
+def upload_name(raw: str | None) -> str:
+    """The name a file sent to the viewer is shown by (`?name=`, the file's name in the
+    browser): its last part after any folder, without control characters, at most 200
+    characters; "upload" when that leaves no name ('', '.', '..')."""
+    text = "".join(ch for ch in raw or "" if ch.isprintable())
+    name = text.replace("\\", "/").rsplit("/", 1)[-1].strip()[:200]
+    return name if name not in ("", ".", "..") else "upload"
 
 
 def routes(watch: str | Path | None = None, book: Book | None = None,

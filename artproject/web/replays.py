@@ -12,9 +12,11 @@ import functools
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any, Final, TypeVar, cast
 
 from ..core.hooks import NOBODY
+from ..core.sources import shipped_only
 from .sources import Recording, SourceError, digest_of, from_store, open_bytes
 from .views import (
     ALL,
@@ -28,6 +30,7 @@ from .views import (
 )
 
 KEEP: Final = 32  # files and recordings kept open (the least recently used go first)
+SHIPPED: Final = ("missions", "cards")  # the data packages of every game's shipped files
 
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -36,10 +39,16 @@ F = TypeVar("F", bound=Callable[..., Any])
 def _locked(fn: F) -> F:
     """The method with the book's lock held."""
     @functools.wraps(fn)
-    def run(self: Book, *args: Any) -> Any:
+    def run(self: Book, *args: Any, **kwargs: Any) -> Any:
         with self.lock:
-            return fn(self, *args)
+            return fn(self, *args, **kwargs)
     return cast(F, run)
+
+
+def _trusted(local: bool) -> AbstractContextManager[None]:
+    """Where a file's rule files may be: anywhere for the server's own command line's
+    (`local`), else only among the shipped ones (`shipped_only`)."""
+    return nullcontext() if local else shipped_only(SHIPPED)
 
 
 class Book:
@@ -47,7 +56,7 @@ class Book:
 
     def __init__(self, keep: int = KEEP) -> None:
         self.keep = keep
-        self.files: OrderedDict[str, tuple[bytes, str]] = OrderedDict()
+        self.files: OrderedDict[str, tuple[bytes, str, bool]] = OrderedDict()  # (local?)
         self.recordings: OrderedDict[str, Recording] = OrderedDict()
         self.stores: dict[str, list[dict[str, Any]]] = {}
         # the server answers in worker threads: one at a time here (a replay's frames, the
@@ -62,14 +71,20 @@ class Book:
             self.stores.pop(old, None)
 
     @_locked
-    def open(self, data: bytes, name: str) -> dict[str, Any]:
-        """Open a file: a recording's summary, or a store's list of games (SourceError)."""
+    def open(self, data: bytes, name: str, local: bool = False) -> dict[str, Any]:
+        """Open a file: a recording's summary, or a store's list of games (SourceError).
+
+        A file sent to the server may name only shipped rule files, by name
+        (`shipped_only`); one the server's own command line names (`local`: `serve
+        --replay`) may name any, as the command line's tools read them."""
         rid = digest_of(data)
         if rid in self.recordings:
             return self.summary(rid)
-        got = open_bytes(data, name)
+        local = local or (rid in self.files and self.files[rid][2])
+        with _trusted(local):
+            got = open_bytes(data, name)
         if isinstance(got, list):
-            self._remember(self.files, rid, (data, name))
+            self._remember(self.files, rid, (data, name, local))
             self.stores[rid] = got
             return {"id": rid, "kind": "store", "name": name, "games": got}
         self._remember(self.recordings, rid, got)
@@ -84,8 +99,9 @@ class Book:
             return rec
         digest, _, index = rid.partition(".")
         if digest in self.files and index.isdigit():
-            data, name = self.files[digest]
-            rec = from_store(data, name, int(index))
+            data, name, local = self.files[digest]
+            with _trusted(local):
+                rec = from_store(data, name, int(index))
             self._remember(self.recordings, rid, rec)
             return rec
         raise SourceError(f"replay {rid!r} is not open on this server (the server may have "

@@ -24,6 +24,7 @@ import attrs
 
 from ..core.errors import ArtError, GameError, SaveError
 from ..core.machine import Machine
+from ..core.sources import shipped_ref
 
 MAX_BYTES: Final = 32 * 1024 * 1024  # an upload: a save is at most 2 MiB, a store larger
 CHECKPOINT: Final = 16  # a frame kept every this many decisions (the rest are replayed)
@@ -141,20 +142,23 @@ _GAME_HEAD = re.compile(r"#\s*(?P<game>[\w.-]+), (?P<players>\d+) players?, seed
 
 
 def _transcript_game(head: str, name: str) -> Machine:
-    """The game a transcript's first line names, at its start, recording its events."""
+    """The game a transcript's first line names, at its start, recording its events (its
+    mission and variant shipped ones, by name, for a file sent to a server:
+    `shipped_only`)."""
     from ..core.games import is_game, new_game
 
     m = _GAME_HEAD.match(head)
     try:
         if m and is_game(m["game"]):
             variant = m["variant"].strip()
-            variants = [] if variant == "seed rules" else [variant]
+            variants = [] if variant == "seed rules" else [shipped_ref(variant, "variant")]
             return new_game(m["game"], players=int(m["players"]), seed=int(m["seed"]),
                             log=True, variants=variants)
         m = _ART_HEAD.match(head)
         if m:
-            return new_game(None, mission=m["mission"], players=int(m["players"]),
-                            difficulty=m["difficulty"], seed=int(m["seed"]), log=True)
+            return new_game(None, mission=shipped_ref(m["mission"], "mission"),
+                            players=int(m["players"]), difficulty=m["difficulty"],
+                            seed=int(m["seed"]), log=True)
     except ArtError as err:
         raise SourceError(f"{name}:1: the game this transcript names cannot start: {err}"
                           ) from None
@@ -197,13 +201,14 @@ def from_scenario(text: str, name: str) -> Recording:
     from ..core import scenario as sc
     from ..core.errors import RulesError
     from ..core.scenario_steps import Stop, run_step
-    from ..core.sources import path_text, read_toml
+    from ..core.sources import path_text, read_toml, readable
 
     with tempfile.TemporaryDirectory(prefix="artproject-view-") as tmp:
-        path = Path(tmp) / Path(name).name
+        path = Path(tmp) / "scenario.toml"  # (not the upload's name: '..', a NUL, a folder)
         path.write_text(text, encoding="utf-8")
         try:
-            doc, smap = read_toml(path)
+            with readable(Path(tmp)):  # (the copy: where only shipped files are read too)
+                doc, smap = read_toml(path, name)
 
             def fail(msg: str, *p: Any) -> RulesError:
                 return RulesError(msg, smap.locate(p), path_text(p))
@@ -234,13 +239,14 @@ def from_scenario(text: str, name: str) -> Recording:
 
 # ---------------------------------------------------------------------- results stores
 def _store_rows(data: bytes, name: str) -> list[Any]:
+    from ..core.sources import readable
     from ..store import Store
 
     with tempfile.TemporaryDirectory(prefix="artproject-view-") as tmp:
         path = Path(tmp) / "store.db"
         path.write_bytes(data)
         try:
-            with Store.read(path) as store:
+            with readable(Path(tmp)), Store.read(path) as store:
                 return list(store.rows())
         except (GameError, sqlite3.Error) as err:
             raise SourceError(f"{name}: not a results store: {err}".replace(str(path), name)
@@ -270,7 +276,8 @@ def _replay_row(row: Any, name: str) -> Machine:
 
     variants = [v for v in row.variant.split("+") if v]
     try:
-        rules = sweep._rules(row.game, row.mission, variants)
+        rules = sweep._rules(row.game, shipped_ref(row.mission, "mission"),
+                             [shipped_ref(v, "variant") for v in variants])
         if sweep._digest(row.game, rules) != row.rules:
             raise SourceError(f"{name}: the game {row.mission} seed {row.seed} was played "
                               "with other rules than the ones here (its rules digest "

@@ -15,6 +15,7 @@ from ..errors import GameError, Location, RulesError
 from ..scenario import scenario_spec, step_spec
 from ..scenario_words import SEATS, CheckWords, Fact, fact_compiler
 from ..schema import param
+from ..sources import scenario_ref
 from .loader import DEFAULT, load_rules
 from .position import apply_position
 from .state import War
@@ -33,11 +34,8 @@ def setup(cls: type[War], spec: Any, doc: Mapping[str, Any], path: Path,
     """The game a scenario file sets up (recording its events), and how it starts."""
     from .setup import begin
 
-    def beside(ref: str) -> str:
-        return str(path.parent / ref) if ref.endswith(".toml") and not Path(
-            ref).is_absolute() else ref
-
-    rules = load_rules(beside(spec.rules), (*variants, *map(beside, spec.variants)))
+    rules = load_rules(scenario_ref(spec.rules, path, "rules"),
+                       (*variants, *(scenario_ref(v, path, "variants") for v in spec.variants)))
     try:
         st = cls.new(rules, spec.players, spec.seed, start=False, log=True)
     except GameError as err:

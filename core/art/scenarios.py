@@ -20,6 +20,7 @@ from ..scenario import StepKey, scenario_spec, step_key, step_spec
 from ..scenario_steps import Stop
 from ..scenario_words import Fact, fact_compiler
 from ..schema import param
+from ..sources import scenario_ref
 from .effects import HURT, V_HURT
 from .loader import load_rules, scope_of
 from .position import apply_position
@@ -53,12 +54,9 @@ def setup(cls: type[State], spec: Any, doc: Mapping[str, Any], path: Path,
 
 def _rules_of(spec: Any, path: Path, variants: tuple[str | Path, ...]) -> Rules:
     """The mission, its variants and card file, paths read relative to the scenario."""
-    def beside(ref: str) -> str:
-        return str(path.parent / ref) if ref.endswith(".toml") and not Path(
-            ref).is_absolute() else ref
-
-    cards = None if spec.cards is None else beside(spec.cards)
-    return load_rules(beside(spec.mission), (*variants, *map(beside, spec.variants)),
+    cards = None if spec.cards is None else scenario_ref(spec.cards, path, "cards")
+    return load_rules(scenario_ref(spec.mission, path, "mission"),
+                      (*variants, *(scenario_ref(v, path, "variants") for v in spec.variants)),
                       cards=cards)
 
 

@@ -18,6 +18,7 @@ from ..errors import GameError, Location, RulesError
 from ..scenario import scenario_spec, step_spec
 from ..scenario_words import Fact, fact_compiler
 from ..schema import param
+from ..sources import scenario_ref
 from .betting import P
 from .game import stacked
 from .rules import DEFAULT, load_rules
@@ -84,11 +85,8 @@ def setup(cls: type[Kuhn], spec: Any, doc: Mapping[str, Any], path: Path,
           fail: Fail) -> tuple[Kuhn, Callable[[], None]]:
     """The hand a scenario file sets up (recording its events), and how it starts: dealt as
     its `deal` says, then by its seed."""
-    def beside(ref: str) -> str:
-        return str(path.parent / ref) if ref.endswith(".toml") and not Path(
-            ref).is_absolute() else ref
-
-    rules = load_rules(beside(spec.rules), (*variants, *map(beside, spec.variants)))
+    rules = load_rules(scenario_ref(spec.rules, path, "rules"),
+                       (*variants, *(scenario_ref(v, path, "variants") for v in spec.variants)))
     if not rules.min_players <= spec.players <= rules.max_players:
         raise fail(f"{rules.name} is played by {rules.min_players} to {rules.max_players} "
                    f"players, not {spec.players}", "players")
