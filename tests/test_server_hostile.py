@@ -249,3 +249,13 @@ def test_a_stored_game_that_does_not_replay_is_refused_at_start(tmp_path: Path) 
     r = _serve(db)
     assert r.returncode == 2 and r.stderr.count("\n") == 1, r
     assert g["id"] in r.stderr and "does not replay" in r.stderr
+
+
+def test_the_message_limit_counts_bytes_not_characters(srv: Running) -> None:
+    _gid, (c1, _c2) = _seated(srv)
+    for pad, answer in ((1400, "too-large"), (1300, "pong")):
+        text = json.dumps({"type": "ping", "pad": "\u20ac" * pad}, ensure_ascii=False)
+        assert len(text) < 4096  # in characters; 3 bytes each
+        c1.send(text)
+        got = c1.until(lambda m: m["type"] in ("error", "pong"))
+        assert got.get("code", got["type"]) == answer, (len(text.encode()), got)
