@@ -35,6 +35,8 @@ DIGEST_EVERY: Final = 16  # a move stores the game's digest every this many, and
 SLOW_BOTS: Final = frozenset({"ismcts"})  # bots that think in a thread, off the event loop
 NAME_LIMIT: Final = 60
 GAMES_LIMIT: Final = 5000  # unfinished games at once: a lobby flood fills no disk
+RETRY_FIRST: Final = 0.1  # seconds before a bot's move that could not be stored is tried again
+RETRY_MOST: Final = 10.0  # ...doubling each time, up to this
 
 
 class Lobby:
@@ -323,16 +325,33 @@ class Lobby:
                     break
             if len(live.state.history) != version:
                 continue
-            if chosen is None:
+            if chosen is None or not await self._bot_move(live, *chosen, version):
                 return
-            try:
-                await self.move(live, chosen[0], str(chosen[1]), None, version)
-            except Refused as err:
-                if err.code != "stale":  # a bot's move refused: say so, play no further
-                    print(f"artproject serve: game {live.id}: bot {P[chosen[0]]}: "
-                          f"{err.message}", file=sys.stderr, flush=True)
-                    return
             await asyncio.sleep(0)  # let the announcement go out before the next
+
+    async def _bot_move(self, live: Live, seat: int, action: Action, version: int) -> bool:
+        """Play a bot's move: True once it is stored or overtaken by another (stale); a move
+        the database could not store is tried again, waiting longer each time (up to
+        RETRY_MOST seconds); False (said in the log) if it is refused otherwise."""
+        wait = RETRY_FIRST
+        while True:
+            try:
+                await self.move(live, seat, str(action), None, version)
+                return True
+            except Refused as err:
+                if err.code == "stale":
+                    return True
+                if err.code != "storage":  # a bot's move refused: say so, play no further
+                    print(f"artproject serve: game {live.id}: bot {P[seat]}: "
+                          f"{err.message}", file=sys.stderr, flush=True)
+                    return False
+                if wait == RETRY_FIRST:
+                    print(f"artproject serve: game {live.id}: bot {P[seat]}: its move could "
+                          "not be stored; trying again", file=sys.stderr, flush=True)
+            await asyncio.sleep(wait)
+            if self.stopping:
+                return False
+            wait = min(wait * 2, RETRY_MOST)
 
     # ================================================================ at start
     def load(self) -> int:
