@@ -1,8 +1,9 @@
-"""The database busy or failing (docs/server.md, "Bots"): a bot's move that could not be
-stored is tried again.
+"""The database busy or failing (docs/server.md, "What is stored"): a move is seen by no one
+before it is stored, a request the database cannot store is refused with `storage` and
+changes nothing, a bot's move that could not be stored is tried again.
 
 A busy database is another connection holding `BEGIN EXCLUSIVE` on the same file (a backup
-tool, a slow disk); the server's commits are watched (`Commits`) to know when one fails."""
+tool, a slow disk); the server's commits are watched (`Commits`) to know when one waits."""
 
 from __future__ import annotations
 
@@ -67,6 +68,64 @@ def _welcomed(c: Client) -> dict[str, Any]:
     return c.until(lambda m: m["type"] == "welcome")
 
 
+def _pair(srv: Running, game: str = "kuhn") -> tuple[str, dict[str, str], list[Client]]:
+    """A new two-person game, both seats taken (Ann's p1, Bob's p2) and connected."""
+    gid = srv.create(game=game, seats=["person", "person"])["id"]
+    tokens = {"p1": srv.join(gid, "p1", "Ann"), "p2": srv.join(gid, "p2", "Bob")}
+    clients = [Client(srv.ws_url, gid, {"type": "hello", "token": t}) for t in tokens.values()]
+    for c in clients:
+        _welcomed(c)
+    return gid, tokens, clients
+
+
+def _seen(srv: Running, gid: str, other: Client) -> tuple[int, int, int, int]:
+    """The game's version as each reader shows it: a sync's welcome, a new spectator's
+    welcome, the lobby's summary, the replay viewer."""
+    other.send({"type": "sync"})
+    synced = _welcomed(other)
+    spy = Client(srv.ws_url, gid, {"type": "hello", "spectate": True})
+    watched = _welcomed(spy)
+    spy.close()
+    summary = srv.http.get(f"/api/games/{gid}").json()
+    replay = srv.http.get(f"/api/replays/game-{gid}").json()
+    return synced["version"], watched["version"], summary["moves"], replay["steps"]
+
+
+def test_a_move_is_seen_by_no_one_until_it_is_stored(srv: Running,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    gid, _, (ann, bob) = _pair(srv)  # Kuhn poker: p1 checks or bets first, then p2
+    commits = Commits(srv, monkeypatch)
+    # stored once the database is free again
+    with busy(srv, 600_000):
+        ann.send({"type": "move", "id": "slow", "action": "check p1", "version": 0})
+        assert commits.entered.wait(60)  # made, and waiting for the database
+        assert _seen(srv, gid, bob) == (0, 0, 0, 0)
+    assert ann.until(lambda m: m.get("id") == "slow")["version"] == 1
+    told = bob.until(lambda m: m["type"] == "state")
+    assert told["version"] == 1 and told["last"] == {"seat": "p1", "action": "check p1"}
+    # never stored: no one heard of it, so no one need be told it was undone
+    commits.gate.clear()
+    commits.entered.clear()
+    with busy(srv, 10):
+        bob.send({"type": "move", "id": "lost", "action": "bet p2", "version": 1})
+        assert commits.entered.wait(60)
+        assert _seen(srv, gid, ann) == (1, 1, 1, 1)
+        commits.gate.set()
+        assert bob.until(lambda m: m.get("id") == "lost")["code"] == "storage"
+    assert bob.move("check p2", 1) == {"type": "ack", "id": "m1", "version": 2,
+                                       "duplicate": False}
+    told = ann.until(lambda m: m["type"] == "state")
+    heard = [m["version"] for m in ann.got if m["type"] in ("welcome", "state")]
+    assert [v for v in heard if v > 1] == [2]  # only the stored move
+    assert told["last"] == {"seat": "p2", "action": "check p2"}
+    ann.send({"type": "sync"})
+    fresh = _welcomed(ann)
+    assert told["events"] == fresh["events"][told["events_from"]:]
+    with sqlite3.connect(srv.store.path) as con:
+        assert [a for (a,) in con.execute("SELECT action FROM moves WHERE game = ? ORDER BY n",
+                                          (gid,))] == ["check p1", "check p2"]
+
+
 def test_a_bot_s_move_that_could_not_be_stored_is_tried_again(
         srv: Running, monkeypatch: pytest.MonkeyPatch) -> None:
     thinking = threading.Event()  # the search bot thinks in the lobby's thread: held there
@@ -91,3 +150,27 @@ def test_a_bot_s_move_that_could_not_be_stored_is_tried_again(
         assert con.execute("SELECT action FROM moves WHERE game = ? AND n = ?",
                            (gid, told["version"])).fetchone() == (told["last"]["action"],)
     c.close()
+
+
+def test_a_busy_database_refuses_lobby_requests_with_storage_and_changes_nothing(
+        srv: Running, capfd: pytest.CaptureFixture[str]) -> None:
+    gid = srv.create(game="kuhn", seats=["person", "person"])["id"]
+    ann = srv.join(gid, "p1", "Ann")
+    before = srv.http.get("/api/games", params={"all": "1"}).json()
+    with busy(srv, 10):
+        asks = [("/api/games", {"game": "kuhn", "seats": ["person", "person"]}),
+                (f"/api/games/{gid}/leave", {"token": ann}),
+                (f"/api/games/{gid}/join", {"seat": "p2", "name": "Mallory"}),
+                (f"/api/games/{gid}/join", {"name": "Mallory"})]
+        for path, body in asks:
+            r = srv.http.post(path, json=body)
+            assert r.status_code == 503 and r.json()["error"] == "storage", (path, r.text)
+            assert srv.http.get("/api/games", params={"all": "1"}).json() == before
+    assert "Traceback" not in capfd.readouterr().err
+    # nothing changed: Ann still holds p1, p2 is open
+    c = Client(srv.ws_url, gid, {"type": "hello", "token": ann})
+    assert _welcomed(c)["seat"] == "p1"
+    c.close()
+    assert srv.join(gid, "p2", "Bob")
+    seats = srv.http.get(f"/api/games/{gid}").json()["seats"]
+    assert [(s["name"], s["taken"]) for s in seats] == [("Ann", True), ("Bob", True)]

@@ -62,11 +62,13 @@ class Conn:
 
 
 class Seat:
-    """A seat: a person's (with the hash of its token, when taken) or a bot's."""
+    """A seat: a person's (with the hash of its token, when taken; `claimed` while a join
+    is being stored) or a bot's."""
 
     def __init__(self, index: int, kind: str, bot: str = "", name: str = "",
                  token: str | None = None) -> None:
         self.index, self.kind, self.bot, self.name, self.token = index, kind, bot, name, token
+        self.claimed = False
         self.conns: set[Conn] = set()
         self.policy: Callable[[Machine], Action] | None = None
 
@@ -114,4 +116,5 @@ class Live:
                 "outcome": st.outcome, "reason": st.reason}
 
     def open_seats(self) -> list[Seat]:
-        return [s for s in self.seats if s.kind == "person" and s.token is None]
+        return [s for s in self.seats if s.kind == "person" and s.token is None
+                and not s.claimed]

@@ -4,7 +4,9 @@ stored, then announced), the bots, and rebuilding every game from the database a
 The server holds each game's whole state; a connection is told of it only through
 `frames.frame`. Every accepted move is committed to the database before anyone hears of
 it, with the client's id, so a resend is applied once; a move that cannot be stored is not
-applied. A game being served and its pieces (seats, connections, refusals) are live.py's.
+applied. A move is made on a copy of the game, which becomes the game once it is stored: no
+one (a welcome, the lobby, the replay viewer) sees a move that is not stored. A game being
+served and its pieces (seats, connections, refusals) are live.py's.
 """
 
 from __future__ import annotations
@@ -92,9 +94,9 @@ class Lobby:
         ops: list[Op] = [("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, NULL, '', ?, ?)",
                 (gid, name, title, json.dumps(header), live.bot_seed, live.status,
                  live.created, digest(st)))]
-        ops += [("INSERT INTO seats VALUES (?, ?, ?, ?, ?, NULL)",
+        ops += [("INSERT INTO seats (game, seat, kind, bot, name) VALUES (?, ?, ?, ?, ?)",
                  (gid, s.index, s.kind, s.bot, s.name)) for s in seats]
-        await self.store.write(ops)
+        await self._write(ops, "the game could not be stored")
         self.games[gid] = live
         self._policies(live)
         self.poke(live)
@@ -135,7 +137,7 @@ class Lobby:
             seat = live.seats[index]
             if seat.kind != "person":
                 raise Refused("not-a-person-seat", f"{want} is a bot's seat", 409)
-            if seat.token is not None:
+            if seat.token is not None or seat.claimed:
                 raise Refused("seat-taken", f"{want} is taken", 409)
         token = secrets.token_urlsafe(24)
         hashed = token_hash(token)
@@ -144,12 +146,12 @@ class Lobby:
                 (hashed, name, live.id, seat.index))]
         if starts:
             ops.append(("UPDATE games SET status = 'playing' WHERE id = ?", (live.id,)))
-        seat.token, seat.name = hashed, name  # held while it is stored: no one else takes it
+        seat.claimed = True  # while it is stored no one else takes it; shown once stored
         try:
-            await self.store.write(ops)
-        except sqlite3.Error:
-            seat.token = None
-            raise Refused("storage", "the seat could not be stored", 503) from None
+            await self._write(ops, "the seat could not be stored")
+        finally:
+            seat.claimed = False
+        seat.token, seat.name = hashed, name
         if starts:
             live.status = "playing"
             self.announce(live)
@@ -172,13 +174,21 @@ class Lobby:
         seat = self.seat_of_token(live, token)
         if seat is None:
             raise Refused("bad-token", "that token holds no seat of this game", 403)
-        await self.store.write([("UPDATE seats SET token = NULL WHERE game = ? AND seat = ?",
-                                 (live.id, seat.index))])
+        await self._write([("UPDATE seats SET token = NULL WHERE game = ? AND seat = ?",
+                            (live.id, seat.index))], "the seat could not be given up")
         seat.token = None
         for c in list(seat.conns):
             c.close(1001)
         self.seats_changed(live)
         return seat
+
+    async def _write(self, ops: list[Op], what: str) -> None:
+        """`ops` stored; Refused 503 `storage` (nothing stored) if the database cannot."""
+        try:
+            await self.store.write(ops)
+        except sqlite3.Error:
+            raise Refused("storage", f"{what}: the database is busy or failing; nothing "
+                          "changed, try again", 503) from None
 
     # ================================================================ moves
     async def move(self, live: Live, seat: int, text: str, client: str | None,
@@ -190,10 +200,9 @@ class Lobby:
         async with live.lock:
             if client is not None and (seat, client) in live.clients:
                 return live.clients[seat, client], True
-            st = live.state
             self._may_move(live, seat)
-            action = self._checked(st, seat, text, version)
-            before = st.clone()
+            action = self._checked(live.state, seat, text, version)
+            st = live.state.clone()  # the game until it is stored: seen by no one
             st.apply(action)
             n = len(st.history)
             mark = digest(st) if n % DIGEST_EVERY == 0 or st.outcome is not None else None
@@ -204,10 +213,10 @@ class Lobby:
                             "WHERE id = ?", (str(st.outcome), st.reason, live.id)))
             try:
                 await self.store.write(ops)
-            except sqlite3.Error:
-                live.state = before  # not stored: not applied
+            except sqlite3.Error:  # not stored: not applied, and no one saw it
                 raise Refused("storage", "the move could not be stored, so it was not "
                               "applied; send it again") from None
+            live.state = st
             if st.outcome is not None:
                 live.status = "over"
             if client is not None:
