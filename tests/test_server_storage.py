@@ -1,6 +1,7 @@
 """The database busy or failing (docs/server.md, "What is stored"): a move is seen by no one
 before it is stored, a request the database cannot store is refused with `storage` and
-changes nothing, a bot's move that could not be stored is tried again.
+changes nothing, a bot's move that could not be stored is tried again; and a seat's move ids
+are its holder's, across a restart and an upgrade of an older database.
 
 A busy database is another connection holding `BEGIN EXCLUSIVE` on the same file (a backup
 tool, a slow disk); the server's commits are watched (`Commits`) to know when one waits."""
@@ -174,3 +175,90 @@ def test_a_busy_database_refuses_lobby_requests_with_storage_and_changes_nothing
     assert srv.join(gid, "p2", "Bob")
     seats = srv.http.get(f"/api/games/{gid}").json()["seats"]
     assert [(s["name"], s["taken"]) for s in seats] == [("Ann", True), ("Bob", True)]
+
+
+def _turn(c: Client, others: list[Client]) -> dict[str, Any]:
+    """The frame in which `c` has a decision, the others playing their first legal actions
+    until it does."""
+    while True:
+        for x in (c, *others):
+            x.drain()
+        if c.frame is not None and c.frame["legal"]:
+            return c.frame
+        x = next(x for x in others if x.frame is not None and x.frame["legal"])
+        assert x.frame is not None
+        assert x.move(x.frame["legal"][0]["text"], x.frame["version"])["type"] == "ack"
+
+
+def test_the_next_holder_of_a_left_seat_starts_its_move_ids_afresh(tmp_path: Path) -> None:
+    db = tmp_path / "games.db"
+    for srv in running(db):
+        gid, tokens, (ann, bob) = _pair(srv, "art-of-war")
+        assert ann.move("draw p1", 0) == {"type": "ack", "id": "m1", "version": 1,
+                                          "duplicate": False}
+        r = srv.http.post(f"/api/games/{gid}/leave", json={"token": tokens["p1"]})
+        assert r.status_code == 200
+        carol_token = srv.join(gid, "p1", "Carol")
+        carol = Client(srv.ws_url, gid, {"type": "hello", "token": carol_token})
+        _welcomed(carol)
+        frame = _turn(carol, [bob])
+        first = {"type": "move", "id": "m1", "action": frame["legal"][0]["text"]}
+        carol.send(first)  # the id Ann's first move had: Carol's own first move
+        ack = carol.until(lambda m: m.get("id") == "m1")
+        assert ack == {"type": "ack", "id": "m1", "version": frame["version"] + 1,
+                       "duplicate": False}
+        for c in (ann, bob, carol):
+            c.close()
+    for srv in running(db):  # and after a restart, a resend of it is applied once
+        carol = Client(srv.ws_url, gid, {"type": "hello", "token": carol_token})
+        _welcomed(carol)
+        carol.send(first)
+        assert carol.until(lambda m: m.get("id") == "m1") == {**ack, "duplicate": True}
+        carol.close()
+    with sqlite3.connect(db) as con:
+        assert con.execute("SELECT n, holder FROM moves WHERE game = ? AND client = 'm1' "
+                           "AND seat = 0 ORDER BY n", (gid,)).fetchall() == [
+            (1, 1), (ack["version"], 2)]
+
+
+def _as_version_1(db: Path) -> None:
+    """A database of this server's made as version 1 made it: no holders, move ids unique
+    per seat."""
+    con = sqlite3.connect(db, isolation_level=None)
+    for sql in ("DROP INDEX moves_holder_client", "ALTER TABLE moves DROP COLUMN holder",
+                "ALTER TABLE seats DROP COLUMN holder",
+                "CREATE UNIQUE INDEX moves_client ON moves (game, seat, client) "
+                "WHERE client IS NOT NULL",
+                "UPDATE meta SET value = '1' WHERE key = 'version'"):
+        con.execute(sql)
+    con.close()
+
+
+def test_a_version_1_database_is_upgraded_and_its_games_resume(tmp_path: Path) -> None:
+    db = tmp_path / "games.db"
+    for srv in running(db):
+        gid, tokens, (ann, bob) = _pair(srv, "art-of-war")
+        moved = ann.move("draw p1", 0)
+        for c in (ann, bob):
+            c.close()
+    _as_version_1(db)
+    for srv in running(db):
+        ann = Client(srv.ws_url, gid, {"type": "hello", "token": tokens["p1"]})
+        assert _welcomed(ann)["version"] == 1
+        ann.send({"type": "move", "id": "m1", "action": "draw p1"})  # a resend: applied once
+        assert ann.until(lambda m: m.get("id") == "m1") == {**moved, "duplicate": True}
+        ann.close()
+        r = srv.http.post(f"/api/games/{gid}/leave", json={"token": tokens["p1"]})
+        assert r.status_code == 200
+        carol = Client(srv.ws_url, gid, {"type": "hello",
+                                         "token": srv.join(gid, "p1", "Carol")})
+        bob = Client(srv.ws_url, gid, {"type": "hello", "token": tokens["p2"]})
+        for c in (carol, bob):
+            _welcomed(c)
+        frame = _turn(carol, [bob])
+        carol.send({"type": "move", "id": "m1", "action": frame["legal"][0]["text"]})
+        assert carol.until(lambda m: m.get("id") == "m1")["duplicate"] is False
+        for c in (carol, bob):
+            c.close()
+    with sqlite3.connect(db) as con:
+        assert con.execute("SELECT value FROM meta WHERE key = 'version'").fetchone() == ("2",)

@@ -142,8 +142,8 @@ class Lobby:
         token = secrets.token_urlsafe(24)
         hashed = token_hash(token)
         starts = live.status == "waiting" and len(live.open_seats()) == 1
-        ops: list[Op] = [("UPDATE seats SET token = ?, name = ? WHERE game = ? AND seat = ?",
-                (hashed, name, live.id, seat.index))]
+        ops: list[Op] = [("UPDATE seats SET token = ?, name = ?, holder = ? WHERE game = ? "
+                          "AND seat = ?", (hashed, name, seat.holder + 1, live.id, seat.index))]
         if starts:
             ops.append(("UPDATE games SET status = 'playing' WHERE id = ?", (live.id,)))
         seat.claimed = True  # while it is stored no one else takes it; shown once stored
@@ -151,7 +151,7 @@ class Lobby:
             await self._write(ops, "the seat could not be stored")
         finally:
             seat.claimed = False
-        seat.token, seat.name = hashed, name
+        seat.token, seat.name, seat.holder = hashed, name, seat.holder + 1
         if starts:
             live.status = "playing"
             self.announce(live)
@@ -196,18 +196,21 @@ class Lobby:
                    ) -> tuple[int, bool]:
         """Apply `seat`'s move (stored, then announced): (the version it made, whether it was
         a resend already applied); Refused with the reason, the game unchanged. `stored(n)`
-        is called once it is stored, before it is announced."""
+        is called once it is stored, before it is announced. A client's ids are its seat
+        holder's: the next person to take the seat starts afresh."""
         async with live.lock:
-            if client is not None and (seat, client) in live.clients:
-                return live.clients[seat, client], True
+            key = _client_key(live, seat, client)
+            if key is not None and key in live.clients:
+                return live.clients[key], True
             self._may_move(live, seat)
             action = self._checked(live.state, seat, text, version)
             st = live.state.clone()  # the game until it is stored: seen by no one
             st.apply(action)
             n = len(st.history)
             mark = digest(st) if n % DIGEST_EVERY == 0 or st.outcome is not None else None
-            ops: list[Op] = [("INSERT INTO moves VALUES (?, ?, ?, ?, ?, ?, ?)",
-                              (live.id, n, seat, str(action), client, now_text(), mark))]
+            ops: list[Op] = [("INSERT INTO moves VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                              (live.id, n, seat, str(action), client, now_text(), mark,
+                               key[1] if key is not None else None))]
             if st.outcome is not None:
                 ops.append(("UPDATE games SET status = 'over', outcome = ?, reason = ? "
                             "WHERE id = ?", (str(st.outcome), st.reason, live.id)))
@@ -219,8 +222,8 @@ class Lobby:
             live.state = st
             if st.outcome is not None:
                 live.status = "over"
-            if client is not None:
-                live.clients[seat, client] = n
+            if key is not None:
+                live.clients[key] = n
             live.last = seat, action
             if stored is not None:
                 stored(n)
@@ -370,16 +373,17 @@ class Lobby:
                                "digest FROM games ORDER BY created, id")
         for gid, game, name, header, bot_seed, status, created, start in rows:
             head = json.loads(header)
-            moves = self.store.rows("SELECT seat, action, client, digest FROM moves WHERE "
-                                    "game = ? ORDER BY n", (gid,))
+            moves = self.store.rows("SELECT seat, action, client, digest, holder FROM moves "
+                                    "WHERE game = ? ORDER BY n", (gid,))
             st = _rebuilt(gid, game, head["save"], start, moves)
-            seats = [Seat(i, kind, bot, sname, token) for i, kind, bot, sname, token in
-                     self.store.rows("SELECT seat, kind, bot, name, token FROM seats WHERE "
-                                     "game = ? ORDER BY seat", (gid,))]
+            seats = [Seat(i, kind, bot, sname, token, holder)
+                     for i, kind, bot, sname, token, holder in
+                     self.store.rows("SELECT seat, kind, bot, name, token, holder FROM seats "
+                                     "WHERE game = ? ORDER BY seat", (gid,))]
             live = Live(gid, st, name, seats, bot_seed, status, created, head["options"])
-            for n, (seat, action, client, _) in enumerate(moves, start=1):
+            for n, (seat, action, client, _, holder) in enumerate(moves, start=1):
                 if client is not None:
-                    live.clients[seat, client] = n
+                    live.clients[seat, holder, client] = n
                 live.last = seat, st.registry.parse(action)
             self.games[gid] = live
             self._policies(live)
@@ -397,6 +401,14 @@ class Lobby:
             for c in live.conns():
                 c.close(1001)
         self.pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _client_key(live: Live, seat: int, client: str | None) -> tuple[int, int, str] | None:
+    """A move id's key among the game's applied moves: the seat, its holder (the count of
+    those who have joined it), the id; None without an id or a seat."""
+    if client is None or not 0 <= seat < len(live.seats):
+        return None
+    return seat, live.seats[seat].holder, client
 
 
 def _rebuilt(gid: str, game: str, save: dict[str, Any], start: str,
