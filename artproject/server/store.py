@@ -8,7 +8,8 @@ transaction, one flush). The writer runs in a thread of its own, so the event lo
 everyone else while the disk works.
 
 A file that is not ours, or from a newer server, is refused before anything is written to
-it (it is first opened read-only).
+it (it is first opened read-only); one from an older server is brought up to this version
+(UPGRADES) in one transaction as it opens.
 """
 
 from __future__ import annotations
