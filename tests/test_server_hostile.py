@@ -71,8 +71,8 @@ def test_bad_messages_are_answered_and_the_connection_stays(srv: Running) -> Non
 
 def test_moves_that_are_not_the_seats_are_refused_with_the_reason(srv: Running) -> None:
     gid, (c1, c2) = _seated(srv)
-    st = srv.lobby.games[gid].state
-    before = st.fingerprint()
+    live = srv.lobby.games[gid]
+    before = live.state.fingerprint()
     assert c1.move("bogus p1")["code"] == "malformed"
     assert c1.move("draw p2")["code"] == "foreign"
     assert c1.move("draw p7")["message"] == "draw p7: there is no such player in this game"
@@ -84,20 +84,19 @@ def test_moves_that_are_not_the_seats_are_refused_with_the_reason(srv: Running) 
     spy = Client(srv.ws_url, gid, {"type": "hello", "spectate": True})
     spy.until(lambda m: m["type"] == "welcome")
     assert spy.move("draw p1")["code"] == "spectator"
-    assert st.fingerprint() == before
+    assert live.state.fingerprint() == before
     ok = c1.move("draw p1", version=0)
     assert ok == {"type": "ack", "id": ok["id"], "version": 1, "duplicate": False}
     c1.send({"type": "move", "id": ok["id"], "action": "draw p1"})  # a resend: applied once
     again = c1.until(lambda m: m["type"] == "ack" and m["duplicate"])
-    assert again["version"] == 1 and len(st.history) == 1
+    assert again["version"] == 1 and len(live.state.history) == 1
 
 
 def test_a_refusal_never_names_another_seats_cards(srv: Running) -> None:
     gid, (c1, _c2) = _seated(srv, "art-project", board="japan")
-    st = srv.lobby.games[gid].state
     c1.move("done")  # the boundary before the mission phase: the team's (p1's)
     c1.drain(0.1)
-    theirs = st.hands[1]
+    theirs = srv.lobby.games[gid].state.hands[1]
     for card in (*theirs, 999):
         r = c1.move(f"play p2 {card}")
         assert r["code"] == "foreign"
@@ -249,3 +248,13 @@ def test_a_stored_game_that_does_not_replay_is_refused_at_start(tmp_path: Path) 
     r = _serve(db)
     assert r.returncode == 2 and r.stderr.count("\n") == 1, r
     assert g["id"] in r.stderr and "does not replay" in r.stderr
+
+
+def test_the_message_limit_counts_bytes_not_characters(srv: Running) -> None:
+    _gid, (c1, _c2) = _seated(srv)
+    for pad, answer in ((1400, "too-large"), (1300, "pong")):
+        text = json.dumps({"type": "ping", "pad": "\u20ac" * pad}, ensure_ascii=False)
+        assert len(text) < 4096  # in characters; 3 bytes each
+        c1.send(text)
+        got = c1.until(lambda m: m["type"] in ("error", "pong"))
+        assert got.get("code", got["type"]) == answer, (len(text.encode()), got)

@@ -295,7 +295,7 @@ class Session:
                 await self.error("rate-limited", f"at most {RATE:.0f} messages a second "
                                  f"(bursts of {BURST:.0f}); this one was dropped")
             return True
-        if len(text) > MESSAGE_LIMIT:
+        if _too_large(text):
             await self.error("too-large", f"a message is at most {MESSAGE_LIMIT} bytes")
             return True
         msg = _read(text)
@@ -346,6 +346,13 @@ class Session:
             return
         if again:
             await self.send({"type": "ack", "id": cid, "version": n, "duplicate": True})
+
+
+def _too_large(text: str) -> bool:
+    """Whether a message is over MESSAGE_LIMIT bytes as it came (UTF-8: a character may
+    take up to four; encoded only when it may be)."""
+    return len(text) > MESSAGE_LIMIT // 4 and len(text.encode("utf-8", "surrogatepass")) > (
+        MESSAGE_LIMIT)
 
 
 def _read(text: str) -> Any:

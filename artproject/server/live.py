@@ -62,11 +62,14 @@ class Conn:
 
 
 class Seat:
-    """A seat: a person's (with the hash of its token, when taken) or a bot's."""
+    """A seat: a person's (with the hash of its token, when taken, and how many people have
+    taken it: `holder`, the current one's number; `claimed` while a join is being stored) or
+    a bot's."""
 
     def __init__(self, index: int, kind: str, bot: str = "", name: str = "",
-                 token: str | None = None) -> None:
+                 token: str | None = None, holder: int = 0) -> None:
         self.index, self.kind, self.bot, self.name, self.token = index, kind, bot, name, token
+        self.holder, self.claimed = holder, False
         self.conns: set[Conn] = set()
         self.policy: Callable[[Machine], Action] | None = None
 
@@ -97,7 +100,7 @@ class Live:
         self.id, self.state, self.name, self.seats = gid, state, name, seats
         self.bot_seed, self.status, self.created, self.options = bot_seed, status, created, options
         self.spectators: set[Conn] = set()
-        self.clients: dict[tuple[int, str], int] = {}  # (seat, client id) -> version
+        self.clients: dict[tuple[int, int, str], int] = {}  # (seat, holder, id) -> version
         self.lock = asyncio.Lock()
         self.last: tuple[int, Action] | None = None  # the last move: its seat and action
         self.bots: asyncio.Task[None] | None = None
@@ -114,4 +117,5 @@ class Live:
                 "outcome": st.outcome, "reason": st.reason}
 
     def open_seats(self) -> list[Seat]:
-        return [s for s in self.seats if s.kind == "person" and s.token is None]
+        return [s for s in self.seats if s.kind == "person" and s.token is None
+                and not s.claimed]

@@ -4,7 +4,9 @@ stored, then announced), the bots, and rebuilding every game from the database a
 The server holds each game's whole state; a connection is told of it only through
 `frames.frame`. Every accepted move is committed to the database before anyone hears of
 it, with the client's id, so a resend is applied once; a move that cannot be stored is not
-applied. A game being served and its pieces (seats, connections, refusals) are live.py's.
+applied. A move is made on a copy of the game, which becomes the game once it is stored: no
+one (a welcome, the lobby, the replay viewer) sees a move that is not stored. A game being
+served and its pieces (seats, connections, refusals) are live.py's.
 """
 
 from __future__ import annotations
@@ -35,6 +37,8 @@ DIGEST_EVERY: Final = 16  # a move stores the game's digest every this many, and
 SLOW_BOTS: Final = frozenset({"ismcts"})  # bots that think in a thread, off the event loop
 NAME_LIMIT: Final = 60
 GAMES_LIMIT: Final = 5000  # unfinished games at once: a lobby flood fills no disk
+RETRY_FIRST: Final = 0.1  # seconds before a bot's move that could not be stored is tried again
+RETRY_MOST: Final = 10.0  # ...doubling each time, up to this
 
 
 class Lobby:
@@ -90,9 +94,9 @@ class Lobby:
         ops: list[Op] = [("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, NULL, '', ?, ?)",
                 (gid, name, title, json.dumps(header), live.bot_seed, live.status,
                  live.created, digest(st)))]
-        ops += [("INSERT INTO seats VALUES (?, ?, ?, ?, ?, NULL)",
+        ops += [("INSERT INTO seats (game, seat, kind, bot, name) VALUES (?, ?, ?, ?, ?)",
                  (gid, s.index, s.kind, s.bot, s.name)) for s in seats]
-        await self.store.write(ops)
+        await self._write(ops, "the game could not be stored")
         self.games[gid] = live
         self._policies(live)
         self.poke(live)
@@ -133,21 +137,21 @@ class Lobby:
             seat = live.seats[index]
             if seat.kind != "person":
                 raise Refused("not-a-person-seat", f"{want} is a bot's seat", 409)
-            if seat.token is not None:
+            if seat.token is not None or seat.claimed:
                 raise Refused("seat-taken", f"{want} is taken", 409)
         token = secrets.token_urlsafe(24)
         hashed = token_hash(token)
         starts = live.status == "waiting" and len(live.open_seats()) == 1
-        ops: list[Op] = [("UPDATE seats SET token = ?, name = ? WHERE game = ? AND seat = ?",
-                (hashed, name, live.id, seat.index))]
+        ops: list[Op] = [("UPDATE seats SET token = ?, name = ?, holder = ? WHERE game = ? "
+                          "AND seat = ?", (hashed, name, seat.holder + 1, live.id, seat.index))]
         if starts:
             ops.append(("UPDATE games SET status = 'playing' WHERE id = ?", (live.id,)))
-        seat.token, seat.name = hashed, name  # held while it is stored: no one else takes it
+        seat.claimed = True  # while it is stored no one else takes it; shown once stored
         try:
-            await self.store.write(ops)
-        except sqlite3.Error:
-            seat.token = None
-            raise Refused("storage", "the seat could not be stored", 503) from None
+            await self._write(ops, "the seat could not be stored")
+        finally:
+            seat.claimed = False
+        seat.token, seat.name, seat.holder = hashed, name, seat.holder + 1
         if starts:
             live.status = "playing"
             self.announce(live)
@@ -170,13 +174,21 @@ class Lobby:
         seat = self.seat_of_token(live, token)
         if seat is None:
             raise Refused("bad-token", "that token holds no seat of this game", 403)
-        await self.store.write([("UPDATE seats SET token = NULL WHERE game = ? AND seat = ?",
-                                 (live.id, seat.index))])
+        await self._write([("UPDATE seats SET token = NULL WHERE game = ? AND seat = ?",
+                            (live.id, seat.index))], "the seat could not be given up")
         seat.token = None
         for c in list(seat.conns):
             c.close(1001)
         self.seats_changed(live)
         return seat
+
+    async def _write(self, ops: list[Op], what: str) -> None:
+        """`ops` stored; Refused 503 `storage` (nothing stored) if the database cannot."""
+        try:
+            await self.store.write(ops)
+        except sqlite3.Error:
+            raise Refused("storage", f"{what}: the database is busy or failing; nothing "
+                          "changed, try again", 503) from None
 
     # ================================================================ moves
     async def move(self, live: Live, seat: int, text: str, client: str | None,
@@ -184,32 +196,34 @@ class Lobby:
                    ) -> tuple[int, bool]:
         """Apply `seat`'s move (stored, then announced): (the version it made, whether it was
         a resend already applied); Refused with the reason, the game unchanged. `stored(n)`
-        is called once it is stored, before it is announced."""
+        is called once it is stored, before it is announced. A client's ids are its seat
+        holder's: the next person to take the seat starts afresh."""
         async with live.lock:
-            if client is not None and (seat, client) in live.clients:
-                return live.clients[seat, client], True
-            st = live.state
+            key = _client_key(live, seat, client)
+            if key is not None and key in live.clients:
+                return live.clients[key], True
             self._may_move(live, seat)
-            action = self._checked(st, seat, text, version)
-            before = st.clone()
+            action = self._checked(live.state, seat, text, version)
+            st = live.state.clone()  # the game until it is stored: seen by no one
             st.apply(action)
             n = len(st.history)
             mark = digest(st) if n % DIGEST_EVERY == 0 or st.outcome is not None else None
-            ops: list[Op] = [("INSERT INTO moves VALUES (?, ?, ?, ?, ?, ?, ?)",
-                              (live.id, n, seat, str(action), client, now_text(), mark))]
+            ops: list[Op] = [("INSERT INTO moves VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                              (live.id, n, seat, str(action), client, now_text(), mark,
+                               key[1] if key is not None else None))]
             if st.outcome is not None:
                 ops.append(("UPDATE games SET status = 'over', outcome = ?, reason = ? "
                             "WHERE id = ?", (str(st.outcome), st.reason, live.id)))
             try:
                 await self.store.write(ops)
-            except sqlite3.Error:
-                live.state = before  # not stored: not applied
+            except sqlite3.Error:  # not stored: not applied, and no one saw it
                 raise Refused("storage", "the move could not be stored, so it was not "
                               "applied; send it again") from None
+            live.state = st
             if st.outcome is not None:
                 live.status = "over"
-            if client is not None:
-                live.clients[seat, client] = n
+            if key is not None:
+                live.clients[key] = n
             live.last = seat, action
             if stored is not None:
                 stored(n)
@@ -323,16 +337,33 @@ class Lobby:
                     break
             if len(live.state.history) != version:
                 continue
-            if chosen is None:
+            if chosen is None or not await self._bot_move(live, *chosen, version):
                 return
-            try:
-                await self.move(live, chosen[0], str(chosen[1]), None, version)
-            except Refused as err:
-                if err.code != "stale":  # a bot's move refused: say so, play no further
-                    print(f"artproject serve: game {live.id}: bot {P[chosen[0]]}: "
-                          f"{err.message}", file=sys.stderr, flush=True)
-                    return
             await asyncio.sleep(0)  # let the announcement go out before the next
+
+    async def _bot_move(self, live: Live, seat: int, action: Action, version: int) -> bool:
+        """Play a bot's move: True once it is stored or overtaken by another (stale); a move
+        the database could not store is tried again, waiting longer each time (up to
+        RETRY_MOST seconds); False (said in the log) if it is refused otherwise."""
+        wait = RETRY_FIRST
+        while True:
+            try:
+                await self.move(live, seat, str(action), None, version)
+                return True
+            except Refused as err:
+                if err.code == "stale":
+                    return True
+                if err.code != "storage":  # a bot's move refused: say so, play no further
+                    print(f"artproject serve: game {live.id}: bot {P[seat]}: "
+                          f"{err.message}", file=sys.stderr, flush=True)
+                    return False
+                if wait == RETRY_FIRST:
+                    print(f"artproject serve: game {live.id}: bot {P[seat]}: its move could "
+                          "not be stored; trying again", file=sys.stderr, flush=True)
+            await asyncio.sleep(wait)
+            if self.stopping:
+                return False
+            wait = min(wait * 2, RETRY_MOST)
 
     # ================================================================ at start
     def load(self) -> int:
@@ -342,16 +373,17 @@ class Lobby:
                                "digest FROM games ORDER BY created, id")
         for gid, game, name, header, bot_seed, status, created, start in rows:
             head = json.loads(header)
-            moves = self.store.rows("SELECT seat, action, client, digest FROM moves WHERE "
-                                    "game = ? ORDER BY n", (gid,))
+            moves = self.store.rows("SELECT seat, action, client, digest, holder FROM moves "
+                                    "WHERE game = ? ORDER BY n", (gid,))
             st = _rebuilt(gid, game, head["save"], start, moves)
-            seats = [Seat(i, kind, bot, sname, token) for i, kind, bot, sname, token in
-                     self.store.rows("SELECT seat, kind, bot, name, token FROM seats WHERE "
-                                     "game = ? ORDER BY seat", (gid,))]
+            seats = [Seat(i, kind, bot, sname, token, holder)
+                     for i, kind, bot, sname, token, holder in
+                     self.store.rows("SELECT seat, kind, bot, name, token, holder FROM seats "
+                                     "WHERE game = ? ORDER BY seat", (gid,))]
             live = Live(gid, st, name, seats, bot_seed, status, created, head["options"])
-            for n, (seat, action, client, _) in enumerate(moves, start=1):
+            for n, (seat, action, client, _, holder) in enumerate(moves, start=1):
                 if client is not None:
-                    live.clients[seat, client] = n
+                    live.clients[seat, holder, client] = n
                 live.last = seat, st.registry.parse(action)
             self.games[gid] = live
             self._policies(live)
@@ -369,6 +401,14 @@ class Lobby:
             for c in live.conns():
                 c.close(1001)
         self.pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _client_key(live: Live, seat: int, client: str | None) -> tuple[int, int, str] | None:
+    """A move id's key among the game's applied moves: the seat, its holder (the count of
+    those who have joined it), the id; None without an id or a seat."""
+    if client is None or not 0 <= seat < len(live.seats):
+        return None
+    return seat, live.seats[seat].holder, client
 
 
 def _rebuilt(gid: str, game: str, save: dict[str, Any], start: str,

@@ -8,7 +8,8 @@ transaction, one flush). The writer runs in a thread of its own, so the event lo
 everyone else while the disk works.
 
 A file that is not ours, or from a newer server, is refused before anything is written to
-it (it is first opened read-only).
+it (it is first opened read-only); one from an older server is brought up to this version
+(UPGRADES) in one transaction as it opens.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from typing import Any, Final
 from ..core.errors import GameError
 
 FORMAT: Final = "artproject-server"
-VERSION: Final = 1
+VERSION: Final = 2
 MAGIC: Final = b"SQLite format 3\x00"
 
 SCHEMA: Final = """
@@ -35,14 +36,22 @@ CREATE TABLE IF NOT EXISTS games (
 CREATE TABLE IF NOT EXISTS seats (
     game TEXT NOT NULL REFERENCES games(id), seat INTEGER NOT NULL, kind TEXT NOT NULL,
     bot TEXT NOT NULL DEFAULT '', name TEXT NOT NULL DEFAULT '', token TEXT,
-    PRIMARY KEY (game, seat));
+    holder INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (game, seat));
 CREATE TABLE IF NOT EXISTS moves (
     game TEXT NOT NULL REFERENCES games(id), n INTEGER NOT NULL, seat INTEGER NOT NULL,
-    action TEXT NOT NULL, client TEXT, at TEXT NOT NULL, digest TEXT,
+    action TEXT NOT NULL, client TEXT, at TEXT NOT NULL, digest TEXT, holder INTEGER,
     PRIMARY KEY (game, n));
-CREATE UNIQUE INDEX IF NOT EXISTS moves_client ON moves (game, seat, client)
+CREATE UNIQUE INDEX IF NOT EXISTS moves_holder_client ON moves (game, seat, holder, client)
     WHERE client IS NOT NULL;
 """
+# A seat's `holder` counts the people who have joined it: a client's move ids are its
+# holder's own (moves.holder), so the next person to take a seat may use the same ids.
+UPGRADES: Final = {  # a database of version N made one of version N + 1
+    1: ("ALTER TABLE seats ADD COLUMN holder INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE moves ADD COLUMN holder INTEGER",
+        "UPDATE moves SET holder = 0 WHERE client IS NOT NULL",
+        "DROP INDEX IF EXISTS moves_client"),
+}
 
 Op = tuple[str, Sequence[Any]]  # one SQL statement and its parameters
 
@@ -85,6 +94,26 @@ def check(path: Path) -> None:
                               f"{version}; this one reads up to {VERSION})")
 
 
+def _upgrade(con: sqlite3.Connection) -> None:
+    """A database of an older version of ours brought to this one, in one transaction."""
+    if con.execute("SELECT 1 FROM sqlite_master WHERE name = 'meta'").fetchone() is None:
+        return  # a new file
+    row = con.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()
+    version = int(row[0]) if row is not None else VERSION
+    if version >= VERSION:
+        return
+    con.execute("BEGIN IMMEDIATE")
+    try:
+        for v in range(version, VERSION):
+            for sql in UPGRADES[v]:
+                con.execute(sql)
+        con.execute("UPDATE meta SET value = ? WHERE key = 'version'", (str(VERSION),))
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+
+
 class Store:
     """The open database and its one writer (see the module's text)."""
 
@@ -97,6 +126,7 @@ class Store:
             self.con.execute("PRAGMA journal_mode=WAL")
             self.con.execute("PRAGMA synchronous=FULL")
             self.con.execute("PRAGMA foreign_keys=ON")
+            _upgrade(self.con)
             self.con.executescript(SCHEMA)
             self.con.execute("INSERT OR IGNORE INTO meta VALUES ('format', ?), ('version', ?)",
                              (FORMAT, str(VERSION)))
