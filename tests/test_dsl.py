@@ -104,6 +104,50 @@ def test_error_shows_source_line_and_caret() -> None:
     ]
 
 
+def _origin_of(toml: str) -> tuple[str, Origin]:
+    """The text of `x` in a one-key TOML file, and its Origin as the source map gives it."""
+    import tomllib
+
+    from artproject.core.sources import SourceMap
+
+    text = tomllib.loads(toml)["x"]
+    return text, SourceMap("f.toml", toml).origin(("x",), text)
+
+
+@pytest.mark.parametrize("toml", [
+    r'x = "win \"a\\b\t\u00e9\U0001F600\"; gain 1 fuell"',
+    'x = "win \\"日本\\"; gain 1 fuell"',
+    'x = \'win "a\\tb"; gain 1 fuell\'',
+    'x = """\nwin "\\t"; \\\n\n    gain 1 \\\n fuell"""',
+    "x = \'\'\'win;\n  gain 1 fuell\'\'\'",
+])
+def test_a_position_in_a_toml_string_is_where_it_is_written(compiler: Compiler,
+                                                             toml: str) -> None:
+    """Lines and columns are the file's, a column a character (as tomllib counts): an
+    escape is one character of the text but several of the file, a line-ending backslash
+    none of the text."""
+    text, origin = _origin_of(toml)
+    compiler.errors.clear()
+    compiler.effect(text, origin)
+    (line,) = (n for n, ln in enumerate(toml.splitlines(), start=1) if "fuell" in ln)
+    col = toml.splitlines()[line - 1].index("fuell") + 1
+    assert str(compiler.errors[0]).startswith(f"f.toml:{line}:{col}: unknown kind 'fuell'")
+
+
+def test_the_end_of_a_toml_string_is_its_closing_quotes() -> None:
+    text, origin = _origin_of('x = """win; \\\n  gain 1"""')
+    with pytest.raises(RulesError, match=r"^f.toml:2:9: unexpected end of an effect"):
+        parse(text, "effect", origin)
+
+
+def test_a_text_not_in_its_file_is_placed_as_if_written_there() -> None:
+    """An Origin whose file holds another text there (a text made in code) maps as before:
+    a position in the text is the same offset from where it begins."""
+    with pytest.raises(RulesError) as err:
+        parse("gain x", "effect", Origin("f.toml", 1, 6, ['x = "something else"']))
+    assert str(err.value).startswith("f.toml:1:11: unexpected 'x'")
+
+
 # ---------------------------------------------------------------- name errors
 @pytest.mark.parametrize(("text", "start", "message"), [
     ("1 fule", "amounts", "unknown kind 'fule' (did you mean 'fuel'?)"),
