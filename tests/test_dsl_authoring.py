@@ -4,11 +4,13 @@ backslashes, literal strings, wide characters)."""
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
 import pytest
 
 from artproject.cli import main
+from artproject.core.sources import SourceMap
 
 MARK = "fuell"  # a misspelt kind: the error every position test looks for
 
@@ -48,6 +50,9 @@ def where(path: Path, word: str) -> str:
     # literal strings: read as written
     "hooks = ['on round_start: win \"a\\tb\"; gain 1 fuell']",
     "hooks = [\n  '''on round_start: win \"x\";\n     gain 1 fuell''',\n]",
+    # several multi-line strings in one array: each item is found where it begins
+    'hooks = [\n  """on round_start:\n  win""",\n'
+    '  \'\'\'on round_start:\n    gain 1 fuell\'\'\',\n]',
     # a key's value, not an array's item
     '[[property]]\nname = "p"\ncheck = """\nthreat >\\\n   fuell"""',
 ])
@@ -74,3 +79,19 @@ def test_an_unfinished_text_points_at_its_closing_quotes(
                                'gain 1 fuel; \\\n    gain 1"""\n]\n', capsys)
     assert code == 2 and len(errors) == 1
     assert errors[0].startswith(f"{path}:4:11: unexpected end of a hook")  # at `"""`
+
+
+def test_a_multi_line_string_hides_no_key_from_the_source_map() -> None:
+    """A line inside a multi-line string is text: not a table's header, a key or an item."""
+    text = textwrap.dedent('''\
+        a = """
+        [b]
+        c = 1"""
+        d = ["""x
+        ", 'y'""", 2]
+        e = 3
+    ''')
+    smap = SourceMap("f.toml", text)
+    assert ("b",) not in smap.where and ("b", "c") not in smap.where and ("c",) not in smap.where
+    assert smap.where[("d", 1)] == (5, 12)
+    assert smap.where[("e",)] == (6, 5)
