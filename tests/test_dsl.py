@@ -169,6 +169,25 @@ def test_a_text_not_in_its_file_is_placed_as_if_written_there() -> None:
      "card() reads cards the players cannot see: it is for scenario checks and properties"),
     ("if deck_top(1) == 5 then gain 1 fuel", "effect", "deck_top() reads cards the players"),
     ("1 fuel if final_from_top < 5 else nothing", "cost", "final_from_top reads cards"),
+    # a condition is true or false wherever the language needs one (a review's finding):
+    # a number there always held but at 0, a text always
+    ("not threat", "expr", "1:5: expected a condition (true or false) after 'not', not a "
+                           "number; compare it, as in `threat > 0`"),
+    ("threat > 1 and hq", "expr", "1:16: expected a condition (true or false) on each side "
+                                  "of 'and', not a number"),
+    ('true or "x"', "expr", "1:9: expected a condition (true or false) on each side of 'or', "
+                            "not a text"),
+    ("if threat then win", "effect", "1:4: expected a condition (true or false) after 'if', "
+                                     "not a number"),
+    ("if 1 then win", "effect", "after 'if', not a number\n"),  # no hint: `1 > 0`, no help
+    ("for each player if health(player) do win", "effect",
+     "1:20: expected a condition (true or false) after 'if', not a number; compare it, as "
+     "in `health(player) > 0`"),
+    ('on round_start if "x": win', "hook", "1:19: expected a condition (true or false) after "
+                                           "'if', not a text"),
+    ("1 fuel if threat else 2 fuel", "cost", "1:11: expected a condition (true or false) "
+                                             "after 'if', not a number"),
+    ("-lost(kyoto) < 1", "expr", "1:1: expected a number here, not a condition"),
 ])
 def test_name_errors(compiler: Compiler, text: str, start: str, message: str) -> None:
     compiler.errors.clear()
@@ -179,6 +198,37 @@ def test_name_errors(compiler: Compiler, text: str, start: str, message: str) ->
         fn(text)
     assert compiler.errors, text
     assert message in str(compiler.errors[0]), str(compiler.errors[0])
+
+
+def test_a_check_must_be_a_condition_a_rank_need_not(compiler: Compiler) -> None:
+    """A property's check or a scenario's expect is a condition (`condition=True`, their
+    callers say so): a number there held whenever it was not 0. An expression may be a
+    number where its caller wants one (an Art of War card's rank)."""
+    compiler.errors.clear()
+    assert compiler.expr("agents(tokyo)") is not None and not compiler.errors
+    compiler.expr("agents(tokyo)", condition=True)
+    assert [str(e).splitlines()[0] for e in compiler.errors] == [
+        "<text>:1:1: expected a condition (true or false), not a number; compare it, as in "
+        "`agents(tokyo) > 0`"]
+    compiler.errors.clear()
+    compiler.expr_node(parse('"deck"', "expr"), condition=True)
+    assert "not a text" in str(compiler.errors[0])
+    compiler.errors.clear()
+    fn = compiler.expr("agents(tokyo) >= 0 and not lost(kyoto)", condition=True)
+    assert fn is not None and not compiler.errors
+    assert fn(new_game("japan", seed=1), Ctx()) is True
+
+
+def test_art_of_war_conditions_are_checked_too() -> None:
+    from artproject.core.aow.loader import load_rules as load_war
+    from artproject.core.aow.words import WORDS, WarScope
+
+    comp = Compiler(WarScope(dict(load_war("art-of-war").index)), WORDS)
+    comp.effect("for each other player if tokens(player) do lose 1 token", None,
+                frozenset({"player"}))
+    assert [str(e).splitlines()[0] for e in comp.errors] == [
+        "<text>:1:26: expected a condition (true or false) after 'if', not a number; compare "
+        "it, as in `tokens(player) > 0`"]
 
 
 def test_a_choice_is_worked_out_as_python_would(compiler: Compiler) -> None:

@@ -1,6 +1,7 @@
-"""The effect DSL as an author meets it through `artproject check`: an error inside a TOML
-string is placed where its character is written in the file (escapes, line-ending
-backslashes, literal strings, wide characters)."""
+"""The effect DSL as an author meets it through `artproject check`, `scenario` and `verify`:
+a condition must be true or false (a number or a text there made a check that always holds);
+an error inside a TOML string is placed where its character is written in the file (escapes,
+line-ending backslashes, literal strings, wide characters)."""
 
 from __future__ import annotations
 
@@ -32,6 +33,80 @@ def where(path: Path, word: str) -> str:
         if word in line:
             return f"{path}:{n}:{line.index(word) + 1}"
     raise AssertionError(f"{word!r} not in {path}")
+
+
+# ---------------------------------------------------------------- conditions
+NOT_A_CONDITION = "expected a condition (true or false)"
+
+
+def test_a_scenario_expecting_a_number_is_refused_not_passed(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`expect = ["deck"]` held whenever the deck was not empty: a test that always passed."""
+    path = tmp_path / "s.toml"
+    path.write_text('mission = "japan"\n[[step]]\ndo = "done"\nexpect = ["deck"]\n')
+    assert main(["scenario", str(path)]) == 2
+    out = capsys.readouterr()
+    assert f"{path}:4:12: {NOT_A_CONDITION}, not a number; compare it, as in `deck > 0`" in (
+        out.err)
+    assert "0 passed, 0 failed, 1 could not be read" in out.out
+    assert main(["check", str(path)]) == 2
+
+
+@pytest.mark.parametrize(("hook", "word", "message"), [
+    ("on round_start if hq: win", "hq", "after 'if', not a number; compare it, as in `hq > 0`"),
+    ("on round_start: if 1 then gain 1 fuel", "1 then", "after 'if', not a number"),
+    ("on round_start: for each player if 2 do win", "2 do", "after 'if', not a number"),
+    ('on round_start: if "yes" then win', '"yes"', "after 'if', not a text"),
+    ("on round_start: if not hq then win", "hq then", "after 'not', not a number"),
+    ("on round_start: if threat > 1 or van.fuel then win", "van.fuel",
+     "on each side of 'or', not a number; compare it, as in `van.fuel > 0`"),
+])
+def test_a_hook_condition_must_be_true_or_false(tmp_path: Path, hook: str, word: str,
+                                                message: str,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    code, errors, path = check(tmp_path, f'extends = "japan"\nhooks = [{hook!r}]\n', capsys)
+    assert code == 2 and len(errors) == 1, errors
+    assert errors[0].startswith(f"{where(path, word)}: {NOT_A_CONDITION} {message}"), errors
+
+
+@pytest.mark.parametrize(("check_text", "word", "message"), [
+    ("hq", "hq", ", not a number; compare it, as in `hq > 0`"),
+    ('"text"', '"text"', ", not a text"),
+    ("not hq", "hq", " after 'not', not a number"),
+    ("hq and true", "hq", " on each side of 'and', not a number"),
+    ("agents(tokyo) + hq", "agents", ", not a number; compare it, as in `agents(tokyo) + hq > 0`"),
+])
+def test_a_property_must_be_a_condition(tmp_path: Path, check_text: str, word: str,
+                                        message: str,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    body = f'extends = "japan"\nname = "P"\n[[property]]\nname = "p"\ncheck = \'{check_text}\'\n'
+    code, errors, path = check(tmp_path, body, capsys)
+    assert code == 2 and len(errors) == 1, errors
+    assert errors[0].startswith(f"{where(path, word)}: {NOT_A_CONDITION}{message}"), errors
+    # verify found a counterexample to `hq` at once, and `"text"` always held: now refused
+    assert main(["verify", str(path), "--examples", "1", "--players", "1",
+                 "--difficulty", "easy", "--out", str(tmp_path / "cx.toml")]) == 2
+    assert NOT_A_CONDITION in capsys.readouterr().err
+    assert not (tmp_path / "cx.toml").exists()
+
+
+def test_conditions_as_the_shipped_files_write_them_check_clean(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    body = textwrap.dedent("""\
+        extends = "japan"
+        hooks = [
+          "on round_start if not final_round and threat > 1: gain 1 fuel",
+          "on movement_end: for each player in tokyo if moved(player) do gain 1 weapon",
+          "on city_lost if not on_track(city) or lost(kyoto): if true then win else defeat",
+        ]
+        [rules]
+        move_cost = "2 fuel if road.heading == \\"south\\" and (hq if true else 1) > 1 else nothing"
+        [[property]]
+        name = "p"
+        check = "van.fuel <= 4 or not (hq > 2)"
+    """)
+    code, errors, _ = check(tmp_path, body, capsys)
+    assert (code, errors) == (0, [])
 
 
 # ---------------------------------------------------------------- positions in TOML strings
