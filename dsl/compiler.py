@@ -265,6 +265,9 @@ class Compiler:
             return f"st.push_ops({self._const(self._stmts(s.stmts, bound))}, ctx)"
         if isinstance(s, a.Do):
             return self._do(s, bound)
+        if isinstance(s, a.Place) and s.count < 1:  # as `gain 0 fuel` is: no rule places 0
+            self.errors.append(RulesError("an amount must be at least 1",
+                                          self._origin.locate(s.count_at, self._text)))
         return self.words.statement(self, s, bound)
 
     def _do(self, s: a.Do, bound: frozenset[str]) -> str:

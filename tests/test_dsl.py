@@ -188,6 +188,7 @@ def test_a_text_not_in_its_file_is_placed_as_if_written_there() -> None:
     ("1 fuel if threat else 2 fuel", "cost", "1:11: expected a condition (true or false) "
                                              "after 'if', not a number"),
     ("-lost(kyoto) < 1", "expr", "1:1: expected a number here, not a condition"),
+    ("place 0 agents in kyoto", "effect", "1:7: an amount must be at least 1"),
 ])
 def test_name_errors(compiler: Compiler, text: str, start: str, message: str) -> None:
     compiler.errors.clear()

@@ -1,7 +1,7 @@
 """The effect DSL as an author meets it through `artproject check`, `scenario` and `verify`:
 a condition must be true or false (a number or a text there made a check that always holds);
 an error inside a TOML string is placed where its character is written in the file (escapes,
-line-ending backslashes, literal strings, wide characters)."""
+line-ending backslashes, literal strings, wide characters); no amount is 0."""
 
 from __future__ import annotations
 
@@ -170,3 +170,18 @@ def test_a_multi_line_string_hides_no_key_from_the_source_map() -> None:
     assert ("b",) not in smap.where and ("b", "c") not in smap.where and ("c",) not in smap.where
     assert smap.where[("d", 1)] == (5, 12)
     assert smap.where[("e",)] == (6, 5)
+
+
+# ---------------------------------------------------------------- amounts
+@pytest.mark.parametrize(("effect", "word"), [
+    ("place 0 agents in tokyo", "0 agents"),
+    ("place 0 agents in hq", "0 agents"),
+    ("gain 0 fuel", "fuel"),
+])
+def test_no_amount_is_zero(tmp_path: Path, effect: str, word: str,
+                           capsys: pytest.CaptureFixture[str]) -> None:
+    """`gain 0 fuel` was refused and `place 0 agents in tokyo` accepted: no rule places 0."""
+    code, errors, path = check(
+        tmp_path, f'extends = "japan"\nhooks = ["on round_start: {effect}"]\n', capsys)
+    assert code == 2
+    assert errors == [f"{where(path, word)}: an amount must be at least 1"]
