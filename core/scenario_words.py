@@ -173,7 +173,7 @@ def fact_compiler(scope: Any, words: Any, st: Machine,
 
     def compile_fact(text: str, origin: Any) -> Fact:
         tree = comp.parse(text, "expr", origin)
-        fn = comp.expr_node(tree) if tree is not None else None
+        fn = comp.expr_node(tree, condition=True) if tree is not None else None
         if comp.errors or fn is None:
             raise comp.errors[0]
         left = right = None

@@ -120,6 +120,7 @@ class Place:
     count: int
     where: str  # a city or symbol name, or one of "@hq", "@every", "@every_other"
     at: Pos = _AT
+    count_at: Pos = _AT  # where the count is (`at` is the city's name, when named)
 
 
 @attrs.frozen

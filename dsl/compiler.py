@@ -21,6 +21,7 @@ import attrs
 
 from ..core.errors import RulesError, closest
 from . import ast as a
+from .printer import expr as show_expr
 from .text import GRAMMAR, Origin
 from .words import DEFAULT, UNKNOWN, Code, Words
 
@@ -158,23 +159,30 @@ class Compiler:
             self.err(f"unknown event {tree.event!r}" + closest(tree.event, events)
                      + "; events are: " + ", ".join(events), tree)
         bound = self.words.bound_by(tree.event)
-        cond = self._bool(tree.cond, bound) if tree.cond is not None else None
+        cond = None
+        if tree.cond is not None:
+            cond = self._fn("st, ctx", "return " + self.condition_code(tree.cond, bound))
         return self.words.hook(tree.event, cond, self._stmts(tree.body, bound), text)
 
     def expr(self, text: str, origin: Origin | None = None, bound: frozenset[str] = frozenset(),
-             rules: bool = False) -> Fn | None:
+             rules: bool = False, condition: bool = False) -> Fn | None:
         """An expression; `rules`: part of a card's or a board's rules, so it may not read
-        what the players cannot see (a scenario's check or a property may)."""
+        what the players cannot see (a scenario's check or a property may); `condition`: it
+        must be true or false (a property's check: a number there would always hold)."""
         tree = self.parse(text, "expr", origin)
         self._rules_text = rules
         try:
-            return None if tree is None else self._bool(tree, bound)
+            return None if tree is None else self.expr_node(tree, bound, condition)
         finally:
             self._rules_text = False
 
-    def expr_node(self, node: a.Expr, bound: frozenset[str] = frozenset()) -> Fn:
-        """Compile an already parsed expression (positions refer to the last parsed text)."""
-        return self._bool(node, bound)
+    def expr_node(self, node: a.Expr, bound: frozenset[str] = frozenset(),
+                  condition: bool = False) -> Fn:
+        """Compile an already parsed expression (positions refer to the last parsed text);
+        `condition`: it must be true or false (a scenario's expect)."""
+        code = self.condition_code(node, bound, None) if condition else self._expr(node, bound)[0]
+        fn: Fn = self._fn("st, ctx", "return " + code)
+        return fn
 
     def cost(self, text: str, origin: Origin | None = None,
              ) -> Callable[[Any, Any], tuple[tuple[str, int], ...]] | None:
@@ -247,7 +255,7 @@ class Compiler:
         """A statement's Python: `if` and blocks here, call statements from the game's
         declarations, the rest (gain, lose, for each...) the game's own."""
         if isinstance(s, a.If):
-            cond, _ = self.expr_code(s.cond, bound)
+            cond = self.condition_code(s.cond, bound)
             code = f"if {cond}:\n" + indent(self.stmt_code(s.then, bound))
             if s.otherwise is not None:
                 code += "\nelse:\n" + indent(self.stmt_code(s.otherwise, bound))
@@ -257,6 +265,9 @@ class Compiler:
             return f"st.push_ops({self._const(self._stmts(s.stmts, bound))}, ctx)"
         if isinstance(s, a.Do):
             return self._do(s, bound)
+        if isinstance(s, a.Place) and s.count < 1:  # as `gain 0 fuel` is: no rule places 0
+            self.errors.append(RulesError("an amount must be at least 1",
+                                          self._origin.locate(s.count_at, self._text)))
         return self.words.statement(self, s, bound)
 
     def _do(self, s: a.Do, bound: frozenset[str]) -> str:
@@ -280,13 +291,28 @@ class Compiler:
                       for x in c.amounts)
         if c.cond is None or c.otherwise is None:
             return self._const(pairs)
-        cond, _ = self._expr(c.cond, frozenset({"road", "player"}))
+        cond = self.condition_code(c.cond, frozenset({"road", "player"}))
         return f"({self._const(pairs)} if {cond} else {self._cost_code(c.otherwise)})"
 
     # ---- expressions --------------------------------------------------------------
-    def _bool(self, e: a.Expr, bound: frozenset[str]) -> Fn:
-        fn: Fn = self._fn("st, ctx", "return " + self._expr(e, bound)[0])
-        return fn
+    def condition_code(self, e: a.Expr, bound: frozenset[str], after: str | None = "if",
+                       ) -> str:
+        """A condition's Python: `e` must be true or false, where the language needs a
+        condition (after `if`, `not`, around `and` and `or`, a check): a number or a text
+        there would always hold (Python's truth) or never, and its author meant a
+        comparison. `after`: the word it follows, for the error (None: a whole check)."""
+        code, kind = self._expr(e, bound)
+        self._want_condition(kind, e, f" after {after!r}" if after else "")
+        return code
+
+    def _want_condition(self, kind: str, node: Any, where: str) -> None:
+        if kind in ("bool", "?"):
+            return
+        hint = ""
+        if kind == "int" and not isinstance(node, a.Num):  # a count, its comparison meant
+            shown = show_expr(node, 4)
+            hint = f"; compare it, as in `{shown if len(shown) <= 30 else '...'} > 0`"
+        self._err(f"expected a condition (true or false){where}, not {_a(kind)}{hint}", node)
 
     def expr_code(self, e: a.Expr, bound: frozenset[str]) -> Code:
         """An expression's Python and its kind."""
@@ -303,9 +329,9 @@ class Compiler:
         if isinstance(e, a.Choice):
             return self._choice(e, bound)
         if isinstance(e, a.Unary):
-            code, t = self._expr(e.operand, bound)
             if e.op == "not":
-                return f"(not {code})", "bool"
+                return f"(not {self.condition_code(e.operand, bound, 'not')})", "bool"
+            code, t = self._expr(e.operand, bound)
             self._want(t, "int", e)
             return f"(-{code})", "int"
         if e.op in _CHAINS:
@@ -324,9 +350,7 @@ class Compiler:
 
     def _choice(self, e: a.Choice, bound: frozenset[str]) -> Code:
         """`A if COND else B`: COND a condition, A and B of one kind (the choice's)."""
-        cc, ct = self._expr(e.cond, bound)
-        if ct not in ("bool", "?"):
-            self._err(f"expected a condition (true or false) after 'if', not {_a(ct)}", e.cond)
+        cc = self.condition_code(e.cond, bound)
         tc, tt = self._expr(e.then, bound)
         oc, ot = self._expr(e.otherwise, bound)
         if tt != ot and "?" not in (tt, ot):
@@ -348,7 +372,9 @@ class Compiler:
         code = []
         for op, operand in parts:
             c, t = self._expr(operand, bound)
-            if not logic:
+            if logic:
+                self._want_condition(t, operand, f" on each side of {e.op!r}")
+            else:
                 self._want(t, "int", operand)
             code.append(c if op is None else f"{op} {c}")
         return "(" + " ".join(code) + ")", "bool" if logic else "int"
@@ -363,7 +389,7 @@ class Compiler:
 
     def _want(self, got: str, want: str, node: Any) -> None:
         if got not in (want, "?"):
-            self._err(f"expected a number here, not a {got}", node)
+            self._err(f"expected a number here, not {_a(got)}", node)
 
     def plain_ref(self, e: a.Ref, bound: frozenset[str]) -> Code:
         """The names every game's words have: a bound name, a declared name, a player."""

@@ -204,10 +204,10 @@ class _ToAst(Transformer[Token, Any]):
         return a.Lose(tuple(items), at=_pos(meta))
 
     def place(self, meta: Any, items: list[Any]) -> a.Place:
-        where = items[1]
+        count, where = items
         if isinstance(where, Token):  # a named city: errors point at the name
-            return a.Place(int(items[0]), str(where), at=_pos(where))
-        return a.Place(int(items[0]), where, at=_pos(meta))
+            return a.Place(int(count), str(where), at=_pos(where), count_at=_pos(count))
+        return a.Place(int(count), where, at=_pos(meta), count_at=_pos(count))
 
     def at_name(self, meta: Any, items: list[Token]) -> Token:
         return items[0]

@@ -104,6 +104,50 @@ def test_error_shows_source_line_and_caret() -> None:
     ]
 
 
+def _origin_of(toml: str) -> tuple[str, Origin]:
+    """The text of `x` in a one-key TOML file, and its Origin as the source map gives it."""
+    import tomllib
+
+    from artproject.core.sources import SourceMap
+
+    text = tomllib.loads(toml)["x"]
+    return text, SourceMap("f.toml", toml).origin(("x",), text)
+
+
+@pytest.mark.parametrize("toml", [
+    r'x = "win \"a\\b\t\u00e9\U0001F600\"; gain 1 fuell"',
+    'x = "win \\"日本\\"; gain 1 fuell"',
+    'x = \'win "a\\tb"; gain 1 fuell\'',
+    'x = """\nwin "\\t"; \\\n\n    gain 1 \\\n fuell"""',
+    "x = \'\'\'win;\n  gain 1 fuell\'\'\'",
+])
+def test_a_position_in_a_toml_string_is_where_it_is_written(compiler: Compiler,
+                                                             toml: str) -> None:
+    """Lines and columns are the file's, a column a character (as tomllib counts): an
+    escape is one character of the text but several of the file, a line-ending backslash
+    none of the text."""
+    text, origin = _origin_of(toml)
+    compiler.errors.clear()
+    compiler.effect(text, origin)
+    (line,) = (n for n, ln in enumerate(toml.splitlines(), start=1) if "fuell" in ln)
+    col = toml.splitlines()[line - 1].index("fuell") + 1
+    assert str(compiler.errors[0]).startswith(f"f.toml:{line}:{col}: unknown kind 'fuell'")
+
+
+def test_the_end_of_a_toml_string_is_its_closing_quotes() -> None:
+    text, origin = _origin_of('x = """win; \\\n  gain 1"""')
+    with pytest.raises(RulesError, match=r"^f.toml:2:9: unexpected end of an effect"):
+        parse(text, "effect", origin)
+
+
+def test_a_text_not_in_its_file_is_placed_as_if_written_there() -> None:
+    """An Origin whose file holds another text there (a text made in code) maps as before:
+    a position in the text is the same offset from where it begins."""
+    with pytest.raises(RulesError) as err:
+        parse("gain x", "effect", Origin("f.toml", 1, 6, ['x = "something else"']))
+    assert str(err.value).startswith("f.toml:1:11: unexpected 'x'")
+
+
 # ---------------------------------------------------------------- name errors
 @pytest.mark.parametrize(("text", "start", "message"), [
     ("1 fule", "amounts", "unknown kind 'fule' (did you mean 'fuel'?)"),
@@ -125,6 +169,26 @@ def test_error_shows_source_line_and_caret() -> None:
      "card() reads cards the players cannot see: it is for scenario checks and properties"),
     ("if deck_top(1) == 5 then gain 1 fuel", "effect", "deck_top() reads cards the players"),
     ("1 fuel if final_from_top < 5 else nothing", "cost", "final_from_top reads cards"),
+    # a condition is true or false wherever the language needs one (a review's finding):
+    # a number there always held but at 0, a text always
+    ("not threat", "expr", "1:5: expected a condition (true or false) after 'not', not a "
+                           "number; compare it, as in `threat > 0`"),
+    ("threat > 1 and hq", "expr", "1:16: expected a condition (true or false) on each side "
+                                  "of 'and', not a number"),
+    ('true or "x"', "expr", "1:9: expected a condition (true or false) on each side of 'or', "
+                            "not a text"),
+    ("if threat then win", "effect", "1:4: expected a condition (true or false) after 'if', "
+                                     "not a number"),
+    ("if 1 then win", "effect", "after 'if', not a number\n"),  # no hint: `1 > 0`, no help
+    ("for each player if health(player) do win", "effect",
+     "1:20: expected a condition (true or false) after 'if', not a number; compare it, as "
+     "in `health(player) > 0`"),
+    ('on round_start if "x": win', "hook", "1:19: expected a condition (true or false) after "
+                                           "'if', not a text"),
+    ("1 fuel if threat else 2 fuel", "cost", "1:11: expected a condition (true or false) "
+                                             "after 'if', not a number"),
+    ("-lost(kyoto) < 1", "expr", "1:1: expected a number here, not a condition"),
+    ("place 0 agents in kyoto", "effect", "1:7: an amount must be at least 1"),
 ])
 def test_name_errors(compiler: Compiler, text: str, start: str, message: str) -> None:
     compiler.errors.clear()
@@ -135,6 +199,37 @@ def test_name_errors(compiler: Compiler, text: str, start: str, message: str) ->
         fn(text)
     assert compiler.errors, text
     assert message in str(compiler.errors[0]), str(compiler.errors[0])
+
+
+def test_a_check_must_be_a_condition_a_rank_need_not(compiler: Compiler) -> None:
+    """A property's check or a scenario's expect is a condition (`condition=True`, their
+    callers say so): a number there held whenever it was not 0. An expression may be a
+    number where its caller wants one (an Art of War card's rank)."""
+    compiler.errors.clear()
+    assert compiler.expr("agents(tokyo)") is not None and not compiler.errors
+    compiler.expr("agents(tokyo)", condition=True)
+    assert [str(e).splitlines()[0] for e in compiler.errors] == [
+        "<text>:1:1: expected a condition (true or false), not a number; compare it, as in "
+        "`agents(tokyo) > 0`"]
+    compiler.errors.clear()
+    compiler.expr_node(parse('"deck"', "expr"), condition=True)
+    assert "not a text" in str(compiler.errors[0])
+    compiler.errors.clear()
+    fn = compiler.expr("agents(tokyo) >= 0 and not lost(kyoto)", condition=True)
+    assert fn is not None and not compiler.errors
+    assert fn(new_game("japan", seed=1), Ctx()) is True
+
+
+def test_art_of_war_conditions_are_checked_too() -> None:
+    from artproject.core.aow.loader import load_rules as load_war
+    from artproject.core.aow.words import WORDS, WarScope
+
+    comp = Compiler(WarScope(dict(load_war("art-of-war").index)), WORDS)
+    comp.effect("for each other player if tokens(player) do lose 1 token", None,
+                frozenset({"player"}))
+    assert [str(e).splitlines()[0] for e in comp.errors] == [
+        "<text>:1:26: expected a condition (true or false) after 'if', not a number; compare "
+        "it, as in `tokens(player) > 0`"]
 
 
 def test_a_choice_is_worked_out_as_python_would(compiler: Compiler) -> None:

@@ -146,7 +146,7 @@ def _for_each(comp: Compiler, s: a.ForEach, bound: frozenset[str]) -> str:
     body = comp.const(comp.stmt(s.body, inner))
     cond = "True"
     if s.cond is not None:
-        cond = comp.const(comp.fn("st, ctx", "return " + comp.expr_code(s.cond, inner)[0]))
+        cond = comp.const(comp.fn("st, ctx", "return " + comp.condition_code(s.cond, inner)))
         cond += "(st, _c)"
     ctxs = comp.const(_CTXS)
     if s.cond is None and _tokens_only(s.body):

@@ -234,7 +234,7 @@ def _hooks(spec: MissionSpec, comp: Compiler, w: Where) -> dict[str, list[Hook]]
 def _properties(spec: MissionSpec, comp: Compiler, w: Where) -> list[Property]:
     props: list[Property] = []
     for i, p in enumerate(spec.property):
-        fn = comp.expr(p.check, w.origin(("property", i, "check"), p.check))
+        fn = comp.expr(p.check, w.origin(("property", i, "check"), p.check), condition=True)
         if fn is not None:
             props.append(Property(p.name, fn, p.check))
     return props
