@@ -69,3 +69,28 @@ def test_render_save_refuses_a_mission_and_variants(tmp_path: Path) -> None:
     assert not svg.exists()
     r = run("render", "--save", str(SAVE), "-o", str(svg))
     assert r.returncode == 0 and svg.exists(), r.stderr
+
+
+# ------------------------------------------------- the status stands when the reader leaves
+def _piped(command: str) -> int:
+    """The command's own status when its stdout and stderr go to a reader that leaves at
+    once (`2>&1 | head -c 0`)."""
+    r = subprocess.run(["bash", "-c", f"{sys.executable} -m artproject {command} 2>&1 | "
+                        "head -c 0; exit ${PIPESTATUS[0]}"], cwd=ROOT, capture_output=True,
+                       text=True, check=False)
+    assert "Traceback" not in r.stderr
+    return r.returncode
+
+
+def test_a_closed_pipe_keeps_check_and_scenario_statuses(tmp_path: Path) -> None:
+    for i in range(4):
+        (tmp_path / f"m{i}.toml").write_text("mission = 5\n")
+    s = [tmp_path / f"s{i}.toml" for i in range(3)]
+    for f in s:
+        f.write_text("junk = \n")
+    assert run("check", str(tmp_path)).returncode == 2
+    assert _piped(f"check {tmp_path} cards") == 2
+    assert _piped(f"check {tmp_path}/m0.toml") == 2
+    assert _piped("scenario " + " ".join(map(str, s))) == 2
+    assert _piped("simulate --bogus") == 2  # a usage error too
+    assert _piped("scenario tests/scenarios/agents-to-headquarters.toml -v") == 0

@@ -4,9 +4,10 @@
 from __future__ import annotations
 
 import contextlib
-import sys
 from collections.abc import Sequence
 from pathlib import Path
+
+from .output import _say
 
 
 def _check_variants(refs: Sequence[str]) -> None:
@@ -45,7 +46,7 @@ def _check(paths: Sequence[str]) -> int:
     for f in files:
         found, odd = _verdict(f)
         for e in (*found, *odd):
-            print(e, file=sys.stderr)
+            _say(e)
         errors += len(found)
         warnings += len(odd)
     print(f"checked {len(files)} file(s): "
