@@ -94,3 +94,55 @@ def test_a_closed_pipe_keeps_check_and_scenario_statuses(tmp_path: Path) -> None
     assert _piped("scenario " + " ".join(map(str, s))) == 2
     assert _piped("simulate --bogus") == 2  # a usage error too
     assert _piped("scenario tests/scenarios/agents-to-headquarters.toml -v") == 0
+
+
+# ------------------------------------------------- a policy option of the wrong kind
+@pytest.mark.parametrize(("game", "policy", "says"), [
+    ("art-project", "ismcts:budget=abc", "budget must be a whole number from 1 to 10,000, not "
+                                         "'abc'"),
+    ("art-of-war", "ismcts:budget=abc", "budget must be a whole number from 1 to 10,000, not "
+                                        "'abc'"),
+    ("art-project", "ismcts:margin=lots", "margin must be a number from 0.0 to 1.0, not 'lots'"),
+    ("art-project", "ismcts:depth=2.5", "depth must be a whole number from 1 to 10,000"),
+    ("art-of-war", "heuristic:kappa=high", "kappa must be a number"),
+    ("art-of-war", "heuristic,ismcts:z=x", "z must be a number from 0.0 to 100.0, not 'x'"),
+    ("art-of-war", "ismcts:tree=nan", "tree must be a whole number from 1 to 100"),
+])
+def test_a_policy_option_of_the_wrong_kind_names_it(game: str, policy: str, says: str) -> None:
+    line = one_line(run("simulate", "--game", game, "--policy", policy, "--games", "1"))
+    assert says in line and f"policy '{policy.split(',')[-1]}'" in line, line
+    assert "supported between" not in line and "instances" not in line
+
+
+def test_every_policy_option_of_every_game_is_checked() -> None:
+    """Each option of each game's policies, given text where a number belongs, is refused
+    naming the option before any game is played."""
+    from artproject.core.errors import GameError
+    from artproject.core.games import game_names
+    from artproject.policies import check_policy, policies_of
+
+    for game in game_names():
+        for name, factory in policies_of(game).items():
+            import inspect
+
+            for key, p in inspect.signature(factory).parameters.items():
+                if key == "seed" or not isinstance(p.default, int | float):
+                    continue
+                with pytest.raises(GameError, match=f"{key} must be a (whole )?number"):
+                    check_policy(f"{name}:{key}=abc", policies_of(game))
+
+
+def test_a_plugin_option_is_read_by_its_declared_kind() -> None:
+    from artproject.core.errors import GameError
+    from artproject.policies import check_policy
+
+    def mine(seed: int, style: str = "calm", fast: bool = False, n: int = 3) -> object:
+        return object()
+
+    mine_policies = {"mine": mine}
+    assert check_policy("mine:style=wild,fast=true,n=5", mine_policies) == (
+        "mine", {"style": "wild", "fast": True, "n": 5})
+    with pytest.raises(GameError, match="fast must be true or false, not 'maybe'"):
+        check_policy("mine:fast=maybe", mine_policies)
+    with pytest.raises(GameError, match="n must be a whole number"):
+        check_policy("mine:n=1.5", mine_policies)
