@@ -146,3 +146,23 @@ def test_a_plugin_option_is_read_by_its_declared_kind() -> None:
         check_policy("mine:fast=maybe", mine_policies)
     with pytest.raises(GameError, match="n must be a whole number"):
         check_policy("mine:n=1.5", mine_policies)
+
+
+# ------------------------------------------------- a mission named twice
+def test_a_mission_named_by_path_and_by_name_counts_once() -> None:
+    path = str(ROOT / "missions" / "japan.toml")
+    r = run("simulate", "--mission", f"{path},japan", "--games", "2", "--players", "1",
+            "--difficulty", "easy", "--csv")
+    assert r.returncode == 0, r.stderr
+    assert len(r.stdout.strip().splitlines()) == 2, r.stdout  # the header and one row
+    assert ",2," in r.stdout.splitlines()[1]  # 2 games, not 4
+    assert "artproject: note: --mission names japan more than once" in r.stderr
+    assert "each is counted once" in r.stderr
+
+
+def test_two_files_of_one_mission_name_are_refused(tmp_path: Path) -> None:
+    other = tmp_path / "japan.toml"
+    other.write_text('extends = "japan"\nname = "japan"\n[rules]\nlost_city_at = 2\n')
+    assert run("check", str(other)).returncode == 0
+    line = one_line(run("simulate", "--mission", f"japan,{other}", "--games", "1"))
+    assert "both the mission 'japan'" in line and str(other) in line, line
