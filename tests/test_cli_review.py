@@ -166,3 +166,10 @@ def test_two_files_of_one_mission_name_are_refused(tmp_path: Path) -> None:
     assert run("check", str(other)).returncode == 0
     line = one_line(run("simulate", "--mission", f"japan,{other}", "--games", "1"))
     assert "both the mission 'japan'" in line and str(other) in line, line
+
+
+# ------------------------------------------------- minor findings
+def test_tune_refuses_a_difficulty_targeted_twice() -> None:
+    line = one_line(run("tune", "tests/missions/harbour-tunable.toml", "--target",
+                        "easy=0.5,easy=0.6", "--trials", "1", "--games", "1"))
+    assert "--target names easy more than once (0.5, 0.6)" in line, line
