@@ -173,3 +173,26 @@ def test_tune_refuses_a_difficulty_targeted_twice() -> None:
     line = one_line(run("tune", "tests/missions/harbour-tunable.toml", "--target",
                         "easy=0.5,easy=0.6", "--trials", "1", "--games", "1"))
     assert "--target names easy more than once (0.5, 0.6)" in line, line
+
+
+@pytest.mark.parametrize(("line", "says"), [
+    ("save /dev/null", "/dev/null: not a regular file"),
+    ("save /dev/null --force", "/dev/null: not a regular file"),
+    ("save sub", "sub: not a regular file"),
+    ("save", "save takes one file name"),
+    ("save a.json b.json", "save takes one file name"),
+    ('save "a b', "save takes one file name"),
+])
+def test_the_prompt_save_says_what_it_expects(tmp_path: Path, line: str, says: str) -> None:
+    (tmp_path / "sub").mkdir()
+    r = run("play", "--seed", "1", stdin=f"{line}\nquit\n", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    told = [x for x in r.stdout.splitlines() if x.lstrip("> ").startswith("! ")]
+    assert len(told) == 1 and says in told[0], told
+    assert "--force replaces it" not in told[0] and "unknown verb" not in told[0]
+
+
+def test_the_prompt_saves_a_quoted_name(tmp_path: Path) -> None:
+    r = run("play", "--seed", "1", stdin='save "a b.json"\nquit\n', cwd=tmp_path)
+    assert r.returncode == 0 and "saved to a b.json" in r.stdout, r.stdout
+    assert (tmp_path / "a b.json").exists()
