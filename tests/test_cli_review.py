@@ -5,6 +5,7 @@ Each through the real command, as a user runs it."""
 
 from __future__ import annotations
 
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -196,3 +197,31 @@ def test_the_prompt_saves_a_quoted_name(tmp_path: Path) -> None:
     r = run("play", "--seed", "1", stdin='save "a b.json"\nquit\n', cwd=tmp_path)
     assert r.returncode == 0 and "saved to a b.json" in r.stdout, r.stdout
     assert (tmp_path / "a b.json").exists()
+
+
+@pytest.mark.parametrize(("edit", "says"), [
+    ("UPDATE games SET players = 99 WHERE rowid = 2", "out of range"),
+    ("UPDATE games SET players = 0 WHERE rowid = 2", "out of range"),
+    ("UPDATE games SET difficulty = 'Not a word!' WHERE rowid = 2", "out of range"),
+    ("UPDATE games SET difficulty = '' WHERE rowid = 2", "out of range"),
+    ("UPDATE games SET seed = -5 WHERE rowid = 2", "out of range"),
+])
+def test_a_store_row_out_of_range_is_refused(tmp_path: Path, edit: str, says: str) -> None:
+    db = tmp_path / "s.db"
+    assert run("simulate", "--games", "3", "--store", str(db)).returncode == 0
+    conn = sqlite3.connect(db)
+    with conn:
+        conn.execute(edit)
+    conn.close()
+    assert says in one_line(run("report", str(db)))
+    assert "nothing was played" in one_line(run("simulate", "--games", "3", "--store",
+                                                str(db)))
+
+
+def test_a_store_of_every_game_reads_back(tmp_path: Path) -> None:
+    db = tmp_path / "s.db"
+    for game in ("art-project", "art-of-war", "kuhn"):
+        r = run("simulate", "--game", game, "--games", "2", "--players", "all",
+                "--store", str(db))
+        assert r.returncode == 0, r.stderr
+    assert run("report", str(db)).returncode == 0
