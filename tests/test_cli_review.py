@@ -5,6 +5,7 @@ Each through the real command, as a user runs it."""
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -225,3 +226,14 @@ def test_a_store_of_every_game_reads_back(tmp_path: Path) -> None:
                 "--store", str(db))
         assert r.returncode == 0, r.stderr
     assert run("report", str(db)).returncode == 0
+
+
+def test_an_empty_folder_is_an_error(tmp_path: Path) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    line = one_line(run("check", str(empty)))
+    assert f"{empty}: no .toml file" in line, line
+    line = one_line(run("scenario", str(empty)))
+    assert f"{empty}: no .toml file" in line, line
+    shutil.copy(ROOT / "missions" / "japan.toml", empty)
+    assert run("check", str(empty)).returncode == 0

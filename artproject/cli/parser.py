@@ -62,7 +62,8 @@ EPILOG_CHECK = """\
 examples:
   artproject check missions/japan.toml
   artproject check missions/ cards/ tests/scenarios/
-exit status: 0 when every file is clean, 2 with every error found.
+exit status: 0 when every file is clean, 2 with every error found (a path that is not
+there, or a folder with no .toml file in it, is an error too).
 a clean file's verdict is kept in the cache ($XDG_CACHE_HOME/artproject): checked again,
 unchanged and every file it reads unchanged, it answers at once (ARTPROJECT_CACHE=off: never).
 """
@@ -106,7 +107,8 @@ EPILOG_SCENARIO = """\
 examples:
   artproject scenario tests/scenarios/battle-example.toml
   artproject scenario tests/scenarios/
-exit status: 0 all pass, 1 a scenario fails, 2 a scenario file is wrong.
+exit status: 0 all pass, 1 a scenario fails, 2 a scenario file is wrong (or missing, or a
+folder holds none).
 """
 
 

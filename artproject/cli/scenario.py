@@ -24,7 +24,7 @@ def _scenario(paths: Sequence[str], variants: Sequence[str], verbose: bool) -> i
     from ..core.scenario import run_scenario
     from ..core.sources import game_of
 
-    files = _toml_files(paths)
+    files = _toml_files(paths, "run")
     failed = bad = 0
     games = {v: _variant_game(v) for v in variants}
     for f in files:
