@@ -67,7 +67,7 @@ def _grid(args: argparse.Namespace, game: str, tools: Any,
 def _distinct(missions: list[str], loaded: list[Any], tools: Any,
               ) -> tuple[list[str], list[Any]]:
     """The rules files once each by what they are, not how they were named: a file named
-    twice (by its path and by its name) is counted once, with a note, as `japan,japan` is;
+    twice (by its path and by its name) is counted once, with a note, as `NAME,NAME` is;
     two different rules of one name are refused (a row of the results is named by its
     mission: two such rows could not be told apart, and the store would mix them up)."""
     from ..core.errors import GameError
