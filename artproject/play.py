@@ -25,6 +25,7 @@ HELP = f"""commands:
   undo               take back the last decision, unless it revealed what chance drew
   save FILE          save the game (JSON, or TOML when FILE ends in .toml); a file this
                      session did not write is kept: save FILE --force replaces it
+                     (never a device or folder); quote a name with spaces: save "a b.json"
   load FILE          load a saved game
   help               this list
   quit               save to {AUTOSAVE} (or a fresh name) and stop"""
@@ -45,7 +46,10 @@ class Session:
 
     def save(self, name: str, force: bool = False) -> None:
         """Save to `name`: never over a file this session did not write, unless forced."""
+        from .core.files import refuse_odd
+
         path = Path(name)
+        refuse_odd(path)  # a device or folder: said first, --force or not (it never helps)
         mine = _real(path) in self.written
         if exists(path) and not (mine or force):
             raise ArtError(f"{name} already exists and this session did not write it; nothing "
@@ -152,10 +156,9 @@ class Session:
 
     def _command(self, cmd: str, words: list[str], text: str) -> None:
         """save, load, view, undo, or else an action (its number or its text)."""
-        if cmd == "save" and len(words) == 3 and "--force" in words[1:]:
-            self.save(next(w for w in words[1:] if w != "--force"), force=True)
-        elif cmd == "save" and len(words) == 2:
-            self.save(words[1])
+        if cmd == "save":
+            name, force = _save_words(text)
+            self.save(name, force=force)
         elif cmd == "load" and len(words) == 2:
             self.st, self.undo_stack = self._loaded(words[1]), []
             self.write(f"loaded {words[1]}")
@@ -206,6 +209,23 @@ class Session:
             self.write(self.ended())
         else:
             self.show()
+
+
+def _save_words(text: str) -> tuple[str, bool]:
+    """`save FILE` or `save FILE --force` (a name with spaces quoted, as a shell quotes it):
+    the file and whether to force; ArtError saying what `save` takes otherwise."""
+    import shlex
+
+    try:
+        words = shlex.split(text)[1:]
+    except ValueError:  # a quote not closed
+        words = []
+    names = [w for w in words if w != "--force"]
+    if len(names) != 1 or len(words) - len(names) > 1:
+        raise ArtError("save takes one file name: save FILE (save FILE --force replaces a "
+                       "file this session did not write; quote a name with spaces: "
+                       'save "my game.json")')
+    return names[0], len(words) > 1
 
 
 def _real(path: Path) -> Path:

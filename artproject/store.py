@@ -72,6 +72,16 @@ class StoreWriteError(GameError):
     """A store that cannot take a batch (a full disk): what was written before is kept."""
 
 
+MAX_SEATS: Final = 9  # players a game at most: the notation's seats (p1..p9) seat no more
+# A row's ranges, as SQL: a team size of 1 to MAX_SEATS, a seed from 0, a difficulty that
+# is a word as a mission names one (lower-case letters, digits, - and _) or `-` (a game
+# without difficulties). Which words a mission has is its file's to say, not the store's.
+_OUT_OF_RANGE: Final = (
+    f"players < 1 OR players > {MAX_SEATS} OR seed < 0 OR rounds < 0 OR decisions < 0 OR "
+    "(difficulty != '-' AND (difficulty = '' OR difficulty GLOB '*[^a-z0-9_-]*' OR "
+    "substr(difficulty, 1, 1) NOT GLOB '[a-z0-9]'))")
+
+
 # Each column's SQLite type (as the schema declares it) and Python type (as rows hold it).
 _TYPES: Final = {c: ("INTEGER", int) if c in ("players", "seed", "rounds", "decisions")
                  else ("TEXT", str) for c in COLUMNS}
@@ -87,11 +97,20 @@ def _row(path: Path, n: int, values: Sequence[Any]) -> Row:
                             + ("a whole number" if want is int else "text")
                             + ": the store was edited or damaged")
     row = Row(*values)
-    if row.players < 1 or row.rounds < 0 or row.decisions < 0:
-        raise GameError(f"{path}: row {n}: players {row.players}, rounds {row.rounds}, "
-                        f"decisions {row.decisions}: out of range: the store was edited or "
-                        "damaged")
+    if not (1 <= row.players <= MAX_SEATS and row.seed >= 0 and row.rounds >= 0
+            and row.decisions >= 0 and _word(row.difficulty)):
+        raise GameError(f"{path}: row {n}: players {row.players}, seed {row.seed}, difficulty "
+                        f"{row.difficulty!r}, rounds {row.rounds}, decisions {row.decisions}: "
+                        f"out of range (players 1 to {MAX_SEATS}, a seed, rounds and decisions "
+                        "from 0, a difficulty a word or -): the store was edited or damaged")
     return row
+
+
+def _word(difficulty: str) -> bool:
+    """A difficulty as a mission names one (see _OUT_OF_RANGE), or `-`."""
+    import re
+
+    return difficulty == "-" or re.fullmatch(r"[a-z0-9][a-z0-9_\-]*", difficulty) is not None
 
 
 class CellKey(NamedTuple):
@@ -266,7 +285,7 @@ def _create(p: Path, conn: sqlite3.Connection) -> None:
 # Rows whose values are not of their column's type (SQLite keeps what it is given).
 _ODD_ROWS: Final = "SELECT COUNT(*) FROM games WHERE " + " OR ".join(
     f"typeof({c}) != '{'integer' if t == 'INTEGER' else 'text'}'"
-    for c, (t, _) in _TYPES.items()) + " OR players < 1 OR rounds < 0 OR decisions < 0"
+    for c, (t, _) in _TYPES.items()) + " OR " + _OUT_OF_RANGE
 # Every distinct text of the rows (a few hundred at most: the cells, the causes), read as
 # bytes to find any that is not UTF-8 (SQLite keeps whatever bytes it is given).
 _TEXTS: Final = "SELECT DISTINCT " + ", ".join(
@@ -347,7 +366,8 @@ def _problem(facts: dict[str, Any], write: bool) -> str | None:
     if facts["odd"]:
         return (f"{facts['odd']} row(s) of the wrong types or out of range (a number where "
                 "text belongs, text where a number does or that is not UTF-8, a count below "
-                "0): the store was edited or damaged")
+                f"0, a team of more than {MAX_SEATS} or none, a difficulty that is no word): "
+                "the store was edited or damaged")
     if write and meta.get("engine") != _version():
         return (f"results of artproject {meta.get('engine')}; this is {_version()}, whose "
                 "games may differ: use a new store")

@@ -32,8 +32,10 @@ def main(argv: Sequence[str] | None = None, *, exiting: bool = False) -> int:
     """Run the command line `argv` (default: sys.argv's) and return its exit status. In a
     program that goes on afterwards, Ctrl-C's handling is left as it was found; `exiting`:
     the process ends with the status (see `command`)."""
-    guard = _PipeGuard(sys.stdout)
-    sys.stdout = guard
+    guard, errors = _PipeGuard(sys.stdout), _PipeGuard(sys.stderr)
+    # stderr too: a reader gone from `2>&1 | head -1` is no error of the command's, which
+    # goes on to its own status (a write to stderr that fails otherwise is lost, not told)
+    sys.stdout, sys.stderr = guard, errors
     try:
         status = _main(argv)
         guard.flush()
@@ -51,7 +53,8 @@ def main(argv: Sequence[str] | None = None, *, exiting: bool = False) -> int:
         return 130
     finally:
         guard.flush()
-        sys.stdout = guard.stream
+        errors.flush()
+        sys.stdout, sys.stderr = guard.stream, errors.stream
 
 
 def _main(argv: Sequence[str] | None) -> int:

@@ -4,9 +4,10 @@
 from __future__ import annotations
 
 import contextlib
-import sys
 from collections.abc import Sequence
 from pathlib import Path
+
+from .output import _say
 
 
 def _check_variants(refs: Sequence[str]) -> None:
@@ -25,13 +26,20 @@ def _check_variants(refs: Sequence[str]) -> None:
                             f"{len(found)} error(s) (as `artproject check {ref}` finds)")
 
 
-def _toml_files(paths: Sequence[str]) -> list[Path]:
+def _toml_files(paths: Sequence[str], what: str = "check") -> list[Path]:
+    """The TOML files of `paths` (files, and folders searched through); a path that is not
+    there, or a folder with no TOML file in it (a mistyped folder must not pass in CI), is
+    refused (exit 2)."""
     from ..core.errors import Location, RulesError
 
     out: list[Path] = []
     for p in map(Path, paths):
         if p.is_dir():
-            out += sorted(p.rglob("*.toml"))
+            found = sorted(p.rglob("*.toml"))
+            if not found:
+                raise RulesError(f"no .toml file in this folder: nothing to {what}",
+                                 Location(str(p)))
+            out += found
         elif p.exists():
             out.append(p)
         else:
@@ -45,7 +53,7 @@ def _check(paths: Sequence[str]) -> int:
     for f in files:
         found, odd = _verdict(f)
         for e in (*found, *odd):
-            print(e, file=sys.stderr)
+            _say(e)
         errors += len(found)
         warnings += len(odd)
     print(f"checked {len(files)} file(s): "

@@ -57,6 +57,26 @@ def _save_of(args: argparse.Namespace, game: str, path: str, st: Any) -> Any:
     return st
 
 
+def _save_alone(option: str, path: str, given: Sequence[str]) -> None:
+    """A save is a whole game: its mission, players, difficulty, seed and variants are its
+    own, so an option that would set one (`given`: those the user gave) is refused, not
+    dropped in silence."""
+    from ..core.errors import GameError
+
+    if given:
+        raise GameError(f"{option} {path}: a save holds its mission, players, difficulty, "
+                        f"seed and variants; drop {', '.join(given)}")
+
+
+def _trust_needs(option: str, args: argparse.Namespace) -> None:
+    """--trust is for a save (`option`): alone it would be ignored, so it is refused."""
+    from ..core.errors import GameError
+
+    if args.trust and not getattr(args, option.lstrip("-")):
+        raise GameError(f"--trust loads a save whose digest is missing or wrong: give it with "
+                        f"{option} FILE, or drop it")
+
+
 def _check_counts(args: argparse.Namespace, policies: bool = True) -> None:
     """simulate's and tune's numbers and policy, before anything is loaded."""
     from ..core.errors import GameError

@@ -62,7 +62,8 @@ EPILOG_CHECK = """\
 examples:
   artproject check missions/japan.toml
   artproject check missions/ cards/ tests/scenarios/
-exit status: 0 when every file is clean, 2 with every error found.
+exit status: 0 when every file is clean, 2 with every error found (a path that is not
+there, or a folder with no .toml file in it, is an error too).
 a clean file's verdict is kept in the cache ($XDG_CACHE_HOME/artproject): checked again,
 unchanged and every file it reads unchanged, it answers at once (ARTPROJECT_CACHE=off: never).
 """
@@ -106,7 +107,8 @@ EPILOG_SCENARIO = """\
 examples:
   artproject scenario tests/scenarios/battle-example.toml
   artproject scenario tests/scenarios/
-exit status: 0 all pass, 1 a scenario fails, 2 a scenario file is wrong.
+exit status: 0 all pass, 1 a scenario fails, 2 a scenario file is wrong (or missing, or a
+folder holds none).
 """
 
 
@@ -247,11 +249,13 @@ def _parser() -> argparse.ArgumentParser:
                         "with another --game, that game's rules (default: its own)")
     g.add_argument("--variant", action="append", default=[], metavar="FILE",
                    help="a variant to layer on the mission; repeatable")
-    g.add_argument("--players", type=int, default=2,
+    # (None when not given: with --load, only the options given are refused)
+    g.add_argument("--players", type=int, default=None,
                    help="1 to 6; another --game: its own, Art of War's 2 to 7 (default: 2)")
-    g.add_argument("--difficulty", default="medium", help="(default: medium)")
+    g.add_argument("--difficulty", default=None, help="(default: medium)")
     g.add_argument("--seed", type=int, default=None, help="(default: a random seed)")
-    g.add_argument("--load", metavar="FILE", help="continue a saved game")
+    g.add_argument("--load", metavar="FILE", help="continue a saved game (its mission, players, "
+                   "difficulty, seed and variants are the save's: none of those options with it)")
     g.add_argument("--trust", action="store_true",
                    help="load a save whose digest is missing or wrong (with a warning)")
 
@@ -264,7 +268,8 @@ def _parser() -> argparse.ArgumentParser:
                         "another --game, that game's rules: a table of its cards")
     _game_option(d)
     d.add_argument("-o", "--output", required=True, metavar="FILE.svg", help="the SVG to write")
-    d.add_argument("--save", metavar="FILE", help="a save file: draw its position too")
+    d.add_argument("--save", metavar="FILE", help="a save file: draw its position on its own "
+                   "board (no MISSION or --variant with it)")
     d.add_argument("--trust", action="store_true",
                    help="draw a save whose digest is missing or wrong (with a warning)")
     d.add_argument("--force", action="store_true",

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .options import _check_seed, _game, _save_of
+from .options import _check_seed, _game, _save_alone, _save_of, _trust_needs
 from .simulate import _rules_ref
 
 
@@ -14,8 +14,10 @@ def _play(args: argparse.Namespace) -> int:
     from ..core.games import game_tools, new_game
     from ..core.saves import load_game
 
+    _trust_needs("--load", args)
     game = _game(args)
     if args.load:
+        _save_alone("--load", args.load, _given(args))
         st = _save_of(args, game, args.load, load_game(args.load, trust=args.trust))
     else:
         import secrets
@@ -23,6 +25,13 @@ def _play(args: argparse.Namespace) -> int:
         seed = args.seed if args.seed is not None else secrets.randbelow(2**32)
         _check_seed(seed, 0)
         rules = _rules_ref(args.mission, game_tools(game))
-        st = new_game(game, mission=rules, players=args.players, difficulty=args.difficulty,
-                      seed=seed, variants=tuple(args.variant))  # (the game's own start)
+        st = new_game(game, mission=rules, players=2 if args.players is None else args.players,
+                      difficulty=args.difficulty or "medium", seed=seed,
+                      variants=tuple(args.variant))  # (the game's own start)
     return int(game_tools(st.game).run(st, sys.stdin, sys.stdout))
+
+
+def _given(args: argparse.Namespace) -> list[str]:
+    """The options of a new game the user gave (each None or empty when not given)."""
+    return [f"--{name}" for name in ("mission", "players", "difficulty", "seed", "variant")
+            if getattr(args, name) not in (None, [])]

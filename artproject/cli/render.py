@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from .options import _game, _save_of
+from .options import _game, _save_alone, _save_of, _trust_needs
 
 TYPE_CHECKING = False  # typing itself is not imported: the command starts the sooner
 if TYPE_CHECKING:
@@ -25,7 +25,10 @@ def _render(args: argparse.Namespace) -> int:
     refuse_odd(out)  # never a device (a FIFO would also hang _our_svg's read), even forced
     replace = args.force or _our_svg(out)
     game = _game(args)
+    _trust_needs("--save", args)
     if args.save:
+        given = [f"MISSION ({args.mission})"] if args.mission else []
+        _save_alone("--save", args.save, given + (["--variant"] if args.variant else []))
         st = _save_of(args, game, args.save, load_game(args.save, trust=args.trust))
     elif not args.mission and args.game is None:  # (--game NAME alone: its own rules)
         raise GameError("name a MISSION or give --save FILE")

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from ..core.games import DEFAULT
 from .check import _toml_files
+from .output import _say
 
 
 def _variant_game(ref: str) -> str:
@@ -24,7 +24,7 @@ def _scenario(paths: Sequence[str], variants: Sequence[str], verbose: bool) -> i
     from ..core.scenario import run_scenario
     from ..core.sources import game_of
 
-    files = _toml_files(paths)
+    files = _toml_files(paths, "run")
     failed = bad = 0
     games = {v: _variant_game(v) for v in variants}
     for f in files:
@@ -32,7 +32,7 @@ def _scenario(paths: Sequence[str], variants: Sequence[str], verbose: bool) -> i
         try:
             res = run_scenario(f, tuple(v for v in variants if games[v] == game))
         except RulesError as err:
-            print(err, file=sys.stderr)
+            _say(str(err))
             bad += 1
             continue
         if res.passed:

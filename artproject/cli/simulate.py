@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from .options import _backend, _check_counts, _game, _items, _list, _players
-from .output import _Interrupted
+from .output import _Interrupted, _say
 
 TYPE_CHECKING = False  # typing itself is not imported: the command starts the sooner
 if TYPE_CHECKING:
@@ -56,11 +56,41 @@ def _grid(args: argparse.Namespace, game: str, tools: Any,
     else:
         missions = _items(_rules_ref(args.mission, tools), "--mission",
                           f"{title}'s rules: a shipped name or a file, a list, or all")
-    loaded = [tools.load_rules(m, args.variant) for m in missions]
+    missions, loaded = _distinct(missions, [tools.load_rules(m, args.variant)
+                                            for m in missions], tools)
     ranges = [tools.players(rules) for rules in loaded]
     players = _players(args.players, low=max(lo for lo, _ in ranges),
                        high=min(hi for _, hi in ranges))  # what every rules file allows
     return missions, _difficulties(args.difficulty, tools, loaded[0], title), players
+
+
+def _distinct(missions: list[str], loaded: list[Any], tools: Any,
+              ) -> tuple[list[str], list[Any]]:
+    """The rules files once each by what they are, not how they were named: a file named
+    twice (by its path and by its name) is counted once, with a note, as `NAME,NAME` is;
+    two different rules of one name are refused (a row of the results is named by its
+    mission: two such rows could not be told apart, and the store would mix them up)."""
+    from ..core.errors import GameError
+
+    seen: dict[str, tuple[str, str]] = {}  # rules name -> (digest, the first reference)
+    twice: dict[str, list[str]] = {}
+    keep = []
+    for ref, rules in zip(missions, loaded, strict=True):
+        digest = str(tools.rules_digest(rules))
+        first = seen.setdefault(rules.name, (digest, ref))
+        if first[1] == ref:
+            keep.append((ref, rules))
+        elif first[0] == digest:
+            twice.setdefault(rules.name, [first[1]]).append(ref)
+        else:
+            raise GameError(f"--mission: {first[1]} and {ref} are both the mission "
+                            f"{rules.name!r}, with different rules; a row of the results is "
+                            "named by its mission: simulate them one at a time, or give one "
+                            "another name")
+    for name, refs in twice.items():
+        _say(f"artproject: note: --mission names {name} more than once ({', '.join(refs)}); "
+             "each is counted once")
+    return [ref for ref, _ in keep], [rules for _, rules in keep]
 
 
 def _rules_ref(mission: str | None, tools: Any) -> str:

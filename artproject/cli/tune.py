@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from .options import MAX_TRIALS, _backend, _check_counts, _game, _players
+from .output import _say
 
 
 def _tune(args: argparse.Namespace) -> int:
@@ -25,7 +26,7 @@ def _tune(args: argparse.Namespace) -> int:
     if args.trials > MAX_TRIALS:
         raise GameError(f"--trials must be at most {MAX_TRIALS:,}, not {args.trials}")
     rules = tools.load_rules(args.mission, args.variant)
-    targets = parse_targets(args.target, list(tools.difficulties(rules)))
+    targets = parse_targets(_target_once(args.target), list(tools.difficulties(rules)))
     low, high = tools.players(rules)
     players = _players(args.players, low=low, high=high)
     dims = tools.tunables(rules)
@@ -63,3 +64,32 @@ def _tune(args: argparse.Namespace) -> int:
     write_atomic(out, header + result.text, replace=args.force)
     print(f"wrote {out}: a variant with the values found")
     return 0
+
+
+def _target_once(text: str) -> str:
+    """--target with each difficulty once: one named twice at the same rate is counted once
+    (with a note, as a list option's repeated item is); at two rates it is refused (which
+    one was meant?)."""
+    from ..core.errors import GameError
+
+    rates: dict[str, list[str]] = {}
+    for part in text.split(","):
+        name, eq, value = part.partition("=")
+        if eq:
+            rates.setdefault(name.strip(), []).append(value.strip())
+    for name, given in rates.items():
+        if len(given) > 1 and len({_rate(v) for v in given}) > 1:
+            raise GameError(f"--target names {name} more than once ({', '.join(given)}); "
+                            "give each difficulty one rate")
+    twice = [name for name, given in rates.items() if len(given) > 1]
+    if twice:
+        _say(f"artproject: note: --target names {', '.join(twice)} more than once; each is "
+             "counted once")
+    return text
+
+
+def _rate(text: str) -> float | str:
+    try:
+        return float(text)
+    except ValueError:
+        return text

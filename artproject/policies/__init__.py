@@ -49,9 +49,10 @@ def register_policy(name: str, factory: PolicyFactory, game: str | None = None) 
 
 def policy_spec(spec: str, policies: Mapping[str, PolicyFactory] | None = None,
                 ) -> tuple[str, dict[str, Any]]:
-    """A policy's name and options from `NAME` or `NAME:KEY=VALUE,...` (numbers read as
-    numbers), among `policies` (the default game's by default); GameError saying what was
-    expected, naming the policies or the options."""
+    """A policy's name and options from `NAME` or `NAME:KEY=VALUE,...`, among `policies`
+    (the default game's by default), each value read as its option declares (`_kinds`: a
+    whole number, a number, true/false or text) and each number within its bounds
+    (POLICY_LIMITS); GameError saying what was expected, naming the policies or the option."""
     from ..core.errors import GameError, closest
 
     known_policies = policies_of() if policies is None else policies
@@ -60,7 +61,8 @@ def policy_spec(spec: str, policies: Mapping[str, PolicyFactory] | None = None,
     if factory is None:
         raise GameError(f"unknown policy {name!r}{closest(name, known_policies)}; policies: "
                         + ", ".join(known_policies))
-    known = [k for k in inspect.signature(factory).parameters if k != "seed"]
+    kinds = _kinds(factory)
+    known = list(kinds)
     options: dict[str, Any] = {}
     for item in filter(None, rest.split(",")):
         key, eq, value = item.partition("=")
@@ -70,7 +72,7 @@ def policy_spec(spec: str, policies: Mapping[str, PolicyFactory] | None = None,
             raise GameError(f"policy {spec!r}: {item!r} is not an option{hint}; expected "
                             + (f"KEY=VALUE with KEY one of: {', '.join(known)}" if known else
                                f"none: {name} takes no options"))
-        options[key] = _option_value(value.strip())
+        options[key] = _checked(spec, key, kinds[key], _option_value(value.strip()))
     return name, options
 
 
@@ -90,25 +92,59 @@ POLICY_LIMITS: dict[str, tuple[int | float, int | float]] = {
     "margin": (0.0, 1.0), "z": (0.0, 100.0), "c": (0.0, 100.0)}
 WHOLE_OPTIONS = ("budget", "depth", "tree")
 OPTION_MAX = 10**9
+_KINDS: dict[Any, type] = {k: k for k in (bool, int, float, str)} | {
+    k.__name__: k for k in (bool, int, float, str)}  # (annotations may be text)
+
+
+def _kinds(factory: PolicyFactory) -> dict[str, type | None]:
+    """A factory's options (every parameter but the seed) and the kind each declares: its
+    default's type, else its annotation's (bool, int, float or str); None: not declared (a
+    number is then bounded as any number, text left to the policy)."""
+    kinds: dict[str, type | None] = {}
+    for key, p in inspect.signature(factory).parameters.items():
+        if key == "seed":
+            continue
+        declared = type(p.default) if p.default is not p.empty else p.annotation
+        try:
+            kinds[key] = _KINDS.get(declared)
+        except TypeError:  # an annotation that cannot be a key (a list of types...)
+            kinds[key] = None
+    return kinds
+
+
+def _checked(spec: str, key: str, kind: type | None, value: Any) -> Any:
+    """An option's value as its kind declares it; GameError naming the option and what was
+    expected (a whole number or a number: within its range)."""
+    from ..core.errors import GameError
+
+    if kind is str or (kind is None and isinstance(value, str)):
+        return str(value) if kind is str else value  # text: the policy's own to read
+    if kind is bool:
+        truth = {"true": True, "false": False}.get(str(value).lower())
+        if truth is None:
+            raise GameError(f"policy {spec!r}: {key} must be true or false, not {value!r}")
+        return truth
+    lo, hi = POLICY_LIMITS.get(key, (-OPTION_MAX, OPTION_MAX))
+    whole = key in WHOLE_OPTIONS or kind is int
+    if not _within(value, whole, lo, hi):
+        what = "a whole number" if whole else "a number"
+        raise GameError(f"policy {spec!r}: {key} must be {what} from {lo:,} to {hi:,}, "
+                        f"not {value!r}")
+    return value
+
+
+def _within(value: Any, whole: bool, lo: float, hi: float) -> bool:
+    """Whether `value` is a number (whole, if `whole`), finite, from `lo` to `hi`."""
+    if isinstance(value, bool) or not isinstance(value, int if whole else int | float):
+        return False
+    return math.isfinite(value) and lo <= value <= hi
 
 
 def check_policy(spec: str, policies: Any = None) -> tuple[str, dict[str, Any]]:
-    """A policy's name and options (policies.policy_spec), each number within its bounds
-    (POLICY_LIMITS); GameError naming the option and its range."""
-    from ..core.errors import GameError
-
-    name, options = policy_spec(spec, policies)
-    for key, value in options.items():
-        if not isinstance(value, int | float):
-            continue  # text: the policy's own to read
-        lo, hi = POLICY_LIMITS.get(key, (-OPTION_MAX, OPTION_MAX))
-        whole = key in WHOLE_OPTIONS
-        if (whole and not isinstance(value, int)) or not math.isfinite(value) or not (
-                lo <= value <= hi):
-            kind = "a whole number" if whole else "a number"
-            raise GameError(f"policy {spec!r}: {key} must be {kind} from {lo:,} to {hi:,}, "
-                            f"not {value!r}")
-    return name, options
+    """A policy's name and options (policies.policy_spec: each value of its option's kind,
+    each number within its bounds, POLICY_LIMITS); GameError naming the option and what it
+    takes."""
+    return policy_spec(spec, policies)
 
 
 def make_policy(spec: str, seed: int, policies: Mapping[str, PolicyFactory] | None = None,
