@@ -53,7 +53,8 @@ class SourceMap:
                     table = (*parts, counts[name])
                 else:
                     table = parts
-                self._implied(parts[:-1], n, 1)
+                # `[[a.b]]` makes the list `a.b` too: located at its first table's header
+                self._implied(parts if m.group(1) == "[[" else parts[:-1], n, 1)
                 self.where[table] = (n, 1)
                 array_key = None
                 continue

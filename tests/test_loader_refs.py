@@ -156,3 +156,10 @@ def test_a_card_file_given_directly_that_is_missing_names_it(tmp_path: Path) -> 
         load_rules("japan", cards=gone)
     assert "no such file" in str(err.value) and "gone.toml" in str(err.value)
     assert err.value.where is None or "base.toml" not in err.value.where.file
+
+
+def test_a_list_of_tables_is_located_at_its_first_header(tmp_path: Path) -> None:
+    from artproject.core.sources import read_toml
+
+    _, smap = read_toml(write(tmp_path, "m.toml", '[rules]\nx = 1\n[[city]]\nname = "a"\n'))
+    assert (smap.locate(("city",)).line, smap.locate(("city",)).column) == (3, 1)
