@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from artproject.cli import main
-from artproject.core.art.loader import load_rules
-from artproject.core.errors import RulesError
+from artproject.core.art.loader import load_rules, shipped_variants
+from artproject.core.errors import RulesError, RulesErrors
 
 
 def write(tmp: Path, name: str, text: str) -> Path:
@@ -156,6 +156,86 @@ def test_a_card_file_given_directly_that_is_missing_names_it(tmp_path: Path) -> 
         load_rules("japan", cards=gone)
     assert "no such file" in str(err.value) and "gone.toml" in str(err.value)
     assert err.value.where is None or "base.toml" not in err.value.where.file
+
+
+# ====================================================================== variants
+def test_a_variant_that_extends_a_board_is_refused(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["new", "pol", "--from", "polynesia"]) == 0
+    capsys.readouterr()
+    line = next(n for n, t in enumerate(Path("pol.toml").read_text().splitlines(), 1)
+                if t.startswith("extends"))
+    code, text = cli(capsys, "render", "japan", "--variant", "pol.toml", "-o", "v2.svg")
+    assert code == 2
+    assert not Path("v2.svg").exists()
+    assert f"pol.toml:{line}:11: extends: a variant cannot extend a board" in text
+    with pytest.raises(RulesErrors) as errs:  # and its name and title: a mission's keys
+        load_rules("japan", [tmp_path / "pol.toml"])
+    assert [e.path for e in errs.value.errors] == ["name", "title", "extends"]
+
+
+def test_a_variant_with_extends_alone_is_refused(tmp_path: Path) -> None:
+    v = write(tmp_path, "ve.toml", """
+        about = "house rules"
+        extends = "egypt"
+        [rules]
+        lost_city_at = 4
+    """)
+    with pytest.raises(RulesError) as err:
+        load_rules("japan", [v])
+    located(err.value, "ve.toml", 2, 11)
+    assert "'egypt'" in str(err.value)
+
+
+RULES = "[rules]\nlost_city_at = 4\n"
+
+
+@pytest.mark.parametrize("text, key, line, col", [
+    ('title = "X"\n' + RULES, "title", 1, 9),
+    ('about = "a"\nname = "x"\n' + RULES, "name", 2, 8),
+    ('cards = "mission-cards"\n' + RULES, "cards", 1, 9),
+    ('symbols = ["films"]\n' + RULES, "symbols", 1, 11),
+    (RULES + '[[city]]\nname = "a"\nx = 1\ny = 1\n', "city", 3, 1),
+    (RULES + '[[road]]\nfrom = "tokyo"\nto = "osaka"\n', "road", 3, 1),
+])
+def test_a_variant_may_not_set_a_missions_keys(tmp_path: Path, text: str, key: str, line: int,
+                                               col: int) -> None:
+    v = write(tmp_path, "v.toml", text)
+    with pytest.raises(RulesError) as err:
+        load_rules("japan", [v])
+    located(err.value, "v.toml", line, col)
+    assert err.value.path == key
+    assert "a mission's key, not a variant's" in str(err.value)
+
+
+def test_what_a_variant_may_set_still_loads(tmp_path: Path) -> None:
+    v = write(tmp_path, "v.toml", """
+        about = "every kind of key a variant may set"
+        hooks = ["on artwork_collected: place 1 agent in tokyo"]
+        [components]
+        ally_dice = 4
+        [difficulty]
+        easy = 5
+        [setup]
+        agents_per_city = 1
+        [rules]
+        lost_city_at = 4
+        [solo]
+        removed_cards = 10
+        [[track]]
+        threat = 3
+        ally_cost = 4
+    """)
+    rules = load_rules("japan", [v])
+    assert rules.p("rules.lost_city_at") == 4 and len(rules.track) == 1
+
+
+@pytest.mark.parametrize("variant", shipped_variants())
+def test_every_shipped_variant_layers_on_every_board(variant: str) -> None:
+    for board in ("japan", "usa", "rio"):
+        load_rules(board, [variant])
 
 
 def test_a_list_of_tables_is_located_at_its_first_header(tmp_path: Path) -> None:

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Final
 
 import attrs
 
 from ...dsl.compiler import Scope
 from ...missions import DEFAULT
-from ..errors import Location, RulesError, closest
+from ..errors import Location, RulesError, RulesErrors, closest
 from ..files import exists, shorten, unreadable
 from ..sources import (
     Layer,
@@ -224,6 +225,7 @@ def _compile(mission: str | Path, variants: tuple[str | Path, ...], cards: str |
     for v in variants:
         layer = _variant(v)
         _refuse_other_kinds(layer, "a variant")
+        _refuse_mission_keys(layer, mission)
         layers.append(layer)
     merged, w = layered(layers, accumulate=("hooks",))  # a variant's hooks add to the board's
     if cards is not None:  # given, not named by a file: told by its own name
@@ -264,6 +266,32 @@ def _refuse_other_kinds(layer: Layer, wanted: str) -> None:
     if ("card" in doc or "final" in doc) and "extends" not in doc:
         raise RulesError(f"a card file, not {wanted}: a mission names it with cards = \"...\"",
                          Location(layer.smap.file))
+
+
+# Keys only a mission (or the base rules) sets: a file with one of them is no variant, which
+# changes the rules of the board it is layered on, not which board it is. Not [[track]]: a
+# variant may replace the whole track (`artproject tune`'s variants do).
+MISSION_KEYS: Final = ("extends", "name", "title", "cards", "symbols", "city", "road")
+
+
+def _refuse_mission_keys(layer: Layer, mission: str | Path) -> None:
+    """A mission's keys in a variant, each told at its line: layered, `extends` would be
+    ignored (the variant is on the board it is given) and the others would change the board
+    itself (its name, title, card file, symbols or map) under the board's name."""
+    on = shorten(str(mission))
+    errors = []
+    for key in sorted((k for k in MISSION_KEYS if k in layer.doc),
+                      key=lambda k: layer.smap.where.get((k,), (0, 0))):
+        if key == "extends":
+            msg = (f"a variant cannot extend a board: it is layered on the mission it is given "
+                   f"({on}); a file that extends {layer.doc[key]!r} is a mission: give it as "
+                   "the mission")
+        else:
+            msg = (f"a mission's key, not a variant's: a variant changes the rules of the board "
+                   f"it is layered on ({on}), not its name, title, cards, symbols or map")
+        errors.append(RulesError(msg, layer.smap.locate((key,)), key))
+    if errors:
+        raise RulesErrors(errors) if len(errors) > 1 else errors[0]
 
 
 def scope_of(rules: Rules) -> Scope:
