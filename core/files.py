@@ -144,6 +144,16 @@ def not_regular(path: str | Path) -> str | None:
         return "a link to nothing" if exists(path) else None
 
 
+def unreadable(path: str | Path) -> str | None:
+    """Why no rule file can be read at `path`, as `read_text` would say it ("no such file",
+    "not a regular file (a folder)"); None when a regular file is there. For a file named
+    by another, whose reference is then the place to blame."""
+    if not exists(path):
+        return "no such file"
+    odd = not_regular(path)
+    return None if odd is None else f"not a regular file ({odd})"
+
+
 def shorten(name: str, most: int = 160) -> str:
     """A file name as messages show it: a very long one shortened in the middle."""
     return name if len(name) <= most else f"{name[:most // 2]}...{name[-most // 2:]}"

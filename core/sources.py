@@ -81,7 +81,8 @@ class SourceMap:
             scan.table = (*parts, scan.counts[name])
         else:
             scan.table = parts
-        self._implied(parts[:-1], n, 1)
+        # `[[a.b]]` makes the list `a.b` too: located at its first table's header
+        self._implied(parts if brackets == "[[" else parts[:-1], n, 1)
         self.where[scan.table] = (n, 1)
         scan.array = None
 

@@ -12,9 +12,9 @@ from typing import Any
 
 from ...dsl.compiler import Compiler
 from .. import schema
-from ..errors import RulesError
-from ..files import WATCHERS, exists, sha256, watched
-from ..sources import SourceMap, package_dir, path_text, read_toml, shipped_label
+from ..errors import RulesError, closest
+from ..files import WATCHERS, exists, sha256, shorten, unreadable, watched
+from ..sources import SourceMap, game_of, package_dir, path_text, read_toml, shipped_label
 from .rules import Card
 from .schema import CardFile, CardSpec
 
@@ -33,7 +33,10 @@ def load_cards(ref: str, smap: Any, comp: Compiler, resources: tuple[str, ...],
         errors.append(RulesError("'cards' must name a card file (such as 'mission-cards')",
                                  smap.locate(("cards",)), "cards"))
         return {}, (), -1
-    p = _card_path(ref, smap)
+    p, why = card_file(ref, smap.real)
+    if why is not None:  # told at the `cards` that names it, not as the file's own error
+        errors.append(RulesError(why, smap.locate(("cards",)), "cards"))
+        return {}, (), -1
     # A card file compiles the same for every board with the same resources and symbols
     # (agents are placed by symbol when played), so one compile serves all six missions.
     try:
@@ -58,13 +61,28 @@ def load_cards(ref: str, smap: Any, comp: Compiler, resources: tuple[str, ...],
     return result
 
 
-def _card_path(ref: str, smap: Any) -> Path:
+def card_file(ref: str, real: Path | None) -> tuple[Path, str | None]:
+    """The card file `ref` names (a path relative to `real`, the file that names it, when
+    not found as given), and why it cannot be read: an unknown shipped name (the nearest
+    and every shipped one told), or the path looked at; None when it can."""
     p = Path(ref)
     if p.suffix != ".toml":
-        return package_dir("cards") / f"{ref}.toml"
-    if not p.is_absolute() and not exists(p) and smap.real is not None:
-        return Path(smap.real).parent / p  # a path relative to the file that names it
-    return p
+        p = package_dir("cards") / f"{ref}.toml"
+        if unreadable(p) is None:
+            return p, None
+        known = shipped_card_files()
+        return p, (f"unknown card file {shorten(ref)!r}{closest(ref[:100], known)}; shipped "
+                   "card files: " + ", ".join(known) + " (or a path ending in .toml)")
+    note = ""
+    if not p.is_absolute() and not exists(p) and real is not None:
+        p, note = real.parent / p, " (a path is read relative to the file that names it)"
+    why = unreadable(p)
+    return p, None if why is None else f"{why}: {shorten(str(p))}{note}"
+
+
+def shipped_card_files() -> list[str]:
+    """Names of the card files of this game shipped with the package."""
+    return sorted(p.stem for p in package_dir("cards").glob("*.toml") if game_of(p) is None)
 
 
 _CARD_CACHE: dict[tuple[Any, ...], Cards] = {}

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Final
 
 import attrs
 
 from ...dsl.compiler import Scope
 from ...missions import DEFAULT
-from ..errors import Location, RulesError, closest
-from ..files import exists, shorten
+from ..errors import Location, RulesError, RulesErrors, closest
+from ..files import exists, shorten, unreadable
 from ..sources import (
     Layer,
     game_of,
@@ -29,7 +30,7 @@ from ..sources import (
     real_path,
 )
 from .build import build
-from .cardfile import label
+from .cardfile import card_file, label
 from .rules import Ctx, Rules
 
 
@@ -59,40 +60,88 @@ def _resolve(ref: str, relative_to: Path | None) -> Path:
 
 
 def _layers(mission: str | Path, base: Path | None = None) -> list[Layer]:
-    """The chain of files a mission extends, base first (`base` replaces the shipped base)."""
+    """The chain of files a mission extends, base first (`base` replaces the shipped base).
+
+    A reference a file makes that leads nowhere (an unknown name, no such file, a loop) is
+    told at that file's `extends`, line and column; the mission itself, named by no file,
+    by its name."""
     chain: list[Layer] = []
     ref: str | Path = mission
-    relative: Path | None = None
-    seen: set[Path] = set()
+    reals: list[Path] = []  # each file of the chain, its links resolved
+    by: Layer | None = None  # the file whose `extends` names `ref`
     while True:
-        path = ref if isinstance(ref, Path) else _resolve(ref, relative)
-        if base is not None and ref == "base":
-            path = base
-        if is_name(ref) and not exists(path):
-            if not ref:
-                raise RulesError("no mission named: give a shipped mission's name or a file")
-            raise RulesError(f"unknown mission {shorten(str(ref))!r}"
-                             + closest(str(ref)[:100], shipped_missions())
-                             + "; shipped missions: " + ", ".join(shipped_missions()))
-        other = game_of(path) if exists(path) else None
-        if other is not None:
-            raise RulesError(f"the rules of another game, {other!r}, not a mission of The "
-                             f"A.R.T. Project: play it with --game {other}",
-                             Location(label(path)))
-        if real_path(path) in seen:
-            raise RulesError(f"{shorten(str(path))} extends itself (a loop of 'extends')",
-                             Location(shorten(str(path))))
-        seen.add(real_path(path))
+        path = _found(ref, by, base)
+        real = real_path(path)
+        if real in reals:
+            _refuse_loop(chain[reals.index(real):])
         doc, smap = read_toml(path, label(path))
-        chain.append(Layer(doc, smap, path))
+        layer = Layer(doc, smap, path)
+        chain.append(layer)
+        reals.append(real)
         parent = doc.get("extends")
-        if parent is None:
-            break
         if not isinstance(parent, str):
-            break  # the schema says what 'extends' must be
-        ref, relative = parent, path
+            break  # none; or not text, which the schema tells
+        ref, by = parent, layer
     chain.reverse()
     return chain
+
+
+def _found(ref: str | Path, by: Layer | None, base: Path | None) -> Path:
+    """The file `ref` names (`by`'s `extends` names it, or the caller when None), or a
+    RulesError told where the reference is."""
+    if base is not None and ref == "base":
+        path = base
+    else:
+        path = ref if isinstance(ref, Path) else _resolve(ref, None if by is None else by.path)
+    where, key = (None, "") if by is None else (by.smap.locate(("extends",)), "extends")
+    if is_name(ref) and not exists(path):
+        if not ref:
+            raise RulesError("no mission named: give a shipped mission's name or a file",
+                             where, key)
+        raise RulesError(f"unknown mission {shorten(str(ref))!r}"
+                         + closest(str(ref)[:100], shipped_missions())
+                         + "; shipped missions: " + ", ".join(shipped_missions()), where, key)
+    if by is not None:
+        _refuse_unreadable(path, by)
+    _refuse_other_game(path, by)
+    return path
+
+
+def _refuse_other_game(path: Path, by: Layer | None) -> None:
+    """Another game's rules (`game = "..."`), extended by `by` or given as the mission."""
+    other = game_of(path) if exists(path) else None
+    if other is None:
+        return
+    if by is not None:
+        raise RulesError(f"{label(path)} is the rules of another game ({other!r}), not a "
+                         "mission of The A.R.T. Project", by.smap.locate(("extends",)),
+                         "extends")
+    raise RulesError(f"the rules of another game, {other!r}, not a mission of The A.R.T. "
+                     f"Project: play it with --game {other}", Location(label(path)))
+
+
+def _refuse_unreadable(path: Path, by: Layer) -> None:
+    """No file to read where `by`'s `extends` leads: told there, with the path looked at (a
+    relative one beside `by`, as `_resolve` looks for it)."""
+    why = unreadable(path)
+    if why is None:
+        return
+    note = ""
+    if not path.is_absolute() and not exists(path):
+        path, note = by.path.parent / path, " (a path is read relative to the file that names it)"
+    raise RulesError(f"{why}: {shorten(str(path))}{note}", by.smap.locate(("extends",)),
+                     "extends")
+
+
+def _refuse_loop(loop: list[Layer]) -> None:
+    """The files of a loop of `extends` (the first named again by the last): told at the
+    `extends` that closes it, as the chain of files that make it."""
+    names = [layer.smap.file for layer in loop]
+    told = (f"{names[0]} extends itself" if len(names) == 1 else
+            f"{names[0]} extends {names[1]}"
+            + "".join(f", which extends {n}" for n in [*names[2:], names[0]]))
+    raise RulesError(f"a loop of 'extends': {told}", loop[-1].smap.locate(("extends",)),
+                     "extends")
 
 
 # ====================================================================== building Rules
@@ -176,9 +225,13 @@ def _compile(mission: str | Path, variants: tuple[str | Path, ...], cards: str |
     for v in variants:
         layer = _variant(v)
         _refuse_other_kinds(layer, "a variant")
+        _refuse_mission_keys(layer, mission)
         layers.append(layer)
     merged, w = layered(layers, accumulate=("hooks",))  # a variant's hooks add to the board's
-    if cards is not None:
+    if cards is not None:  # given, not named by a file: told by its own name
+        why = card_file(cards, None)[1]
+        if why is not None:
+            raise RulesError(why)
         merged["cards"] = cards
     rules = build(merged, w)
     w.raise_errors()
@@ -213,6 +266,32 @@ def _refuse_other_kinds(layer: Layer, wanted: str) -> None:
     if ("card" in doc or "final" in doc) and "extends" not in doc:
         raise RulesError(f"a card file, not {wanted}: a mission names it with cards = \"...\"",
                          Location(layer.smap.file))
+
+
+# Keys only a mission (or the base rules) sets: a file with one of them is no variant, which
+# changes the rules of the board it is layered on, not which board it is. Not [[track]]: a
+# variant may replace the whole track (`artproject tune`'s variants do).
+MISSION_KEYS: Final = ("extends", "name", "title", "cards", "symbols", "city", "road")
+
+
+def _refuse_mission_keys(layer: Layer, mission: str | Path) -> None:
+    """A mission's keys in a variant, each told at its line: layered, `extends` would be
+    ignored (the variant is on the board it is given) and the others would change the board
+    itself (its name, title, card file, symbols or map) under the board's name."""
+    on = shorten(str(mission))
+    errors = []
+    for key in sorted((k for k in MISSION_KEYS if k in layer.doc),
+                      key=lambda k: layer.smap.where.get((k,), (0, 0))):
+        if key == "extends":
+            msg = (f"a variant cannot extend a board: it is layered on the mission it is given "
+                   f"({on}); a file that extends {layer.doc[key]!r} is a mission: give it as "
+                   "the mission")
+        else:
+            msg = (f"a mission's key, not a variant's: a variant changes the rules of the board "
+                   f"it is layered on ({on}), not its name, title, cards, symbols or map")
+        errors.append(RulesError(msg, layer.smap.locate((key,)), key))
+    if errors:
+        raise RulesErrors(errors) if len(errors) > 1 else errors[0]
 
 
 def scope_of(rules: Rules) -> Scope:

@@ -42,7 +42,7 @@ from ..schema import params_of
 from .bots import POLICIES, cautious_policy
 from .hall import PLOTS
 from .hall import hall_of_fame as store_report
-from .loader import load_rules, shipped_missions
+from .loader import MISSION_KEYS, load_rules, shipped_missions
 from .reference import reference
 from .render import render
 from .rules import Rules
@@ -264,9 +264,6 @@ def drawn(rules: Rules, st: State | None) -> str:
 
 
 # ====================================================================== check
-# Keys only a mission (or the base rules) sets: a file with one of them is no variant. Not
-# [[track]]: a variant may replace the whole track (`artproject tune`'s variants do).
-_MISSION_KEYS: Final = ("extends", "name", "title", "cards", "symbols", "city", "road")
 _BASE_SECTIONS: Final = ("components", "setup", "rules", "solo")
 # Keys only a scenario has (steps, a position, a game's players, seed and phase...)
 _SCENARIO_KEYS: Final = frozenset(params_of(ScenarioFile)) - frozenset(params_of(MissionSpec))
@@ -281,7 +278,7 @@ def kind_of(doc: Mapping[str, object], path: Path | None = None) -> str:
     if "extends" not in doc and "city" not in doc and (
             doc.get("name") == "base" or all(k in doc for k in _BASE_SECTIONS)):
         return "base"
-    if any(k in doc for k in _MISSION_KEYS):
+    if any(k in doc for k in MISSION_KEYS):  # the loader refuses them in a variant
         return "mission"
     return "variant"
 
