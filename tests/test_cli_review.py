@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.test_harden import one_line
+
 ROOT = Path(__file__).resolve().parent.parent
 SAVE = ROOT / "tests" / "saves" / "japan-3p-midgame.json"
 
@@ -20,14 +22,6 @@ SAVE = ROOT / "tests" / "saves" / "japan-3p-midgame.json"
 def run(*args: str, stdin: str = "", cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "artproject", *args], capture_output=True,
                           text=True, cwd=cwd, input=stdin, check=False)
-
-
-def one_line(r: subprocess.CompletedProcess[str], code: int = 2) -> str:
-    assert r.returncode == code, (r.stdout, r.stderr)
-    assert "Traceback" not in r.stderr
-    lines = r.stderr.strip().splitlines()
-    assert len(lines) == 1, r.stderr
-    return lines[0]
 
 
 # ------------------------------------------------- a save holds its game: no other options
