@@ -219,8 +219,9 @@ def loads(text: str, name: str = "<save>", trust: bool = False,
         try:
             doc = tomllib.loads(text)
         except (tomllib.TOMLDecodeError, ValueError):
+            cut = " (the file ends there: cut short?)" if not text[jerr.pos:].strip() else ""
             raise SaveError(f"{name}:{jerr.lineno}:{jerr.colno}: not a save file "
-                            f"(neither JSON nor TOML): {jerr.msg}") from None
+                            f"(neither JSON nor TOML): {jerr.msg}{cut}") from None
     except (ValueError, RecursionError) as err:  # a number of thousands of digits, say
         raise SaveError(f"{name}: not a save file: {str(err)[:120]}") from None
     if doc_depth(doc) > MAX_NESTING:

@@ -220,6 +220,15 @@ def test_corrupt_saves(text: str, message: str) -> None:
         loads(text)
 
 
+def test_a_save_cut_short_is_told_so() -> None:
+    text = dumps(new_game(players=2, seed=8))
+    with pytest.raises(SaveError, match=r"the file ends there: cut short\?"):
+        loads(text[: len(text) // 2])
+    with pytest.raises(SaveError) as told:  # (a fault inside the file: no such guess)
+        loads('{"format": "artproject-save",, "version": 3}')
+    assert "cut short" not in str(told.value)
+
+
 def test_tampered_save_is_refused() -> None:
     g = new_game(players=2, seed=9)
     for _ in range(5):
