@@ -210,6 +210,22 @@ def test_a_variant_may_not_set_a_missions_keys(tmp_path: Path, text: str, key: s
     assert "a mission's key, not a variant's" in str(err.value)
 
 
+def test_a_variant_with_a_missions_keys_given_on_the_command_line_is_told_as_a_variant(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The command's check of a --variant file takes it for the variant it was given as:
+    each mission's key told at its line, not `check`'s verdict on a mission that extends
+    nothing ("add extends = 'base'"), which would lead the author the wrong way."""
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, "v.toml", 'title = "House rules"\ncards = "mission-cards"\n' + RULES)
+    code, text = cli(capsys, "render", "japan", "--variant", "v.toml", "-o", "v.svg")
+    assert code == 2
+    assert not Path("v.svg").exists()
+    assert "v.toml:1:9: title: a mission's key, not a variant's" in text
+    assert "v.toml:2:9: cards: a mission's key, not a variant's" in text
+    assert "extends no mission" not in text
+
+
 def test_what_a_variant_may_set_still_loads(tmp_path: Path) -> None:
     v = write(tmp_path, "v.toml", """
         about = "every kind of key a variant may set"

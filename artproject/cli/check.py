@@ -18,12 +18,29 @@ def _check_variants(refs: Sequence[str]) -> None:
 
     for ref in refs:
         path = Path(ref)
-        if not (ref.endswith(".toml") or "/" in ref) or not exists(path) or path.is_dir():
-            continue  # a shipped name, or no file: the loader says so in its own words
+        if not (ref.endswith(".toml") or "/" in ref) or not exists(path) or path.is_dir() \
+                or _a_mission(path):
+            continue  # a shipped name, no file or a mission's: the loader says so in its words
         found, _ = _verdict(path)
         if found:
             raise GameError("\n".join(found) + f"\nartproject: --variant {ref}: "
                             f"{len(found)} error(s) (as `artproject check {ref}` finds)")
+
+
+def _a_mission(path: Path) -> bool:
+    """Whether `check`, told nothing, would take the file for a mission of the default game
+    (it holds a mission's keys: `title`, `cards`, `extends`...). Given as a variant, the
+    loader tells each such key at its line, in a variant's terms; `check`'s verdict on it
+    as a mission (\"extends no mission\") would mislead."""
+    from ..core.art.tools import kind_of
+    from ..core.errors import ArtError
+    from ..core.sources import read_toml
+
+    try:
+        doc, _ = read_toml(path)
+    except ArtError:  # (unreadable: `check`'s verdict says why)
+        return False
+    return "game" not in doc and kind_of(doc) == "mission"
 
 
 def _toml_files(paths: Sequence[str], what: str = "check") -> list[Path]:
