@@ -1,0 +1,83 @@
+"""A relative path written in a rule file (a mission's `extends` and `cards`, Art of War's
+`cards`) is read relative to the file that names it, never the current directory: a file of
+the same name where the command is run is not looked at, and one only there is no such file,
+told at the reference's file, line and column. A path given by the caller (a scenario's deck,
+a file named on the command line) stays the caller's: relative to the current directory."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from artproject.core.art.loader import load_rules
+from artproject.core.errors import RulesError
+from artproject.core.sources import package_dir
+from tests.test_loader_refs import cli, located, write
+
+DECK = package_dir("cards") / "mission-cards.toml"
+WAR = package_dir("missions") / "art-of-war.toml"
+WAR_DECK = package_dir("cards") / "art-of-war.toml"
+
+
+def titled_deck(title: str) -> str:
+    """The shipped mission deck with its first card titled `title`: which deck was read."""
+    text = DECK.read_text(encoding="utf-8")
+    assert "[[card]]\nid = 1\n" in text
+    return text.replace("[[card]]\nid = 1\n", f'[[card]]\nid = 1\ntitle = "{title}"\n', 1)
+
+
+def war_rules(cards: str) -> str:
+    """The shipped rules of Art of War naming the card file `cards`."""
+    text = WAR.read_text(encoding="utf-8")
+    assert '\ncards = "art-of-war"\n' in text
+    return text.replace('\ncards = "art-of-war"\n', f'\ncards = "{cards}"\n', 1)
+
+
+def war_deck(title: str) -> str:
+    """Art of War's shipped deck with its farmer titled `title`."""
+    text = WAR_DECK.read_text(encoding="utf-8")
+    assert 'name = "farmer"\n' in text
+    return text.replace('name = "farmer"\n', f'name = "farmer"\ntitle = "{title}"\n', 1)
+
+
+def war_line(text: str, key: str) -> int:
+    return next(n for n, line in enumerate(text.splitlines(), 1) if line.startswith(key))
+
+
+# ====================================================================== extends
+def test_extends_reads_the_file_beside_not_the_one_in_the_cwd(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    write(tmp_path, "sub/m.toml", 'extends = "parent.toml"\n')
+    write(tmp_path, "sub/parent.toml", 'extends = "japan"\ntitle = "Beside"\n')
+    write(tmp_path, "parent.toml", 'extends = "japan"\ntitle = "Where it is run"\n')
+    monkeypatch.chdir(tmp_path)
+    assert load_rules(Path("sub/m.toml")).title == "Beside"
+    assert load_rules("sub/m.toml").title == "Beside"
+    assert load_rules(tmp_path / "sub" / "m.toml").title == "Beside"
+
+
+def test_extends_to_a_file_only_in_the_cwd_is_no_such_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    write(tmp_path, "sub/m.toml", '# a mission\nextends = "parent.toml"\n')
+    write(tmp_path, "parent.toml", 'extends = "japan"\ntitle = "Where it is run"\n')
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(RulesError) as err:
+        load_rules(Path("sub/m.toml"))
+    located(err.value, "m.toml", 2, 11)
+    assert err.value.path == "extends"
+    assert "no such file: sub/parent.toml" in str(err.value)
+    code, text = cli(capsys, "check", "sub/m.toml")
+    assert code == 2
+    assert "sub/m.toml:2:11: extends: no such file: sub/parent.toml" in text
+
+
+def test_a_path_up_a_folder_is_read_from_the_files_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    write(tmp_path, "a/b/m.toml", 'extends = "../parent.toml"\n')
+    write(tmp_path, "a/parent.toml", 'extends = "japan"\ntitle = "Beside"\n')
+    write(tmp_path, "a/b/sub/x.toml", "")  # the cwd below: ../parent.toml is a/b/parent.toml
+    write(tmp_path, "a/b/parent.toml", 'extends = "japan"\ntitle = "Where it is run"\n')
+    monkeypatch.chdir(tmp_path / "a" / "b" / "sub")
+    assert load_rules(tmp_path / "a" / "b" / "m.toml").title == "Beside"
