@@ -81,3 +81,53 @@ def test_a_path_up_a_folder_is_read_from_the_files_folder(
     write(tmp_path, "a/b/parent.toml", 'extends = "japan"\ntitle = "Where it is run"\n')
     monkeypatch.chdir(tmp_path / "a" / "b" / "sub")
     assert load_rules(tmp_path / "a" / "b" / "m.toml").title == "Beside"
+
+
+# ====================================================================== cards
+def test_cards_reads_the_deck_beside_not_the_one_in_the_cwd(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    write(tmp_path, "sub/m.toml", 'extends = "japan"\ncards = "deck.toml"\n')
+    write(tmp_path, "sub/deck.toml", titled_deck("Beside"))
+    write(tmp_path, "deck.toml", titled_deck("Where it is run"))
+    monkeypatch.chdir(tmp_path)
+    assert load_rules(Path("sub/m.toml")).cards[1].title == "Beside"
+    assert load_rules(tmp_path / "sub" / "m.toml").cards[1].title == "Beside"
+
+
+def test_cards_in_a_file_extended_is_read_beside_that_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    write(tmp_path, "m.toml", 'extends = "sub/parent.toml"\n')
+    write(tmp_path, "sub/parent.toml", 'extends = "japan"\ncards = "deck.toml"\n')
+    write(tmp_path, "sub/deck.toml", titled_deck("Beside"))
+    write(tmp_path, "deck.toml", titled_deck("Where it is run"))
+    monkeypatch.chdir(tmp_path)
+    assert load_rules(Path("m.toml")).cards[1].title == "Beside"
+
+
+def test_cards_only_in_the_cwd_is_no_such_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    write(tmp_path, "sub/m.toml", 'extends = "japan"\ncards = "deck.toml"\n')
+    write(tmp_path, "deck.toml", titled_deck("Where it is run"))
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(RulesError) as err:
+        load_rules(Path("sub/m.toml"))
+    located(err.value, "m.toml", 2, 9)
+    assert err.value.path == "cards"
+    assert "no such file: sub/deck.toml" in str(err.value)
+    code, text = cli(capsys, "check", "sub/m.toml")
+    assert code == 2
+    assert "sub/m.toml:2:9: cards: no such file: sub/deck.toml" in text
+
+
+def test_a_deck_the_caller_gives_stays_relative_to_the_cwd(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Not written in a file (a scenario's deck comes already joined to its folder): read
+    where the caller is, whatever file set the mission's own `cards`."""
+    write(tmp_path, "sub/m.toml", 'extends = "japan"\ncards = "deck.toml"\n')
+    write(tmp_path, "sub/deck.toml", titled_deck("Beside"))
+    write(tmp_path, "deck.toml", titled_deck("Where it is run"))
+    monkeypatch.chdir(tmp_path)
+    assert load_rules(Path("sub/m.toml"), cards="deck.toml").cards[1].title == (
+        "Where it is run")
+    assert load_rules("japan", cards="deck.toml").cards[1].title == "Where it is run"

@@ -22,6 +22,7 @@ from ..errors import Location, RulesError, RulesErrors, closest
 from ..files import exists, shorten, unreadable
 from ..sources import (
     Layer,
+    SourceMap,
     game_of,
     is_name,
     layered,
@@ -228,11 +229,13 @@ def _compile(mission: str | Path, variants: tuple[str | Path, ...], cards: str |
         _refuse_mission_keys(layer, mission)
         layers.append(layer)
     merged, w = layered(layers, accumulate=("hooks",))  # a variant's hooks add to the board's
-    if cards is not None:  # given, not named by a file: told by its own name
+    if cards is not None:  # given, not named by a file: told by its own name, read as given
         why = card_file(cards, None)[1]
         if why is not None:
             raise RulesError(why)
         merged["cards"] = cards
+        # Not the file that set the mission's own `cards`: a relative path stays the caller's.
+        w.owner = {**w.owner, ("cards",): SourceMap(shorten(cards), "")}
     rules = build(merged, w)
     w.raise_errors()
     assert rules is not None
