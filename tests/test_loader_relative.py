@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from artproject.core.aow.loader import load_rules as load_war
 from artproject.core.art.loader import load_rules
 from artproject.core.errors import RulesError
 from artproject.core.sources import package_dir
@@ -131,3 +132,32 @@ def test_a_deck_the_caller_gives_stays_relative_to_the_cwd(
     assert load_rules(Path("sub/m.toml"), cards="deck.toml").cards[1].title == (
         "Where it is run")
     assert load_rules("japan", cards="deck.toml").cards[1].title == "Where it is run"
+
+
+# ====================================================================== Art of War's cards
+def test_war_cards_reads_the_deck_beside_not_the_one_in_the_cwd(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    write(tmp_path, "sub/w.toml", war_rules("deck.toml"))
+    write(tmp_path, "sub/deck.toml", war_deck("Beside"))
+    write(tmp_path, "deck.toml", war_deck("Where it is run"))
+    monkeypatch.chdir(tmp_path)
+    assert load_war(Path("sub/w.toml")).cards[0].title == "Beside"
+    assert load_war(tmp_path / "sub" / "w.toml").cards[0].title == "Beside"
+
+
+def test_war_cards_only_in_the_cwd_is_no_such_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    text = war_rules("deck.toml")
+    write(tmp_path, "sub/w.toml", text)
+    write(tmp_path, "deck.toml", war_deck("Where it is run"))
+    monkeypatch.chdir(tmp_path)
+    line = war_line(text, "cards = ")
+    with pytest.raises(RulesError) as err:
+        load_war(Path("sub/w.toml"))
+    located(err.value, "w.toml", line, 9)
+    assert err.value.path == "cards"
+    assert "no such file: sub/deck.toml" in str(err.value)
+    code, out = cli(capsys, "check", "sub/w.toml")
+    assert code == 2
+    assert f"sub/w.toml:{line}:9: cards: no such file: sub/deck.toml" in out
