@@ -13,7 +13,8 @@ import pytest
 from artproject.core.aow.loader import load_rules as load_war
 from artproject.core.art.loader import load_rules
 from artproject.core.errors import RulesError
-from artproject.core.sources import package_dir
+from artproject.core.scenario import run_scenario
+from artproject.core.sources import package_dir, scenario_ref
 from tests.test_loader_refs import cli, located, write
 
 DECK = package_dir("cards") / "mission-cards.toml"
@@ -161,3 +162,29 @@ def test_war_cards_only_in_the_cwd_is_no_such_file(
     code, out = cli(capsys, "check", "sub/w.toml")
     assert code == 2
     assert f"sub/w.toml:{line}:9: cards: no such file: sub/deck.toml" in out
+
+
+# ====================================================================== scenarios
+def test_a_scenarios_mission_path_without_toml_is_read_beside_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A path with a folder in it is a path whatever it ends with (the loader reads it so):
+    relative to the scenario, as one ending in .toml is, never to the current directory."""
+    write(tmp_path, "sub/boards/board", 'extends = "japan"\ntitle = "Beside"\n')
+    write(tmp_path, "boards/board", 'extends = "japan"\ntitle = "Where it is run"\n')
+    write(tmp_path, "sub/s.toml", """
+        mission = "boards/board"
+        players = 2
+        [[step]]
+        expect = ["players == 2"]
+    """)
+    monkeypatch.chdir(tmp_path)
+    assert scenario_ref("boards/board", Path("sub/s.toml"), "mission") == str(
+        Path("sub/boards/board"))
+    assert scenario_ref("deck.toml", Path("sub/s.toml"), "cards") == str(Path("sub/deck.toml"))
+    assert scenario_ref("no/deck", Path("sub/s.toml"), "cards") == "no/deck"  # a name to cards
+    assert scenario_ref("japan", Path("sub/s.toml"), "mission") == "japan"
+    result = run_scenario(Path("sub/s.toml"))
+    assert result.passed, result.failures
+    (tmp_path / "sub" / "boards" / "board").unlink()
+    with pytest.raises(RulesError, match="no such file"):
+        run_scenario(Path("sub/s.toml"))
