@@ -274,12 +274,14 @@ def shipped_ref(ref: Any, key: str = "") -> Any:
 
 
 def scenario_ref(ref: str, scenario: Path, key: str) -> str:
-    """A rule file a scenario names under `key`: a shipped one by its name, any other (a
-    NAME.toml) relative to the scenario's folder, or by its whole path; within
-    `shipped_only`, a shipped one's name only (`shipped_ref`)."""
+    """A rule file a scenario names under `key`: a shipped one by its name, any other by a
+    path read relative to the scenario's folder (never the current directory), or by its
+    whole path; within `shipped_only`, a shipped one's name only (`shipped_ref`). A path is
+    what the loaders take for one: for `cards` a NAME.toml, for the others any `is_name`
+    refuses (a folder in it, or .toml)."""
     shipped_ref(ref, key)
-    return str(scenario.parent / ref) if ref.endswith(".toml") and not Path(
-        ref).is_absolute() else ref
+    path = Path(ref).suffix == ".toml" if key == "cards" else not is_name(ref)
+    return str(scenario.parent / ref) if path and not Path(ref).is_absolute() else ref
 
 
 def shipped_label(path: Path, packages: tuple[str, ...]) -> str:

@@ -18,7 +18,7 @@ from ...dsl.compiler import Compiler
 from ...missions import WAR_DEFAULT
 from .. import schema
 from ..errors import RulesError, RulesErrors, closest
-from ..files import exists, shorten
+from ..files import exists, shorten, unreadable
 from ..sources import (
     Layer,
     SourceMap,
@@ -213,10 +213,12 @@ def _check_deck(cards: tuple[CardKind, ...], p: dict[str, Any], w: Where) -> Non
 
 # ====================================================================== the card file
 def _card_path(ref: str, smap: Any) -> Path:
+    """The card file `ref` names: a shipped one's name, or a path; a relative one read from
+    the folder of the file that names it (`smap.real`), never from the current directory."""
     p = Path(ref)
     if p.suffix != ".toml":
         return package_dir("cards") / f"{ref}.toml"
-    if not p.is_absolute() and not exists(p) and getattr(smap, "real", None) is not None:
+    if not p.is_absolute() and getattr(smap, "real", None) is not None:
         return Path(smap.real).parent / p
     return p
 
@@ -229,6 +231,13 @@ def _load_cards(ref: str, smap: Any, errors: list[RulesError],
                        if game_of(p) == GAME)
         errors.append(RulesError(f"unknown card file {ref!r}{closest(ref, known)}; Art of "
                                  "War's: " + ", ".join(known), smap.locate(("cards",)), "cards"))
+        return None
+    why = unreadable(path)
+    if why is not None:  # told at the `cards` that names it, not as the file's own error
+        relative = Path(ref).suffix == ".toml" and not Path(ref).is_absolute()
+        note = " (a path is read relative to the file that names it)" if relative else ""
+        errors.append(RulesError(f"{why}: {shorten(str(path))}{note}", smap.locate(("cards",)),
+                                 "cards"))
         return None
     try:
         layer = _layer(path, "a card file")

@@ -13,7 +13,7 @@ from typing import Any
 from ...dsl.compiler import Compiler
 from .. import schema
 from ..errors import RulesError, closest
-from ..files import WATCHERS, exists, sha256, shorten, unreadable, watched
+from ..files import WATCHERS, sha256, shorten, unreadable, watched
 from ..sources import SourceMap, game_of, package_dir, path_text, read_toml, shipped_label
 from .rules import Card
 from .schema import CardFile, CardSpec
@@ -62,9 +62,10 @@ def load_cards(ref: str, smap: Any, comp: Compiler, resources: tuple[str, ...],
 
 
 def card_file(ref: str, real: Path | None) -> tuple[Path, str | None]:
-    """The card file `ref` names (a path relative to `real`, the file that names it, when
-    not found as given), and why it cannot be read: an unknown shipped name (the nearest
-    and every shipped one told), or the path looked at; None when it can."""
+    """The card file `ref` names (a relative path read from the folder of `real`, the file
+    that names it, never from the current directory; from there only when no file names
+    it: `real` None), and why it cannot be read: an unknown shipped name (the nearest and
+    every shipped one told), or the path looked at; None when it can."""
     p = Path(ref)
     if p.suffix != ".toml":
         p = package_dir("cards") / f"{ref}.toml"
@@ -74,7 +75,7 @@ def card_file(ref: str, real: Path | None) -> tuple[Path, str | None]:
         return p, (f"unknown card file {shorten(ref)!r}{closest(ref[:100], known)}; shipped "
                    "card files: " + ", ".join(known) + " (or a path ending in .toml)")
     note = ""
-    if not p.is_absolute() and not exists(p) and real is not None:
+    if not p.is_absolute() and real is not None:
         p, note = real.parent / p, " (a path is read relative to the file that names it)"
     why = unreadable(p)
     return p, None if why is None else f"{why}: {shorten(str(p))}{note}"

@@ -22,6 +22,7 @@ from ..errors import Location, RulesError, RulesErrors, closest
 from ..files import exists, shorten, unreadable
 from ..sources import (
     Layer,
+    SourceMap,
     game_of,
     is_name,
     layered,
@@ -49,12 +50,14 @@ def shipped_variants() -> list[str]:
 
 # ====================================================================== merging
 def _resolve(ref: str, relative_to: Path | None) -> Path:
+    """The file `ref` names: a shipped mission's name, or a path; a relative one read from
+    the folder of `relative_to`, the file whose `extends` names it, and never from the
+    current directory (where the command is run is no part of the rules); from the current
+    directory only when no file names it (the mission given by the caller)."""
     p = Path(ref)
     if p.suffix == ".toml" or "/" in ref or "\\" in ref:
-        if not p.is_absolute() and relative_to is not None and not exists(p):
-            cand = relative_to.parent / p
-            if exists(cand):
-                return cand
+        if not p.is_absolute() and relative_to is not None:
+            return relative_to.parent / p
         return p
     return package_dir("missions") / f"{ref}.toml"
 
@@ -102,7 +105,7 @@ def _found(ref: str | Path, by: Layer | None, base: Path | None) -> Path:
                          + closest(str(ref)[:100], shipped_missions())
                          + "; shipped missions: " + ", ".join(shipped_missions()), where, key)
     if by is not None:
-        _refuse_unreadable(path, by)
+        _refuse_unreadable(path, by, not is_name(ref) and not Path(ref).is_absolute())
     _refuse_other_game(path, by)
     return path
 
@@ -120,15 +123,13 @@ def _refuse_other_game(path: Path, by: Layer | None) -> None:
                      f"Project: play it with --game {other}", Location(label(path)))
 
 
-def _refuse_unreadable(path: Path, by: Layer) -> None:
+def _refuse_unreadable(path: Path, by: Layer, relative: bool) -> None:
     """No file to read where `by`'s `extends` leads: told there, with the path looked at (a
-    relative one beside `by`, as `_resolve` looks for it)."""
+    `relative` one beside `by`, as `_resolve` found it, and said so)."""
     why = unreadable(path)
     if why is None:
         return
-    note = ""
-    if not path.is_absolute() and not exists(path):
-        path, note = by.path.parent / path, " (a path is read relative to the file that names it)"
+    note = " (a path is read relative to the file that names it)" if relative else ""
     raise RulesError(f"{why}: {shorten(str(path))}{note}", by.smap.locate(("extends",)),
                      "extends")
 
@@ -228,11 +229,13 @@ def _compile(mission: str | Path, variants: tuple[str | Path, ...], cards: str |
         _refuse_mission_keys(layer, mission)
         layers.append(layer)
     merged, w = layered(layers, accumulate=("hooks",))  # a variant's hooks add to the board's
-    if cards is not None:  # given, not named by a file: told by its own name
+    if cards is not None:  # given, not named by a file: told by its own name, read as given
         why = card_file(cards, None)[1]
         if why is not None:
             raise RulesError(why)
         merged["cards"] = cards
+        # Not the file that set the mission's own `cards`: a relative path stays the caller's.
+        w.owner = {**w.owner, ("cards",): SourceMap(shorten(cards), "")}
     rules = build(merged, w)
     w.raise_errors()
     assert rules is not None

@@ -227,7 +227,8 @@ class MissionSpec:
     about: str = param("one line about the file", default="")
     extends: str | None = param("the mission this file builds on: a shipped name or a path "
                                 "relative to this file", default=None)
-    cards: str = param("the card file: a shipped name or a path", default="")
+    cards: str = param("the card file: a shipped name or a path relative to this file",
+                       default="")
     symbols: tuple[Name, ...] = param("the artwork symbols", factory=tuple)
     components: Components | None = param("the [components] table, below", default=None)
     difficulty: dict[Word, int] = param("health tokens per player at set-up, by difficulty",
