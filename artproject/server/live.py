@@ -93,7 +93,8 @@ def last_seen(live: Live, seat: int) -> dict[str, str] | None:
 
 class Live:
     """A game being served: its state (the server's alone), seats, connections, the ids of
-    the moves applied, and a lock that keeps its moves in order."""
+    the moves applied, and a lock that keeps its moves, joins and leaves in order (each
+    checked, stored and applied while it holds it)."""
 
     def __init__(self, gid: str, state: Machine, name: str, seats: list[Seat], bot_seed: int,
                  status: str, created: str, options: dict[str, Any]) -> None:
