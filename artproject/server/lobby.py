@@ -7,8 +7,9 @@ it, with the client's id, so a resend is applied once; a move that cannot be sto
 applied. A move is made on a copy of the game, which becomes the game once it is stored: no
 one (a welcome, the lobby, the replay viewer) sees a move that is not stored. A game's moves,
 joins and leaves hold its lock from their checks until they are applied, so each is checked
-against the game as the one before it left it and applied in the order they are stored.
-A game being served and its pieces (seats, connections, refusals) are live.py's.
+against the game as the one before it left it and applied in the order they are stored: a
+move of a seat given up while it waited is refused, never applied under the seat's next
+holder. A game being served and its pieces (seats, connections, refusals) are live.py's.
 """
 
 from __future__ import annotations
@@ -182,7 +183,7 @@ class Lobby:
 
     async def leave(self, live: Live, token: Any) -> Seat:
         """Give up `token`'s seat, after the move being stored (its ack goes out before the
-        seat's connections close)."""
+        seat's connections close); the seat's moves waiting behind it are refused."""
         async with live.lock:
             seat = self.seat_of_token(live, token)
             if seat is None:
@@ -206,13 +207,17 @@ class Lobby:
     # ================================================================ moves
     async def move(self, live: Live, seat: int, text: str, client: str | None,
                    version: int | None, stored: Callable[[int], None] | None = None,
-                   ) -> tuple[int, bool]:
+                   holder: int | None = None) -> tuple[int, bool]:
         """Apply `seat`'s move (stored, then announced): (the version it made, whether it was
         a resend already applied); Refused with the reason, the game unchanged. `stored(n)`
-        is called once it is stored, before it is announced. A client's ids are its seat
-        holder's: the next person to take the seat starts afresh."""
+        is called once it is stored, before it is announced. A person's move is its seat
+        `holder`'s (whom its connection said hello as): refused `left` unless that one holds
+        the seat still. A client's ids are its seat holder's: the next starts afresh."""
         async with live.lock:
-            key = _client_key(live, seat, client)
+            if holder is not None and not _holds(live, seat, holder):
+                raise Refused("left", "this connection's seat was given up (left) before "
+                              "the move could be applied, so it was not", 409)
+            key = _client_key(live, seat, client, holder)
             if key is not None and key in live.clients:
                 return live.clients[key], True
             self._may_move(live, seat)
@@ -416,12 +421,20 @@ class Lobby:
         self.pool.shutdown(wait=False, cancel_futures=True)
 
 
-def _client_key(live: Live, seat: int, client: str | None) -> tuple[int, int, str] | None:
+def _holds(live: Live, seat: int, holder: int) -> bool:
+    """Whether the seat's `holder`-th holder holds it still (has not left it)."""
+    return (0 <= seat < len(live.seats) and live.seats[seat].token is not None
+            and live.seats[seat].holder == holder)
+
+
+def _client_key(live: Live, seat: int, client: str | None, holder: int | None,
+                ) -> tuple[int, int, str] | None:
     """A move id's key among the game's applied moves: the seat, its holder (the count of
-    those who have joined it), the id; None without an id or a seat."""
+    those who have joined it: `holder`, else the present one), the id; None without an id or
+    a seat."""
     if client is None or not 0 <= seat < len(live.seats):
         return None
-    return seat, live.seats[seat].holder, client
+    return seat, live.seats[seat].holder if holder is None else holder, client
 
 
 def _rebuilt(gid: str, game: str, save: dict[str, Any], start: str,
