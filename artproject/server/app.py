@@ -253,7 +253,7 @@ class Session:
                 await self.error("bad-token", "that token holds no seat of this game")
                 await self.ws.close(4401)
                 return False
-            self.conn = Conn(seat.index)
+            self.conn = Conn(seat.index, seat.holder)
             seat.conns.add(self.conn)
             self.lobby.seats_changed(live)
         self.conn.put(self.lobby.welcome(live, self.conn))
@@ -340,7 +340,8 @@ class Session:
         def ack(n: int) -> None:  # stored: the ack goes before anyone hears of the move
             conn.put({"type": "ack", "id": cid, "version": n, "duplicate": False})
         try:
-            n, again = await self.lobby.move(self.live, conn.seat, action, cid, version, ack)
+            n, again = await self.lobby.move(self.live, conn.seat, action, cid, version, ack,
+                                             conn.holder)
         except Refused as err:
             await self.error(err.code, err.message, cid)
             return

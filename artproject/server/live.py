@@ -37,11 +37,12 @@ def now_text() -> str:
 
 
 class Conn:
-    """One WebSocket connection's place in a game: its seat (NOBODY: a spectator), the events
-    it has been sent, and its queue of frames (sent in order by its own task)."""
+    """One WebSocket connection's place in a game: its seat (NOBODY: a spectator) and the
+    seat's holder it said hello as (its moves are that holder's; None: a spectator), the
+    events it has been sent, and its queue of frames (sent in order by its own task)."""
 
-    def __init__(self, seat: int) -> None:
-        self.seat = seat
+    def __init__(self, seat: int, holder: int | None = None) -> None:
+        self.seat, self.holder = seat, holder
         self.sent: Seen = (0, 0, 0)  # its place in the seat's events (frames.frame)
         self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         self.closed = False
@@ -93,7 +94,8 @@ def last_seen(live: Live, seat: int) -> dict[str, str] | None:
 
 class Live:
     """A game being served: its state (the server's alone), seats, connections, the ids of
-    the moves applied, and a lock that keeps its moves in order."""
+    the moves applied, and a lock that keeps its moves, joins and leaves in order (each
+    checked, stored and applied while it holds it)."""
 
     def __init__(self, gid: str, state: Machine, name: str, seats: list[Seat], bot_seed: int,
                  status: str, created: str, options: dict[str, Any]) -> None:

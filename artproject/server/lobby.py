@@ -5,8 +5,11 @@ The server holds each game's whole state; a connection is told of it only throug
 `frames.frame`. Every accepted move is committed to the database before anyone hears of
 it, with the client's id, so a resend is applied once; a move that cannot be stored is not
 applied. A move is made on a copy of the game, which becomes the game once it is stored: no
-one (a welcome, the lobby, the replay viewer) sees a move that is not stored. A game being
-served and its pieces (seats, connections, refusals) are live.py's.
+one (a welcome, the lobby, the replay viewer) sees a move that is not stored. A game's moves,
+joins and leaves hold its lock from their checks until they are applied, so each is checked
+against the game as the one before it left it and applied in the order they are stored: a
+move of a seat given up while it waited is refused, never applied under the seat's next
+holder. A game being served and its pieces (seats, connections, refusals) are live.py's.
 """
 
 from __future__ import annotations
@@ -118,46 +121,54 @@ class Lobby:
         return live
 
     async def join(self, live: Live, body: dict[str, Any]) -> tuple[Seat, str]:
-        if live.state.outcome is not None:
-            raise Refused("game-over", "the game is over", 409)
         name = body.get("name", "")
         if not isinstance(name, str) or len(name) > NAME_LIMIT:
             raise Refused("bad-message", f"name must be text of at most {NAME_LIMIT} characters")
-        want = body.get("seat")
+        async with live.lock:  # after the move, join or leave being stored: the game it made
+            seat = self._joinable(live, body.get("seat"))
+            token = secrets.token_urlsafe(24)
+            hashed = token_hash(token)
+            starts = live.status == "waiting" and len(live.open_seats()) == 1
+            ops: list[Op] = [("UPDATE seats SET token = ?, name = ?, holder = ? WHERE game = ? "
+                              "AND seat = ?", (hashed, name, seat.holder + 1, live.id,
+                                               seat.index))]
+            if starts:
+                ops.append(("UPDATE games SET status = 'playing' WHERE id = ?", (live.id,)))
+            seat.claimed = True  # while it is stored the lobby lists it as no one's to take
+            try:
+                await self._write(ops, "the seat could not be stored")
+            finally:
+                seat.claimed = False
+            seat.token, seat.name, seat.holder = hashed, name, seat.holder + 1
+            if starts:
+                live.status = "playing"
+                self.announce(live)
+            self.seats_changed(live)
+        if starts:
+            self.poke(live)
+        return seat, token
+
+    @staticmethod
+    def _joinable(live: Live, want: Any) -> Seat:
+        """The seat a join asks for (`want`, or the first open one), if it may be taken now;
+        Refused saying why not."""
+        if live.state.outcome is not None:
+            raise Refused("game-over", "the game is over", 409)
         if want is None:
             free = live.open_seats()
             if not free:
                 raise Refused("seat-taken", "no open seat in this game", 409)
-            seat = free[0]
-        else:
-            index = P.index(want) if want in P[: len(live.seats)] else -1
-            if index < 0:
-                raise Refused("no-such-seat", f"seat must be one of "
-                              f"{', '.join(P[: len(live.seats)])}", 404)
-            seat = live.seats[index]
-            if seat.kind != "person":
-                raise Refused("not-a-person-seat", f"{want} is a bot's seat", 409)
-            if seat.token is not None or seat.claimed:
-                raise Refused("seat-taken", f"{want} is taken", 409)
-        token = secrets.token_urlsafe(24)
-        hashed = token_hash(token)
-        starts = live.status == "waiting" and len(live.open_seats()) == 1
-        ops: list[Op] = [("UPDATE seats SET token = ?, name = ?, holder = ? WHERE game = ? "
-                          "AND seat = ?", (hashed, name, seat.holder + 1, live.id, seat.index))]
-        if starts:
-            ops.append(("UPDATE games SET status = 'playing' WHERE id = ?", (live.id,)))
-        seat.claimed = True  # while it is stored no one else takes it; shown once stored
-        try:
-            await self._write(ops, "the seat could not be stored")
-        finally:
-            seat.claimed = False
-        seat.token, seat.name, seat.holder = hashed, name, seat.holder + 1
-        if starts:
-            live.status = "playing"
-            self.announce(live)
-            self.poke(live)
-        self.seats_changed(live)
-        return seat, token
+            return free[0]
+        index = P.index(want) if want in P[: len(live.seats)] else -1
+        if index < 0:
+            raise Refused("no-such-seat", f"seat must be one of "
+                          f"{', '.join(P[: len(live.seats)])}", 404)
+        seat = live.seats[index]
+        if seat.kind != "person":
+            raise Refused("not-a-person-seat", f"{want} is a bot's seat", 409)
+        if seat.token is not None or seat.claimed:
+            raise Refused("seat-taken", f"{want} is taken", 409)
+        return seat
 
     def seat_of_token(self, live: Live, token: Any) -> Seat | None:
         """The seat a token holds, compared in constant time with every seat's."""
@@ -171,15 +182,18 @@ class Lobby:
         return found
 
     async def leave(self, live: Live, token: Any) -> Seat:
-        seat = self.seat_of_token(live, token)
-        if seat is None:
-            raise Refused("bad-token", "that token holds no seat of this game", 403)
-        await self._write([("UPDATE seats SET token = NULL WHERE game = ? AND seat = ?",
-                            (live.id, seat.index))], "the seat could not be given up")
-        seat.token = None
-        for c in list(seat.conns):
-            c.close(1001)
-        self.seats_changed(live)
+        """Give up `token`'s seat, after the move being stored (its ack goes out before the
+        seat's connections close); the seat's moves waiting behind it are refused."""
+        async with live.lock:
+            seat = self.seat_of_token(live, token)
+            if seat is None:
+                raise Refused("bad-token", "that token holds no seat of this game", 403)
+            await self._write([("UPDATE seats SET token = NULL WHERE game = ? AND seat = ?",
+                                (live.id, seat.index))], "the seat could not be given up")
+            seat.token = None
+            for c in list(seat.conns):
+                c.close(1001)
+            self.seats_changed(live)
         return seat
 
     async def _write(self, ops: list[Op], what: str) -> None:
@@ -193,13 +207,17 @@ class Lobby:
     # ================================================================ moves
     async def move(self, live: Live, seat: int, text: str, client: str | None,
                    version: int | None, stored: Callable[[int], None] | None = None,
-                   ) -> tuple[int, bool]:
+                   holder: int | None = None) -> tuple[int, bool]:
         """Apply `seat`'s move (stored, then announced): (the version it made, whether it was
         a resend already applied); Refused with the reason, the game unchanged. `stored(n)`
-        is called once it is stored, before it is announced. A client's ids are its seat
-        holder's: the next person to take the seat starts afresh."""
+        is called once it is stored, before it is announced. A person's move is its seat
+        `holder`'s (whom its connection said hello as): refused `left` unless that one holds
+        the seat still. A client's ids are its seat holder's: the next starts afresh."""
         async with live.lock:
-            key = _client_key(live, seat, client)
+            if holder is not None and not _holds(live, seat, holder):
+                raise Refused("left", "this connection's seat was given up (left) before "
+                              "the move could be applied, so it was not", 409)
+            key = _client_key(live, seat, client, holder)
             if key is not None and key in live.clients:
                 return live.clients[key], True
             self._may_move(live, seat)
@@ -403,12 +421,20 @@ class Lobby:
         self.pool.shutdown(wait=False, cancel_futures=True)
 
 
-def _client_key(live: Live, seat: int, client: str | None) -> tuple[int, int, str] | None:
+def _holds(live: Live, seat: int, holder: int) -> bool:
+    """Whether the seat's `holder`-th holder holds it still (has not left it)."""
+    return (0 <= seat < len(live.seats) and live.seats[seat].token is not None
+            and live.seats[seat].holder == holder)
+
+
+def _client_key(live: Live, seat: int, client: str | None, holder: int | None,
+                ) -> tuple[int, int, str] | None:
     """A move id's key among the game's applied moves: the seat, its holder (the count of
-    those who have joined it), the id; None without an id or a seat."""
+    those who have joined it: `holder`, else the present one), the id; None without an id or
+    a seat."""
     if client is None or not 0 <= seat < len(live.seats):
         return None
-    return seat, live.seats[seat].holder, client
+    return seat, live.seats[seat].holder if holder is None else holder, client
 
 
 def _rebuilt(gid: str, game: str, save: dict[str, Any], start: str,
