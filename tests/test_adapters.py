@@ -8,7 +8,9 @@ Needs the `ai` extra (CI installs it through `dev`)."""
 from __future__ import annotations
 
 import contextlib
+import copy
 import io
+import pickle
 import random
 import warnings
 
@@ -294,6 +296,79 @@ def test_gymnasium_random_agents_in_every_seat_finish_their_episodes() -> None:
                     obs, _, term, trunc, _ = e.step(e.action_space.sample())
                     if term or trunc:
                         break
+
+
+def test_gymnasium_spaces_and_environments_pickle_and_copy() -> None:
+    """The issue: the action space held the environment's bound `action_masks` and the
+    environment a closure and buffers of memoryviews, so neither pickled (nor could
+    Gymnasium's AsyncVectorEnv send the spaces to its workers). A space comes back equal,
+    without the environment (it samples among every id); the environment (wrapped or not,
+    pickled or deep-copied) comes back made anew from its arguments, as EzPickle makes
+    Gymnasium's own, and plays as the original from the same seed."""
+    made = gymnasium.make("artproject/ArtOfWar-v0", players=3, seats="players", seat=1,
+                          others="random", reward="shaped", max_decisions=300)
+    obs, _ = made.reset(seed=4)
+    legal = set(np.flatnonzero(obs["action_mask"]).tolist())
+    for space in (pickle.loads(pickle.dumps(made.action_space)),
+                  copy.deepcopy(made.action_space)):
+        assert isinstance(space, gym_adapter.LegalDiscrete) and space == made.action_space
+        space.seed(0)
+        drawn = {int(space.sample()) for _ in range(200)}
+        assert drawn - legal and drawn <= set(range(int(space.n)))  # every id: no env
+    assert all(int(made.action_space.sample()) in legal for _ in range(50))  # (still its)
+    assert pickle.loads(pickle.dumps(made.observation_space)) == made.observation_space
+    for other in (pickle.loads(pickle.dumps(made)), pickle.loads(pickle.dumps(made.unwrapped)),
+                  copy.deepcopy(made.unwrapped)):
+        raw = other.unwrapped
+        assert raw is not made.unwrapped and (raw.game, raw.seat, raw.others_name) == (
+            "art-of-war", 1, "random")
+        assert (raw.seated.num_seats(), raw.shaped, raw.max_decisions) == (3, True, 300)
+        with pytest.raises(gymnasium.error.ResetNeeded):  # (made anew: not reset)
+            raw.step(0)
+        theirs, _ = other.reset(seed=4)
+        ours, _ = made.reset(seed=4)
+        for _ in range(5):
+            assert all((theirs[k] == ours[k]).all() for k in ours)
+            i = int(np.flatnonzero(ours["action_mask"])[0])
+            theirs, *_ = other.step(i)
+            ours, *_ = made.step(i)
+
+
+@pytest.mark.parametrize("game", ["art-of-war", "art-project"])
+def test_gymnasium_async_vector_env(game: str) -> None:
+    """The issue: `make_vec(..., vectorization_mode="async")` failed pickling the action
+    space it sends its workers. Two workers: a reset, a few steps of legal ids, closed."""
+    vec = gymnasium.make_vec(gym_adapter.env_id(game), num_envs=2,
+                             vectorization_mode="async")
+    try:
+        obs, _ = vec.reset(seed=1)
+        for _ in range(3):
+            masks = obs["action_mask"]
+            assert masks.shape == (2, vec.single_action_space.n)
+            obs, reward, *_ = vec.step(np.array(
+                [int(np.flatnonzero(m)[0]) if m.any() else 0 for m in masks]))
+            assert reward.shape == (2,)
+    finally:
+        vec.close()
+
+
+def test_pettingzoo_environments_pickle_and_copy() -> None:
+    """raw_env and env() pickle and deep-copy as PettingZoo's own (EzPickle: made anew
+    from their arguments), and play as the original from the same seed."""
+    for made in (raw_env(game="art-of-war", players=3, reward="shaped"),
+                 env(game="art-project", players=2, seats="players")):
+        made.reset(seed=2)
+        for other in (pickle.loads(pickle.dumps(made)), copy.deepcopy(made)):
+            assert other.unwrapped is not made.unwrapped
+            assert other.possible_agents == made.possible_agents
+            for e in (other, made):
+                e.reset(seed=2)
+            for _ in range(5):
+                ours, theirs = made.last()[0], other.last()[0]
+                assert all((theirs[k] == ours[k]).all() for k in ours)
+                i = int(np.flatnonzero(ours["action_mask"])[0])
+                made.step(i)
+                other.step(i)
 
 
 # ====================================================================== both games, every adapter

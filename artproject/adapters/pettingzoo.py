@@ -21,6 +21,8 @@ dicts while it is unchanged, as PettingZoo's own games keep theirs). A game cut 
 its maximum length is truncated. `state()` is the whole game (every seat's observation
 tensor, `state_space`), for a centralized critic. `render_mode` "ansi" returns the game
 as text, "human" prints it, "rgb_array" returns its picture (the `render` extra: docs/ai.md).
+A pickle or deep copy keeps the constructor's arguments (EzPickle): the environment made
+anew, to be reset.
 
 `env()` wraps the raw environment as PettingZoo's classic games are: an illegal id ends the
 game with the agent who chose it losing (with PettingZoo's warning), an id out of range is
