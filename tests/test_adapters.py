@@ -371,6 +371,43 @@ def test_pettingzoo_environments_pickle_and_copy() -> None:
                 other.step(i)
 
 
+def test_human_mode_prints_at_reset_and_after_each_step() -> None:
+    """Gymnasium's and PettingZoo's contract for "human": the game shown at `reset` and
+    after every `step` without `render()` being asked (the text "ansi" returns, printed);
+    `render()` prints it again and returns None."""
+    def printed(call: object) -> tuple[object, str]:
+        with contextlib.redirect_stdout(io.StringIO()) as out:
+            got = call()  # type: ignore[operator]
+        return got, out.getvalue()
+
+    shown = gym_adapter.KernelEnv(game="art-of-war", players=2, render_mode="human")
+    told = gym_adapter.KernelEnv(game="art-of-war", players=2, render_mode="ansi")
+    (obs, _), out = printed(lambda: shown.reset(seed=1))
+    told.reset(seed=1)
+    assert out == f"{told.render()}\n"
+    for _ in range(4):
+        i = int(np.flatnonzero(obs["action_mask"])[0])
+        (obs, *_), out = printed(lambda: shown.step(i))  # noqa: B023 (called at once)
+        told.step(i)
+        assert out == f"{told.render()}\n"
+    assert printed(shown.render) == (None, f"{told.render()}\n")
+
+    p_shown = raw_env(game="art-of-war", players=2, render_mode="human")
+    p_told = raw_env(game="art-of-war", players=2, render_mode="ansi")
+    _, out = printed(lambda: p_shown.reset(seed=1))
+    p_told.reset(seed=1)
+    assert out == f"{p_told.render()}\n"
+    for _ in range(4):
+        i = int(np.flatnonzero(p_shown.last()[0]["action_mask"])[0])
+        _, out = printed(lambda: p_shown.step(i))  # noqa: B023 (called at once)
+        p_told.step(i)
+        assert out == f"{p_told.render()}\n"
+    assert printed(p_shown.render) == (None, f"{p_told.render()}\n")
+    with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
+        warnings.simplefilter("ignore")
+        check_env(gymnasium.make("artproject/ArtOfWar-v0", render_mode="human").unwrapped)
+
+
 # ====================================================================== both games, every adapter
 BOTH = [("art-project", {"players": 2, "seats": "players"}), ("art-project", {"players": 3}),
         ("art-of-war", {"players": 2}), ("art-of-war", {"players": 4})]

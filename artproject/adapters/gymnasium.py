@@ -19,7 +19,8 @@ give it too). The reward (`reward="terminal"`, the default) is the seat's return
 end (+1 won, -1 lost), 0 before; with `reward="shaped"` it is the change in the seat's
 shaped score over the step (the others' decisions included), counted from 0 at the start,
 so an episode's rewards still sum to its return. `info["shaped"]` is the shaped score.
-`render_mode` "ansi" returns the game as text, "human" prints it, "rgb_array" returns its
+`render_mode` "ansi" returns the game as text, "human" prints it at every reset and step
+(Gymnasium's contract: shown without `render()` being called), "rgb_array" returns its
 picture (the `render` extra: docs/ai.md). `action_space.sample()` draws among the legal
 ids (a pickled or copied space, which has no environment, among all). Chance is drawn
 inside from the seed `reset` is given; a game the other seats end before the agent's first
@@ -121,6 +122,7 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64], EzPickle):
         self.illegal = illegal
         self.game, self.options, self.max_decisions = game, dict(options), max_decisions
         self.render_mode, self.seat, self.others_name = render_mode, seat, others
+        self._human = render_mode == "human"  # (rendered at each reset and step)
         try:
             self._starter = Starter(game, options, "sample", max_decisions)  # (checked once)
             self.seated: Seated = self._starter.new(0)
@@ -197,6 +199,8 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64], EzPickle):
         if self.shaped:
             self._potential = Potential(self.seated.num_seats())
         obs = self._obs()
+        if self._human:
+            self.render()
         return obs, self._info(obs)
 
     def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
@@ -214,6 +218,8 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64], EzPickle):
                 raise error.InvalidAction(why)
             gym.logger.warn(f"{why}: the episode ends as lost")
             self._over = True
+            if self._human:
+                self.render()
             lost = -1.0 - (self._potential.paid[self.seat] if self.shaped else 0.0)
             return self._obs(), lost, True, False, {**self._info(), "illegal": why}
         s.apply(i, r)
@@ -226,6 +232,8 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64], EzPickle):
             reward = float(ended[self.seat]) if ended is not None else 0.0
         cut = done and s.truncated()  # (cut at the maximum length: it is over)
         obs = self._obs()
+        if self._human:
+            self.render()
         return obs, reward, done and not cut, cut, self._info(obs, ended)
 
     def render(self) -> str | np.ndarray[Any, np.dtype[np.uint8]] | None:
