@@ -12,6 +12,7 @@ import copy
 import io
 import pickle
 import random
+import re
 import warnings
 
 import gymnasium
@@ -406,6 +407,62 @@ def test_human_mode_prints_at_reset_and_after_each_step() -> None:
     with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
         warnings.simplefilter("ignore")
         check_env(gymnasium.make("artproject/ArtOfWar-v0", render_mode="human").unwrapped)
+
+
+@pytest.mark.parametrize(("kwargs", "match"), [
+    ({"max_decisions": "x"}, "max_decisions must be a whole number, not 'x'"),
+    ({"max_decisions": 2.5}, "max_decisions must be a whole number, not 2.5"),
+    ({"max_decisions": True}, "max_decisions must be a whole number, not True"),
+    ({"max_decisions": 0}, "max_decisions must be at least 1, not 0"),
+    ({"max_decisions": -3}, "max_decisions must be at least 1, not -3"),
+    ({"players": True}, "parameter 'players' must be a whole number, not True"),
+    ({"players": 3.0}, "parameter 'players' must be a whole number, not 3.0"),
+    ({"players": "3"}, "parameter 'players' must be a whole number, not '3'"),
+    ({"seats": 2}, "seats must be one of players for the art-of-war game, not 2"),
+    ({"seats": "team"}, "seats must be one of players for the art-of-war game, not 'team'"),
+    ({"reward": 1}, "parameter 'reward' must be one of terminal, shaped, not 1"),
+    ({"variants": ["duel"]}, "parameter 'variants' must be text"),
+    ({"render_mode": 1}, "render_mode must be None or one of"),
+    ({"render_mode": "screen"}, "render_mode must be None or one of"),
+    ({"rules": 3}, "parameter 'rules' must be a name, a file or rules loaded, not 3"),
+    ({"game": 3}, "game must be a game's name, not 3"),
+])
+@pytest.mark.parametrize("adapter", ["gymnasium", "pettingzoo"])
+def test_bad_parameters_are_clear_errors(adapter: str, kwargs: dict[str, object],
+                                         match: str) -> None:
+    """The issue: a parameter of the wrong kind met a bare TypeError deep inside (or was
+    taken: a bool as a number); each is a ValueError naming it and what was expected."""
+    make = gym_adapter.KernelEnv if adapter == "gymnasium" else raw_env
+    with pytest.raises(ValueError, match=re.escape(match)):
+        make(**{"game": "art-of-war", **kwargs})
+
+
+def test_the_adapters_own_bad_parameters_are_clear_errors() -> None:
+    """Gymnasium's seat, others and illegal; The A.R.T. Project's own options."""
+    cases = [(gym_adapter.KernelEnv, {"seat": "1"}, "seat must be a whole number, not '1'"),
+             (gym_adapter.KernelEnv, {"seat": True}, "seat must be a whole number, not True"),
+             (gym_adapter.KernelEnv, {"seat": 1.0}, "seat must be a whole number, not 1.0"),
+             (gym_adapter.KernelEnv, {"seat": -1}, "seat must be from 0 to 1, not -1"),
+             (gym_adapter.KernelEnv, {"others": 3}, "others must be the name of a policy"),
+             (gym_adapter.KernelEnv, {"illegal": 3}, "illegal must be 'lose' or 'raise'"),
+             (raw_env, {"game": "art-project", "mission": 3},
+              "parameter 'mission' must be a name, a file or rules loaded, not 3"),
+             (raw_env, {"game": "art-project", "difficulty": 3},
+              "parameter 'difficulty' must be text, not 3")]
+    for make, kwargs, match in cases:
+        with pytest.raises(ValueError, match=re.escape(match)):
+            make(**{"game": "art-of-war", "seats": "players", **kwargs})
+
+
+def test_numpy_integers_are_whole_numbers() -> None:
+    """The issue: `players=np.int64(3)` was refused as "not a whole number"; numpy's
+    integers are taken as the ints they are, everywhere a whole number is asked."""
+    p = raw_env(game="art-of-war", players=np.int64(3), max_decisions=np.int32(50))
+    assert p.possible_agents == ["player_0", "player_1", "player_2"]
+    g = gym_adapter.KernelEnv(game="art-of-war", players=np.int16(3), seat=np.int64(2))
+    assert type(g.seat) is int and g.seat == 2 and g.seated.num_seats() == 3
+    obs, _ = g.reset(seed=1)
+    assert obs["action_mask"].any()
 
 
 # ====================================================================== both games, every adapter

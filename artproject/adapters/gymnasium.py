@@ -30,10 +30,12 @@ own actions. A pickle or deep copy of the environment keeps its constructor's ar
 (EzPickle, as Gymnasium's own environments): it is the environment made anew, to be reset;
 so `gymnasium.make_vec(..., vectorization_mode="async")` serves every game.
 
-Bad input: an id out of range raises `gymnasium.error.InvalidAction`, a step after the end
-`gymnasium.error.ResetNeeded`. An id in range but not legal now ends the episode as lost
-(reward -1, `terminated`, `info["illegal"]` saying why, and Gymnasium's logger warns), as
-PettingZoo's classic games do, the game untouched; `illegal="raise"` raises InvalidAction
+Bad input: a parameter of the wrong kind or value is a ValueError naming it (a whole
+number may be numpy's, not a bool); an id out of range raises
+`gymnasium.error.InvalidAction`, a step after the end `gymnasium.error.ResetNeeded`. An id
+in range but not legal now ends the episode as lost (reward -1, `terminated`,
+`info["illegal"]` saying why, and Gymnasium's logger warns), as PettingZoo's classic games
+do, the game untouched; `illegal="raise"` raises InvalidAction
 instead. (Gymnasium's `check_env` steps an action sampled before a reset after it, so an
 environment that raises on an illegal id cannot pass it.)
 """
@@ -65,6 +67,7 @@ from ._common import (
     reward_mode,
     seed_from,
     start,
+    whole,
 )
 
 NAMESPACE: Final = "artproject"
@@ -121,11 +124,12 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64], EzPickle):
             raise ValueError(f"illegal must be 'lose' or 'raise', not {illegal!r}")
         self.illegal = illegal
         self.game, self.options, self.max_decisions = game, dict(options), max_decisions
-        self.render_mode, self.seat, self.others_name = render_mode, seat, others
+        self.render_mode, self.others_name = render_mode, others
         self._human = render_mode == "human"  # (rendered at each reset and step)
         try:
             self._starter = Starter(game, options, "sample", max_decisions)  # (checked once)
             self.seated: Seated = self._starter.new(0)
+            self.seat = seat = whole("seat", seat)
             if not 0 <= seat < self.seated.num_seats():
                 raise GameError(f"seat must be from 0 to {self.seated.num_seats() - 1}, "
                                 f"not {seat}")
@@ -249,6 +253,9 @@ def _policy(game: str, name: str) -> Callable[[int], Any]:
     from ..policies import policies_of, policy_maker
 
     policies = policies_of(game)
+    if not isinstance(name, str):
+        raise GameError(f"others must be the name of a policy for the other seats, not "
+                        f"{name!r}; policies: " + ", ".join(policies))
     if name.split(":")[0] not in policies:
         raise GameError(f"unknown policy {name!r} for the other seats; policies: "
                         + ", ".join(policies))

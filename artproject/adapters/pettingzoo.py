@@ -22,8 +22,9 @@ its maximum length is truncated. `state()` is the whole game (every seat's obser
 tensor, `state_space`), for a centralized critic. `render_mode` "ansi" returns the game
 as text, "human" prints it at every reset and step (as PettingZoo's classic games: without
 `render()` being called; not at a dead step), "rgb_array" returns its picture (the `render`
-extra: docs/ai.md). A pickle or deep copy keeps the constructor's arguments (EzPickle): the
-environment made anew, to be reset.
+extra: docs/ai.md). A parameter of the wrong kind or value is a ValueError naming it. A
+pickle or deep copy keeps the constructor's arguments (EzPickle): the environment made
+anew, to be reset.
 
 `env()` wraps the raw environment as PettingZoo's classic games are: an illegal id ends the
 game with the agent who chose it losing (with PettingZoo's warning), an id out of range is
@@ -146,7 +147,8 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         # the games' seeds' generator: `default_rng(seed)`'s bit generator (`seed_from`)
         self._rng: np.random.PCG64 | np.random.Generator | None = None
         self._seeds: list[int] = []  # its next seeds, drawn ahead (`seeds_from`), last first
-        self.metadata = {**self.metadata, "name": f"artproject_{game.replace('-', '_')}_v0"}
+        name = (game or DEFAULT).replace("-", "_")
+        self.metadata = {**self.metadata, "name": f"artproject_{name}_v0"}
         n = s.num_distinct_actions()
         self.action_spaces = {a: Ids(n) for a in self.possible_agents}
         self.observation_spaces = {a: spaces.Dict({
