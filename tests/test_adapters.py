@@ -8,8 +8,11 @@ Needs the `ai` extra (CI installs it through `dev`)."""
 from __future__ import annotations
 
 import contextlib
+import copy
 import io
+import pickle
 import random
+import re
 import warnings
 
 import gymnasium
@@ -294,6 +297,172 @@ def test_gymnasium_random_agents_in_every_seat_finish_their_episodes() -> None:
                     obs, _, term, trunc, _ = e.step(e.action_space.sample())
                     if term or trunc:
                         break
+
+
+def test_gymnasium_spaces_and_environments_pickle_and_copy() -> None:
+    """The issue: the action space held the environment's bound `action_masks` and the
+    environment a closure and buffers of memoryviews, so neither pickled (nor could
+    Gymnasium's AsyncVectorEnv send the spaces to its workers). A space comes back equal,
+    without the environment (it samples among every id); the environment (wrapped or not,
+    pickled or deep-copied) comes back made anew from its arguments, as EzPickle makes
+    Gymnasium's own, and plays as the original from the same seed."""
+    made = gymnasium.make("artproject/ArtOfWar-v0", players=3, seats="players", seat=1,
+                          others="random", reward="shaped", max_decisions=300)
+    obs, _ = made.reset(seed=4)
+    legal = set(np.flatnonzero(obs["action_mask"]).tolist())
+    for space in (pickle.loads(pickle.dumps(made.action_space)),
+                  copy.deepcopy(made.action_space)):
+        assert isinstance(space, gym_adapter.LegalDiscrete) and space == made.action_space
+        space.seed(0)
+        drawn = {int(space.sample()) for _ in range(200)}
+        assert drawn - legal and drawn <= set(range(int(space.n)))  # every id: no env
+    assert all(int(made.action_space.sample()) in legal for _ in range(50))  # (still its)
+    assert pickle.loads(pickle.dumps(made.observation_space)) == made.observation_space
+    for other in (pickle.loads(pickle.dumps(made)), pickle.loads(pickle.dumps(made.unwrapped)),
+                  copy.deepcopy(made.unwrapped)):
+        raw = other.unwrapped
+        assert raw is not made.unwrapped and (raw.game, raw.seat, raw.others_name) == (
+            "art-of-war", 1, "random")
+        assert (raw.seated.num_seats(), raw.shaped, raw.max_decisions) == (3, True, 300)
+        with pytest.raises(gymnasium.error.ResetNeeded):  # (made anew: not reset)
+            raw.step(0)
+        theirs, _ = other.reset(seed=4)
+        ours, _ = made.reset(seed=4)
+        for _ in range(5):
+            assert all((theirs[k] == ours[k]).all() for k in ours)
+            i = int(np.flatnonzero(ours["action_mask"])[0])
+            theirs, *_ = other.step(i)
+            ours, *_ = made.step(i)
+
+
+@pytest.mark.parametrize("game", ["art-of-war", "art-project"])
+def test_gymnasium_async_vector_env(game: str) -> None:
+    """The issue: `make_vec(..., vectorization_mode="async")` failed pickling the action
+    space it sends its workers. Two workers: a reset, a few steps of legal ids, closed."""
+    vec = gymnasium.make_vec(gym_adapter.env_id(game), num_envs=2,
+                             vectorization_mode="async")
+    try:
+        obs, _ = vec.reset(seed=1)
+        for _ in range(3):
+            masks = obs["action_mask"]
+            assert masks.shape == (2, vec.single_action_space.n)
+            obs, reward, *_ = vec.step(np.array(
+                [int(np.flatnonzero(m)[0]) if m.any() else 0 for m in masks]))
+            assert reward.shape == (2,)
+    finally:
+        vec.close()
+
+
+def test_pettingzoo_environments_pickle_and_copy() -> None:
+    """raw_env and env() pickle and deep-copy as PettingZoo's own (EzPickle: made anew
+    from their arguments), and play as the original from the same seed."""
+    for made in (raw_env(game="art-of-war", players=3, reward="shaped"),
+                 env(game="art-project", players=2, seats="players")):
+        made.reset(seed=2)
+        for other in (pickle.loads(pickle.dumps(made)), copy.deepcopy(made)):
+            assert other.unwrapped is not made.unwrapped
+            assert other.possible_agents == made.possible_agents
+            for e in (other, made):
+                e.reset(seed=2)
+            for _ in range(5):
+                ours, theirs = made.last()[0], other.last()[0]
+                assert all((theirs[k] == ours[k]).all() for k in ours)
+                i = int(np.flatnonzero(ours["action_mask"])[0])
+                made.step(i)
+                other.step(i)
+
+
+def test_human_mode_prints_at_reset_and_after_each_step() -> None:
+    """Gymnasium's and PettingZoo's contract for "human": the game shown at `reset` and
+    after every `step` without `render()` being asked (the text "ansi" returns, printed);
+    `render()` prints it again and returns None."""
+    def printed(call: object) -> tuple[object, str]:
+        with contextlib.redirect_stdout(io.StringIO()) as out:
+            got = call()  # type: ignore[operator]
+        return got, out.getvalue()
+
+    shown = gym_adapter.KernelEnv(game="art-of-war", players=2, render_mode="human")
+    told = gym_adapter.KernelEnv(game="art-of-war", players=2, render_mode="ansi")
+    (obs, _), out = printed(lambda: shown.reset(seed=1))
+    told.reset(seed=1)
+    assert out == f"{told.render()}\n"
+    for _ in range(4):
+        i = int(np.flatnonzero(obs["action_mask"])[0])
+        (obs, *_), out = printed(lambda: shown.step(i))  # noqa: B023 (called at once)
+        told.step(i)
+        assert out == f"{told.render()}\n"
+    assert printed(shown.render) == (None, f"{told.render()}\n")
+
+    p_shown = raw_env(game="art-of-war", players=2, render_mode="human")
+    p_told = raw_env(game="art-of-war", players=2, render_mode="ansi")
+    _, out = printed(lambda: p_shown.reset(seed=1))
+    p_told.reset(seed=1)
+    assert out == f"{p_told.render()}\n"
+    for _ in range(4):
+        i = int(np.flatnonzero(p_shown.last()[0]["action_mask"])[0])
+        _, out = printed(lambda: p_shown.step(i))  # noqa: B023 (called at once)
+        p_told.step(i)
+        assert out == f"{p_told.render()}\n"
+    assert printed(p_shown.render) == (None, f"{p_told.render()}\n")
+    with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
+        warnings.simplefilter("ignore")
+        check_env(gymnasium.make("artproject/ArtOfWar-v0", render_mode="human").unwrapped)
+
+
+@pytest.mark.parametrize(("kwargs", "match"), [
+    ({"max_decisions": "x"}, "max_decisions must be a whole number, not 'x'"),
+    ({"max_decisions": 2.5}, "max_decisions must be a whole number, not 2.5"),
+    ({"max_decisions": True}, "max_decisions must be a whole number, not True"),
+    ({"max_decisions": 0}, "max_decisions must be at least 1, not 0"),
+    ({"max_decisions": -3}, "max_decisions must be at least 1, not -3"),
+    ({"players": True}, "parameter 'players' must be a whole number, not True"),
+    ({"players": 3.0}, "parameter 'players' must be a whole number, not 3.0"),
+    ({"players": "3"}, "parameter 'players' must be a whole number, not '3'"),
+    ({"seats": 2}, "seats must be one of players for the art-of-war game, not 2"),
+    ({"seats": "team"}, "seats must be one of players for the art-of-war game, not 'team'"),
+    ({"reward": 1}, "parameter 'reward' must be one of terminal, shaped, not 1"),
+    ({"variants": ["duel"]}, "parameter 'variants' must be text"),
+    ({"render_mode": 1}, "render_mode must be None or one of"),
+    ({"render_mode": "screen"}, "render_mode must be None or one of"),
+    ({"rules": 3}, "parameter 'rules' must be a name, a file or rules loaded, not 3"),
+    ({"game": 3}, "game must be a game's name, not 3"),
+])
+@pytest.mark.parametrize("adapter", ["gymnasium", "pettingzoo"])
+def test_bad_parameters_are_clear_errors(adapter: str, kwargs: dict[str, object],
+                                         match: str) -> None:
+    """The issue: a parameter of the wrong kind met a bare TypeError deep inside (or was
+    taken: a bool as a number); each is a ValueError naming it and what was expected."""
+    make = gym_adapter.KernelEnv if adapter == "gymnasium" else raw_env
+    with pytest.raises(ValueError, match=re.escape(match)):
+        make(**{"game": "art-of-war", **kwargs})
+
+
+def test_the_adapters_own_bad_parameters_are_clear_errors() -> None:
+    """Gymnasium's seat, others and illegal; The A.R.T. Project's own options."""
+    cases = [(gym_adapter.KernelEnv, {"seat": "1"}, "seat must be a whole number, not '1'"),
+             (gym_adapter.KernelEnv, {"seat": True}, "seat must be a whole number, not True"),
+             (gym_adapter.KernelEnv, {"seat": 1.0}, "seat must be a whole number, not 1.0"),
+             (gym_adapter.KernelEnv, {"seat": -1}, "seat must be from 0 to 1, not -1"),
+             (gym_adapter.KernelEnv, {"others": 3}, "others must be the name of a policy"),
+             (gym_adapter.KernelEnv, {"illegal": 3}, "illegal must be 'lose' or 'raise'"),
+             (raw_env, {"game": "art-project", "mission": 3},
+              "parameter 'mission' must be a name, a file or rules loaded, not 3"),
+             (raw_env, {"game": "art-project", "difficulty": 3},
+              "parameter 'difficulty' must be text, not 3")]
+    for make, kwargs, match in cases:
+        with pytest.raises(ValueError, match=re.escape(match)):
+            make(**{"game": "art-of-war", "seats": "players", **kwargs})
+
+
+def test_numpy_integers_are_whole_numbers() -> None:
+    """The issue: `players=np.int64(3)` was refused as "not a whole number"; numpy's
+    integers are taken as the ints they are, everywhere a whole number is asked."""
+    p = raw_env(game="art-of-war", players=np.int64(3), max_decisions=np.int32(50))
+    assert p.possible_agents == ["player_0", "player_1", "player_2"]
+    g = gym_adapter.KernelEnv(game="art-of-war", players=np.int16(3), seat=np.int64(2))
+    assert type(g.seat) is int and g.seat == 2 and g.seated.num_seats() == 3
+    obs, _ = g.reset(seed=1)
+    assert obs["action_mask"].any()
 
 
 # ====================================================================== both games, every adapter

@@ -3,6 +3,8 @@ parameters (the game's own `OPTIONS` and `seats`), and a seat's view as numpy ar
 
 from __future__ import annotations
 
+import contextlib
+import operator
 import struct
 import sys
 from collections.abc import Callable, Mapping
@@ -12,7 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..core.errors import ArtError, GameError, closest
-from ..core.games import game_class, game_tools
+from ..core.games import DEFAULT, game_class, game_tools
 from ..core.seats import Seated
 from ..core.tensors import Layout, layout
 
@@ -88,6 +90,8 @@ class Starter:
 
     def __init__(self, game: str, options: Mapping[str, Any], chance: str = "explicit",
                  max_decisions: int | None = None) -> None:
+        if game is not None and not isinstance(game, str):
+            raise GameError(f"game must be a game's name, not {game!r}")
         cls = game_class(game)
         known = parameters(game)
         for key in options:
@@ -95,7 +99,10 @@ class Starter:
                 raise GameError(f"unknown parameter {key!r} for the {game} game"
                                 f"{closest(key, known)}; parameters: {', '.join(known)}")
         merged = {**known, **options}
-        self.seats = str(merged.pop("seats"))
+        self.seats = merged.pop("seats")
+        if not isinstance(self.seats, str):
+            raise GameError(f"seats must be one of {', '.join(cls.SEATINGS)} for the "
+                            f"{game or DEFAULT} game, not {self.seats!r}")
         reward_mode(merged)
         merged.pop("reward")
         variants = merged.pop("variants")
@@ -104,19 +111,50 @@ class Starter:
                             f"{variants!r}")
         if variants:
             merged["variants"] = tuple(v.strip() for v in variants.split("+"))
-        for key, default in known.items():
-            if key in merged and isinstance(default, int) and not isinstance(merged[key], int):
-                raise GameError(f"parameter {key!r} must be a whole number, not "
-                                f"{merged[key]!r}")
+        for key, default in cls.OPTIONS.items():  # (the game's own)
+            if key in merged:
+                merged[key] = _option(key, merged[key], default, key == cls.RULES_OPTION)
         self._create = cls.create  # (an option at its default left to the game: its own
         self._kwargs = {key: value for key, value in merged.items()  # quicker start)
                         if not (type(value) is type(known[key]) and value == known[key])}
-        self.chance, self.limit = chance, max_decisions
+        self.chance = chance
+        self.limit = None if max_decisions is None else whole("max_decisions", max_decisions,
+                                                              1)
 
     def new(self, seed: int, like: Seated | None = None) -> Seated:
         """A new game from `seed`, seated (`like`: the last game, whose tables it shares)."""
         st = self._create(seed=seed, chance=self.chance, **self._kwargs)
         return Seated(st, self.seats, self.limit, like)
+
+
+def whole(name: str, value: Any, least: int | None = None) -> int:
+    """`value` as an int: a whole number (Python's or numpy's; not a bool), at least
+    `least` if given; else GameError naming the parameter (`name`) and what it expected."""
+    n = None
+    if not isinstance(value, (bool, np.bool_)):
+        with contextlib.suppress(TypeError):
+            n = operator.index(value)  # (numpy's integers too)
+    if n is None:
+        raise GameError(f"{name} must be a whole number, not {value!r}")
+    if least is not None and n < least:
+        raise GameError(f"{name} must be at least {least}, not {n}")
+    return n
+
+
+def _option(key: str, value: Any, default: Any, rules: bool) -> Any:
+    """A game's own option `key` checked against its default's kind (GameError naming it
+    otherwise): a whole number (numpy's as an int), text, or where it names the rules
+    (`rules`: the game's RULES_OPTION) text, a file's path, None or rules loaded."""
+    if isinstance(default, int) and not isinstance(default, bool):
+        return whole(f"parameter {key!r}", value)
+    if isinstance(default, str) and not isinstance(value, str):
+        if not rules:
+            raise GameError(f"parameter {key!r} must be text, not {value!r}")
+        if isinstance(value, (bool, int, float, complex, bytes, list, tuple, dict, set,
+                              np.generic)):
+            raise GameError(f"parameter {key!r} must be a name, a file or rules loaded, "
+                            f"not {value!r}")
+    return value
 
 
 def mask(seated: Seated, seat: int) -> npt.NDArray[np.int8]:

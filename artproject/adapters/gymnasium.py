@@ -19,17 +19,23 @@ give it too). The reward (`reward="terminal"`, the default) is the seat's return
 end (+1 won, -1 lost), 0 before; with `reward="shaped"` it is the change in the seat's
 shaped score over the step (the others' decisions included), counted from 0 at the start,
 so an episode's rewards still sum to its return. `info["shaped"]` is the shaped score.
-`render_mode` "ansi" returns the game as text, "human" prints it, "rgb_array" returns its
-picture (the `render` extra: docs/ai.md). `action_space.sample()`
-draws among the legal ids. Chance is drawn inside from the seed `reset` is given; a game
-the other seats end before the agent's first decision is dealt anew, so an episode always
-has a step. A game cut at its maximum length is truncated. After a delegation (`turn pN`)
-the other seat's policy is asked among pN's own actions.
+`render_mode` "ansi" returns the game as text, "human" prints it at every reset and step
+(Gymnasium's contract: shown without `render()` being called), "rgb_array" returns its
+picture (the `render` extra: docs/ai.md). `action_space.sample()` draws among the legal
+ids (a pickled or copied space, which has no environment, among all). Chance is drawn
+inside from the seed `reset` is given; a game the other seats end before the agent's first
+decision is dealt anew, so an episode always has a step. A game cut at its maximum length
+is truncated. After a delegation (`turn pN`) the other seat's policy is asked among pN's
+own actions. A pickle or deep copy of the environment keeps its constructor's arguments
+(EzPickle, as Gymnasium's own environments): it is the environment made anew, to be reset;
+so `gymnasium.make_vec(..., vectorization_mode="async")` serves every game.
 
-Bad input: an id out of range raises `gymnasium.error.InvalidAction`, a step after the end
-`gymnasium.error.ResetNeeded`. An id in range but not legal now ends the episode as lost
-(reward -1, `terminated`, `info["illegal"]` saying why, and Gymnasium's logger warns), as
-PettingZoo's classic games do, the game untouched; `illegal="raise"` raises InvalidAction
+Bad input: a parameter of the wrong kind or value is a ValueError naming it (a whole
+number may be numpy's, not a bool); an id out of range raises
+`gymnasium.error.InvalidAction`, a step after the end `gymnasium.error.ResetNeeded`. An id
+in range but not legal now ends the episode as lost (reward -1, `terminated`,
+`info["illegal"]` saying why, and Gymnasium's logger warns), as PettingZoo's classic games
+do, the game untouched; `illegal="raise"` raises InvalidAction
 instead. (Gymnasium's `check_env` steps an action sampled before a reset after it, so an
 environment that raises on an illegal id cannot pass it.)
 """
@@ -42,6 +48,7 @@ from typing import Any, Final
 import gymnasium as gym
 import numpy as np
 from gymnasium import error, spaces
+from gymnasium.utils import EzPickle
 
 from ..core.actions import TERMINAL
 from ..core.errors import ArtError, GameError
@@ -60,6 +67,7 @@ from ._common import (
     reward_mode,
     seed_from,
     start,
+    whole,
 )
 
 NAMESPACE: Final = "artproject"
@@ -75,23 +83,33 @@ def env_id(game: str) -> str:
 
 class LegalDiscrete(spaces.Discrete):
     """The ids 0 to n - 1, whose `sample()` (without a mask of its own) draws among the
-    actions legal now: a random agent never picks an illegal one."""
+    actions legal now (`legal`: the environment's mask): a random agent never picks an
+    illegal one. A copy or a pickle of the space has no environment (it would carry the
+    whole game with it): it is an equal space whose `sample()` draws among all the ids,
+    as Discrete's does (what a vector environment's workers are sent to compare)."""
 
-    def __init__(self, n: int, legal: Callable[[], np.ndarray[Any, np.dtype[np.int8]]],
+    def __init__(self, n: int,
+                 legal: Callable[[], np.ndarray[Any, np.dtype[np.int8]]] | None = None,
                  seed: int | None = None) -> None:
         super().__init__(n, seed=seed)
         self._legal = legal
 
     def sample(self, mask: Any = None, probability: Any = None) -> np.int64:
-        if mask is None and probability is None:
+        if mask is None and probability is None and self._legal is not None:
             now = self._legal()
             if now.any():
                 mask = now
         return super().sample(mask=mask, probability=probability)
 
+    def __getstate__(self) -> dict[str, Any]:
+        """The space without its environment (see the class's text)."""
+        return {**self.__dict__, "_legal": None}
 
-class KernelEnv(gym.Env[dict[str, Any], np.int64]):
-    """A seat of a kernel game as a Gymnasium environment (see the module's text)."""
+
+class KernelEnv(gym.Env[dict[str, Any], np.int64], EzPickle):
+    """A seat of a kernel game as a Gymnasium environment (see the module's text). A pickle
+    or a copy keeps its constructor's arguments (EzPickle's, as Gymnasium's own
+    environments are pickled): it is the environment made anew, to be reset."""
 
     metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES),  # noqa: RUF012
                                 "render_fps": 2}  # (a recording's pace: two decisions a second)
@@ -99,15 +117,19 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64]):
     def __init__(self, game: str = DEFAULT, seat: int = 0, others: str = "heuristic",
                  render_mode: str | None = None, max_decisions: int | None = None,
                  illegal: str = "lose", **options: Any) -> None:
+        EzPickle.__init__(self, game, seat, others, render_mode, max_decisions, illegal,
+                          **options)
         check_render_mode(render_mode)
         if illegal not in ("lose", "raise"):
             raise ValueError(f"illegal must be 'lose' or 'raise', not {illegal!r}")
         self.illegal = illegal
         self.game, self.options, self.max_decisions = game, dict(options), max_decisions
-        self.render_mode, self.seat, self.others_name = render_mode, seat, others
+        self.render_mode, self.others_name = render_mode, others
+        self._human = render_mode == "human"  # (rendered at each reset and step)
         try:
             self._starter = Starter(game, options, "sample", max_decisions)  # (checked once)
             self.seated: Seated = self._starter.new(0)
+            self.seat = seat = whole("seat", seat)
             if not 0 <= seat < self.seated.num_seats():
                 raise GameError(f"seat must be from 0 to {self.seated.num_seats() - 1}, "
                                 f"not {seat}")
@@ -181,6 +203,8 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64]):
         if self.shaped:
             self._potential = Potential(self.seated.num_seats())
         obs = self._obs()
+        if self._human:
+            self.render()
         return obs, self._info(obs)
 
     def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
@@ -198,6 +222,8 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64]):
                 raise error.InvalidAction(why)
             gym.logger.warn(f"{why}: the episode ends as lost")
             self._over = True
+            if self._human:
+                self.render()
             lost = -1.0 - (self._potential.paid[self.seat] if self.shaped else 0.0)
             return self._obs(), lost, True, False, {**self._info(), "illegal": why}
         s.apply(i, r)
@@ -210,6 +236,8 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64]):
             reward = float(ended[self.seat]) if ended is not None else 0.0
         cut = done and s.truncated()  # (cut at the maximum length: it is over)
         obs = self._obs()
+        if self._human:
+            self.render()
         return obs, reward, done and not cut, cut, self._info(obs, ended)
 
     def render(self) -> str | np.ndarray[Any, np.dtype[np.uint8]] | None:
@@ -225,6 +253,9 @@ def _policy(game: str, name: str) -> Callable[[int], Any]:
     from ..policies import policies_of, policy_maker
 
     policies = policies_of(game)
+    if not isinstance(name, str):
+        raise GameError(f"others must be the name of a policy for the other seats, not "
+                        f"{name!r}; policies: " + ", ".join(policies))
     if name.split(":")[0] not in policies:
         raise GameError(f"unknown policy {name!r} for the other seats; policies: "
                         + ", ".join(policies))

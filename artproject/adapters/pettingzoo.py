@@ -20,7 +20,11 @@ its return). `infos[agent]["shaped"]` is the shaped score after every step (the 
 dicts while it is unchanged, as PettingZoo's own games keep theirs). A game cut at
 its maximum length is truncated. `state()` is the whole game (every seat's observation
 tensor, `state_space`), for a centralized critic. `render_mode` "ansi" returns the game
-as text, "human" prints it, "rgb_array" returns its picture (the `render` extra: docs/ai.md).
+as text, "human" prints it at every reset and step (as PettingZoo's classic games: without
+`render()` being called; not at a dead step), "rgb_array" returns its picture (the `render`
+extra: docs/ai.md). A parameter of the wrong kind or value is a ValueError naming it. A
+pickle or deep copy keeps the constructor's arguments (EzPickle): the environment made
+anew, to be reset.
 
 `env()` wraps the raw environment as PettingZoo's classic games are: an illegal id ends the
 game with the agent who chose it losing (with PettingZoo's warning), an id out of range is
@@ -123,6 +127,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         check_render_mode(render_mode)
         self.game, self.options, self.max_decisions = game, dict(options), max_decisions
         self.render_mode = render_mode
+        self._human = render_mode == "human"  # (rendered at each reset and step)
         try:
             self._starter = Starter(game, options, "sample", max_decisions)  # (checked once)
             self.seated: Seated = self._starter.new(0)
@@ -142,7 +147,8 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         # the games' seeds' generator: `default_rng(seed)`'s bit generator (`seed_from`)
         self._rng: np.random.PCG64 | np.random.Generator | None = None
         self._seeds: list[int] = []  # its next seeds, drawn ahead (`seeds_from`), last first
-        self.metadata = {**self.metadata, "name": f"artproject_{game.replace('-', '_')}_v0"}
+        name = (game or DEFAULT).replace("-", "_")
+        self.metadata = {**self.metadata, "name": f"artproject_{name}_v0"}
         n = s.num_distinct_actions()
         self.action_spaces = {a: Ids(n) for a in self.possible_agents}
         self.observation_spaces = {a: spaces.Dict({
@@ -197,6 +203,8 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         self._shown = self._score(s.game) if cur >= 0 else s.shaped()
         self.infos = self._infos(self._shown)
         self.agent_selection = self.possible_agents[cur]
+        if self._human:
+            self.render()
 
     def observe(self, agent: str) -> dict[str, Any]:
         return observe(self.seated, self._index[agent], self._packers)
@@ -252,6 +260,8 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
             total = self._cumulative_rewards
             for a, r in self.rewards.items():  # (AECEnv's _accumulate_rewards)
                 total[a] += r
+        if self._human:  # (as PettingZoo's classic games: not at a dead step)
+            self.render()
 
     def _was_dead_step(self, action: Any) -> None:
         """AECEnv's dead step, the same to every dict, list and attribute it leaves: the
