@@ -398,6 +398,49 @@ def test_shaped_rewards_sum_to_the_return_in_every_adapter(game: str,
         raw_env(game=game, reward="dense", **options)
 
 
+@pytest.mark.parametrize("reward", ["terminal", "shaped"])
+@pytest.mark.parametrize(("game", "options"), BOTH)
+def test_openspiel_rl_environment_rewards_sum_to_the_returns(game: str,
+                                                             options: dict[str, object],
+                                                             reward: str) -> None:
+    """OpenSpiel's own RL environment (which reads `rewards()` after each decision and the
+    chance outcomes that follow it, never at the initial state): an episode's rewards sum
+    to `returns()`. The initial state's rewards and returns are 0 (the first decision pays
+    the shaped score's change from 0, as PettingZoo's and Gymnasium's first step), and at
+    every state, chance nodes included, the rewards read so far plus `rewards()` are
+    `returns()`."""
+    from open_spiel.python import rl_environment
+
+    name = "python_" + game.replace("-", "_")
+    spiel = pyspiel.load_game(name, {**options, "reward": reward})
+    first = spiel.new_initial_state()
+    assert first.rewards() == first.returns() == [0.0] * spiel.num_players()
+    for seed in range(4):
+        env = rl_environment.Environment(spiel, seed=seed)
+        rng = np.random.default_rng(seed)
+        ts = env.reset()
+        total = np.zeros(spiel.num_players())
+        while not ts.last():
+            p = ts.observations["current_player"]
+            ts = env.step([int(rng.choice(ts.observations["legal_actions"][p]))])
+            total += ts.rewards
+        assert total.round(9).tolist() == env.get_state.returns()
+    rng = np.random.default_rng(7)
+    for _ in range(3):  # by hand: rewards read at each decision, checked at every state
+        st, paid = spiel.new_initial_state(), np.zeros(spiel.num_players())
+        while True:
+            assert (paid + st.rewards()).round(9).tolist() == np.round(st.returns(), 9).tolist()
+            if st.is_terminal():
+                break
+            if st.is_chance_node():
+                ids, ps = zip(*st.chance_outcomes(), strict=True)
+                st.apply_action(int(rng.choice(ids, p=ps)))
+                continue
+            paid += st.rewards()
+            st.apply_action(int(rng.choice(st.legal_actions())))
+        assert (paid + st.rewards()).round(9).tolist() == st.returns()
+
+
 @pytest.mark.parametrize(("game", "options"), BOTH)
 def test_public_and_all_players_observers(game: str, options: dict[str, object]) -> None:
     """OpenSpiel's observer API: the public observer (private_info NONE) is the same for

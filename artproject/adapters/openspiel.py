@@ -145,8 +145,10 @@ class KernelState(pyspiel.State):  # type: ignore[misc]
         when the state is first changed or its `seated` asked for."""
         super().__init__(game)
         self._seated, self._shared = seated, shared
-        # reward="shaped": the shaped score at the last decision taken (0 before any; the
-        # game's list, shared: a state's is replaced, never changed in place)
+        # reward="shaped": the rewards paid before the last decision taken (the shaped
+        # score when it was taken; 0 up to the second: the first pays its change from 0, as
+        # PettingZoo's and Gymnasium's first step; the game's list, shared: a state's is
+        # replaced, never changed in place)
         self.shaped, self.base = game.shaped, game.zeros
 
     @property
@@ -177,7 +179,7 @@ class KernelState(pyspiel.State):  # type: ignore[misc]
 
     def _apply_action(self, action: int) -> None:
         s = self.seated if self._shared else self._seated  # (the state's own: see __init__)
-        before = s.shaped() if self.shaped and s.current() >= 0 else None
+        before = s.shaped() if self.shaped and s.steps and s.current() >= 0 else None
         try:
             s.apply(action)  # (an int: OpenSpiel hands its ids over as Python ints)
         except ArtError as err:
@@ -197,17 +199,23 @@ class KernelState(pyspiel.State):  # type: ignore[misc]
 
     def returns(self) -> list[float]:
         """The returns (+1 won, -1 lost; 0 while it goes on); reward="shaped": the rewards
-        so far, which sum to the shaped score now (the returns at the end)."""
-        if self.shaped:
-            return self._seated.shaped()
-        return self._seated.returns()
-
-    def rewards(self) -> list[float]:
-        """The rewards since the last decision (read at a decision and at the end):
-        reward="shaped", the change in the shaped score since then (from 0 before the
-        first); "terminal", the returns at the end, else 0."""
+        so far, which sum to the shaped score now (the returns at the end), 0 before the
+        first decision."""
         s = self._seated
         if self.shaped:
+            return s.shaped() if s.steps or s.is_terminal() else [0.0] * s.num_seats()
+        return s.returns()
+
+    def rewards(self) -> list[float]:
+        """The rewards since the last decision, chance outcomes included (read at a
+        decision and at the end, as OpenSpiel's RL environment reads them after sampling
+        chance): reward="shaped", the change in the shaped score since then, the first
+        decision's from 0, so 0 before it and the rewards sum to `returns()`; "terminal",
+        the returns at the end, else 0."""
+        s = self._seated
+        if self.shaped:
+            if not s.steps and not s.is_terminal():  # (no decision yet: nothing paid)
+                return [0.0] * s.num_seats()
             return [a - b for a, b in zip(s.shaped(), self.base, strict=True)]
         if s.is_terminal():
             return s.returns()
