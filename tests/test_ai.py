@@ -93,6 +93,24 @@ def test_bad_ids_and_actions_are_refused() -> None:
         g.action_id("play p4 17")  # no p4 in a game of two
 
 
+def test_an_id_of_the_wrong_type_is_refused_as_such_and_numpys_are_taken() -> None:
+    """`action_from_id`: numpy's integers are ids (a learner's array hands them over); a
+    bool, a float or text is refused with a message saying the type is wrong, not that a
+    number is out of range."""
+    np = pytest.importorskip("numpy")
+    g = new_game("japan", players=2, seed=1)
+    assert g.action_from_id(np.int64(0)) == g.action_from_id(0)
+    assert g.action_from_id(np.uint8(1), chance=True) == g.action_from_id(1, chance=True)
+    with pytest.raises(GameError, match=r"action id 557: out of range \(0 to 556\)"):
+        g.action_from_id(np.int64(557))
+    for bad in (True, 0.0, "0", None, np.float64(1.0)):
+        with pytest.raises(GameError, match="action id must be a whole number, not"):
+            g.action_from_id(bad)
+    with pytest.raises(GameError, match="chance outcome id must be a whole number"):
+        g.action_from_id(1.0, chance=True)
+    assert len(g.observation_tensor(np.int64(1))) == len(g.observation_tensor(1))
+
+
 def test_a_verb_without_declared_values_is_refused() -> None:
     from artproject.core.registry import Registry, Slot
 
