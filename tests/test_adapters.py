@@ -491,6 +491,35 @@ def test_public_and_all_players_observers(game: str, options: dict[str, object])
             public_info=False, perfect_recall=False, private_info=kinds.SINGLE_PLAYER))
 
 
+@pytest.mark.parametrize(("game", "options"), [*BOTH, ("art-project", {"players": 2})])
+def test_an_observer_refuses_a_player_out_of_range_as_the_state_does(
+        game: str, options: dict[str, object]) -> None:
+    """Every observer's `set_from` and `string_from` refuse a player who is not one of the
+    game's with `pyspiel.SpielError` (as the state's `observation_tensor` does), leaving
+    its tensor as it was; numpy's integers are players."""
+    from open_spiel.python.observation import make_observation
+
+    kinds = pyspiel.PrivateInfoType
+    spiel = pyspiel.load_game("python_" + game.replace("-", "_"), options)
+    st = spiel.new_initial_state()
+    n = spiel.num_players()
+    for private in (kinds.SINGLE_PLAYER, kinds.NONE, kinds.ALL_PLAYERS):
+        for recall in (False, True):
+            obs = make_observation(spiel, pyspiel.IIGObservationType(
+                public_info=True, perfect_recall=recall, private_info=private))
+            obs.set_from(st, n - 1)
+            kept = obs.tensor.copy()
+            for bad in (n, 5, -1, -2, 1.0, "p1", None, True):
+                with pytest.raises(pyspiel.SpielError, match="not a player of this game"):
+                    obs.set_from(st, bad)
+                with pytest.raises(pyspiel.SpielError, match="not a player of this game"):
+                    obs.string_from(st, bad)
+                assert (obs.tensor == kept).all()
+            obs.set_from(st, np.int64(n - 1))
+            assert (obs.tensor == kept).all()
+            assert obs.string_from(st, np.int64(0)) == obs.string_from(st, 0)
+
+
 @pytest.mark.parametrize(("game", "options"), [
     ("art-project", {"players": 2, "seats": "players", "mission": "usa"}),
     ("art-project", {"players": 1, "mission": "rio"}),

@@ -11,15 +11,18 @@ probabilities. A seat's observation and information state come as strings and te
 (the game's layouts, core/tensors.py), the information state's string with perfect recall.
 `resample_from_infostate` gives OpenSpiel's ISMCTSBot its determinizations (the game's
 `resample`). Observers (`make_py_observer`): one seat's view, the public view
-(private_info NONE) or every seat's (ALL_PLAYERS). The game type is the game's with these
-rules and players (its `utility()`: zero-sum, say, at two), its reward model REWARDS with
-`reward="shaped"`; the game pickles by name and parameters. An id out of range or not legal
-now, or an action after the end, raises `pyspiel.SpielError` and changes nothing. See
-docs/ai.md.
+(private_info NONE) or every seat's (ALL_PLAYERS), for a player of the game (another is
+refused with `pyspiel.SpielError`, as by the state's own methods). The game type is the
+game's with these rules and players (its `utility()`: zero-sum, say, at two), its reward
+model REWARDS with `reward="shaped"`; the game pickles by name and parameters. An id out
+of range or not legal now, or an action after the end, raises `pyspiel.SpielError` and
+changes nothing. See docs/ai.md.
 """
 
 from __future__ import annotations
 
+import contextlib
+import operator
 import random
 from typing import Any, Final
 
@@ -269,12 +272,27 @@ class KernelObserver:
         p = game.proto
         layout = (p.all_layout(self.kind) if private == pyspiel.PrivateInfoType.ALL_PLAYERS
                   else p.layout(self.kind))
+        self._seats = p.num_seats()  # (a player out of range: refused, as by the state)
         self.tensor = np.zeros(layout.size, np.float32)
         self._packers = Packers()  # each seat's tensor, kept across the states it is set from
         self.dict = {name: self.tensor[at:at + int(np.prod(shape))].reshape(shape)
                      for name, at, shape, _ in layout.rows()}
 
+    def _player(self, player: Any) -> int:
+        """A player given as numpy's integer as an int; SpielError for one who is not a
+        player of the game (0 to num_players() - 1), as the state's own
+        `observation_tensor(player)` raises (every view asks for one)."""
+        if not isinstance(player, bool):
+            with contextlib.suppress(TypeError):
+                got = operator.index(player)
+                if 0 <= got < self._seats:
+                    return got
+        raise pyspiel.SpielError(f"player {player!r}: not a player of this game (0 to "
+                                 f"{self._seats - 1})")
+
     def set_from(self, state: KernelState, player: int) -> None:
+        if player.__class__ is not int or not 0 <= player < self._seats:
+            player = self._player(player)
         s = state._seated  # (read only: a state sharing the game's first one stays so)
         if self._all:
             self.tensor[:] = as_float32(s.all_tensor(self.kind, raw=True))
@@ -287,6 +305,8 @@ class KernelObserver:
                                                    self.kind)
 
     def string_from(self, state: KernelState, player: int) -> str:
+        if player.__class__ is not int or not 0 <= player < self._seats:
+            player = self._player(player)
         s = state._seated
         if self._all:
             return s.all_string(self.kind)
