@@ -266,7 +266,9 @@ def test_bad_arguments_are_the_projects_errors_naming_them() -> None:
                          ({"variants": ["duel"]}, "parameter 'variants' must be text"),
                          ({"variants": "dule"}, "unknown variant 'dule'"),
                          ({"players": "2"}, "parameter 'players' must be a whole number"),
-                         ({"colour": 1}, "unknown parameter 'colour'")]:
+                         ({"colour": 1}, "unknown parameter 'colour'"),
+                         ({"game": 5}, "game must be .*text"),
+                         ({"game": "chess"}, "unknown game 'chess'")]:
         with pytest.raises(RulesError if "variant '" in message else GameError,
                            match=message):
             BatchedWar(**{"n": 2, **bad})  # type: ignore[arg-type]

@@ -90,7 +90,8 @@ class Batched:
                  **options: Any) -> None:
         n = checks.index(n, "n (the games a batch holds)", 1, MAX_GAMES)
         seed = checks.index(seed, "seed", *checks.SEED)
-        self.game = game or self.GAME or DEFAULT
+        self.game = (checks.text(game, "game") if game is not None else "") or self.GAME or \
+            DEFAULT
         self.n, self.seed = n, seed
         self._cls = game_class(self.game)
         given = {k: v for k, v in options.items() if v is not None}
