@@ -9,7 +9,9 @@ actions, so its usual path costs nothing more.
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import operator
 import os
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
@@ -39,6 +41,16 @@ def whole(value: Any, name: str, lo: int | None = None, hi: int | None = None,
             f"at least {lo}" if lo is not None else f"at most {hi}")
         raise error(f"{name} must be {span}, not {value}")
     return value
+
+
+def index(value: Any, name: str, lo: int | None = None, hi: int | None = None,
+          error: Make = GameError) -> int:
+    """A whole number as `whole` takes it, numpy's integers too (what has `__index__`: an
+    id or a seed read from an array), as an int; never a bool, a float or text."""
+    if type(value) is not int and not isinstance(value, bool):
+        with contextlib.suppress(TypeError):  # (else refused by `whole`, named with its type)
+            value = operator.index(value)
+    return whole(value, name, lo, hi, error)
 
 
 def seed(value: Any, name: str = "seed", error: Make = GameError) -> int:
@@ -105,7 +117,7 @@ def seat(st: Any, value: Any, name: str = "player") -> int:
 
     if value in (NOBODY, PUBLIC) and type(value) is int:
         return int(value)
-    return whole(value, name, -1, st.num_players() - 1)
+    return index(value, name, -1, st.num_players() - 1)
 
 
 def seats(st: Any, value: Any, name: str = "players") -> list[int]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, cast
 
 from .actions import CHANCE, Action
+from .checks import index
 from .errors import GameError
 from .spaces import ActionSpace, action_space, ids_of
 from .tensors import Layout, layout
@@ -51,14 +52,15 @@ class Numeric:
         return i
 
     def action_from_id(self, i: int, chance: bool = False) -> Action:
-        """The action numbered `i` (a chance outcome's with chance=True); GameError when out of
-        range."""
+        """The action numbered `i` (a whole number, numpy's integers too; a chance outcome's
+        with chance=True); GameError when out of range or not a whole number."""
         st = cast("Machine", self)
         space = action_space(st)
         part = space.chance if chance else space.decisions
-        if not isinstance(i, int) or not 0 <= i < part.size:
-            what = "chance outcome" if chance else "action"
-            raise GameError(f"{what} id {i!r}: out of range (0 to {part.size - 1})")
+        what = "chance outcome" if chance else "action"
+        i = index(i, f"{what} id")
+        if not 0 <= i < part.size:
+            raise GameError(f"{what} id {i}: out of range (0 to {part.size - 1})")
         return part.action(i)
 
     def legal_action_ids(self) -> list[int]:

@@ -22,7 +22,9 @@ default the game's `max_game_length()`) ends with its `limit_returns()`. Not run
 
 from __future__ import annotations
 
+import contextlib
 import json
+import operator
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
@@ -110,9 +112,21 @@ class Seated:
     def num_seats(self) -> int:
         return 1 if self.team else self.game.num_players()
 
+    def check_seat(self, seat: Any) -> int:
+        """`seat` as an int (numpy's integers too) when it is a seat of this game (0 to
+        num_seats() - 1) or PUBLIC; GameError naming it otherwise."""
+        if seat.__class__ is not int and not isinstance(seat, bool):
+            with contextlib.suppress(TypeError):
+                seat = operator.index(seat)
+        if seat.__class__ is not int or not (0 <= seat < self.num_seats() or seat == PUBLIC):
+            raise GameError(f"seat {seat!r}: not a seat of this game (0 to "
+                            f"{self.num_seats() - 1}, or PUBLIC, {PUBLIC})")
+        return int(seat)
+
     def players_of(self, seat: int) -> tuple[int, ...]:
         """The game's players a seat holds (the team seat: all; PUBLIC: no player, the
-        table's view)."""
+        table's view); GameError for no seat of the game."""
+        seat = self.check_seat(seat)
         if seat == PUBLIC:
             return (PUBLIC,)
         return tuple(range(self.game.num_players())) if self.team else (seat,)
@@ -230,8 +244,11 @@ class Seated:
               seat: int | None = None) -> None:
         """Take id `i` for the seat to act (or, at a chance node, an outcome); an id out of
         range or not legal now raises IllegalActionError and changes nothing, and so does
-        `seat`, the seat taking it, when another is to act. `now`: the position's record
+        `seat`, the seat taking it, when another is to act; so does an id that is not a
+        whole number (numpy's integers are taken as theirs). `now`: the position's record
         (`now()`), for a caller that has just read it."""
+        if i.__class__ is not int:  # (numpy's integers, or no id: checked off the hot path)
+            i = self._id(i)
         r = now
         if r is None:  # (`now`'s check without its call, as `current`)
             r = self._at
@@ -255,6 +272,18 @@ class Seated:
         self.game.apply(acts[i])
         self.turn = None
         self.decisions += 1
+
+    @staticmethod
+    def _id(i: Any) -> int:
+        """`apply`'s id as an int (numpy's integers have `__index__`); IllegalActionError
+        naming it for a bool, a float, text or anything else."""
+        if not isinstance(i, bool):
+            try:
+                return operator.index(i)
+            except TypeError:
+                pass
+        raise IllegalActionError(f"action {i!r}: not an id (a whole number), a "
+                                 f"{type(i).__name__}")
 
     def _apply_other(self, i: int, cur: int) -> None:
         """`apply` at the end (IllegalActionError) or at a chance node (outcome `i`)."""
@@ -361,6 +390,7 @@ class Seated:
     def observation(self, seat: int) -> dict[str, Any]:
         """What the seat sees now: each of its players' observation (without the game's
         own `legal`), the delegations, and its own legal actions."""
+        seat = self.check_seat(seat)
         views = []
         for p in self.players_of(seat):
             view = dict(self.game.observation(p))
@@ -380,6 +410,7 @@ class Seated:
         there too (the game's `shown`): a game may show a fact no action or chance event
         carries (private facts turned public by a rule's own step), so two states a seat
         can tell apart never share it, and what is shown stays shown (perfect recall)."""
+        seat = self.check_seat(seat)
         players = self.players_of(seat)
         return (seat, tuple(self.game.information_state(p) for p in players),
                 tuple(self.game.shown(p) for p in players), self.marks, self.turn)
@@ -408,7 +439,9 @@ class Seated:
         """The seat's `kind` tensor (see `layout`): the game's, written for the seat's
         players, then the seat's own segments (`_own_layout`, written here at once).
         PUBLIC: what the whole table sees. Floats; `raw=True` leaves counts and flags as
-        the game keeps them (ints, bools: for numpy, which converts them at once)."""
+        the game keeps them (ints, bools: for numpy, which converts them at once).
+        GameError for no seat of the game."""
+        seat = self.check_seat(seat)
         team = self.seats == TEAM_SEATS
         out = layout(self.game, kind).tensor(self.game, TEAM if team and seat != PUBLIC
                                              else seat)

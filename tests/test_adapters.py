@@ -567,6 +567,49 @@ def test_shaped_rewards_sum_to_the_return_in_every_adapter(game: str,
         raw_env(game=game, reward="dense", **options)
 
 
+@pytest.mark.parametrize("reward", ["terminal", "shaped"])
+@pytest.mark.parametrize(("game", "options"), BOTH)
+def test_openspiel_rl_environment_rewards_sum_to_the_returns(game: str,
+                                                             options: dict[str, object],
+                                                             reward: str) -> None:
+    """OpenSpiel's own RL environment (which reads `rewards()` after each decision and the
+    chance outcomes that follow it, never at the initial state): an episode's rewards sum
+    to `returns()`. The initial state's rewards and returns are 0 (the first decision pays
+    the shaped score's change from 0, as PettingZoo's and Gymnasium's first step), and at
+    every state, chance nodes included, the rewards read so far plus `rewards()` are
+    `returns()`."""
+    from open_spiel.python import rl_environment
+
+    name = "python_" + game.replace("-", "_")
+    spiel = pyspiel.load_game(name, {**options, "reward": reward})
+    first = spiel.new_initial_state()
+    assert first.rewards() == first.returns() == [0.0] * spiel.num_players()
+    for seed in range(4):
+        env = rl_environment.Environment(spiel, seed=seed)
+        rng = np.random.default_rng(seed)
+        ts = env.reset()
+        total = np.zeros(spiel.num_players())
+        while not ts.last():
+            p = ts.observations["current_player"]
+            ts = env.step([int(rng.choice(ts.observations["legal_actions"][p]))])
+            total += ts.rewards
+        assert total.round(9).tolist() == env.get_state.returns()
+    rng = np.random.default_rng(7)
+    for _ in range(3):  # by hand: rewards read at each decision, checked at every state
+        st, paid = spiel.new_initial_state(), np.zeros(spiel.num_players())
+        while True:
+            assert (paid + st.rewards()).round(9).tolist() == np.round(st.returns(), 9).tolist()
+            if st.is_terminal():
+                break
+            if st.is_chance_node():
+                ids, ps = zip(*st.chance_outcomes(), strict=True)
+                st.apply_action(int(rng.choice(ids, p=ps)))
+                continue
+            paid += st.rewards()
+            st.apply_action(int(rng.choice(st.legal_actions())))
+        assert (paid + st.rewards()).round(9).tolist() == st.returns()
+
+
 @pytest.mark.parametrize(("game", "options"), BOTH)
 def test_public_and_all_players_observers(game: str, options: dict[str, object]) -> None:
     """OpenSpiel's observer API: the public observer (private_info NONE) is the same for
@@ -615,6 +658,35 @@ def test_public_and_all_players_observers(game: str, options: dict[str, object])
     with pytest.raises(ValueError, match="public_info"):
         make_observation(game_, pyspiel.IIGObservationType(
             public_info=False, perfect_recall=False, private_info=kinds.SINGLE_PLAYER))
+
+
+@pytest.mark.parametrize(("game", "options"), [*BOTH, ("art-project", {"players": 2})])
+def test_an_observer_refuses_a_player_out_of_range_as_the_state_does(
+        game: str, options: dict[str, object]) -> None:
+    """Every observer's `set_from` and `string_from` refuse a player who is not one of the
+    game's with `pyspiel.SpielError` (as the state's `observation_tensor` does), leaving
+    its tensor as it was; numpy's integers are players."""
+    from open_spiel.python.observation import make_observation
+
+    kinds = pyspiel.PrivateInfoType
+    spiel = pyspiel.load_game("python_" + game.replace("-", "_"), options)
+    st = spiel.new_initial_state()
+    n = spiel.num_players()
+    for private in (kinds.SINGLE_PLAYER, kinds.NONE, kinds.ALL_PLAYERS):
+        for recall in (False, True):
+            obs = make_observation(spiel, pyspiel.IIGObservationType(
+                public_info=True, perfect_recall=recall, private_info=private))
+            obs.set_from(st, n - 1)
+            kept = obs.tensor.copy()
+            for bad in (n, 5, -1, -2, 1.0, "p1", None, True):
+                with pytest.raises(pyspiel.SpielError, match="not a player of this game"):
+                    obs.set_from(st, bad)
+                with pytest.raises(pyspiel.SpielError, match="not a player of this game"):
+                    obs.string_from(st, bad)
+                assert (obs.tensor == kept).all()
+            obs.set_from(st, np.int64(n - 1))
+            assert (obs.tensor == kept).all()
+            assert obs.string_from(st, np.int64(0)) == obs.string_from(st, 0)
 
 
 @pytest.mark.parametrize(("game", "options"), [

@@ -93,6 +93,63 @@ def test_bad_ids_and_actions_are_refused() -> None:
         g.action_id("play p4 17")  # no p4 in a game of two
 
 
+def test_an_id_of_the_wrong_type_is_refused_as_such_and_numpys_are_taken() -> None:
+    """`action_from_id`: numpy's integers are ids (a learner's array hands them over); a
+    bool, a float or text is refused with a message saying the type is wrong, not that a
+    number is out of range."""
+    np = pytest.importorskip("numpy")
+    g = new_game("japan", players=2, seed=1)
+    assert g.action_from_id(np.int64(0)) == g.action_from_id(0)
+    assert g.action_from_id(np.uint8(1), chance=True) == g.action_from_id(1, chance=True)
+    with pytest.raises(GameError, match=r"action id 557: out of range \(0 to 556\)"):
+        g.action_from_id(np.int64(557))
+    for bad in (True, 0.0, "0", None, np.float64(1.0)):
+        with pytest.raises(GameError, match="action id must be a whole number, not"):
+            g.action_from_id(bad)
+    with pytest.raises(GameError, match="chance outcome id must be a whole number"):
+        g.action_from_id(1.0, chance=True)
+    assert len(g.observation_tensor(np.int64(1))) == len(g.observation_tensor(1))
+
+
+def test_seated_refuses_an_id_or_a_seat_of_the_wrong_kind_changing_nothing() -> None:
+    """`Seated.apply` with an id that is no whole number (a float, text, None, a bool),
+    at a decision or a chance node, raises IllegalActionError naming it and changes
+    nothing (no decision counted); numpy's integers are ids, taken as ints (a delegation
+    to one is recorded as the int's). A seat out of range asked for its tensor,
+    observation or information state is a GameError naming it."""
+    np = pytest.importorskip("numpy")
+    s = Seated(new_game("japan", players=2, seed=1, chance="explicit"), "players")
+
+    def state() -> tuple[object, ...]:
+        return (s.current(), s.legal(), len(s.game.history), s.steps, s.decisions, s.turn,
+                s.marks)
+
+    chance = decision = False
+    while not (chance and decision):
+        before = state()
+        for bad in (0.0, float(s.legal()[0]), "done", None, True, [0]):
+            with pytest.raises(IllegalActionError, match=r"not an id \(a whole number\)"):
+                s.apply(bad)
+            assert state() == before
+        chance, decision = chance or s.current() == CHANCE, decision or s.current() >= 0
+        s.apply(np.int64(s.legal()[0]))
+    while s.game.wait != "plan":  # to a delegation, taken by numpy's id
+        s.apply(np.int64(s.legal()[0] if s.current() == CHANCE else s.game.action_id("done")))
+    s.apply(np.int64(s.num_distinct_actions() - 1))  # turn p2
+    assert s.turn == 1 and type(s.turn) is int and all(type(n) is int for m in s.marks
+                                                       for n in m)
+    for seat in (5, -1, 2, 1.0, "p1", None):
+        for ask, args in ((s.tensor, (seat, "observation")), (s.observation, (seat,)),
+                          (s.information_state, (seat,)), (s.observation_string, (seat,))):
+            with pytest.raises(GameError, match=f"seat {seat!r}: not a seat of this game"):
+                ask(*args)
+    assert s.tensor(np.int64(1), "observation") == s.tensor(1, "observation")
+    assert s.observation_string(np.int64(0)) == s.observation_string(0)
+    team = Seated(new_game("japan", players=2, seed=1), "team")
+    with pytest.raises(GameError, match="not a seat of this game"):
+        team.tensor(1, "observation")
+
+
 def test_a_verb_without_declared_values_is_refused() -> None:
     from artproject.core.registry import Registry, Slot
 

@@ -12,7 +12,7 @@ import pytest
 
 from artproject.adapters._common import mask, start, tensor
 from artproject.adapters.batched import Batched, BatchedWar
-from artproject.core.errors import GameError, IllegalActionError
+from artproject.core.errors import GameError, IllegalActionError, RulesError
 from artproject.core.seats import PLAYER_SEATS, Seated
 
 
@@ -160,10 +160,15 @@ def test_actions_not_interned_are_found_by_their_value() -> None:
 def _stepped(env: Batched, singles: list[Seated], make: object, rounds: int,
              seed: int, taken: list[int] | None = None) -> int:
     """Step the batch and the single games side by side (a random legal id each), checking
-    every row, mask, seat, reward and end; the games ended (`taken`: the ids taken)."""
+    every row, mask, seat, reward and end; the games ended (`taken`: the ids taken).
+    reward="shaped": each step pays the change in the seats' shaped scores since the last
+    (from 0 at a game's start), and a game's rewards sum to its returns."""
     obs, masks, seats = env.reset()
     n, rng, ended = len(singles), np.random.default_rng(seed), 0
     next_seed = [env.seed + i + n for i in range(n)]
+    shaped = env.reward == "shaped"
+    paid = [[0.0] * env.num_seats for _ in range(n)]
+    total = np.zeros((n, env.num_seats))
     for _ in range(rounds):
         for i, s in enumerate(singles):
             seat = s.current()
@@ -174,12 +179,21 @@ def _stepped(env: Batched, singles: list[Seated], make: object, rounds: int,
         obs, masks, seats, rewards, dones = env.step(actions)
         if taken is not None:
             taken.extend(actions.tolist())
+        total += rewards
         for i, s in enumerate(singles):
             s.apply(int(actions[i]))
             assert bool(dones[i]) == s.is_terminal()
-            assert rewards[i].tolist() == (s.returns() if s.is_terminal() else [0.0] * len(
-                rewards[i]))
+            if shaped:
+                now = s.shaped()
+                want = [a - b for a, b in zip(now, paid[i], strict=True)]
+                paid[i] = [0.0] * env.num_seats if s.is_terminal() else now
+            else:
+                want = s.returns() if s.is_terminal() else [0.0] * len(rewards[i])
+            assert rewards[i].tolist() == np.float32(want).tolist(), (i, want)
             if s.is_terminal():
+                assert env.last_returns[i].tolist() == s.returns()
+                assert np.allclose(total[i], s.returns(), atol=1e-5), (total[i], s.returns())
+                total[i] = 0.0
                 singles[i] = make(next_seed[i])  # type: ignore[operator]
                 next_seed[i] += n
                 ended += 1
@@ -210,6 +224,88 @@ def test_a_game_without_a_writer_is_batched_from_its_own_tensors(
         size = env._seated[0].space.size
         assert (max(taken) >= size) == (seats == "players") and env.num_actions == (
             size + env.players if seats == "players" else size)
+
+
+@pytest.mark.parametrize(("game", "options", "seats"), [
+    ("art-of-war", {"players": 3}, "players"), ("art-of-war", {"variants": "duel"}, "players"),
+    ("art-project", {"mission": "japan", "variants": "no-ally-dice"}, "players"),
+    ("art-project", {"mission": "usa", "players": 3}, "team"), ("kuhn", {}, "players")])
+def test_the_adapters_parameters_variants_and_a_shaped_reward(
+        game: str, options: dict[str, object], seats: str) -> None:
+    """`variants` and `reward` are the adapters' parameters, as every adapter takes them
+    (docs/ai.md): variants joined by `+` (not read letter by letter), and reward="shaped"
+    pays every seat the change in its shaped score each step, its rewards summing to
+    the game's returns; the same rows, rewards and ends as single games made by the
+    adapters' `start` from the same parameters."""
+    env = Batched(4, game=game, seed=11, seats=seats, reward="shaped", **options)
+    assert env.reward == "shaped"
+
+    def make(seed: int) -> Seated:
+        return start(game, {**options, "seats": seats}, seed=seed, chance="sample")
+
+    assert _stepped(env, [make(11 + i) for i in range(4)], make, 60, 1) >= 4
+    if "variants" in options:
+        named = tuple(str(options["variants"]).split("+"))
+        assert env.games[0].rules.variants == make(0).game.rules.variants == named
+    plain = Batched(4, game=game, seed=11, seats=seats, reward="terminal", **options)
+    _stepped(plain, [make(11 + i) for i in range(4)], make, 30, 1)
+
+
+def test_bad_arguments_are_the_projects_errors_naming_them() -> None:
+    """n, a seed (as `new_game` checks it: a whole number of 64 bits; numpy's integers
+    taken), the adapters' parameters and the game's options: a wrong one is the project's
+    error naming it (GameError; RulesError for an unknown variant), never a TypeError or
+    OverflowError from inside, and `reset` with a wrong seed changes nothing."""
+    for bad, message in [({"n": 2.0}, "n .* must be a whole number, not float"),
+                         ({"n": 0}, "n .* must be from 1 to"), ({"n": True}, "whole number"),
+                         ({"seed": "x"}, "seed must be a whole number, not str"),
+                         ({"seed": 1.0}, "seed must be a whole number, not float"),
+                         ({"seed": 2**64}, "seed must be from"),
+                         ({"seed": -(2**63) - 1}, "seed must be from"),
+                         ({"reward": "dense"}, "parameter 'reward' must be one of"),
+                         ({"variants": ["duel"]}, "parameter 'variants' must be text"),
+                         ({"variants": "dule"}, "unknown variant 'dule'"),
+                         ({"players": "2"}, "parameter 'players' must be a whole number"),
+                         ({"colour": 1}, "unknown parameter 'colour'"),
+                         ({"game": 5}, "game must be .*text"),
+                         ({"game": "chess"}, "unknown game 'chess'")]:
+        with pytest.raises(RulesError if "variant '" in message else GameError,
+                           match=message):
+            BatchedWar(**{"n": 2, **bad})  # type: ignore[arg-type]
+    env = BatchedWar(2, seed=np.int64(5))
+    assert env.seed == 5 and type(env.seed) is int
+    first = env.reset()
+    assert all(a.tobytes() == b.tobytes() for a, b in zip(
+        first, BatchedWar(2, seed=5).reset(), strict=True))
+    for bad_seed in ("5", 5.0, 2**64, None.__class__):
+        with pytest.raises(GameError, match="seed must be"):
+            env.reset(seed=bad_seed)  # type: ignore[arg-type]
+    assert env.seed == 5
+    again = env.reset(seed=np.uint64(5))
+    assert all(a.tobytes() == b.tobytes() for a, b in zip(first, again, strict=True))
+
+
+def test_a_seed_near_the_top_wraps_round_and_every_game_saves_and_loads() -> None:
+    """Game i's seeds `seed + i + k * n` past 2**64 - 1 wrap round to 0 (minus 2**64): the
+    same generator (its state is the seed's low 64 bits), every game within what a save
+    holds, so each one's save loads back."""
+    import artproject as A
+    from artproject.core.generator import rng_state
+
+    assert rng_state(2**64 + 5) == rng_state(5)
+    top = 2**64 - 1
+    env = BatchedWar(3, players=2, seed=top - 1)
+    obs, masks, _ = env.reset()
+    assert [g.seed for g in env.games] == [top - 1, top, 0]
+    assert env.next_seed == [1, 2, 3]
+    low = BatchedWar(1, players=2, seed=0)
+    assert obs[2].tobytes() == low.reset()[0][0].tobytes()
+    rng = np.random.default_rng(0)
+    while env.episodes < 6:
+        _, masks, _, _, _ = env.step(np.array([rng.choice(np.flatnonzero(m)) for m in masks]))
+    for g in env.games:
+        assert 0 <= g.seed <= top
+        assert A.loads(A.dumps(g)).fingerprint() == g.fingerprint()
 
 
 def test_a_seating_the_game_does_not_offer_is_refused() -> None:

@@ -167,6 +167,23 @@ def test_ai_examples_run(capsys: pytest.CaptureFixture[str]) -> None:
     assert "4 (760, 1000, 3) uint8" in out  # Art of War's frames
 
 
+def test_ai_openspiel_variants_example_loads() -> None:
+    """The OpenSpiel section's `variants` example (in its text, not a block) names shipped
+    variants that load, through the adapter, as the game's rules."""
+    import pyspiel
+
+    import artproject.adapters.openspiel  # noqa: F401 (registers the games)
+
+    text = (DOCS / "ai.md").read_text(encoding="utf-8")
+    (example,) = re.findall(r'rules, joined by `\+`: `"([^"`]+)"`', text)
+    names = example.split("+")
+    assert len(names) >= 2
+    for name in names:
+        assert (DOCS.parent / "missions" / "variants" / f"{name}.toml").exists(), name
+    game = pyspiel.load_game("python_art_project", {"players": 2, "variants": example})
+    assert game.new_initial_state().seated.game.rules.variants == tuple(names)
+
+
 def _table_rows(name: str, head: str) -> list[list[str]]:
     """The rows of the Markdown table whose header starts with `head`."""
     lines = (DOCS / name).read_text(encoding="utf-8").splitlines()

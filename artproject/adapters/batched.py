@@ -20,11 +20,12 @@ the team's one seat (`seats="team"`, where the game offers it) at the seat to ac
 segments, docs/ai.md's table), its mask is the legal ids (the same numbering as the
 adapters, `mask`). `step` takes an id a game and returns, for every game, the next
 observation, mask and seat, the step's rewards (each seat's return where the game ended;
-0 while it goes on) and whether it ended (or was cut at its maximum length). A game that
-ends is reset at once (with the next seed of its own sequence): the observation returned
-for it is the new game's first, `dones[i]` and `rewards[i]` tell the end (same-step
-auto-reset; `last_returns` keeps the ended games' returns, `episodes` counts them). Chance
-is sampled (each game's own seeded generator): a card drawn is no decision.
+0 while it goes on; reward="shaped": the change in each seat's shaped score, from 0 at a
+game's start, so they sum to its return) and whether it ended (or was cut at its maximum
+length). A game that ends is reset at once (with the next seed of its own sequence): the
+observation returned for it is the new game's first, `dones[i]` and `rewards[i]` tell the
+end (same-step auto-reset; `last_returns` keeps the ended games' returns, `episodes` counts
+them). Chance is sampled (each game's own seeded generator): a card drawn is no decision.
 
 The games use the engine itself (no copy of its rules), new games from the rules loaded
 once (a game's first option, its rules, given the loaded ones). Each row is the game's own
@@ -36,7 +37,8 @@ core/aow/batched.py), the games stepped directly (`apply` and `legal_actions`: s
 game's decisions are each one player's own, never delegated), the same numbers
 (tests/test_batched.py compares them byte for byte). An
 illegal id raises `IllegalActionError` naming the game and leaves every game as it was
-before the call.
+before the call; a wrong argument (n, seed, the adapters' parameters `seats`, `variants`
+and `reward`, checked as they check them, or the game's options) is a GameError naming it.
 """
 
 from __future__ import annotations
@@ -48,42 +50,67 @@ from typing import Any, ClassVar, Final
 import numpy as np
 import numpy.typing as npt
 
+from ..core import checks
 from ..core.actions import TERMINAL, Action
 from ..core.errors import GameError, IllegalActionError
 from ..core.games import DEFAULT, game_class, game_names, game_tools
-from ..core.seats import PLAYER_SEATS, Seated, check_seating
+from ..core.seats import PLAYER_SEATS, Seated
 from ..core.spaces import action_space
 from ..core.tensors import layout
-from ._common import Packers, kept_mask
+from ._common import KERNEL_OPTIONS, REWARDS, Packers, Starter, kept_mask
 
 _OUTCOME: Final = attrgetter("outcome")
+MAX_GAMES: Final = 1_000_000  # the most games a batch holds
+_WRAP: Final = 2**64  # a derived seed past the largest a save holds wraps round by this
+
+
+def _seed(seed: int) -> int:
+    """A derived seed (`seed + i + k * n`) within what a save holds: past 2**64 - 1 it
+    wraps round to 0 (minus 2**64), the same generator (its state is the seed's low 64
+    bits, core/generator.py `rng_state`), so the same game as the unwrapped seed's."""
+    return seed - _WRAP if seed > checks.SEED[1] else seed
 _Rows = tuple[npt.NDArray[np.float32], npt.NDArray[np.int8], npt.NDArray[np.int64]]
 
 
 class Batched:
-    """`n` games of `game` (the kernel's default game when None; see the module's text).
-    `seed`: game i is dealt from seed `seed + i`, its later games from `seed + i + k * n`;
-    `seats`: "players" (a seat a player, every game's; the default) or "team" (one seat
-    takes all the team's decisions, where the game offers it: The A.R.T. Project);
-    `options` the game's own (players, its rules by name or file, variants...)."""
+    """`n` games of `game` (the kernel's default game when None; see the module's text),
+    1 to MAX_GAMES. `seed` (a whole number, numpy's too, of 64 bits as a save holds): game
+    i is dealt from seed `seed + i`, its later games from `seed + i + k * n`, wrapped round
+    past 2**64 - 1 (`_seed`); `seats`: "players" (a seat a player, every game's; the
+    default) or "team" (one seat takes all the team's decisions, where the game offers it:
+    The A.R.T. Project); `variants` and `reward` as every adapter's (variant names or files
+    joined by `+`; "terminal", the returns at a game's end, or "shaped", every seat paid
+    the change in its shaped score each step); `options` the game's own (players, its rules
+    by name or file...). A wrong one is a GameError naming it."""
 
     GAME: ClassVar[str | None] = None  # a game's own batched environment's game (BATCHED_ENV)
 
     def __init__(self, n: int = 256, game: str | None = None, seed: int = 0,
-                 seats: str = PLAYER_SEATS, **options: Any) -> None:
-        if n < 1:
-            raise GameError(f"a batch holds 1 game or more, not {n}")
-        self.game = game or self.GAME or DEFAULT
+                 seats: str = PLAYER_SEATS, variants: str = "", reward: str = REWARDS[0],
+                 **options: Any) -> None:
+        n = checks.index(n, "n (the games a batch holds)", 1, MAX_GAMES)
+        seed = checks.index(seed, "seed", *checks.SEED)
+        self.game = (checks.text(game, "game") if game is not None else "") or self.GAME or \
+            DEFAULT
         self.n, self.seed = n, seed
         self._cls = game_class(self.game)
         given = {k: v for k, v in options.items() if v is not None}
-        probe = self._cls.create(seed=seed, chance="sample", **given)
+        for key in KERNEL_OPTIONS:  # (named above: never among the game's own)
+            given.pop(key, None)
+        start = Starter(self.game, {**given, "seats": seats, "variants": variants,
+                                    "reward": reward}, chance="sample")  # (all checked)
+        seated = start.new(seed)
+        probe = seated.game
         self.players = probe.num_players()
+        if variants:  # (the rules' names as the adapters read them; in the loaded rules)
+            given["variants"] = tuple(v.strip() for v in variants.split("+"))
         self._options = _reused(self._cls, probe, given)
-        check_seating(probe, seats)
-        self.seats = seats
-        seated = Seated(probe, seats)
+        self.seats, self.reward = seats, reward
         self.num_seats = seated.num_seats()  # (a reward's columns: 1 for the team seat)
+        # reward="shaped": each game's seats' shaped scores when last paid (0 at its start)
+        self._shaped = reward == "shaped"
+        self._score = probe.shaped_scorer() if self._shaped else None
+        self._paid: list[list[float]] = []
         # the adapters' numbering: the game's actions, then (a seat a player) a delegation
         # to each player
         self.num_actions = seated.num_distinct_actions()
@@ -114,8 +141,8 @@ class Batched:
               ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8], npt.NDArray[np.int64]]:
         """New games (game i from seed `seed + i`): (observations, masks, seats)."""
         if seed is not None:
-            self.seed = seed
-        self.games = [self._new(self.seed + i) for i in range(self.n)]
+            self.seed = checks.index(seed, "seed", *checks.SEED)
+        self.games = [self._new(_seed(self.seed + i)) for i in range(self.n)]
         self._seated = []
         if self._plan is None:  # (each game seated, sharing the first's tables)
             for g in self.games:
@@ -123,7 +150,8 @@ class Batched:
                                            self._seated[0] if self._seated else None))
             self._packers = [Packers() for _ in self.games]
             self._records = [s.now() for s in self._seated]
-        self.next_seed = [self.seed + i + self.n for i in range(self.n)]
+        self.next_seed = [_seed(self.seed + i + self.n) for i in range(self.n)]
+        self._paid = [[0.0] * self.num_seats for _ in range(self.n)]
         self.episodes = 0
         self.last_returns[:] = 0.0
         return self._run(None, None)
@@ -151,8 +179,6 @@ class Batched:
         rewards = np.zeros((self.n, self.num_seats), dtype=np.float32)
         dones = np.zeros(self.n, dtype=np.bool_)
         obs, masks, seats = self._run(ids.tolist(), (rewards, dones))
-        if dones.any():
-            self.last_returns[dones] = rewards[dones]
         return obs, masks, seats, rewards, dones
 
     def _run(self, todo: list[int] | None,
@@ -167,12 +193,12 @@ class Batched:
             assert out is not None
             for _ in map(self._cls.apply, games, map(self._acts.__getitem__, todo)):
                 pass
+            if self._shaped:
+                self._pay(out[0])
             for i in compress(range(self.n), map(is_not, map(_OUTCOME, games), repeat(None))):
-                out[0][i] = games[i].returns()
-                out[1][i] = True
-                self.episodes += 1
+                self._end(i, games[i].returns(), out)
                 games[i] = self._new(self.next_seed[i])
-                self.next_seed[i] += self.n
+                self.next_seed[i] = _seed(self.next_seed[i] + self.n)
         self._plan.fill(games, self._wide, self._mask, self._seat)
         return self._wide[:, :-1].copy(), self._mask.copy(), self._seat.copy()
 
@@ -187,12 +213,15 @@ class Batched:
         rows: list[Any] = []  # (arrays, joined as buffers)
         masks: list[Any] = []
         seats: list[int] = []
+        shaped = self._shaped
         for i, s in enumerate(seated):
             if todo is None:  # (a reset: each game at its start)
                 r = s.now()
             else:  # (the record kept: the position the id was checked at)
                 s.apply(todo[i], records[i])
                 r = s.now()
+                if shaped:
+                    self._pay_one(i, s.shaped(), out)
                 if r[2] == TERMINAL:  # (ended, or cut at its maximum length)
                     s = self._ended(i, s, out)
                     r = s.now()
@@ -215,13 +244,41 @@ class Batched:
         """Seated game `i`, `s`, just ended: its returns and end told (`out`), a new game
         in its place (sharing `s`'s tables), seated."""
         assert out is not None
-        out[0][i] = s.returns()
-        out[1][i] = True
-        self.episodes += 1
+        self._end(i, s.returns(), out)
         self.games[i] = self._new(self.next_seed[i])
-        self.next_seed[i] += self.n
+        self.next_seed[i] = _seed(self.next_seed[i] + self.n)
         new = self._seated[i] = Seated(self.games[i], self.seats, None, s)
         return new
+
+    def _end(self, i: int, returns: list[float],
+             out: tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]) -> None:
+        """Game `i` just ended with `returns`: told in `out` (its rewards the returns, or,
+        shaped, the last change, paid already) and kept in `last_returns`."""
+        if not self._shaped:
+            out[0][i] = returns
+        else:
+            self._paid[i] = [0.0] * self.num_seats  # (the next game's from 0)
+        out[1][i] = True
+        self.last_returns[i] = returns
+        self.episodes += 1
+
+    def _pay(self, rewards: npt.NDArray[np.float32]) -> None:
+        """reward="shaped", a game with a writer: each game's seats (its players) paid the
+        change in their shaped score since they were last paid (a game just ended: its
+        returns, its shaped score at the end), written in `rewards`."""
+        paid, score = self._paid, self._score
+        assert score is not None
+        for i, g in enumerate(self.games):
+            now = g.returns() if g.outcome is not None else score(g)
+            rewards[i] = [a - b for a, b in zip(now, paid[i], strict=True)]
+            paid[i] = now
+
+    def _pay_one(self, i: int, now: list[float],
+                 out: tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]] | None) -> None:
+        """`_pay` for seated game `i`, its seats' shaped scores `now`."""
+        assert out is not None
+        out[0][i] = [a - b for a, b in zip(now, self._paid[i], strict=True)]
+        self._paid[i] = now
 
 
 def _reused(cls: Any, probe: Any, given: dict[str, Any]) -> dict[str, Any]:

@@ -11,15 +11,18 @@ probabilities. A seat's observation and information state come as strings and te
 (the game's layouts, core/tensors.py), the information state's string with perfect recall.
 `resample_from_infostate` gives OpenSpiel's ISMCTSBot its determinizations (the game's
 `resample`). Observers (`make_py_observer`): one seat's view, the public view
-(private_info NONE) or every seat's (ALL_PLAYERS). The game type is the game's with these
-rules and players (its `utility()`: zero-sum, say, at two), its reward model REWARDS with
-`reward="shaped"`; the game pickles by name and parameters. An id out of range or not legal
-now, or an action after the end, raises `pyspiel.SpielError` and changes nothing. See
-docs/ai.md.
+(private_info NONE) or every seat's (ALL_PLAYERS), for a player of the game (another is
+refused with `pyspiel.SpielError`, as by the state's own methods). The game type is the
+game's with these rules and players (its `utility()`: zero-sum, say, at two), its reward
+model REWARDS with `reward="shaped"`; the game pickles by name and parameters. An id out
+of range or not legal now, or an action after the end, raises `pyspiel.SpielError` and
+changes nothing. See docs/ai.md.
 """
 
 from __future__ import annotations
 
+import contextlib
+import operator
 import random
 from typing import Any, Final
 
@@ -145,8 +148,10 @@ class KernelState(pyspiel.State):  # type: ignore[misc]
         when the state is first changed or its `seated` asked for."""
         super().__init__(game)
         self._seated, self._shared = seated, shared
-        # reward="shaped": the shaped score at the last decision taken (0 before any; the
-        # game's list, shared: a state's is replaced, never changed in place)
+        # reward="shaped": the rewards paid before the last decision taken (the shaped
+        # score when it was taken; 0 up to the second: the first pays its change from 0, as
+        # PettingZoo's and Gymnasium's first step; the game's list, shared: a state's is
+        # replaced, never changed in place)
         self.shaped, self.base = game.shaped, game.zeros
 
     @property
@@ -177,7 +182,7 @@ class KernelState(pyspiel.State):  # type: ignore[misc]
 
     def _apply_action(self, action: int) -> None:
         s = self.seated if self._shared else self._seated  # (the state's own: see __init__)
-        before = s.shaped() if self.shaped and s.current() >= 0 else None
+        before = s.shaped() if self.shaped and s.steps and s.current() >= 0 else None
         try:
             s.apply(action)  # (an int: OpenSpiel hands its ids over as Python ints)
         except ArtError as err:
@@ -197,17 +202,23 @@ class KernelState(pyspiel.State):  # type: ignore[misc]
 
     def returns(self) -> list[float]:
         """The returns (+1 won, -1 lost; 0 while it goes on); reward="shaped": the rewards
-        so far, which sum to the shaped score now (the returns at the end)."""
-        if self.shaped:
-            return self._seated.shaped()
-        return self._seated.returns()
-
-    def rewards(self) -> list[float]:
-        """The rewards since the last decision (read at a decision and at the end):
-        reward="shaped", the change in the shaped score since then (from 0 before the
-        first); "terminal", the returns at the end, else 0."""
+        so far, which sum to the shaped score now (the returns at the end), 0 before the
+        first decision."""
         s = self._seated
         if self.shaped:
+            return s.shaped() if s.steps or s.is_terminal() else [0.0] * s.num_seats()
+        return s.returns()
+
+    def rewards(self) -> list[float]:
+        """The rewards since the last decision, chance outcomes included (read at a
+        decision and at the end, as OpenSpiel's RL environment reads them after sampling
+        chance): reward="shaped", the change in the shaped score since then, the first
+        decision's from 0, so 0 before it and the rewards sum to `returns()`; "terminal",
+        the returns at the end, else 0."""
+        s = self._seated
+        if self.shaped:
+            if not s.steps and not s.is_terminal():  # (no decision yet: nothing paid)
+                return [0.0] * s.num_seats()
             return [a - b for a, b in zip(s.shaped(), self.base, strict=True)]
         if s.is_terminal():
             return s.returns()
@@ -261,12 +272,27 @@ class KernelObserver:
         p = game.proto
         layout = (p.all_layout(self.kind) if private == pyspiel.PrivateInfoType.ALL_PLAYERS
                   else p.layout(self.kind))
+        self._seats = p.num_seats()  # (a player out of range: refused, as by the state)
         self.tensor = np.zeros(layout.size, np.float32)
         self._packers = Packers()  # each seat's tensor, kept across the states it is set from
         self.dict = {name: self.tensor[at:at + int(np.prod(shape))].reshape(shape)
                      for name, at, shape, _ in layout.rows()}
 
+    def _player(self, player: Any) -> int:
+        """A player given as numpy's integer as an int; SpielError for one who is not a
+        player of the game (0 to num_players() - 1), as the state's own
+        `observation_tensor(player)` raises (every view asks for one)."""
+        if not isinstance(player, bool):
+            with contextlib.suppress(TypeError):
+                got = operator.index(player)
+                if 0 <= got < self._seats:
+                    return got
+        raise pyspiel.SpielError(f"player {player!r}: not a player of this game (0 to "
+                                 f"{self._seats - 1})")
+
     def set_from(self, state: KernelState, player: int) -> None:
+        if player.__class__ is not int or not 0 <= player < self._seats:
+            player = self._player(player)
         s = state._seated  # (read only: a state sharing the game's first one stays so)
         if self._all:
             self.tensor[:] = as_float32(s.all_tensor(self.kind, raw=True))
@@ -279,6 +305,8 @@ class KernelObserver:
                                                    self.kind)
 
     def string_from(self, state: KernelState, player: int) -> str:
+        if player.__class__ is not int or not 0 <= player < self._seats:
+            player = self._player(player)
         s = state._seated
         if self._all:
             return s.all_string(self.kind)
