@@ -410,14 +410,14 @@ def test_human_mode_prints_at_reset_and_after_each_step() -> None:
 
 
 @pytest.mark.parametrize(("kwargs", "match"), [
-    ({"max_decisions": "x"}, "max_decisions must be a whole number, not 'x'"),
-    ({"max_decisions": 2.5}, "max_decisions must be a whole number, not 2.5"),
-    ({"max_decisions": True}, "max_decisions must be a whole number, not True"),
+    ({"max_decisions": "x"}, "max_decisions must be a whole number, not str 'x'"),
+    ({"max_decisions": 2.5}, "max_decisions must be a whole number, not float 2.5"),
+    ({"max_decisions": True}, "max_decisions must be a whole number, not bool True"),
     ({"max_decisions": 0}, "max_decisions must be at least 1, not 0"),
     ({"max_decisions": -3}, "max_decisions must be at least 1, not -3"),
-    ({"players": True}, "parameter 'players' must be a whole number, not True"),
-    ({"players": 3.0}, "parameter 'players' must be a whole number, not 3.0"),
-    ({"players": "3"}, "parameter 'players' must be a whole number, not '3'"),
+    ({"players": True}, "parameter 'players' must be a whole number, not bool True"),
+    ({"players": 3.0}, "parameter 'players' must be a whole number, not float 3.0"),
+    ({"players": "3"}, "parameter 'players' must be a whole number, not str '3'"),
     ({"seats": 2}, "seats must be one of players for the art-of-war game, not 2"),
     ({"seats": "team"}, "seats must be one of players for the art-of-war game, not 'team'"),
     ({"reward": 1}, "parameter 'reward' must be one of terminal, shaped, not 1"),
@@ -439,9 +439,9 @@ def test_bad_parameters_are_clear_errors(adapter: str, kwargs: dict[str, object]
 
 def test_the_adapters_own_bad_parameters_are_clear_errors() -> None:
     """Gymnasium's seat, others and illegal; The A.R.T. Project's own options."""
-    cases = [(gym_adapter.KernelEnv, {"seat": "1"}, "seat must be a whole number, not '1'"),
-             (gym_adapter.KernelEnv, {"seat": True}, "seat must be a whole number, not True"),
-             (gym_adapter.KernelEnv, {"seat": 1.0}, "seat must be a whole number, not 1.0"),
+    cases = [(gym_adapter.KernelEnv, {"seat": "1"}, "seat must be a whole number, not str '1'"),
+             (gym_adapter.KernelEnv, {"seat": True}, "seat must be a whole number, not bool True"),
+             (gym_adapter.KernelEnv, {"seat": 1.0}, "seat must be a whole number, not float 1.0"),
              (gym_adapter.KernelEnv, {"seat": -1}, "seat must be from 0 to 1, not -1"),
              (gym_adapter.KernelEnv, {"others": 3}, "others must be the name of a policy"),
              (gym_adapter.KernelEnv, {"illegal": 3}, "illegal must be 'lose' or 'raise'"),

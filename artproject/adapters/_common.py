@@ -3,8 +3,6 @@ parameters (the game's own `OPTIONS` and `seats`), and a seat's view as numpy ar
 
 from __future__ import annotations
 
-import contextlib
-import operator
 import struct
 import sys
 from collections.abc import Callable, Mapping
@@ -13,6 +11,7 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
+from ..core import checks
 from ..core.errors import ArtError, GameError, closest
 from ..core.games import DEFAULT, game_class, game_tools
 from ..core.seats import Seated
@@ -129,16 +128,9 @@ class Starter:
 
 def whole(name: str, value: Any, least: int | None = None) -> int:
     """`value` as an int: a whole number (Python's or numpy's; not a bool), at least
-    `least` if given; else GameError naming the parameter (`name`) and what it expected."""
-    n = None
-    if not isinstance(value, (bool, np.bool_)):
-        with contextlib.suppress(TypeError):
-            n = operator.index(value)  # (numpy's integers too)
-    if n is None:
-        raise GameError(f"{name} must be a whole number, not {value!r}")
-    if least is not None and n < least:
-        raise GameError(f"{name} must be at least {least}, not {n}")
-    return n
+    `least` if given; else GameError naming the parameter (`name`) and what it expected
+    (core/checks.py `index`, as the library's own arguments)."""
+    return checks.index(value, name, least)
 
 
 def _option(key: str, value: Any, default: Any, rules: bool) -> Any:
