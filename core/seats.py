@@ -22,12 +22,11 @@ default the game's `max_game_length()`) ends with its `limit_returns()`. Not run
 
 from __future__ import annotations
 
-import contextlib
 import json
-import operator
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
+from . import checks
 from .actions import CHANCE, TEAM, TERMINAL, Action
 from .actions import PUBLIC as PUBLIC  # (a viewer who is no seat: read here too)
 from .errors import GameError, IllegalActionError
@@ -46,14 +45,6 @@ if TYPE_CHECKING:
 TEAM_SEATS: Final = "team"
 PLAYER_SEATS: Final = "players"
 SEATINGS: Final = (TEAM_SEATS, PLAYER_SEATS)
-
-
-def check_seating(game: Machine, seats: str) -> None:
-    """GameError unless `seats` is a seating the game offers."""
-    offered = game.SEATINGS
-    if seats not in offered:
-        raise GameError(f"seats must be one of {', '.join(offered)} for the {game.game} game, "
-                        f"not {seats!r}")
 
 
 class Seated:
@@ -75,7 +66,9 @@ class Seated:
                 like.seats == seats and like.game.num_players() == game.num_players():
             self._again(game, like, max_decisions)
             return
-        check_seating(game, seats)
+        if seats not in game.SEATINGS:
+            raise GameError(f"seats must be one of {', '.join(game.SEATINGS)} for the "
+                            f"{game.game} game, not {seats!r}")
         self.game, self.seats, self.team = game, seats, seats == TEAM_SEATS
         self.limit = game.max_game_length() if max_decisions is None else max_decisions
         if self.limit < 1:
@@ -115,13 +108,11 @@ class Seated:
     def check_seat(self, seat: Any) -> int:
         """`seat` as an int (numpy's integers too) when it is a seat of this game (0 to
         num_seats() - 1) or PUBLIC; GameError naming it otherwise."""
-        if seat.__class__ is not int and not isinstance(seat, bool):
-            with contextlib.suppress(TypeError):
-                seat = operator.index(seat)
-        if seat.__class__ is not int or not (0 <= seat < self.num_seats() or seat == PUBLIC):
-            raise GameError(f"seat {seat!r}: not a seat of this game (0 to "
+        n = checks.index(seat, "seat")
+        if not (0 <= n < self.num_seats() or n == PUBLIC):
+            raise GameError(f"seat {n!r}: not a seat of this game (0 to "
                             f"{self.num_seats() - 1}, or PUBLIC, {PUBLIC})")
-        return int(seat)
+        return n
 
     def players_of(self, seat: int) -> tuple[int, ...]:
         """The game's players a seat holds (the team seat: all; PUBLIC: no player, the
@@ -248,7 +239,7 @@ class Seated:
         whole number (numpy's integers are taken as theirs). `now`: the position's record
         (`now()`), for a caller that has just read it."""
         if i.__class__ is not int:  # (numpy's integers, or no id: checked off the hot path)
-            i = self._id(i)
+            i = checks.index(i, "action", error=IllegalActionError)
         r = now
         if r is None:  # (`now`'s check without its call, as `current`)
             r = self._at
@@ -272,18 +263,6 @@ class Seated:
         self.game.apply(acts[i])
         self.turn = None
         self.decisions += 1
-
-    @staticmethod
-    def _id(i: Any) -> int:
-        """`apply`'s id as an int (numpy's integers have `__index__`); IllegalActionError
-        naming it for a bool, a float, text or anything else."""
-        if not isinstance(i, bool):
-            try:
-                return operator.index(i)
-            except TypeError:
-                pass
-        raise IllegalActionError(f"action {i!r}: not an id (a whole number), a "
-                                 f"{type(i).__name__}")
 
     def _apply_other(self, i: int, cur: int) -> None:
         """`apply` at the end (IllegalActionError) or at a chance node (outcome `i`)."""
@@ -494,8 +473,7 @@ class Seated:
         c._space, c.ids, c._owners = self._space, self.ids, self._owners
         return c
 
-    def __copy__(self) -> Seated:
-        return self.clone()
+    __copy__ = clone
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Seated:
         return self.clone()  # what a clone shares is immutable or the rules
@@ -507,7 +485,6 @@ class Seated:
         c.game = self.game.resample(self.players_of(seat), seed)
         c._at = None  # (other private facts: other ids, maybe another seat to act)
         return c
-
 
 
 # the seat's own segments are written with the Seated as the state and the seat as viewer

@@ -273,14 +273,15 @@ def shipped_ref(ref: Any, key: str = "") -> Any:
                      "a file on the server")
 
 
-def scenario_ref(ref: str, scenario: Path, key: str) -> str:
+def scenario_ref(ref: str, scenario: Path, key: str, toml_only: bool = False) -> str:
     """A rule file a scenario names under `key`: a shipped one by its name, any other by a
     path read relative to the scenario's folder (never the current directory), or by its
     whole path; within `shipped_only`, a shipped one's name only (`shipped_ref`). A path is
-    what the loaders take for one: for `cards` a NAME.toml, for the others any `is_name`
-    refuses (a folder in it, or .toml)."""
+    what the key's loader takes for one: any reference `is_name` refuses (a folder in it,
+    or .toml), or with `toml_only` only a NAME.toml (a loader that reads any other as a
+    shipped name, folders and all)."""
     shipped_ref(ref, key)
-    path = Path(ref).suffix == ".toml" if key == "cards" else not is_name(ref)
+    path = Path(ref).suffix == ".toml" if toml_only else not is_name(ref)
     return str(scenario.parent / ref) if path and not Path(ref).is_absolute() else ref
 
 

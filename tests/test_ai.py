@@ -128,7 +128,7 @@ def test_seated_refuses_an_id_or_a_seat_of_the_wrong_kind_changing_nothing() -> 
     while not (chance and decision):
         before = state()
         for bad in (0.0, float(s.legal()[0]), "done", None, True, [0]):
-            with pytest.raises(IllegalActionError, match=r"not an id \(a whole number\)"):
+            with pytest.raises(IllegalActionError, match="action must be a whole number, not "):
                 s.apply(bad)
             assert state() == before
         chance, decision = chance or s.current() == CHANCE, decision or s.current() >= 0
@@ -141,7 +141,9 @@ def test_seated_refuses_an_id_or_a_seat_of_the_wrong_kind_changing_nothing() -> 
     for seat in (5, -1, 2, 1.0, "p1", None):
         for ask, args in ((s.tensor, (seat, "observation")), (s.observation, (seat,)),
                           (s.information_state, (seat,)), (s.observation_string, (seat,))):
-            with pytest.raises(GameError, match=f"seat {seat!r}: not a seat of this game"):
+            with pytest.raises(GameError, match=(f"seat {seat!r}: not a seat of this game"
+                                                 if type(seat) is int else
+                                                 "seat must be a whole number, not ")):
                 ask(*args)
     assert s.tensor(np.int64(1), "observation") == s.tensor(1, "observation")
     assert s.observation_string(np.int64(0)) == s.observation_string(0)

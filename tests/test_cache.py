@@ -139,16 +139,17 @@ def test_a_changed_file_is_never_a_hit(tmp_path: Path, here: Path,
     assert plain(loader._load(m, ())) == plain(compiled(m, monkeypatch))
 
 
-def test_a_file_appearing_where_one_was_looked_for_is_a_miss(
+def test_a_file_appearing_in_the_working_folder_changes_nothing(
         tmp_path: Path, here: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """`extends = "parent.toml"` is looked for from the working folder first, then beside
-    the file: a parent that appears in the working folder changes the rules."""
+    """`extends = "parent.toml"` is read beside the file that names it, never from the
+    working folder: a parent of that name appearing there changes neither the rules nor
+    the cache's answer."""
     monkeypatch.chdir(tmp_path)
     write(tmp_path / "sub" / "parent.toml", 'extends = "japan"\ntitle = "Beside"\n')
     m = write(tmp_path / "sub" / "m.toml", 'extends = "parent.toml"\nname = "m"\n')
     assert load_rules(m).title == "Beside"
     write(tmp_path / "parent.toml", 'extends = "japan"\ntitle = "Here"\n')
-    assert load_rules(m).title == "Here" == compiled(m, monkeypatch).title
+    assert load_rules(m).title == "Beside" == compiled(m, monkeypatch).title
 
 
 @pytest.mark.parametrize("damage", [b"", b"\x00garbage", "marshal", "truncated"])

@@ -195,15 +195,16 @@ def test_a_changed_file_is_never_a_hit(tmp_path: Path, here: Path,
     assert plain(loader._load(rules, ())) == plain(compiled(rules, (), monkeypatch))
 
 
-def test_a_file_appearing_where_one_was_looked_for_is_a_miss(
+def test_a_file_appearing_in_the_working_folder_changes_nothing(
         tmp_path: Path, here: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """`cards = "my-cards.toml"` is looked for from the working folder first, then beside
-    the rules file: a card file that appears in the working folder changes the rules."""
+    """`cards = "my-cards.toml"` is read beside the rules file, never from the working
+    folder: a card file of that name appearing there changes neither the rules nor the
+    cache's answer."""
     rules, cards = _copy_rules(tmp_path / "sub")
     monkeypatch.chdir(tmp_path)
     assert load_rules(rules).cards[0].score == 1
     write(tmp_path / "my-cards.toml", cards.read_text().replace("score = 1\n", "score = 9\n", 1))
-    assert load_rules(rules).cards[0].score == 9 == compiled(rules, (), monkeypatch
+    assert load_rules(rules).cards[0].score == 1 == compiled(rules, (), monkeypatch
                                                              ).cards[0].score
 
 

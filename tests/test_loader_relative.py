@@ -181,7 +181,7 @@ def test_a_scenarios_mission_path_without_toml_is_read_beside_it(
     assert scenario_ref("boards/board", Path("sub/s.toml"), "mission") == str(
         Path("sub/boards/board"))
     assert scenario_ref("deck.toml", Path("sub/s.toml"), "cards") == str(Path("sub/deck.toml"))
-    assert scenario_ref("no/deck", Path("sub/s.toml"), "cards") == "no/deck"  # a name to cards
+    assert scenario_ref("no/deck", Path("sub/s.toml"), "cards", toml_only=True) == "no/deck"
     assert scenario_ref("japan", Path("sub/s.toml"), "mission") == "japan"
     result = run_scenario(Path("sub/s.toml"))
     assert result.passed, result.failures

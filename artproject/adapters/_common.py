@@ -4,7 +4,6 @@ parameters (the game's own `OPTIONS` and `seats`), and a seat's view as numpy ar
 from __future__ import annotations
 
 import struct
-import sys
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
@@ -13,14 +12,12 @@ import numpy.typing as npt
 
 from ..core import checks
 from ..core.errors import ArtError, GameError, closest
-from ..core.games import DEFAULT, game_class, game_tools
+from ..core.games import DEFAULT, game_class
 from ..core.seats import Seated
 from ..core.tensors import Layout, layout
 
 KERNEL_OPTIONS = ("variants", "seats", "reward")
 REWARDS = ("terminal", "shaped")
-# "human" prints the game as text, "ansi" returns that text, "rgb_array" its picture
-RENDER_MODES: Final = ("human", "ansi", "rgb_array")
 
 
 def parameters(game: str) -> dict[str, Any]:
@@ -93,11 +90,7 @@ class Starter:
             raise GameError(f"game must be a game's name, not {game!r}")
         cls = game_class(game)
         known = parameters(game)
-        for key in options:
-            if key not in known:
-                raise GameError(f"unknown parameter {key!r} for the {game} game"
-                                f"{closest(key, known)}; parameters: {', '.join(known)}")
-        merged = {**known, **options}
+        merged = _known(game, known, options)
         self.seats = merged.pop("seats")
         if not isinstance(self.seats, str):
             raise GameError(f"seats must be one of {', '.join(cls.SEATINGS)} for the "
@@ -124,6 +117,16 @@ class Starter:
         """A new game from `seed`, seated (`like`: the last game, whose tables it shares)."""
         st = self._create(seed=seed, chance=self.chance, **self._kwargs)
         return Seated(st, self.seats, self.limit, like)
+
+
+def _known(game: str, known: dict[str, Any], options: Mapping[str, Any]) -> dict[str, Any]:
+    """The game's parameters (`known`, with their defaults) with `options` over them; an
+    unknown name a GameError saying the nearest and every one."""
+    for key in options:
+        if key not in known:
+            raise GameError(f"unknown parameter {key!r} for the {game} game"
+                            f"{closest(key, known)}; parameters: {', '.join(known)}")
+    return {**known, **options}
 
 
 def whole(name: str, value: Any, least: int | None = None) -> int:
@@ -450,67 +453,3 @@ def seeds_from(rng: np.random.Generator | np.random.PCG64) -> list[int]:
         seeds = [seed_from(rng) for _ in range(SEEDS_AHEAD)]
     seeds.reverse()
     return seeds
-
-
-def check_render_mode(mode: str | None) -> None:
-    """ValueError unless `mode` is None or one of RENDER_MODES, and "rgb_array" only where
-    the picture can be drawn (`picture`'s library)."""
-    if mode is not None and mode not in RENDER_MODES:
-        raise ValueError(f"render_mode must be None or one of {', '.join(map(repr, RENDER_MODES))}"
-                         f", not {mode!r}")
-    if mode == "rgb_array":
-        _cairosvg()
-
-
-def _cairosvg() -> Any:
-    """cairosvg (the `render` extra), with its parser and surfaces, else ValueError saying
-    how to install it."""
-    try:
-        import cairosvg.parser
-        import cairosvg.surface
-    except (ImportError, OSError) as err:  # (OSError: the system's libcairo missing)
-        raise ValueError("render_mode 'rgb_array' draws the game with cairosvg: pip install "
-                         "'artproject[render]' (it needs the system's libcairo: Debian's "
-                         f"libcairo2): {err}") from None
-    return cairosvg
-
-
-# where red, green and blue lie in a pixel of libcairo's ARGB32 (a native-endian 32-bit word)
-_RGB: Final = slice(2, None, -1) if sys.byteorder == "little" else slice(1, 4)
-
-
-def picture(game: Any) -> npt.NDArray[np.uint8]:
-    """The game's position as the game draws it (`artproject render --save`: its tools'
-    `render`), as an RGB image (height x width x 3, uint8) on a white ground, as cairosvg's
-    `svg2png` draws it (96 dots an inch), read from the drawn surface without the PNG's
-    coding and decoding (a third of the time); an array of its own, writable (as
-    Gymnasium's own environments' frames are, for a recorder that marks them)."""
-    c = _cairosvg()
-    svg = game_tools(game.game).render(game.rules, game)
-    drawn = c.surface.PNGSurface(c.parser.Tree(bytestring=svg.encode()), None, 96,
-                                 background_color="white").cairo  # (drawn as it is made)
-    drawn.flush()
-    height, width, stride = drawn.get_height(), drawn.get_width(), drawn.get_stride()
-    pixels = np.frombuffer(drawn.get_data(), np.uint8).reshape(height, stride // 4, 4)
-    return pixels[:, :width, _RGB].copy()  # (opaque on white: no alpha to undo)
-
-
-def rendered(seated: Seated, mode: str | None, seat: int,
-             label: str = "") -> str | npt.NDArray[np.uint8] | None:
-    """An adapter's `render()` in `mode`: nothing without a mode; the game's picture
-    ("rgb_array", `picture`); else the game as text, what is pending (`label` after it),
-    the legal actions of `seat` (none when it is negative: the end, or chance) and the
-    last decisions, which "ansi" returns and "human" prints (returning None, as PettingZoo
-    and Gymnasium ask)."""
-    if mode is None:
-        return None
-    if mode == "rgb_array":
-        return picture(seated.game)
-    game = seated.game
-    legal = ", ".join(seated.action_text(i) for i in seated.legal(seat)) if seat >= 0 else ""
-    text = (f"{game.TITLE}: {game.wait or 'over'}{label}; legal: {legal}\n"
-            f"history: {' | '.join(str(a) for a in game.history[-8:])}")
-    if mode == "human":
-        print(text)
-        return None
-    return text

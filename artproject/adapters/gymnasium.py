@@ -55,20 +55,18 @@ from ..core.errors import ArtError, GameError
 from ..core.games import DEFAULT, game_names
 from ..core.seats import Seated
 from ._common import (
-    RENDER_MODES,
     Packers,
     Potential,
     Starter,
     box,
-    check_render_mode,
     mask,
     observe,
-    rendered,
     reward_mode,
     seed_from,
     start,
     whole,
 )
+from ._render import RENDER_MODES, check_render_mode, rendered
 
 NAMESPACE: Final = "artproject"
 _IDS = (int, np.integer)  # what an id may be

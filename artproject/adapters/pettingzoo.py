@@ -50,20 +50,18 @@ from ..core.errors import ArtError, IllegalActionError
 from ..core.games import DEFAULT
 from ..core.seats import Seated
 from ._common import (
-    RENDER_MODES,
     Packers,
     Potential,
     Starter,
     as_float32,
     box,
-    check_render_mode,
     infos_of,
     observe,
-    rendered,
     reward_mode,
     seed_from,
     seeds_from,
 )
+from ._render import RENDER_MODES, check_render_mode, rendered
 
 _IDS = (int, np.integer)  # what an id may be
 _observe = observe  # (`last`'s, its parameter named as AECEnv's)
@@ -257,11 +255,15 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         if shaped != self._shown or cur < 0:
             self.infos, self._shown = self._infos(shaped), shaped
         if paid is not None or cur == TERMINAL:  # (else every reward is 0: nothing to add)
-            total = self._cumulative_rewards
-            for a, r in self.rewards.items():  # (AECEnv's _accumulate_rewards)
-                total[a] += r
+            self._accumulate()
         if self._human:  # (as PettingZoo's classic games: not at a dead step)
             self.render()
+
+    def _accumulate(self) -> None:
+        """AECEnv's _accumulate_rewards: each agent's reward added to its cumulative one."""
+        total = self._cumulative_rewards
+        for a, r in self.rewards.items():
+            total[a] += r
 
     def _was_dead_step(self, action: Any) -> None:
         """AECEnv's dead step, the same to every dict, list and attribute it leaves: the

@@ -54,7 +54,7 @@ def setup(cls: type[State], spec: Any, doc: Mapping[str, Any], path: Path,
 
 def _rules_of(spec: Any, path: Path, variants: tuple[str | Path, ...]) -> Rules:
     """The mission, its variants and card file, paths read relative to the scenario."""
-    cards = None if spec.cards is None else scenario_ref(spec.cards, path, "cards")
+    cards = None if spec.cards is None else scenario_ref(spec.cards, path, "cards", toml_only=True)
     return load_rules(scenario_ref(spec.mission, path, "mission"),
                       (*variants, *(scenario_ref(v, path, "variants") for v in spec.variants)),
                       cards=cards)
