@@ -205,3 +205,17 @@ def test_make_policy_bounds_every_number_as_the_command_line_does(spec: str) -> 
     with pytest.raises(GameError, match="must be"):
         make_policy(spec, 1)
     assert make_policy("ismcts:budget=10000", 1) is not None
+
+
+def test_replay_is_all_or_none() -> None:
+    """`replay` with a good action then a bad one leaves the game as it was (the good one
+    not applied), as every refused call does; all good, all applied."""
+    game = GAMES["art"]()
+    first = str(game.legal_actions()[0])
+    before = game.fingerprint()
+    for bad in (None, "fly p1 mars"):
+        with pytest.raises(ArtError):
+            A.replay(game, [first, bad])
+        assert _same(game.fingerprint(), before)
+    assert A.replay(game, iter([first])) is game
+    assert len(game.history) == 1
