@@ -8,6 +8,15 @@ mission, variant, difficulty, players, policy, seed), so none is ever counted tw
 SQLite is in the standard library: nothing to install, a transaction per batch, and a file
 a person can open with any SQLite tool. A sweep holds an exclusive lock on the file (besides
 SQLite's own), so two sweeps never write to one store at once.
+
+Readers and the writer: the store keeps SQLite's rollback journal (not WAL, whose -wal and
+-shm files would make the store more than its one file, and its size check below untrue
+between checkpoints). A report reads under SQLite's shared lock, each of its reads one
+transaction, so it sees whole batches only; a sweep's commit waits for such a reader to end
+(up to WRITE_WAIT seconds), so that a report never fails a sweep. Only when a store is
+opened to write is another program's lock an error at once. A writer killed mid-batch
+(kill -9, out of memory) leaves a hot journal: the next reader or writer rolls it back, so
+the store is as of its last commit.
 """
 
 from __future__ import annotations
@@ -23,6 +32,7 @@ from .core.errors import GameError
 from .core.files import exists, not_regular, shorten
 
 FORMAT: Final = 1  # the store's schema version: a store of another one is refused
+WRITE_WAIT: Final = 30.0  # seconds a sweep's commit waits for readers' shared locks to go
 KIND: Final = "artproject-results"
 
 
@@ -163,6 +173,9 @@ class Store:
                 _check(p, conn, write=True)
             else:
                 _create(p, conn)
+            # the check above refused a store another program holds at once; from now on
+            # a commit waits for a reader (a report) to finish its read, never fails on it
+            conn.execute(f"PRAGMA busy_timeout = {int(WRITE_WAIT * 1000)}")
         except BaseException:
             _unlock(lock)
             if new:  # what this call created goes; a file that was there stays, untouched
@@ -182,9 +195,14 @@ class Store:
         odd = not_regular(p)
         if odd is not None:
             raise GameError(f"{p}: not a regular file ({odd}): a results store is a file")
+        # A journal beside the store is a writer's: alive, its transaction is not ours to
+        # see; killed mid-batch, its journal is hot and SQLite rolls it back at the first
+        # read, which needs write access (read-only, SQLite cannot, and the store would be
+        # called damaged). The report itself only ever reads.
+        hot = exists(Path(f"{p}-journal"))
         try:
-            conn = sqlite3.connect(f"{p.resolve().as_uri()}?mode=ro", uri=True, timeout=5,
-                                   isolation_level=None)
+            conn = sqlite3.connect(f"{p.resolve().as_uri()}?mode={'rw' if hot else 'ro'}",
+                                   uri=True, timeout=WRITE_WAIT, isolation_level=None)
         except sqlite3.Error as err:
             raise GameError(f"{p}: cannot open the store: {err}") from None
         _check(p, conn, write=False)
@@ -263,6 +281,7 @@ class Store:
 def _connect(p: Path) -> sqlite3.Connection:
     try:
         # timeout 0: a store another program holds locked is an error at once, not a wait
+        # (while it is opened: `Store.open` then waits WRITE_WAIT for readers at a commit)
         conn = sqlite3.connect(p, timeout=0, isolation_level="DEFERRED")
         conn.execute("PRAGMA foreign_keys = ON")
         return conn
@@ -334,17 +353,25 @@ def _facts(p: Path, conn: sqlite3.Connection, write: bool) -> dict[str, Any]:
         # take SQLite's write lock a moment: another program holding it is an error now
         conn.execute("BEGIN IMMEDIATE")
         conn.execute("ROLLBACK")
-    damage = [r[0] for r in conn.execute("PRAGMA quick_check(3)")]
-    (page,), (pages,) = (conn.execute(f"PRAGMA {x}").fetchone()
-                         for x in ("page_size", "page_count"))
-    if damage == ["ok"] and os.stat(p).st_size != page * pages:  # cut short, or grown
-        damage = [f"{os.stat(p).st_size} bytes, not {pages} pages of {page}"]
-    info = conn.execute("PRAGMA table_info(games)").fetchall()
-    cols = tuple(r[1] for r in info)
-    odd = conn.execute(_ODD_ROWS).fetchone()[0] if cols == COLUMNS else 0
-    return {"damage": damage, "cols": cols, "types": {r[1]: str(r[2]).upper() for r in info},
-            "meta": dict(conn.execute("SELECT key, value FROM meta").fetchall()),
-            "odd": odd or (_not_text(conn) if cols == COLUMNS else 0)}
+    # one read transaction: the file's size is compared with its pages under the shared
+    # lock, so that a sweep's commit (which grows the file) cannot fall between the two
+    conn.execute("BEGIN")
+    try:
+        damage = [r[0] for r in conn.execute("PRAGMA quick_check(3)")]
+        (page,), (pages,) = (conn.execute(f"PRAGMA {x}").fetchone()
+                             for x in ("page_size", "page_count"))
+        if damage == ["ok"] and os.stat(p).st_size != page * pages:  # cut short, or grown
+            damage = [f"{os.stat(p).st_size} bytes, not {pages} pages of {page}"]
+        info = conn.execute("PRAGMA table_info(games)").fetchall()
+        cols = tuple(r[1] for r in info)
+        odd = conn.execute(_ODD_ROWS).fetchone()[0] if cols == COLUMNS else 0
+        return {"damage": damage, "cols": cols,
+                "types": {r[1]: str(r[2]).upper() for r in info},
+                "meta": dict(conn.execute("SELECT key, value FROM meta").fetchall()),
+                "odd": odd or (_not_text(conn) if cols == COLUMNS else 0)}
+    finally:
+        if conn.in_transaction:
+            conn.execute("COMMIT")
 
 
 def _problem(facts: dict[str, Any], write: bool) -> str | None:
