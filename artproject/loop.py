@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from .core.actions import Action
@@ -46,3 +46,22 @@ def wilson(won: int, n: int, z: float = 1.96) -> tuple[float, float]:
     centre = (p + z * z / (2 * n)) / den
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
     return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def interval_text(lo: float, hi: float) -> str:
+    """An interval as the tables print it, in percent to one decimal, rounded once from
+    the exact bounds (`wilson`'s: never from bounds already rounded, which can differ)."""
+    return f"{100 * lo:.1f}-{100 * hi:.1f}%"
+
+
+def ranked_causes(causes: Mapping[str, int]) -> list[tuple[str, int]]:
+    """Causes of loss, the most frequent first, a tie by name: the same order whatever
+    order the games were counted in (simulate's batches, a store's rows)."""
+    return sorted(causes.items(), key=lambda kv: (-kv[1], kv[0]))
+
+
+def main_cause(causes: Mapping[str, int]) -> str:
+    """The main cause of loss of a cell: the most frequent, a tie the first by name ("" if
+    no game was lost)."""
+    ranked = ranked_causes(causes)
+    return ranked[0][0] if ranked else ""

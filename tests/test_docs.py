@@ -248,3 +248,19 @@ def test_art_of_war_page_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     for c in cards["card"]:
         for key in ("collateral", "rank", "on_draw", "on_reveal"):
             assert key not in c or f"`{c[key]}`" in page or f'"{c[key]}"' in page, (c, key)
+
+
+def test_the_balance_tables_intervals_are_their_counts_rounded_once() -> None:
+    """Every `P% (L-H%)` in docs/balance.md is the Wilson interval of its count (500 games
+    a cell unless `k of n:` says), rounded once from the exact bounds, as simulate and
+    report print it (the tables read 1.4-4.2% for 12 of 500 once: rounded twice)."""
+    from artproject.loop import interval_text, wilson
+
+    text = (DOCS / "balance.md").read_text()
+    found = re.findall(r"(?:(\d+) of (\d+): )?(\d+\.\d)%,? \(?(\d+\.\d-\d+\.\d%)", text)
+    assert len(found) > 250
+    for k, n, rate, interval in found:
+        games = int(n) if n else 500
+        won = int(k) if k else round(float(rate) * games / 100)
+        assert f"{100 * won / games:.1f}" == rate
+        assert interval_text(*wilson(won, games)) == interval, (rate, interval)

@@ -105,7 +105,7 @@ def summary(key: Any, rows: Sequence[Any], seed: int, games: int,
             "average_turns": sum(r.rounds for r in rows) / n if n else 0.0,
             "longest": max((r.rounds for r in rows), default=0),
             "average_decisions": sum(r.decisions for r in rows) / n if n else 0.0,
-            "causes": dict(_causes(rows).most_common())}
+            "causes": dict(_ranked(_causes(rows)))}
 
 
 def _seats(wins: Counter[str], players: int, n: int) -> list[dict[str, Any]]:
@@ -158,7 +158,9 @@ def report_text(cells: list[dict[str, Any]]) -> str:
     for c in cells:
         seats = "  ".join(f"{s['seat']} {_pct(s['win_rate'])}" for s in c["seats"])
         for i, p in enumerate(c["policies"]):
-            lo, hi = p["ci95"]
+            from ...loop import wilson
+
+            lo, hi = wilson(p["won"], p["seat_games"])  # exact: ci95 is rounded (data)
             rows.append([c["players"] if i == 0 else "", c["games"] if i == 0 else "",
                          p["policy"], f"{_pct(p['win_rate'])} ({_pct(lo)}-{_pct(hi)})",
                          _pct(c["fair_share"]), c["draws"] if i == 0 else "",
@@ -172,7 +174,7 @@ def report_text(cells: list[dict[str, Any]]) -> str:
         causes.update(c["causes"])
     lines = [head, "", table, "", f"causes of death ({sum(causes.values())} deaths; the "
              "rulings cited are told in docs/rulings.md):"]
-    lines += [f"  {k:6d}  {cause}" for cause, k in causes.most_common()]
+    lines += [f"  {k:6d}  {cause}" for cause, k in _ranked(causes)]
     return "\n".join(lines)
 
 
@@ -190,6 +192,13 @@ def report_csv(cells: list[dict[str, Any]]) -> str:
                         f"{p['win_rate']:.4f}", p["ci95"][0], p["ci95"][1],
                         f"{c['fair_share']:.4f}", c["draws"], f"{c['average_turns']:.3f}"])
     return buf.getvalue()
+
+
+def _ranked(causes: Counter[str]) -> list[tuple[str, int]]:
+    """The causes, most first, a tie by name: the same for simulate and report."""
+    from ...loop import ranked_causes
+
+    return ranked_causes(causes)
 
 
 def _pct(x: float) -> str:

@@ -11,7 +11,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
-from ...loop import wilson
+from ...loop import interval_text, main_cause, ranked_causes, wilson
 from ...report import board_name, board_of, board_title, colours, figure
 from ...store import CellKey, Row
 
@@ -51,10 +51,10 @@ def hall_of_fame(rows: Sequence[Row], source: str) -> str:
     for c in summary:
         k = c["key"]
         lo, hi = c["ci95"]
-        main = c["causes"].most_common(1)[0][0] if c["causes"] else ""
+        main = main_cause(c["causes"])  # simulate's, on a tie too (core/art/tools.py)
         table.append([board_name(board_of(k), boards), k.variant or "-", k.policy,
                       k.difficulty, k.players, c["won"], c["games"],
-                      f"{100 * c['win_rate']:.1f}%", f"{100 * lo:.1f}-{100 * hi:.1f}%",
+                      f"{100 * c['win_rate']:.1f}%", interval_text(lo, hi),
                       f"{c['rounds']:.1f}", main])
     text = tabulate(table, headers=["mission", "variant", "policy", "difficulty", "players",
                                     "won", "games", "win rate", "95% CI", "rounds",
@@ -63,7 +63,7 @@ def hall_of_fame(rows: Sequence[Row], source: str) -> str:
     lost = sum(causes.values())
     lines = [f"Hall of Fame: {len(rows)} games from {source}", "", text, "",
              f"causes of loss ({lost} games; the rulings cited are told in docs/rulings.md):"]
-    lines += [f"  {k:6d}  {cause}" for cause, k in causes.most_common()]
+    lines += [f"  {k:6d}  {cause}" for cause, k in ranked_causes(causes)]
     return "\n".join(lines)
 
 
@@ -139,7 +139,7 @@ def plot_causes(rows: Sequence[Row], most: int = 6) -> Any:
     """Why games are lost: for each board and difficulty, the share of each cause."""
     boards = sorted({board_of(r) for r in rows})
     lost = [r for r in rows if r.outcome != "won"]
-    overall = [c for c, _ in Counter(r.cause for r in lost).most_common()]
+    overall = [c for c, _ in ranked_causes(Counter(r.cause for r in lost))]
     shown = overall[:most]
     labels = [*shown, "other causes"] if len(overall) > most else shown
     fig, axes = figure(len(boards), height=2.6)

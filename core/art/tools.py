@@ -24,7 +24,15 @@ from functools import partial
 from pathlib import Path
 from typing import IO, Any, Final
 
-from ...loop import MAX_DECISIONS, cause_of, play, wilson
+from ...loop import (
+    MAX_DECISIONS,
+    cause_of,
+    interval_text,
+    main_cause,
+    play,
+    ranked_causes,
+    wilson,
+)
 from ...missions import DEFAULT
 from ...policies import check_policy, make_policy
 from ...verify import (
@@ -130,7 +138,7 @@ def summary(key: Any, rows: Sequence[Any], seed: int, games: int,
         "games": n, "seed": seed, "policy": key.policy, "variants": variants,
         "won": won, "lost": n - won, "win_rate": won / n if n else 0.0,
         "ci95": [round(lo, 4), round(hi, 4)],
-        "causes": dict(sorted(causes.items(), key=lambda kv: (-kv[1], kv[0]))),
+        "causes": dict(ranked_causes(causes)),
         "average_rounds": sum(r.rounds for r in rows) / n if n else 0.0,
         "average_decisions": sum(r.decisions for r in rows) / n if n else 0.0,
     }
@@ -146,8 +154,8 @@ def report_text(cells: list[dict[str, Any]]) -> str:
             + (f", variants {', '.join(first['variants'])}" if first["variants"] else ""))
     rows = [[c["mission"], c["difficulty"], c["players"], c["won"], c["games"],
              f"{100 * c['win_rate']:.1f}%",
-             f"{100 * c['ci95'][0]:.1f}-{100 * c['ci95'][1]:.1f}%",
-             f"{c['average_rounds']:.1f}", next(iter(c["causes"]), "")] for c in cells]
+             interval_text(*wilson(c["won"], c["games"])),  # (ci95 is rounded: data)
+             f"{c['average_rounds']:.1f}", main_cause(c["causes"])] for c in cells]
     table = tabulate(rows, headers=["mission", "difficulty", "players", "won", "games",
                                     "win rate", "95% CI", "rounds", "main cause of loss"],
                      tablefmt="simple")
@@ -157,7 +165,7 @@ def report_text(cells: list[dict[str, Any]]) -> str:
     lost = sum(c["lost"] for c in cells)
     lines = [head, "", table, "",
              f"causes of loss ({lost} games; the rulings cited are told in docs/rulings.md):"]
-    lines += [f"  {k:6d}  {cause}" for cause, k in causes.most_common()]
+    lines += [f"  {k:6d}  {cause}" for cause, k in ranked_causes(causes)]
     return "\n".join(lines)
 
 
@@ -174,7 +182,7 @@ def report_csv(cells: list[dict[str, Any]]) -> str:
         w.writerow([c["mission"], c["difficulty"], c["players"], c["games"], c["won"],
                     f"{c['win_rate']:.4f}", c["ci95"][0], c["ci95"][1],
                     f"{c['average_rounds']:.3f}", f"{c['average_decisions']:.3f}",
-                    next(iter(c["causes"]), "")])
+                    main_cause(c["causes"])])
     return buf.getvalue()
 
 
