@@ -77,6 +77,18 @@ def _trust_needs(option: str, args: argparse.Namespace) -> None:
                         f"{option} FILE, or drop it")
 
 
+def _paths_given(args: argparse.Namespace, **options: str) -> None:
+    """Each path option given (dest -> how the command line names it) names a file: an
+    empty one (an unset variable in a script, `--store "$DB"`) is refused, never taken as
+    not given (a sweep that keeps nothing, a report that draws nothing)."""
+    from ..core.errors import GameError
+
+    for dest, option in options.items():
+        if getattr(args, dest) == "":
+            raise GameError(f"{option}: an empty path; give the file's name (an unset "
+                            "variable in a script?)")
+
+
 def _check_counts(args: argparse.Namespace, policies: bool = True) -> None:
     """simulate's and tune's numbers and policy, before anything is loaded."""
     from ..core.errors import GameError

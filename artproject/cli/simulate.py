@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
-from .options import _backend, _check_counts, _game, _items, _list, _players
+from .options import _backend, _check_counts, _game, _items, _list, _paths_given, _players
 from .output import _Interrupted, _say
 
 TYPE_CHECKING = False  # typing itself is not imported: the command starts the sooner
@@ -19,6 +19,7 @@ def _simulate(args: argparse.Namespace) -> int:
     its policies, and its table (core/games.py `game_tools`)."""
     from ..core.games import game_tools
 
+    _paths_given(args, store="--store")
     game = _game(args)
     tools = game_tools(game)
     _check_counts(args, policies=False)
@@ -129,7 +130,8 @@ def _sweep(args: argparse.Namespace, missions: Sequence[str], diffs: Sequence[st
     with sigint_deferred() as asked:
         try:
             backend = _backend(args)  # before the store: a cluster that does not answer
-            store = Store.open(args.store) if args.store else None  # changes nothing
+            store = Store.open(args.store) if args.store is not None else None  # (as
+            # the cluster: a store refused changes nothing)
             grid = grid_of(missions, diffs, players, args.games, args.seed, args.variant,
                            args.policy, game)
             plan = plan_sweep(grid, store, backend.workers, lambda: _stop_if(asked))
