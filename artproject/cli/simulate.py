@@ -48,7 +48,8 @@ def _grid(args: argparse.Namespace, game: str, tools: Any,
           ) -> tuple[list[str], list[str], list[int]]:
     """The rules files, difficulties and player counts; every rules file loads before a
     game. `all` is every shipped rules file of the game (its tools' `shipped_rules`, else its
-    own rules); the difficulties are those of the first (none: `-`, for a game without)."""
+    own rules); the difficulties are those every rules file has (`_difficulties`; none:
+    `-`, for a game without)."""
     from ..core.games import game_class
 
     title = game_class(game).TITLE
@@ -62,7 +63,9 @@ def _grid(args: argparse.Namespace, game: str, tools: Any,
     ranges = [tools.players(rules) for rules in loaded]
     players = _players(args.players, low=max(lo for lo, _ in ranges),
                        high=min(hi for _, hi in ranges))  # what every rules file allows
-    return missions, _difficulties(args.difficulty, tools, loaded[0], title), players
+    return (missions, _difficulties(args.difficulty, tools, dict(zip(missions, loaded,
+                                                                      strict=True)), title),
+            players)
 
 
 def _distinct(missions: list[str], loaded: list[Any], tools: Any,
@@ -101,17 +104,50 @@ def _rules_ref(mission: str | None, tools: Any) -> str:
     return str(tools.DEFAULT_RULES) if mission is None else mission
 
 
-def _difficulties(text: str, tools: Any, rules: Any, title: str) -> list[str]:
+def _difficulties(text: str, tools: Any, loaded: dict[str, Any], title: str) -> list[str]:
     """--difficulty among the rules' (a game with difficulties: its tools' `difficulties`);
-    a game without any takes the one cell `-`, and refuses one named."""
+    a game without any takes the one cell `-`, and refuses one named.
+
+    Every cell of the grid plays every mission, so a difficulty named must be one of each
+    mission's (refused naming the missions without it), and `all` is those they all have,
+    in the first's order (a note names what some have and others do not)."""
     from ..core.errors import GameError
     from ..sweep import NO_DIFFICULTY
 
-    if hasattr(tools, "difficulties"):
-        return _list(text, list(tools.difficulties(rules)), "difficulty", "--difficulty")
-    if text != "medium":  # (the option's default)
-        raise GameError(f"--difficulty {text!r}: {title} has no difficulty")
-    return [NO_DIFFICULTY]
+    if not hasattr(tools, "difficulties"):
+        if text != "medium":  # (the option's default)
+            raise GameError(f"--difficulty {text!r}: {title} has no difficulty")
+        return [NO_DIFFICULTY]
+    own = {m: list(tools.difficulties(rules)) for m, rules in loaded.items()}
+    every = [d for d in next(iter(own.values())) if all(d in ds for ds in own.values())]
+    some = list(dict.fromkeys(d for ds in own.values() for d in ds if d not in every))
+    if text == "all":
+        return _shared(own, every, some)
+    chosen = _list(text, every + some, "difficulty", "--difficulty")
+    for d in chosen:
+        lacking = [m for m, ds in own.items() if d not in ds]
+        if lacking:
+            raise GameError(f"--difficulty {d!r}: not a difficulty of {', '.join(lacking)} "
+                            f"(whose are {', '.join(own[lacking[0]])}); every mission given "
+                            "plays every difficulty: simulate them one at a time")
+    return chosen
+
+
+def _shared(own: dict[str, list[str]], every: list[str], some: list[str]) -> list[str]:
+    """`--difficulty all` of several missions: the difficulties they all have (`every`),
+    with a note naming the others (`some`) and the missions without them."""
+    from ..core.errors import GameError
+
+    if not every:
+        raise GameError("--difficulty all: the missions share no difficulty ("
+                        + "; ".join(f"{m}: {', '.join(ds)}" for m, ds in own.items())
+                        + "): simulate them one at a time")
+    if some:
+        _say("artproject: note: --difficulty all plays the difficulties every mission has "
+             f"({', '.join(every)}); not " + "; ".join(
+                 f"{d} (not in {', '.join(m for m, ds in own.items() if d not in ds)})"
+                 for d in some))
+    return every
 
 
 def _sweep(args: argparse.Namespace, missions: Sequence[str], diffs: Sequence[str],
