@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from artproject.checking import check_file
+from artproject.cli import main
 from artproject.core.art.loader import load_rules
 from artproject.core.errors import RulesError
 
@@ -81,3 +82,27 @@ def test_a_property_named_twice_is_refused_at_the_later_one(
                   + textwrap.dedent(OK_PROPERTY) + textwrap.dedent(OK_PROPERTY))
     assert any("twice.toml:9:8: property[1].name: a property named 'round is never negative' "
                "is already declared at twice.toml:5:8" in str(e) for e in check_file(twice))
+
+
+def test_a_broken_property_is_told_where_it_is_written(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "fuel-cap.toml").write_text(BROKEN.read_text())
+    code = main(["verify", "fuel-cap.toml", "--examples", "60", "--out", "cx.toml"])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert ("fuel-cap: COUNTEREXAMPLE: fuel-cap.toml:8:9: property 'the van never holds more "
+            "than 4 fuel' does not hold: van.fuel <= 4") in out, out
+    # and in a variant's file, where that one is written
+    write(tmp_path, "fuel3.toml", """
+        [[property]]
+        name = "the van never holds more than 3 fuel"
+        check = "van.fuel <= 3"
+    """)
+    (tmp_path / "japan.toml").write_text('extends = "japan"\nname = "j"\n')
+    code = main(["verify", "japan.toml", "--variant", "fuel3.toml", "--examples", "60",
+                 "--out", "cx3.toml"])
+    out = capsys.readouterr().out
+    assert code == 1 and "COUNTEREXAMPLE: fuel3.toml:3:9: property 'the van never holds " \
+        "more than 3 fuel'" in out, out

@@ -249,7 +249,7 @@ def _properties(spec: MissionSpec, comp: Compiler, w: Where) -> list[Property]:
         path = ("property", i, "check")
         fn = comp.expr(p.check, w.origin(path, p.check), condition=True)
         if fn is not None:
-            props.append(Property(p.name, fn, p.check))
+            props.append(Property(p.name, fn, p.check, w.map(path).locate(path).prefix()))
     return props
 
 
