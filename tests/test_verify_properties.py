@@ -106,3 +106,28 @@ def test_a_broken_property_is_told_where_it_is_written(
     out = capsys.readouterr().out
     assert code == 1 and "COUNTEREXAMPLE: fuel3.toml:3:9: property 'the van never holds " \
         "more than 3 fuel'" in out, out
+
+
+def test_verify_leaves_nothing_but_what_was_asked_for(tmp_path: Path) -> None:
+    """Hypothesis keeps files of its own (`.hypothesis/`): never in the user's folder."""
+    (tmp_path / "fuel-cap.toml").write_text(BROKEN.read_text())
+    for args, code in ((["fuel-cap.toml", "--examples", "20", "--out", "cx.toml"], 1),
+                       (["japan", "--examples", "3"], 0)):
+        r = subprocess.run([sys.executable, "-m", "artproject", "verify", *args], cwd=tmp_path,
+                           capture_output=True, text=True, check=False)
+        assert r.returncode == code, r.stdout + r.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cx.toml", "fuel-cap.toml"]
+
+
+def test_verify_puts_back_the_hypothesis_home_it_found(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The suite's own Hypothesis (its examples database) is left as verify found it."""
+    from hypothesis import configuration
+
+    before = configuration.storage_directory("x", intent_to_write=False).home_directory
+    monkeypatch.chdir(tmp_path)
+    assert main(["verify", "japan", "--examples", "3"]) == 0
+    capsys.readouterr()
+    assert configuration.storage_directory("x", intent_to_write=False).home_directory == before
+    assert list(tmp_path.iterdir()) == []
