@@ -13,7 +13,8 @@ of the core's import path.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import attrs
@@ -181,10 +182,11 @@ def search(play: Callable[[Example], Outcome], name: str, examples: int, seed: i
     state = random.getstate()
     random.seed(seed)
     try:
-        ex = find(strategy, breaks, settings=settings(
-            max_examples=examples, database=None, deadline=None, derandomize=False,
-            phases=[Phase.generate, Phase.shrink], suppress_health_check=list(HealthCheck)),
-            random=random.Random(seed))
+        with _hypothesis_home():
+            ex = find(strategy, breaks, settings=settings(
+                max_examples=examples, database=None, deadline=None, derandomize=False,
+                phases=[Phase.generate, Phase.shrink],
+                suppress_health_check=list(HealthCheck)), random=random.Random(seed))
     except NoSuchExample:
         return Report(name, examples, tally["games"], tally["steps"], tuple(players), diffs,
                       properties)
@@ -193,6 +195,25 @@ def search(play: Callable[[Example], Outcome], name: str, examples: int, seed: i
     failure = play(ex)
     return Report(name, examples, tally["games"], tally["steps"], tuple(players), diffs,
                   properties, failure, ex)
+
+
+@contextmanager
+def _hypothesis_home() -> Iterator[None]:
+    """Hypothesis's own files (it keeps some even with no database: `.hypothesis/constants`)
+    in a folder of the search's own, removed after it, never `.hypothesis/` in the folder
+    verify is run from; the home Hypothesis had (the test suite's) put back."""
+    import tempfile
+
+    from hypothesis import configuration
+
+    # (the home set before, if any: Hypothesis has no public way to read it)
+    before = vars(configuration).get("__hypothesis_home_directory")
+    with tempfile.TemporaryDirectory(prefix="artproject-verify-") as home:
+        configuration.set_hypothesis_home_dir(home)
+        try:
+            yield
+        finally:
+            configuration.set_hypothesis_home_dir(before)
 
 
 def counterexample_head(failure: Outcome, ex: Example, variants: Sequence[str],

@@ -452,12 +452,18 @@ class Where:
     def err(self, msg: str, path: tuple[Any, ...], *also: tuple[Any, ...]) -> None:
         """An error at `path` (or at one of `also`, whichever was set last)."""
         path = self.latest((path, *also))
-        self.errors.append(RulesError(msg, self.map(path).locate(path), path_text(path)))
+        self.errors.append(RulesError(msg, self.map(path).locate(path), self.text(path)))
 
     def warn(self, msg: str, path: tuple[Any, ...], *also: tuple[Any, ...]) -> None:
         """A warning: odd, but playable (`check` prints it and exits 0)."""
         path = self.latest((path, *also))
-        self.warnings.append(RulesWarning(msg, self.map(path).locate(path), path_text(path)))
+        self.warnings.append(RulesWarning(msg, self.map(path).locate(path), self.text(path)))
+
+    def text(self, path: tuple[Any, ...]) -> str:
+        """`path` as its own file writes it: an item a later layer added to a list (a
+        variant's second hook) by its place in that file, not in the merged list."""
+        smap = self.map(path)
+        return path_text(smap.path + path[2:] if isinstance(smap, _Shifted) else path)
 
     def shape(self, doc: Any, cls: type[T]) -> T | None:
         """`doc` structured as the declared `cls` (core/schema.py), each problem reported."""

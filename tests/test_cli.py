@@ -201,19 +201,35 @@ def test_simulate_plays_the_heuristic_by_default(capsys: pytest.CaptureFixture[s
 
 # ---------------------------------------------------------------- nothing is lost (issue 11)
 def test_render_never_replaces_a_file_it_did_not_draw(tmp_path: Path) -> None:
-    mine = tmp_path / "mine.toml"
-    mine.write_text('extends = "japan"\n')
+    mine = tmp_path / "mine.svg"
+    mine.write_text('<svg xmlns="http://www.w3.org/2000/svg"/>\n')  # drawn by hand
     r = run("render", "japan", "-o", str(mine))
     assert r.returncode == 2 and "already exists; nothing was written (--force replaces it)" \
         in r.stderr
-    assert mine.read_text() == 'extends = "japan"\n'
+    assert mine.read_text() == '<svg xmlns="http://www.w3.org/2000/svg"/>\n'
     svg = tmp_path / "japan.svg"
     assert run("render", "japan", "-o", str(svg)).returncode == 0
     assert run("render", "egypt", "-o", str(svg)).returncode == 0  # its own drawing: redrawn
     assert "Egypt" in svg.read_text()
     assert run("render", "japan", "-o", str(mine), "--force").returncode == 0
     assert mine.read_text().startswith("<?xml")
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["japan.svg", "mine.toml"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["japan.svg", "mine.svg"]
+
+
+@pytest.mark.parametrize("name", ["out.png", "out.pdf", "board", "japan.toml"])
+def test_render_writes_only_a_file_named_svg(tmp_path: Path, name: str) -> None:
+    """SVG text under another format's name is no picture: refused, nothing written (an
+    existing file of that name left as it was, --force or not)."""
+    for force in ([], ["--force"]):
+        r = run("render", "japan", "-o", str(tmp_path / name), *force)
+        assert r.returncode == 2, r.stdout + r.stderr
+        assert "render draws SVG; give a file ending in .svg" in r.stderr
+        assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr
+    assert list(tmp_path.iterdir()) == []
+    (tmp_path / name).write_text("mine\n")
+    assert run("render", "japan", "-o", str(tmp_path / name), "--force").returncode == 2
+    assert (tmp_path / name).read_text() == "mine\n"
+    assert run("render", "japan", "-o", str(tmp_path / "J.SVG")).returncode == 0
 
 
 def test_outputs_follow_the_umask(tmp_path: Path) -> None:

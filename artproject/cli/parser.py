@@ -267,7 +267,8 @@ def _parser() -> argparse.ArgumentParser:
                    help="a shipped mission's name or a mission file (or give --save); with "
                         "another --game, that game's rules: a table of its cards")
     _game_option(d)
-    d.add_argument("-o", "--output", required=True, metavar="FILE.svg", help="the SVG to write")
+    d.add_argument("-o", "--output", required=True, metavar="FILE.svg",
+                   help="the SVG to write (a name ending in .svg)")
     d.add_argument("--save", metavar="FILE", help="a save file: draw its position on its own "
                    "board (no MISSION or --variant with it)")
     d.add_argument("--trust", action="store_true",

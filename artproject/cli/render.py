@@ -16,13 +16,17 @@ def _render(args: argparse.Namespace) -> int:
     """render, any game's: its rules (named, or the game's own) or a saved position, drawn by
     the game (its tools' `render`), and a line saying what was drawn."""
     from ..core.errors import GameError
-    from ..core.files import refuse_odd, write_atomic
+    from ..core.files import refuse_odd, shorten, write_atomic
     from ..core.games import game_tools
     from ..core.saves import load_game
 
     st = None
     out = Path(args.output)
     refuse_odd(out)  # never a device (a FIFO would also hang _our_svg's read), even forced
+    if out.suffix.lower() != ".svg":  # SVG text in a .png is no picture: refused, not written
+        raise GameError(f"-o {shorten(str(out))}: render draws SVG; give a file ending in "
+                        ".svg (then convert it if you want another format: `cairosvg "
+                        "board.svg -o board.png`); nothing was written")
     replace = args.force or _our_svg(out)
     game = _game(args)
     _trust_needs("--save", args)

@@ -232,11 +232,24 @@ def _hooks(spec: MissionSpec, comp: Compiler, w: Where) -> dict[str, list[Hook]]
 
 
 def _properties(spec: MissionSpec, comp: Compiler, w: Where) -> list[Property]:
+    """The properties of every file (the mission, what it extends, its variants), each
+    named once: a second of the same name is refused where it is written, never kept in
+    place of the first (which would drop a promise) nor beside it (which a report could
+    not tell apart)."""
     props: list[Property] = []
+    first: dict[str, int] = {}
     for i, p in enumerate(spec.property):
-        fn = comp.expr(p.check, w.origin(("property", i, "check"), p.check), condition=True)
+        if p.name in first:
+            at = ("property", first[p.name], "name")
+            w.err(f"a property named {p.name!r} is already declared at "
+                  f"{w.map(at).locate(at).prefix()}: give this one another name",
+                  ("property", i, "name"))
+            continue
+        first[p.name] = i
+        path = ("property", i, "check")
+        fn = comp.expr(p.check, w.origin(path, p.check), condition=True)
         if fn is not None:
-            props.append(Property(p.name, fn, p.check))
+            props.append(Property(p.name, fn, p.check, w.map(path).locate(path).prefix()))
     return props
 
 

@@ -124,7 +124,8 @@ STEP_CHECKS: Final = (_who_pays, _golden_rule, _no_lost_entry, _track_and_threat
 def check_properties(st: State) -> None:
     for prop in st.rules.properties:
         if not prop.check(st, _CTX):
-            raise Violation(f"property {prop.name!r} does not hold: {prop.text}", prop.text)
+            at = f"{prop.where}: " if prop.where else ""
+            raise Violation(f"{at}property {prop.name!r} does not hold: {prop.text}", prop.text)
 
 
 PROPERTY_CHECKS: Final = (check_properties,)

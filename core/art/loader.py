@@ -228,7 +228,9 @@ def _compile(mission: str | Path, variants: tuple[str | Path, ...], cards: str |
         _refuse_other_kinds(layer, "a variant")
         _refuse_mission_keys(layer, mission)
         layers.append(layer)
-    merged, w = layered(layers, accumulate=("hooks",))  # a variant's hooks add to the board's
+    # A variant's (or an extending mission's) hooks and properties add to the board's: a
+    # property is a promise of the board's, which no later file may drop unseen.
+    merged, w = layered(layers, accumulate=("hooks", "property"))
     if cards is not None:  # given, not named by a file: told by its own name, read as given
         why = card_file(cards, None)[1]
         if why is not None:

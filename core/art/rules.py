@@ -77,6 +77,7 @@ class Property:
     name: str
     check: Fn
     text: str
+    where: str = ""  # `file:line:col` of its check, in the file that declares it
 
 
 @attrs.frozen(eq=False)
