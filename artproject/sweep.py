@@ -124,14 +124,16 @@ class Plan:
     cells: tuple[CellKey, ...]
     batches: tuple[Batch, ...]
     done: int  # games of the grid the store already holds
-    total: int  # games of the grid
+    total: int  # games of the grid (a cell named twice, once)
 
 
 def plan_sweep(grid: Grid, store: Store | None = None, workers: int = 1,
                between: Callable[[], None] | None = None) -> Plan:
     """Load every rules file (an error here plays no game), and batch the games the store lacks:
-    about two batches a worker a cell, BATCH_MAX games at most. `between` is called after
-    each cell (the command line's: a Ctrl-C held meanwhile is raised there)."""
+    about two batches a worker a cell, BATCH_MAX games at most. A cell named twice (one
+    difficulty twice, one rules file by its name and its path) is played once and reported
+    at each place it is named, with or without a store. `between` is called after each cell
+    (the command line's: a Ctrl-C held meanwhile is raised there)."""
     names, digests = {}, {}
     for m in grid.missions:
         rules = _rules(grid.game, m, (*grid.variants, *map(_text_file, grid.texts)))
@@ -141,6 +143,7 @@ def plan_sweep(grid: Grid, store: Store | None = None, workers: int = 1,
     variants = tuple(_ref(v) for v in grid.variants)
     size = max(1, min(BATCH_MAX, math.ceil(grid.games / max(1, 2 * workers))))
     cells = []
+    planned: set[CellKey] = set()
     batches: list[Batch] = []
     done = 0
     for m in grid.missions:
@@ -148,6 +151,9 @@ def plan_sweep(grid: Grid, store: Store | None = None, workers: int = 1,
             for p in grid.players:
                 key = CellKey(grid.game, names[m], label, digests[m], d, p, grid.policy)
                 cells.append(key)
+                if key in planned:  # (named before: its games are planned once)
+                    continue
+                planned.add(key)
                 have = store.seeds(key, grid.seed, stop) if store is not None else set()
                 done += len(have)
                 # (a range while nothing is stored: a million seeds a cell cost no memory)
@@ -158,7 +164,7 @@ def plan_sweep(grid: Grid, store: Store | None = None, workers: int = 1,
                             for i in range(0, len(todo), size)]
                 if between is not None:
                     between()
-    return Plan(grid, tuple(cells), tuple(batches), done, len(cells) * grid.games)
+    return Plan(grid, tuple(cells), tuple(batches), done, len(planned) * grid.games)
 
 
 def run_plan(plan: Plan, backend: Any, store: Store | None = None,
