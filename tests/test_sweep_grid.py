@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from artproject.core.errors import GameError
 from artproject.simulate import simulate_grid
 from artproject.store import Store
 
@@ -29,3 +30,16 @@ def test_a_cell_named_twice_is_played_once_and_reported_where_named(
         assert store.count() == 5
     assert stored == cells
 
+
+@pytest.mark.parametrize("game", ["kuhn", "art-of-war"])
+def test_a_game_without_difficulties_refuses_one_named(game: str) -> None:
+    """A game without difficulties plays the one cell '-'; a difficulty named is refused up
+    front with the project's error naming it (it was Python's TypeError from a worker)."""
+    with pytest.raises(GameError, match=r"difficulties\[0\]: .* has no difficulty.*'easy'"):
+        simulate_grid([game], ["easy"], [2], games=1, seed=0, game=game)
+    assert simulate_grid([game], ["-"], [2], games=1, seed=0, game=game)[0]["games"] == 1
+
+
+def test_a_game_with_difficulties_refuses_an_unknown_one_before_a_game() -> None:
+    with pytest.raises(GameError, match=r"difficulties\[1\]: unknown difficulty '-'"):
+        simulate_grid(["japan"], ["easy", "-"], [2], games=1, seed=0)
