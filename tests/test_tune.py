@@ -69,3 +69,24 @@ def test_the_header_plays_the_tuned_games_again(tmp_path: Path,
     again = [f"{100 * c['win_rate']:.1f}% ({100 * c['ci95'][0]:.0f}-{100 * c['ci95'][1]:.0f}%)"
              for c in json.loads(out)]
     assert again == after_column(report)
+
+
+def test_a_ramp_on_the_tracks_own_ends_keeps_the_track(tmp_path: Path) -> None:
+    """Japan's threat track (2 4 6 8 9 10) is not a line: values on its own ends keep it
+    (they drew the line 2 4 5 7 8 10, so the mission's own values were not the mission);
+    other ends draw the line, and the file says which spaces it changes."""
+    from artproject.core.art.loader import load_rules
+    from artproject.core.art.tunables import variant_text
+
+    japan = load_rules("japan", [])
+    own = variant_text(japan, {"track.threat.first": 2, "track.threat.last": 10}, "own")
+    assert "[[track]]" not in own
+    (tmp_path / "own.toml").write_text(own)
+    assert load_rules("japan", [str(tmp_path / "own.toml")]).track == japan.track
+    line = variant_text(japan, {"track.threat.first": 2, "track.threat.last": 11}, "line")
+    assert "# track threat: 2 4 6 8 9 10 -> 2 4 6 7 9 11 (a line between the ends)" in line
+    (tmp_path / "line.toml").write_text(line)
+    tuned = load_rules("japan", [str(tmp_path / "line.toml")]).track
+    assert [s.threat for s in tuned] == [2, 4, 6, 7, 9, 11]
+    assert [s.ally_cost for s in tuned] == [s.ally_cost for s in japan.track]
+
