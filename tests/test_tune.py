@@ -90,3 +90,48 @@ def test_a_ramp_on_the_tracks_own_ends_keeps_the_track(tmp_path: Path) -> None:
     assert [s.threat for s in tuned] == [2, 4, 6, 7, 9, 11]
     assert [s.ally_cost for s in tuned] == [s.ally_cost for s in japan.track]
 
+
+def pinned(tmp_path: Path, first: str, last: str) -> None:
+    """A mission of Japan's rules whose threat ramp may move within these ranges."""
+    cli("new", "pin", "--from", "japan")  # (in tmp_path, the current folder)
+    with (tmp_path / "pin.toml").open("a") as f:
+        f.write(f"\n[tune.track]\nthreat = {{ first = {first}, last = {last} }}\n")
+
+
+def columns(report: str) -> tuple[list[str], list[str]]:
+    """The search table's "before" and "after" rates, as printed."""
+    rows = report[:report.index("\n\n")].splitlines()[2:]
+    before = [re.findall(r"\d+\.\d% \(\d+-\d+%\)", line)[0] for line in rows]
+    return before, after_column(report)
+
+
+def test_the_missions_own_values_are_the_mission(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """With only the mission's own values to try, every trial is the mission: "after" is
+    "before", the report says the values are the mission's own, and nothing is written."""
+    monkeypatch.chdir(tmp_path)
+    pinned(tmp_path, "[2, 2]", "[10, 10]")
+    _, report = cli("tune", "pin.toml", "--target", "easy=1.0,hard=1.0", "--players", "3",
+                    "--games", "10", "--trials", "2", "-o", "pin-tuned.toml")
+    before, after = columns(report)
+    assert before == after, report
+    assert "values: the mission's own (the best trial is the mission itself)" in report
+    assert "nothing written (pin-tuned.toml not made)" in report
+    assert not Path("pin-tuned.toml").exists()
+
+
+def test_the_values_reported_are_the_after_columns(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """When the best trial is not kept (no better on fresh games), the values printed are
+    still its own, the ones whose numbers the "after" columns show, with the track's
+    spaces it would change (they were the mission's values beside the best's numbers)."""
+    monkeypatch.chdir(tmp_path)
+    pinned(tmp_path, "[1, 3]", "[8, 12]")
+    _, report = cli("tune", "pin.toml", "--target", "easy=1.0,hard=1.0", "--players", "3",
+                    "--games", "8", "--trials", "3", "--seed", "1")
+    assert "kept the mission's own values: no trial beat them on fresh games" in report
+    assert "values (the best trial's, the \"after\" columns'):" in report
+    moved = re.findall(r"track\.threat\.(first|last) +(\d+) -> +(\d+)", report)
+    assert len(moved) == 2 and any(a != b for _, a, b in moved), report
+    first, last = (int(b) for _, _, b in moved)
+    assert re.search(rf"track threat: 2 4 6 8 9 10 -> {first} .* {last} \(a line", report)
