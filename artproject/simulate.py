@@ -46,7 +46,9 @@ def simulate_grid(missions: Sequence[str | Path], difficulties: Sequence[str],
     game when not given): `missions` are its rules files, `difficulties` `["-"]` for a game
     without any, `policy` what its tools' `policy_names` reads (a competitive game seats a
     list in turn: `"heuristic,random"`), and each cell reports what its tools' `summary`
-    makes of its games.
+    makes of its games. A cell named twice (a difficulty twice, a rules file by its name
+    and by its path) is played once and reported at each place; a difficulty the rules do
+    not have (any but `"-"` for a game without) is a GameError naming it, before a game.
     """
     from .backends import LocalBackend
     from .sweep import grid_of, run_sweep

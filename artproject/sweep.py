@@ -17,9 +17,9 @@ from typing import Any, Final
 
 import attrs
 
-from .core.errors import GameError
+from .core.errors import GameError, closest
 from .core.files import write_atomic
-from .core.games import DEFAULT, game_tools
+from .core.games import DEFAULT, game_class, game_tools
 from .store import CellKey, Row, Store
 
 BATCH_MAX: Final = 50  # games a batch at most: scheduling a batch costs about a millisecond
@@ -124,23 +124,28 @@ class Plan:
     cells: tuple[CellKey, ...]
     batches: tuple[Batch, ...]
     done: int  # games of the grid the store already holds
-    total: int  # games of the grid
+    total: int  # games of the grid (a cell named twice, once)
 
 
 def plan_sweep(grid: Grid, store: Store | None = None, workers: int = 1,
                between: Callable[[], None] | None = None) -> Plan:
-    """Load every rules file (an error here plays no game), and batch the games the store lacks:
-    about two batches a worker a cell, BATCH_MAX games at most. `between` is called after
-    each cell (the command line's: a Ctrl-C held meanwhile is raised there)."""
+    """Load every rules file and check the difficulties against it (an error here plays no
+    game), and batch the games the store lacks: about two batches a worker a cell, BATCH_MAX
+    games at most. A cell named twice (one difficulty twice, one rules file by its name and
+    its path) is played once and reported at each place it is named, with or without a
+    store. `between` is called after each cell (the command line's: a Ctrl-C held meanwhile
+    is raised there)."""
     names, digests = {}, {}
     for m in grid.missions:
         rules = _rules(grid.game, m, (*grid.variants, *map(_text_file, grid.texts)))
+        _check_difficulties(grid.game, rules, grid.difficulties)
         names[m], digests[m] = rules.name, _digest(grid.game, rules)
     label = variant_label(grid.variants, grid.texts)
     stop = grid.seed + grid.games
     variants = tuple(_ref(v) for v in grid.variants)
     size = max(1, min(BATCH_MAX, math.ceil(grid.games / max(1, 2 * workers))))
     cells = []
+    planned: set[CellKey] = set()
     batches: list[Batch] = []
     done = 0
     for m in grid.missions:
@@ -148,6 +153,9 @@ def plan_sweep(grid: Grid, store: Store | None = None, workers: int = 1,
             for p in grid.players:
                 key = CellKey(grid.game, names[m], label, digests[m], d, p, grid.policy)
                 cells.append(key)
+                if key in planned:  # (named before: its games are planned once)
+                    continue
+                planned.add(key)
                 have = store.seeds(key, grid.seed, stop) if store is not None else set()
                 done += len(have)
                 # (a range while nothing is stored: a million seeds a cell cost no memory)
@@ -158,7 +166,22 @@ def plan_sweep(grid: Grid, store: Store | None = None, workers: int = 1,
                             for i in range(0, len(todo), size)]
                 if between is not None:
                     between()
-    return Plan(grid, tuple(cells), tuple(batches), done, len(cells) * grid.games)
+    return Plan(grid, tuple(cells), tuple(batches), done, len(planned) * grid.games)
+
+
+def _check_difficulties(game: str, rules: Any, difficulties: Sequence[str]) -> None:
+    """Each difficulty one the rules have (a game with difficulties: its tools'
+    `difficulties`) or, for a game without any, the one cell NO_DIFFICULTY: GameError naming
+    the first that is not, before a game is played."""
+    tools = game_tools(game)
+    known = list(tools.difficulties(rules)) if hasattr(tools, "difficulties") else None
+    for i, d in enumerate(difficulties):
+        if known is None and d != NO_DIFFICULTY:
+            raise GameError(f"difficulties[{i}]: {game_class(game).TITLE} has no difficulty; "
+                            f"give [{NO_DIFFICULTY!r}], not {d!r}")
+        if known is not None and d not in known:
+            raise GameError(f"difficulties[{i}]: unknown difficulty {d!r}{closest(d, known)}; "
+                            "expected one of: " + ", ".join(known))
 
 
 def run_plan(plan: Plan, backend: Any, store: Store | None = None,

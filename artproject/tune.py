@@ -8,14 +8,18 @@ TPE sampler, seeded, proposes values; each trial plays the same grid (the target
 difficulties x the team sizes, the same seeds) on the sweep's backend and scores the mean
 squared distance of its win rates from the targets. Trials run one after another, each
 trial's games in parallel, so the search is reproducible: the same arguments find the same
-values on one process or a cluster. The mission's own values (when inside the ranges) are
-the first trial.
+values on one process or a cluster. The mission itself (when its own values are inside the
+ranges) is the first trial: its rules unchanged, its games the "before" column's; the
+game's `variant_text` of the mission's own values changes nothing.
 
 The best trial is best on the games it was chosen by, which flatters it: chance alone makes
 some trial look better than it is. So the best values and the mission's own are measured
 again on fresh games (the seeds after the search's), and the mission's own are kept -- no
-variant written -- unless the best values beat them there too. When the trials' scores
-differ by less than their noise (too few games a cell), the report says so.
+variant written -- unless the best values beat them there too (or when the best trial is
+the mission itself). The report's values are always the best trial's, whose numbers the
+"after" columns show, with what they change beyond the values (as the game's variant text
+says in its `# ` lines); when the trials' scores differ by less than their noise (too few
+games a cell), it says so.
 """
 
 from __future__ import annotations
@@ -69,10 +73,10 @@ def parse_targets(text: str, difficulties: Sequence[str]) -> dict[str, float]:
 
 @attrs.frozen
 class Result:
-    """What a search found: the values, and the grid's reports before and after, on the
-    search's games and on fresh ones."""
+    """What a search found: the best trial's values, and the grid's reports before (the
+    mission) and after (the best trial), on the search's games and on fresh ones."""
 
-    values: dict[str, int]
+    values: dict[str, int]  # the best trial's (written unless `kept`)
     before: list[dict[str, Any]]
     after: list[dict[str, Any]]
     loss_before: float
@@ -129,12 +133,15 @@ def search(mission: str, variants: Sequence[str], targets: Mapping[str, float],
                         "section (docs/missions.md)")
     grid = Grid((mission,), tuple(targets), tuple(players), games, seed, tuple(variants),
                 policy, game=game)
+    now = {d.name: current(rules, d.name) for d in dims}
+    before = run_sweep(grid, backend)
 
     def play(values: Mapping[str, int]) -> list[dict[str, Any]]:
+        if dict(values) == now:  # the mission itself, as "before" played it
+            return before
         text = variant_text(rules, values, _about(values))
         return run_sweep(attrs.evolve(grid, texts=(text,)), backend)
 
-    before = run_sweep(grid, backend)
     seen: dict[int, list[dict[str, Any]]] = {}
 
     def objective(trial: Any) -> float:
@@ -149,7 +156,6 @@ def search(mission: str, variants: Sequence[str], targets: Mapping[str, float],
     optuna.logging.set_verbosity(optuna.logging.CRITICAL)  # a failed trial is ours to tell
     study = optuna.create_study(direction="minimize",
                                 sampler=optuna.samplers.TPESampler(seed=seed))
-    now = {d.name: current(rules, d.name) for d in dims}
     if all(d.low <= now[d.name] <= d.high for d in dims):
         study.enqueue_trial(now)  # the mission as it is: the search never ends worse
     study.optimize(objective, n_trials=trials, catch=())
@@ -161,15 +167,14 @@ def search(mission: str, variants: Sequence[str], targets: Mapping[str, float],
         "loss_after": loss_best, "trials": len(study.trials),
         "noise": loss_noise(before, targets), "lead": _lead(study.trials, before, loss_best,
                                                             targets)}
-    mission_own = {d.name: now[d.name] for d in dims}
-    if loss_best >= loss(before, targets):  # no trial beat the mission, even on its games
-        return Result(values=mission_own, text="", kept=True, **common)
+    if values == now or loss_best >= loss(before, targets):  # none beat the mission
+        return Result(values=values, text="", kept=True, **common)
     fresh = attrs.evolve(grid, seed=seed + games)  # seeds the search did not play
     fresh_before = run_sweep(fresh, backend)
     text = variant_text(rules, values, _about(values))
     fresh_after = run_sweep(attrs.evolve(fresh, texts=(text,)), backend)
     kept = loss(fresh_after, targets) >= loss(fresh_before, targets)
-    return Result(values=mission_own if kept else values, text="" if kept else text,
+    return Result(values=values, text="" if kept else text,
                   fresh_before=fresh_before, fresh_after=fresh_after, kept=kept, **common)
 
 
@@ -191,8 +196,8 @@ def _about(values: Mapping[str, int]) -> str:
 
 def report(result: Result, targets: Mapping[str, float], rules: Any,
            dims: Sequence[Any], game: str = DEFAULT) -> str:
-    """The table before and after (on the search's games, then on fresh ones), the values
-    found, and what was kept."""
+    """The table before and after (on the search's games, then on fresh ones), and the best
+    trial's values (the "after" columns'), with what they change beyond them."""
     lines = [_table(result.before, result.after, targets, ""), "",
              f"mean squared distance from the targets on the search's games: "
              f"{result.loss_before:.4f} before, {result.loss_after:.4f} after "
@@ -202,16 +207,28 @@ def report(result: Result, targets: Mapping[str, float], rules: Any,
                   "", "on fresh games (seeds the search did not play): "
                   f"{loss(result.fresh_before, targets):.4f} before, "
                   f"{loss(result.fresh_after, targets):.4f} after"]
-    lines.append("values:")
-    current = tuning(game).current
-    for d in dims:
-        lines.append(f"  {d.name:28s} {current(rules, d.name):5d} -> "
-                     f"{result.values[d.name]:5d}   (range {d.low}..{d.high})")
+    lines += _values(result.values, rules, dims, game)
     if result.too_few_games:
         lines.append(f"warning: too few games to tell the trials apart: the best trial leads "
                      f"by {max(result.lead, 0.0):.4f}, within the noise of a score "
                      f"(+-{result.noise:.4f} at 95%); play more --games")
     return "\n".join(lines)
+
+
+def _values(values: Mapping[str, int], rules: Any, dims: Sequence[Any],
+            game: str) -> list[str]:
+    """The best trial's values beside the mission's, and what its variant changes beyond
+    them (the `# ` lines of the game's variant text for them, in the game's words)."""
+    tools = tuning(game)
+    own = {d.name: tools.current(rules, d.name) for d in dims}
+    if dict(values) == own:
+        return ["values: the mission's own (the best trial is the mission itself)"]
+    lines = ["values (the best trial's, the \"after\" columns'):"]
+    for d in dims:
+        lines.append(f"  {d.name:28s} {own[d.name]:5d} -> {values[d.name]:5d}   "
+                     f"(range {d.low}..{d.high})")
+    text = tools.variant_text(rules, values, "")
+    return lines + [f"  {line[2:]}" for line in text.splitlines() if line.startswith("# ")]
 
 
 def _table(before: Sequence[Mapping[str, Any]], after: Sequence[Mapping[str, Any]],

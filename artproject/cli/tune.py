@@ -50,11 +50,7 @@ def _tune(args: argparse.Namespace) -> int:
                             args.trials, args.seed, args.policy, backend, advance, game)
     finally:
         backend.close()
-    header = (f"# Written by: artproject tune {args.mission} --target {args.target} "
-              f"--players {args.players} --games {args.games} --trials {args.trials} "
-              f"--seed {args.seed} --policy {args.policy}\n"
-              f"# Use it as a variant: artproject simulate --mission {args.mission} "
-              f"--variant {out}\n")
+    header = _header(args, out, list(targets), players)
     print(report(result, targets, rules, dims, game))
     if result.kept:  # an honest search may find nothing better than the mission itself
         print(f"kept the mission's own values: no trial beat them on "
@@ -64,6 +60,23 @@ def _tune(args: argparse.Namespace) -> int:
     write_atomic(out, header + result.text, replace=args.force)
     print(f"wrote {out}: a variant with the values found")
     return 0
+
+
+def _header(args: argparse.Namespace, out: Path, difficulties: list[str],
+            players: list[int]) -> str:
+    """The variant's first lines: the command that wrote it, and the command that plays the
+    tuned games again (the mission, every --variant tuned on in order, then this file, on
+    the search's grid and seeds: its numbers are the report's "after" column)."""
+    from shlex import quote
+
+    layered = "".join(f" --variant {quote(v)}" for v in args.variant)
+    return (f"# Written by: artproject tune {quote(args.mission)}{layered} --target "
+            f"{quote(args.target)} --players {quote(args.players)} --games {args.games} "
+            f"--trials {args.trials} --seed {args.seed} --policy {quote(args.policy)}\n"
+            f"# Use it as a variant: artproject simulate --mission {quote(args.mission)}"
+            f"{layered} --variant {quote(str(out))} --difficulty {','.join(difficulties)} "
+            f"--players {','.join(map(str, players))} --games {args.games} --seed "
+            f"{args.seed} --policy {quote(args.policy)}\n")
 
 
 def _target_once(text: str) -> str:

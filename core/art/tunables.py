@@ -170,9 +170,12 @@ def ramp(first: int, last: int, spaces: int) -> list[int]:
 
 
 def variant_text(rules: Rules, values: Mapping[str, int], about: str) -> str:
-    """A variant file that sets these values on the rules (a track ramp rewrites the whole
-    track, keeping each space's symbol and whatever is not tuned; a team size's threat, the
-    whole `[rules] threat_by_players` list, keeping the entries not tuned)."""
+    """A variant file that sets these values on the rules (a track ramp whose ends are not
+    the track's own rewrites the whole track on a line between them, keeping each space's
+    symbol and whatever is not tuned, with a `# ` comment line saying each column's spaces
+    before and after; a ramp on the track's own ends keeps the track as it is, straight or
+    not; a team size's threat, the whole `[rules] threat_by_players` list, keeping the
+    entries not tuned)."""
     import json
 
     lines = [f"about = {json.dumps(about)}", ""]
@@ -193,17 +196,21 @@ def variant_text(rules: Rules, values: Mapping[str, int], about: str) -> str:
 
 
 def _track_lines(rules: Rules, values: Mapping[str, int]) -> list[str]:
-    """The whole [[track]] list, when a ramp is tuned (a list replaces the mission's)."""
+    """The whole [[track]] list, when a ramp's ends are not the track's own (a list replaces
+    the mission's), after a comment naming the spaces each ramp changes."""
     lines: list[str] = []
-    n = len(rules.track)
     cols: dict[str, list[int]] = {}
     for key in TRACK_KEYS:
-        f, last = values.get(f"track.{key}.first"), values.get(f"track.{key}.last")
-        if f is not None or last is not None:
-            cols[key] = ramp(f if f is not None else current(rules, f"track.{key}.first"),
-                             last if last is not None else current(rules, f"track.{key}.last"),
-                             n)
+        own = (current(rules, f"track.{key}.first"), current(rules, f"track.{key}.last"))
+        ends = (int(values.get(f"track.{key}.first", own[0])),
+                int(values.get(f"track.{key}.last", own[1])))
+        if ends != own:  # (the track's own ends: its own spaces, which need not be a line)
+            cols[key] = ramp(*ends, len(rules.track))
+            was = " ".join(str(getattr(space, key)) for space in rules.track)
+            lines.append(f"# track {key}: {was} -> {' '.join(map(str, cols[key]))} "
+                         "(a line between the ends)")
     if cols:
+        lines.append("")
         for i, space in enumerate(rules.track):
             lines.append("[[track]]")
             for key in TRACK_KEYS:
