@@ -13,21 +13,7 @@ from pathlib import Path
 import pytest
 
 from artproject.cli import main
-
-# a start far from the target (one health at Easy): the search finds better values
-FAR = """\
-name = "harbour"
-extends = "japan"
-
-[difficulty]
-easy = 1
-
-[tune.difficulty]
-easy = [1, 6]
-
-[tune.setup]
-agents_per_city = [1, 3]
-"""
+from tests.test_scale import FAR  # a start far from the target: the search finds better values
 
 
 def cli(*args: str) -> tuple[int, str]:
