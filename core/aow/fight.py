@@ -193,7 +193,15 @@ def _refused_duel(st: War) -> None:
     under the house rule, goes back to hand unrevealed)."""
     f = st.fight
     assert f is not None
-    att = f.attacker
+    _refused(st, f.attacker)
+
+
+def _refused(st: War, att: int) -> None:
+    """A challenge everyone refused (a duel, or a Massacre no one entered): the attacker
+    takes back the bet; their engaged card is discarded face up, or under W6's house rule
+    goes back to hand unrevealed; the challenge closes."""
+    f = st.fight
+    assert f is not None
     st.tokens[att] += f.stake[att]
     f.stake[att] = 0
     kind = f.card[att]
@@ -309,14 +317,7 @@ def _collective_end(st: War) -> None:
         _reveal(st)
         return
     # everyone refused: the attacker takes back the bet and wins the refusals (W14, W17)
-    att = f.attacker
-    st.tokens[att] += f.stake[att]
-    f.stake[att] = 0
-    k = f.card[att]  # shown, then discarded (to_discard, written out)
-    st.trail.append((len(st.history), REVEAL, att, k))
-    st.discard[k] += 1
-    f.card[att] = -1
-    _close(st, (att,))
+    _refused(st, f.attacker)
 
 
 # ====================================================================== a Fortune Teller (W15)
