@@ -33,6 +33,7 @@ from .core.files import exists, not_regular, shorten
 
 FORMAT: Final = 1  # the store's schema version: a store of another one is refused
 WRITE_WAIT: Final = 30.0  # seconds a sweep's commit waits for readers' shared locks to go
+READ_WAIT: Final = 5.0  # seconds a report waits behind a commit (a short one), then says so
 KIND: Final = "artproject-results"
 
 
@@ -202,7 +203,7 @@ class Store:
         hot = exists(Path(f"{p}-journal"))
         try:
             conn = sqlite3.connect(f"{p.resolve().as_uri()}?mode={'rw' if hot else 'ro'}",
-                                   uri=True, timeout=WRITE_WAIT, isolation_level=None)
+                                   uri=True, timeout=READ_WAIT, isolation_level=None)
         except sqlite3.Error as err:
             raise GameError(f"{p}: cannot open the store: {err}") from None
         _check(p, conn, write=False)

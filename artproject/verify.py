@@ -13,9 +13,10 @@ of the core's import path.
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, Final
 
 import attrs
 
@@ -201,19 +202,24 @@ def search(play: Callable[[Example], Outcome], name: str, examples: int, seed: i
 def _hypothesis_home() -> Iterator[None]:
     """Hypothesis's own files (it keeps some even with no database: `.hypothesis/constants`)
     in a folder of the search's own, removed after it, never `.hypothesis/` in the folder
-    verify is run from; the home Hypothesis had (the test suite's) put back."""
+    verify is run from; the home Hypothesis had (the test suite's) put back. The home is
+    the process's: one search at a time holds it (searches in threads wait their turn, as
+    they must for the `random` state `search` seeds too)."""
     import tempfile
 
     from hypothesis import configuration
 
-    # (the home set before, if any: Hypothesis has no public way to read it)
-    before = vars(configuration).get("__hypothesis_home_directory")
-    with tempfile.TemporaryDirectory(prefix="artproject-verify-") as home:
+    with _HOME, tempfile.TemporaryDirectory(prefix="artproject-verify-") as home:
+        # (the home set before, if any: Hypothesis has no public way to read it)
+        before = vars(configuration).get("__hypothesis_home_directory")
         configuration.set_hypothesis_home_dir(home)
         try:
             yield
         finally:
             configuration.set_hypothesis_home_dir(before)
+
+
+_HOME: Final = threading.RLock()  # held by the search that holds Hypothesis's home
 
 
 def counterexample_head(failure: Outcome, ex: Example, variants: Sequence[str],

@@ -319,7 +319,7 @@ def _check_digest(st: Machine, want: str | None, name: str, trust: bool) -> None
 def replay(st: Machine, actions: Iterable[str | Action]) -> Machine:
     """Apply actions in notation to a game, returning it; all or none: one that cannot be
     taken (malformed, illegal where it comes) raises, the game left as it was (they are
-    tried on a copy first)."""
+    all read, then tried on a copy first)."""
     checks.game(st)
     if isinstance(actions, str | bytes) or not isinstance(actions, Iterable):
         raise GameError(f"actions must be a list of actions, not {checks.what(actions)}")

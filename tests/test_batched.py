@@ -266,7 +266,7 @@ def test_bad_arguments_are_the_projects_errors_naming_them() -> None:
                          ({"variants": ["duel"]}, "parameter 'variants' must be text"),
                          ({"variants": "dule"}, "unknown variant 'dule'"),
                          ({"players": "2"}, "parameter 'players' must be a whole number"),
-                         ({"colour": 1}, "unknown parameter 'colour'"),
+                         ({"colour": 1}, "no option 'colour'"),
                          ({"game": 5}, "game must be .*text"),
                          ({"game": "chess"}, "unknown game 'chess'")]:
         with pytest.raises(RulesError if "variant '" in message else GameError,
@@ -364,3 +364,16 @@ def test_the_rules_loaded_once_go_to_the_option_that_names_the_rules() -> None:
     for name in game_names():
         cls = game_class(name)
         assert cls.RULES_OPTION in cls.OPTIONS, name
+
+
+def test_none_means_the_default_and_the_games_own_create_options_pass() -> None:
+    """`variants=None` and `reward=None` are the defaults, as any option's None is; an
+    option the game's `create` takes beyond the adapters' (`log`) passes to it; a name
+    neither knows is a GameError naming it."""
+    for kw in ({"variants": None}, {"reward": None}, {"log": True},
+               {"game": "art-of-war", "log": True}):
+        env = Batched(2, **kw)
+        obs, mask, _ = env.reset()
+        assert obs.shape[0] == 2 and mask.any()
+    with pytest.raises(GameError, match="unknown parameter 'bogus'"):
+        Batched(2, bogus=1)

@@ -226,6 +226,27 @@ def test_a_variant_with_a_missions_keys_given_on_the_command_line_is_told_as_a_v
     assert "extends no mission" not in text
 
 
+def test_a_variant_setting_every_base_section_is_played_as_a_variant(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A variant that sets something in each of [components], [setup], [rules] and [solo]
+    (as one `tune` writes may) is what `check` alone would take for base rules; given as a
+    --variant, it is layered as one, not refused with the base rules' errors."""
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, "all4.toml", """
+        [components]
+        health_tokens = 25
+        [setup]
+        agents_per_city = 2
+        [rules]
+        draw_per_round = 2
+        [solo]
+        health_factor = 2
+    """)
+    code, text = cli(capsys, "simulate", "--variant", "all4.toml", "--games", "2")
+    assert code == 0, text
+
+
 def test_what_a_variant_may_set_still_loads(tmp_path: Path) -> None:
     v = write(tmp_path, "v.toml", """
         about = "every kind of key a variant may set"

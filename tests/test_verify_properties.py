@@ -131,3 +131,52 @@ def test_verify_puts_back_the_hypothesis_home_it_found(
     capsys.readouterr()
     assert configuration.storage_directory("x", intent_to_write=False).home_directory == before
     assert list(tmp_path.iterdir()) == []
+
+
+def test_searches_in_threads_take_hypothesis_home_in_turn() -> None:
+    """Two searches at once (threads) hold Hypothesis's home one after the other: inside,
+    each sees a folder of its own that exists; after both, the home found is back."""
+    import threading
+    import time
+
+    from hypothesis import configuration
+
+    from artproject.verify import _hypothesis_home
+
+    def home() -> object:
+        return vars(configuration).get("__hypothesis_home_directory")
+
+    before, seen, entered = home(), [], threading.Event()
+
+    def first() -> None:
+        with _hypothesis_home():
+            seen.append(home())
+            entered.set()
+            time.sleep(0.2)
+            seen.append(Path(str(home())).is_dir())
+
+    def second() -> None:
+        entered.wait()
+        with _hypothesis_home():
+            seen.append(home())
+            seen.append(Path(str(home())).is_dir())
+
+    threads = [threading.Thread(target=first), threading.Thread(target=second)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert seen[1] is True and seen[3] is True and seen[0] != seen[2]
+    assert home() == before
+
+
+def test_a_variant_given_twice_is_told_as_such(tmp_path: Path) -> None:
+    """The same variant file layered twice declares its properties twice: told as the file
+    given twice, not as a property clashing with itself."""
+    from artproject.core.art.loader import load_rules
+    from artproject.core.errors import RulesError
+
+    v = tmp_path / "pv.toml"
+    v.write_text('about = "v"\n[[property]]\nname = "p2"\ncheck = "threat >= 0"\n')
+    with pytest.raises(RulesError, match=r"this file is given twice .*'p2'.*: give it once"):
+        load_rules("japan", [v, v])

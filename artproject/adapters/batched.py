@@ -57,7 +57,7 @@ from ..core.games import DEFAULT, game_class, game_names, game_tools
 from ..core.seats import PLAYER_SEATS, Seated
 from ..core.spaces import action_space
 from ..core.tensors import layout
-from ._common import KERNEL_OPTIONS, REWARDS, Packers, Starter, kept_mask
+from ._common import KERNEL_OPTIONS, REWARDS, Packers, Starter, kept_mask, parameters
 
 _OUTCOME: Final = attrgetter("outcome")
 MAX_GAMES: Final = 1_000_000  # the most games a batch holds
@@ -86,25 +86,28 @@ class Batched:
     GAME: ClassVar[str | None] = None  # a game's own batched environment's game (BATCHED_ENV)
 
     def __init__(self, n: int = 256, game: str | None = None, seed: int = 0,
-                 seats: str = PLAYER_SEATS, variants: str = "", reward: str = REWARDS[0],
-                 **options: Any) -> None:
+                 seats: str = PLAYER_SEATS, variants: str | None = "",
+                 reward: str | None = REWARDS[0], **options: Any) -> None:
         n = checks.index(n, "n (the games a batch holds)", 1, MAX_GAMES)
         seed = checks.index(seed, "seed", *checks.SEED)
         self.game = (checks.text(game, "game") if game is not None else "") or self.GAME or \
             DEFAULT
         self.n, self.seed = n, seed
         self._cls = game_class(self.game)
-        given = {k: v for k, v in options.items() if v is not None}
-        for key in KERNEL_OPTIONS:  # (named above: never among the game's own)
-            given.pop(key, None)
-        start = Starter(self.game, {**given, "seats": seats, "variants": variants,
-                                    "reward": reward}, chance="sample")  # (all checked)
+        given = _given(options)
+        variants, reward = variants or "", reward or REWARDS[0]
+        known = parameters(self.game)  # (the adapters' parameters, checked by Starter; any
+        start = Starter(self.game, {**_only(given, known), "seats": seats,  # other the game's
+                                    "variants": variants, "reward": reward},  # `create`
+                        chance="sample")  # checks)
         seated = start.new(seed)
         probe = seated.game
         self.players = probe.num_players()
         if variants:  # (the rules' names as the adapters read them; in the loaded rules)
             given["variants"] = tuple(v.strip() for v in variants.split("+"))
         self._options = _reused(self._cls, probe, given)
+        self._try_extra(sorted(k for k in given if k not in known and k != "variants"),
+                        known, seed)
         self.seats, self.reward = seats, reward
         self.num_seats = seated.num_seats()  # (a reward's columns: 1 for the team seat)
         # reward="shaped": each game's seats' shaped scores when last paid (0 at its start)
@@ -132,6 +135,18 @@ class Batched:
         self._mask = np.zeros((n, self.num_actions), dtype=np.int8)
         self._seat = np.zeros(n, dtype=np.int64)
         self._rows = np.arange(n)
+
+    def _try_extra(self, extra: list[str], known: dict[str, Any], seed: int) -> None:
+        """Options the game's `create` takes beyond the adapters' (`extra`), tried once: a
+        name it does not take either is a GameError naming it."""
+        if not extra:
+            return
+        try:
+            self._new(seed)
+        except TypeError:
+            raise GameError(f"unknown parameter {extra[0]!r} for the {self.game} game; "
+                            f"parameters: {', '.join(known)} (or the game's own "
+                            "`create`'s)") from None
 
     def _new(self, seed: int) -> Any:
         return self._cls.create(seed=seed, chance="sample", **self._options)
@@ -279,6 +294,17 @@ class Batched:
         assert out is not None
         out[0][i] = [a - b for a, b in zip(now, self._paid[i], strict=True)]
         self._paid[i] = now
+
+
+def _given(options: dict[str, Any]) -> dict[str, Any]:
+    """The game's options given (None: the default, as not given), without the kernel's
+    (named by `Batched` itself)."""
+    return {k: v for k, v in options.items() if v is not None and k not in KERNEL_OPTIONS}
+
+
+def _only(given: dict[str, Any], known: dict[str, Any]) -> dict[str, Any]:
+    """The options among `given` that are the adapters' parameters (`known`)."""
+    return {k: v for k, v in given.items() if k in known}
 
 
 def _reused(cls: Any, probe: Any, given: dict[str, Any]) -> dict[str, Any]:

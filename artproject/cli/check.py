@@ -28,10 +28,11 @@ def _check_variants(refs: Sequence[str]) -> None:
 
 
 def _a_mission(path: Path) -> bool:
-    """Whether `check`, told nothing, would take the file for a mission of the default game
-    (it holds a mission's keys: `title`, `cards`, `extends`...). Given as a variant, the
-    loader tells each such key at its line, in a variant's terms; `check`'s verdict on it
-    as a mission (\"extends no mission\") would mislead."""
+    """Whether `check`, told nothing, would take the file for a mission or the base rules
+    of the default game (it holds a mission's keys: `title`, `cards`, `extends`...; or
+    every section the base rules have, as a variant `tune` wrote may). Given as a variant,
+    the loader tells each mission's key at its line, in a variant's terms, and layers the
+    rest; `check`'s verdict on it as a mission or base rules would mislead."""
     from ..core.art.tools import kind_of
     from ..core.errors import ArtError
     from ..core.sources import read_toml
@@ -40,7 +41,7 @@ def _a_mission(path: Path) -> bool:
         doc, _ = read_toml(path)
     except ArtError:  # (unreadable: `check`'s verdict says why)
         return False
-    return "game" not in doc and kind_of(doc) == "mission"
+    return "game" not in doc and kind_of(doc) in ("mission", "base")
 
 
 def _toml_files(paths: Sequence[str], what: str = "check") -> list[Path]:

@@ -240,10 +240,12 @@ def _properties(spec: MissionSpec, comp: Compiler, w: Where) -> list[Property]:
     first: dict[str, int] = {}
     for i, p in enumerate(spec.property):
         if p.name in first:
-            at = ("property", first[p.name], "name")
-            w.err(f"a property named {p.name!r} is already declared at "
-                  f"{w.map(at).locate(at).prefix()}: give this one another name",
-                  ("property", i, "name"))
+            at, here = ("property", first[p.name], "name"), ("property", i, "name")
+            there = w.map(at).locate(at).prefix()
+            w.err(f"this file is given twice (its property {p.name!r} is declared at "
+                  f"{there} already): give it once" if there == w.map(here).locate(
+                      here).prefix() else f"a property named {p.name!r} is already "
+                  f"declared at {there}: give this one another name", here)
             continue
         first[p.name] = i
         path = ("property", i, "check")
