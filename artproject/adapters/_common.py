@@ -47,10 +47,11 @@ class Potential:
     def __init__(self, seats: int) -> None:
         self.paid = [0.0] * seats
 
-    def pay(self, seated: Seated, now: list[float] | None = None) -> list[float]:
+    def pay(self, seated: Seated | None, now: list[float] | None = None) -> list[float]:
         """Each seat's reward now (the change since the last pay), and remember it (`now`:
-        the seats' shaped scores now, if known)."""
+        the seats' shaped scores now, if known; else read from `seated`)."""
         if now is None:
+            assert seated is not None
             now = seated.shaped()
         out = [a - b for a, b in zip(now, self.paid, strict=True)]
         self.paid = now
@@ -102,7 +103,7 @@ class Starter:
             raise GameError(f"parameter 'variants' must be text (names joined by '+'), not "
                             f"{variants!r}")
         if variants:
-            merged["variants"] = tuple(v.strip() for v in variants.split("+"))
+            merged["variants"] = variant_names(variants)
         for key, default in cls.OPTIONS.items():  # (the game's own)
             if key in merged:
                 merged[key] = _option(key, merged[key], default, key == cls.RULES_OPTION)
@@ -127,6 +128,12 @@ def _known(game: str, known: dict[str, Any], options: Mapping[str, Any]) -> dict
             raise GameError(f"unknown parameter {key!r} for the {game} game"
                             f"{closest(key, known)}; parameters: {', '.join(known)}")
     return {**known, **options}
+
+
+def variant_names(text: str) -> tuple[str, ...]:
+    """The adapters' `variants` parameter (names or files joined by `+`) as the game's
+    `variants` option."""
+    return tuple(v.strip() for v in text.split("+"))
 
 
 def whole(name: str, value: Any, least: int | None = None) -> int:

@@ -57,7 +57,16 @@ from ..core.games import DEFAULT, game_class, game_names, game_tools
 from ..core.seats import PLAYER_SEATS, Seated
 from ..core.spaces import action_space
 from ..core.tensors import layout
-from ._common import KERNEL_OPTIONS, REWARDS, Packers, Starter, kept_mask, parameters
+from ._common import (
+    KERNEL_OPTIONS,
+    REWARDS,
+    Packers,
+    Potential,
+    Starter,
+    kept_mask,
+    parameters,
+    variant_names,
+)
 
 _OUTCOME: Final = attrgetter("outcome")
 MAX_GAMES: Final = 1_000_000  # the most games a batch holds
@@ -69,6 +78,8 @@ def _seed(seed: int) -> int:
     wraps round to 0 (minus 2**64), the same generator (its state is the seed's low 64
     bits, core/generator.py `rng_state`), so the same game as the unwrapped seed's."""
     return seed - _WRAP if seed > checks.SEED[1] else seed
+
+
 _Rows = tuple[npt.NDArray[np.float32], npt.NDArray[np.int8], npt.NDArray[np.int64]]
 
 
@@ -104,7 +115,7 @@ class Batched:
         probe = seated.game
         self.players = probe.num_players()
         if variants:  # (the rules' names as the adapters read them; in the loaded rules)
-            given["variants"] = tuple(v.strip() for v in variants.split("+"))
+            given["variants"] = variant_names(variants)
         self._options = _reused(self._cls, probe, given)
         self._try_extra(sorted(k for k in given if k not in known and k != "variants"),
                         known, seed)
@@ -113,7 +124,7 @@ class Batched:
         # reward="shaped": each game's seats' shaped scores when last paid (0 at its start)
         self._shaped = reward == "shaped"
         self._score = probe.shaped_scorer() if self._shaped else None
-        self._paid: list[list[float]] = []
+        self._paid: list[Potential] = []
         # the adapters' numbering: the game's actions, then (a seat a player) a delegation
         # to each player
         self.num_actions = seated.num_distinct_actions()
@@ -166,7 +177,7 @@ class Batched:
             self._packers = [Packers() for _ in self.games]
             self._records = [s.now() for s in self._seated]
         self.next_seed = [_seed(self.seed + i + self.n) for i in range(self.n)]
-        self._paid = [[0.0] * self.num_seats for _ in range(self.n)]
+        self._paid = [Potential(self.num_seats) for _ in range(self.n)]
         self.episodes = 0
         self.last_returns[:] = 0.0
         return self._run(None, None)
@@ -272,7 +283,7 @@ class Batched:
         if not self._shaped:
             out[0][i] = returns
         else:
-            self._paid[i] = [0.0] * self.num_seats  # (the next game's from 0)
+            self._paid[i] = Potential(self.num_seats)  # (the next game's from 0)
         out[1][i] = True
         self.last_returns[i] = returns
         self.episodes += 1
@@ -284,16 +295,13 @@ class Batched:
         paid, score = self._paid, self._score
         assert score is not None
         for i, g in enumerate(self.games):
-            now = g.returns() if g.outcome is not None else score(g)
-            rewards[i] = [a - b for a, b in zip(now, paid[i], strict=True)]
-            paid[i] = now
+            rewards[i] = paid[i].pay(None, g.returns() if g.outcome is not None else score(g))
 
     def _pay_one(self, i: int, now: list[float],
                  out: tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]] | None) -> None:
         """`_pay` for seated game `i`, its seats' shaped scores `now`."""
         assert out is not None
-        out[0][i] = [a - b for a, b in zip(now, self._paid[i], strict=True)]
-        self._paid[i] = now
+        out[0][i] = self._paid[i].pay(None, now)
 
 
 def _given(options: dict[str, Any]) -> dict[str, Any]:
