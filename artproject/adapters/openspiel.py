@@ -21,16 +21,15 @@ changes nothing. See docs/ai.md.
 
 from __future__ import annotations
 
-import contextlib
-import operator
 import random
 from typing import Any, Final
 
 import numpy as np
 import pyspiel
 
+from ..core import checks
 from ..core.actions import CHANCE, TERMINAL
-from ..core.errors import ArtError
+from ..core.errors import ArtError, GameError
 from ..core.games import game_class, game_names
 from ..core.seats import PUBLIC, Seated
 from ._common import (
@@ -282,13 +281,11 @@ class KernelObserver:
         """A player given as numpy's integer as an int; SpielError for one who is not a
         player of the game (0 to num_players() - 1), as the state's own
         `observation_tensor(player)` raises (every view asks for one)."""
-        if not isinstance(player, bool):
-            with contextlib.suppress(TypeError):
-                got = operator.index(player)
-                if 0 <= got < self._seats:
-                    return got
-        raise pyspiel.SpielError(f"player {player!r}: not a player of this game (0 to "
-                                 f"{self._seats - 1})")
+        try:
+            return checks.index(player, "player", 0, self._seats - 1)
+        except GameError:
+            raise pyspiel.SpielError(f"player {player!r}: not a player of this game (0 to "
+                                     f"{self._seats - 1})") from None
 
     def set_from(self, state: KernelState, player: int) -> None:
         if player.__class__ is not int or not 0 <= player < self._seats:
