@@ -108,6 +108,8 @@ class Seated:
     def check_seat(self, seat: Any) -> int:
         """`seat` as an int (numpy's integers too) when it is a seat of this game (0 to
         num_seats() - 1) or PUBLIC; GameError naming it otherwise."""
+        if seat.__class__ is int and 0 <= seat < self.num_seats():
+            return seat  # (the usual: a seat of the game, an int: no conversion)
         n = checks.index(seat, "seat")
         if not (0 <= n < self.num_seats() or n == PUBLIC):
             raise GameError(f"seat {n!r}: not a seat of this game (0 to "
