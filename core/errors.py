@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable
 
 __all__ = [
@@ -73,11 +74,26 @@ class RulesError(ArtError):
                 loc += f": {self.path}"
             head = f"{loc}: {self.message}"
             if self.where.source_line and self.where.column:
-                caret = " " * (self.where.column - 1) + "^"
+                caret = _pad(self.where.source_line[:self.where.column - 1]) + "^"
                 return f"{head}\n    {self.where.source_line}\n    {caret}"
         elif self.path:
             head = f"{self.path}: {self.message}"
         return head
+
+
+def _pad(before: str) -> str:
+    """The blank that puts a caret under the character after `before` as a terminal shows
+    the line: a tab kept as a tab, a wide (East Asian) character two cells, a combining
+    mark none, anything else one."""
+    out = []
+    for ch in before:
+        if ch == "\t":
+            out.append("\t")
+        elif unicodedata.combining(ch):
+            continue
+        else:
+            out.append("  " if unicodedata.east_asian_width(ch) in ("W", "F") else " ")
+    return "".join(out)
 
 
 class RulesWarning(RulesError):

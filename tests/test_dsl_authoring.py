@@ -148,6 +148,30 @@ def test_the_caret_is_drawn_under_the_mistake(tmp_path: Path,
     assert caret.index("^") == line.index(MARK)
 
 
+@pytest.mark.parametrize("before", ["東京 ", "\t", "e\u0301 "])
+def test_the_caret_is_drawn_under_the_mistake_after_wide_tab_or_combining_characters(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], before: str) -> None:
+    """A terminal shows a wide character in two cells, a tab as a tab and a combining mark
+    in none: the caret's blank is drawn the same, so it still stands under the mistake."""
+    import unicodedata
+
+    path = tmp_path / "m.toml"
+    path.write_text(f'extends = "japan"\nhooks = ["on round_start: win \\"{before}\\"; gain 1 '
+                    'fuell"]\n', encoding="utf-8")
+    assert main(["check", str(path)]) == 2
+    _, line, caret = capsys.readouterr().err.splitlines()[:3]
+
+    def cells(text: str) -> int:  # (where a terminal with tabs every 8 cells puts its end)
+        n = 0
+        for ch in text:
+            n = (n // 8 + 1) * 8 if ch == "\t" else n + (
+                0 if unicodedata.combining(ch) else
+                2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1)
+        return n
+
+    assert cells(caret[:caret.index("^")]) == cells(line[:line.index(MARK)])
+
+
 def test_an_unfinished_text_points_at_its_closing_quotes(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, errors, path = check(tmp_path, 'extends = "japan"\nhooks = [\n  """on round_start: '
