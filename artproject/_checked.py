@@ -1,7 +1,7 @@
 """The public face's functions that start or set up a game, their arguments checked first
 (core/checks.py): a wrong type or a value out of range is a GameError naming the argument,
 and whatever `new_game` accepts, a save holds and loads back (a seed of 64 bits, a whole
-number of players, never a bool)."""
+number of players, never a bool; numpy's integers are taken as ints)."""
 
 from __future__ import annotations
 
@@ -32,21 +32,22 @@ def new_game(mission: str | Path | Rules | None = None, players: int = 2,
             and -(2**63) <= seed < 2**64 and variants.__class__ is tuple and not variants
             and position is None and phase.__class__ is str and log.__class__ is bool
             and chance.__class__ is str and game is None):
-        _check_new(mission, players, difficulty, seed, variants, position, phase, log, chance,
-                   game)
+        players, seed = _check_new(mission, players, difficulty, seed, variants, position,
+                                   phase, log, chance, game)
         variants = tuple(variants)
     return _new_game(mission, players, difficulty, seed, variants, position, phase, log,
                      chance=chance, game=game)
 
 
 def _check_new(mission: Any, players: Any, difficulty: Any, seed: Any, variants: Any,
-               position: Any, phase: Any, log: Any, chance: Any, game: Any) -> None:
-    """new_game's arguments, each (GameError naming the first wrong)."""
+               position: Any, phase: Any, log: Any, chance: Any, game: Any) -> tuple[int, int]:
+    """new_game's arguments, each (GameError naming the first wrong); the player count and
+    the seed as ints (numpy's integers taken as theirs: a seed read from an array)."""
     if mission is not None and not isinstance(mission, Rules):
         checks.ref(mission, "mission")
-    checks.whole(players, "players", 1)
+    players = checks.index(players, "players", 1)
     checks.text(difficulty, "difficulty")
-    checks.seed(seed)
+    seed = checks.index(seed, "seed", *checks.SEED)
     checks.refs(variants, "variants")
     if position is not None:
         checks.mapping(position, "position")
@@ -55,6 +56,7 @@ def _check_new(mission: Any, players: Any, difficulty: Any, seed: Any, variants:
     checks.text(chance, "chance")
     if game is not None:
         checks.text(game, "game")
+    return players, seed
 
 
 @functools.wraps(_load_rules)

@@ -175,6 +175,20 @@ def test_new_game_refuses_what_a_save_could_not_hold(args: dict[str, Any], messa
     assert A.loads(A.dumps(g)).fingerprint() == g.fingerprint()
 
 
+def test_new_game_takes_numpy_integers_as_ints() -> None:
+    """A seed or a team size read from an array (numpy's integers) is the same game as the
+    int's, held by a save as an int; numpy's bools and floats are still refused."""
+    np = pytest.importorskip("numpy")
+    g = new_game("japan", np.int64(3), "hard", np.uint64(2**64 - 1))
+    assert type(g.seed) is int and type(g.players) is int
+    assert g.fingerprint() == new_game("japan", 3, "hard", 2**64 - 1).fingerprint()
+    assert A.loads(A.dumps(g)).fingerprint() == g.fingerprint()
+    for args in ({"seed": np.float64(1)}, {"players": np.bool_(True)}, {"seed": np.int8(-1),
+                                                                          "players": 0}):
+        with pytest.raises(A.GameError, match=r"seed|players"):
+            new_game("japan", **args)
+
+
 def test_a_mission_named_with_another_game_is_that_games_rules() -> None:
     """new_game(MISSION, game=GAME): MISSION is GAME's rules, refused by its loader when it is
     not (it was dropped, and GAME's own rules played); GAME's own rules play on."""
