@@ -203,6 +203,28 @@ def test_the_lobby_answers_bad_requests_in_json(srv: Running) -> None:
     assert post(f"/api/games/{g['id']}/leave", json={"token": "x"}).status_code == 403
 
 
+@pytest.mark.parametrize(("body", "said"), [
+    ({"game": "art-of-war", "seats": ["person", "person"], "variants": ["duel", "duel"]},
+     "duel named more than once"),
+    ({"game": "art-project", "seats": ["person"], "variants": ["no-ally-dice", "team-threat",
+                                                               "no-ally-dice"]},
+     "no-ally-dice named more than once"),
+    ({"game": "art-of-war", "seats": ["person", "person"], "board": "japan"},
+     "art-of-war takes no 'board'"),
+    ({"game": "kuhn", "seats": ["person", "person"], "difficulty": "easy"},
+     "kuhn takes no 'difficulty'"),
+    ({"game": "art-project", "seats": ["person"], "seed": 7}, "art-project takes no 'seed'"),
+])
+def test_a_create_request_naming_what_its_game_does_not_take_is_refused(
+        srv: Running, body: dict[str, Any], said: str) -> None:
+    """A variant named twice, or an option of another game (Art of War and Kuhn poker take
+    no board), was accepted (201) and the extra silently dropped."""
+    r = srv.http.post("/api/games", json=body)
+    assert r.status_code == 400 and r.json()["error"] == "bad-option", r.text
+    assert said in r.json()["message"], r.text
+    assert srv.lobby.games == {}
+
+
 def _serve(db: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "artproject", "serve", "--port", "0",
                            "--db", str(db)], capture_output=True, text=True, timeout=60)

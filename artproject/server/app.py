@@ -33,6 +33,8 @@ FLOOD: Final = 100  # messages refused in a row before the connection is closed
 HELLO_WAIT: Final = 10.0  # seconds to say hello
 ID_LIMIT: Final = 64
 TYPES: Final = ("hello", "move", "sync", "ping")
+NOT_UNICODE: Final = ("text must be Unicode that UTF-8 encodes: a lone surrogate (\\ud800 to "
+                      "\\udfff, unpaired) is not")
 
 
 class Bucket:
@@ -77,6 +79,8 @@ def make_app(lobby: Lobby, origins: frozenset[str] = frozenset()) -> Starlette:
             raise Refused("bad-json", "the body is not JSON") from None
         if not isinstance(body, dict):
             raise Refused("bad-json", "the body must be a JSON object")
+        if not _unicode(body):
+            raise Refused("bad-message", NOT_UNICODE)
         return body
 
     def endpoint(fn: Callable[[Request], Awaitable[Response]]) -> Callable[
@@ -238,6 +242,10 @@ class Session:
 
     async def hello(self, text: str) -> bool:
         msg = _read(text)
+        if isinstance(msg, dict) and not _unicode(msg):
+            await self.error("bad-message", NOT_UNICODE)
+            await self.ws.close(4400)
+            return False
         if not isinstance(msg, dict) or msg.get("type") != "hello":
             await self.error("hello-first", "the first message must be {\"type\": \"hello\", "
                              "\"token\": ...} or {\"type\": \"hello\", \"spectate\": true}")
@@ -302,6 +310,9 @@ class Session:
         if not isinstance(msg, dict):
             await self.error("bad-json", "a message must be a JSON object with a \"type\"")
             return True
+        if not _unicode(msg):  # answered without its id: that may be the text at fault
+            await self.error("bad-message", NOT_UNICODE)
+            return True
         kind = msg.get("type")
         if kind == "move":
             await self.move(msg)
@@ -354,6 +365,17 @@ def _too_large(text: str) -> bool:
     take up to four; encoded only when it may be)."""
     return len(text) > MESSAGE_LIMIT // 4 and len(text.encode("utf-8", "surrogatepass")) > (
         MESSAGE_LIMIT)
+
+
+def _unicode(msg: Any) -> bool:
+    """Whether every text of a read message (its keys too) is one UTF-8 encodes: JSON's
+    escapes may name a lone surrogate (`\\ud800`), which no UTF-8 encodes and so no name,
+    move id or token may hold (the database could not store it)."""
+    try:
+        json.dumps(msg, ensure_ascii=False).encode("utf-8")
+    except (UnicodeEncodeError, RecursionError):
+        return False
+    return True
 
 
 def _read(text: str) -> Any:

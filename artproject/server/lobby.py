@@ -34,6 +34,7 @@ from ..core.saves import VERSION as SAVE_VERSION
 from ..core.saves import digest, from_dict
 from .frames import frame
 from .live import Conn, Live, P, Refused, Seat, last_seen, now_text, token_hash
+from .options import read_options, read_seats
 from .store import Op, Store
 
 DIGEST_EVERY: Final = 16  # a move stores the game's digest every this many, and at the end
@@ -79,8 +80,8 @@ class Lobby:
             raise Refused("bad-game", f"game must be one of {', '.join(game_names())}")
         cls = game_class(name)
         ch = cls.choices()
-        seats = _seats(body.get("seats"), ch["players"], name)
-        options, create, variants = _options(ch, body)
+        seats = read_seats(body.get("seats"), ch["players"], name)
+        options, create, variants = read_options(ch, body)
         title = body.get("name", "")
         if not isinstance(title, str) or len(title) > NAME_LIMIT:
             raise Refused("bad-option", f"name must be text of at most {NAME_LIMIT} characters")
@@ -456,44 +457,3 @@ def _rebuilt(gid: str, game: str, save: dict[str, Any], start: str,
     except ArtError as err:
         raise GameError(f"the database's {err}") from None
     return st
-
-
-def _options(ch: dict[str, Any], body: dict[str, Any],
-             ) -> tuple[dict[str, Any], dict[str, Any], list[str]]:
-    """A create request's options (as the summary shows them), the game's `create` options
-    they set, and its variants; Refused naming the first that its game does not offer."""
-    options: dict[str, Any] = {}
-    create: dict[str, Any] = {}
-    for key, spec in ch["options"].items():
-        value = body.get(key, spec["default"])
-        if value not in spec["values"]:
-            raise Refused("bad-option", f"{key} must be one of {', '.join(spec['values'])}")
-        options[key], create[spec["option"]] = value, value
-    variants = body.get("variants", [])
-    if not isinstance(variants, list) or any(v not in ch["variants"] for v in variants):
-        raise Refused("bad-option", "variants must be a list of: "
-                      + (", ".join(ch["variants"]) or "(none for this game)"))
-    options["variants"] = list(variants)
-    return options, create, list(variants)
-
-
-def _seats(spec: Any, players: list[int], game: str) -> list[Seat]:
-    """The seats a create request asks for: "person" or "bot:NAME", one per player."""
-    from ..policies import policies_of
-
-    lo, hi = players
-    if not isinstance(spec, list) or not lo <= len(spec) <= hi:
-        raise Refused("bad-option", f"seats must be a list of {lo} to {hi} entries, each "
-                      "\"person\" or \"bot:NAME\"")
-    bots = policies_of(game)
-    out = []
-    for i, s in enumerate(spec):
-        if s == "person":
-            out.append(Seat(i, "person"))
-            continue
-        kind, _, bot = s.partition(":") if isinstance(s, str) else ("", "", "")
-        if kind != "bot" or bot not in bots or bot == "cautious":
-            raise Refused("bad-option", f"seat {i + 1}: expected \"person\" or \"bot:NAME\" "
-                          "with NAME one of " + ", ".join(b for b in bots if b != "cautious"))
-        out.append(Seat(i, "bot", bot, bot))
-    return out

@@ -60,6 +60,20 @@ class RefusedDatabase(GameError):
     """A database file the server will not use (not ours, newer, unreadable)."""
 
 
+class WriteFailed(sqlite3.Error):
+    """A write that failed otherwise than in SQLite (a value it cannot store, a bug): nothing
+    of it is stored, and its caller answers as for SQLite's own failures."""
+
+
+def _as_stored_error(err: Exception) -> sqlite3.Error:
+    """`err` as the error a write's caller is given: SQLite's own, or WriteFailed."""
+    if isinstance(err, sqlite3.Error):
+        return err
+    failed = WriteFailed(f"{type(err).__name__}: {err}")
+    failed.__cause__ = err
+    return failed
+
+
 def check(path: Path) -> None:
     """RefusedDatabase unless `path` is missing, empty, or a database of ours of a version we
     read; reads only (nothing is written to a file that is not ours)."""
@@ -144,7 +158,7 @@ class Store:
     # ---------------------------------------------------------------- writing
     async def write(self, ops: list[Op]) -> None:
         """Run `ops` as one unit, committed to disk when this returns; sqlite3.Error if they
-        could not be (nothing of them is then stored)."""
+        could not be (WriteFailed if not for SQLite's reasons; nothing of them is stored)."""
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._pending.append((ops, fut))
         if self._writer is None or self._writer.done():
@@ -152,14 +166,17 @@ class Store:
         await fut
 
     async def _drain(self) -> None:
+        """Commit what waits, batch after batch, until nothing does. Every batch's futures
+        are answered whatever goes wrong (a request left waiting would hold its game's lock
+        for ever), and the writer goes on to the next."""
         loop = asyncio.get_running_loop()
         while self._pending:
             batch, self._pending = self._pending, []
             try:
                 failed = await loop.run_in_executor(self._pool, self._commit,
                                                     [ops for ops, _ in batch])
-            except sqlite3.Error as whole:  # the commit itself failed: nothing was stored
-                failed = [whole] * len(batch)
+            except Exception as whole:  # the commit itself failed: nothing was stored
+                failed = [_as_stored_error(whole)] * len(batch)
             for (_, fut), err in zip(batch, failed, strict=True):
                 if fut.done():
                     continue
@@ -169,8 +186,9 @@ class Store:
                     fut.set_exception(err)
 
     def _commit(self, groups: list[list[Op]]) -> list[sqlite3.Error | None]:
-        """One transaction for every group, each in a savepoint (one group's failure leaves
-        the others); the thread's work."""
+        """One transaction for every group, each in a savepoint: a group that fails, in
+        SQLite or otherwise (a text no UTF-8 encodes), is rolled back alone and the others
+        are committed; the thread's work."""
         con = self.con
         out: list[sqlite3.Error | None] = []
         con.execute("BEGIN IMMEDIATE")
@@ -182,10 +200,10 @@ class Store:
                         con.execute(sql, params)
                     con.execute("RELEASE g")
                     out.append(None)
-                except sqlite3.Error as err:
+                except Exception as err:
                     con.execute("ROLLBACK TO g")
                     con.execute("RELEASE g")
-                    out.append(err)
+                    out.append(_as_stored_error(err))
             con.execute("COMMIT")
         except BaseException:
             if con.in_transaction:
