@@ -28,7 +28,7 @@ HELP = f"""commands:
                      (never a device or folder); quote a name with spaces: save "a b.json"
   load FILE          load a saved game
   help               this list
-  quit               save to {AUTOSAVE} (or a fresh name) and stop"""
+  quit               save to {AUTOSAVE} (or a fresh name) and stop (so do Ctrl-D, Ctrl-C)"""
 
 
 class Session:
@@ -126,13 +126,35 @@ class Session:
         """An error the engine did not expect: the game is saved first, then told in one
         line, and play goes on from the last decision that was whole."""
         what = f"{type(err).__name__}: {str(err).splitlines()[0] if str(err) else ''}"
-        if self.whole is not None and self._torn():
-            self.st = self.whole  # the decision that failed half-way is undone
+        self._restore_whole()  # the decision that failed half-way is undone
         try:
             where = f"the game was saved to {self.autosave()} first"
         except Exception as save_err:  # told, not raised: the game goes on
             where = f"it could not be saved ({save_err})"
         self.write(f"! an unexpected error ({what[:200]}); {where}; please report it")
+
+    def interrupted(self) -> str:
+        """Ctrl-C: autosave the game as it stood after its last whole decision (the Ctrl-C
+        may come half-way through one), a second Ctrl-C held off until the file is written
+        (it never leaves half a file either: saves are atomic); says where."""
+        import signal
+        import threading
+
+        main = threading.current_thread() is threading.main_thread()  # signals are its alone
+        before = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+        try:
+            self._restore_whole()
+            return f"saved to {self.autosave()}"
+        except Exception as err:  # told, not raised: the status stays Ctrl-C's
+            return f"the game could not be saved ({err})"
+        finally:
+            if before is not None:
+                signal.signal(signal.SIGINT, before)
+
+    def _restore_whole(self) -> None:
+        """Undo a decision that failed half-way (the state its history does not make)."""
+        if self.whole is not None and self._torn():
+            self.st = self.whole
 
     def _torn(self) -> bool:
         """Whether the state is not one its own history makes (an apply that failed half-way)."""
@@ -237,7 +259,7 @@ def _real(path: Path) -> Path:
 
 def run(st: Any, stdin: IO[str], stdout: IO[str]) -> int:
     """Play any game until it ends, `quit`, or the end of the input (which saves and
-    quits): its tools' `run`, which opens its own session."""
+    quits; so does Ctrl-C, status 130): its tools' `run`, which opens its own session."""
     return int(game_tools(st.game).run(st, stdin, stdout))
 
 
@@ -320,20 +342,28 @@ def run_hot_seat(make: Callable[..., HotSeat], st: Any, stdin: IO[str],
 def run_session(make: Callable[[Callable[[str], None]], Session], stdin: IO[str],
                 stdout: IO[str]) -> int:
     """Play a session (any game's: `make` opens it with the way it writes a line) until its
-    game ends, `quit`, or the end of the input (which saves and quits)."""
+    game ends, `quit`, or the end of the input (which saves and quits; so does Ctrl-C, which
+    returns 130, the status of a command it ended)."""
     def write(text: str) -> None:
         stdout.write(text + "\n")
         stdout.flush()
 
     s = make(write)
-    s.show()
-    while not s.st.is_over():
-        stdout.write("> ")
-        stdout.flush()
-        line = stdin.readline()
-        if not line:
-            write(f"\nend of input: saved to {s.autosave()}")
-            return 0
-        if not s.handle(line):
-            return 0
+    try:
+        s.show()
+        while not s.st.is_over():
+            stdout.write("> ")
+            stdout.flush()
+            line = stdin.readline()
+            if not line:
+                write(f"\nend of input: saved to {s.autosave()}")
+                return 0
+            if not s.handle(line):
+                return 0
+    except KeyboardInterrupt:  # Ctrl-C: saved as the end of the input is, then status 130
+        write(f"\ninterrupted: {s.interrupted()}")
+        return INTERRUPTED
     return 0
+
+
+INTERRUPTED: Final = 130  # the status of a command Ctrl-C ended, as the shell gives it
