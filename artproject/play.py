@@ -181,11 +181,14 @@ class Session:
         if cmd == "save":
             name, force = _save_words(text)
             self.save(name, force=force)
-        elif cmd == "load" and len(words) == 2:
-            self.st, self.undo_stack = self._loaded(words[1]), []
-            self.write(f"loaded {words[1]}")
+        elif cmd == "load":
+            name = _load_word(text)
+            self.st, self.undo_stack = self._loaded(name), []
+            self.write(f"loaded {name}")
             self.show()
-        elif cmd == "view" and len(words) == 2:
+        elif cmd == "view":
+            if len(words) != 2:
+                raise ArtError("view takes a player: view pN")
             p = parse_player(words[1])
             if p >= self.st.num_players():
                 raise ArtError(f"there is no {words[1]} in this game")
@@ -233,15 +236,30 @@ class Session:
             self.show()
 
 
-def _save_words(text: str) -> tuple[str, bool]:
-    """`save FILE` or `save FILE --force` (a name with spaces quoted, as a shell quotes it):
-    the file and whether to force; ArtError saying what `save` takes otherwise."""
+def _load_word(text: str) -> str:
+    """`load FILE` (a name with spaces quoted, as for `save`): the file; ArtError saying what
+    `load` takes otherwise."""
+    names = _quoted_words(text)
+    if len(names) != 1:
+        raise ArtError('load takes one file name: load FILE (quote a name with spaces: '
+                       'load "my game.json")')
+    return names[0]
+
+
+def _quoted_words(text: str) -> list[str]:
+    """The words after a command, as a shell splits them (none when a quote is not closed)."""
     import shlex
 
     try:
-        words = shlex.split(text)[1:]
+        return shlex.split(text)[1:]
     except ValueError:  # a quote not closed
-        words = []
+        return []
+
+
+def _save_words(text: str) -> tuple[str, bool]:
+    """`save FILE` or `save FILE --force` (a name with spaces quoted, as a shell quotes it):
+    the file and whether to force; ArtError saying what `save` takes otherwise."""
+    words = _quoted_words(text)
     names = [w for w in words if w != "--force"]
     if len(names) != 1 or len(words) - len(names) > 1:
         raise ArtError("save takes one file name: save FILE (save FILE --force replaces a "

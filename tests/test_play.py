@@ -31,6 +31,16 @@ GAMES = {
 }
 
 
+def _play(game: str, typed: str) -> str:
+    """A session of `game` (2 players, seed 4, 3 for Art of War) run to the end of `typed`, in
+    the current folder."""
+    options = {"art-project": {"mission": "japan", "players": 2},
+               "art-of-war": {"players": 3}, "kuhn": {}}[game]
+    out = io.StringIO()
+    assert run(new_game(game, seed=4, **options), io.StringIO(typed), out) == 0
+    return out.getvalue()
+
+
 def _until_prompts(p: subprocess.Popen[bytes], count: int) -> bytes:
     """Read `p`'s output until it has shown `count` prompts (and waits at the last)."""
     assert p.stdout is not None
@@ -136,3 +146,29 @@ def test_a_ctrl_c_half_way_through_a_decision_saves_the_game_before_it(
     assert "interrupted: saved to artproject-autosave.json" in out
     saved = load_game(tmp_path / "artproject-autosave.json")
     assert saved.history == [] and saved.hq == hq
+
+
+# ---------------------------------------------------------------- view and load alone
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_load_alone_says_what_it_takes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                       game: str) -> None:
+    """`load` alone was read as an action (`unknown verb 'load'`)."""
+    monkeypatch.chdir(tmp_path)
+    out = _play(game, "\nload\nquit\n" if game != "art-project" else "load\nquit\n")
+    assert "! load takes one file name: load FILE" in out
+    assert "unknown verb" not in out
+
+
+def test_view_alone_says_what_it_takes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`view` alone (or with two players) was read as an action (`unknown verb 'view'`)."""
+    monkeypatch.chdir(tmp_path)
+    out = _play("art-project", "view\nview p1 p2\nquit\n")
+    assert out.count("! view takes a player: view pN") == 2
+    assert "unknown verb" not in out
+
+
+def test_load_takes_a_quoted_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`load "a b.json"`, as `save` writes it."""
+    monkeypatch.chdir(tmp_path)
+    out = _play("art-project", 'save "a b.json"\nload "a b.json"\nquit\n')
+    assert "saved to a b.json" in out and "loaded a b.json" in out
