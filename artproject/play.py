@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any, Final
 
-from .core.actions import Action, parse_player
+from .core.actions import Action, read_player, seat_of
 from .core.errors import ArtError
 from .core.files import exists, fresh_name
 from .core.games import game_tools
@@ -188,16 +188,30 @@ class Session:
             self.show()
         elif cmd == "view":
             if len(words) != 2:
-                raise ArtError("view takes a player: view pN")
-            p = parse_player(words[1])
-            if p >= self.st.num_players():
-                raise ArtError(f"there is no {words[1]} in this game")
-            self.viewer = p
-            self.write(self.screen(p))
+                raise ArtError(f"view takes a player: view pN ({self._seats()})")
+            self.viewer = self._player(words[1], text)
+            self.write(self.screen(self.viewer))
         elif cmd == "undo":
             self._undo()
         else:
             self._act(text)
+
+    def _seats(self) -> str:
+        """This game's players, as the notation writes them: `p1..p3` (`p1` alone)."""
+        n = self.st.num_players()
+        return "p1" if n == 1 else f"p1..p{n}"
+
+    def _player(self, word: str, text: str) -> int:
+        """`word` as one of this game's players (not the most any game of its kind seats):
+        MalformedActionError naming this game's, as `view` and an action both say."""
+        return read_player(word, text, self.st.num_players())
+
+    def _players_named(self, text: str) -> None:
+        """Every player an action's text names is one of this game's (the notation alone
+        knows only the most its kind seats): MalformedActionError otherwise."""
+        for w in text.split()[1:]:
+            if seat_of(w) >= 0:
+                self._player(w, text)
 
     def _loaded(self, name: str) -> Any:
         """A save of this session's game (another game's is refused: the game goes on)."""
@@ -227,6 +241,7 @@ class Session:
         action = legal[int(text) - 1] if text.isdigit() and 0 < int(text) <= len(legal) else None
         if text.isdigit() and action is None:
             raise ArtError(f"no action numbered {text}; choose 1 to {len(legal)}")
+        self._players_named(text)
         before = self.whole = self.st.clone()
         self.st.apply(action or text)
         self.undo_stack.append(before)
@@ -340,6 +355,7 @@ class HotSeat(Session):
         action = legal[int(text) - 1] if text.isdigit() and 0 < int(text) <= len(legal) else None
         if text.isdigit() and action is None:
             raise ArtError(f"no action numbered {text}; choose 1 to {len(legal)}")
+        self._players_named(text)
         self.whole = self.st.clone()  # kept should the engine fail half-way (_unexpected)
         self.st.apply(action or text)
         if self.st.is_over():

@@ -163,7 +163,7 @@ def test_view_alone_says_what_it_takes(tmp_path: Path, monkeypatch: pytest.Monke
     """`view` alone (or with two players) was read as an action (`unknown verb 'view'`)."""
     monkeypatch.chdir(tmp_path)
     out = _play("art-project", "view\nview p1 p2\nquit\n")
-    assert out.count("! view takes a player: view pN") == 2
+    assert out.count("! view takes a player: view pN (p1..p2)") == 2
     assert "unknown verb" not in out
 
 
@@ -172,3 +172,40 @@ def test_load_takes_a_quoted_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     monkeypatch.chdir(tmp_path)
     out = _play("art-project", 'save "a b.json"\nload "a b.json"\nquit\n')
     assert "saved to a b.json" in out and "loaded a b.json" in out
+
+
+# ---------------------------------------------------------------- this game's players
+def test_view_names_this_games_players(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """In a 2-player game `view p9` said `expected p1..p6` and `view p3` another message:
+    both now name this game's players."""
+    monkeypatch.chdir(tmp_path)
+    out = _play("art-project", "view p9\nview p3\nview p2\nquit\n")
+    assert "! 'view p9': 'p9' is not a player; expected p1..p2" in out
+    assert "! 'view p3': 'p3' is not a player; expected p1..p2" in out
+    assert "p2's hand:" in out
+
+
+@pytest.mark.parametrize(("game", "typed", "seats"), [
+    ("art-project", "draw p9 x\nmove p3 kyoto\n", "p1..p2"),
+    ("art-of-war", "\ndraw p9\ndraw p4\n", "p1..p3"),
+    ("kuhn", "\nbet p9\nbet p3\n", "p1..p2"),
+])
+def test_an_action_names_this_games_players(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                            game: str, typed: str, seats: str) -> None:
+    """An action naming a player past this game's said the most its kind seats (p1..p7)."""
+    monkeypatch.chdir(tmp_path)
+    out = _play(game, typed + "quit\n")
+    for line in typed.split("\n"):
+        if line:
+            word = line.split()[1]
+            assert f"! {line!r}: {word!r} is not a player; expected {seats}" in out
+
+
+def test_a_solo_game_has_one_player(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A solo game names its one player (not `p1..p1`)."""
+    monkeypatch.chdir(tmp_path)
+    out = io.StringIO()
+    st = new_game("art-project", mission="japan", players=1, seed=4)
+    run(st, io.StringIO("view p2\nview\nquit\n"), out)
+    assert "'p2' is not a player; expected p1\n" in out.getvalue()
+    assert "view takes a player: view pN (p1)" in out.getvalue()
