@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any, Final
 
-from .core.actions import Action, parse_player
+from .core.actions import Action, read_player, seat_of
 from .core.errors import ArtError
 from .core.files import exists, fresh_name
 from .core.games import game_tools
@@ -28,7 +28,7 @@ HELP = f"""commands:
                      (never a device or folder); quote a name with spaces: save "a b.json"
   load FILE          load a saved game
   help               this list
-  quit               save to {AUTOSAVE} (or a fresh name) and stop"""
+  quit               save to {AUTOSAVE} (or a fresh name) and stop (so do Ctrl-D, Ctrl-C)"""
 
 
 class Session:
@@ -126,13 +126,35 @@ class Session:
         """An error the engine did not expect: the game is saved first, then told in one
         line, and play goes on from the last decision that was whole."""
         what = f"{type(err).__name__}: {str(err).splitlines()[0] if str(err) else ''}"
-        if self.whole is not None and self._torn():
-            self.st = self.whole  # the decision that failed half-way is undone
+        self._restore_whole()  # the decision that failed half-way is undone
         try:
             where = f"the game was saved to {self.autosave()} first"
         except Exception as save_err:  # told, not raised: the game goes on
             where = f"it could not be saved ({save_err})"
         self.write(f"! an unexpected error ({what[:200]}); {where}; please report it")
+
+    def interrupted(self) -> str:
+        """Ctrl-C: autosave the game as it stood after its last whole decision (the Ctrl-C
+        may come half-way through one), a second Ctrl-C held off until the file is written
+        (it never leaves half a file either: saves are atomic); says where."""
+        import signal
+        import threading
+
+        main = threading.current_thread() is threading.main_thread()  # signals are its alone
+        before = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+        try:
+            self._restore_whole()
+            return f"saved to {self.autosave()}"
+        except Exception as err:  # told, not raised: the status stays Ctrl-C's
+            return f"the game could not be saved ({err})"
+        finally:
+            if before is not None:
+                signal.signal(signal.SIGINT, before)
+
+    def _restore_whole(self) -> None:
+        """Undo a decision that failed half-way (the state its history does not make)."""
+        if self.whole is not None and self._torn():
+            self.st = self.whole
 
     def _torn(self) -> bool:
         """Whether the state is not one its own history makes (an apply that failed half-way)."""
@@ -159,20 +181,37 @@ class Session:
         if cmd == "save":
             name, force = _save_words(text)
             self.save(name, force=force)
-        elif cmd == "load" and len(words) == 2:
-            self.st, self.undo_stack = self._loaded(words[1]), []
-            self.write(f"loaded {words[1]}")
+        elif cmd == "load":
+            name = _load_word(text)
+            self.st, self.undo_stack = self._loaded(name), []
+            self.write(f"loaded {name}")
             self.show()
-        elif cmd == "view" and len(words) == 2:
-            p = parse_player(words[1])
-            if p >= self.st.num_players():
-                raise ArtError(f"there is no {words[1]} in this game")
-            self.viewer = p
-            self.write(self.screen(p))
+        elif cmd == "view":
+            if len(words) != 2:
+                raise ArtError(f"view takes a player: view pN ({self._seats()})")
+            self.viewer = self._player(words[1], text)
+            self.write(self.screen(self.viewer))
         elif cmd == "undo":
             self._undo()
         else:
             self._act(text)
+
+    def _seats(self) -> str:
+        """This game's players, as the notation writes them: `p1..p3` (`p1` alone)."""
+        n = self.st.num_players()
+        return "p1" if n == 1 else f"p1..p{n}"
+
+    def _player(self, word: str, text: str) -> int:
+        """`word` as one of this game's players (not the most any game of its kind seats):
+        MalformedActionError naming this game's, as `view` and an action both say."""
+        return read_player(word, text, self.st.num_players())
+
+    def _players_named(self, text: str) -> None:
+        """Every player an action's text names is one of this game's (the notation alone
+        knows only the most its kind seats): MalformedActionError otherwise."""
+        for w in text.split()[1:]:
+            if seat_of(w) >= 0:
+                self._player(w, text)
 
     def _loaded(self, name: str) -> Any:
         """A save of this session's game (another game's is refused: the game goes on)."""
@@ -202,6 +241,7 @@ class Session:
         action = legal[int(text) - 1] if text.isdigit() and 0 < int(text) <= len(legal) else None
         if text.isdigit() and action is None:
             raise ArtError(f"no action numbered {text}; choose 1 to {len(legal)}")
+        self._players_named(text)
         before = self.whole = self.st.clone()
         self.st.apply(action or text)
         self.undo_stack.append(before)
@@ -211,15 +251,30 @@ class Session:
             self.show()
 
 
-def _save_words(text: str) -> tuple[str, bool]:
-    """`save FILE` or `save FILE --force` (a name with spaces quoted, as a shell quotes it):
-    the file and whether to force; ArtError saying what `save` takes otherwise."""
+def _load_word(text: str) -> str:
+    """`load FILE` (a name with spaces quoted, as for `save`): the file; ArtError saying what
+    `load` takes otherwise."""
+    names = _quoted_words(text)
+    if len(names) != 1:
+        raise ArtError('load takes one file name: load FILE (quote a name with spaces: '
+                       'load "my game.json")')
+    return names[0]
+
+
+def _quoted_words(text: str) -> list[str]:
+    """The words after a command, as a shell splits them (none when a quote is not closed)."""
     import shlex
 
     try:
-        words = shlex.split(text)[1:]
+        return shlex.split(text)[1:]
     except ValueError:  # a quote not closed
-        words = []
+        return []
+
+
+def _save_words(text: str) -> tuple[str, bool]:
+    """`save FILE` or `save FILE --force` (a name with spaces quoted, as a shell quotes it):
+    the file and whether to force; ArtError saying what `save` takes otherwise."""
+    words = _quoted_words(text)
     names = [w for w in words if w != "--force"]
     if len(names) != 1 or len(words) - len(names) > 1:
         raise ArtError("save takes one file name: save FILE (save FILE --force replaces a "
@@ -237,7 +292,7 @@ def _real(path: Path) -> Path:
 
 def run(st: Any, stdin: IO[str], stdout: IO[str]) -> int:
     """Play any game until it ends, `quit`, or the end of the input (which saves and
-    quits): its tools' `run`, which opens its own session."""
+    quits; so does Ctrl-C, status 130): its tools' `run`, which opens its own session."""
     return int(game_tools(st.game).run(st, stdin, stdout))
 
 
@@ -300,6 +355,7 @@ class HotSeat(Session):
         action = legal[int(text) - 1] if text.isdigit() and 0 < int(text) <= len(legal) else None
         if text.isdigit() and action is None:
             raise ArtError(f"no action numbered {text}; choose 1 to {len(legal)}")
+        self._players_named(text)
         self.whole = self.st.clone()  # kept should the engine fail half-way (_unexpected)
         self.st.apply(action or text)
         if self.st.is_over():
@@ -320,20 +376,28 @@ def run_hot_seat(make: Callable[..., HotSeat], st: Any, stdin: IO[str],
 def run_session(make: Callable[[Callable[[str], None]], Session], stdin: IO[str],
                 stdout: IO[str]) -> int:
     """Play a session (any game's: `make` opens it with the way it writes a line) until its
-    game ends, `quit`, or the end of the input (which saves and quits)."""
+    game ends, `quit`, or the end of the input (which saves and quits; so does Ctrl-C, which
+    returns 130, the status of a command it ended)."""
     def write(text: str) -> None:
         stdout.write(text + "\n")
         stdout.flush()
 
     s = make(write)
-    s.show()
-    while not s.st.is_over():
-        stdout.write("> ")
-        stdout.flush()
-        line = stdin.readline()
-        if not line:
-            write(f"\nend of input: saved to {s.autosave()}")
-            return 0
-        if not s.handle(line):
-            return 0
+    try:
+        s.show()
+        while not s.st.is_over():
+            stdout.write("> ")
+            stdout.flush()
+            line = stdin.readline()
+            if not line:
+                write(f"\nend of input: saved to {s.autosave()}")
+                return 0
+            if not s.handle(line):
+                return 0
+    except KeyboardInterrupt:  # Ctrl-C: saved as the end of the input is, then status 130
+        write(f"\ninterrupted: {s.interrupted()}")
+        return INTERRUPTED
     return 0
+
+
+INTERRUPTED: Final = 130  # the status of a command Ctrl-C ended, as the shell gives it

@@ -72,7 +72,7 @@ def read_player(word: str, text: str, seats: int = 6) -> int:
     p = seat_of(word)
     if not 0 <= p < seats:
         raise MalformedActionError(f"{text.strip()!r}: {word!r} is not a player; expected "
-                                   f"p1..p{seats}")
+                                   + ("p1" if seats == 1 else f"p1..p{seats}"))
     return p
 
 
