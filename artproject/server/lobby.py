@@ -24,7 +24,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Final
 
-from ..core.actions import Action
+from ..core.actions import Action, read_player, seat_of
 from ..core.errors import ArtError, GameError, MalformedActionError
 from ..core.games import game_class, game_names
 from ..core.hooks import NOBODY
@@ -264,7 +264,10 @@ class Lobby:
     def _checked(st: Machine, seat: int, text: str, version: int | None) -> Action:
         """The action `text` names, if `seat` may take it now (Refused otherwise, saying why,
         naming nothing the seat may not see)."""
-        try:
+        try:  # (a player the text names is one of this game's: the notation alone knows
+            for word in text.split()[1:]:  # only the most its kind seats, as `play` says)
+                if seat_of(word) >= 0:
+                    read_player(word, text, st.num_players())
             action = st.registry.parse(text)
         except MalformedActionError as err:
             raise Refused("malformed", str(err)) from None
