@@ -30,6 +30,7 @@ from typing import Any, Final, NamedTuple
 
 import attrs
 
+from . import checks
 from .actions import Action
 from .errors import GameError, RulesError, RulesErrors
 from .games import game_class
@@ -161,8 +162,10 @@ class Result:
 
 # ====================================================================== running a file
 def run_scenario(path: str | Path, variants: tuple[str | Path, ...] = ()) -> Result:
-    """Run one scenario file; RulesError when the file itself is wrong."""
-    path = Path(path)
+    """Run one scenario file; RulesError when the file itself is wrong, GameError for an
+    argument of the wrong type (a path or name; a list of variants, never one text)."""
+    path = Path(checks.ref(path, "path"))
+    variants = checks.refs(variants, "variants")
     doc, smap = read_toml(path)
 
     def fail(msg: str, *p: Any) -> RulesError:
