@@ -137,13 +137,106 @@ def verify(rules: Any, examples: int = 100, seed: int = 0,
     when not given); `players`: the player counts tried (every one the rules allow when
     None); `difficulties` (a game with difficulties: the grid's second axis): those tried,
     every one of the rules' when None."""
-    tools = game_tools(game)
-    if players is None:
-        low, high = tools.players(rules)
-        players = range(low, high + 1)
-    axes = {} if difficulties is None else {"difficulties": tuple(difficulties)}
-    found: Report = tools.verify(rules, examples, seed, tuple(players), progress, **axes)
+    tools = _check_verify(rules, examples, seed, progress, game)
+    low, high = tools.players(rules)
+    told = _team_sizes(players, low, high)
+    axes = {} if difficulties is None else {
+        "difficulties": _difficulties(tools, rules, difficulties, game)}
+    found: Report = tools.verify(rules, examples, seed, told, progress, **axes)
     return found
+
+
+MAX_EXAMPLES: Final = 100_000  # games one search tries (as the command line's --examples)
+
+
+def _check_verify(rules: Any, examples: Any, seed: Any, progress: Any, game: Any) -> Any:
+    """verify's arguments, each of its type and range, and the rules the game's own (GameError
+    naming the argument and what it takes): its game's tools."""
+    from .core import checks
+    from .core.errors import GameError
+
+    tools = game_tools(checks.text(game, "game", empty=False))
+    checks.whole(examples, "examples", 1, MAX_EXAMPLES)
+    checks.seed(seed)
+    if progress is not None and not callable(progress):
+        raise GameError(f"progress must be a function of (games, examples, decisions), not "
+                        f"{checks.what(progress)}")
+    _check_rules(rules, game)
+    return tools
+
+
+def _check_rules(rules: Any, game: str) -> None:
+    """Rules loaded for `game` (its state class declares their class: `rules: ...`);
+    GameError naming what they are instead (another game's, or no rules at all)."""
+    from .core.checks import what
+    from .core.errors import GameError
+    from .core.games import game_names
+    from .core.sources import LoadedRules
+
+    if not isinstance(rules, LoadedRules):
+        raise GameError(f"rules must be a game's rules (from load_rules), not {what(rules)}")
+    if isinstance(rules, _rules_class(game)):
+        return
+    theirs = [g for g in game_names() if isinstance(rules, _rules_class(g))]
+    of = f"the {theirs[0]!r} game's" if theirs else "not its game's"
+    raise GameError(f"the rules given ({rules.name}) are {of}, not rules of the game "
+                    f"{game!r}: load them with the game's load_rules, or name their game "
+                    "(game=...)")
+
+
+def _rules_class(game: str) -> type:
+    """The class of `game`'s rules, as its state class declares its `rules` field (any
+    rules, where it declares none the tools can read)."""
+    import typing
+
+    from .core.games import game_class
+    from .core.sources import LoadedRules
+
+    try:
+        declared = typing.get_type_hints(game_class(game)).get("rules")
+    except (NameError, TypeError, AttributeError):  # (an annotation that cannot be resolved)
+        declared = None
+    return declared if isinstance(declared, type) else LoadedRules
+
+
+def _team_sizes(players: Any, low: int, high: int) -> tuple[int, ...]:
+    """The player counts to try: every one the rules allow (None), or those given, a list of
+    whole numbers from `low` to `high` (GameError naming the one that is not)."""
+    from collections.abc import Iterable
+
+    from .core import checks
+    from .core.errors import GameError
+
+    if players is None:
+        return tuple(range(low, high + 1))
+    if isinstance(players, str | bytes) or not isinstance(players, Iterable):
+        raise GameError(f"players must be a list of team sizes (from {low} to {high}), not "
+                        f"{checks.what(players)}")
+    told = tuple(checks.index(p, f"players[{i}]", low, high) for i, p in enumerate(players))
+    if not told:
+        raise GameError("players must name at least one team size (None: every one)")
+    return told
+
+
+def _difficulties(tools: Any, rules: Any, difficulties: Any, game: str) -> tuple[str, ...]:
+    """The difficulties to try, a list of the rules' own (GameError naming one that is not,
+    or any given for a game without difficulties)."""
+    from .core import checks
+    from .core.errors import GameError, closest
+    from .core.games import game_class
+
+    if not hasattr(tools, "difficulties"):
+        raise GameError(f"difficulties: {game_class(game).TITLE} has no difficulty (leave "
+                        "it None)")
+    known = list(tools.difficulties(rules))
+    names = checks.refs(difficulties, "difficulties")
+    for i, d in enumerate(names):
+        if checks.text(d, f"difficulties[{i}]") not in known:
+            raise GameError(f"difficulties[{i}]: unknown difficulty {d!r}"
+                            f"{closest(str(d), known)}; expected one of: {', '.join(known)}")
+    if not names:
+        raise GameError("difficulties must name at least one (None: every one)")
+    return tuple(map(str, names))
 
 
 def counterexample_scenario(rules: Any, ref: str, variants: Sequence[str], ex: Example,

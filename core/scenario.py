@@ -25,13 +25,15 @@ run.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import partial
 from pathlib import Path
 from typing import Any, Final, NamedTuple
 
 import attrs
 
+from . import checks
 from .actions import Action
-from .errors import GameError, RulesError, RulesErrors
+from .errors import GameError, Location, RulesError, RulesErrors
 from .games import game_class
 from .machine import Machine
 from .scenario_steps import EVENT_KEYS, Step, Stop, guard, play_steps
@@ -161,8 +163,10 @@ class Result:
 
 # ====================================================================== running a file
 def run_scenario(path: str | Path, variants: tuple[str | Path, ...] = ()) -> Result:
-    """Run one scenario file; RulesError when the file itself is wrong."""
-    path = Path(path)
+    """Run one scenario file; RulesError when the file itself is wrong, GameError for an
+    argument of the wrong type (a path or name; a list of variants, never one text)."""
+    path = Path(checks.ref(path, "path"))
+    variants = checks.refs(variants, "variants")
     doc, smap = read_toml(path)
 
     def fail(msg: str, *p: Any) -> RulesError:
@@ -171,9 +175,16 @@ def run_scenario(path: str | Path, variants: tuple[str | Path, ...] = ()) -> Res
     if not doc:  # (nothing to set up or check: not a scenario that passes, as check says)
         raise fail("empty file: not a scenario")
     cls = _game_of(doc, fail)
-    spec = _shape(doc, cls.scenario_spec() or ScenarioSpec, fail)
-    st, begin = cls.scenario_setup(spec, doc, path, variants, smap.locate, fail)
-    steps = _compile_steps(doc, st, step_keys(type(spec)), smap, fail)
+    spec, rest, errors = _shape_on(doc, cls.scenario_spec() or ScenarioSpec, fail)
+    try:  # (the position as written: its entries' own checks tell their shape errors too)
+        st, begin = cls.scenario_setup(spec, doc, path, variants, smap.locate, fail)
+    except SetupErrors as err:  # the steps are still checked, against the game it left
+        errors, st = [*errors, *err.errors], err.state
+    except RulesError as err:  # (no game to check the steps with: what was found so far)
+        _raise_all([*errors, *_flat(err)])
+        raise
+    steps = _compile_steps(rest, st, step_keys(type(spec)), smap, fail, errors)
+    _raise_all(errors)
     always = (spec.invariants, spec.properties)
     try:
         guard(begin)
@@ -182,6 +193,106 @@ def run_scenario(path: str | Path, variants: tuple[str | Path, ...] = ()) -> Res
                       len(steps), spec.about)
     failures = play_steps(st, steps, always)
     return Result(str(path), not failures, tuple(failures), len(steps), spec.about)
+
+
+class SetupErrors(RulesErrors):
+    """Mistakes in a scenario's set-up (a position's entries, a difficulty) that leave a game
+    to check the steps against (`state`: set up without them): the runner reports them with
+    the steps' own, all at once."""
+
+    def __init__(self, errors: list[RulesError], state: Machine) -> None:
+        super().__init__(errors)
+        self.state = state
+
+
+def _place(err: RulesError) -> tuple[int, int]:
+    """Where a mistake is in its file (line, column): the order they are reported in."""
+    return (err.where.line, err.where.column) if err.where is not None else (0, 0)
+
+
+def _flat(err: RulesError) -> list[RulesError]:
+    return list(err.errors) if isinstance(err, RulesErrors) else [err]
+
+
+def collect(errors: list[RulesError], run: Callable[..., Any], *args: Any) -> Any:
+    """`run(*args)`, or None with its mistakes added to `errors` (one or several)."""
+    try:
+        return run(*args)
+    except RulesError as err:
+        errors.extend(_flat(err))
+        return None
+
+
+def load_located(load: Callable[[], Any], refs: list[tuple[tuple[Any, ...] | None, str]],
+                 fail: Fail) -> Any:
+    """A scenario's rules, `load()`ed; a mistake that names no line of a file (no such file,
+    an unknown name, not a file of the game) is put at the key that names the file: the
+    `refs`' path (None: not the file's, a command line's) whose reference it names, the
+    first's when it names none."""
+    try:
+        return load()
+    except RulesErrors:
+        raise
+    except (RulesError, GameError) as err:
+        where = getattr(err, "where", None)
+        if where is not None and where.line:
+            raise  # a mistake inside the file, at its own line
+        text = str(err)  # (a reference quoted, or the message's head, before one only inside)
+        named = [(text.startswith(ref) or repr(ref) in text, len(ref), i)
+                 for i, (_, ref) in enumerate(refs) if ref and ref in text]
+        path = refs[max(named)[2] if named else 0][0]
+        if path is None:
+            raise
+        raise fail(str(err), *path) from None
+
+
+def set_position(st: Machine, start: Callable[[], Machine],
+                 apply: Callable[[Machine, Mapping[str, Any]], None], pos: Mapping[str, Any],
+                 locate: Callable[[tuple[Any, ...]], Location], itemwise: tuple[str, ...] = (),
+                 prefix: str = "position") -> list[RulesError]:
+    """Set `pos` on `st` (`apply`); when it is wrong, every mistake of its entries: each
+    entry set alone on a game of its own (`start()`), a table's keys one by one and a list
+    named in `itemwise` (whose items mean the same at any place) item by
+    item; then the position's own first mistake, where its entries disagree."""
+    try:
+        apply(st, pos)
+        return []
+    except RulesError as whole:
+        found: list[RulesError] = []
+        for key, value in pos.items():
+            found += _entry_errors(start, apply, key, value, key in itemwise,
+                                   partial(_moved, locate, prefix, key))
+        told = {str(e) for e in found}
+        return found + [e for e in _flat(whole) if str(e) not in told]
+
+
+def _entry_errors(start: Callable[[], Machine],
+                  apply: Callable[[Machine, Mapping[str, Any]], None], key: str, value: Any,
+                  itemwise: bool, moved: Callable[[RulesError, int], RulesError],
+                  ) -> list[RulesError]:
+    """One entry's mistakes (see `set_position`)."""
+    found: list[RulesError] = []
+    if isinstance(value, Mapping) and len(value) > 1:
+        for k, v in value.items():
+            collect(found, apply, start(), {key: {k: v}})
+    elif itemwise and isinstance(value, list) and len(value) > 1:
+        for j, v in enumerate(value):
+            one: list[RulesError] = []
+            collect(one, apply, start(), {key: [v]})
+            found += [moved(e, j) for e in one]
+    if not found:
+        collect(found, apply, start(), {key: value})
+    return found
+
+
+def _moved(locate: Callable[[tuple[Any, ...]], Location], prefix: str, key: str,
+           err: RulesError, j: int) -> RulesError:
+    """An item's mistake, found with the item set alone (`key[0]`), told at its own index."""
+    at = f"{prefix}.{key}"
+    if err.path.startswith(f"{at}[0]"):
+        err.path = f"{at}[{j}]{err.path[len(at) + 3:]}"
+        err.where = locate((prefix, key, j))
+    return err
 
 
 def _game_of(doc: Mapping[str, Any], fail: Fail) -> type[Machine]:
@@ -194,60 +305,112 @@ def _game_of(doc: Mapping[str, Any], fail: Fail) -> type[Machine]:
         raise fail(str(err), "game") from None
 
 
+def _raise_all(errors: list[RulesError]) -> None:
+    """Every mistake of the file at once (each once), in the file's order; none: nothing."""
+    if errors:
+        errors = sorted({(e.path, e.message): e for e in errors}.values(), key=_place)
+        raise errors[0] if len(errors) == 1 else RulesErrors(errors)
+
+
 def _shape(doc: Mapping[str, Any], cls: type[ScenarioSpec], fail: Fail) -> Any:
     """The file structured by its game's declarations: every shape error at once."""
+    spec, _, errors = _shape_on(doc, cls, fail)
+    _raise_all(errors)
+    return spec
+
+
+def _shape_on(doc: Mapping[str, Any], cls: type[ScenarioSpec], fail: Fail,
+              ) -> tuple[Any, Mapping[str, Any], list[RulesError]]:
+    """The file structured by its game's declarations: every shape error at once. Where
+    they all lie in the position's entries or the steps' keys, the file without those is
+    checked on (the spec, the document and the shape errors); else they are raised."""
     spec, found = structure(dict(doc), cls)
     if spec is None:
         errors = [fail(msg, *p) for p, msg in found]
-        raise errors[0] if len(errors) == 1 else RulesErrors(errors)
-    return spec
+        rest = _without(doc, [p for p, _ in found])
+        spec = None if rest is None else structure(dict(rest), cls)[0]
+        if spec is None or rest is None:
+            raise errors[0] if len(errors) == 1 else RulesErrors(errors)
+        return spec, rest, errors
+    return spec, doc, []
+
+
+def _without(doc: Mapping[str, Any], paths: list[tuple[Any, ...]]) -> dict[str, Any] | None:
+    """`doc` without the position's entries and the steps' keys at `paths` (a copy); None
+    where one lies elsewhere (a game's key, a whole section: nothing to check on with)."""
+    import copy
+
+    rest = copy.deepcopy(dict(doc))
+    for p in paths:
+        if len(p) >= 2 and p[0] == "position" and isinstance(rest.get("position"), dict):
+            rest["position"].pop(p[1], None)
+        elif len(p) >= 3 and p[0] == "step" and isinstance(p[1], int) and isinstance(
+                rest.get("step"), list) and isinstance(rest["step"][p[1]], dict):
+            rest["step"][p[1]].pop(p[2], None)
+        else:
+            return None
+    return rest
 
 
 # ====================================================================== compiling the steps
 def _compile_steps(doc: Mapping[str, Any], st: Machine, own: tuple[tuple[str, StepKey], ...],
-                   smap: SourceMap, fail: Fail) -> list[Step]:
+                   smap: SourceMap, fail: Fail, errors: list[RulesError] | None = None,
+                   ) -> list[Step]:
+    """Every step compiled; every mistake of every step added to `errors` (each action, each
+    expression, each value: none depends on a step being played), or raised, all at once,
+    when no list is given."""
     compile_fact = st.scenario_checker()
-    return [_compile_step(s, i, st, own, compile_fact, smap, fail)
-            for i, s in enumerate(doc.get("step", []))]
+    found: list[RulesError] = [] if errors is None else errors
+    steps = [_compile_step(s, i, st, own, compile_fact, smap, fail, found)
+             for i, s in enumerate(doc.get("step", []))]
+    if errors is None:
+        _raise_all(found)
+    return steps
 
 
 def _compile_step(step: Mapping[str, Any], i: int, st: Machine,
                   own: tuple[tuple[str, StepKey], ...], compile_fact: Callable[[str, Any], Any],
-                  smap: SourceMap, fail: Fail) -> Step:
+                  smap: SourceMap, fail: Fail, errors: list[RulesError]) -> Step:
     for k in ("do", "refuse"):  # the schema has checked every key's shape: now the notation
         if k in step:
-            _action(st, step[k], fail, "step", i, k)
+            collect(errors, _action, st, step[k], fail, "step", i, k)
     for k in ("legal", "illegal", "only_legal"):
         for j, x in enumerate(step.get(k, [])):
-            _action(st, x, fail, "step", i, k, j)
-    _check_values(step, st, fail, i)
-    extras = tuple((sk, sk.compile(step[key], st, fail, "step", i, key))
+            collect(errors, _action, st, x, fail, "step", i, k, j)
+    errors += _check_values(step, st, fail, i)
+    extras = tuple((sk, collect(errors, sk.compile, step[key], st, fail, "step", i, key))
                    for key, sk in own if key in step)
     checks = []
     for j, text in enumerate(step.get("expect", [])):
         p = ("step", i, "expect", j)
-        fn, left, right, left_text = compile_fact(text, smap.origin(p, text))
-        checks.append((text, fn, left, right, left_text, smap.locate(p)))
+        fact = collect(errors, compile_fact, text, smap.origin(p, text))
+        if fact is not None:
+            fn, left, right, left_text = fact
+            checks.append((text, fn, left, right, left_text, smap.locate(p)))
     return Step(i + 1, smap.locate(("step", i)).prefix(), step, tuple(checks), extras)
 
 
-def _check_values(step: Mapping[str, Any], st: Machine, fail: Fail, i: int) -> None:
+def _check_values(step: Mapping[str, Any], st: Machine, fail: Fail, i: int,
+                  ) -> list[RulesError]:
     """What the schema cannot see in the event texts, `only_legal` and `returns`: an empty
-    text, a player the game does not have, a return for each player."""
+    text, a player the game does not have, a return for each player; each mistake."""
     n = st.num_players()
-    for key, _, how in (*EVENT_KEYS, ("events_in_order", True, "words")):
-        for j, text in enumerate(step.get(key, [])):
-            if how == "words" and not text.split():
-                raise fail("an empty text: give the words an event must hold", "step", i,
-                           key, j)
+    found = [fail("an empty text: give the words an event must hold", "step", i, key, j)
+             for key, _, how in (*EVENT_KEYS, ("events_in_order", True, "words"))
+             for j, text in enumerate(step.get(key, []))
+             if how == "words" and not text.split()]
     for j, x in enumerate(step.get("only_legal", [])):
-        who = st.registry.parse(x).player
+        try:
+            who = st.registry.parse(x).player
+        except GameError:
+            continue  # (not in the notation: told by `_action`)
         if who >= n:
-            raise fail(f"{x!r}: no player p{who + 1} in a {n}-player game", "step", i,
-                       "only_legal", j)
+            found.append(fail(f"{x!r}: no player p{who + 1} in a {n}-player game", "step",
+                              i, "only_legal", j))
     if "returns" in step and len(step["returns"]) != n:
-        raise fail(f"{len(step['returns'])} returns for a {n}-player game: give one per "
-                   "player, p1 first", "step", i, "returns")
+        found.append(fail(f"{len(step['returns'])} returns for a {n}-player game: give one "
+                          "per player, p1 first", "step", i, "returns"))
+    return found
 
 
 def _action(st: Machine, text: str, fail: Fail, *path: Any) -> Action:

@@ -16,7 +16,7 @@ import attrs
 from ..dsl import ast as dsl
 from ..dsl.words import UNKNOWN, Code, Words
 from .actions import CHANCE, TEAM, TERMINAL
-from .errors import closest
+from .errors import RulesErrors, closest
 from .machine import Machine
 
 if TYPE_CHECKING:
@@ -174,8 +174,9 @@ def fact_compiler(scope: Any, words: Any, st: Machine,
     def compile_fact(text: str, origin: Any) -> Fact:
         tree = comp.parse(text, "expr", origin)
         fn = comp.expr_node(tree, condition=True) if tree is not None else None
-        if comp.errors or fn is None:
-            raise comp.errors[0]
+        if comp.errors or fn is None:  # this text's mistakes, each; none left for the next
+            found, comp.errors[:] = list(comp.errors), []
+            raise found[0] if len(found) == 1 else RulesErrors(found)
         left = right = None
         left_text = ""
         if isinstance(tree, dsl.Binary) and tree.op in ("==", "!=", "<", "<=", ">", ">="):

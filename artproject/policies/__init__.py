@@ -29,8 +29,11 @@ PolicyFactory = Callable[..., Policy]  # (seed, **options) -> policy
 def policies_of(game: str | None = None) -> dict[str, PolicyFactory]:
     """The policies of a game by its name (the default game when None): its tools' `POLICIES`
     (core/games.py `game_tools`); GameError for an unknown game or one without bots."""
+    from ..core import checks
     from ..core.games import game_tools
 
+    if game is not None:
+        checks.text(game, "game", empty=False)
     found: dict[str, PolicyFactory] = game_tools(game or _default()).POLICIES
     return found
 
@@ -44,6 +47,16 @@ def _default() -> str:
 def register_policy(name: str, factory: PolicyFactory, game: str | None = None) -> None:
     """Make a policy available by name to `simulate` and the command line, among the
     policies of `game` (the default game when None)."""
+    from ..core import checks
+    from ..core.errors import GameError
+
+    checks.text(name, "name", empty=False)
+    if any(c in name for c in ":,=") or name != name.strip():
+        raise GameError(f"name {name!r}: a policy's name holds no ':', ',' or '=' and no "
+                        "blank at either end (it is read from NAME:KEY=VALUE,...)")
+    if not callable(factory):
+        raise GameError(f"factory must be a function of a seed (and the policy's options) "
+                        f"that makes the policy, not {checks.what(factory)}")
     policies_of(game)[name] = factory
 
 
@@ -53,8 +66,13 @@ def policy_spec(spec: str, policies: Mapping[str, PolicyFactory] | None = None,
     (the default game's by default), each value read as its option declares (`_kinds`: a
     whole number, a number, true/false or text) and each number within its bounds
     (POLICY_LIMITS); GameError saying what was expected, naming the policies or the option."""
+    from ..core import checks
     from ..core.errors import GameError, closest
 
+    checks.text(spec, "policy", empty=False)
+    if policies is not None and not isinstance(policies, Mapping):
+        raise GameError(f"policies must be a dict of names to policy factories, not "
+                        f"{checks.what(policies)}")
     known_policies = policies_of() if policies is None else policies
     name, _, rest = spec.partition(":")
     factory = known_policies.get(name)
@@ -72,6 +90,8 @@ def policy_spec(spec: str, policies: Mapping[str, PolicyFactory] | None = None,
             raise GameError(f"policy {spec!r}: {item!r} is not an option{hint}; expected "
                             + (f"KEY=VALUE with KEY one of: {', '.join(known)}" if known else
                                f"none: {name} takes no options"))
+        if key in options:  # (never the later value winning unseen)
+            raise GameError(f"policy {spec!r}: {key} is given twice; give each option once")
         options[key] = _checked(spec, key, kinds[key], _option_value(value.strip()))
     return name, options
 
@@ -159,6 +179,7 @@ def policy_maker(spec: str, policies: Mapping[str, PolicyFactory] | None = None,
     """seed -> the policy `spec` names among `policies` (`make_policy`'s), its name and
     options read and checked once: for a caller that makes one a game (reading them goes
     through the factory's signature, more than a short game's decisions cost)."""
+    from ..core import checks
     from ..core.errors import ArtError, GameError
 
     known = policies_of() if policies is None else policies
@@ -166,6 +187,8 @@ def policy_maker(spec: str, policies: Mapping[str, PolicyFactory] | None = None,
     factory = known[name]
 
     def make(seed: int) -> Policy:
+        # any whole number (numpy's too): a game's bots are seeded from its seed times seats
+        seed = checks.index(seed, "seed")
         try:
             return factory(seed, **options)
         except TypeError as err:  # an option's value of the wrong kind

@@ -14,9 +14,17 @@ from typing import TYPE_CHECKING, Any, Final
 import attrs
 
 from ...missions import DEFAULT
-from ..errors import GameError, Location, RulesError
+from ..errors import GameError, Location, RulesError, closest
 from ..registry import parse_player
-from ..scenario import StepKey, scenario_spec, step_key, step_spec
+from ..scenario import (
+    SetupErrors,
+    StepKey,
+    load_located,
+    scenario_spec,
+    set_position,
+    step_key,
+    step_spec,
+)
 from ..scenario_steps import Stop
 from ..scenario_words import Fact, fact_compiler
 from ..schema import param
@@ -40,24 +48,56 @@ else:  # the position's schema, made from the state's table of fields
 def setup(cls: type[State], spec: Any, doc: Mapping[str, Any], path: Path,
           variants: tuple[str | Path, ...], locate: Callable[[tuple[Any, ...]], Location],
           fail: Fail) -> tuple[State, Callable[[], None]]:
-    """The game a scenario file sets up (recording its events), and how it starts."""
-    rules = _rules_of(spec, path, variants)
+    """The game a scenario file sets up (recording its events), and how it starts; every
+    mistake of its difficulty and position at once (SetupErrors, with a game to check the
+    steps against)."""
+    rules = _rules_of(spec, path, variants, fail)
+    errors: list[RulesError] = []
+    difficulty = spec.difficulty
+    if difficulty not in rules.difficulties:  # told, and the rest checked at the first one
+        errors.append(fail(f"unknown difficulty {difficulty!r}"
+                           f"{closest(difficulty, rules.difficulties)}; expected one of: "
+                           f"{', '.join(rules.difficulties)}", "difficulty"))
+        difficulty = next(iter(rules.difficulties))
+
+    def start() -> State:
+        return cls.new(rules, spec.players, difficulty, spec.seed, start=False, log=True)
+
     try:
-        st = cls.new(rules, spec.players, spec.difficulty, spec.seed, start=False, log=True)
+        st = start()
     except GameError as err:
         raise fail(str(err), "difficulty") from None
     pos = doc.get("position", {})
-    apply_position(st, pos, locate)
+    errors += set_position(st, start, partial(_apply, locate=locate), pos, locate, ITEMWISE)
+    if errors:
+        raise SetupErrors(errors, start())
     st.start = {"phase": spec.phase, "position": pos}
     return st, partial(st.start_round, spec.phase)
 
 
-def _rules_of(spec: Any, path: Path, variants: tuple[str | Path, ...]) -> Rules:
-    """The mission, its variants and card file, paths read relative to the scenario."""
-    cards = None if spec.cards is None else scenario_ref(spec.cards, path, "cards", toml_only=True)
-    return load_rules(scenario_ref(spec.mission, path, "mission"),
-                      (*variants, *(scenario_ref(v, path, "variants") for v in spec.variants)),
-                      cards=cards)
+# the position's lists whose items mean the same at any place, each checked on its own
+ITEMWISE: Final = ("dice", "artworks", "lost", "track", "carried")
+
+
+def _apply(st: Any, pos: Mapping[str, Any], locate: Callable[[tuple[Any, ...]], Location],
+           ) -> None:
+    apply_position(st, pos, locate)
+
+
+def _rules_of(spec: Any, path: Path, variants: tuple[str | Path, ...], fail: Fail) -> Rules:
+    """The mission, its variants and card file, paths read relative to the scenario; a
+    mistake in naming one told at its key (`load_located`)."""
+    # (a server's refusal of a file not shipped is told as it is: scenario_ref's own words)
+    mission = scenario_ref(spec.mission, path, "mission")
+    own = [scenario_ref(v, path, "variants") for v in spec.variants]
+    cards = None if spec.cards is None else scenario_ref(spec.cards, path, "cards",
+                                                         toml_only=True)
+    refs: list[tuple[tuple[Any, ...] | None, str]] = [
+        (("mission",), mission), *((("variants", i), v) for i, v in enumerate(own)),
+        *((None, str(v)) for v in variants), (("cards",), cards or "")]
+    rules: Rules = load_located(partial(load_rules, mission, (*variants, *own), cards=cards),
+                                refs, fail)
+    return rules
 
 
 def checker(st: State) -> Callable[[str, Any], Fact]:
