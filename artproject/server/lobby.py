@@ -264,10 +264,8 @@ class Lobby:
     def _checked(st: Machine, seat: int, text: str, version: int | None) -> Action:
         """The action `text` names, if `seat` may take it now (Refused otherwise, saying why,
         naming nothing the seat may not see)."""
-        try:  # (a player the text names is one of this game's: the notation alone knows
-            for word in text.split()[1:]:  # only the most its kind seats, as `play` says)
-                if seat_of(word) >= 0:
-                    read_player(word, text, st.num_players())
+        try:
+            _players_named(text, st.num_players())
             action = st.registry.parse(text)
         except MalformedActionError as err:
             raise Refused("malformed", str(err)) from None
@@ -460,3 +458,12 @@ def _rebuilt(gid: str, game: str, save: dict[str, Any], start: str,
     except ArtError as err:
         raise GameError(f"the database's {err}") from None
     return st
+
+
+def _players_named(text: str, players: int) -> None:
+    """Every player an action's text names is one of the game's `players` (the notation
+    alone knows only the most its kind seats, as `play` says): MalformedActionError
+    naming this game's otherwise."""
+    for word in text.split()[1:]:
+        if seat_of(word) >= 0:
+            read_player(word, text, players)
