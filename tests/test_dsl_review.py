@@ -1,0 +1,73 @@
+"""Errors as an author meets them through `artproject check`, after a review: an unknown
+key is pointed at where the key is written, a bad element of a list or inline table at
+that element; a misspelt statement word at the word; a wrong kind of value named in the
+DSL's words; a comparison that can never hold refused."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from artproject.cli import main
+from artproject.core.sources import SourceMap
+
+
+def check(tmp_path: Path, body: str, capsys: pytest.CaptureFixture[str],
+          name: str = "m.toml") -> tuple[int, list[str], str]:
+    """`artproject check` on a file of `body`: status, its error lines (without their
+    source line and caret), the file's name as errors show it."""
+    path = tmp_path / name
+    path.write_text(body, encoding="utf-8")
+    code = main(["check", str(path)])
+    err = capsys.readouterr().err
+    return code, [ln for ln in err.splitlines() if ln.startswith(str(path))], str(path)
+
+
+# ---------------------------------------------------------------- where: keys and elements
+@pytest.mark.parametrize(("body", "at", "message"), [
+    ('extends = "japan"\n[rules]\nlost_city_att = 4\n', "3:1",
+     "rules.lost_city_att: unknown rule parameter 'lost_city_att'"),
+    ('extends = "japan"\n[tune.rules]\n  lost_city_att = [3, 7]\n', "3:3",
+     "tune.rules.lost_city_att: unknown rule parameter 'lost_city_att'"),
+    ('extends = "japan"\nrules.lost_city_att = 4\n', "2:7",
+     "rules.lost_city_att: unknown rule parameter"),
+    ('extends = "japan"\n[[road]]\nfrom = "tokyo"\nto = "kyoto"\nthreads = 1\n'
+     '[[city]]\nname = "x"\nsymbl = "films"\nx = 1\ny = 1\n', "8:1",
+     "city[0].symbl: unknown key 'symbl' (did you mean 'symbol'?)"),
+])
+def test_an_unknown_key_is_pointed_at_the_key(tmp_path: Path, body: str, at: str,
+                                               message: str,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """The caret stood under the value (`= 4`): the key is the mistake."""
+    code, errors, path = check(tmp_path, body, capsys)
+    assert code == 2
+    assert any(e.startswith(f"{path}:{at}: {message}") for e in errors), errors
+
+
+@pytest.mark.parametrize(("position", "at", "message"), [
+    ('pawns = ["tokio", "tokyo"]', "3:10", "position.pawns.p1: unknown city 'tokio'"),
+    ('pawns = ["tokyo",\n  "tokio"]', "4:3", "position.pawns.p2: unknown city 'tokio'"),
+    ("hands = [[999], [19]]", "3:11", "position.hands.p1[0]: no card 999 in the deck"),
+    ("hands = { p2 = [5, 999] }", "3:20", "position.hands.p2[1]: no card 999"),
+    ("van = { fuel = 99 }", "3:16", "position.van.fuel: expected a whole number"),
+    ("van = { fule = 1 }", "3:9", "position.van.fule: unknown resource 'fule'"),
+    ('agents = { "tokio" = 1 }', "3:12", "position.agents.tokio: unknown city 'tokio'"),
+])
+def test_a_bad_element_is_pointed_at_the_element(tmp_path: Path, position: str, at: str,
+                                                 message: str,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """The caret stood under the list's `[` or the table's `{`."""
+    code, errors, path = check(tmp_path, f'mission = "japan"\n[position]\n{position}\n',
+                               capsys, "s.toml")
+    assert code == 2
+    assert errors and errors[0].startswith(f"{path}:{at}: {message}"), errors
+
+
+def test_the_source_map_knows_inline_elements_and_keys() -> None:
+    smap = SourceMap("f.toml", 'a = [[1, {b = 2, "c d" = [3]}], 4]  # [x]\ne.f = 5\n')
+    assert smap.where[("a", 0, 1, "b")] == (1, 15)
+    assert smap.keys[("a", 0, 1, "c d")] == (1, 18)
+    assert smap.where[("a", 0, 1, "c d", 0)] == (1, 27)
+    assert smap.where[("a", 1)] == (1, 33) and ("a", 2) not in smap.where
+    assert smap.keys[("e", "f")] == (2, 3) and smap.where[("e", "f")] == (2, 7)
