@@ -83,8 +83,8 @@ def test_positions_are_kept() -> None:
     ("", "effect", "<text>:1:1: empty text; expected an effect such as 'gain 2 fuel'"),
     ("place 2 agents kyoto", "effect", "<text>:1:16: unexpected 'kyoto'; expected 'in'"),
     # a misspelt statement word reads as a call statement missing its '(': say which it was
-    ("gain 1 fuel; loose 1 fuel", "effect", "<text>:1:20: unexpected '1'; expected '('; "
-     "'loose' is not a statement (did you mean 'lose'?)"),
+    ("gain 1 fuel; loose 1 fuel", "effect",
+     "<text>:1:14: unknown statement 'loose' (did you mean 'lose'?)"),
 ])
 def test_syntax_errors(text: str, start: str, message: str) -> None:
     with pytest.raises(RulesError) as err:

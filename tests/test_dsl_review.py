@@ -71,3 +71,21 @@ def test_the_source_map_knows_inline_elements_and_keys() -> None:
     assert smap.where[("a", 0, 1, "c d", 0)] == (1, 27)
     assert smap.where[("a", 1)] == (1, 33) and ("a", 2) not in smap.where
     assert smap.keys[("e", "f")] == (2, 3) and smap.where[("e", "f")] == (2, 7)
+
+
+# ---------------------------------------------------------------- a misspelt statement
+@pytest.mark.parametrize(("hook", "word", "message"), [
+    ("on artwork_collected: gian 1 fuel", "gian", "unknown statement 'gian' (did you mean "
+     "'gain'?)"),
+    ("on round_start: win; zzz 1 fuel", "zzz", "unknown statement 'zzz'; a statement begins "
+     "with gain, pay, lose, place, win, defeat, if, for or '{', or is a call"),
+])
+def test_a_misspelt_statement_is_pointed_at_and_named(
+        tmp_path: Path, hook: str, word: str, message: str,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """`gian 1 fuel` said "unexpected '1'; expected '('" under the 1: the word is wrong."""
+    body = f'extends = "japan"\nhooks = ["{hook}"]\n'
+    code, errors, path = check(tmp_path, body, capsys)
+    assert code == 2
+    assert len(errors) == 1 and errors[0].startswith(
+        f"{path}:2:{body.splitlines()[1].index(word) + 1}: {message}"), errors
