@@ -160,7 +160,7 @@ def test_a_text_not_in_its_file_is_placed_as_if_written_there() -> None:
     ("treat > 1", "expr", "unknown name 'treat' (did you mean 'threat'?)"),
     ("agent(kyoto) > 1", "expr", "unknown function 'agent' (did you mean 'agents'?)"),
     ("agents(kyoto, osaka) > 1", "expr", "agents() takes 1 argument(s), not 2"),
-    ("threat == \"x\"", "expr", "cannot compare int with str"),
+    ("threat == \"x\"", "expr", "cannot compare `threat` (a number) with `\"x\"` (a text)"),
     ("1 if threat else 2", "expr",
      "expected a condition (true or false) after 'if', not a number"),
     ("1 if hq > 0 else \"none\"", "expr",

@@ -89,3 +89,23 @@ def test_a_misspelt_statement_is_pointed_at_and_named(
     assert code == 2
     assert len(errors) == 1 and errors[0].startswith(
         f"{path}:2:{body.splitlines()[1].index(word) + 1}: {message}"), errors
+
+
+# ---------------------------------------------------------------- kinds in the DSL's words
+@pytest.mark.parametrize(("condition", "word", "message"), [
+    ("agents(films) > 1", "films", "agents() wants a city here, not `films` (a text)"),
+    ("lost(hq)", "hq", "lost() wants a city here, not `hq` (a number)"),
+    ("symbol(tokyo) == 1", "symbol",
+     "cannot compare `symbol(tokyo)` (a text) with `1` (a number)"),
+    ("lost(tokyo) == 1", "lost",
+     "cannot compare `lost(tokyo)` (true or false) with `1` (a number)"),
+])
+def test_a_wrong_kind_is_named_in_the_dsls_words(tmp_path: Path, condition: str, word: str,
+                                                 message: str,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """The errors said `not str`, `cannot compare bool with int`: Python's type names."""
+    body = f'extends = "japan"\nhooks = ["on round_start if {condition}: win"]\n'
+    code, errors, path = check(tmp_path, body, capsys)
+    assert code == 2 and len(errors) == 1, errors
+    col = body.splitlines()[1].index(word) + 1
+    assert errors[0].startswith(f"{path}:2:{col}: {message}"), errors
