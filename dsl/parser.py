@@ -135,6 +135,8 @@ def _syntax_error(err: UnexpectedInput, text: str, start: str, origin: Origin) -
         at = err.pos_in_stream or 0
         ch = text[at] if at < len(text) else "?"
         msg = f"unexpected character {ch!r}{_expected_before(text[:at], start)}"
+        if ch in "\"'" and ch not in text[at + 1:].split("\n", 1)[0]:
+            msg = f"a text opened with {ch} is never closed: end it with {ch} on the same line"
     else:  # pragma: no cover - Lark has no other kinds today
         msg = "cannot read this"
     if not text.strip():

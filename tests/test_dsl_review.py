@@ -109,3 +109,11 @@ def test_a_wrong_kind_is_named_in_the_dsls_words(tmp_path: Path, condition: str,
     assert code == 2 and len(errors) == 1, errors
     col = body.splitlines()[1].index(word) + 1
     assert errors[0].startswith(f"{path}:2:{col}: {message}"), errors
+
+
+def test_an_unclosed_text_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`win "unclosed` said only "unexpected character '\\"'"."""
+    body = 'extends = "japan"\nhooks = [\'on round_start: win "unclosed\']\n'
+    code, errors, path = check(tmp_path, body, capsys)
+    assert code == 2 and errors == [f'{path}:2:31: a text opened with " is never closed: end '
+                                    'it with " on the same line'], errors
