@@ -23,13 +23,16 @@ __all__ = [
 class Location:
     """Where a piece of rule text came from: file, 1-based line and column, and the line."""
 
-    __slots__ = ("column", "file", "line", "source_line")
+    __slots__ = ("column", "file", "key", "line", "name", "source_line")
 
-    def __init__(self, file: str, line: int = 0, column: int = 0, source_line: str = "") -> None:
+    def __init__(self, file: str, line: int = 0, column: int = 0, source_line: str = "",
+                 key: Location | None = None, name: str = "") -> None:
         self.file = file
         self.line = line
         self.column = column
         self.source_line = source_line
+        self.key = key  # a value's: where its key is written, if it has one (`name`'s)
+        self.name = name  # a key's: the key written there
 
     def __repr__(self) -> str:
         return f"Location({self.file!r}, {self.line}, {self.column})"
@@ -63,7 +66,7 @@ class RulesError(ArtError):
     def __init__(self, message: str, where: Location | None = None, path: str = "") -> None:
         super().__init__(message)
         self.message = message
-        self.where = where
+        self.where = _blamed(message, where)
         self.path = path  # a path inside a TOML document, e.g. step[3].expect[0]
 
     def __str__(self) -> str:
@@ -79,6 +82,16 @@ class RulesError(ArtError):
         elif self.path:
             head = f"{self.path}: {self.message}"
         return head
+
+
+def _blamed(message: str, where: Location | None) -> Location | None:
+    """Where an error stands: at its value, but at the key itself where the error calls the
+    key unknown (`unknown rule parameter 'lost_city_att'`): the author is to fix the key."""
+    key = where.key if where is not None else None
+    if key is not None and message.startswith("unknown ") and not message.startswith(
+            "unknown value ") and f" {key.name!r}" in message.split(";")[0]:
+        return key
+    return where
 
 
 def _pad(before: str) -> str:

@@ -16,7 +16,7 @@ import tomllib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, ClassVar, Final, Self, TypeVar
+from typing import Any, ClassVar, Self, TypeVar
 
 import attrs
 
@@ -24,176 +24,10 @@ from ..dsl.text import Origin
 from . import schema
 from .errors import Location, RulesError, RulesErrors, RulesWarning
 from .files import CONFINED, MAX_NESTING, doc_depth, line_col, nesting, read_text, shorten
+from .sourcemap import SourceMap as SourceMap  # its home before; loaders import it here
 
 T = TypeVar("T")
 Path_ = tuple[Any, ...]
-
-
-# ====================================================================== where keys are
-class _Scan:
-    """Where a source map's reading of its file stands, line after line: the table, the
-    count of each array of tables, the array being read (its key, next item, bracket
-    depth), and the quotes of a multi-line string that goes on past the line."""
-
-    def __init__(self) -> None:
-        self.counts: dict[str, int] = {}
-        self.table: tuple[Any, ...] = ()
-        self.array: tuple[Any, ...] | None = None
-        self.item = self.depth = 0
-        self.open: str | None = None
-
-
-class SourceMap:
-    """Where each key's value starts in a TOML file, by document path; for error locations."""
-
-    _HEADER = re.compile(r"^\s*(\[\[?)\s*([A-Za-z0-9_.\-]+)\s*\]\]?")
-    _KEY = re.compile(r"^(\s*)([A-Za-z0-9_\-]+(?:\s*\.\s*[A-Za-z0-9_\-]+)*)\s*=\s*")
-
-    def __init__(self, file: str, text: str, real: Path | None = None) -> None:
-        self.file = file
-        self.real = real  # the file itself, to resolve paths written relative to it
-        self.lines = text.splitlines()
-        self.where: dict[tuple[Any, ...], tuple[int, int]] = {}
-        scan = _Scan()
-        for n, line in enumerate(self.lines, start=1):
-            if scan.open is not None:  # inside a multi-line string: no key, header or item
-                end = _ml_end(line, 0, scan.open)
-                if end is not None:
-                    scan.open = None
-                    if scan.array is not None:
-                        self._array_items(scan, n, line, end)
-                continue
-            m = self._HEADER.match(line)
-            if m and not self._KEY.match(line):
-                self._header(scan, n, m.group(1), m.group(2))
-                continue
-            m = self._KEY.match(line)
-            if m and scan.array is None:
-                self._key(scan, n, line, m)
-            elif scan.array is not None:
-                self._array_items(scan, n, line, 0)
-
-    def _header(self, scan: _Scan, n: int, brackets: str, name: str) -> None:
-        """A table's header, `[name]` or `[[name]]` (the next table of an array of them)."""
-        parts = tuple(name.split("."))
-        if brackets == "[[":
-            scan.counts[name] = scan.counts.get(name, -1) + 1
-            scan.table = (*parts, scan.counts[name])
-        else:
-            scan.table = parts
-        # `[[a.b]]` makes the list `a.b` too: located at its first table's header
-        self._implied(parts if brackets == "[[" else parts[:-1], n, 1)
-        self.where[scan.table] = (n, 1)
-        scan.array = None
-
-    def _key(self, scan: _Scan, n: int, line: str, m: re.Match[str]) -> None:
-        """A key and where its value begins; an array's items on the line, or a multi-line
-        string that goes on past it."""
-        *outer, last = (k.strip() for k in m.group(2).split("."))
-        self._implied((*scan.table, *outer), n, len(m.group(1)) + 1)
-        key = (*scan.table, *outer, last)
-        self.where[key] = (n, m.end() + 1)
-        value = line[m.end():]
-        if value.startswith("["):
-            scan.array, scan.item, scan.depth = key, 0, 0
-            self._array_items(scan, n, line, m.end())
-        elif value[:3] in _ML_END and _ml_end(line, m.end() + 3, value[:3]) is None:
-            scan.open = value[:3]
-
-    def _array_items(self, scan: _Scan, n: int, line: str, start: int) -> None:
-        if scan.array is None:
-            return
-        scan.item, scan.depth, scan.open = self._items(n, line, start, scan.array, scan.item,
-                                                       scan.depth)
-        if not scan.depth:
-            scan.array = None
-
-    def _implied(self, parts: tuple[Any, ...], n: int, col: int) -> None:
-        """The tables a header or a dotted key makes without naming them (`[a.b.c]` makes
-        `a` and `a.b`; `x.y = 1`, `x`): located there, unless they are located already, so
-        that an error in one names a line."""
-        for i in range(1, len(parts) + 1):
-            self.where.setdefault(parts[:i], (n, col))
-
-    # an array's pieces: a multi-line string's opening quotes, a string, a bracket or brace,
-    # a comment, or a bare value (a number, true, a date)
-    _PIECE = re.compile(r'"""|\'\'\'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|[][{}#]|'
-                        r'[^\s,\][{}#"\'=]+')
-
-    def _items(self, n: int, line: str, start: int, key: tuple[Any, ...], i: int,
-               depth: int) -> tuple[int, int, str | None]:
-        """Record where each item of an array begins on this line, from `start` (at or
-        before its opening bracket) at bracket depth `depth`: (next index, depth after the
-        line; 0 once the array is closed; the quotes of a multi-line string left open at
-        the line's end, or None). Only the array's own items are recorded; what is inside
-        a nested array or an inline table belongs to that item."""
-        pos = start
-        while m := self._PIECE.search(line, pos):
-            tok, pos = m.group(0), m.end()
-            if tok == "#":
-                break
-            if tok in ("]", "}"):
-                depth -= 1
-                if not depth:
-                    return i, 0, None
-                continue
-            if depth == 1:
-                self.where[(*key, i)] = (n, m.start() + 1)
-                i += 1
-            if tok in ("[", "{"):
-                depth += 1
-            elif tok in _ML_END:  # a multi-line string: its lines hold no item of ours
-                end = _ml_end(line, pos, tok)
-                if end is None:
-                    return i, depth, tok
-                pos = end
-        return i, depth, None
-
-    def at(self, line: int, col: int) -> Location:
-        """The location of line:col, with its source line for the caret."""
-        src = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
-        return Location(self.file, line, col if src else 0, src)
-
-    def locate(self, path: tuple[Any, ...]) -> Location:
-        """The location of `path`, or of its nearest known ancestor."""
-        p = path
-        if p not in self.where and (*p, 0) in self.where:
-            p = (*p, 0)  # an array of tables: its first table
-        while p:
-            if p in self.where:
-                line, col = self.where[p]
-                return Location(self.file, line, col, self.lines[line - 1])
-            p = p[:-1]
-        return Location(self.file)
-
-    def origin(self, path: tuple[Any, ...], value: str) -> Origin:
-        """Where the DSL text at `path` begins (inside its quotes), for the DSL's positions."""
-        loc = self.locate(path)
-        if loc.line and loc.column:
-            src = self.lines[loc.line - 1]
-            col = loc.column
-            quote = src[col - 1: col + 2]
-            if quote in ('"""', "'''"):
-                # A newline right after the opening """ (or ''') is not part of the value.
-                if src[col + 2:].strip() == "":
-                    return Origin(self.file, loc.line + 1, 1, self.lines)
-                return Origin(self.file, loc.line, col + 3, self.lines)
-            if quote[:1] in ('"', "'"):
-                return Origin(self.file, loc.line, col + 1, self.lines)
-        return Origin(self.file, loc.line or 1, 1, self.lines)
-
-
-# The rest of a multi-line string from inside its opening quotes, up to its closing quotes
-# (of which it may end with two more: `""""a"""""` is `"a""`), on one line
-_ML_END: Final = {'"""': re.compile(r'(?:[^"\\]|\\.|\\$|"{1,2}(?!"))*"{3,5}'),
-                  "'''": re.compile(r"(?:[^']|'{1,2}(?!'))*'{3,5}")}
-
-
-def _ml_end(line: str, pos: int, quotes: str) -> int | None:
-    """Where on `line` the multi-line string opened by `quotes` ends, reading from `pos`
-    (just after its closing quotes), or None: it goes on past the line."""
-    m = _ML_END[quotes].match(line, pos)
-    return m.end() if m else None
 
 
 _GAME_LINE = re.compile(r'^game\s*=\s*["\']([^"\']*)["\']', re.M)

@@ -62,6 +62,14 @@ def _a(kind: str) -> str:
     return _KINDS.get(kind, f"a {kind}")
 
 
+def _value(node: a.Expr, kind: str) -> str:
+    """A value as an error names it: its text and its kind in the DSL's words,
+    "`symbol(tokyo)` (a text)", "`lost(tokyo)` (true or false)"."""
+    shown = show_expr(node)
+    shown = shown if len(shown) <= 30 else shown[:27] + "..."
+    return f"`{shown}` ({'true or false' if kind == 'bool' else _a(kind)})"
+
+
 class Compiler:
     """Parses, checks and compiles rule texts; gathers every error instead of stopping."""
 
@@ -342,7 +350,8 @@ class Compiler:
             self._want(lt, "int", e.left)
             self._want(rt, "int", e.right)
         elif lt != rt and "?" not in (lt, rt):
-            self._err(f"cannot compare {lt} with {rt}", e)
+            self._err(f"cannot compare {_value(e.left, lt)} with {_value(e.right, rt)}: "
+                      "they are of different kinds", e)
         kind = "int" if e.op in "+-*" else "bool"
         return f"({lc} {e.op} {rc})", kind
 
@@ -435,7 +444,8 @@ class Compiler:
             return None
         for (_, got), need, node in zip(args, want, nodes, strict=True):
             if got not in need and got != "?":
-                self._err(f"{name}() wants {' or '.join(need)} here, not {got}", node)
+                self._err(f"{name}() wants {' or '.join(_a(k) for k in need)} here, not "
+                          f"{_value(node, got)}", node)
         return [c for c, _ in args]
 
 

@@ -100,14 +100,20 @@ def _expected_before(prefix: str, start: str) -> str:
 _STATEMENT_WORDS: Final = ("gain", "pay", "lose", "place", "win", "defeat", "if", "for")
 
 
-def _misspelt_statement(text: str, err: UnexpectedToken) -> str:
-    """`loose 1 token` reads as a call statement missing its '(': name the statement word
-    it may have meant."""
+def _misspelt_statement(text: str, err: UnexpectedToken) -> tuple[str, int] | None:
+    """`gian 1 fuel` reads as a call statement missing its '(': the word is the mistake.
+    Its message (unknown statement, the statement word it may have meant) and where it
+    begins in `text`, or None where the text is not such a word."""
     if set(err.expected) != {"LPAR"}:
-        return ""
-    before = re.findall(r"[A-Za-z_]\w*", text[:err.token.start_pos or 0])
-    hint = closest(before[-1], _STATEMENT_WORDS) if before else ""
-    return f"; {before[-1]!r} is not a statement{hint}" if hint else ""
+        return None
+    before = list(re.finditer(r"[A-Za-z_]\w*", text[:err.token.start_pos or 0]))
+    if not before:
+        return None
+    word = before[-1].group(0)
+    hint = closest(word, _STATEMENT_WORDS) or (
+        f"; a statement begins with {', '.join(_STATEMENT_WORDS)} or '{{', or is a call "
+        f"such as `{word}(...)`")
+    return f"unknown statement {word!r}{hint}", before[-1].start()
 
 
 def _syntax_error(err: UnexpectedInput, text: str, start: str, origin: Origin) -> RulesError:
@@ -119,13 +125,18 @@ def _syntax_error(err: UnexpectedInput, text: str, start: str, origin: Origin) -
         line, col = len(lines), len(lines[-1]) + 1
         what = KIND_WORDS[start].split(" such")[0]
         msg = f"unexpected end of {what}{_expected(set(err.expected))}"
+    elif isinstance(err, UnexpectedToken) and (word := _misspelt_statement(text, err)):
+        msg, at = word
+        line = text.count("\n", 0, at) + 1
+        col = at - text.rfind("\n", 0, at)
     elif isinstance(err, UnexpectedToken):
         msg = f"unexpected {str(err.token)!r}{_expected(set(err.expected))}"
-        msg += _misspelt_statement(text, err)
     elif isinstance(err, UnexpectedCharacters):
         at = err.pos_in_stream or 0
         ch = text[at] if at < len(text) else "?"
         msg = f"unexpected character {ch!r}{_expected_before(text[:at], start)}"
+        if ch in "\"'" and ch not in text[at + 1:].split("\n", 1)[0]:
+            msg = f"a text opened with {ch} is never closed: end it with {ch} on the same line"
     else:  # pragma: no cover - Lark has no other kinds today
         msg = "cannot read this"
     if not text.strip():

@@ -402,7 +402,8 @@ SLAYER = ('-1 if played(great_dragon) == 0 and (challenge == "collective" or cha
 @pytest.mark.parametrize(("good", "bad", "col", "message"), [
     (SLAYER, SLAYER.replace("played(great_dragon) == 0", "played(great_dragn) == 0"), 22,
      "unknown name 'great_dragn' (did you mean 'great_dragon'?)"),
-    (SLAYER, SLAYER.replace('"collective"', "1"), 46, "cannot compare str with int"),
+    (SLAYER, SLAYER.replace('"collective"', "1"), 46,
+     "cannot compare `challenge` (a text) with `1` (a number)"),
     # a rule reads nothing the players cannot see (W19): a card's rank neither
     (SLAYER, "holds(player, king)", 9, "holds() reads cards the players cannot see"),
     ("for each other player do lose 2 tokens, 1 card", "for each other player do lose 2 fuel",

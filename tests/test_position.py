@@ -107,7 +107,7 @@ def _scenario(tmp: Path, body: str) -> Path:
 
 
 @pytest.mark.parametrize(("body", "where", "message"), [
-    ("[position]\nhands = { p1 = [0] }\n", "3:9: position.hands.p1[0]",
+    ("[position]\nhands = { p1 = [0] }\n", "3:17: position.hands.p1[0]",
      "the final card (0) cannot be in a hand: drawn, it is discarded at once (R20)"),
     ("[position]\nchain = [5, 0]\n", "3:13: position.chain[1]",
      "the final card (0) cannot be in a clue chain"),
@@ -150,7 +150,7 @@ def test_a_chain_of_its_own_holds_no_triple_either(tmp_path: Path) -> None:
     exist (R10), while the same cards split between two chains can."""
     body = "mission = 'usa'\nplayers = 2\n[position]\nchains = {{ {} }}\n"
     p = _scenario(tmp_path, body.format("p2 = [9, 56, 2]"))
-    with pytest.raises(RulesError, match=r"s\.toml:4:10: position\.chains\.p2: cards \[9, "
+    with pytest.raises(RulesError, match=r"s\.toml:4:17: position\.chains\.p2: cards \[9, "
                        r"56, 2\] all bear artifacts"):
         run_scenario(p)
     p.write_text(body.format("p1 = [2], p2 = [9, 56]"))
@@ -162,5 +162,5 @@ def test_the_command_line_says_where_and_exits_2(tmp_path: Path) -> None:
     out = subprocess.run([sys.executable, "-m", "artproject", "scenario", str(p)],
                          capture_output=True, text=True, check=False)
     assert out.returncode == 2
-    assert f"{p}:2:9: position.hands.p2[0]: the final card" in out.stderr
+    assert f"{p}:2:17: position.hands.p2[0]: the final card" in out.stderr
     assert "Traceback" not in out.stderr + out.stdout

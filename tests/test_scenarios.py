@@ -230,7 +230,8 @@ def test_cards_and_the_deck_as_expressions(tmp_path: Path) -> None:
     ("[[step]]\nlegal = ['unlock p1']", "step[0].legal[0]: 'unlock p1': expected 'unlock'"),
     ("[[step]]\nnot_events = 'won'",
      "step[0].not_events: expected a list of texts, not text 'won'"),
-    ("[[step]]\nexpect = ['card(p1) == 1']", "card() wants int here, not player"),
+    ("[[step]]\nexpect = ['card(p1) == 1']",
+     "card() wants a number here, not `p1` (a player)"),
 ])
 def test_bad_new_step_keys(tmp_path: Path, body: str, message: str) -> None:
     p = _write(tmp_path, body + "\n")
@@ -432,7 +433,8 @@ def test_cards_on_the_table_count_every_card(tmp_path: Path) -> None:
      "a player's view has no 'tabel' (did you mean 'table'?)", "4:21"),
     ("art-of-war", "[[step]]\nexpect = ['shows(p1, \"hand\")']", "shows() takes 3 argument(s)",
      "4:12"),
-    ("art-of-war", "[[step]]\nexpect = ['current == \"p1\"']", "cannot compare player with str",
+    ("art-of-war", "[[step]]\nexpect = ['current == \"p1\"']",
+     "cannot compare `current` (a player) with `\"p1\"` (a text)",
      "4:12"),
     ("art-of-war", "[[step]]\nonly_legal = ['drwa p1']", "step[0].only_legal[0]: unknown verb",
      "4:15"),
