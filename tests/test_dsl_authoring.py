@@ -209,3 +209,17 @@ def test_no_amount_is_zero(tmp_path: Path, effect: str, word: str,
         tmp_path, f'extends = "japan"\nhooks = ["on round_start: {effect}"]\n', capsys)
     assert code == 2
     assert errors == [f"{where(path, word)}: an amount must be at least 1"]
+
+
+def test_for_each_other_player_in_a_hook_has_no_one_to_leave_out(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A hook runs for no player: `for each other player` there was every player, silently
+    (as `for each player`); it is an error, at its place, but inside a `for each`, whose
+    player it leaves out."""
+    code, errors, path = check(tmp_path, 'extends = "japan"\nhooks = [\n'
+                               '  "on round_start: for each other player do gain 1 fuel",\n'
+                               '  "on round_start: for each player do for each other player do '
+                               'gain 1 fuel",\n]\n', capsys)
+    assert code == 2 and len(errors) == 1, errors
+    assert errors[0] == (f"{path}:3:20: 'for each other player' in a hook: a hook runs for no "
+                         "player, so no one is left out; write 'for each player'")

@@ -33,6 +33,7 @@ EVENTS: Final = {
     "city_lost": "`city` has just become lost",
     "round_end": "the round ends: after lost cities, before the final-round check (R27)",
 }
+HOOK: Final = "(a hook)"  # in what a hook's text binds: it runs for no player (no name)
 PLAYER_NAMES: Final = tuple(f"p{i}" for i in range(1, 7))
 _EXTRA_KINDS: Final = {"health", "resource", "clue"}
 # Names readable in any expression, with their type and the Python that reads them.
@@ -121,7 +122,10 @@ class ArtWords(Words):
     rules = "a mission's rules"
 
     def bound_by(self, event: str) -> frozenset[str]:
-        return frozenset({"city"}) if "city" in EVENTS.get(event, "") else frozenset()
+        """What a hook's text may name (`city`, for an event about one), and HOOK: the text
+        runs for no player (`for each other player` has no one to leave out)."""
+        return frozenset({"city", HOOK}) if "city" in EVENTS.get(event, "") else \
+            frozenset({HOOK})
 
     def hook(self, event: str, cond: Any, ops: tuple[Any, ...], text: str) -> Hook:
         return Hook(event, cond, ops, text)
@@ -256,7 +260,10 @@ def _for_each(comp: Compiler, s: a.ForEach, bound: frozenset[str]) -> str:
         cond = comp.const(comp.fn("st, ctx", "return " + comp.condition_code(s.cond, inner)))
         cond += "(st, _c)"
     at = "True" if city < 0 else f"st.pawns[_p] == {city}"
-    if s.others:  # every player but the one the text runs for (a hook's: none, so all)
+    if s.others and HOOK in bound and "player" not in bound:
+        comp.err("'for each other player' in a hook: a hook runs for no player, so no one "
+                 "is left out; write 'for each player'", s)
+    if s.others:  # every player but the one the text runs for
         at = "_p != ctx.player" if city < 0 else f"{at} and _p != ctx.player"
     ctx_cls = comp.const(Ctx)
     return (f"_items = []\nfor _p in range(st.players):\n    if {at}:\n"
