@@ -1,0 +1,94 @@
+"""A mission author's findings: a variant for another board checked on the board it is
+layered on, a file without `name` named by itself, an author's city list that the inherited
+roads no longer fit, a byte-order mark, and the smaller messages. Each through the real
+command (`artproject.cli.main`), as an author runs it."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from artproject.cli import main
+
+EGYPT_VARIANT = ('about = "Storms around Cairo"\n'
+                 'hooks = ["on round_start if round > 4: place 1 agent in cairo"]\n')
+SCANDINAVIA_VARIANT = ('about = "Red threads cost 3"\n[rules]\n'
+                       'move_cost = \'3 fuel if road.thread == "red" else 1 fuel\'\n')
+
+
+def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    status = main(list(args))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+@pytest.fixture
+def here(tmp_path: Path) -> Path:
+    before = Path.cwd()
+    os.chdir(tmp_path)
+    yield tmp_path  # type: ignore[misc]
+    os.chdir(before)
+
+
+# ---------------------------------------------- 1. a variant checked on its own board
+@pytest.mark.parametrize("args", [
+    ["simulate", "--mission", "egypt", "--games", "1"],
+    ["verify", "egypt", "--examples", "1", "--players", "2"],
+    ["render", "egypt", "-o", "egypt.svg"],
+])
+def test_a_variant_naming_its_boards_city_is_played_there(
+        here: Path, capsys: pytest.CaptureFixture[str], args: list[str]) -> None:
+    (here / "v.toml").write_text(EGYPT_VARIANT)
+    status, _, err = cli(capsys, *args, "--variant", "v.toml")
+    assert status == 0, err
+    assert "unknown city" not in err
+
+
+def test_a_variant_naming_a_road_attribute_of_its_board(
+        here: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (here / "v.toml").write_text(SCANDINAVIA_VARIANT)
+    status, _, err = cli(capsys, "simulate", "--mission", "scandinavia", "--games", "1",
+                         "--variant", "v.toml")
+    assert status == 0, err
+
+
+def test_play_takes_a_variant_of_its_board(here: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    import io
+    import sys
+
+    (here / "v.toml").write_text(EGYPT_VARIANT)
+    stdin, sys.stdin = sys.stdin, io.StringIO("quit\n")
+    try:
+        status, _, err = cli(capsys, "play", "--mission", "egypt", "--variant", "v.toml",
+                             "--seed", "1", "--players", "2")
+    finally:
+        sys.stdin = stdin
+    assert status == 0, err
+
+
+def test_a_variant_is_refused_on_a_board_it_does_not_fit_naming_that_board(
+        here: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (here / "v.toml").write_text(EGYPT_VARIANT)
+    status, out, err = cli(capsys, "simulate", "--mission", "egypt,japan", "--games", "1",
+                           "--variant", "v.toml")
+    assert status == 2 and out == ""
+    assert "unknown city 'cairo'" in err
+    assert "(as `artproject check v.toml --mission japan` finds)" in err
+
+
+def test_check_names_the_board_and_takes_another(here: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    (here / "v.toml").write_text(EGYPT_VARIANT)
+    status, _, err = cli(capsys, "check", "v.toml")
+    assert status == 2 and "unknown city 'cairo'" in err
+    assert "checked as a variant on japan, the default board" in err and "--mission" in err
+    status, out, err = cli(capsys, "check", "v.toml", "--mission", "egypt")
+    assert (status, err) == (0, ""), err
+    assert "no errors" in out
+    (here / "s.toml").write_text(SCANDINAVIA_VARIANT)
+    assert cli(capsys, "check", "s.toml", "--mission", "scandinavia")[0] == 0
+    status, _, err = cli(capsys, "check", "s.toml", "--mission", "egypt")
+    assert status == 2 and "checked as a variant on egypt (--mission)" in err
