@@ -68,11 +68,11 @@ _ON_BOARD: Final = ("variant", "cards", "base")
 def _variant_verdict(path: Path, mission: str) -> tuple[list[str], list[str]]:
     """A variant's errors and warnings layered on `mission` (no verdict when the mission
     itself does not load: the command says why, in its words)."""
-    from ..core.art.loader import load_rules
     from ..core.errors import RulesError, RulesErrors
+    from ..core.games import DEFAULT, game_tools
 
     try:
-        load_rules(mission)
+        game_tools(DEFAULT).load_rules(mission)
     except (RulesError, RulesErrors):
         return [], []
     return _on_board(path, "variant", mission)
@@ -80,9 +80,10 @@ def _variant_verdict(path: Path, mission: str) -> tuple[list[str], list[str]]:
 
 def _on_board(path: Path, kind: str, mission: str) -> tuple[list[str], list[str]]:
     """A variant, card file or base file checked on the board `mission` (`check --mission`)."""
-    from ..core.art.loader import load_rules
     from ..core.errors import RulesError, RulesErrors
+    from ..core.games import DEFAULT, game_tools
 
+    load_rules = game_tools(DEFAULT).load_rules
     try:
         if kind == "cards":
             rules = load_rules(mission, cards=path.resolve())
@@ -157,14 +158,15 @@ def _check(paths: Sequence[str], mission: str | None = None) -> int:
 
 
 def _board_note(path: Path, kind: str, mission: str | None) -> str:
-    """Which board a file that names none was checked on, so that an unknown city of the
-    board it is for reads as what it is."""
-    from ..missions import DEFAULT
+    """Which board a file that names none was checked on, so that a name it finds unknown
+    there, though the board the file is for has it, reads as what it is."""
+    from ..core.games import DEFAULT, game_tools
 
     what = {"variant": "a variant", "cards": "a card file", "base": "a base file"}[kind]
     if mission is not None:
         return f"{path}: note: checked as {what} on {mission} (--mission)"
-    return (f"{path}: note: checked as {what} on {DEFAULT}, the default board; give "
+    return (f"{path}: note: checked as {what} on "
+            f"{game_tools(DEFAULT).DEFAULT_RULES}, the default board; give "
             "--mission NAME (a shipped board or a mission file) to check it on the board it "
             "is for")
 

@@ -50,19 +50,16 @@ def _boards(args: argparse.Namespace) -> list[str] | None:
     list, `all`, or not given: the default game's first board), so that each variant is
     checked where it is played; None where the command names none ahead (`scenario`: each
     scenario names its own) or the game is another's (its own `check` judges the file)."""
-    from ..core.games import DEFAULT
-    from ..missions import DEFAULT as BOARD
+    from ..core.games import DEFAULT, game_tools
 
     if args.command in ("scenario", "check") or not getattr(args, "variant", None) \
             or _game(args) != DEFAULT:
         return None
-    ref = getattr(args, "mission", None)
+    tools, ref = game_tools(DEFAULT), getattr(args, "mission", None)
     if ref is None:
-        return [BOARD]
+        return [str(tools.DEFAULT_RULES)]
     if ref == "all" and args.command == "simulate":
-        from ..core.art.loader import shipped_missions
-
-        return shipped_missions()
+        return list(tools.shipped_rules())
     return [t.strip() for t in str(ref).split(",") if t.strip()] if args.command == \
         "simulate" else [str(ref)]
 
