@@ -92,3 +92,66 @@ def test_check_names_the_board_and_takes_another(here: Path,
     assert cli(capsys, "check", "s.toml", "--mission", "scandinavia")[0] == 0
     status, _, err = cli(capsys, "check", "s.toml", "--mission", "egypt")
     assert status == 2 and "checked as a variant on egypt (--mission)" in err
+
+
+# ---------------------------------------------- 2. a file without `name` is named by itself
+HARBOUR = 'extends = "japan"\n[rules]\nlost_city_at = 4\n'
+
+
+def test_a_file_without_name_is_named_by_its_file(here: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    (here / "harbour.toml").write_text(HARBOUR)
+    status, out, err = cli(capsys, "render", "harbour.toml", "-o", "h.svg")
+    assert status == 0, err
+    assert "wrote h.svg: harbour," in out and "Japan" not in out
+    assert "Japan" not in (here / "h.svg").read_text()
+    status, out, err = cli(capsys, "simulate", "--mission", "harbour.toml", "--games", "1",
+                           "--csv")
+    assert status == 0, err
+    assert out.splitlines()[1].startswith("harbour,"), out
+
+
+def test_a_file_with_its_own_name_and_title_keeps_them(here: Path,
+                                                       capsys: pytest.CaptureFixture[str],
+                                                       ) -> None:
+    (here / "h.toml").write_text('name = "harbour"\ntitle = "The Harbour"\n' + HARBOUR)
+    status, out, err = cli(capsys, "render", "h.toml", "-o", "h.svg")
+    assert status == 0, err
+    assert "wrote h.svg: The Harbour," in out
+
+
+def test_verify_names_a_counterexample_by_the_authors_file(
+        here: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (here / "harbour.toml").write_text(HARBOUR + '[[property]]\nname = "little fuel"\n'
+                                       'check = "van.fuel <= 1"\n')
+    status, _, err = cli(capsys, "verify", "harbour.toml", "--examples", "2", "--players", "2")
+    assert status == 1, err
+    assert (here / "counterexample-harbour.toml").exists()
+    assert not (here / "counterexample-japan.toml").exists()
+
+
+def test_a_save_of_a_file_without_name_loads_that_file(here: Path,
+                                                       capsys: pytest.CaptureFixture[str],
+                                                       ) -> None:
+    import io
+    import sys
+
+    (here / "harbour.toml").write_text(HARBOUR)
+
+    def play(stdin: str, *args: str) -> tuple[int, str, str]:
+        before, sys.stdin = sys.stdin, io.StringIO(stdin)
+        try:
+            return cli(capsys, "play", *args)
+        finally:
+            sys.stdin = before
+
+    status, out, err = play("save g.json\nquit\n", "--mission", "harbour.toml", "--seed", "2",
+                            "--players", "2")
+    assert status == 0, err
+    assert "== harbour: round 1" in out
+    import json
+
+    assert json.loads((here / "g.json").read_text())["mission"] == "harbour.toml"
+    status, out, err = play("quit\n", "--load", "g.json")
+    assert status == 0, err
+    assert "== harbour: round 1" in out and "Japan" not in out

@@ -222,6 +222,7 @@ def _load(mission: str | Path, variants: tuple[str | Path, ...], cards: str | No
 def _compile(mission: str | Path, variants: tuple[str | Path, ...], cards: str | None = None,
              base: Path | None = None) -> Rules:
     layers = _layers(Path(mission) if isinstance(mission, Path) else mission, base)
+    own = layers[-1].smap  # the mission's own file: its name and title, not a parent's
     _refuse_other_kinds(layers[-1], "a mission")
     for v in variants:
         layer = _variant(v)
@@ -238,7 +239,7 @@ def _compile(mission: str | Path, variants: tuple[str | Path, ...], cards: str |
         merged["cards"] = cards
         # Not the file that set the mission's own `cards`: a relative path stays the caller's.
         w.owner = {**w.owner, ("cards",): SourceMap(shorten(cards), "")}
-    rules = build(merged, w)
+    rules = build(merged, w, own)
     w.raise_errors()
     assert rules is not None
     return attrs.evolve(rules, warnings=tuple(w.warnings))
