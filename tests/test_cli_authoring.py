@@ -155,3 +155,28 @@ def test_a_save_of_a_file_without_name_loads_that_file(here: Path,
     status, out, err = play("quit\n", "--load", "g.json")
     assert status == 0, err
     assert "== harbour: round 1" in out and "Japan" not in out
+
+
+# ---------------------------------------------- 3. a city list without the roads it needs
+ONE_CITY = ('extends = "japan"\n\n[[city]]\nname = "tokyo"\nsymbol = "paintings"\nx = 50\n'
+            'y = 50\nstart = true\n')
+
+
+def test_cities_replaced_without_roads_is_one_error_in_the_authors_file(
+        here: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (here / "tokyo.toml").write_text(ONE_CITY)
+    status, out, err = cli(capsys, "check", "tokyo.toml")
+    assert status == 2 and "1 error(s)" in out
+    first = err.splitlines()[0]
+    assert first.startswith("tokyo.toml:3:1: city: these cities replace the whole list of "), err
+    assert "7 cities this list lacks ('sapporo'" in first and "[[road]]" in first
+    assert "japan.toml:" not in err  # nothing told inside the parent
+
+
+def test_an_authors_own_road_to_an_unknown_city_is_told_at_that_road(
+        here: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (here / "r.toml").write_text('extends = "japan"\n\n[[road]]\nfrom = "tokyo"\n'
+                                 'to = "tokio"\n')
+    status, _, err = cli(capsys, "check", "r.toml")
+    assert status == 2
+    assert "r.toml:5:6: road[0].to: unknown city 'tokio' (did you mean 'tokyo'?)" in err, err

@@ -203,14 +203,18 @@ def _roads(spec: MissionSpec, index: Mapping[str, int], cities: tuple[City, ...]
     neighbours: list[list[Road]] = [[] for _ in cities]
     road_attrs: set[str] = set()
     seen: set[tuple[int, int]] = set()
+    inherited = _inherited_roads(w)
+    lacking: dict[str, None] = {}  # cities inherited roads name, in order, once each
     for i, raw in enumerate(spec.road):
         ends = []
         for k in ("from", "to"):
             name = raw[k]
-            if name not in index:
-                w.err(f"unknown city {name!r}" + closest(name, index), ("road", i, k))
-            else:
+            if name in index:
                 ends.append(index[name])
+            elif inherited:
+                lacking.setdefault(name)
+            else:
+                w.err(f"unknown city {name!r}" + closest(name, index), ("road", i, k))
         extra = {k: v for k, v in raw.items() if k not in ("from", "to")}
         road_attrs.update(extra)
         if len(ends) != 2:
@@ -225,7 +229,21 @@ def _roads(spec: MissionSpec, index: Mapping[str, int], cities: tuple[City, ...]
         seen.update({(a, b), (b, a)})
         neighbours[a].append(Road(a, b, MappingProxyType(extra), _heading(cities, a, b)))
         neighbours[b].append(Road(b, a, MappingProxyType(extra), _heading(cities, b, a)))
+    if lacking:
+        names = ", ".join(map(repr, list(lacking)[:6])) + (", ..." if len(lacking) > 6 else "")
+        w.err(f"these cities replace the whole list of {w.map(('road',)).file}, whose roads "
+              f"are kept and name {len(lacking)} cities this list lacks ({names}): a list "
+              "replaces the parent's whole list, so give this board's [[road]] tables too",
+              ("city",))
     return tuple(tuple(n) for n in neighbours), frozenset(road_attrs)
+
+
+def _inherited_roads(w: Where) -> bool:
+    """Whether the roads are a parent's, kept under a city list a later file replaced: a
+    road naming a city that list lacks is then the later file's doing, told there once
+    (docs/missions.md: the error points at the key set last), not at each inherited road."""
+    road, city = w.map(("road",)).file, w.map(("city",)).file
+    return road != city and w.latest((("road",), ("city",))) == ("city",)
 
 
 def _track(spec: MissionSpec, w: Where) -> tuple[TrackSpace, ...]:
