@@ -124,7 +124,9 @@ def read_text(path: str | Path, label: str | None = None,
     if WATCHERS:
         watched(path, sha256(data).hexdigest())
     try:
-        return data.decode("utf-8")
+        # utf-8-sig: a byte-order mark at the start (Windows Notepad writes one) is no part
+        # of the text, which reads, and is placed line and column, as the author sees it
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
         raise fail(f"not UTF-8 text (byte {err.start}): is this a rule file?") from None
 

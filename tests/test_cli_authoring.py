@@ -180,3 +180,25 @@ def test_an_authors_own_road_to_an_unknown_city_is_told_at_that_road(
     status, _, err = cli(capsys, "check", "r.toml")
     assert status == 2
     assert "r.toml:5:6: road[0].to: unknown city 'tokio' (did you mean 'tokyo'?)" in err, err
+
+
+# ---------------------------------------------- 4. a byte-order mark (Windows Notepad's)
+BOM = "\ufeff"
+
+
+def test_a_file_starting_with_a_byte_order_mark_reads(here: Path,
+                                                      capsys: pytest.CaptureFixture[str],
+                                                      ) -> None:
+    (here / "bom.toml").write_text(BOM + 'extends = "japan"\n[rules]\nlost_city_at = 0\n',
+                                   encoding="utf-8")
+    status, _, err = cli(capsys, "check", "bom.toml")
+    assert status == 2 and BOM not in err
+    assert err.startswith("bom.toml:3:16: rules.lost_city_at: 0 is out of range"), err
+    (here / "bom.toml").write_text(BOM + 'extends = "japan"\n', encoding="utf-8")
+    (here / "var.toml").write_text(BOM + 'about = "x"\n[rules]\nlost_city_at = 4\n',
+                                   encoding="utf-8")
+    (here / "s.toml").write_text(BOM + 'mission = "bom.toml"\nplayers = 2\n[[step]]\n'
+                                 'expect = ["players == 2"]\n', encoding="utf-8")
+    assert cli(capsys, "check", "bom.toml", "var.toml", "s.toml")[0] == 0
+    status, _, err = cli(capsys, "scenario", "--variant", "var.toml", "s.toml")
+    assert status == 0, err
