@@ -142,11 +142,13 @@ def _check(paths: Sequence[str], mission: str | None = None) -> int:
     files = _toml_files(paths)
     errors = warnings = 0
     for f in files:
-        kind = _board_kind(f)
+        # (what the file is only when needed: a kept clean verdict loads no checker)
+        kind = None if mission is None else _board_kind(f)
         found, odd = _verdict(f) if kind is None or mission is None else _on_board(
             f, kind, mission)
         for e in (*found, *odd):
             _say(e)
+        kind = _board_kind(f) if found and mission is None else kind
         if found and kind is not None:
             _say(_board_note(f, kind, mission))
         errors += len(found)
