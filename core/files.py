@@ -148,12 +148,19 @@ def not_regular(path: str | Path) -> str | None:
 
 def unreadable(path: str | Path) -> str | None:
     """Why no rule file can be read at `path`, as `read_text` would say it ("no such file",
-    "not a regular file (a folder)"); None when a regular file is there. For a file named
+    "not a regular file (a folder)", "cannot read this file: Permission denied"); None when
+    a regular file that opens is there. For a file named
     by another, whose reference is then the place to blame."""
     if not exists(path):
         return "no such file"
     odd = not_regular(path)
-    return None if odd is None else f"not a regular file ({odd})"
+    if odd is not None:
+        return f"not a regular file ({odd})"
+    try:  # a file there that cannot be opened (no permission) is told at its reference too
+        with open(path, "rb"):
+            return None
+    except OSError as err:
+        return f"cannot read this file: {_reason(err)}"
 
 
 def shorten(name: str, most: int = 160) -> str:
