@@ -202,3 +202,47 @@ def test_a_file_starting_with_a_byte_order_mark_reads(here: Path,
     assert cli(capsys, "check", "bom.toml", "var.toml", "s.toml")[0] == 0
     status, _, err = cli(capsys, "scenario", "--variant", "var.toml", "s.toml")
     assert status == 0, err
+
+
+# ---------------------------------------------- 5. the smaller messages
+def test_extending_an_unreadable_file_is_told_at_the_extends(
+        here: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import builtins
+
+    from artproject.core import files
+
+    (here / "noperm.toml").write_text('extends = "japan"\n')
+    (here / "ext.toml").write_text('extends = "noperm.toml"\n')
+
+    def refusing(path: object, *args: object, **kw: object) -> object:
+        if str(path).endswith("noperm.toml"):  # as chmod 000 does (root reads anything)
+            raise PermissionError(13, "Permission denied")
+        return builtins.open(path, *args, **kw)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(files, "open", refusing, raising=False)
+    monkeypatch.setenv("ARTPROJECT_CACHE", "off")
+    status, _, err = cli(capsys, "check", "ext.toml")
+    assert status == 2
+    assert err.startswith("ext.toml:1:11: extends: cannot read this file: Permission denied: "
+                          "noperm.toml"), err
+
+
+def test_a_card_files_errors_name_it_as_given(here: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    from artproject.core.sources import package_dir
+
+    text = (package_dir("cards") / "mission-cards.toml").read_text(encoding="utf-8")
+    (here / "deck.toml").write_text(text.replace("[[card]]\nid = 2\n", "[[card]]\nid = 1\n", 1))
+    status, _, err = cli(capsys, "check", "deck.toml")
+    assert status == 2 and err.startswith("deck.toml:"), err
+    assert str(here) not in err
+
+
+def test_a_mission_file_without_toml_is_hinted(here: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    (here / "noext").write_text('extends = "japan"\n')
+    status, _, err = cli(capsys, "simulate", "--mission", "noext", "--games", "1")
+    assert status == 2 and "unknown mission 'noext'" in err
+    assert "a mission file's name ends in .toml" in err and "./noext" in err, err
+    assert cli(capsys, "simulate", "--mission", "./noext", "--games", "1")[0] == 0
