@@ -124,7 +124,9 @@ def read_text(path: str | Path, label: str | None = None,
     if WATCHERS:
         watched(path, sha256(data).hexdigest())
     try:
-        return data.decode("utf-8")
+        # utf-8-sig: a byte-order mark at the start (Windows Notepad writes one) is no part
+        # of the text, which reads, and is placed line and column, as the author sees it
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
         raise fail(f"not UTF-8 text (byte {err.start}): is this a rule file?") from None
 
@@ -146,12 +148,19 @@ def not_regular(path: str | Path) -> str | None:
 
 def unreadable(path: str | Path) -> str | None:
     """Why no rule file can be read at `path`, as `read_text` would say it ("no such file",
-    "not a regular file (a folder)"); None when a regular file is there. For a file named
+    "not a regular file (a folder)", "cannot read this file: Permission denied"); None when
+    a regular file that opens is there. For a file named
     by another, whose reference is then the place to blame."""
     if not exists(path):
         return "no such file"
     odd = not_regular(path)
-    return None if odd is None else f"not a regular file ({odd})"
+    if odd is not None:
+        return f"not a regular file ({odd})"
+    try:  # a file there that cannot be opened (no permission) is told at its reference too
+        with open(path, "rb"):
+            return None
+    except OSError as err:
+        return f"cannot read this file: {_reason(err)}"
 
 
 def shorten(name: str, most: int = 160) -> str:

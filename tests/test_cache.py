@@ -145,11 +145,11 @@ def test_a_file_appearing_in_the_working_folder_changes_nothing(
     working folder: a parent of that name appearing there changes neither the rules nor
     the cache's answer."""
     monkeypatch.chdir(tmp_path)
-    write(tmp_path / "sub" / "parent.toml", 'extends = "japan"\ntitle = "Beside"\n')
+    write(tmp_path / "sub" / "parent.toml", 'extends = "japan"\nabout = "Beside"\n')
     m = write(tmp_path / "sub" / "m.toml", 'extends = "parent.toml"\nname = "m"\n')
-    assert load_rules(m).title == "Beside"
-    write(tmp_path / "parent.toml", 'extends = "japan"\ntitle = "Here"\n')
-    assert load_rules(m).title == "Beside" == compiled(m, monkeypatch).title
+    assert load_rules(m).raw["about"] == "Beside"
+    write(tmp_path / "parent.toml", 'extends = "japan"\nabout = "Here"\n')
+    assert load_rules(m).raw["about"] == "Beside" == compiled(m, monkeypatch).raw["about"]
 
 
 @pytest.mark.parametrize("damage", [b"", b"\x00garbage", "marshal", "truncated"])

@@ -51,19 +51,19 @@ def war_line(text: str, key: str) -> int:
 def test_extends_reads_the_file_beside_not_the_one_in_the_cwd(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     write(tmp_path, "sub/m.toml", 'extends = "parent.toml"\n')
-    write(tmp_path, "sub/parent.toml", 'extends = "japan"\ntitle = "Beside"\n')
-    write(tmp_path, "parent.toml", 'extends = "japan"\ntitle = "Where it is run"\n')
+    write(tmp_path, "sub/parent.toml", 'extends = "japan"\nabout = "Beside"\n')
+    write(tmp_path, "parent.toml", 'extends = "japan"\nabout = "Where it is run"\n')
     monkeypatch.chdir(tmp_path)
-    assert load_rules(Path("sub/m.toml")).title == "Beside"
-    assert load_rules("sub/m.toml").title == "Beside"
-    assert load_rules(tmp_path / "sub" / "m.toml").title == "Beside"
+    assert load_rules(Path("sub/m.toml")).raw["about"] == "Beside"
+    assert load_rules("sub/m.toml").raw["about"] == "Beside"
+    assert load_rules(tmp_path / "sub" / "m.toml").raw["about"] == "Beside"
 
 
 def test_extends_to_a_file_only_in_the_cwd_is_no_such_file(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     write(tmp_path, "sub/m.toml", '# a mission\nextends = "parent.toml"\n')
-    write(tmp_path, "parent.toml", 'extends = "japan"\ntitle = "Where it is run"\n')
+    write(tmp_path, "parent.toml", 'extends = "japan"\nabout = "Where it is run"\n')
     monkeypatch.chdir(tmp_path)
     with pytest.raises(RulesError) as err:
         load_rules(Path("sub/m.toml"))
@@ -78,11 +78,11 @@ def test_extends_to_a_file_only_in_the_cwd_is_no_such_file(
 def test_a_path_up_a_folder_is_read_from_the_files_folder(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     write(tmp_path, "a/b/m.toml", 'extends = "../parent.toml"\n')
-    write(tmp_path, "a/parent.toml", 'extends = "japan"\ntitle = "Beside"\n')
+    write(tmp_path, "a/parent.toml", 'extends = "japan"\nabout = "Beside"\n')
     write(tmp_path, "a/b/sub/x.toml", "")  # the cwd below: ../parent.toml is a/b/parent.toml
-    write(tmp_path, "a/b/parent.toml", 'extends = "japan"\ntitle = "Where it is run"\n')
+    write(tmp_path, "a/b/parent.toml", 'extends = "japan"\nabout = "Where it is run"\n')
     monkeypatch.chdir(tmp_path / "a" / "b" / "sub")
-    assert load_rules(tmp_path / "a" / "b" / "m.toml").title == "Beside"
+    assert load_rules(tmp_path / "a" / "b" / "m.toml").raw["about"] == "Beside"
 
 
 # ====================================================================== cards

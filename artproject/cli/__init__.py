@@ -86,8 +86,9 @@ def _main(argv: Sequence[str] | None) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     from .check import _check_variants
+    from .options import _boards
 
-    _check_variants(getattr(args, "variant", None) or [])
+    _check_variants(getattr(args, "variant", None) or [], _boards(args))
     if args.command == "simulate":
         from .simulate import _simulate
 
@@ -95,7 +96,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "check":
         from .check import _check
 
-        return _check(args.paths)
+        return _check(args.paths, args.mission)
     if args.command == "report":
         from .report import _report
 

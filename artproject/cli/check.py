@@ -6,13 +6,18 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Final
 
 from .output import _say
 
 
-def _check_variants(refs: Sequence[str]) -> None:
+def _check_variants(refs: Sequence[str], missions: Sequence[str] | None = None) -> None:
     """Each --variant file checked as `check` checks it, before anything is played: its every
-    error (an empty file among them) is told and the command refused (exit 2)."""
+    error (an empty file among them) is told and the command refused (exit 2). A variant of
+    the default game is checked on each of `missions`, the boards it is layered on (as
+    `check VARIANT --mission M`), never on a board it is not for; `missions` None (a
+    scenario names its own): only what no board decides is checked here, the rest where
+    each scenario loads it."""
     from ..core.errors import GameError
     from ..core.files import exists
 
@@ -21,10 +26,76 @@ def _check_variants(refs: Sequence[str]) -> None:
         if not (ref.endswith(".toml") or "/" in ref) or not exists(path) or path.is_dir() \
                 or _a_mission(path):
             continue  # a shipped name, no file or a mission's: the loader says so in its words
-        found, _ = _verdict(path)
+        found, told = _on_boards(path, missions or ()) if _board_kind(path) == "variant" \
+            else (_verdict(path)[0], "")
         if found:
             raise GameError("\n".join(found) + f"\nartproject: --variant {ref}: "
-                            f"{len(found)} error(s) (as `artproject check {ref}` finds)")
+                            f"{len(found)} error(s) (as `artproject check {ref}{told}` finds)")
+
+
+def _on_boards(path: Path, missions: Sequence[str]) -> tuple[list[str], str]:
+    """A variant's errors on the first of `missions` that refuses it, and `check`'s option
+    that names that board (none: no errors)."""
+    for mission in missions:
+        found, _ = _variant_verdict(path, mission)
+        if found:
+            return found, f" --mission {mission}"
+    return [], ""
+
+
+def _board_kind(path: Path) -> str | None:
+    """What the file is when it is a variant, card file or base file of the default game
+    that reads well as TOML, and so is judged on a board (the one it is layered on, else the
+    default); None for any other (an empty, unreadable or another game's file, a mission, a
+    scenario: no board changes its verdict)."""
+    from ..core.art.tools import kind_of
+    from ..core.errors import ArtError
+    from ..core.sources import read_toml
+
+    try:
+        doc, _ = read_toml(path)
+    except ArtError:
+        return None
+    kind = kind_of(doc) if doc and "game" not in doc else None
+    return kind if kind in _ON_BOARD else None
+
+
+# The kinds of the default game's files that are checked on a board (`--mission`; else the
+# default board), each as the loader layers it there.
+_ON_BOARD: Final = ("variant", "cards", "base")
+
+
+def _variant_verdict(path: Path, mission: str) -> tuple[list[str], list[str]]:
+    """A variant's errors and warnings layered on `mission` (no verdict when the mission
+    itself does not load: the command says why, in its words)."""
+    from ..core.errors import RulesError, RulesErrors
+    from ..core.games import DEFAULT, game_tools
+
+    try:
+        game_tools(DEFAULT).load_rules(mission)
+    except (RulesError, RulesErrors):
+        return [], []
+    return _on_board(path, "variant", mission)
+
+
+def _on_board(path: Path, kind: str, mission: str) -> tuple[list[str], list[str]]:
+    """A variant, card file or base file checked on the board `mission` (`check --mission`)."""
+    from ..core.errors import RulesError, RulesErrors
+    from ..core.games import DEFAULT, game_tools
+
+    load_rules = game_tools(DEFAULT).load_rules
+    try:
+        if kind == "cards":
+            rules = load_rules(mission, cards=path.resolve())
+        elif kind == "base":
+            rules = load_rules(mission, base=path)
+        else:
+            rules = load_rules(mission, [str(path)])
+    except RulesErrors as errs:
+        return [str(e) for e in errs.errors], []
+    except RulesError as err:
+        return [str(err)], []
+    return [], [str(w) for w in rules.warnings]
 
 
 def _a_mission(path: Path) -> bool:
@@ -65,19 +136,41 @@ def _toml_files(paths: Sequence[str], what: str = "check") -> list[Path]:
     return out
 
 
-def _check(paths: Sequence[str]) -> int:
+def _check(paths: Sequence[str], mission: str | None = None) -> int:
+    """`check PATH...`: every file's errors and warnings; a variant, card file or base file
+    on the board `mission` (default: the default board, named when it finds an error)."""
     files = _toml_files(paths)
     errors = warnings = 0
     for f in files:
-        found, odd = _verdict(f)
+        # (what the file is only when needed: a kept clean verdict loads no checker)
+        kind = None if mission is None else _board_kind(f)
+        found, odd = _verdict(f) if kind is None or mission is None else _on_board(
+            f, kind, mission)
         for e in (*found, *odd):
             _say(e)
+        kind = _board_kind(f) if found and mission is None else kind
+        if found and kind is not None:
+            _say(_board_note(f, kind, mission))
         errors += len(found)
         warnings += len(odd)
     print(f"checked {len(files)} file(s): "
           + ("no errors" if not errors else f"{errors} error(s)")
           + (f", {warnings} warning(s)" if warnings else ""))
     return 2 if errors else 0
+
+
+def _board_note(path: Path, kind: str, mission: str | None) -> str:
+    """Which board a file that names none was checked on, so that a name it finds unknown
+    there, though the board the file is for has it, reads as what it is."""
+    from ..core.games import DEFAULT, game_tools
+
+    what = {"variant": "a variant", "cards": "a card file", "base": "a base file"}[kind]
+    if mission is not None:
+        return f"{path}: note: checked as {what} on {mission} (--mission)"
+    return (f"{path}: note: checked as {what} on "
+            f"{game_tools(DEFAULT).DEFAULT_RULES}, the default board; give "
+            "--mission NAME (a shipped board or a mission file) to check it on the board it "
+            "is for")
 
 
 # The kinds of file whose clean verdict is kept (another game's `GAME:KIND` too): those

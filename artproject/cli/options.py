@@ -45,6 +45,25 @@ def _game(args: argparse.Namespace) -> str:
     return DEFAULT
 
 
+def _boards(args: argparse.Namespace) -> list[str] | None:
+    """The boards a command's --variant files are layered on (`--mission` or MISSION: a
+    list, `all`, or not given: the default game's first board), so that each variant is
+    checked where it is played; None where the command names none ahead (`scenario`: each
+    scenario names its own) or the game is another's (its own `check` judges the file)."""
+    from ..core.games import DEFAULT, game_tools
+
+    if args.command in ("scenario", "check") or not getattr(args, "variant", None) \
+            or _game(args) != DEFAULT:
+        return None
+    tools, ref = game_tools(DEFAULT), getattr(args, "mission", None)
+    if ref is None:
+        return [str(tools.DEFAULT_RULES)]
+    if ref == "all" and args.command == "simulate":
+        return list(tools.shipped_rules())
+    return [t.strip() for t in str(ref).split(",") if t.strip()] if args.command == \
+        "simulate" else [str(ref)]
+
+
 def _save_of(args: argparse.Namespace, game: str, path: str, st: Any) -> Any:
     """A loaded save, refused when --game names another game than the one it is of."""
     from ..core.errors import GameError

@@ -62,6 +62,8 @@ EPILOG_CHECK = """\
 examples:
   artproject check missions/japan.toml
   artproject check missions/ cards/ tests/scenarios/
+  artproject check my-variant.toml --mission egypt
+a variant, card file or base file alone is checked on --mission (default: japan).
 exit status: 0 when every file is clean, 2 with every error found (a path that is not
 there, or a folder with no .toml file in it, is an error too).
 a clean file's verdict is kept in the cache ($XDG_CACHE_HOME/artproject): checked again,
@@ -216,6 +218,9 @@ def _parser() -> argparse.ArgumentParser:
     c = sub.add_parser("check", help="validate rule files (missions, cards, variants, scenarios)",
                        epilog=EPILOG_CHECK, formatter_class=argparse.RawDescriptionHelpFormatter)
     c.add_argument("paths", nargs="+", metavar="PATH", help="files or folders of TOML files")
+    c.add_argument("--mission", metavar="MISSION",
+                   help=f"the board a variant, card file or base file is checked on: a "
+                        f"shipped mission's name or a mission file (default: {DEFAULT})")
 
     v = sub.add_parser("verify", help="search for games that break the rules' invariants or "
                        "the mission's own properties", epilog=EPILOG_VERIFY,

@@ -16,7 +16,7 @@ import attrs
 from ...dsl.compiler import Compiler, Scope
 from .. import schema
 from ..errors import closest
-from ..sources import Where, path_text
+from ..sources import SourceMap, Where, path_text
 from . import meaning
 from .cardfile import load_cards
 from .rules import City, Hook, Property, Road, Rules, TrackSpace
@@ -58,7 +58,10 @@ class _Sections:
         return out
 
 
-def build(doc: dict[str, Any], w: Where) -> Rules | None:
+def build(doc: dict[str, Any], w: Where, mission: SourceMap | None = None) -> Rules | None:
+    """The `Rules` of the merged document `doc` (every mistake gathered in `w`); `mission`:
+    the mission's own file (the last of its chain, below any variant), whose own `name`
+    and `title` the rules take."""
     spec = _shape(doc, w)
     sections = _sections(spec, doc, w) if spec is not None else None
     if spec is None or sections is None:
@@ -84,9 +87,9 @@ def build(doc: dict[str, Any], w: Where) -> Rules | None:
     if w.errors or move_cost is None:
         return None
     setup = _setup(spec, sections)
+    name, title = _named(spec, w, mission or w.top)
     rules = Rules(
-        name=spec.name or Path(w.top.file).stem, title=spec.title or Path(w.top.file).stem,
-        source=w.top.file,
+        name=name, title=title, source=w.top.file,
         params=MappingProxyType(sections.params()), resources=resources,
         symbols=spec.symbols, cities=board.cities, city_index=MappingProxyType(board.index),
         start=board.start, neighbours=board.neighbours,
@@ -100,6 +103,19 @@ def build(doc: dict[str, Any], w: Where) -> Rules | None:
     )
     meaning.check(rules, w.err, w.warn)
     return rules
+
+
+def _named(spec: MissionSpec, w: Where, mission: SourceMap) -> tuple[str, str]:
+    """The mission's name and title: its own file's, never a parent's (a file extending
+    japan without `name` is no Japan: its saves, tuned variants, counterexamples and rows
+    would be named so). Without its own, the name is the file's name and the title the
+    name (docs/reference.md)."""
+    def own(key: str) -> str:
+        value = getattr(spec, key)
+        return value if value and w.map((key,)).file == mission.file else ""
+
+    name = own("name") or Path(mission.file).stem
+    return name, own("title") or name
 
 
 def _setup(spec: MissionSpec, s: _Sections,
@@ -187,14 +203,18 @@ def _roads(spec: MissionSpec, index: Mapping[str, int], cities: tuple[City, ...]
     neighbours: list[list[Road]] = [[] for _ in cities]
     road_attrs: set[str] = set()
     seen: set[tuple[int, int]] = set()
+    inherited = _inherited_roads(w)
+    lacking: dict[str, None] = {}  # cities inherited roads name, in order, once each
     for i, raw in enumerate(spec.road):
         ends = []
         for k in ("from", "to"):
             name = raw[k]
-            if name not in index:
-                w.err(f"unknown city {name!r}" + closest(name, index), ("road", i, k))
-            else:
+            if name in index:
                 ends.append(index[name])
+            elif inherited:
+                lacking.setdefault(name)
+            else:
+                w.err(f"unknown city {name!r}" + closest(name, index), ("road", i, k))
         extra = {k: v for k, v in raw.items() if k not in ("from", "to")}
         road_attrs.update(extra)
         if len(ends) != 2:
@@ -209,7 +229,21 @@ def _roads(spec: MissionSpec, index: Mapping[str, int], cities: tuple[City, ...]
         seen.update({(a, b), (b, a)})
         neighbours[a].append(Road(a, b, MappingProxyType(extra), _heading(cities, a, b)))
         neighbours[b].append(Road(b, a, MappingProxyType(extra), _heading(cities, b, a)))
+    if lacking:
+        names = ", ".join(map(repr, list(lacking)[:6])) + (", ..." if len(lacking) > 6 else "")
+        w.err(f"these cities replace the whole list of {w.map(('road',)).file}, whose roads "
+              f"are kept and name {len(lacking)} cities this list lacks ({names}): a list "
+              "replaces the parent's whole list, so give this board's [[road]] tables too",
+              ("city",))
     return tuple(tuple(n) for n in neighbours), frozenset(road_attrs)
+
+
+def _inherited_roads(w: Where) -> bool:
+    """Whether the roads are a parent's, kept under a city list a later file replaced: a
+    road naming a city that list lacks is then the later file's doing, told there once
+    (docs/missions.md: the error points at the key set last), not at each inherited road."""
+    road, city = w.map(("road",)).file, w.map(("city",)).file
+    return road != city and w.latest((("road",), ("city",))) == ("city",)
 
 
 def _track(spec: MissionSpec, w: Where) -> tuple[TrackSpace, ...]:

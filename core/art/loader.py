@@ -103,11 +103,23 @@ def _found(ref: str | Path, by: Layer | None, base: Path | None) -> Path:
                              where, key)
         raise RulesError(f"unknown mission {shorten(str(ref))!r}"
                          + closest(str(ref)[:100], shipped_missions())
-                         + "; shipped missions: " + ", ".join(shipped_missions()), where, key)
+                         + "; shipped missions: " + ", ".join(shipped_missions())
+                         + _not_toml(str(ref), by), where, key)
     if by is not None:
         _refuse_unreadable(path, by, not is_name(ref) and not Path(ref).is_absolute())
     _refuse_other_game(path, by)
     return path
+
+
+def _not_toml(ref: str, by: Layer | None) -> str:
+    """A hint for a name that is no shipped mission but a file's, there without .toml (a
+    mission file's name ends in .toml; a name without is a shipped mission's)."""
+    p = Path(ref) if by is None else by.path.parent / ref
+    if not p.is_file():
+        return ""
+    return (f"; the file {shorten(str(p))} is there, but a mission file's name ends in .toml "
+            f"(a name without is a shipped mission's): rename it {shorten(ref)}.toml, or give "
+            f"it with a folder, ./{shorten(ref)}")
 
 
 def _refuse_other_game(path: Path, by: Layer | None) -> None:
@@ -222,6 +234,7 @@ def _load(mission: str | Path, variants: tuple[str | Path, ...], cards: str | No
 def _compile(mission: str | Path, variants: tuple[str | Path, ...], cards: str | None = None,
              base: Path | None = None) -> Rules:
     layers = _layers(Path(mission) if isinstance(mission, Path) else mission, base)
+    own = layers[-1].smap  # the mission's own file: its name and title, not a parent's
     _refuse_other_kinds(layers[-1], "a mission")
     for v in variants:
         layer = _variant(v)
@@ -235,13 +248,24 @@ def _compile(mission: str | Path, variants: tuple[str | Path, ...], cards: str |
         why = card_file(cards, None)[1]
         if why is not None:
             raise RulesError(why)
-        merged["cards"] = cards
+        merged["cards"] = _as_given(cards)
         # Not the file that set the mission's own `cards`: a relative path stays the caller's.
-        w.owner = {**w.owner, ("cards",): SourceMap(shorten(cards), "")}
-    rules = build(merged, w)
+        w.owner = {**w.owner, ("cards",): SourceMap(shorten(merged["cards"]), "")}
+    rules = build(merged, w, own)
     w.raise_errors()
     assert rules is not None
     return attrs.evolve(rules, warnings=tuple(w.warnings))
+
+
+def _as_given(cards: str) -> str:
+    """A card file given by its absolute path (as `check FILE` gives it) as a path from the
+    current folder when it lies there, so that its errors name it as the user did, as a
+    mission's do, not as /the/whole/path."""
+    p = Path(cards)
+    try:
+        return str(p.relative_to(Path.cwd())) if p.is_absolute() else cards
+    except (ValueError, OSError):  # elsewhere, or no current folder
+        return cards
 
 
 def _variant(ref: str | Path) -> Layer:
