@@ -46,7 +46,7 @@ def main() -> None:
                   lambda s, c: s.agents[kyoto] + s.hq >= 5 or bool(s.lost[kyoto]), Ctx()))
     import attrs
 
-    rcomp = Compiler(attrs.evolve(scope_of(rules), road_attrs=frozenset({"thread"})))
+    rcomp = Compiler(attrs.evolve(scope_of(rules), road_attrs={"thread": None}))
     cost = rcomp.cost('2 fuel if road.thread == "red" else 1 fuel')
     two, one = (("fuel", 2),), (("fuel", 1),)
     cases.append(("cost  2 fuel if road.thread == \"red\" else 1 fuel", cost,  # type: ignore[arg-type]

@@ -86,7 +86,7 @@ class RulesError(ArtError):
 
 def _blamed(message: str, where: Location | None) -> Location | None:
     """Where an error stands: at its value, but at the key itself where the error calls the
-    key unknown (`unknown rule parameter 'lost_city_att'`): the author is to fix the key."""
+    key unknown (`unknown parameter 'sizee'`): the author is to fix the key."""
     key = where.key if where is not None else None
     if key is not None and message.startswith("unknown ") and not message.startswith(
             "unknown value ") and f" {key.name!r}" in message.split(";")[0]:

@@ -1,8 +1,8 @@
 """Where each key of a TOML file is written, and where its value begins, by document path:
 for errors at file:line:col. Read line by line without parsing the file (tomllib keeps no
 positions): table headers, keys (dotted too), and the items of arrays and inline tables
-however deep, so that an error about an element (`hands = [[999]]`, `van = { fuel = 99 }`)
-points at that element, and an error about a key (`lost_city_att = 4`) at the key.
+however deep, so that an error about an element (`sizes = [[999]]`, `limits = { most = 99 }`)
+points at that element, and an error about a key (`sizee = 4`) at the key.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from .errors import Location
 Path_ = tuple[Any, ...]
 Pos = tuple[int, int]
 
-# A per-player label (`p2`) names a list's item too: `pawns = ["a", "b"]` is
-# `{ p1 = "a", p2 = "b" }` (positions read either, core/art/position.py's `per_player`).
+# A per-player label (`p2`) names a list's item too: `seats = ["a", "b"]` is
+# `{ p1 = "a", p2 = "b" }` (a game's positions may read either).
 _PLAYER: Final = re.compile(r"p([1-9][0-9]?)")
 
 
@@ -185,7 +185,7 @@ class SourceMap:
 
     def _known(self, path: Path_) -> Path_:
         """`path` as the map knows it: an array of tables by its first table, a list's item
-        by its per-player label (`pawns.p2`: the list's second item)."""
+        by its per-player label (`seats.p2`: the list's second item)."""
         p = path
         if p not in self.where and (*p, 0) in self.where:
             return (*p, 0)  # an array of tables: its first table

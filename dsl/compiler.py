@@ -14,7 +14,7 @@ only through the names of the game's facade (`Words.facade`), checked by the tes
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Final
 
 import attrs
@@ -42,7 +42,9 @@ class Scope:
     resources: tuple[str, ...]
     symbols: tuple[str, ...]
     cities: dict[str, int]
-    road_attrs: frozenset[str] = frozenset()
+    # each attribute roads have, with the values they give it (None: values that are lists
+    # or tables, not told)
+    road_attrs: Mapping[str, frozenset[Any] | None] = attrs.Factory(dict)
     cities_of: dict[str, tuple[int, ...]] = attrs.Factory(dict)
 
 
@@ -81,6 +83,7 @@ class Compiler:
         self._text = ""
         self._origin = Origin()
         self._rules_text = False  # compiling a rule (effect, hook, cost): no hidden cards
+        self._values: dict[Any, tuple[frozenset[Any], str]] = {}  # (see `note_values`)
 
     @property
     def made(self) -> list[Any]:
@@ -352,10 +355,32 @@ class Compiler:
         elif lt != rt and "?" not in (lt, rt):
             self._err(f"cannot compare {_value(e.left, lt)} with {_value(e.right, rt)}: "
                       "they are of different kinds", e)
+        elif self._values:
+            self._never_equal(e, lt)
         kind = "int" if e.op in "+-*" else "bool"
         return f"({lc} {e.op} {rc})", kind
 
     _expr = expr_code
+
+    def note_values(self, node: a.Expr, values: frozenset[Any], what: str) -> None:
+        """The only values `node` (a name the game's words read) can take, told by `what`
+        ("the roads' `ferry`"): compared with a constant none of them is, it is an error
+        (a condition that never holds, or always)."""
+        self._values[node] = (values, what)
+
+    def _never_equal(self, e: a.Binary, kind: str) -> None:
+        """`==`/`!=` of a name whose values are known (`note_values`) with a constant that
+        is none of them: an error, with the nearest value."""
+        for name, const in ((e.left, e.right), (e.right, e.left)):
+            known = self._values.get(name)
+            if known is None or not isinstance(const, a.Str | a.Num | a.Bool):
+                continue
+            values, what = known
+            if const.value not in values:
+                shown = sorted(map(str, values))
+                near = closest(str(const.value), shown) if isinstance(const, a.Str) else ""
+                self._err(f"{_value(name, kind)} is never {show_expr(const)}: "
+                          f"{what} are {', '.join(shown[:12])}{near}", const)
 
     def _choice(self, e: a.Choice, bound: frozenset[str]) -> Code:
         """`A if COND else B`: COND a condition, A and B of one kind (the choice's)."""

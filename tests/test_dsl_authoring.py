@@ -223,3 +223,36 @@ def test_for_each_other_player_in_a_hook_has_no_one_to_leave_out(
     assert code == 2 and len(errors) == 1, errors
     assert errors[0] == (f"{path}:3:20: 'for each other player' in a hook: a hook runs for no "
                          "player, so no one is left out; write 'for each player'")
+
+
+@pytest.mark.parametrize(("cost", "message"), [
+    ('2 fuel if road.ferry == 1 else 1 fuel',
+     "cannot compare `road.ferry` (a text) with `1` (a number): they are of different kinds"),
+    ('2 fuel if road.ferry == "rd" else 1 fuel',
+     "`road.ferry` (a text) is never \"rd\": the values of the roads' 'ferry' are blue, red "
+     "(did you mean 'red'?)"),
+    ('2 fuel if road.heading != "northeast" else 1 fuel',
+     "`road.heading` (a text) is never \"northeast\": the headings are east, north, south, "
+     "west (did you mean 'north'?)"),
+    ('2 fuel if "tokio" == road.to else 1 fuel',
+     "`road.to` (a text) is never \"tokio\": the cities are"),
+])
+def test_a_road_compared_with_a_value_no_road_gives_is_an_error(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], cost: str, message: str) -> None:
+    """A condition on a road that could never hold (another kind, a value no road has) was
+    accepted, so the rule silently never applied; it is an error at the constant."""
+    roads = "".join(f'[[road]]\nfrom = "{a}"\nto = "{b}"\nferry = "{f}"\n\n'
+                    for a, b, f in (("tokyo", "kyoto", "red"), ("kyoto", "osaka", "blue")))
+    code, errors, path = check(tmp_path, f'extends = "japan"\n[rules]\nmove_cost = \'{cost}\'\n'
+                               f'\n{roads}', capsys)
+    assert code == 2 and len(errors) == 1, errors
+    assert errors[0].startswith(f"{path}:3:") and message in errors[0], errors
+
+
+def test_a_road_compared_with_a_value_a_road_gives_is_no_error(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, errors, _ = check(tmp_path, 'extends = "japan"\n[rules]\nmove_cost = \'2 fuel if '
+                            'road.ferry == "red" or road.heading == "south" or road.to == '
+                            '"tokyo" else 1 fuel\'\n\n[[road]]\nfrom = "tokyo"\nto = "kyoto"\n'
+                            'ferry = "red"\n', capsys)
+    assert code == 0 and not [e for e in errors if "warning:" not in e], errors  # (the map's)

@@ -32,7 +32,7 @@ class _Board:
     start: int
     by_symbol: dict[str, tuple[int, ...]]
     neighbours: tuple[tuple[Road, ...], ...]
-    road_attrs: frozenset[str]
+    road_attrs: dict[str, frozenset[Any] | None]  # (Scope's: each attribute's values)
 
 
 @attrs.frozen
@@ -199,9 +199,9 @@ def _board(spec: MissionSpec, w: Where) -> _Board | None:
 
 
 def _roads(spec: MissionSpec, index: Mapping[str, int], cities: tuple[City, ...], w: Where,
-           ) -> tuple[tuple[tuple[Road, ...], ...], frozenset[str]]:
+           ) -> tuple[tuple[tuple[Road, ...], ...], dict[str, frozenset[Any] | None]]:
     neighbours: list[list[Road]] = [[] for _ in cities]
-    road_attrs: set[str] = set()
+    road_attrs: dict[str, frozenset[Any] | None] = {}
     seen: set[tuple[int, int]] = set()
     inherited = _inherited_roads(w)
     lacking: dict[str, None] = {}  # cities inherited roads name, in order, once each
@@ -216,7 +216,8 @@ def _roads(spec: MissionSpec, index: Mapping[str, int], cities: tuple[City, ...]
             else:
                 w.err(f"unknown city {name!r}" + closest(name, index), ("road", i, k))
         extra = {k: v for k, v in raw.items() if k not in ("from", "to")}
-        road_attrs.update(extra)
+        for k, v in extra.items():
+            note_value(road_attrs, k, v)
         if len(ends) != 2:
             continue
         a, b = ends
@@ -235,7 +236,18 @@ def _roads(spec: MissionSpec, index: Mapping[str, int], cities: tuple[City, ...]
               f"are kept and name {len(lacking)} cities this list lacks ({names}): a list "
               "replaces the parent's whole list, so give this board's [[road]] tables too",
               ("city",))
-    return tuple(tuple(n) for n in neighbours), frozenset(road_attrs)
+    return tuple(tuple(n) for n in neighbours), road_attrs
+
+
+def note_value(values: dict[str, frozenset[Any] | None], attr: str, value: Any) -> None:
+    """A road's `attr` gives `value`: noted among the attribute's values (None from a value
+    that is a list or a table on: the rule texts' checks leave those alone)."""
+    if attr in values and values[attr] is None:
+        return
+    if isinstance(value, (list, dict)):
+        values[attr] = None
+        return
+    values[attr] = (values.get(attr) or frozenset()) | {value}
 
 
 def _inherited_roads(w: Where) -> bool:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 import attrs
 
@@ -30,7 +30,7 @@ from ..sources import (
     read_toml,
     real_path,
 )
-from .build import build
+from .build import build, note_value
 from .cardfile import card_file, label
 from .rules import Ctx, Rules
 
@@ -325,7 +325,11 @@ def _refuse_mission_keys(layer: Layer, mission: str | Path) -> None:
 
 def scope_of(rules: Rules) -> Scope:
     """The names rule texts may use with these rules (for scenario checks and properties)."""
-    attrs_seen = frozenset(k for roads in rules.neighbours for r in roads for k in r.attrs)
+    attrs_seen: dict[str, frozenset[Any] | None] = {}  # (each attribute's values)
+    for roads in rules.neighbours:
+        for r in roads:
+            for k, v in r.attrs.items():
+                note_value(attrs_seen, k, v)
     return Scope(rules.resources, rules.symbols, dict(rules.city_index), attrs_seen,
                  dict(rules.by_symbol))
 

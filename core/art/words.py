@@ -212,14 +212,27 @@ def _road(comp: Compiler, e: a.Ref, attr: str, bound: frozenset[str]) -> Code:
     if "road" not in bound:
         comp.err("'road' is only known in a movement cost", e)
     if attr == "heading":
-        return "(ctx.road.heading if ctx.road else None)", "?"
+        comp.note_values(e, HEADINGS, "the headings")
+        return "(ctx.road.heading if ctx.road else None)", "str"
     if attr in ("from", "to"):
+        comp.note_values(e, frozenset(comp.scope.cities), "the cities")
         end = "src" if attr == "from" else "dst"
-        return f"(st.rules.cities[ctx.road.{end}].name if ctx.road else None)", "?"
+        return f"(st.rules.cities[ctx.road.{end}].name if ctx.road else None)", "str"
     if attr not in comp.scope.road_attrs:
         comp.err(f"no road has the attribute {attr!r}"
                  + closest(attr, (*comp.scope.road_attrs, "heading", "from", "to")), e)
-    return f"(ctx.road.attrs.get({attr!r}) if ctx.road else None)", "?"
+        return UNKNOWN
+    values = comp.scope.road_attrs[attr]
+    kind = "?"
+    if values is not None:  # (a road without it reads None: equal to no constant)
+        comp.note_values(e, values, f"the values of the roads' {attr!r}")
+        kinds = {_KINDS.get(type(v), "?") for v in values}
+        kind = kinds.pop() if len(kinds) == 1 else "?"
+    return f"(ctx.road.attrs.get({attr!r}) if ctx.road else None)", kind
+
+
+HEADINGS: Final = frozenset({"north", "south", "east", "west"})  # (build.py `_heading`'s)
+_KINDS: Final = {bool: "bool", int: "int", str: "str"}  # a road attribute's kind by its type
 
 
 def _city(comp: Compiler, name: str, node: Any, allow_symbol: bool = True) -> tuple[int, ...]:
