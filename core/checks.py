@@ -184,6 +184,19 @@ def check_methods(cls: type) -> None:
             setattr(cls, name, wrap(fn))
 
 
+def not_action(value: Any) -> ArtError:
+    """The MalformedActionError for a value that is no action (a number: an action's id?)."""
+    from .errors import MalformedActionError
+
+    hint = ""
+    if not isinstance(value, bool | str | tuple):
+        with contextlib.suppress(TypeError, ValueError):
+            operator.index(value)  # a whole number (numpy's too): an id, taken as an action
+            hint = " (an action's id? game.action_from_id(i) is its action)"
+    return MalformedActionError(f"expected an action (an Action, or its text such as 'done'), "
+                                f"not {what(value)}{hint}")
+
+
 def action_arg(action: Any) -> Any:
     """An action as `apply` takes it: its text, or an Action (verb, player, argument) of the
     right types (a plain tuple of them is made an Action); MalformedActionError otherwise."""
@@ -195,8 +208,7 @@ def action_arg(action: Any) -> Any:
             raise MalformedActionError("an action's text holds no NUL character")
         return action
     if not isinstance(action, tuple) or len(action) != 3:
-        raise MalformedActionError(f"expected an action (an Action, or its text such as "
-                                   f"'done'), not {what(action)}")
+        raise not_action(action)
     verb, who, arg = action
     if not isinstance(verb, str) or not isinstance(who, int) or isinstance(who, bool) or not (
             arg is None or isinstance(arg, int | str)):

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from artproject import MalformedActionError, new_game, replay
 from artproject.core import cache, files
 from artproject.core.art.loader import load_rules
 
@@ -93,3 +94,23 @@ def test_rules_loaded_by_threads_at_once(tmp_path: Path, monkeypatch: pytest.Mon
             _, deps, _ = marshal.load(f)
         named = {p for p, _ in deps} & {str(m) for m in missions}
         assert len(named) == 1, named
+
+
+# ---------------------------------------------------------------- numpy's values as actions
+@pytest.mark.parametrize("game", ["japan", "kuhn"])
+def test_numpy_values_are_malformed_actions(game: str) -> None:
+    """An id taken from an array (a policy's argmax) given to `apply` or `replay`: a
+    MalformedActionError saying what an action is, the game unchanged (not numpy's
+    ValueError from comparing it with the legal actions)."""
+    np = pytest.importorskip("numpy")
+    g = new_game(game, players=2, seed=1)
+    before = g.fingerprint()
+    for bad in (np.int64(0), np.array([1, 2]), np.array(["done", "-1", "x"])):
+        with pytest.raises(MalformedActionError, match="expected an action"):
+            g.apply(bad)
+        with pytest.raises(MalformedActionError, match="expected an action"):
+            replay(g, [bad])
+    with pytest.raises(MalformedActionError, match="an action's id"):
+        g.apply(np.int64(0))
+    assert g.fingerprint() == before
+    g.apply(g.legal_actions()[0])  # and the game plays on
