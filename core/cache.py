@@ -14,11 +14,11 @@ and marshalled code, so the folder is used only when it is this user's own and n
 may write in it (it is made 0700); deleting it at any time costs one slower load.
 
 Threads: rules may be loaded by several threads at once (a server's). `watching` notes only
-its own thread's reads (and those of the work it was handed with its context: contextvars):
+its own thread's reads (and those of work given its context: contextvars, as asyncio does):
 another thread's reads, of files this entry was not made from, would only make it a miss
 more often, but a file read twice, changed in between, could be noted with the other
 thread's hash, and the entry kept as made from bytes it never read. So core/files.py's
-`WATCHERS` holds, while any block watches, one dispatcher that hands each read to the
+`WATCHERS` holds, while any block watches, one dispatcher that gives each read to the
 watchers of the context it was made in; it is added and removed under a lock, never while
 a block still watches (a list changed under a thread walking it may skip an entry).
 """
@@ -168,7 +168,7 @@ def watching() -> Iterator[dict[str, str]]:
     or "-"): not another thread's reads (see the module's text)."""
     global _open
     seen: dict[str, str] = {}
-    token = _MINE.set((*_MINE.get(), seen))
+    mark = _MINE.set((*_MINE.get(), seen))
     with _LOCK:
         _open += 1
         if _open == 1:
@@ -176,7 +176,7 @@ def watching() -> Iterator[dict[str, str]]:
     try:
         yield seen
     finally:
-        _MINE.reset(token)
+        _MINE.reset(mark)
         with _LOCK:
             _open -= 1
             if _open == 0:

@@ -259,10 +259,8 @@ class Machine(Numeric, GameHooks):
             if action not in legal:  # (text is never listed: it is read first, below)
                 self._apply_unlisted(action)
                 return
-        except ValueError:  # numpy's values compare with an action as arrays (no truth value)
-            if isinstance(action, tuple | str):
-                raise  # an action's: a rule's own error
-            raise not_action(action) from None  # MalformedActionError; nothing was changed
+        except ValueError as err:  # numpy's values compare with an action as arrays (no truth
+            raise not_action(action, err) from None  # value): MalformedActionError, unchanged
         try:
             do = action[0].apply  # type: ignore[attr-defined]  # the declared verb (registry.py)
         except AttributeError:  # a verb written as text: the listed action's, declared
