@@ -12,6 +12,15 @@ Where: `$XDG_CACHE_HOME/artproject`, else `~/.cache/artproject`. Off: `ARTPROJEC
 (also 0, no, false). An entry that cannot be written is simply not kept. Entries are pickles
 and marshalled code, so the folder is used only when it is this user's own and no one else
 may write in it (it is made 0700); deleting it at any time costs one slower load.
+
+Threads: rules may be loaded by several threads at once (a server's). `watching` notes only
+its own thread's reads (and those of work given its context: contextvars, as asyncio does):
+another thread's reads, of files this entry was not made from, would only make it a miss
+more often, but a file read twice, changed in between, could be noted with the other
+thread's hash, and the entry kept as made from bytes it never read. So core/files.py's
+`WATCHERS` holds, while any block watches, one dispatcher that gives each read to the
+watchers of the context it was made in; it is added and removed under a lock, never while
+a block still watches (a list changed under a thread walking it may skip an entry).
 """
 
 from __future__ import annotations
@@ -19,8 +28,10 @@ from __future__ import annotations
 import marshal
 import os
 import sys
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
+from contextvars import ContextVar
 from pathlib import Path
 
 from . import files
@@ -128,15 +139,49 @@ def lookup(kind: str, request: Any) -> bytes | None:
     return payload
 
 
+# the watchers of this context's blocks, innermost last (each a dict: `watching`)
+_MINE: ContextVar[tuple[dict[str, str], ...]] = ContextVar("artproject_watchers", default=())
+_LOCK = threading.Lock()  # `_open` and the dispatcher's place in files.WATCHERS change under it
+_open = 0  # blocks watching now, in every thread
+
+
+class _Dispatch(dict[str, str]):
+    """files.WATCHERS' one entry while any block watches: what core/files.py notes of a read
+    goes to the watchers of the reading context only (holds nothing itself)."""
+
+    def __setitem__(self, key: str, found: str) -> None:
+        for w in _MINE.get():
+            w[key] = found
+
+    def setdefault(self, key: str, found: str = "") -> str:
+        for w in _MINE.get():
+            w.setdefault(key, found)
+        return found
+
+
+_DISPATCH: Final = _Dispatch()
+
+
 @contextmanager
 def watching() -> Iterator[dict[str, str]]:
-    """Note every file read or looked for in the block (path -> sha256, "+" or "-")."""
+    """Note every file read or looked for in the block, by this thread (path -> sha256, "+"
+    or "-"): not another thread's reads (see the module's text)."""
+    global _open
     seen: dict[str, str] = {}
-    files.WATCHERS.append(seen)
+    mark = _MINE.set((*_MINE.get(), seen))
+    with _LOCK:
+        _open += 1
+        if _open == 1:
+            files.WATCHERS.append(_DISPATCH)
     try:
         yield seen
     finally:
-        files.WATCHERS.remove(seen)
+        _MINE.reset(mark)
+        with _LOCK:
+            _open -= 1
+            if _open == 0:
+                # by identity: `list.remove` compares by `==`, and any two empty dicts are equal
+                files.WATCHERS[:] = [w for w in files.WATCHERS if w is not _DISPATCH]
 
 
 def store(kind: str, request: Any, deps: dict[str, str], payload: bytes) -> None:

@@ -70,9 +70,12 @@ def flag(value: Any, name: str, error: Make = GameError) -> bool:
 
 def text(value: Any, name: str, error: Make = GameError, empty: bool = True) -> str:
     """A str (without NUL, which no file name or notation holds)."""
-    if type(value) is not str or "\0" in value or (not empty and not value):
+    if type(value) is not str or (not empty and not value):
         raise error(f"{name} must be {'a non-empty ' if not empty else ''}text (a str), not "
                     f"{what(value)}")
+    if "\0" in value:
+        raise error(f"{name} must hold no NUL character (\\0: no file name or notation "
+                    f"does), not {what(value)}")
     return value
 
 
@@ -115,9 +118,12 @@ def seat(st: Any, value: Any, name: str = "player") -> int:
     seat's secrets."""
     from .actions import NOBODY, PUBLIC
 
-    if value in (NOBODY, PUBLIC) and type(value) is int:
-        return int(value)
-    return index(value, name, -1, st.num_players() - 1)
+    n = index(value, name)
+    last = st.num_players() - 1
+    if not (-1 <= n <= last or n in (NOBODY, PUBLIC)):
+        raise GameError(f"{name} must be a seat of the game (0 to {last}), TEAM (-1), PUBLIC "
+                        f"({PUBLIC}) or NOBODY ({NOBODY}), not {n}")
+    return n
 
 
 def seats(st: Any, value: Any, name: str = "players") -> list[int]:
@@ -125,7 +131,7 @@ def seats(st: Any, value: Any, name: str = "players") -> list[int]:
     if isinstance(value, str | bytes) or not isinstance(value, Iterable) or isinstance(
             value, Mapping):
         raise GameError(f"{name} must be a list of seats, not {what(value)}")
-    return [whole(p, f"{name}[{i}]", 0, st.num_players() - 1) for i, p in enumerate(value)]
+    return [index(p, f"{name}[{i}]", 0, st.num_players() - 1) for i, p in enumerate(value)]
 
 
 # ---------------------------------------------------------------- a game's public methods
@@ -184,6 +190,22 @@ def check_methods(cls: type) -> None:
             setattr(cls, name, wrap(fn))
 
 
+def not_action(value: Any, err: Exception | None = None) -> Exception:
+    """The MalformedActionError for a value that is no action (a number: an action's id?);
+    `err` itself, raised while an action (or its text) was taken, is the rules' own."""
+    from .errors import MalformedActionError
+
+    if err is not None and isinstance(value, tuple | str):
+        return err
+    hint = ""
+    if not isinstance(value, bool | str | tuple):
+        with contextlib.suppress(TypeError, ValueError):
+            operator.index(value)  # a whole number (numpy's too): an id, taken as an action
+            hint = " (an action's id? game.action_from_id(i) is its action)"
+    return MalformedActionError(f"expected an action (an Action, or its text such as 'done'), "
+                                f"not {what(value)}{hint}")
+
+
 def action_arg(action: Any) -> Any:
     """An action as `apply` takes it: its text, or an Action (verb, player, argument) of the
     right types (a plain tuple of them is made an Action); MalformedActionError otherwise."""
@@ -195,8 +217,7 @@ def action_arg(action: Any) -> Any:
             raise MalformedActionError("an action's text holds no NUL character")
         return action
     if not isinstance(action, tuple) or len(action) != 3:
-        raise MalformedActionError(f"expected an action (an Action, or its text such as "
-                                   f"'done'), not {what(action)}")
+        raise not_action(action)
     verb, who, arg = action
     if not isinstance(verb, str) or not isinstance(who, int) or isinstance(who, bool) or not (
             arg is None or isinstance(arg, int | str)):

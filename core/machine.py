@@ -18,7 +18,7 @@ from typing import Any, ClassVar, Final, Self
 
 from . import history
 from .actions import CHANCE, TEAM, TERMINAL, Action
-from .checks import action_arg, check_methods
+from .checks import action_arg, check_methods, not_action
 from .checks import seed as check_seed
 from .errors import GameError, IllegalActionError
 from .fields import (
@@ -255,9 +255,12 @@ class Machine(Numeric, GameHooks):
             w = self.wait
             legal = self.legal_cache = [] if w is None else w.legal(
                 self)  # kept as the kind gave it (legal_actions() gives out copies)
-        if action not in legal:  # (text is never listed: it is read first, below)
-            self._apply_unlisted(action)
-            return
+        try:  # (costs nothing until it catches)
+            if action not in legal:  # (text is never listed: it is read first, below)
+                self._apply_unlisted(action)
+                return
+        except ValueError as err:  # numpy's values compare with an action as arrays (no truth
+            raise not_action(action, err) from None  # value): MalformedActionError, unchanged
         try:
             do = action[0].apply  # type: ignore[attr-defined]  # the declared verb (registry.py)
         except AttributeError:  # a verb written as text: the listed action's, declared

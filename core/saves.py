@@ -54,6 +54,7 @@ FORMAT: Final = "artproject-save"
 VERSION: Final = 3
 READS: Final = (2, 3)
 _SEED: Final = (-(2**63), 2**64 - 1)  # a seed: any 64-bit number, signed or not
+_REPLACE: Final = "(replace=True replaces it; the command line's --force)"
 
 # A reseed: [decisions taken, seed] (`Machine.reseed` after that many decisions).
 Reseed = NewType("Reseed", tuple[int, int])
@@ -149,16 +150,48 @@ def save_spec(header: type[Any], name: str = "SaveFile") -> type[Any]:
 
 
 def digest(st: Machine) -> str:
-    data = json.dumps(st.fingerprint(), sort_keys=True, separators=(",", ":"))
+    """The digest of a game's state a save holds: its fingerprint's, and with explicit chance
+    (whose fingerprint leaves the generator out: chance comes from outside) also the seed's
+    and the reseeds', which `sample_chance` draws from, so an edited seed is told too."""
+    fp = st.fingerprint()
+    if st.explicit:
+        fp["(seed)"], fp["(reseeds)"] = st.seed, [list(r) for r in st.reseeds]
+    return _hashed(fp)
+
+
+def _hashed(fp: dict[str, Any]) -> str:
+    data = json.dumps(fp, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(data.encode()).hexdigest()[:16]
+
+
+def _digest_matches(st: Machine, want: str) -> bool:
+    """Whether `want` is the game's digest; with explicit chance, also of the kind saves had
+    before the seed was in it (the fingerprint's alone: such a save's seed is not checked)."""
+    return want == digest(st) or (st.explicit and want == _hashed(st.fingerprint()))
+
+
+def replayable(st: Machine, mark: str | None = None) -> None:
+    """SaveError unless the game's start and actions replay to the game itself (its digest
+    `mark`): a save holds only those, so a state made otherwise would never load."""
+    try:
+        same = digest(st.replayed()) == (mark or digest(st))
+    except GameError:
+        same = False
+    if not same:
+        raise SaveError("this game cannot be saved: its start and actions do not replay to it "
+                        "(a determinization from resample(), or a state changed outside the "
+                        "rules, such as by apply_position): nothing was written")
 
 
 def to_dict(st: Machine, folder: str | Path | None = None) -> dict[str, Any]:
     """The save document of a game, at any point of play; a rule file is named by its path
-    relative to `folder` (where the save will lie; absolute without one)."""
+    relative to `folder` (where the save will lie; absolute without one). SaveError for a
+    game its save would not replay (`replayable`)."""
+    mark = digest(st)
+    replayable(st, mark)
     doc: dict[str, Any] = {"format": FORMAT, "version": VERSION, "game": st.game,
                            **st.save_header(None if folder is None else Path(folder)),
-                           "actions": [str(a) for a in st.history], "digest": digest(st)}
+                           "actions": [str(a) for a in st.history], "digest": mark}
     if st.start is not None:
         doc["start"] = st.start
     if st.explicit:
@@ -192,8 +225,8 @@ def save_game(st: Machine, path: str | Path, replace: bool = False) -> None:
     text = dumps(st, "toml" if path.suffix == ".toml" else "json", path.parent)
     try:
         write_atomic(path, text, replace)
-    except GameError as err:
-        raise SaveError(str(err)) from None
+    except GameError as err:  # (files.py words its refusal for the command line: --force)
+        raise SaveError(str(err).replace("(--force replaces it)", _REPLACE)) from None
 
 
 def loads(text: str, name: str = "<save>", trust: bool = False,
@@ -304,7 +337,7 @@ def _replay_save(st: Machine, actions: Iterable[str], reseeds: list[tuple[int, i
 
 
 def _check_digest(st: Machine, want: str | None, name: str, trust: bool) -> None:
-    if want is not None and want == digest(st):
+    if want is not None and _digest_matches(st, want):
         return
     if want is None:
         why = f"{name}: the save has no digest, so an edited save cannot be told apart"
@@ -312,7 +345,7 @@ def _check_digest(st: Machine, want: str | None, name: str, trust: bool) -> None
         why = (f"{name}: the replayed game differs from the saved one (digest {digest(st)} "
                f"!= {want}); was it saved with other rules, or edited?")
     if not trust:
-        raise SaveError(why + "; --trust loads it anyway")
+        raise SaveError(why + "; trust=True (the command line's --trust) loads it anyway")
     warnings.warn(SaveWarning(why + "; loaded on trust"), stacklevel=3)
 
 

@@ -164,14 +164,15 @@ class Seated:
         if cur == TERMINAL or (seat is not None and seat != cur):
             return []
         if cur == CHANCE:
-            return ids_of(self._space.chance, self.game.legal_actions(),
-                          "chance outcomes")
+            return ids_of(self._space.chance, self.game.legal_actions(), "chance outcomes")
         return list(r[3])
 
     def legal_ids(self, seat: int) -> tuple[int, ...]:
-        """`legal(seat)` of a seat (never CHANCE) as the position's own tuple (no copy)."""
+        """`legal(seat)` of a seat as the position's own tuple (no copy): `check_seat`'s."""
         r = self.now()
-        return r[3] if r[2] == seat else ()
+        if r[2] == seat and seat.__class__ is int:  # (the usual: the seat to act, an int)
+            return r[3]  # type: ignore[no-any-return]  # (the record's ids: see `now`)
+        return r[3] if r[2] == self.check_seat(seat) else ()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """At a chance node, (id, probability) of each outcome, by id (worked out once a
@@ -233,8 +234,7 @@ class Seated:
         return split
 
     # ---------------------------------------------------------------- acting
-    def apply(self, i: int, now: tuple[Any, ...] | None = None,
-              seat: int | None = None) -> None:
+    def apply(self, i: int, now: tuple[Any, ...] | None = None, seat: int | None = None) -> None:
         """Take id `i` for the seat to act (or, at a chance node, an outcome); an id out of
         range or not legal now raises IllegalActionError and changes nothing, and so does
         `seat`, the seat taking it, when another is to act; so does an id that is not a

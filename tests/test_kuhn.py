@@ -139,7 +139,7 @@ def test_explicit_chance_deals_the_same_hand_and_hides_the_other_card() -> None:
 
 
 def test_bad_input_is_refused_with_the_projects_errors(tmp_path: Path) -> None:
-    with pytest.raises(GameError, match="played by 2 to 2 players, not 3"):
+    with pytest.raises(GameError, match="played by 2 players, not 3"):
         new_game("kuhn", players=3)
     with pytest.raises(GameError, match="no option 'difficulty'"):
         new_game("kuhn", difficulty="hard")

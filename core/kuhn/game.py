@@ -37,8 +37,7 @@ def new_game(mission: str | Path | KuhnRules | None = None, players: int = 2, *,
     loaded = ref if isinstance(ref, KuhnRules) else load_rules(ref, variants)
     if not isinstance(players, int) or not (
             loaded.min_players <= players <= loaded.max_players):
-        raise GameError(f"{loaded.name} is played by {loaded.min_players} to "
-                        f"{loaded.max_players} players, not {players!r}")
+        raise GameError(f"{loaded.name} is played by {loaded.played_by()}, not {players!r}")
     return Kuhn.new(loaded, players, seed, log=log, chance=chance,
                     deal=stacked(loaded, deal, players))
 

@@ -109,6 +109,11 @@ class KuhnRules(LoadedRules):
     warnings: tuple[Any, ...] = attrs.field(default=(), eq=False, repr=False)
     cache: dict[Any, Any] = attrs.field(init=False, factory=dict, eq=False, repr=False)
 
+    def played_by(self) -> str:
+        """How many play these rules, as a refusal says it: "2 players", "2 to 4 players"."""
+        low, high = self.min_players, self.max_players
+        return f"{low} players" if low == high else f"{low} to {high} players"
+
 
 # ====================================================================== loading
 _SHIPPED: dict[str, KuhnRules] = {}

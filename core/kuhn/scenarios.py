@@ -88,8 +88,8 @@ def setup(cls: type[Kuhn], spec: Any, doc: Mapping[str, Any], path: Path,
     rules = load_rules(scenario_ref(spec.rules, path, "rules"),
                        (*variants, *(scenario_ref(v, path, "variants") for v in spec.variants)))
     if not rules.min_players <= spec.players <= rules.max_players:
-        raise fail(f"{rules.name} is played by {rules.min_players} to {rules.max_players} "
-                   f"players, not {spec.players}", "players")
+        raise fail(f"{rules.name} is played by {rules.played_by()}, not {spec.players}",
+                   "players")
     try:
         deal = stacked(rules, spec.deal, spec.players)
     except GameError as err:

@@ -89,8 +89,7 @@ def play_game(rules: KuhnRules, players: int, seed: int, policy: str) -> tuple[K
     """One hand played to its end by the policies seated in turn: the hand, and the
     decisions taken."""
     if not rules.min_players <= players <= rules.max_players:
-        raise GameError(f"{rules.name} is played by {rules.min_players} to "
-                        f"{rules.max_players} players, not {players}")
+        raise GameError(f"{rules.name} is played by {rules.played_by()}, not {players}")
     st = Kuhn.new(rules, players, seed)
     bots: list[Any] = [make_policy(n, seed * SEATS + s, POLICIES)
             for s, n in enumerate(seating(policy_names(policy), players, seed))]
