@@ -14,6 +14,7 @@ from typing import Any, Final
 
 from ..dsl.text import Origin
 from .errors import Location
+from .files import MAX_NESTING
 
 Path_ = tuple[Any, ...]
 Pos = tuple[int, int]
@@ -162,12 +163,15 @@ class SourceMap:
         """A value inside an array or inline table: where it begins; an array or table
         opened; a multi-line string that ends later on the line (where to read on) or goes
         on past it (`scan.open`)."""
-        if frame.kind == "[":
-            path: Path_ = (*frame.path, frame.index)
+        if len(scan.stack) > MAX_NESTING:  # (deeper than any file is read: its brackets
+            path: Path_ = frame.path  # only followed, no path of each depth recorded)
+        elif frame.kind == "[":
+            path = (*frame.path, frame.index)
             frame.index += 1
+            self.where[path] = (n, start + 1)
         else:
             path = frame.value or frame.path
-        self.where[path] = (n, start + 1)
+            self.where[path] = (n, start + 1)
         if tok in ("[", "{"):
             scan.stack.append(_Frame(path, tok))
         elif tok in _ML_END:

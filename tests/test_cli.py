@@ -167,7 +167,7 @@ def test_scenario_command_reports_every_file(tmp_path: Path) -> None:
     (tmp_path / "c-pass.toml").write_text('[[step]]\nexpect = ["round == 1"]\n')
     r = run("scenario", str(tmp_path))
     assert r.returncode == 2 and "Traceback" not in r.stderr + r.stdout
-    assert "a-bad.toml:2:9: position.hands.p1[0]: the final card" in r.stderr
+    assert "a-bad.toml:2:17: position.hands.p1[0]: the final card" in r.stderr
     assert "expected round == 2" in r.stdout and "expected round == 3" in r.stdout
     assert "1 passed, 1 failed, 1 could not be read" in r.stdout
 

@@ -66,15 +66,15 @@ expect = ["hq"]
     assert got == [
         "s.toml:2:14: difficulty: unknown difficulty 'nightmare'; expected one of: easy, "
         "medium, hard, impossible",
-        "s.toml:4:9: position.pawns.p1: unknown city 'tokio' (did you mean 'tokyo'?)",
-        "s.toml:5:7: position.van.fuel: expected a whole number from 0 to 6, not 99",
-        "s.toml:5:7: position.van.radio: expected a whole number from 0 to 6, not 9",
+        "s.toml:4:10: position.pawns.p1: unknown city 'tokio' (did you mean 'tokyo'?)",
+        "s.toml:5:16: position.van.fuel: expected a whole number from 0 to 6, not 99",
+        "s.toml:5:28: position.van.radio: expected a whole number from 0 to 6, not 9",
         "s.toml:6:9: position.dice[0]: expected a whole number from 1 to 6, not 7",
         "s.toml:6:12: position.dice[1]: 0 is out of range: expected a whole number from 1 "
         "to 100",
         "s.toml:7:18: position.lost[1]: unknown city 'nowhere'",
         "s.toml:7:29: position.lost[2]: unknown city 'atlantis'",
-        "s.toml:8:9: position.hands.p1[1]: card 5 is named twice (first at "
+        "s.toml:8:14: position.hands.p1[1]: card 5 is named twice (first at "
         "position.hands.p1[0]): a card lies in one place",
         "s.toml:11:12: expected a condition (true or false), not a number; compare it, as "
         "in `hq > 0`"]

@@ -106,10 +106,10 @@ def build(doc: dict[str, Any], w: Where, mission: SourceMap | None = None) -> Ru
 
 
 def _named(spec: MissionSpec, w: Where, mission: SourceMap) -> tuple[str, str]:
-    """The mission's name and title: its own file's, never a parent's (a file extending
-    japan without `name` is no Japan: its saves, tuned variants, counterexamples and rows
-    would be named so). Without its own, the name is the file's name and the title the
-    name (docs/reference.md)."""
+    """The mission's name and title: its own file's, never a parent's (a file extending a
+    shipped board without `name` is not that board: its saves, tuned variants,
+    counterexamples and rows would be named so). Without its own, the name is the file's
+    name and the title the name (docs/reference.md)."""
     def own(key: str) -> str:
         value = getattr(spec, key)
         return value if value and w.map((key,)).file == mission.file else ""

@@ -19,7 +19,7 @@ import attrs
 from ...dsl.compiler import Scope
 from ...missions import DEFAULT
 from ..errors import Location, RulesError, RulesErrors, closest
-from ..files import exists, shorten, unreadable
+from ..files import exists, outside, shorten, unreadable
 from ..sources import (
     Layer,
     SourceMap,
@@ -115,7 +115,11 @@ def _not_toml(ref: str, by: Layer | None) -> str:
     """A hint for a name that is no shipped mission but a file's, there without .toml (a
     mission file's name ends in .toml; a name without is a shipped mission's)."""
     p = Path(ref) if by is None else by.path.parent / ref
-    if not p.is_file():
+    try:  # (a name too long or with a NUL is no file; nor one outside what may be read)
+        there = not outside(p) and p.is_file()
+    except (OSError, ValueError):
+        there = False
+    if not there:
         return ""
     return (f"; the file {shorten(str(p))} is there, but a mission file's name ends in .toml "
             f"(a name without is a shipped mission's): rename it {shorten(ref)}.toml, or give "
