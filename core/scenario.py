@@ -32,7 +32,7 @@ from typing import Any, Final, NamedTuple
 import attrs
 
 from . import checks
-from .actions import Action
+from .actions import Action, read_player, seat_of
 from .errors import GameError, Location, RulesError, RulesErrors
 from .games import game_class
 from .machine import Machine
@@ -372,8 +372,9 @@ def _compile_step(step: Mapping[str, Any], i: int, st: Machine,
                   own: tuple[tuple[str, StepKey], ...], compile_fact: Callable[[str, Any], Any],
                   smap: SourceMap, fail: Fail, errors: list[RulesError]) -> Step:
     for k in ("do", "refuse"):  # the schema has checked every key's shape: now the notation
-        if k in step:
-            collect(errors, _action, st, step[k], fail, "step", i, k)
+        if k in step:  # (an action to take names the game's own players; one refused may
+            run = _action if k == "refuse" else _own_action  # not)
+            collect(errors, run, st, step[k], fail, "step", i, k)
     for k in ("legal", "illegal", "only_legal"):
         for j, x in enumerate(step.get(k, [])):
             collect(errors, _action, st, x, fail, "step", i, k, j)
@@ -411,6 +412,18 @@ def _check_values(step: Mapping[str, Any], st: Machine, fail: Fail, i: int,
         found.append(fail(f"{len(step['returns'])} returns for a {n}-player game: give one "
                           "per player, p1 first", "step", i, "returns"))
     return found
+
+
+def _own_action(st: Machine, text: str, fail: Fail, *path: Any) -> Action:
+    """`_action`, every player it names one of the game's (a mistake naming its players:
+    the notation alone knows only the most its kind seats)."""
+    try:
+        for word in text.split()[1:]:
+            if seat_of(word) >= 0:
+                read_player(word, text, st.num_players())
+    except GameError as err:
+        raise fail(str(err), *path) from None
+    return _action(st, text, fail, *path)
 
 
 def _action(st: Machine, text: str, fail: Fail, *path: Any) -> Action:

@@ -110,3 +110,14 @@ def test_the_command_tells_them_all_and_exits_2(tmp_path: Path) -> None:
     assert out.returncode == 2
     told = out.stdout + out.stderr
     assert "mvoe" in told and "p4" in told and "expected a condition" in told
+
+
+def test_a_step_naming_a_player_the_game_has_not_is_told_against_its_players(
+        tmp_path: Path) -> None:
+    """`do = "move p3 kyoto"` in a game of two said `expected p1..p6` (the most any game
+    seats); it names this game's players, as `play` and the server do. An action a step
+    expects refused may name any player."""
+    got = errors_of(tmp_path, 'mission = "japan"\nplayers = 2\n[[step]]\ndo = "move p3 kyoto"\n'
+                    '[[step]]\nrefuse = "move p5 kyoto"\n')
+    assert got == ["s.toml:4:6: step[0].do: 'move p3 kyoto': 'p3' is not a player; expected "
+                   "p1..p2"], got
