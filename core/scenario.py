@@ -249,11 +249,13 @@ def load_located(load: Callable[[], Any], refs: list[tuple[tuple[Any, ...] | Non
 def set_position(st: Machine, start: Callable[[], Machine],
                  apply: Callable[[Machine, Mapping[str, Any]], None], pos: Mapping[str, Any],
                  locate: Callable[[tuple[Any, ...]], Location], itemwise: tuple[str, ...] = (),
-                 prefix: str = "position") -> list[RulesError]:
+                 prefix: str = "position", together: tuple[str, ...] = (),
+                 ) -> list[RulesError]:
     """Set `pos` on `st` (`apply`); when it is wrong, every mistake of its entries: each
-    entry set alone on a game of its own (`start()`), a table's keys one by one and a list
-    named in `itemwise` (whose items mean the same at any place) item by
-    item; then the position's own first mistake, where its entries disagree."""
+    entry set alone on a game of its own (`start()`), a table's keys one by one (but a
+    table named in `together`, whose keys the game reads together) and a list named in
+    `itemwise` (whose items mean the same at any place) item by item; then the
+    position's own first mistake, where its entries disagree."""
     try:
         apply(st, pos)
         return []
@@ -261,7 +263,7 @@ def set_position(st: Machine, start: Callable[[], Machine],
         found: list[RulesError] = []
         for key, value in pos.items():
             found += _entry_errors(start, apply, key, value, key in itemwise,
-                                   partial(_moved, locate, prefix, key))
+                                   partial(_moved, locate, prefix, key), key in together)
         told = {str(e) for e in found}
         return found + [e for e in _flat(whole) if str(e) not in told]
 
@@ -269,10 +271,10 @@ def set_position(st: Machine, start: Callable[[], Machine],
 def _entry_errors(start: Callable[[], Machine],
                   apply: Callable[[Machine, Mapping[str, Any]], None], key: str, value: Any,
                   itemwise: bool, moved: Callable[[RulesError, int], RulesError],
-                  ) -> list[RulesError]:
+                  together: bool = False) -> list[RulesError]:
     """One entry's mistakes (see `set_position`)."""
     found: list[RulesError] = []
-    if isinstance(value, Mapping) and len(value) > 1:
+    if isinstance(value, Mapping) and len(value) > 1 and not together:
         for k, v in value.items():
             collect(found, apply, start(), {key: {k: v}})
     elif itemwise and isinstance(value, list) and len(value) > 1:

@@ -121,3 +121,25 @@ def test_a_step_naming_a_player_the_game_has_not_is_told_against_its_players(
                     '[[step]]\nrefuse = "move p5 kyoto"\n')
     assert got == ["s.toml:4:6: step[0].do: 'move p3 kyoto': 'p3' is not a player; expected "
                    "p1..p2"], got
+
+
+def test_art_of_war_positions_tell_every_mistake_at_once(tmp_path: Path) -> None:
+    """Art of War's set-up stopped at its position's first mistake, steps unchecked; each
+    entry is now checked on a game holding the position's own hands (the seeded deal's
+    would hold the cards a deck_top names), the hands read together."""
+    got = errors_of(tmp_path, """game = "art-of-war"
+players = 3
+seed = 4
+[position]
+hands = { p1 = ["legnd", "farmer"], p2 = ["heroine", "soldier"], p3 = ["chef", "monk"] }
+tokens = [6, -1, 6]
+deck_top = ["king", "qeen", "queen"]
+[[step]]
+do = "challenge p1 p9"
+""")
+    assert got == [
+        "s.toml:5:17: position.hands.p1[0]: unknown card 'legnd' (did you mean 'legend'?)",
+        "s.toml:6:14: position.tokens[1]: -1 is out of range: expected a whole number from 0 "
+        "to 10,000",
+        "s.toml:7:21: position.deck_top[1]: unknown card 'qeen' (did you mean 'queen'?)",
+        "s.toml:9:6: step[0].do: 'challenge p1 p9': 'p9' is not a player; expected p1..p3"], got

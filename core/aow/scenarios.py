@@ -5,14 +5,16 @@ key of their own; the kernel's runner (core/scenario.py) does the rest.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Mapping
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 
 from ..errors import GameError, Location, RulesError
-from ..scenario import scenario_spec, step_spec
+from ..scenario import SetupErrors, scenario_spec, set_position, step_spec
 from ..scenario_words import SEATS, CheckWords, Fact, fact_compiler
 from ..schema import param
 from ..sources import scenario_ref
@@ -31,22 +33,52 @@ else:
 def setup(cls: type[War], spec: Any, doc: Mapping[str, Any], path: Path,
           variants: tuple[str | Path, ...], locate: Callable[[tuple[Any, ...]], Location],
           fail: Fail) -> tuple[War, Callable[[], None]]:
-    """The game a scenario file sets up (recording its events), and how it starts."""
+    """The game a scenario file sets up (recording its events), and how it starts; every
+    mistake of its position at once (SetupErrors, with a game to check the steps
+    against)."""
     from .setup import begin
 
     rules = load_rules(scenario_ref(spec.rules, path, "rules"),
                        (*variants, *(scenario_ref(v, path, "variants") for v in spec.variants)))
+
+    def fresh() -> War:
+        return cls.new(rules, spec.players, spec.seed, start=False, log=True)
+
     try:
-        st = cls.new(rules, spec.players, spec.seed, start=False, log=True)
+        st = fresh()
     except GameError as err:
         raise fail(str(err), "players") from None
     pos = doc.get("position", {})
-    apply_position(st, pos, locate)
+    errors = set_position(st, partial(_dealt, fresh, pos.get("hands")),
+                          partial(_apply, locate=locate), pos, locate, ITEMWISE,
+                          together=("hands",))
+    if errors:
+        raise SetupErrors(errors, fresh())
     st.start = {"position": pos}
 
     def start() -> None:
         begin(st)
     return st, start
+
+
+# the position's lists whose items are each a card, checked on their own
+ITEMWISE: Final = ("deck_top", "discard")
+
+
+def _dealt(fresh: Callable[[], War], hands: Any) -> War:
+    """A game to check one entry of a position on: `fresh()` with the position's hands, when
+    they are right (the seeded deal's would hold cards the entry may name; the hands a
+    position names go back to the deck first)."""
+    st = fresh()
+    if hands is not None:
+        with contextlib.suppress(RulesError):  # (wrong: told as the hands' own mistake)
+            apply_position(st, {"hands": hands})
+    return st
+
+
+def _apply(st: War, pos: Mapping[str, Any], locate: Callable[[tuple[Any, ...]], Location],
+           ) -> None:
+    apply_position(st, pos, locate)
 
 
 def checker(st: War) -> Callable[[str, Any], Fact]:
