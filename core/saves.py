@@ -170,34 +170,40 @@ def _digest_matches(st: Machine, want: str) -> bool:
     return want == digest(st) or (st.explicit and want == _hashed(st.fingerprint()))
 
 
-def replayable(st: Machine, mark: str | None = None) -> None:
-    """SaveError unless the game's start and actions replay to the game itself (its digest
-    `mark`): a save holds only those, so a state made otherwise would never load."""
+def replayable(doc: dict[str, Any], st: Machine, folder: str | Path | None) -> None:
+    """SaveError unless the save document `doc` of the game `st` loads back to it, as
+    `from_dict` will read it (its rules named by its header, each action by its text): a
+    save holds only those, so a state made otherwise would never load."""
     try:
-        same = digest(st.replayed()) == (mark or digest(st))
-    except GameError:
-        same = False
-    if not same:
-        raise SaveError("this game cannot be saved: its start and actions do not replay to it "
-                        "(a determinization from resample(), or a state changed outside the "
-                        "rules, such as by apply_position): nothing was written")
+        with warnings.catch_warnings():  # (trusted: another game is told below, in words
+            warnings.simplefilter("ignore", SaveWarning)  # of its own)
+            back = from_dict(doc, "<the save>", trust=True,
+                             folder=None if folder is None else Path(folder))
+        why = "" if digest(back) == doc["digest"] else "it replays to another game"
+    except ArtError as err:
+        why = str(err).removeprefix("<the save>: ")
+    if why:
+        raise SaveError(f"this game cannot be saved: its save would not load back ({why}); a "
+                        "save holds only the rules its header names, the start and the "
+                        "actions, so a determinization from resample(), a state changed "
+                        "outside the rules (apply_position) or rules given other cards "
+                        "cannot be saved: nothing was written")
 
 
 def to_dict(st: Machine, folder: str | Path | None = None) -> dict[str, Any]:
     """The save document of a game, at any point of play; a rule file is named by its path
     relative to `folder` (where the save will lie; absolute without one). SaveError for a
-    game its save would not replay (`replayable`)."""
-    mark = digest(st)
-    replayable(st, mark)
+    game its save would not load back to (`replayable`)."""
     doc: dict[str, Any] = {"format": FORMAT, "version": VERSION, "game": st.game,
                            **st.save_header(None if folder is None else Path(folder)),
-                           "actions": [str(a) for a in st.history], "digest": mark}
+                           "actions": [str(a) for a in st.history], "digest": digest(st)}
     if st.start is not None:
         doc["start"] = st.start
     if st.explicit:
         doc["chance"] = "explicit"
     if st.reseeds:
         doc["reseeds"] = [list(r) for r in st.reseeds]
+    replayable(doc, st, folder)
     return doc
 
 

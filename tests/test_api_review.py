@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from artproject import (
+    Action,
     GameError,
     MalformedActionError,
     SaveError,
@@ -178,6 +179,34 @@ def test_a_game_its_save_would_not_replay_is_refused(tmp_path: Path) -> None:
         assert not (tmp_path / "w.json").exists()
     save_game(g, tmp_path / "g.json")
     assert load_game(tmp_path / "g.json").fingerprint() == g.fingerprint()
+
+
+def test_the_save_refused_is_the_one_that_would_not_load_as_written(tmp_path: Path) -> None:
+    """The check reads the save document back as loading will (the rules its header names,
+    each action by its text), not the game in memory: rules given another card file (which
+    the header does not record) replayed in memory but never loaded; a game played on them
+    is refused. An action given as a tuple equal to a listed one (numpy's numbers in it) is
+    the listed action in the history, so its save loads."""
+    import random
+
+    np = pytest.importorskip("numpy")
+    from artproject import load_rules
+
+    g = new_game(load_rules("japan", cards="tests/cards/scenario-deck.toml"), 2, seed=4)
+    rng = random.Random(2)
+    for _ in range(40):
+        if g.is_over():
+            break
+        g.apply(rng.choice(g.legal_actions()))
+    with pytest.raises(SaveError, match=r"cannot be saved: its save would not load back \(it "
+                                        r"replays to another game\).*other cards"):
+        save_game(g, tmp_path / "c.json")
+    assert not (tmp_path / "c.json").exists()
+    t = new_game("japan", players=2, seed=1)
+    a = t.legal_actions()[0]
+    t.apply((a.verb, np.int64(a.player), a.arg))
+    assert type(t.history[-1]) is Action and t.history[-1] == a
+    assert loads(dumps(t)).fingerprint() == t.fingerprint()
 
 
 # ---------------------------------------------------------------- messages
