@@ -110,10 +110,14 @@ def _misspelt_statement(text: str, err: UnexpectedToken) -> tuple[str, int] | No
     if not before:
         return None
     word = before[-1].group(0)
-    hint = closest(word, _STATEMENT_WORDS) or (
-        f"; a statement begins with {', '.join(_STATEMENT_WORDS)} or '{{', or is a call "
-        f"such as `{word}(...)`")
-    return f"unknown statement {word!r}{hint}", before[-1].start()
+    hint = closest(word, _STATEMENT_WORDS)
+    if hint:  # (a statement word misspelt)
+        return f"unknown statement {word!r}{hint}", before[-1].start()
+    # (else a call written without its parentheses, or a word that is none: which calls a
+    # game has, its words know, not the grammar)
+    return (f"{word!r} is no statement word, so it is read as a call, whose arguments are "
+            f"written in parentheses: `{word}(...)`; a statement begins with "
+            f"{', '.join(_STATEMENT_WORDS)} or '{{', or is a call"), before[-1].start()
 
 
 def _syntax_error(err: UnexpectedInput, text: str, start: str, origin: Origin) -> RulesError:

@@ -77,7 +77,8 @@ def test_the_source_map_knows_inline_elements_and_keys() -> None:
 @pytest.mark.parametrize(("hook", "word", "message"), [
     ("on artwork_collected: gian 1 fuel", "gian", "unknown statement 'gian' (did you mean "
      "'gain'?)"),
-    ("on round_start: win; zzz 1 fuel", "zzz", "unknown statement 'zzz'; a statement begins "
+    ("on round_start: win; zzz 1 fuel", "zzz", "'zzz' is no statement word, so it is read as "
+     "a call, whose arguments are written in parentheses: `zzz(...)`; a statement begins "
      "with gain, pay, lose, place, win, defeat, if, for or '{', or is a call"),
 ])
 def test_a_misspelt_statement_is_pointed_at_and_named(
@@ -89,6 +90,24 @@ def test_a_misspelt_statement_is_pointed_at_and_named(
     assert code == 2
     assert len(errors) == 1 and errors[0].startswith(
         f"{path}:2:{body.splitlines()[1].index(word) + 1}: {message}"), errors
+
+
+@pytest.mark.parametrize("text", ["blind_challenge 1", "steal 1"])
+def test_a_call_written_without_its_parentheses_is_not_called_unknown(text: str) -> None:
+    """Art of War's own statements are calls (`blind_challenge(1)`): one written without its
+    parentheses was called an unknown statement, with The A.R.T. Project's words listed (the
+    grammar, every game's, knows no game's calls); it is told as a call missing them."""
+    from artproject.core.aow.loader import load_rules as load_war
+    from artproject.core.aow.words import WORDS, WarScope
+    from artproject.dsl.compiler import Compiler
+
+    comp = Compiler(WarScope(dict(load_war("art-of-war").index)), WORDS)
+    comp.effect(text, None, frozenset({"player"}))
+    word = text.split()[0]
+    assert [str(e).splitlines()[0] for e in comp.errors] == [
+        f"<text>:1:1: {word!r} is no statement word, so it is read as a call, whose arguments "
+        f"are written in parentheses: `{word}(...)`; a statement begins with gain, pay, lose, "
+        "place, win, defeat, if, for or '{', or is a call"]
 
 
 # ---------------------------------------------------------------- kinds in the DSL's words
