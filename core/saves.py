@@ -269,15 +269,16 @@ def loads(text: str, name: str = "<save>", trust: bool = False,
 
 
 def _save_text(text: Any, name: Any) -> str:
-    """A save's text: a str, or bytes of UTF-8 (SaveError otherwise)."""
+    """A save's text: a str, or bytes of UTF-8 (SaveError otherwise), read past a byte-order
+    mark as files are (core/files.py `read_text`)."""
     if type(text) is bytes:
         try:
-            return text.decode("utf-8")
+            text = text.decode("utf-8")
         except UnicodeDecodeError as err:
             raise SaveError(f"{name}: not UTF-8 text (byte {err.start}): not a save") from None
     if type(text) is not str:
         raise GameError(f"a save's text must be a str (or bytes), not {checks.what(text)}")
-    return text
+    return text.removeprefix("\ufeff")
 
 
 def load_game(path: str | Path, trust: bool = False) -> Any:

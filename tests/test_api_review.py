@@ -247,3 +247,17 @@ def test_legal_ids_checks_the_seat(bad: Any) -> None:
     now = seated.current()
     assert seated.legal_ids(now) and seated.legal_ids(1 - now) == ()
     assert seated.legal_ids(PUBLIC) == ()
+
+
+def test_a_save_with_a_byte_order_mark_loads_everywhere_a_file_would() -> None:
+    """A file with a BOM (Windows Notepad's) is read past it by `load_game`; `loads` of its
+    text or bytes, and the replay viewer's upload, refused it."""
+    from artproject.web.sources import open_bytes
+
+    g = new_game("japan", players=2, seed=1)
+    g.apply("done")
+    text = "\ufeff" + dumps(g)
+    assert loads(text).fingerprint() == g.fingerprint()
+    assert loads(text.encode()).fingerprint() == g.fingerprint()
+    rec = open_bytes(text.encode(), "bom.json")
+    assert not isinstance(rec, list) and rec.actions == [str(a) for a in g.history]

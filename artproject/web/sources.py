@@ -88,7 +88,7 @@ def kind_of(data: bytes) -> str:
     if data.startswith(SQLITE):
         return "store"
     try:
-        text = data.decode("utf-8")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise SourceError("not a save, transcript, scenario or results store (not text, and "
                           "not an SQLite file)") from None
@@ -114,7 +114,7 @@ def open_bytes(data: bytes, name: str) -> Recording | list[dict[str, Any]]:
     kind = kind_of(data)
     if kind == "store":
         return store_games(data, name)
-    text = data.decode("utf-8")
+    text = data.decode("utf-8-sig")
     if kind == "transcript":
         return from_transcript(text, name)
     if kind == "scenario":
