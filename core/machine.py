@@ -261,13 +261,11 @@ class Machine(Numeric, GameHooks):
                 return
         except ValueError as err:  # numpy's values compare with an action as arrays (no truth
             raise not_action(action, err) from None  # value): MalformedActionError, unchanged
-        if action.__class__ is not Action:  # a tuple equal to one listed (numpy's numbers in
-            action = legal[legal.index(action)]  # it): the listed action recorded, as saved
         try:
-            do = action[0].apply  # type: ignore[attr-defined]  # the declared verb (registry.py)
-        except AttributeError:  # a verb written as text: the listed action's, declared
-            action = legal[legal.index(action)]
-            do = action[0].apply  # type: ignore[attr-defined]
+            do = action.verb.apply  # type: ignore[attr-defined]  # the declared verb (registry.py)
+        except AttributeError:  # a verb written as text, or a plain tuple equal to a listed
+            action = legal[legal.index(action)]  # action (numpy's numbers in it): the listed
+            do = action[0].apply  # type: ignore[attr-defined]  # action, recorded as saved
         self.history.append(action)
         self.wait = None
         self.legal_cache = None

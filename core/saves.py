@@ -186,8 +186,9 @@ def replayable(doc: dict[str, Any], st: Machine, folder: str | Path | None) -> N
         raise SaveError(f"this game cannot be saved: its save would not load back ({why}); a "
                         "save holds only the rules its header names, the start and the "
                         "actions, so a determinization from resample(), a state changed "
-                        "outside the rules (apply_position) or rules given other cards "
-                        "cannot be saved: nothing was written")
+                        "outside the rules (apply_position) or rules other than its header "
+                        "names (another file given at load) cannot be saved: nothing was "
+                        "written")
 
 
 def to_dict(st: Machine, folder: str | Path | None = None) -> dict[str, Any]:

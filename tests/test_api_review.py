@@ -199,7 +199,7 @@ def test_the_save_refused_is_the_one_that_would_not_load_as_written(tmp_path: Pa
             break
         g.apply(rng.choice(g.legal_actions()))
     with pytest.raises(SaveError, match=r"cannot be saved: its save would not load back \(it "
-                                        r"replays to another game\).*other cards"):
+                                        r"replays to another game\).*other than its header names"):
         save_game(g, tmp_path / "c.json")
     assert not (tmp_path / "c.json").exists()
     t = new_game("japan", players=2, seed=1)
