@@ -219,9 +219,11 @@ def umask() -> int:
     return mask
 
 
-def write_atomic(path: str | Path, text: str | bytes, replace: bool = False) -> None:
+def write_atomic(path: str | Path, text: str | bytes, replace: bool = False,
+                 replacing: str = "--force") -> None:
     """Write `text` (or bytes: a plot) to `path` all at once: a reader sees the old file or
-    the new, never half.
+    the new, never half. `replacing`: what the caller's user gives to replace a file, as the
+    refusal names it (the command line's `--force`, a library's parameter).
 
     A new file gets the permissions the umask allows (0666 & ~umask); a replaced file keeps
     its own. Without `replace`, an existing file is never touched: GameError. Whatever is
@@ -250,8 +252,8 @@ def write_atomic(path: str | Path, text: str | bytes, replace: bool = False) -> 
             _claim(Path(tmp), path)
     except FileExistsError:
         Path(tmp).unlink(missing_ok=True)
-        raise GameError(f"{shorten(str(path))} already exists; nothing was written (--force "
-                        "replaces it)") from None
+        raise GameError(f"{shorten(str(path))} already exists; nothing was written "
+                        f"({replacing} replaces it)") from None
     except OSError as err:
         Path(tmp).unlink(missing_ok=True)
         raise GameError(f"{shorten(str(path))}: cannot write: {_reason(err)}") from None

@@ -54,7 +54,6 @@ FORMAT: Final = "artproject-save"
 VERSION: Final = 3
 READS: Final = (2, 3)
 _SEED: Final = (-(2**63), 2**64 - 1)  # a seed: any 64-bit number, signed or not
-_REPLACE: Final = "(replace=True replaces it; the command line's --force)"
 
 # A reseed: [decisions taken, seed] (`Machine.reseed` after that many decisions).
 Reseed = NewType("Reseed", tuple[int, int])
@@ -231,9 +230,9 @@ def save_game(st: Machine, path: str | Path, replace: bool = False) -> None:
     checks.flag(replace, "replace")
     text = dumps(st, "toml" if path.suffix == ".toml" else "json", path.parent)
     try:
-        write_atomic(path, text, replace)
-    except GameError as err:  # (files.py words its refusal for the command line: --force)
-        raise SaveError(str(err).replace("(--force replaces it)", _REPLACE)) from None
+        write_atomic(path, text, replace, "replace=True, the command line's --force,")
+    except GameError as err:
+        raise SaveError(str(err)) from None
 
 
 def loads(text: str, name: str = "<save>", trust: bool = False,

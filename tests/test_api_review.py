@@ -219,7 +219,8 @@ def test_library_messages_name_the_librarys_parameters(tmp_path: Path) -> None:
     with pytest.raises(SaveError, match=r"trust=True \(the command line's --trust\)"):
         loads(json.dumps(doc))
     save_game(g, tmp_path / "g.json")
-    with pytest.raises(SaveError, match=r"already exists.*replace=True replaces it"):
+    with pytest.raises(SaveError, match=r"already exists.*replace=True, the command line's "
+                                        r"--force, replaces it"):
         save_game(g, tmp_path / "g.json")
 
 
