@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any, Final
 
-from .core.actions import Action, read_player, seat_of
+from .core.actions import Action, players_named, read_player
 from .core.errors import ArtError
 from .core.files import exists, fresh_name
 from .core.games import game_tools
@@ -206,13 +206,6 @@ class Session:
         MalformedActionError naming this game's, as `view` and an action both say."""
         return read_player(word, text, self.st.num_players())
 
-    def _players_named(self, text: str) -> None:
-        """Every player an action's text names is one of this game's (the notation alone
-        knows only the most its kind seats): MalformedActionError otherwise."""
-        for w in text.split()[1:]:
-            if seat_of(w) >= 0:
-                self._player(w, text)
-
     def _loaded(self, name: str) -> Any:
         """A save of this session's game (another game's is refused: the game goes on)."""
         st = load_game(name)
@@ -241,7 +234,7 @@ class Session:
         action = legal[int(text) - 1] if text.isdigit() and 0 < int(text) <= len(legal) else None
         if text.isdigit() and action is None:
             raise ArtError(f"no action numbered {text}; choose 1 to {len(legal)}")
-        self._players_named(text)
+        players_named(text, self.st.num_players())
         before = self.whole = self.st.clone()
         self.st.apply(action or text)
         self.undo_stack.append(before)
@@ -355,7 +348,7 @@ class HotSeat(Session):
         action = legal[int(text) - 1] if text.isdigit() and 0 < int(text) <= len(legal) else None
         if text.isdigit() and action is None:
             raise ArtError(f"no action numbered {text}; choose 1 to {len(legal)}")
-        self._players_named(text)
+        players_named(text, self.st.num_players())
         self.whole = self.st.clone()  # kept should the engine fail half-way (_unexpected)
         self.st.apply(action or text)
         if self.st.is_over():

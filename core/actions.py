@@ -76,6 +76,15 @@ def read_player(word: str, text: str, seats: int = 6) -> int:
     return p
 
 
+def players_named(text: str, players: int) -> None:
+    """Every player an action's text names (`p3`) is one of a game of `players`: the
+    notation alone knows only the most its kind seats; MalformedActionError naming the
+    game's players otherwise (`expected p1..p2`)."""
+    for word in text.split()[1:]:
+        if seat_of(word) >= 0:
+            read_player(word, text, players)
+
+
 def parse_player(word: str, allow_label: bool = False, text: str = "") -> int:
     """`p2` to 1 (and a game's own labels, when allowed); MalformedActionError otherwise."""
     w = word.lower()

@@ -32,7 +32,7 @@ from typing import Any, Final, NamedTuple
 import attrs
 
 from . import checks
-from .actions import Action, read_player, seat_of
+from .actions import Action, players_named
 from .errors import GameError, Location, RulesError, RulesErrors
 from .games import game_class
 from .machine import Machine
@@ -420,9 +420,7 @@ def _own_action(st: Machine, text: str, fail: Fail, *path: Any) -> Action:
     """`_action`, every player it names one of the game's (a mistake naming its players:
     the notation alone knows only the most its kind seats)."""
     try:
-        for word in text.split()[1:]:
-            if seat_of(word) >= 0:
-                read_player(word, text, st.num_players())
+        players_named(text, st.num_players())
     except GameError as err:
         raise fail(str(err), *path) from None
     return _action(st, text, fail, *path)

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Final
 
-from ..core.actions import Action, read_player, seat_of
+from ..core.actions import Action, players_named
 from ..core.errors import ArtError, GameError, MalformedActionError
 from ..core.games import game_class, game_names
 from ..core.hooks import NOBODY
@@ -265,7 +265,7 @@ class Lobby:
         """The action `text` names, if `seat` may take it now (Refused otherwise, saying why,
         naming nothing the seat may not see)."""
         try:
-            _players_named(text, st.num_players())
+            players_named(text, st.num_players())
             action = st.registry.parse(text)
         except MalformedActionError as err:
             raise Refused("malformed", str(err)) from None
@@ -458,12 +458,3 @@ def _rebuilt(gid: str, game: str, save: dict[str, Any], start: str,
     except ArtError as err:
         raise GameError(f"the database's {err}") from None
     return st
-
-
-def _players_named(text: str, players: int) -> None:
-    """Every player an action's text names is one of the game's `players` (the notation
-    alone knows only the most its kind seats, as `play` says): MalformedActionError
-    naming this game's otherwise."""
-    for word in text.split()[1:]:
-        if seat_of(word) >= 0:
-            read_player(word, text, players)
