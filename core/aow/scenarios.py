@@ -50,7 +50,7 @@ def setup(cls: type[War], spec: Any, doc: Mapping[str, Any], path: Path,
         raise fail(str(err), "players") from None
     pos = doc.get("position", {})
     errors = set_position(st, partial(_dealt, fresh, pos.get("hands")),
-                          partial(_apply, locate=locate), pos, locate, ITEMWISE,
+                          partial(apply_position, locate=locate), pos, locate, ITEMWISE,
                           together=("hands",))
     if errors:
         raise SetupErrors(errors, fresh())
@@ -74,11 +74,6 @@ def _dealt(fresh: Callable[[], War], hands: Any) -> War:
         with contextlib.suppress(RulesError):  # (wrong: told as the hands' own mistake)
             apply_position(st, {"hands": hands})
     return st
-
-
-def _apply(st: War, pos: Mapping[str, Any], locate: Callable[[tuple[Any, ...]], Location],
-           ) -> None:
-    apply_position(st, pos, locate)
 
 
 def checker(st: War) -> Callable[[str, Any], Fact]:

@@ -68,7 +68,7 @@ def setup(cls: type[State], spec: Any, doc: Mapping[str, Any], path: Path,
     except GameError as err:
         raise fail(str(err), "difficulty") from None
     pos = doc.get("position", {})
-    errors += set_position(st, start, partial(_apply, locate=locate), pos, locate, ITEMWISE)
+    errors += set_position(st, start, partial(apply_position, locate=locate), pos, locate, ITEMWISE)
     if errors:
         raise SetupErrors(errors, start())
     st.start = {"phase": spec.phase, "position": pos}
@@ -77,11 +77,6 @@ def setup(cls: type[State], spec: Any, doc: Mapping[str, Any], path: Path,
 
 # the position's lists whose items mean the same at any place, each checked on its own
 ITEMWISE: Final = ("dice", "artworks", "lost", "track", "carried")
-
-
-def _apply(st: Any, pos: Mapping[str, Any], locate: Callable[[tuple[Any, ...]], Location],
-           ) -> None:
-    apply_position(st, pos, locate)
 
 
 def _rules_of(spec: Any, path: Path, variants: tuple[str | Path, ...], fail: Fail) -> Rules:
