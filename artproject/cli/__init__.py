@@ -86,9 +86,9 @@ def _main(argv: Sequence[str] | None) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     from .check import _check_variants
-    from .options import _boards
+    from .options import variant_boards
 
-    _check_variants(getattr(args, "variant", None) or [], _boards(args))
+    _check_variants(getattr(args, "variant", None) or [], variant_boards(args))
     if args.command == "simulate":
         from .simulate import _simulate
 

@@ -45,7 +45,7 @@ def _game(args: argparse.Namespace) -> str:
     return DEFAULT
 
 
-def _boards(args: argparse.Namespace) -> list[str] | None:
+def variant_boards(args: argparse.Namespace) -> list[str] | None:
     """The boards a command's --variant files are layered on (`--mission` or MISSION: a
     list, `all`, or not given: the default game's first board), so that each variant is
     checked where it is played; None where the command names none ahead (`scenario`: each
