@@ -77,10 +77,7 @@ def _check_grid(missions: Any, difficulties: Any, players: Any, games: Any, seed
             raise GameError(f"{name} must name at least one")
     for i, d in enumerate(difficulties):  # (a difficulty is a name, never a file)
         checks.text(d, f"difficulties[{i}]")
-    if isinstance(players, str | bytes) or not isinstance(players, Iterable) or not players:
-        raise GameError(f"players must be a list of team sizes, not {checks.what(players)}")
-    for i, p in enumerate(players):
-        checks.whole(p, f"players[{i}]", 1, 7)
+    checks.sizes(players, "players", 1, 7)
     checks.whole(games, "games", 1, MAX_GAMES)
     checks.whole(seed, "seed", checks.SEED[0], checks.SEED[1] - games)
     checks.refs(variants, "variants")

@@ -202,20 +202,11 @@ def _rules_class(game: str) -> type:
 def _team_sizes(players: Any, low: int, high: int) -> tuple[int, ...]:
     """The player counts to try: every one the rules allow (None), or those given, a list of
     whole numbers from `low` to `high` (GameError naming the one that is not)."""
-    from collections.abc import Iterable
-
     from .core import checks
-    from .core.errors import GameError
 
     if players is None:
         return tuple(range(low, high + 1))
-    if isinstance(players, str | bytes) or not isinstance(players, Iterable):
-        raise GameError(f"players must be a list of team sizes (from {low} to {high}), not "
-                        f"{checks.what(players)}")
-    told = tuple(checks.index(p, f"players[{i}]", low, high) for i, p in enumerate(players))
-    if not told:
-        raise GameError("players must name at least one team size (None: every one)")
-    return told
+    return checks.sizes(players, "players", low, high)
 
 
 def _difficulties(tools: Any, rules: Any, difficulties: Any, game: str) -> tuple[str, ...]:

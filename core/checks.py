@@ -126,6 +126,19 @@ def seat(st: Any, value: Any, name: str = "player") -> int:
     return n
 
 
+def sizes(value: Any, name: str, lo: int, hi: int) -> tuple[int, ...]:
+    """A non-empty list of whole numbers (numpy's too) from `lo` to `hi`, as ints: team
+    sizes to play or try (GameError naming the list, or the item, at fault)."""
+    if isinstance(value, str | bytes) or not isinstance(value, Iterable) or isinstance(
+            value, Mapping):
+        raise GameError(f"{name} must be a list of team sizes (from {lo} to {hi}), not "
+                        f"{what(value)}")
+    told = tuple(index(p, f"{name}[{i}]", lo, hi) for i, p in enumerate(value))
+    if not told:
+        raise GameError(f"{name} must name at least one team size")
+    return told
+
+
 def seats(st: Any, value: Any, name: str = "players") -> list[int]:
     """Seats of this game, a list of them."""
     if isinstance(value, str | bytes) or not isinstance(value, Iterable) or isinstance(
