@@ -3,7 +3,8 @@ PettingZoo (raw and wrapped), Gymnasium and OpenSpiel against the engine's `lega
 + `apply()` loop, both games.
 
     python bench/adapters.py [--steps N] [--rounds R] [--game art-project|art-of-war]
-                             [--profile] [--parts] [--floors] [--full] [--digest]
+                             [--profile] [--parts] [--floors] [--full] [--replayed]
+                             [--digest]
 
 Each figure is agent steps a second of CPU time (one core): a step is one decision taken
 through the library, the observation and mask read as a learner reads them (PettingZoo:
@@ -13,12 +14,14 @@ action and applies it, new games included. The adapters' loops are a learner's: 
 their first reset, then `reset()` (Gymnasium's `Env.reset`: "called with a seed right after
 initialization and then never again" in the typical use). The rounds interleave the
 contenders, so the machine's drift hits all alike, each with the cyclic garbage collector
-off while it runs (as timeit has it); the ratio is each adapter's median against the
-engine's median in the same run. `--profile` runs cProfile over PettingZoo's. `--parts` adds
-PettingZoo's `raw_env` loop with parts of its step taken out (the tensor: a zero array
-handed out instead; then the shaped score in `infos` as well), to show what the rest of a
-step costs against the engine's, and PettingZoo's and Gymnasium's loops reseeded at every
-game (`reset(seed=n)`: numpy's seeding each time, a learner's evaluation loop). `--floors`
+off while it runs (as timeit has it); the ratio is the median of each round's (the engine's
+rate in that round over the adapter's), with their range: a row of replayed games against the
+engine replaying the same games, any other against the engine's own random loop.
+`--profile` runs cProfile over PettingZoo's. `--parts` adds PettingZoo's `raw_env` loop
+with parts of its step taken out (the tensor: a zero array handed out instead; then the
+shaped score in `infos` as well), to show what the rest of a step costs against the
+engine's, and PettingZoo's and Gymnasium's loops reseeded at every game (`reset(seed=n)`:
+numpy's seeding each time, a learner's evaluation loop). `--floors`
 adds the libraries' own floor: a null game of the same shape (bench/floors.py: as many
 action ids, as long a tensor, as many legal ids and decisions a game) whose answers are all
 made in advance, through the same PettingZoo and OpenSpiel loops, so a ratio reads as the
@@ -30,6 +33,10 @@ replayed by the engine (set-up included), through `raw_env` with the observation
 read at each step, and through Gymnasium (seat 0 the learner's, the other seats answered
 from the recording); all count the game's decisions (random games of The A.R.T. Project last
 12 decisions, so a reset weighs on every step; the heuristic's last over a hundred).
+`--replayed` adds the random loop's own games, recorded once (as many decisions as a round
+takes), replayed by the engine (set-up included) and through `raw_env` (`last()` and
+`step()`): the adapter's work at random with no learner's draw from the mask on its side
+(the engine's replay has no draw either), the learner's loop's games.
 `--digest` prints instead a digest of all that the adapters hand out in seeded random play
 (every observation, mask, reward, info, termination and truncation through PettingZoo's
 `raw_env` and `env`, its `state()`, Gymnasium's steps against random and heuristic seats,
@@ -229,49 +236,72 @@ def _floor_spiel(game: str, steps: int) -> int:
 
 BOTS: dict[str, str] = {"art-project": "artproject.core.art.bots",
                         "art-of-war": "artproject.core.aow.bots"}  # each game's heuristic
-Recording = tuple[int, list[int | None], int, list[Any]]  # (see `recorded`; None: a dead step)
-_RECORDED: dict[str, list[Recording]] = {}
+Recording = tuple[int | None, list[int | None], int, list[Any]]  # (`recorded`)
+_RECORDED: dict[tuple[str, str, int], list[Recording]] = {}
+HEURISTIC_GAMES = 60  # the heuristic's games recorded (over a hundred decisions each)
 
 
-def recorded(game: str, games: int = 60) -> list[Recording]:
-    """Full-length games: the heuristic playing every seat through `raw_env` (made once a
-    game): each game's reset seed, the ids its steps took, the game's own seed and its
-    decisions (the engine's actions). What the recording left in the adapters' caches (the
-    legal lists' owners and ids, the masks) is cleared after it: a replay meets its
-    positions as a learner meets new ones, not as the recording left them."""
-    if game not in _RECORDED:
-        import importlib
-
+def recorded(game: str, source: str = "heuristic", steps: int = 0) -> list[Recording]:
+    """Games recorded through `raw_env` (made once for each): `source` "heuristic", every
+    seat the heuristic, HEURISTIC_GAMES games; "random", a random legal id at each step
+    (`aec_loop`'s games: from `reset(seed=0)`, then `reset()`), as many games as hold
+    `steps` decisions. Each game's reset seed (None: the generator's next), the ids its
+    steps took, the game's own seed and its decisions (the engine's actions). What the
+    recording left in the adapters' caches (the legal lists' owners and ids, the masks) is
+    cleared after it: a replay meets its positions as a learner meets new ones, not as the
+    recording left them."""
+    key = (game, source, steps if source == "random" else 0)
+    if key not in _RECORDED:
         from artproject.adapters import _common
         from artproject.adapters.pettingzoo import raw_env
         from artproject.core.actions import CHANCE
 
-        policy = importlib.import_module(BOTS[game]).heuristic_policy
-        e, out = raw_env(game=game, **GAMES[game]), []
-        for seed in range(games):
+        e, taken, rng = raw_env(game=game, **GAMES[game]), 0, random.Random(0)
+        out: list[Recording] = []
+        policy = _policy(game, source, e, rng)
+        while len(out) < HEURISTIC_GAMES if source == "heuristic" else taken < steps:
+            seed = len(out) if source == "heuristic" or not out else None
             e.reset(seed=seed)
-            choose, ids = policy(seed), []
+            choose, ids = policy(len(out)), []
             for _ in e.agent_iter():
                 _, _, term, trunc, _ = e.last(observe=False)
-                ids.append(None if term or trunc else e.seated.policy_id(choose))
+                ids.append(None if term or trunc else choose())
                 e.step(ids[-1])
             g = e.seated.game
             out.append((seed, ids, g.seed, [a for a in g.history if a.player != CHANCE]))
-        _RECORDED[game] = out
+            taken += len(out[-1][3])
+        _RECORDED[key] = out
         e.seated._owners[3].clear()  # (the legal lists' owners and ids kept: owners.py)
         _common._MASKS.clear()
-    return _RECORDED[game]
+    return _RECORDED[key]
 
 
-def native_full(game: str, steps: int) -> int:
-    """The engine replaying the heuristic's full-length games (`recorded`), set-up included:
-    the decisions taken."""
+def _policy(game: str, source: str, e: Any,
+            rng: random.Random) -> Callable[[int], Callable[[], int]]:
+    """A game's chooser of the next id for `recorded` (by the game's number): the
+    heuristic's, or a random legal id's."""
+    if source == "random":
+        return lambda _n: lambda: rng.choice(e.seated.legal(e.seated.current()))
+    import importlib
+
+    heuristic = importlib.import_module(BOTS[game]).heuristic_policy
+
+    def seated(n: int) -> Callable[[], int]:
+        choose = heuristic(n)
+        return lambda: int(e.seated.policy_id(choose))
+
+    return seated
+
+
+def native_full(game: str, steps: int, source: str = "heuristic") -> int:
+    """The engine replaying the recorded games (`recorded`), set-up included: the
+    decisions taken."""
     from artproject.core.games import game_class
 
     cls, n = game_class(game), 0
     options = {k: v for k, v in GAMES[game].items() if k != "seats"}
     while n < steps:
-        for _, _, seed, actions in recorded(game):
+        for _, _, seed, actions in recorded(game, source, steps):
             g = cls.create(seed=seed, **options)
             for a in actions:
                 g.apply(a)
@@ -279,7 +309,7 @@ def native_full(game: str, steps: int) -> int:
     return n
 
 
-def pettingzoo_full(game: str, steps: int) -> int:
+def pettingzoo_full(game: str, steps: int, source: str = "heuristic") -> int:
     """PettingZoo's `raw_env` replaying the same games, the observation and mask read at
     each step as a learner reads them (`last()`): the game's decisions taken (delegations
     to a player with a seat each are steps of the env's, not decisions)."""
@@ -287,7 +317,7 @@ def pettingzoo_full(game: str, steps: int) -> int:
 
     e, n = raw_env(game=game, **GAMES[game]), 0
     while n < steps:
-        for seed, ids, _, actions in recorded(game):
+        for seed, ids, _, actions in recorded(game, source, steps):
             e.reset(seed=seed)
             for i in ids:
                 e.last()
@@ -296,7 +326,7 @@ def pettingzoo_full(game: str, steps: int) -> int:
     return n
 
 
-def gymnasium_full(game: str, steps: int) -> int:
+def gymnasium_full(game: str, steps: int, source: str = "heuristic") -> int:
     """Gymnasium replaying the same games: seat 0's ids stepped as a learner's, the other
     seats' decisions answered from the recording (a policy that reads its next decision,
     in place of the heuristic's thinking); each step's observation, mask and info made as
@@ -305,7 +335,7 @@ def gymnasium_full(game: str, steps: int) -> int:
 
     e, n = KernelEnv(game=game, others="random", **GAMES[game]), 0
     while n < steps:
-        for seed, _, _, actions in recorded(game):
+        for seed, _, _, actions in recorded(game, source, steps):
             def answer(_game: Any, actions: list[Any] = actions) -> Any:
                 return actions[e.seated.decisions]
 
@@ -332,6 +362,12 @@ FULL: dict[str, Callable[[str, int], int]] = {
     "gymnasium, heuristic games replayed": gymnasium_full,
 }
 
+REPLAYED: dict[str, Callable[[str, int], int]] = {  # (the random loop's games, replayed)
+    "engine, random games replayed": lambda game, steps: native_full(game, steps, "random"),
+    "pettingzoo raw_env, random games replayed": lambda game, steps: pettingzoo_full(
+        game, steps, "random"),
+}
+
 
 FLOORS: dict[str, Callable[[str, int], int]] = {
     "pettingzoo's floor (a null game)": _floor_aec,
@@ -341,11 +377,14 @@ FLOORS: dict[str, Callable[[str, int], int]] = {
 
 
 def measure(game: str, steps: int, rounds: int, parts: bool = False,
-            floors: bool = False, full: bool = False) -> dict[str, list[float]]:
+            floors: bool = False, full: bool = False,
+            replayed: bool = False) -> dict[str, list[float]]:
     """Steps a second of CPU time, each contender once a round, interleaved."""
     contenders = {**CONTENDERS, **(PARTS if parts else {}), **(FLOORS if floors else {}),
-                  **(FULL if full else {})}
+                  **(FULL if full else {}), **(REPLAYED if replayed else {})}
     out: dict[str, list[float]] = {k: [] for k in contenders}
+    if replayed:  # (recorded before any is timed: as many decisions as a round takes)
+        recorded(game, "random", steps)
     for run in contenders.values():  # a warm-up: rules loaded, layouts made
         run(game, 200)
     for _ in range(rounds):
@@ -455,6 +494,9 @@ def main() -> None:
     ap.add_argument("--full", action="store_true",
                     help="also full-length games: the heuristic's, replayed by the engine "
                          "and through PettingZoo's raw_env (a step: a decision)")
+    ap.add_argument("--replayed", action="store_true",
+                    help="also the random loop's games, recorded, replayed by the engine "
+                         "and through PettingZoo's raw_env (no learner's draw)")
     ap.add_argument("--digest", action="store_true",
                     help="print a digest of all the adapters hand out in seeded play")
     ap.add_argument("--seats", choices=("players", "team"), default="players",
@@ -480,17 +522,27 @@ def main() -> None:
                                 {"game": game, "args": args}, prof)
                 pstats.Stats(prof).sort_stats("tottime").print_stats(20)
         return
-    print("| game | loop | steps/s (median) | range | engine / it |\n| --- | --- | --- | --- "
-          "| --- |")
+    print("| game | loop | steps/s (median) | range | engine / it, a round (median, range) |\n"
+          "| --- | --- | --- | --- | --- |")
     for game in games:
-        got = measure(game, args.steps, args.rounds, args.parts, args.floors, args.full)
-        base = statistics.median(got["engine"])
+        got = measure(game, args.steps, args.rounds, args.parts, args.floors, args.full,
+                      args.replayed)
         seats = GAMES[game].get("seats")
         label = f"{game}, seats={seats}" if seats else game
         for name, rates in got.items():
             mid = statistics.median(rates)
+            ratios = [b / r for b, r in zip(got[engine_of(name)], rates, strict=True)]
             print(f"| {label} | {name} | {mid:,.0f} | {min(rates):,.0f}-{max(rates):,.0f} | "
-                  f"{base / mid:.1f}x |")
+                  f"{statistics.median(ratios):.1f}x ({min(ratios):.1f}-{max(ratios):.1f}) |")
+
+
+def engine_of(name: str) -> str:
+    """The engine's row a row is read against: the engine replaying the same games for a
+    replay's row, else the engine's own random loop."""
+    for rows in (FULL, REPLAYED):
+        if name in rows:
+            return next(iter(rows))
+    return "engine"
 
 
 if __name__ == "__main__":

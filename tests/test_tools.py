@@ -198,6 +198,8 @@ def test_the_bot_finds_the_cities_whose_fall_loses() -> None:
      "| art-of-war | gymnasium, a decision, reseeded every game |"),
     ("adapters.py", ["--game", "art-project", "--steps", "300", "--rounds", "1", "--full"],
      "| art-project, seats=players | gymnasium, heuristic games replayed |"),
+    ("adapters.py", ["--game", "art-of-war", "--steps", "300", "--rounds", "1", "--replayed"],
+     "| art-of-war | pettingzoo raw_env, random games replayed |"),
     ("ai.py", ["--steps", "200", "--rounds", "1", "--batch", "8", "--art-batch", "4"],
      "| batched The A.R.T. Project, Japan, 4 games a call, 2 players: inside step |"),
 ])
@@ -260,7 +262,38 @@ def test_adapters_bench_measures_the_seating_it_is_given(
         bench.main()
         assert agents.pop() == want
         label = f"art-project, seats={seats[0] if seats else 'players'}"
-        assert f"| {label} | pettingzoo raw_env | 1 | 1-1 | 2.0x |" in capsys.readouterr().out
+        assert (f"| {label} | pettingzoo raw_env | 1 | 1-1 | 2.0x (2.0-2.0) |"
+                in capsys.readouterr().out)
+
+
+def test_adapters_bench_reads_each_replay_against_the_engine_replaying_it(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """`bench/adapters.py`'s ratio is the median of the rounds' own ratios, and a row of
+    replayed games is read against the engine replaying the same games (it was read against
+    the engine's random loop); `--replayed`'s recording is the random loop's own games,
+    which the engine and `raw_env` replay decision for decision."""
+    monkeypatch.syspath_prepend(str(ROOT / "bench"))
+    import adapters as bench
+
+    def measure(game: str, *args: object) -> dict[str, list[float]]:
+        return {"engine": [8.0, 4.0, 6.0], "pettingzoo raw_env": [2.0, 2.0, 1.0],
+                "engine, heuristic games replayed": [9.0, 9.0, 9.0],
+                "pettingzoo raw_env, heuristic games replayed": [3.0, 3.0, 3.0],
+                "engine, random games replayed": [10.0, 10.0, 10.0],
+                "pettingzoo raw_env, random games replayed": [5.0, 4.0, 2.0]}
+
+    monkeypatch.setattr(bench, "measure", measure)
+    monkeypatch.setattr(sys, "argv", ["adapters.py", "--game", "art-of-war"])
+    bench.main()
+    out = capsys.readouterr().out
+    assert "| art-of-war | pettingzoo raw_env | 2 | 1-2 | 4.0x (2.0-6.0) |" in out
+    assert "raw_env, heuristic games replayed | 3 | 3-3 | 3.0x (3.0-3.0) |" in out
+    assert "raw_env, random games replayed | 4 | 2-5 | 2.5x (2.0-5.0) |" in out
+    games = bench.recorded("art-of-war", "random", 200)
+    assert sum(len(actions) for *_, actions in games) >= 200
+    assert games[0][0] == 0 and all(g[0] is None for g in games[1:])  # (`aec_loop`'s seeds)
+    assert bench.native_full("art-of-war", 200, "random") == bench.pettingzoo_full(
+        "art-of-war", 200, "random") == sum(len(actions) for *_, actions in games)
 
 
 def test_play_points_to_the_ruling_that_ended_the_game() -> None:
