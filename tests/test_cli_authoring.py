@@ -204,6 +204,22 @@ def test_a_file_starting_with_a_byte_order_mark_reads(here: Path,
     assert status == 0, err
 
 
+def test_a_bad_variant_over_many_scenarios_is_told_once(
+        here: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A variant every scenario of its board is run with has its mistake told once, not once
+    a scenario (it was told 63 times over tests/scenarios/); each scenario still counts as
+    one that could not be read."""
+    (here / "bad.toml").write_text('name = "bad"\n[rules]\nlost_city_at = 4\n')
+    for n in range(3):
+        (here / f"s{n}.toml").write_text('mission = "japan"\nplayers = 2\n[[step]]\n'
+                                         'expect = ["players == 2"]\n')
+    status, out, err = cli(capsys, "scenario", "--variant", "bad.toml", "s0.toml", "s1.toml",
+                           "s2.toml")
+    assert status == 2
+    assert err.count("bad.toml:1:8: name: a mission's key, not a variant's") == 1, err
+    assert "0 passed, 0 failed, 3 could not be read (1 error above, each told once)" in out
+
+
 # ---------------------------------------------- 5. the smaller messages
 def test_extending_an_unreadable_file_is_told_at_the_extends(
         here: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,

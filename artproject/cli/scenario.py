@@ -27,13 +27,16 @@ def _scenario(paths: Sequence[str], variants: Sequence[str], verbose: bool) -> i
     files = _toml_files(paths, "run")
     failed = bad = 0
     games = {v: _variant_game(v) for v in variants}
+    told: set[str] = set()  # (an error every scenario of a board meets: a variant's, told once)
     for f in files:
         game = game_of(f) or DEFAULT  # a variant applies to the scenarios of its game
         try:
             res = run_scenario(f, tuple(v for v in variants if games[v] == game))
         except RulesError as err:
-            _say(str(err))
             bad += 1
+            if str(err) not in told:
+                told.add(str(err))
+                _say(str(err))
             continue
         if res.passed:
             if verbose:
@@ -44,7 +47,9 @@ def _scenario(paths: Sequence[str], variants: Sequence[str], verbose: bool) -> i
             for line in res.failures:
                 print(f"  {line}")
     print(f"{len(files) - failed - bad} passed, {failed} failed"
-          + (f", {bad} could not be read" if bad else ""))
+          + (f", {bad} could not be read" if bad else "")
+          + (f" ({len(told)} error{'s' if len(told) > 1 else ''} above, each told once)"
+             if bad > len(told) else ""))
     if bad:
         return 2
     return 1 if failed else 0
