@@ -425,6 +425,33 @@ def test_a_broken_card_file_is_named_by_line_and_column(
     assert f"cards.toml:{line}:{col}: {message}" in err, err
 
 
+@pytest.mark.parametrize("mistake", [
+    ('refused_card = "discard"', 'refused_card = "discrad"',
+     "rules.refused_card: unknown value 'discrad'"),  # (the document could not be read)
+    ("[setup]\ncards_dealt = 6", "[setup]\ncards_dealt = 6\nnot_a_key = 1",
+     "setup.not_a_key"),
+])
+def test_a_missing_card_file_is_told_beside_the_rules_files_other_mistakes(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], mistake: tuple[str, str, str],
+) -> None:
+    """`check` tells every error of a rules file at once: a card file that is not there is
+    told with a mistake elsewhere in the file, not only once that mistake is fixed (the
+    card file was looked at only when the rest of the document could be read)."""
+    from artproject.cli import main
+
+    root = Path(__file__).resolve().parent.parent
+    text = (root / "missions" / "art-of-war.toml").read_text()
+    good, bad, told = mistake
+    assert good in text and 'cards = "art-of-war"' in text
+    path = tmp_path / "rules.toml"
+    path.write_text(text.replace('cards = "art-of-war"', 'cards = "nope.toml"')
+                    .replace(good, bad))
+    assert main(["check", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert f"rules.toml:11:9: cards: no such file: {tmp_path / 'nope.toml'}" in err, err
+    assert told in err, err
+
+
 def test_core_names_no_card() -> None:
     """Rules in data: no card of Art of War is named in the code (as a string or a name);
     its powers are its card file's DSL and parameters. Comments may cite them."""

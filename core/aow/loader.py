@@ -144,22 +144,30 @@ def _compile(ref: str | Path, variants: tuple[str | Path, ...]) -> WarRules:
     layers += [_layer(_variant_path(v), "a variant") for v in variants]
     merged, w = layered(layers)
     spec = w.shape(merged, WarSpec)
-    rules = _build(spec, merged, w) if spec is not None else None
+    rules = _build(spec, merged, w) if spec is not None else _cards_alone(merged, w)
     w.raise_errors()
     assert rules is not None
     return attrs.evolve(rules, warnings=tuple(w.warnings))
 
 
+def _cards_alone(doc: dict[str, Any], w: Where) -> None:
+    """The card file a rules document names, checked where the rest of the document could
+    not be read (a mistake elsewhere in it): its own mistakes told in the same run, as
+    `check` promises every error at once. Nothing is built."""
+    ref = doc.get("cards")
+    if isinstance(ref, str) and ref:
+        _load_cards(ref, w.map(("cards",)), w.errors)
+
+
 def _build(spec: WarSpec, doc: dict[str, Any], w: Where) -> WarRules | None:
     params = _params(spec, w)
-    if params is None:
-        return None
-    _check_params(params, w)
+    if params is not None:
+        _check_params(params, w)
     if not spec.cards:
         w.err("'cards' must name a card file (such as 'art-of-war')", ("cards",))
         return None
-    found = _load_cards(spec.cards, w.map(("cards",)), w.errors)
-    if w.errors or found is None:
+    found = _load_cards(spec.cards, w.map(("cards",)), w.errors)  # (told with the rest)
+    if w.errors or found is None or params is None:
         return None
     cards, made = found
     _check_deck(cards, params, w)
