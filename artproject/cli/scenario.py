@@ -34,9 +34,7 @@ def _scenario(paths: Sequence[str], variants: Sequence[str], verbose: bool) -> i
             res = run_scenario(f, tuple(v for v in variants if games[v] == game))
         except RulesError as err:
             bad += 1
-            if str(err) not in told:
-                told.add(str(err))
-                _say(str(err))
+            _tell_once(str(err), told)
             continue
         if res.passed:
             if verbose:
@@ -53,3 +51,10 @@ def _scenario(paths: Sequence[str], variants: Sequence[str], verbose: bool) -> i
     if bad:
         return 2
     return 1 if failed else 0
+
+
+def _tell_once(error: str, told: set[str]) -> None:
+    """Say `error` unless it was said already (noted in `told`)."""
+    if error not in told:
+        told.add(error)
+        _say(error)
