@@ -73,3 +73,43 @@ def test_a_pickled_openspiel_game_plays_in_a_fresh_process() -> None:
                           capture_output=True, check=False, timeout=120)
     assert done.returncode == 0, done.stderr.decode()
     assert done.stdout.decode().strip() == str(_play(game, 5))
+
+
+# ===================================================== Batched's parameters and pickles
+def test_batched_takes_numpys_integers_as_the_other_adapters() -> None:
+    """A player count of numpy's reached the game's `create` unconverted: "Art of War is
+    for 2 to 7 players, not np.int64(3)". The same games as with an int."""
+    from artproject.adapters.batched import Batched, BatchedWar
+
+    for made, plain in [(BatchedWar(4, players=np.int64(3), seed=0), BatchedWar(4, players=3)),
+                        (Batched(3, game="art-project", players=np.int32(2), seed=0),
+                         Batched(3, game="art-project", players=2))]:
+        assert made.players == plain.players
+        assert all(a.tobytes() == b.tobytes()
+                   for a, b in zip(made.reset(), plain.reset(), strict=True))
+
+
+BAD = [("art-of-war", {"mission": "mars"}), ("art-of-war", {"difficulty": None}),
+       ("art-of-war", {"log": True}), ("art-of-war", {"variants": "dule"}),
+       ("art-of-war", {"rules": "nope"}), ("art-of-war", {"players": "3"}),
+       ("art-project", {"difficulty": None}), ("art-project", {"mission": "mars"}),
+       ("art-project", {"variants": "no-such-variant"}), ("art-project", {"players": 2.0})]
+
+
+@pytest.mark.parametrize(("game", "bad"), BAD)
+def test_batched_refuses_what_the_other_adapters_refuse_with_their_words(
+        game: str, bad: dict[str, object]) -> None:
+    """Batched checked its parameters more loosely: `mission` for Art of War and a None
+    option were taken, an unknown variant or mission was a RulesError. Now it checks them
+    with the adapters' own code: a GameError with the words PettingZoo's ValueError has."""
+    from artproject.adapters.batched import Batched
+    from artproject.adapters.pettingzoo import raw_env
+    from artproject.core.errors import GameError
+
+    with pytest.raises(ValueError) as single:
+        raw_env(game=game, **bad)
+    with pytest.raises(GameError) as batched:
+        Batched(2, game=game, **bad)
+    assert type(batched.value) is GameError
+    assert str(batched.value) == str(single.value)
+

@@ -119,6 +119,12 @@ class Starter:
         st = self._create(seed=seed, chance=self.chance, **self._kwargs)
         return Seated(st, self.seats, self.limit, like)
 
+    def options(self) -> dict[str, Any]:
+        """The game's options a new game is made with, as checked (numpy's integers as
+        ints, `variants` as the game's option; an option at its default left out), for a
+        caller that makes the games itself (Batched)."""
+        return dict(self._kwargs)
+
 
 def _known(game: str, known: dict[str, Any], options: Mapping[str, Any]) -> dict[str, Any]:
     """The game's parameters (`known`, with their defaults) with `options` over them; an
