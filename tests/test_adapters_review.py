@@ -113,3 +113,20 @@ def test_batched_refuses_what_the_other_adapters_refuse_with_their_words(
     assert type(batched.value) is GameError
     assert str(batched.value) == str(single.value)
 
+
+def test_batched_pickles_made_anew_from_its_arguments() -> None:
+    """A batch did not pickle (its writers are made functions); a pickle or deep copy is
+    the batch made anew from its constructor's arguments (as PettingZoo's and Gymnasium's
+    environments, EzPickle), to be reset: the same games."""
+    from artproject.adapters.batched import Batched, BatchedWar
+
+    for made in (BatchedWar(3, players=np.int64(2), seed=7, variants="duel"),
+                 Batched(2, game="art-project", seats="team", reward="shaped", seed=4)):
+        first = made.reset()
+        made.step([int(np.flatnonzero(m)[0]) for m in first[1]])
+        for other in (pickle.loads(pickle.dumps(made)), copy.deepcopy(made)):
+            assert type(other) is type(made) and other.games == []
+            assert (other.n, other.seed, other.seats, other.reward) == (
+                made.n, made.seed, made.seats, made.reward)
+            assert all(a.tobytes() == b.tobytes()
+                       for a, b in zip(other.reset(), first, strict=True))

@@ -40,7 +40,9 @@ illegal id raises `IllegalActionError` naming the game and leaves every game as 
 before the call; a wrong argument (n, seed, the adapters' parameters `seats`, `variants`
 and `reward` or the game's options, checked by the adapters' own code, `Starter`: a name
 they do not take, an unknown variant or mission too) is a GameError naming it, in the
-words of the other adapters' errors.
+words of the other adapters' errors. A batch pickles and deep-copies as their
+environments do (EzPickle): its constructor's arguments are kept, and it comes back made
+anew from them, to be reset (the games in play are not kept).
 """
 
 from __future__ import annotations
@@ -92,6 +94,8 @@ class Batched:
     def __init__(self, n: int = 256, game: str | None = None, seed: int = 0,
                  seats: str = PLAYER_SEATS, variants: str | None = "",
                  reward: str | None = REWARDS[0], **options: Any) -> None:
+        self._made = {"n": n, "game": game, "seed": seed, "seats": seats,  # (its pickle's)
+                      "variants": variants, "reward": reward, **options}
         n = checks.index(n, "n (the games a batch holds)", 1, MAX_GAMES)
         seed = checks.index(seed, "seed", *checks.SEED)
         self.game = (checks.text(game, "game") if game is not None else "") or self.GAME or \
@@ -136,6 +140,12 @@ class Batched:
         self._mask = np.zeros((n, self.num_actions), dtype=np.int8)
         self._seat = np.zeros(n, dtype=np.int64)
         self._rows = np.arange(n)
+
+    def __reduce__(self) -> tuple[Any, tuple[type[Batched], dict[str, Any]]]:
+        """A pickle or deep copy: the constructor's arguments (as Gymnasium's EzPickle keeps
+        an environment's), made anew from them, to be reset (the games in play are not
+        kept)."""
+        return _made, (type(self), self._made)
 
     def _new(self, seed: int) -> Any:
         return self._cls.create(seed=seed, chance="sample", **self._options)
@@ -280,6 +290,11 @@ class Batched:
         """`_pay` for seated game `i`, its seats' shaped scores `now`."""
         assert out is not None
         out[0][i] = self._paid[i].pay(None, now)
+
+
+def _made(cls: type[Batched], arguments: dict[str, Any]) -> Batched:
+    """A pickled or copied batch (`Batched.__reduce__`): made anew from its arguments."""
+    return cls(**arguments)
 
 
 def _reused(cls: Any, probe: Any, given: dict[str, Any]) -> dict[str, Any]:
