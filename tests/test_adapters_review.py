@@ -130,3 +130,67 @@ def test_batched_pickles_made_anew_from_its_arguments() -> None:
                 made.n, made.seed, made.seats, made.reward)
             assert all(a.tobytes() == b.tobytes()
                        for a, b in zip(other.reset(), first, strict=True))
+
+
+# ========================================================== a 0-d integer array as an id
+def _first_legal(obs: dict[str, np.ndarray]) -> int:
+    return int(np.flatnonzero(obs["action_mask"])[0])
+
+
+def test_a_zero_d_integer_array_is_an_id_gymnasium_and_pettingzoo_take() -> None:
+    """Gymnasium's Discrete `contains` a 0-d integer array (`np.array(300)`), which
+    KernelEnv.step refused as "not an action id" and raw_env.step with a ValueError: both
+    take it as its int does (the same step); a float's, a bool's or another shape's array
+    is still refused."""
+    import gymnasium
+
+    import artproject.adapters.gymnasium  # noqa: F401 (registers the environments)
+    from artproject.adapters.pettingzoo import env, raw_env
+
+    for game in ("art-of-war", "art-project"):
+        made = gymnasium.make(gym_id(game)).unwrapped
+        plain = gymnasium.make(gym_id(game)).unwrapped
+        obs, _ = made.reset(seed=3)
+        plain.reset(seed=3)
+        for _ in range(6):
+            i = _first_legal(obs)
+            assert made.action_space.contains(np.array(i))
+            got = made.step(np.array(i, dtype=np.int32))
+            want = plain.step(i)
+            assert got[0]["observation"].tobytes() == want[0]["observation"].tobytes()
+            assert got[1:4] == want[1:4]
+            obs = got[0]
+            if got[2] or got[3]:
+                break
+        for bad in _not_ids(i):
+            made.reset(seed=3)
+            with pytest.raises(gymnasium.error.InvalidAction, match="not an action id"):
+                made.step(bad)
+        for make in (raw_env, env):
+            e, again = make(game=game), make(game=game)
+            e.reset(seed=3)
+            again.reset(seed=3)
+            for _ in range(6):
+                i = _first_legal(e.observe(e.agent_selection))
+                e.step(np.array(i))
+                again.step(i)
+                assert e.agent_selection == again.agent_selection
+                assert e.observe(e.agent_selection)["observation"].tobytes() == \
+                    again.observe(again.agent_selection)["observation"].tobytes()
+        e = raw_env(game=game)
+        e.reset(seed=3)
+        i = _first_legal(e.observe(e.agent_selection))
+        for bad in _not_ids(i):
+            with pytest.raises(ValueError, match="not an action id"):
+                e.step(bad)
+
+
+def _not_ids(i: int) -> list[object]:
+    """What is no id, near id `i`: a float's, a bool's, a 1-d array, an array out of range."""
+    return [np.array(float(i)), np.array(True), np.array([i]), np.array(10**6), float(i)]
+
+
+def gym_id(game: str) -> str:
+    from artproject.adapters.gymnasium import env_id
+
+    return env_id(game)

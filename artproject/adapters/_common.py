@@ -149,6 +149,15 @@ def whole(name: str, value: Any, least: int | None = None) -> int:
     return checks.index(value, name, least)
 
 
+def array_id(action: Any) -> int | None:
+    """`action` as an int where it is a 0-d array of integers (numpy's `np.array(3)`, which
+    Gymnasium's Discrete takes as one of its ids), else None (a bool's, a float's or
+    another shape's array among them): an adapter's id given other than as an int."""
+    if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
+        return int(action)
+    return None
+
+
 def _option(key: str, value: Any, default: Any, rules: bool) -> Any:
     """A game's own option `key` checked against its default's kind (GameError naming it
     otherwise): a whole number (numpy's as an int), text, or where it names the rules
