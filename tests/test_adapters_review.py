@@ -194,3 +194,103 @@ def gym_id(game: str) -> str:
     from artproject.adapters.gymnasium import env_id
 
     return env_id(game)
+
+
+# ===================================================== the text render shows what is public
+
+def _card_names() -> list[str]:
+    from artproject.adapters._common import start
+
+    return [c.name for c in start("art-of-war", {}).game.rules.cards]
+
+
+def _face_down_hidden(game: object) -> bool:
+    """Whether a card lies face down on the table, not yet revealed."""
+    f = game.fight  # type: ignore[attr-defined]
+    return f is not None and not f.revealed and any(k >= 0 for k in f.card)
+
+
+def _events(text: object) -> str:
+    """A text render's events (its last line; the line before lists the seat's own
+    legal actions, its own cards among them)."""
+    assert isinstance(text, str)
+    return text.split("\nhistory: ", 1)[1]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_text_render_never_names_a_card_laid_face_down(players: int) -> None:
+    """The text render ("ansi", and "human" prints the same) showed the history verbatim,
+    so "play p1 heroine" while p2 had to answer it, though the picture and the
+    observation strings hide it. Its events are the public ones now: a card laid face
+    down is told as laid ("play p1") and named once it is shown ("p1 shows heroine"). Over
+    seeded random games through PettingZoo and Gymnasium, no render's events name a card
+    laid."""
+    import re
+
+    import gymnasium
+
+    import artproject.adapters.gymnasium  # noqa: F401 (registers the environments)
+    from artproject.adapters.pettingzoo import raw_env
+
+    laid = re.compile(r"\bplay p\d (" + "|".join(map(re.escape, _card_names())) + r")\b")
+    hidden = shown = 0
+    for seed in range(8):
+        e = raw_env(game="art-of-war", players=players, render_mode="ansi")
+        e.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        for _agent in e.agent_iter(400):
+            obs, _, done, cut, _ = e.last()
+            text = _events(e.render())
+            assert not laid.search(text), text
+            hidden += _face_down_hidden(e.seated.game) and re.search(r"play p\d\b", text) \
+                is not None
+            shown += " shows " in text
+            e.step(None if done or cut else int(rng.choice(np.flatnonzero(
+                obs["action_mask"]))))
+        g = gymnasium.make(gym_id("art-of-war"), players=players, others="random",
+                           render_mode="ansi").unwrapped
+        obs, _ = g.reset(seed=seed)
+        for _ in range(200):
+            text = _events(g.render())
+            assert not laid.search(text), text
+            obs, _, done, cut, _ = g.step(int(rng.choice(np.flatnonzero(
+                obs["action_mask"]))))
+            if done or cut:
+                break
+    assert hidden > 10 and shown > 10  # (the moments the test is about, met)
+
+
+@pytest.mark.parametrize(("game", "options"), [
+    ("art-of-war", {"players": 3}), ("art-project", {"players": 2, "seats": "players"})])
+def test_the_text_render_is_the_same_for_states_a_seat_cannot_tell_apart(
+        game: str, options: dict[str, object]) -> None:
+    """The text render for a seat (its own legal actions, the public events) is the same
+    in every determinization of the seat's (what it cannot see drawn anew: another's
+    hand, a card laid face down), one mechanism for every game: the game's own public
+    events. The picture ("rgb_array") is as it was: the game's own drawing."""
+    from artproject.adapters._common import start
+    from artproject.adapters._render import picture, rendered
+
+    differed = 0
+    for seed in range(4):
+        s = start(game, options, seed=seed, chance="sample")
+        rng = np.random.default_rng(seed)
+        for _ in range(120):
+            if s.is_terminal():
+                break
+            seat = s.current()
+            text = rendered(s, "ansi", seat)
+            for k in range(2):
+                other = s.resample(seat, seed * 100 + k)
+                assert rendered(other, "ansi", seat) == text
+                differed += other.observation_string(PUBLIC_SEAT) == s.observation_string(
+                    PUBLIC_SEAT) and str(other.game.history) != str(s.game.history)
+            s.apply(int(rng.choice(s.legal(seat))))
+    if game == "art-of-war":
+        assert differed > 0  # (hidden cards that the old text showed: met)
+        frame = rendered(s, "rgb_array", 0)
+        assert isinstance(frame, np.ndarray)
+        assert frame.tobytes() == picture(s.game).tobytes()
+
+
+PUBLIC_SEAT = -2  # core/actions.py PUBLIC: the public observer's view

@@ -242,7 +242,8 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64], EzPickle):
 
     def render(self) -> str | np.ndarray[Any, np.dtype[np.uint8]] | None:
         """The game as text, what is pending, the agent's seat's legal actions and the last
-        decisions ("ansi" returns it, "human" prints it), or its picture ("rgb_array":
+        events as the whole table saw them (a card laid face down unnamed until it is
+        shown; "ansi" returns it, "human" prints it), or its picture ("rgb_array":
         height x width x 3, uint8)."""
         return rendered(self.seated, self.render_mode, self.seat)
 

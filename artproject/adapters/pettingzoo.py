@@ -348,7 +348,8 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
 
     def render(self) -> str | np.ndarray[Any, np.dtype[np.uint8]] | None:
         """The game as text: what is pending, the legal actions of the seat to act, the last
-        decisions; "ansi" returns it, "human" prints it (and returns None, as PettingZoo
+        events as the whole table saw them (a card laid face down unnamed until it is
+        shown); "ansi" returns it, "human" prints it (and returns None, as PettingZoo
         asks); or its picture, "rgb_array" (height x width x 3, uint8)."""
         cur = self.seated.current() if self.render_mode in ("human", "ansi") else TERMINAL
         return rendered(self.seated, self.render_mode, cur,
