@@ -294,3 +294,25 @@ def test_the_text_render_is_the_same_for_states_a_seat_cannot_tell_apart(
 
 
 PUBLIC_SEAT = -2  # core/actions.py PUBLIC: the public observer's view
+
+
+# ============================================== docs/ai.md's ISMCTS example repeats
+def test_the_docs_ismcts_example_repeats_a_seeded_run(capsys: pytest.CaptureFixture[str],
+                                                     ) -> None:
+    """docs/ai.md's ISMCTSBot example gave another game each run, its RandomState seeded:
+    OpenSpiel's bot asks `resample_from_infostate` without a sampler, so each
+    determinization was drawn from an unseeded one. With the seeded generator handed to
+    it (`set_resampler`), two runs play the same game."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "ai.md").read_text(
+        encoding="utf-8")
+    code = next(c for c in re.findall(r"^```python\n(.*?)^```$", text, re.S | re.M)
+                if "ISMCTSBot" in c)
+    assert "set_resampler" in code
+    runs = []
+    for _ in range(2):
+        exec(compile(code, "docs/ai.md", "exec"), {})
+        runs.append(capsys.readouterr().out)
+    assert runs[0] == runs[1] and runs[0].strip()
