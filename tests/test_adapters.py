@@ -498,13 +498,17 @@ def test_pettingzoo_state_render_api_and_seed_tests(game: str, options: dict[str
     assert state.size == n * e.observation_space(e.possible_agents[0])["observation"].shape[0]
 
 
-def test_the_text_tells_what_is_pending_the_legal_actions_and_the_last_decisions() -> None:
+def test_the_text_tells_what_is_pending_the_legal_actions_and_the_last_events() -> None:
     """"ansi" returns the game as text (PettingZoo's names the seat to act, Gymnasium's
     lists its agent's seat's actions) and "human" prints the same; at the end, no seat and
-    no legal action, and the last eight decisions."""
+    no legal action, and the last eight events as the whole table saw them (the game's
+    `seen_events` for a spectator: tests/test_adapters_review.py)."""
+    from artproject.core.actions import NOBODY
+
     p = raw_env(game="art-of-war", players=2, render_mode="ansi")
     p.reset(seed=1)
-    start = "Art of War: turn{}; legal: draw p1, take p1, challenge p1 p2\nhistory: "
+    start = ("Art of War: turn{}; legal: draw p1, take p1, challenge p1 p2\nhistory: "
+             + " | ".join(p.seated.game.seen_events(NOBODY)[0][-8:]))
     assert p.render() == start.format(" (seat 0)")
     g = gym_adapter.KernelEnv(game="art-of-war", players=2, render_mode="ansi")
     g.reset(seed=1)
@@ -514,7 +518,7 @@ def test_the_text_tells_what_is_pending_the_legal_actions_and_the_last_decisions
         p.step(None if over or cut else int(np.flatnonzero(obs["action_mask"])[0]))
     pending, history = str(p.render()).split("\n")
     assert pending == "Art of War: over; legal: "
-    assert history == "history: " + " | ".join(map(str, p.seated.game.history[-8:]))
+    assert history == "history: " + " | ".join(p.seated.game.seen_events(NOBODY)[0][-8:])
     shown = raw_env(game="art-of-war", players=2, render_mode="human")
     shown.reset(seed=1)
     with contextlib.redirect_stdout(io.StringIO()) as out:

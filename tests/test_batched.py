@@ -12,7 +12,7 @@ import pytest
 
 from artproject.adapters._common import mask, start, tensor
 from artproject.adapters.batched import Batched, BatchedWar
-from artproject.core.errors import GameError, IllegalActionError, RulesError
+from artproject.core.errors import GameError, IllegalActionError
 from artproject.core.seats import PLAYER_SEATS, Seated
 
 
@@ -254,7 +254,7 @@ def test_the_adapters_parameters_variants_and_a_shaped_reward(
 def test_bad_arguments_are_the_projects_errors_naming_them() -> None:
     """n, a seed (as `new_game` checks it: a whole number of 64 bits; numpy's integers
     taken), the adapters' parameters and the game's options: a wrong one is the project's
-    error naming it (GameError; RulesError for an unknown variant), never a TypeError or
+    error naming it (GameError, an unknown variant's too), never a TypeError or
     OverflowError from inside, and `reset` with a wrong seed changes nothing."""
     for bad, message in [({"n": 2.0}, "n .* must be a whole number, not float"),
                          ({"n": 0}, "n .* must be from 1 to"), ({"n": True}, "whole number"),
@@ -266,11 +266,10 @@ def test_bad_arguments_are_the_projects_errors_naming_them() -> None:
                          ({"variants": ["duel"]}, "parameter 'variants' must be text"),
                          ({"variants": "dule"}, "unknown variant 'dule'"),
                          ({"players": "2"}, "parameter 'players' must be a whole number"),
-                         ({"colour": 1}, "no option 'colour'"),
+                         ({"colour": 1}, "unknown parameter 'colour'"),
                          ({"game": 5}, "game must be .*text"),
                          ({"game": "chess"}, "unknown game 'chess'")]:
-        with pytest.raises(RulesError if "variant '" in message else GameError,
-                           match=message):
+        with pytest.raises(GameError, match=message):
             BatchedWar(**{"n": 2, **bad})  # type: ignore[arg-type]
     env = BatchedWar(2, seed=np.int64(5))
     assert env.seed == 5 and type(env.seed) is int
@@ -366,14 +365,14 @@ def test_the_rules_loaded_once_go_to_the_option_that_names_the_rules() -> None:
         assert cls.RULES_OPTION in cls.OPTIONS, name
 
 
-def test_none_means_the_default_and_the_games_own_create_options_pass() -> None:
-    """`variants=None` and `reward=None` are the defaults, as any option's None is; an
-    option the game's `create` takes beyond the adapters' (`log`) passes to it; a name
-    neither knows is a GameError naming it."""
-    for kw in ({"variants": None}, {"reward": None}, {"log": True},
-               {"game": "art-of-war", "log": True}):
+def test_none_means_the_default_and_only_the_adapters_parameters_pass() -> None:
+    """`variants=None` and `reward=None` are the defaults; any other name than the
+    adapters' parameters (`log`, which the game's `create` takes) is a GameError naming
+    it, as the other adapters refuse it (tests/test_adapters_review.py)."""
+    for kw in ({"variants": None}, {"reward": None}):
         env = Batched(2, **kw)
         obs, mask, _ = env.reset()
         assert obs.shape[0] == 2 and mask.any()
-    with pytest.raises(GameError, match="unknown parameter 'bogus'"):
-        Batched(2, bogus=1)
+    for name in ("bogus", "log"):
+        with pytest.raises(GameError, match=f"unknown parameter '{name}'"):
+            Batched(2, **{name: 1})

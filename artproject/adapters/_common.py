@@ -119,6 +119,12 @@ class Starter:
         st = self._create(seed=seed, chance=self.chance, **self._kwargs)
         return Seated(st, self.seats, self.limit, like)
 
+    def options(self) -> dict[str, Any]:
+        """The game's options a new game is made with, as checked (numpy's integers as
+        ints, `variants` as the game's option; an option at its default left out), for a
+        caller that makes the games itself (Batched)."""
+        return dict(self._kwargs)
+
 
 def _known(game: str, known: dict[str, Any], options: Mapping[str, Any]) -> dict[str, Any]:
     """The game's parameters (`known`, with their defaults) with `options` over them; an
@@ -141,6 +147,15 @@ def whole(name: str, value: Any, least: int | None = None) -> int:
     `least` if given; else GameError naming the parameter (`name`) and what it expected
     (core/checks.py `index`, as the library's own arguments)."""
     return checks.index(value, name, least)
+
+
+def array_id(action: Any) -> int | None:
+    """`action` as an int where it is a 0-d array of integers (numpy's `np.array(3)`, which
+    Gymnasium's Discrete takes as one of its ids), else None (a bool's, a float's or
+    another shape's array among them): an adapter's id given other than as an int."""
+    if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
+        return int(action)
+    return None
 
 
 def _option(key: str, value: Any, default: Any, rules: bool) -> Any:

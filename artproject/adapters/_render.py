@@ -4,16 +4,19 @@ picture as an RGB array (cairosvg, the `render` extra)."""
 from __future__ import annotations
 
 import sys
+from bisect import bisect_left
 from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
 
+from ..core.actions import NOBODY
 from ..core.games import game_tools
 from ..core.seats import Seated
 
 # "human" prints the game as text, "ansi" returns that text, "rgb_array" its picture
 RENDER_MODES: Final = ("human", "ansi", "rgb_array")
+RECENT: Final = 8  # the events the text shows: the last, as the whole table saw them
 
 
 def check_render_mode(mode: str | None) -> None:
@@ -64,8 +67,8 @@ def rendered(seated: Seated, mode: str | None, seat: int,
     """An adapter's `render()` in `mode`: nothing without a mode; the game's picture
     ("rgb_array", `picture`); else the game as text, what is pending (`label` after it),
     the legal actions of `seat` (none when it is negative: the end, or chance) and the
-    last decisions, which "ansi" returns and "human" prints (returning None, as PettingZoo
-    and Gymnasium ask)."""
+    last events as the whole table saw them (`public_events`), which "ansi" returns and
+    "human" prints (returning None, as PettingZoo and Gymnasium ask)."""
     if mode is None:
         return None
     if mode == "rgb_array":
@@ -73,8 +76,26 @@ def rendered(seated: Seated, mode: str | None, seat: int,
     game = seated.game
     legal = ", ".join(seated.action_text(i) for i in seated.legal(seat)) if seat >= 0 else ""
     text = (f"{game.TITLE}: {game.wait or 'over'}{label}; legal: {legal}\n"
-            f"history: {' | '.join(str(a) for a in game.history[-8:])}")
+            f"history: {' | '.join(public_events(game))}")
     if mode == "human":
         print(text)
         return None
     return text
+
+
+def public_events(game: Any, last: int = RECENT) -> list[str]:
+    """The `last` events of the game as the whole table saw them, as the picture shows the
+    position (the game's `seen_events` for NOBODY, a spectator, as the web's spectator view
+    reads them: a card laid face down as laid, its face once it is shown; chance events as
+    everyone saw them), read from `last` actions back (the events' place: the actions and
+    the chance events before them)."""
+    start = max(0, len(game.history) - last)
+    place = (start, bisect_left(game.trail, start, key=_at))  # (the trail: in order of `at`)
+    events: list[str] = game.seen_events(NOBODY, place)[0]
+    return events[-last:]
+
+
+def _at(event: tuple[Any, ...]) -> int:
+    """A chance event's place: the history's length when it happened."""
+    at: int = event[0]
+    return at

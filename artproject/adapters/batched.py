@@ -38,7 +38,11 @@ game's decisions are each one player's own, never delegated), the same numbers
 (tests/test_batched.py compares them byte for byte). An
 illegal id raises `IllegalActionError` naming the game and leaves every game as it was
 before the call; a wrong argument (n, seed, the adapters' parameters `seats`, `variants`
-and `reward`, checked as they check them, or the game's options) is a GameError naming it.
+and `reward` or the game's options, checked by the adapters' own code, `Starter`: a name
+they do not take, an unknown variant or mission too) is a GameError naming it, in the
+words of the other adapters' errors. A batch pickles and deep-copies as their
+environments do (EzPickle): its constructor's arguments are kept, and it comes back made
+anew from them, to be reset (the games in play are not kept).
 """
 
 from __future__ import annotations
@@ -52,21 +56,12 @@ import numpy.typing as npt
 
 from ..core import checks
 from ..core.actions import TERMINAL, Action
-from ..core.errors import GameError, IllegalActionError
+from ..core.errors import GameError, IllegalActionError, RulesError
 from ..core.games import DEFAULT, game_class, game_names, game_tools
 from ..core.seats import PLAYER_SEATS, Seated
 from ..core.spaces import action_space
 from ..core.tensors import layout
-from ._common import (
-    KERNEL_OPTIONS,
-    REWARDS,
-    Packers,
-    Potential,
-    Starter,
-    kept_mask,
-    parameters,
-    variant_names,
-)
+from ._common import REWARDS, Packers, Potential, Starter, kept_mask
 
 _OUTCOME: Final = attrgetter("outcome")
 MAX_GAMES: Final = 1_000_000  # the most games a batch holds
@@ -99,26 +94,25 @@ class Batched:
     def __init__(self, n: int = 256, game: str | None = None, seed: int = 0,
                  seats: str = PLAYER_SEATS, variants: str | None = "",
                  reward: str | None = REWARDS[0], **options: Any) -> None:
+        self._made = {"n": n, "game": game, "seed": seed, "seats": seats,  # (its pickle's)
+                      "variants": variants, "reward": reward, **options}
         n = checks.index(n, "n (the games a batch holds)", 1, MAX_GAMES)
         seed = checks.index(seed, "seed", *checks.SEED)
         self.game = (checks.text(game, "game") if game is not None else "") or self.GAME or \
             DEFAULT
         self.n, self.seed = n, seed
         self._cls = game_class(self.game)
-        given = _given(options)
-        variants, reward = variants or "", reward or REWARDS[0]
-        known = parameters(self.game)  # (the adapters' parameters, checked by Starter; any
-        start = Starter(self.game, {**_only(given, known), "seats": seats,  # other the game's
-                                    "variants": variants, "reward": reward},  # `create`
-                        chance="sample")  # checks)
-        seated = start.new(seed)
+        variants = "" if variants is None else variants
+        reward = REWARDS[0] if reward is None else reward
+        start = Starter(self.game, {**options, "seats": seats, "variants": variants,
+                                    "reward": reward}, chance="sample")  # (the adapters')
+        try:
+            seated = start.new(seed)
+        except RulesError as err:  # (an unknown variant or mission: a wrong argument)
+            raise GameError(str(err)) from None
         probe = seated.game
         self.players = probe.num_players()
-        if variants:  # (the rules' names as the adapters read them; in the loaded rules)
-            given["variants"] = variant_names(variants)
-        self._options = _reused(self._cls, probe, given)
-        self._try_extra(sorted(k for k in given if k not in known and k != "variants"),
-                        known, seed)
+        self._options = _reused(self._cls, probe, start.options())
         self.seats, self.reward = seats, reward
         self.num_seats = seated.num_seats()  # (a reward's columns: 1 for the team seat)
         # reward="shaped": each game's seats' shaped scores when last paid (0 at its start)
@@ -147,17 +141,11 @@ class Batched:
         self._seat = np.zeros(n, dtype=np.int64)
         self._rows = np.arange(n)
 
-    def _try_extra(self, extra: list[str], known: dict[str, Any], seed: int) -> None:
-        """Options the game's `create` takes beyond the adapters' (`extra`), tried once: a
-        name it does not take either is a GameError naming it."""
-        if not extra:
-            return
-        try:
-            self._new(seed)
-        except TypeError:
-            raise GameError(f"unknown parameter {extra[0]!r} for the {self.game} game; "
-                            f"parameters: {', '.join(known)} (or the game's own "
-                            "`create`'s)") from None
+    def __reduce__(self) -> tuple[Any, tuple[type[Batched], dict[str, Any]]]:
+        """A pickle or deep copy: the constructor's arguments (as Gymnasium's EzPickle keeps
+        an environment's), made anew from them, to be reset (the games in play are not
+        kept)."""
+        return _made, (type(self), self._made)
 
     def _new(self, seed: int) -> Any:
         return self._cls.create(seed=seed, chance="sample", **self._options)
@@ -304,15 +292,9 @@ class Batched:
         out[0][i] = self._paid[i].pay(None, now)
 
 
-def _given(options: dict[str, Any]) -> dict[str, Any]:
-    """The game's options given (None: the default, as not given), without the kernel's
-    (named by `Batched` itself)."""
-    return {k: v for k, v in options.items() if v is not None and k not in KERNEL_OPTIONS}
-
-
-def _only(given: dict[str, Any], known: dict[str, Any]) -> dict[str, Any]:
-    """The options among `given` that are the adapters' parameters (`known`)."""
-    return {k: v for k, v in given.items() if k in known}
+def _made(cls: type[Batched], arguments: dict[str, Any]) -> Batched:
+    """A pickled or copied batch (`Batched.__reduce__`): made anew from its arguments."""
+    return cls(**arguments)
 
 
 def _reused(cls: Any, probe: Any, given: dict[str, Any]) -> dict[str, Any]:

@@ -31,7 +31,8 @@ own actions. A pickle or deep copy of the environment keeps its constructor's ar
 so `gymnasium.make_vec(..., vectorization_mode="async")` serves every game.
 
 Bad input: a parameter of the wrong kind or value is a ValueError naming it (a whole
-number may be numpy's, not a bool); an id out of range raises
+number may be numpy's, not a bool); an id (an int, numpy's integer or a 0-d array of an
+integer, as the action space's `contains` takes it) out of range, or no id, raises
 `gymnasium.error.InvalidAction`, a step after the end `gymnasium.error.ResetNeeded`. An id
 in range but not legal now ends the episode as lost (reward -1, `terminated`,
 `info["illegal"]` saying why, and Gymnasium's logger warns), as PettingZoo's classic games
@@ -58,6 +59,7 @@ from ._common import (
     Packers,
     Potential,
     Starter,
+    array_id,
     box,
     mask,
     observe,
@@ -211,7 +213,7 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64], EzPickle):
             raise error.ResetNeeded("the game is over: call reset() before step()")
         n = s.num_distinct_actions()
         if not isinstance(action, _IDS) or not 0 <= int(action) < n:
-            raise error.InvalidAction(f"action {action!r}: not an action id (0 to {n - 1})")
+            action = _id(action, n)  # (a 0-d array of an integer; else InvalidAction)
         r, i = s.now(), int(action)  # (the position's record: its seat to act and ids)
         if r[2] != self.seat or i not in r[3]:
             why = (f"action {action} ({s.action_text(int(action))}): not legal now; legal: "
@@ -240,9 +242,19 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64], EzPickle):
 
     def render(self) -> str | np.ndarray[Any, np.dtype[np.uint8]] | None:
         """The game as text, what is pending, the agent's seat's legal actions and the last
-        decisions ("ansi" returns it, "human" prints it), or its picture ("rgb_array":
+        events as the whole table saw them (a card laid face down unnamed until it is
+        shown; "ansi" returns it, "human" prints it), or its picture ("rgb_array":
         height x width x 3, uint8)."""
         return rendered(self.seated, self.render_mode, self.seat)
+
+
+def _id(action: Any, n: int) -> int:
+    """`action`, not an int or numpy's integer from 0 to n - 1, as an id: a 0-d array of
+    an integer in range (Discrete's `contains` takes it); else InvalidAction."""
+    i = array_id(action)
+    if i is None or not 0 <= i < n:
+        raise error.InvalidAction(f"action {action!r}: not an action id (0 to {n - 1})")
+    return i
 
 
 def _policy(game: str, name: str) -> Callable[[int], Any]:

@@ -105,6 +105,7 @@ class KernelGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type hin
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         given = dict(params or {})
+        self._params = given  # (what a pickle or copy of the game is made anew from)
         try:
             self.proto: Seated = start(self.game_name, given, seed=0, chance="explicit")
             self.reward = reward_mode(given)
@@ -132,6 +133,13 @@ class KernelGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type hin
 
     def new_initial_state(self) -> KernelState:
         return KernelState(self, self.proto, shared=True)
+
+    def __reduce__(self) -> tuple[Any, tuple[str, dict[str, Any]]]:
+        """A pickle or deep copy of the game: its name and parameters, made anew by
+        `remade` (pyspiel's own pickle rebuilds the C++ game only, without the kernel's
+        game this one plays; unpickled in another process, `remade`'s module registers
+        the games first)."""
+        return remade, (self.game_name, dict(self._params))
 
     def make_py_observer(self, iig_obs_type: Any = None,
                          params: dict[str, Any] | None = None) -> KernelObserver:
@@ -313,8 +321,19 @@ class KernelObserver:
         return s.observation_string(seat)
 
 
+def remade(game: str, params: dict[str, Any]) -> KernelGame:
+    """The OpenSpiel game of kernel game `game` with `params`, made anew (a pickled or
+    copied game's, `KernelGame.__reduce__`)."""
+    made: KernelGame = globals()[_class_name(game)](params)
+    return made
+
+
+def _class_name(game: str) -> str:
+    return f"KernelGame_{game.replace('-', '_')}"
+
+
 def _register(game: str) -> None:
-    name = f"KernelGame_{game.replace('-', '_')}"
+    name = _class_name(game)
     cls = type(name, (KernelGame,), {"game_name": game, "__module__": __name__,
                                      "__qualname__": name})
     globals()[name] = cls  # found by name: the game pickles (for worker processes)

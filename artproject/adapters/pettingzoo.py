@@ -30,7 +30,8 @@ anew, to be reset.
 game with the agent who chose it losing (with PettingZoo's warning), an id out of range is
 an AssertionError, and the order of calls is enforced. `raw_env` refuses an illegal or
 out-of-range id with ValueError, changing nothing. After the end, an agent's only valid
-action is None (PettingZoo's dead step: anything else is ValueError).
+action is None (PettingZoo's dead step: anything else is ValueError). An id is an int,
+numpy's integer or a 0-d array of an integer (what the action space's `contains` takes).
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ from ._common import (
     Packers,
     Potential,
     Starter,
+    array_id,
     as_float32,
     box,
     infos_of,
@@ -296,9 +298,13 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
             rewards[a] = 0
 
     def _checked(self, action: Any, agent: str) -> int:
-        """`action` as an int id (else ValueError)."""
+        """`action` as an int id: an int, numpy's integer or a 0-d array of an integer
+        (Discrete's `contains` takes it); else ValueError."""
         if action is None or not isinstance(action, _IDS):
-            raise ValueError(self._refusal(action, self._index[agent]))
+            i = array_id(action)
+            if i is None:
+                raise ValueError(self._refusal(action, self._index[agent]))
+            return i
         return int(action)
 
     def _pay(self, s: Seated) -> list[float] | None:
@@ -342,7 +348,8 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
 
     def render(self) -> str | np.ndarray[Any, np.dtype[np.uint8]] | None:
         """The game as text: what is pending, the legal actions of the seat to act, the last
-        decisions; "ansi" returns it, "human" prints it (and returns None, as PettingZoo
+        events as the whole table saw them (a card laid face down unnamed until it is
+        shown); "ansi" returns it, "human" prints it (and returns None, as PettingZoo
         asks); or its picture, "rgb_array" (height x width x 3, uint8)."""
         cur = self.seated.current() if self.render_mode in ("human", "ansi") else TERMINAL
         return rendered(self.seated, self.render_mode, cur,
