@@ -131,3 +131,12 @@ def test_difficulty_of_art_of_war_names_the_command_flags(tmp_path: Path) -> Non
     assert "--difficulty is The A.R.T. Project's" in done.stderr
     assert "--players, --seed, --variant" in done.stderr
     assert "position, log and chance" not in done.stderr
+
+
+def test_the_docs_transcript_is_what_play_shows(tmp_path: Path) -> None:
+    """docs/art-of-war.md's transcript of the seed-5 game is its last screen, line by line."""
+    page = (ROOT / "docs" / "art-of-war.md").read_text(encoding="utf-8")
+    block = page.split("```text\n-- since you last saw")[1].split("```")[0]
+    shown = "-- since you last saw" + block
+    out = _war(tmp_path, SEED5, 2, 5)
+    assert shown.strip() in out
