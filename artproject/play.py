@@ -43,6 +43,7 @@ class Session:
         self.viewer = 0
         self.written: set[Path] = set()  # files this session saved: it may save over them
         self.whole: Any = None  # the state before the decision being taken (any game's)
+        self.stopped = False  # the session ended outside its prompt (a hot seat's pass)
 
     def save(self, name: str, force: bool = False) -> None:
         """Save to `name`: never over a file this session did not write, unless forced."""
@@ -234,7 +235,7 @@ class Session:
         action = legal[int(text) - 1] if text.isdigit() and 0 < int(text) <= len(legal) else None
         if text.isdigit() and action is None:
             raise ArtError(f"no action numbered {text}; choose 1 to {len(legal)}")
-        players_named(text, self.st.num_players())
+        named_players(self.st, text)
         before = self.whole = self.st.clone()
         self.st.apply(action or text)
         self.undo_stack.append(before)
@@ -242,6 +243,24 @@ class Session:
             self.write(self.ended())
         else:
             self.show()
+
+
+def named_players(st: Any, text: str) -> None:
+    """Every player an action's text names is one of this game's (`expected p1..p3`), a word
+    in a player's place of its verb too (`take foo`): the notation alone knows only the most
+    its kind seats. A slot names a player when it reads one (the kernel's `read_player`) or
+    its values are this game's players as the notation writes them (`p1`, `p2`, ...)."""
+    seats = st.num_players()
+    players_named(text, seats)
+    words = text.split()
+    verb = st.registry.verbs.get(words[0].lower()) if words else None
+    if verb is None:
+        return
+    names = [f"p{p + 1}" for p in range(seats)]
+    for slot, word in zip(verb.shape, words[1:], strict=False):
+        if slot.read is read_player or (
+                slot.values is not None and [str(v) for v in slot.values(st)] == names):
+            read_player(word, text, seats)
 
 
 def _load_word(text: str) -> str:
@@ -295,18 +314,26 @@ CLEAR: Final = "\x1b[2J\x1b[H"  # a terminal's clear screen; a pipe gets blank l
 class HotSeat(Session):
     """A game of hidden hands at one screen: when the player to decide changes, the screen
     is cleared, says whose turn it is and waits ("pass the screen to p3, then press Enter"),
-    and clears again before it shows that player's screen and their actions, numbered. No
-    `view` of another's hand and no `undo` (each would show what was hidden). A game's own
-    gives `title` (its name in messages), `to_act` (who decides now, or -1), `legal` (the
-    viewer's actions, numbered from 1) and `finished` (the lines that tell how it ended)."""
+    and clears again before it shows what happened since that player last saw the game
+    (the game's `told`: only what they may know), that player's screen and their actions,
+    numbered. The wait takes Enter, `save FILE` and `quit` (any other input is the player's
+    own prompt's: it is refused there, no hand shown); the end of the input there saves and
+    quits. No `view` of another's hand and no `undo` (each would show what was hidden). A
+    game's own gives `title` (its name in messages), `to_act` (who decides now, or -1),
+    `legal` (the viewer's actions, numbered from 1), `finished` (the lines that tell how it
+    ended) and `told` (its events in words, as a player may see them; with none, nothing
+    is told and no event is recorded)."""
 
     title = "this game"
+    tells = False  # whether `told` says anything: the game's events are recorded for it
 
     def __init__(self, st: Any, write: Callable[[str], None], read: Callable[[], str],
                  tty: bool) -> None:
         super().__init__(st, write)
         self.read, self.tty = read, tty
         self.viewer = -1  # nobody's hand is on the screen yet
+        self.seen: dict[int, int] = {}  # each viewer's place in the event log, last shown
+        self.last = 0  # the event log's length at the last screen, whoever's it was
 
     def to_act(self) -> int:
         return int(self.st.current_player())
@@ -317,7 +344,34 @@ class HotSeat(Session):
     def finished(self) -> list[str]:
         return [f"== {self.st.reason}"]
 
+    def told(self, events: list[Any], viewer: int) -> list[str]:
+        """The events in words as `viewer` may see them (-1: anyone); a game's own."""
+        return []
+
+    def _watch(self) -> None:
+        """Record the game's events for `told` (a game loaded or new records none yet:
+        nobody has seen any of its events)."""
+        if self.tells and not self.st.logging:
+            self.st.logging = True
+            self.seen, self.last = {}, len(self.st.log)
+
+    def _news(self, viewer: int) -> None:
+        """Write what happened since `viewer` last saw the game (-1: since the last
+        screen, as anyone may see it)."""
+        if not self.tells:
+            return
+        log = self.st.log
+        start = self.seen.get(viewer, 0) if viewer >= 0 else self.last
+        lines = self.told(list(log[start:]), viewer)
+        if viewer >= 0:
+            self.seen[viewer] = len(log)
+        self.last = len(log)
+        if lines:
+            who = "since you last saw the game" if viewer >= 0 else "what happened"
+            self.write(f"-- {who}:\n" + "\n".join(f"   {line}" for line in lines))
+
     def show(self) -> None:
+        self._watch()
         if self.st.is_over():  # (a finished game, loaded: the table and how it ended)
             self.write(self.screen(self.viewer))
             for line in self.finished():
@@ -326,15 +380,51 @@ class HotSeat(Session):
         who = self.to_act()
         if who >= 0 and who != self.viewer:
             # cleared before the wait too: the next player sits down to no one's hand
-            self.write((CLEAR if self.tty else "") + f"-- pass the screen to p{who + 1}, then "
-                       "press Enter")
-            self.read()
+            self.write((CLEAR if self.tty else "") + self._pass_line(who))
+            if not self._sits_down(who):
+                return
             self.write(CLEAR if self.tty else "\n" * 3)
             self.viewer = who
+        self._news(self.viewer)
         self.write(self.screen(self.viewer))
         self.write(f"-- p{self.viewer + 1} decides: {self.st.wait}")
         for i, a in enumerate(self.legal(), 1):
             self.write(f"  {i:3d}. {a}")
+
+    @staticmethod
+    def _pass_line(who: int) -> str:
+        return f"-- pass the screen to p{who + 1}, then press Enter"
+
+    def _sits_down(self, who: int) -> bool:
+        """Wait for Enter before `who`'s screen: True when they sit down; False when the
+        session ends here (`quit`, or the end of the input: saved, no hand shown)."""
+        while True:
+            line = self.read()
+            if not line:
+                self.write(f"\nend of input: saved to {self.autosave()}")
+                self.stopped = True
+                return False
+            words = line.split()
+            if not words:
+                return True
+            cmd = words[0].lower()
+            if cmd == "quit" and not self._quit():
+                self.stopped = True
+                return False
+            if cmd == "save":
+                self._save_here(line.strip())
+            elif cmd != "quit":
+                self.write(f"! {words[0]!r} is taken at p{who + 1}'s own prompt, once the "
+                           "screen is passed: press Enter first (here: Enter, save FILE, "
+                           "quit)")
+            self.write(self._pass_line(who))
+
+    def _save_here(self, text: str) -> None:
+        try:
+            name, force = _save_words(text)
+            self.save(name, force=force)
+        except ArtError as err:
+            self.write(f"! {err}")
 
     def handle(self, line: str) -> bool:
         words = line.split()
@@ -348,10 +438,12 @@ class HotSeat(Session):
         action = legal[int(text) - 1] if text.isdigit() and 0 < int(text) <= len(legal) else None
         if text.isdigit() and action is None:
             raise ArtError(f"no action numbered {text}; choose 1 to {len(legal)}")
-        players_named(text, self.st.num_players())
+        named_players(self.st, text)
+        self._watch()
         self.whole = self.st.clone()  # kept should the engine fail half-way (_unexpected)
         self.st.apply(action or text)
         if self.st.is_over():
+            self._news(-1)
             for line in self.finished():
                 self.write(line)
         else:
@@ -378,7 +470,7 @@ def run_session(make: Callable[[Callable[[str], None]], Session], stdin: IO[str]
     s = make(write)
     try:
         s.show()
-        while not s.st.is_over():
+        while not (s.st.is_over() or s.stopped):
             stdout.write("> ")
             stdout.flush()
             line = stdin.readline()

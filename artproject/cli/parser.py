@@ -82,9 +82,15 @@ examples:
   artproject play --mission japan --players 3 --difficulty easy
   artproject play --load game.json
   printf '1\\n2\\nquit\\n' | artproject play --seed 4     # a scripted session
-at the prompt: a number or an action (move p1 kyoto), view pN, undo, save FILE,
-load FILE, help, quit. The end of the input saves to artproject-autosave.json (or
-artproject-autosave-2.json, ... when that is taken: an autosave never replaces another).
+  artproject play --game art-of-war --players 4 --seed 7  # hot seat: pass the screen
+at the prompt, The A.R.T. Project: a number or an action (move p1 kyoto), view pN, undo,
+save FILE, load FILE, help, quit. Art of War and the other hot-seat games: a number or
+an action (challenge p1 p2), save FILE, load FILE, help, quit, and in Art of War
+cards (each card's score and collateral damage); no view and no undo (each would show a
+hidden hand); at "pass the screen to pN, then press Enter": Enter, save FILE or quit.
+--difficulty is The A.R.T. Project's alone. The end of the input saves to
+artproject-autosave.json (or artproject-autosave-2.json, ... when that is taken: an
+autosave never replaces another).
 """
 EPILOG_RENDER = """\
 examples:
@@ -257,7 +263,9 @@ def _parser() -> argparse.ArgumentParser:
     # (None when not given: with --load, only the options given are refused)
     g.add_argument("--players", type=int, default=None,
                    help="1 to 6; another --game: its own, Art of War's 2 to 7 (default: 2)")
-    g.add_argument("--difficulty", default=None, help="(default: medium)")
+    g.add_argument("--difficulty", default=None,
+                   help="easy, medium, hard or impossible (default: medium); The A.R.T. "
+                        "Project's alone")
     g.add_argument("--seed", type=int, default=None, help="(default: a random seed)")
     g.add_argument("--load", metavar="FILE", help="continue a saved game (its mission, players, "
                    "difficulty, seed and variants are the save's: none of those options with it)")

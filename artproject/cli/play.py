@@ -24,6 +24,7 @@ def _play(args: argparse.Namespace) -> int:
 
         seed = args.seed if args.seed is not None else secrets.randbelow(2**32)
         _check_seed(seed, 0)
+        _flags_of(game, args)
         rules = _rules_ref(args.mission, game_tools(game))
         st = new_game(game, mission=rules, players=2 if args.players is None else args.players,
                       difficulty=args.difficulty or "medium", seed=seed,
@@ -35,3 +36,19 @@ def _given(args: argparse.Namespace) -> list[str]:
     """The options of a new game the user gave (each None or empty when not given)."""
     return [f"--{name}" for name in ("mission", "players", "difficulty", "seed", "variant")
             if getattr(args, name) not in (None, [])]
+
+
+def _flags_of(game: str, args: argparse.Namespace) -> None:
+    """A new game's flags that are another game's (`--difficulty` of a game with none):
+    GameError naming this command's flags, the game's own and whose the other is (not the
+    library's argument names, which `new_game` would give)."""
+    from ..core.errors import GameError
+    from ..core.games import game_class, game_names, game_tools
+
+    if args.difficulty is None or hasattr(game_tools(game), "difficulties"):
+        return
+    whose = " and ".join(game_class(g).TITLE for g in game_names()
+                         if hasattr(game_tools(g), "difficulties"))
+    raise GameError(f"--difficulty is {whose}'s: {game_class(game).TITLE} has none; "
+                    "it takes --players, --seed, --variant and --mission (its rules), or "
+                    "--load FILE")

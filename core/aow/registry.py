@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
-from ..actions import Action
-from ..errors import MalformedActionError, closest
+from ..actions import Action, read_player
+from ..errors import closest
 from ..registry import PLAYER, Registry, Slot, named_player, number, word
 
 if TYPE_CHECKING:
@@ -22,10 +22,9 @@ SEAT_OF: Final = {name: p for p, name in enumerate(P)}  # and back: "p2" -> 1
 
 
 def _read_target(w: str, text: str) -> str:
-    word_ = w.lower()
-    if len(word_) == 2 and word_[0] == "p" and word_[1] in "1234567":
-        return word_
-    raise MalformedActionError(f"{text.strip()!r}: {w!r} is not a player; expected p1..p7")
+    """The player challenged, `p3`, of the most seats a game may have (W1); the session
+    at the terminal names a game's own (artproject/play.py `named_players`)."""
+    return P[read_player(w, text, SEATS)]
 
 
 # Each word's values (every one a game may name, from its rules and player count) number

@@ -43,7 +43,7 @@ from .simulate import (
     summary,
 )
 from .state import War
-from .views import screen
+from .views import cards_lines, discard_reason, screen, told
 
 HELD: Final = (
     "  checked after every decision: cards and tokens conserved (W1), hands within the "
@@ -104,32 +104,48 @@ def counterexample_scenario(rules: WarRules, ref: str, variants: Sequence[str], 
 # a hand to the wrong player. When the player to decide changes, the screen is cleared, says
 # whose turn it is and waits ("pass the screen to p3, then press Enter"), and clears again
 # before it shows the table as everyone sees it and that player's own hand and actions,
-# numbered (views.py `screen`, W19). No `view` of another's hand and no `undo` (each would
-# show what was hidden); `save FILE`, `load FILE`, `help` and `quit` are the tools'; the end
-# of the input saves the game and quits.
+# numbered (views.py `screen`, W19), after what happened since that player last saw the
+# game (views.py `told`: the engine's events, a card only its owner may see hidden). No
+# `view` of another's hand and no `undo` (each would show what was hidden); `cards` lists
+# every card's score and collateral damage (W2); `save FILE`, `load FILE`, `help` and
+# `quit` are the tools'; the end of the input saves the game and quits.
 HELP: Final = """commands:
   NUMBER or ACTION   take a listed action (e.g. 3, or: challenge p1 p3)
+  cards              every card: its score, collateral damage and powers (W2: the
+                     project's reconstruction; the seed prints none)
   save FILE          save the game (JSON, or TOML when FILE ends in .toml); a file this
                      session did not write is kept: save FILE --force replaces it
   load FILE          load a saved game
   help               this list
   quit               save to artproject-autosave.json (or a fresh name) and stop
-(no view of another's hand and no undo: each would show what is hidden)"""
+(no view of another's hand and no undo: each would show what is hidden; while the screen
+is passed, only Enter, save FILE and quit are taken)"""
 
 
 class WarSession(HotSeat):
     """One hot-seat game (artproject/play.py `HotSeat`): its screen and how it ended."""
 
     title = "Art of War"
+    tells = True
 
     def screen(self, viewer: int) -> str:
-        return screen(cast(War, self.st), viewer)
+        st = cast(War, self.st)
+        why = discard_reason(st, viewer)
+        return screen(st, viewer) + (f"\n-- {why}" if why else "")
+
+    def told(self, events: list[Any], viewer: int) -> list[str]:
+        st = cast(War, self.st)
+        return told(st, events, viewer, st.log[max(0, len(st.log) - len(events) - 200):
+                                                len(st.log) - len(events)])
 
     def handle(self, line: str) -> bool:
         words = line.split()
         if words and words[0].lower() == "help":
             self.write(HELP + "\nactions:\n" + "\n".join(
                 f"  {usage:<22} {text}" for usage, text in self.st.registry.help_lines()))
+            return True
+        if words and words[0].lower() in ("cards", "scores"):
+            self.write("\n".join(cards_lines(cast(War, self.st))))
             return True
         return super().handle(line)
 

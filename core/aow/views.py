@@ -10,6 +10,7 @@ file: what each card is, the same for everyone.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..hooks import NOBODY
@@ -109,4 +110,141 @@ def _table_lines(t: dict[str, Any]) -> list[str]:
     if t["added"]:
         out.append("  Wise Men added: " + ", ".join(f"{p} {' '.join(ks)}"
                                                     for p, ks in t["added"].items()))
+    return out
+
+
+# ====================================================================== what happened
+# The engine's events (state.py `note`, recorded when the game logs) in plain words, as a
+# seat may see them (W19): a card drawn or laid face down is named to its owner alone; an
+# event not listed here is told to nobody (it might carry what is hidden). Each entry: the
+# words, `{0}`... the event's values, and which of them are counts of tokens.
+_SAID: dict[str, tuple[str, tuple[int, ...]]] = {
+    "turn": ("turn {0}: {1} to play", ()),
+    "token": ("{0} took a token from the centre pile", ()),
+    "challenge": ("{0} challenged {1}", ()),
+    "bet": ("{0} bet {1}", (1,)),
+    "refuse": ("{0} refused and paid {1}; the attacker took back the bet (W6)", (1,)),
+    "accept": ("{0} accepted", ()),
+    "raise": ("{0} raised by {1}", (1,)),
+    "match": ("{0} matched the raise", ()),
+    "fold": ("{0} folded: the defender takes the bet (W7)", ()),
+    "fated": ("{0} drew it with no card in hand: {0} dies (W13)", ()),
+    "collective": ("{0} challenges every player holding a card and a token (W14)", ()),
+    "blind": ("every player holding a card and a token bets and draws a card (W15)", ()),
+    "played_at_once": ("{0} drew a {1}: played at once", ()),
+    "reveal": ("{0} revealed {1}", ()),
+    "take_back": ("{0} took back {1} of their stake", (1,)),
+    "steal": ("{0} took {1} from {2}'s stake (W11)", (1,)),
+    "withdraw": ("{0}'s card left the comparison (W11)", ()),
+    "add": ("{0} added a {1} from hand (W8)", ()),
+    "wins": ("{0} won the challenge and took {1} from the table", (1,)),
+    "even": ("even scores: {1} received {2} of {0}'s stake; each took back the rest (W10)",
+             (2,)),
+    "no_winner": ("no card could win: everyone took back their stake (W9)", ()),
+    "discard": ("{0} discarded {1} (face up)", ()),
+}
+# a card only its owner (the event's first value) may see: the words for them, for others
+_PRIVATE: dict[str, tuple[str, str]] = {
+    "draw": ("you drew {1}", "{0} drew a card"),
+    "face_down": ("you laid {1} face down", "{0} laid a card face down"),
+    "blind_draw": ("you drew {1} face down", "{0} drew a card face down"),
+}
+
+
+def _tokens(n: Any) -> str:
+    return f"{n} token" + ("" if str(n) == "1" else "s")
+
+
+def told(st: War, events: Sequence[tuple[Any, ...]], viewer: int,
+         before: Sequence[tuple[Any, ...]] = ()) -> list[str]:
+    """`events` (the log's, each stamped with its turn) in plain words as `viewer` may see
+    them (-1: anyone), W19; the collateral damage named with the winning card (found in
+    `events` or the events `before` them)."""
+    out: list[str] = []
+    shown: dict[str, str] = {}  # each seat's card revealed last, and the last winner
+    winner = ""
+    for i, event in enumerate([*before, *events]):
+        verb, args = str(event[1]), [str(x) for x in event[2:]]
+        if verb == "reveal":
+            shown[args[0]] = args[1]
+        elif verb == "wins":
+            winner = args[0]
+        line = _said(st, verb, args, viewer, f"{winner}'s {shown.get(winner, 'card')}")
+        if line and i >= len(before):
+            out.append(line)
+    return out
+
+
+def _said(st: War, verb: str, args: list[str], viewer: int, winning: str) -> str:
+    """One event in words ("" for one the viewer is not told of)."""
+    if verb in _PRIVATE:
+        own, others = _PRIVATE[verb]
+        return (own if 0 <= viewer < st.players and args[0] == P[viewer] else others
+                ).format(*args)
+    if verb == "compare":
+        return "compared: " + ", ".join(a.replace("=", " ") for a in args)
+    if verb == "collateral":
+        return (f"{args[0]} lost {_tokens(args[1].partition('_')[0])} to the centre pile: "
+                f"collateral damage of {winning} (W9)")
+    if verb == "split":
+        return (f"tie: {', '.join(args[:-1])} split the pot, {_tokens(args[-1])} each; "
+                "the tied cards are lost (W14)")
+    if verb == "dies":
+        by = f"killed by {' and '.join(args[2:])}" if args[2:] else "no killer"
+        return f"{args[0]} died: no {args[1]} left ({by}, W17)"
+    if verb not in _SAID:
+        return ""
+    words, counts = _SAID[verb]
+    return words.format(*(_tokens(a) if i in counts else a for i, a in enumerate(args)))
+
+
+def discard_reason(st: War, viewer: int) -> str:
+    """Why `viewer` is asked to discard now ("" when they are not): a hand over the limit
+    (W4, W17) or the collateral damage of the card that won (W9), named from the log."""
+    if st.wait_name() != "discard" or st.ask != viewer or viewer < 0:
+        return ""
+    held, limit = len(st.hands[viewer]), st.tab.hand_limit
+    if held > limit:
+        return (f"you hold {held} cards, more than the hand limit of {limit}: discard one at "
+                "a time down to it (W4, W17)")
+    winner, card_ = "", ""
+    for event in reversed(st.log):
+        if event[1] == "wins" and not winner:
+            winner = str(event[2])
+        elif event[1] == "reveal" and winner and str(event[2]) == winner:
+            card_ = str(event[3])
+            break
+    if not card_:
+        return "discard a card of your choice: collateral damage of the winning card (W9)"
+    return (f"discard a card of your choice: collateral damage of {winner}'s {card_} "
+            f"({_brief(st, card_)}, W9)")
+
+
+def _brief(st: War, name: str) -> str:
+    """A card's collateral damage in brief: what each other player loses."""
+    text = st.rules.cards[st.rules.index[name]].text.get("collateral", "")
+    head, sep, rest = text.partition(" do ")
+    return (f"{head.removeprefix('for ')}: {rest}" if sep else text) or "no collateral damage"
+
+
+_SECTIONS: dict[str, str] = {"rank": "rank (compared before the scores, W12)",
+                              "on_draw": "when drawn", "on_reveal": "when revealed"}
+
+
+def cards_lines(st: War) -> list[str]:
+    """Every kind of card in brief: its name, how many, its score and what it does (its
+    collateral damage when it wins, its rank when not the usual, its powers): the rules'
+    cards (W2: the project's reconstruction of what the seed leaves out)."""
+    out = [f"cards ({st.rules.title}; scores and collateral damage are the project's "
+           "reconstruction, W2): name, count, score, what it does"]
+    for k in st.rules.cards:
+        what = [f"collateral damage, {_brief(st, k.name)}"] if k.collateral else []
+        what += [f"{_SECTIONS.get(key, key)}: {text}" for key, text in k.text.items()
+                 if key != "collateral" and (key != "rank" or text != "1")]
+        if k.bonus:
+            what.append(f"added from hand after the reveal, +{k.bonus} (W8)")
+        if k.draws > 1:
+            what.append(f"its winner draws {k.draws} (W9)")
+        out.append(f"  {k.name:<15} x{k.count:<2} score {k.score:>2}  "
+                   + ("; ".join(what) or "no collateral damage"))
     return out
