@@ -233,3 +233,11 @@ def test_replay_is_all_or_none() -> None:
         assert _same(game.fingerprint(), before)
     assert A.replay(game, iter([first])) is game
     assert len(game.history) == 1
+
+
+def test_new_game_with_an_empty_game_name_is_the_default_game() -> None:
+    """`game=""` names the default game, as `game_class` reads it everywhere: new_game plays
+    it (it was taken for another game and given that game's `rules`, a bare TypeError;
+    Hypothesis found it)."""
+    made = new_game("japan", game="")
+    assert made.rules.name == "japan" and made.fingerprint() == new_game("japan").fingerprint()

@@ -71,7 +71,9 @@ def _start(mission: str | Path | Rules | None, players: int, difficulty: str, se
     """`new_game` (see there), every case."""
     if game is None and isinstance(mission, str) and mission != GAME and is_game(mission):
         game, mission = mission, None  # new_game("art-of-war", players=4): that game
-    if game is not None and game != GAME:  # another game: its own start (GameError if unknown)
+    if game is not None and game != GAME and game_class(game) is not State:  # another
+        # game (GameError if unknown): its own start; a name of this one, or "" (the
+        # default game's, as everywhere a game is named), this game's
         return game_class(game).create(  # type: ignore[return-value]
             players=players, difficulty=difficulty, seed=seed, variants=variants,
             position=position, phase=phase, log=log, chance=chance,
