@@ -144,7 +144,9 @@ def _compile(ref: str | Path, variants: tuple[str | Path, ...]) -> WarRules:
     layers += [_layer(_variant_path(v), "a variant") for v in variants]
     merged, w = layered(layers)
     spec = w.shape(merged, WarSpec)
-    rules = _build(spec, merged, w) if spec is not None else _cards_alone(merged, w)
+    if spec is None:
+        _cards_alone(merged, w)
+    rules = _build(spec, merged, w) if spec is not None else None
     w.raise_errors()
     assert rules is not None
     return attrs.evolve(rules, warnings=tuple(w.warnings))
