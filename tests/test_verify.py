@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import attrs
 import pytest
@@ -101,19 +102,48 @@ def test_step_checks_can_fail() -> None:
 
 
 @pytest.mark.parametrize("log", [True, False])
-def test_the_golden_rule_check_reads_the_step_events(log: bool) -> None:
-    """A move paid in health passes; the same step with fuel left in the van breaks R4 (read
-    from the recorded log, or from the replayed events of a game that records none)."""
+def test_the_golden_rule_check_reads_the_step_events(
+        log: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A move paid in health passes; an engine that charges health while the van still
+    holds fuel breaks R4 (read from the recorded log, or from the replayed events of a game
+    that records none)."""
     g = new_game("japan", players=2, seed=1, phase="movement", log=log,
                  position={"van": {"fuel": 0}})
     before = g.clone()
     g.apply("move p1 sendai")
     assert g.health[0] == before.health[0] - 1
     check_step(before, g.history[-1], g)
-    if log:  # tamper with the recorded step: a fuel token left in the van
-        g.van[g.rules.resources.index("fuel")] = 1
-        with pytest.raises(Violation, match="golden rule"):
-            check_step(before, g.history[-1], g)
+    from artproject.core.art import effects, movement
+
+    def faulty(st: Any, player: int, kind: str, n: int) -> None:  # fuel found, health paid
+        st.van[st.rules.resources.index(kind)] += 1
+        effects.lose_health(st, player, n, "paid health for fuel",
+                            ("health_for", f"p{player + 1}", kind))
+
+    g = new_game("japan", players=2, seed=1, phase="movement", log=log,
+                 position={"van": {"fuel": 0}})
+    before = g.clone()
+    monkeypatch.setattr(movement, "pay", faulty)
+    g.apply("move p1 sendai")
+    assert g.van[g.rules.resources.index("fuel")] == 1
+    with pytest.raises(Violation, match="golden rule"):
+        check_step(before, g.history[-1], g)
+
+
+def test_the_golden_rule_reads_the_van_when_the_health_was_paid() -> None:
+    """A battle boosted with health while the van holds no weapon is legal though the win
+    then fills the van with weapons (Helsinki's bonus on Scandinavia): the check read the
+    van after the step and called it a breach of R4 (a reviewer's; verify reported it as a
+    counterexample)."""
+    g = new_game("scandinavia", players=2, seed=1, phase="battle", log=True, position={
+        "pawns": ["helsinki", "oslo"], "agents": {"helsinki": 1}, "artworks": ["helsinki"],
+        "van": {"fuel": 3, "radio": 3, "weapon": 0}, "dice": [1, 1, 1]})
+    for text in ("fight p1 helsinki", "boost p1"):
+        g.apply(text)
+    before = g.clone()
+    g.apply("boost p1")
+    assert g.van[g.rules.resources.index("weapon")] == 2
+    check_step(before, g.history[-1], g)
 
 
 def test_a_hook_that_triggers_itself_is_cut_off() -> None:

@@ -91,7 +91,10 @@ def _who_pays(before: State, action: Action, after: State) -> None:
 
 
 def _golden_rule(before: State, action: Action, after: State) -> None:
-    """R4: health stands in for a resource only while the van holds none of it."""
+    """R4: health stands in for a resource only while the van holds none of it: the van as
+    it was when the health was paid. The van after the step holds some only when the step
+    may have filled it later (a won battle's artwork bonus, say): then the step is played
+    again from `before`, the van read at each payment."""
     verb = after.registry.verbs.get(action.verb)
     if verb is None or not verb.golden or not _dropped(before, after):
         return
@@ -100,8 +103,37 @@ def _golden_rule(before: State, action: Action, after: State) -> None:
         if len(words) >= 4 and words[1] == "health_for":
             kind = str(words[3])
             if kind in r.resources and after.van[r.resources.index(kind)] > 0:
-                raise Violation(f"{action}: health paid for {kind} while the van held some "
-                                "(the golden rule, R4)", f"van.{kind} == 0")
+                break
+    else:
+        return
+    for kind, held in _vans_at_payments(before, action):
+        if held[r.resources.index(kind)] > 0:
+            raise Violation(f"{action}: health paid for {kind} while the van held some "
+                            "(the golden rule, R4)", f"van.{kind} == 0")
+
+
+class _Payments(list):  # type: ignore[type-arg]
+    """An event log that keeps, at each health token paid for a resource, the resource
+    and the van as it was then (`_vans_at_payments`)."""
+
+    def __init__(self, st: State) -> None:
+        super().__init__()
+        self.st, self.vans = st, list[tuple[str, tuple[int, ...]]]()
+
+    def append(self, event: tuple[object, ...]) -> None:
+        if len(event) >= 4 and event[1] == "health_for":
+            self.vans.append((str(event[3]), tuple(self.st.van)))
+        super().append(event)
+
+
+def _vans_at_payments(before: State, action: Action) -> list[tuple[str, tuple[int, ...]]]:
+    """`action` taken again on a copy of `before`, recording: each resource health was paid
+    for, with the van at that moment."""
+    st = before.clone()
+    st.logging, st.log = True, _Payments(st)
+    st.apply(action)
+    assert isinstance(st.log, _Payments)
+    return [(kind, held) for kind, held in st.log.vans if kind in st.rules.resources]
 
 
 def _no_lost_entry(before: State, action: Action, after: State) -> None:
