@@ -155,7 +155,7 @@ def search(mission: str, variants: Sequence[str], targets: Mapping[str, float],
 
     optuna.logging.set_verbosity(optuna.logging.CRITICAL)  # a failed trial is ours to tell
     study = optuna.create_study(direction="minimize",
-                                sampler=optuna.samplers.TPESampler(seed=seed))
+                                sampler=optuna.samplers.TPESampler(seed=sampler_seed(seed)))
     if all(d.low <= now[d.name] <= d.high for d in dims):
         study.enqueue_trial(now)  # the mission as it is: the search never ends worse
     study.optimize(objective, n_trials=trials, catch=())
@@ -176,6 +176,12 @@ def search(mission: str, variants: Sequence[str], targets: Mapping[str, float],
     kept = loss(fresh_after, targets) >= loss(fresh_before, targets)
     return Result(values=values, text="" if kept else text,
                   fresh_before=fresh_before, fresh_after=fresh_after, kept=kept, **common)
+
+
+def sampler_seed(seed: int) -> int:
+    """The sampler's seed from ours: numpy (under Optuna) takes 0 to 2**32 - 1 only, so a
+    seed is reduced into that range (its low 32 bits); the same --seed, the same trials."""
+    return seed % 2**32
 
 
 def _lead(trials: Sequence[Any], before: Sequence[Mapping[str, Any]], loss_best: float,

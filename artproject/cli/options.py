@@ -20,6 +20,7 @@ MAX_WORKERS = 64  # processes, even with --force
 MAX_TRIALS = 10_000  # values one tune run tries
 MAX_SEED = 2**63 - 1
 MAX_CONNECT = 3600.0  # seconds --connect-timeout waits for a cluster at most
+CONNECT = 10.0  # seconds --connect-timeout waits when not given
 
 
 def _game(args: argparse.Namespace) -> str:
@@ -122,11 +123,12 @@ def _check_counts(args: argparse.Namespace, policies: bool = True) -> None:
         check_policy(args.policy)  # an unknown policy or option, or a number out of its range
 
 
-def _check_seed(seed: int, games: int) -> None:
+def _check_seed(seed: int, games: int, why: str = "") -> None:
+    """A first seed whose `games` seeds (seed to seed + games - 1) all lie below MAX_SEED."""
     from ..core.errors import GameError
 
     if not 0 <= seed <= MAX_SEED - games:
-        raise GameError(f"--seed must be from 0 to {MAX_SEED - games}, not {seed}")
+        raise GameError(f"--seed must be from 0 to {MAX_SEED - games}{why}, not {seed}")
 
 
 def _workers(n: int, force: bool) -> int:
@@ -149,12 +151,16 @@ def _backend(args: argparse.Namespace) -> Any:
     from ..backends import make_backend
     from ..core.errors import GameError
 
-    if not 0 < args.connect_timeout <= MAX_CONNECT:  # (nan and inf are refused too)
+    timeout = CONNECT if args.connect_timeout is None else args.connect_timeout
+    if args.connect_timeout is not None and args.backend != "dask":  # (as --address is)
+        raise GameError("--connect-timeout is for --backend dask (the local backend waits "
+                        "for no cluster)")
+    if not 0 < timeout <= MAX_CONNECT:  # (nan and inf are refused too)
         raise GameError(f"--connect-timeout must be above 0 and at most {MAX_CONNECT:g} "
-                        f"seconds, not {args.connect_timeout:g}")
+                        f"seconds, not {timeout:g}")
     # a cluster joined at --address has its own workers: --workers is for this machine's
     workers = args.workers if args.address else _workers(args.workers, args.force)
-    return make_backend(args.backend, workers, args.address, args.connect_timeout)
+    return make_backend(args.backend, workers, args.address, timeout)
 
 
 def _items(text: str, option: str, expected: str) -> list[str]:

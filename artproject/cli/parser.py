@@ -363,6 +363,6 @@ def _backend_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--address", metavar="ADDR",
                    help="with --backend dask: a running cluster's scheduler "
                         "(tcp://HOST:8786); without it a local cluster of --workers processes")
-    p.add_argument("--connect-timeout", type=float, default=10.0, metavar="SECONDS",
-                   help="how long to wait for the cluster at --address, at most "
+    p.add_argument("--connect-timeout", type=float, metavar="SECONDS",
+                   help="with --backend dask: how long to wait for the cluster, at most "
                         f"{MAX_CONNECT:g} (default: 10)")

@@ -6,7 +6,15 @@ import argparse
 import sys
 from pathlib import Path
 
-from .options import MAX_TRIALS, _backend, _check_counts, _game, _players
+from .options import (
+    MAX_TRIALS,
+    _backend,
+    _check_counts,
+    _check_seed,
+    _game,
+    _paths_given,
+    _players,
+)
 from .output import _say
 
 
@@ -19,7 +27,10 @@ def _tune(args: argparse.Namespace) -> int:
 
     game = _game(args)
     tools = tuning(game)  # (a game that lets its rules be tuned: GameError otherwise)
+    _paths_given(args, output="-o")
     _check_counts(args, policies=False)
+    _check_seed(args.seed, 2 * args.games, " (tune plays seeds S to S + 2 x --games - 1: "
+                "the search's games, then fresh ones)")
     tools.policy_names(args.policy)
     if args.trials < 1:
         raise GameError(f"--trials must be at least 1, not {args.trials}")
@@ -30,7 +41,7 @@ def _tune(args: argparse.Namespace) -> int:
     low, high = tools.players(rules)
     players = _players(args.players, low=low, high=high)
     dims = tools.tunables(rules)
-    tools.check_tuning(rules, dims, players, f"--players {args.players}")
+    tools.check_tuning(rules, dims, players, f"--players {args.players}", list(targets))
     out = Path(args.output or f"{rules.name}-tuned.toml")
     refuse_odd(out)  # a device or folder: refused now, with or without --force
     if not out.resolve().parent.is_dir():

@@ -187,10 +187,14 @@ def report_csv(cells: list[dict[str, Any]]) -> str:
 
 
 # ====================================================================== tune
-def check_tuning(rules: Rules, dims: Sequence[Any], players: Sequence[int], told: str) -> None:
-    """GameError unless `tune` may search these numbers with these team sizes: the mission
-    declares some, and a threat tuned for a team size is played by some game (`told`: the
-    option that named the sizes)."""
+def check_tuning(rules: Rules, dims: Sequence[Any], players: Sequence[int], told: str,
+                 difficulties: Sequence[str] | None = None) -> None:
+    """GameError unless `tune` may search these numbers with these team sizes and target
+    difficulties: the mission declares some, and every number is played by some game (`told`:
+    the option that named the sizes): a threat tuned for a team size by a game of that size,
+    a [tune.solo] number by a 1-player game, a difficulty's health by a target of that
+    difficulty (`difficulties`; None: not checked). A number no game plays would be chosen
+    blind, and written as if it had been tested."""
     from ..errors import GameError
 
     if not dims:
@@ -202,6 +206,16 @@ def check_tuning(rules: Rules, dims: Sequence[Any], players: Sequence[int], told
         raise GameError(f"{told} plays no game with {' or '.join(unplayed)} players, so "
                         "[tune.threat_by_players] would choose their threat blind; add them to "
                         "--players (the default, 1-6, plays every team size)")
+    solo = [d.name for d in dims if d.name.startswith("solo.")]
+    if solo and 1 not in players:
+        raise GameError(f"{told} plays no 1-player game, so [tune.solo] would choose "
+                        f"{', '.join(solo)} blind; add 1 to --players, or drop [tune.solo]")
+    unaimed = [d.name for d in dims if d.name.startswith("difficulty.")
+               and difficulties is not None and d.name.partition(".")[2] not in difficulties]
+    if unaimed:
+        raise GameError(f"--target names no {' or '.join(n[11:] for n in unaimed)} rate, so "
+                        f"[tune.difficulty] would choose {', '.join(unaimed)} blind; add "
+                        f"{unaimed[0][11:]}=RATE to --target, or drop it from [tune.difficulty]")
 
 
 # ====================================================================== verify

@@ -1,0 +1,69 @@
+"""Balance tools' defects: tune's seeds, settings and output path, the store's keys, the
+backend options, a repeated variant and the win-rate plot's legend."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.test_scale import cli, one_line_error
+
+MISSIONS = Path(__file__).parent / "missions"
+TUNE = ("--target", "easy=0.5,hard=0.2", "--players", "1,2", "--games", "2", "--trials", "2")
+
+
+@pytest.fixture
+def ht(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    shutil.copy(MISSIONS / "harbour-tunable.toml", tmp_path / "ht.toml")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+@pytest.mark.parametrize("seed", [2**32, 2**63 - 1 - 4])
+def test_tune_takes_every_documented_seed(ht: Path, seed: int) -> None:
+    """Optuna's sampler (numpy) takes seeds below 2**32 only: ours is reduced into its range,
+    not a traceback; the highest seed tune accepts plays its fresh games too."""
+    r = cli("tune", "ht.toml", *TUNE, "--seed", str(seed), "-o", "t.toml")
+    assert r.returncode == 0, r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_tune_refuses_a_seed_whose_fresh_games_pass_the_limit(ht: Path) -> None:
+    """The fresh games run to seed + 2 x games - 1: a seed that would pass 2**63 - 2 there is
+    refused before anything is played."""
+    top = 2**63 - 1 - 4
+    msg = one_line_error(cli("tune", "ht.toml", *TUNE, "--seed", str(top + 1)))
+    assert msg.startswith(f"artproject: --seed must be from 0 to {top} (tune plays"), msg
+
+
+def test_tune_refuses_an_empty_output_path(ht: Path) -> None:
+    msg = one_line_error(cli("tune", "ht.toml", *TUNE, "-o", ""))
+    assert "-o: an empty path" in msg
+    assert sorted(p.name for p in ht.iterdir()) == ["ht.toml"]
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (("--players", "2", "--target", "easy=0.5,hard=0.2"),
+     "--players 2 plays no 1-player game, so [tune.solo] would choose solo.removed_cards "
+     "blind"),
+    (("--players", "1,2", "--target", "easy=0.5"),
+     "--target names no hard rate, so [tune.difficulty] would choose difficulty.hard blind"),
+])
+def test_tune_refuses_settings_no_game_tests(ht: Path, args: tuple[str, ...],
+                                             message: str) -> None:
+    """A setting none of the games plays would be written untested: refused, naming it."""
+    msg = one_line_error(cli("tune", "ht.toml", *args, "--games", "2", "--trials", "2",
+                             "-o", "t.toml"))
+    assert message in msg, msg
+    assert sorted(p.name for p in ht.iterdir()) == ["ht.toml"]
+
+
+@pytest.mark.parametrize("command", ["simulate", "tune"])
+def test_connect_timeout_needs_dask(ht: Path, command: str) -> None:
+    """--connect-timeout without --backend dask would be ignored: refused as --address is."""
+    head = ("simulate", "--mission", "ht.toml", "--players", "2", "--games", "1") \
+        if command == "simulate" else ("tune", "ht.toml", *TUNE)
+    msg = one_line_error(cli(*head, "--connect-timeout", "5"))
+    assert "--connect-timeout is for --backend dask" in msg
