@@ -67,3 +67,48 @@ def test_connect_timeout_needs_dask(ht: Path, command: str) -> None:
         if command == "simulate" else ("tune", "ht.toml", *TUNE)
     msg = one_line_error(cli(*head, "--connect-timeout", "5"))
     assert "--connect-timeout is for --backend dask" in msg
+
+
+SHIPPED = Path(__file__).parent.parent / "missions" / "variants" / "team-threat.toml"
+SIM = ("simulate", "--mission", "japan", "--players", "2", "--games", "2", "--seed", "3")
+
+
+def stored(db: Path) -> list[tuple[str, str, int]]:
+    import sqlite3
+
+    with sqlite3.connect(db) as conn:
+        return conn.execute("SELECT variant, policy, seed FROM games ORDER BY seed").fetchall()
+
+
+def test_a_shipped_variant_by_its_path_is_one_cell_with_its_name(tmp_path: Path) -> None:
+    """`--variant team-threat` and the same file by its path are one cell of the store: the
+    second run resumes (plays nothing), never counts the games twice."""
+    db = tmp_path / "s.db"
+    assert cli(*SIM, "--variant", "team-threat", "--store", str(db)).returncode == 0
+    r = cli(*SIM, "--variant", str(SHIPPED.resolve()), "--store", str(db), "--json")
+    assert r.returncode == 0, r.stderr
+    assert stored(db) == [("team-threat", "heuristic", 3), ("team-threat", "heuristic", 4)]
+
+
+def test_one_policy_spelt_three_ways_is_one_cell(tmp_path: Path) -> None:
+    db = tmp_path / "s.db"
+    for policy in ("ismcts:budget=2,depth=5", "ismcts:depth=5,budget=2",
+                   "ismcts:budget=2, depth=5"):
+        r = cli(*SIM, "--games", "1", "--policy", policy, "--store", str(db))
+        assert r.returncode == 0, r.stderr
+    assert stored(db) == [("", "ismcts:budget=2,depth=5", 3)]
+
+
+def test_a_variant_given_twice_is_layered_once_with_a_note(tmp_path: Path) -> None:
+    """A variant's hooks run once however often the file is named (by name and by path, or
+    the same spelling twice): the results are the single variant's, and a note says so."""
+    once = cli(*SIM, "--variant", "team-threat", "--json")
+    twice = cli(*SIM, "--variant", "team-threat", "--variant", str(SHIPPED), "--json")
+    assert twice.returncode == 0, twice.stderr
+    assert twice.stdout == once.stdout
+    assert ("artproject: note: --variant names team-threat more than once; each is counted "
+            "once") in twice.stderr
+    harbour = MISSIONS / "team-threat.toml"
+    r = cli(*SIM, "--variant", str(harbour), "--variant", str(harbour), "--json")
+    assert "more than once; each is counted once" in r.stderr
+    assert r.stdout == cli(*SIM, "--variant", str(harbour), "--json").stdout

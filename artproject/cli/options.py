@@ -223,3 +223,75 @@ def _players(text: str, option: str = "--players", low: int = 1, high: int = 6) 
         else:
             sizes += range(int(first), int(last) + 1)
     return _once(sizes, option)
+
+
+def _variants_once(variants: Sequence[str], game: str) -> list[str]:
+    """--variant as the store keys it, each file once: a shipped variant named by its path is
+    named by its name (as `--variant NAME` names it), and a file given
+    twice, however spelled, is layered once (with a note, as a list option's repeated item
+    is): its hooks would otherwise run twice."""
+    firsts: dict[str, str] = {}  # the file -> the first reference to it
+    twice: list[str] = []
+    for ref in variants:
+        name = _shipped_variant(ref, game)
+        key = _variant_file(name)
+        if key in firsts:
+            twice.append(firsts[key])
+        else:
+            firsts[key] = name
+    if twice:
+        _say(f"artproject: note: --variant names {', '.join(dict.fromkeys(twice))} more than "
+             "once; each is counted once")
+    return list(firsts.values())
+
+
+def _variant_file(ref: str) -> str:
+    """The file a --variant reference names (a shipped name: its file), as a key."""
+    from pathlib import Path
+
+    from ..core.sources import is_name, package_dir
+
+    path = package_dir("missions") / "variants" / f"{ref}.toml" if is_name(ref) else Path(ref)
+    try:
+        return str(path.resolve())
+    except (OSError, RuntimeError):  # (a loop of links: the loader says so)
+        return ref
+
+
+def _shipped_variant(ref: str, game: str) -> str:
+    """A shipped variant of the default game named by its path, by its name; else `ref`."""
+    from pathlib import Path
+
+    from ..core.games import DEFAULT
+    from ..core.sources import is_name, package_dir
+
+    if is_name(ref) or game != DEFAULT or not ref.endswith(".toml"):
+        return ref
+    stem = Path(ref).stem
+    if is_name(stem) and _variant_file(ref) == str(
+            (package_dir("missions") / "variants" / f"{stem}.toml").resolve()):
+        return stem
+    return ref
+
+
+def _policy_key(text: str, tools: Any, game: str) -> str:
+    """--policy as the store keys it: each policy's options in alphabetical order, each
+    value spelt one way (`ismcts:depth=5, budget=2` is `ismcts:budget=2,depth=5`), so that
+    one policy spelt two ways is one cell of the store, never its games counted twice."""
+    from ..policies import policies_of, policy_spec
+
+    known = policies_of(game)
+    out = []
+    for spec in tools.policy_names(text):
+        name, options = policy_spec(spec, known)
+        spelt = ",".join(f"{k}={_spelt(options[k])}" for k in sorted(options))
+        out.append(f"{name}:{spelt}" if spelt else name)
+    return ",".join(out)
+
+
+def _spelt(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)

@@ -6,7 +6,17 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
-from .options import _backend, _check_counts, _game, _items, _list, _paths_given, _players
+from .options import (
+    _backend,
+    _check_counts,
+    _game,
+    _items,
+    _list,
+    _paths_given,
+    _players,
+    _policy_key,
+    _variants_once,
+)
 from .output import _Interrupted, _say
 
 TYPE_CHECKING = False  # typing itself is not imported: the command starts the sooner
@@ -23,7 +33,10 @@ def _simulate(args: argparse.Namespace) -> int:
     game = _game(args)
     tools = game_tools(game)
     _check_counts(args, policies=False)
-    tools.policy_names(args.policy)  # an unknown policy or option, or a number out of range
+    # an unknown policy or option, or a number out of range; then spelt one way, and each
+    # variant once, by its shipped name where it is one: the store's keys (docs/scaling.md)
+    args.policy = _policy_key(args.policy, tools, game)
+    args.variant = _variants_once(args.variant, game)
     missions, diffs, players = _grid(args, game, tools)
     cells = _sweep(args, missions, diffs, players, game=game)
     return _print_cells(args, cells, tools.report_csv, tools.report_text)

@@ -14,6 +14,7 @@ from .options import (
     _game,
     _paths_given,
     _players,
+    _variants_once,
 )
 from .output import _say
 
@@ -32,6 +33,7 @@ def _tune(args: argparse.Namespace) -> int:
     _check_seed(args.seed, 2 * args.games, " (tune plays seeds S to S + 2 x --games - 1: "
                 "the search's games, then fresh ones)")
     tools.policy_names(args.policy)
+    args.variant = _variants_once(args.variant, game)  # each file once (with a note)
     if args.trials < 1:
         raise GameError(f"--trials must be at least 1, not {args.trials}")
     if args.trials > MAX_TRIALS:

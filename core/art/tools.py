@@ -206,6 +206,14 @@ def check_tuning(rules: Rules, dims: Sequence[Any], players: Sequence[int], told
         raise GameError(f"{told} plays no game with {' or '.join(unplayed)} players, so "
                         "[tune.threat_by_players] would choose their threat blind; add them to "
                         "--players (the default, 1-6, plays every team size)")
+    _check_played(dims, players, told, difficulties)
+
+
+def _check_played(dims: Sequence[Any], players: Sequence[int], told: str,
+                  difficulties: Sequence[str] | None) -> None:
+    """check_tuning's [tune.solo] and [tune.difficulty]: each played by some game."""
+    from ..errors import GameError
+
     solo = [d.name for d in dims if d.name.startswith("solo.")]
     if solo and 1 not in players:
         raise GameError(f"{told} plays no 1-player game, so [tune.solo] would choose "
