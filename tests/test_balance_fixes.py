@@ -112,3 +112,21 @@ def test_a_variant_given_twice_is_layered_once_with_a_note(tmp_path: Path) -> No
     r = cli(*SIM, "--variant", str(harbour), "--variant", str(harbour), "--json")
     assert "more than once; each is counted once" in r.stderr
     assert r.stdout == cli(*SIM, "--variant", str(harbour), "--json").stdout
+
+
+def test_the_win_rate_plot_labels_every_team_size(ht: Path) -> None:
+    """A team size only another panel plays has a label too: one legend, every size."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from artproject.core.art.hall import plot_win_rate
+    from artproject.store import Store
+
+    few = ("--games", "1", "--difficulty", "easy", "--store", "s.db")
+    assert cli("simulate", "--mission", "japan", "--players", "2,3", *few).returncode == 0
+    assert cli("simulate", "--mission", "ht.toml", "--players", "2", *few).returncode == 0
+    with Store.read("s.db") as store:
+        fig = plot_win_rate(list(store.rows()))
+    legends = [ax.get_legend() for ax in fig.axes if ax.get_legend() is not None]
+    labels = [t.get_text() for legend in (*legends, *fig.legends) for t in legend.get_texts()]
+    assert sorted(labels) == ["2 players", "3 players"], labels

@@ -77,7 +77,12 @@ def plot_win_rate(rows: Sequence[Row]) -> Any:
     for ax, b in zip(axes, boards, strict=True):
         _win_rates(ax, [c for c in summary if board_of(c["key"]) == b], teams)
         ax.set_title(board_title(b, boards))
-    axes[0].legend(fontsize="small", loc="upper right")
+    # one legend, every team size of every panel (a size only another panel has: labelled
+    # too), each size a colour on every panel
+    lines = {label: h for ax in axes for h, label in zip(*ax.get_legend_handles_labels(),
+                                                          strict=True)}
+    labels = sorted(lines, key=lambda label: int(label.split()[0]))
+    axes[0].legend([lines[k] for k in labels], labels, fontsize="small", loc="upper right")
     fig.suptitle("Win rate by difficulty and team size (bars: 95% Wilson interval)")
     return fig
 
