@@ -13,6 +13,7 @@ of the core's import path.
 from __future__ import annotations
 
 import json
+import pickle
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -58,9 +59,11 @@ def play_checked(start: Callable[[], Any], ex: Example, default: Callable[[Any],
                  max_steps: int, why_endless: str, check: Callable[[Any], None],
                  saves: bool, deep: bool) -> Outcome:
     """Any game's example: `start()` its game, take the example's picks (then `default`'s),
-    check the invariants, the step and `check` after every decision; with `deep`, the same
-    seed and actions give the same game, a clone's move leaves its original alone and, with
-    `saves`, a saved and loaded game is the same. Stop at the first violation."""
+    check the invariants, the step and `check` after every decision; with `deep`, at a few
+    positions in play a clone's move leaves its original alone (and the original's its
+    clone) and the same action on each gives the same game, and after the game the same
+    seed and actions give the same game and, with `saves`, a saved and loaded game is the
+    same. Stop at the first violation."""
     actions: list[str] = []
     picks = iter(ex.picks)
     try:
@@ -72,8 +75,11 @@ def play_checked(start: Callable[[], Any], ex: Example, default: Callable[[Any],
                 raise Violation(f"the game did not end within {max_steps} decisions{why_endless}")
             pick = next(picks, 0)
             action = choose(st.legal_actions(), pick) if pick else default(st)
-            before = st.clone()
-            st.apply(action)
+            if deep and _probed(len(actions)):
+                before = _apply_beside_clones(st, action)
+            else:
+                before = st.clone()
+                st.apply(action)
             actions.append(str(action))
             check_invariants(st)
             check_step(before, action, st)
@@ -95,11 +101,38 @@ def _check_determinism(start: Callable[[], Any], st: Any, saves: bool) -> None:
         raise Violation("the same seed and actions gave a different game")
     if saves and loads(dumps(st)).fingerprint() != st.fingerprint():
         raise Violation("a saved and loaded game differs from the original")
-    c = st.clone()
-    if c.legal_actions():
-        c.apply(c.legal_actions()[0])
-        if st.fingerprint() == c.fingerprint():
-            raise Violation("a clone's move changed its original")
+
+
+def _probed(step: int) -> bool:
+    """The decisions at which a game in play is cloned and both copies moved (the first,
+    then the 2nd, 4th, 8th...: a few positions at every depth, a handful a game)."""
+    return step & (step - 1) == 0
+
+
+def _apply_beside_clones(st: Any, action: Action) -> Any:
+    """Apply `action` to `st`, a game in play, checking that its clones are independent: a
+    clone's move leaves the original as it was, the original's move leaves a clone taken
+    before it as it was, and the same action on each gives the same game. The clone taken
+    before the move, returned (for `check_step`)."""
+    was = _snapshot(st)
+    before, twin = st.clone(), st.clone()
+    twin.apply(action)
+    if _snapshot(st) != was:
+        raise Violation(f"a clone's move ({action}) changed its original")
+    st.apply(action)
+    if _snapshot(before) != was:
+        raise Violation(f"a move ({action}) changed a clone taken before it")
+    if twin.fingerprint() != st.fingerprint():
+        raise Violation(f"the same action ({action}) on a game and on its clone gave "
+                        "different games")
+    return before
+
+
+def _snapshot(st: Any) -> Any:
+    """The game's fingerprint as it is now (a fingerprint may hold the game's own lists,
+    which a later move would change under it): a deep copy, by pickle (plain data: the
+    quickest deep copy)."""
+    return pickle.loads(pickle.dumps(st.fingerprint(), pickle.HIGHEST_PROTOCOL))
 
 
 # ====================================================================== the search

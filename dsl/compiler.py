@@ -379,8 +379,10 @@ class Compiler:
             if const.value not in values:
                 shown = sorted(map(str, values))
                 near = closest(str(const.value), shown) if isinstance(const, a.Str) else ""
+                listed = ", ".join(v or '""' for v in shown[:12])  # ("": none, as for outcome)
+                more = f" and {len(shown) - 12} more" if len(shown) > 12 else ""
                 self._err(f"{_value(name, kind)} is never {show_expr(const)}: "
-                          f"{what} are {', '.join(shown[:12])}{near}", const)
+                          f"{what} are {listed}{more}{near}", const)
 
     def _choice(self, e: a.Choice, bound: frozenset[str]) -> Code:
         """`A if COND else B`: COND a condition, A and B of one kind (the choice's)."""

@@ -285,6 +285,10 @@ def _properties(spec: MissionSpec, comp: Compiler, w: Where) -> list[Property]:
     props: list[Property] = []
     first: dict[str, int] = {}
     for i, p in enumerate(spec.property):
+        refused = _bad_name(p.name)
+        if refused:
+            w.err(refused, ("property", i, "name"))
+            continue
         if p.name in first:
             at, here = ("property", first[p.name], "name"), ("property", i, "name")
             there = w.map(at).locate(at).prefix()
@@ -299,6 +303,17 @@ def _properties(spec: MissionSpec, comp: Compiler, w: Where) -> list[Property]:
         if fn is not None:
             props.append(Property(p.name, fn, p.check, w.map(path).locate(path).prefix()))
     return props
+
+
+def _bad_name(name: str) -> str:
+    """Why a property may not be so named ('' if it may): a report names a property by its
+    name, so a blank one names nothing, and "a " beside "a" would read as the same."""
+    if not name.strip():
+        return "a property needs a name: this one is blank"
+    if name != name.strip():
+        return (f"a property's name may not begin or end with a space: write "
+                f"{name.strip()!r}, not {name!r}")
+    return ""
 
 
 def _city_effects(spec: MissionSpec, comp: Compiler, w: Where) -> list[tuple[Any, ...]]:

@@ -217,9 +217,35 @@ class State(Machine):
             raise KeyError(kind)
         return count(self)
 
-    def agent_strength(self, city: int) -> int:
-        """Agents in the city + threat + agents in headquarters (R15)."""
+    def agent_strength(self, city: int | str) -> int:
+        """Agents in the city + threat + agents in headquarters (R15); `city` its index in
+        the board's cities (as `battle.city`) or its name."""
+        if type(city) is not int or not 0 <= city < len(self.agents):
+            city = self._city_arg(city)
         return self.agents[city] + self.threat() + self.hq
+
+    def _city_arg(self, city: Any, name: str = "city") -> int:
+        """A public function's city argument (its index in the board's cities, numpy's
+        integers too, or its name) as its index; GameError naming `name` and what it takes."""
+        import operator
+
+        from ..checks import what
+        from ..errors import GameError, closest
+
+        if isinstance(city, str):
+            found = self.rules.city_index.get(city)
+            if found is None:
+                raise GameError(f"{name}: unknown city {city!r} on {self.rules.name}"
+                                + closest(city, self.rules.city_index))
+            return int(found)
+        try:
+            i = -1 if isinstance(city, bool) else operator.index(city)
+        except TypeError:
+            i = -1
+        if not 0 <= i < len(self.agents):
+            raise GameError(f"{name} must be a city's name or its index (0 to "
+                            f"{len(self.agents) - 1}), not {what(city)}")
+        return i
 
     def strength(self) -> int:
         """The team's strength in the battle under way: dice plus weapon bonuses."""

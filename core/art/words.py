@@ -149,9 +149,7 @@ class ArtWords(Words):
         if head in bound and head in ("city", "player"):
             return f"ctx.{head}", head
         if head in _STATE_REFS:
-            comp.hidden(head, e)
-            kind, code = _STATE_REFS[head]
-            return code, kind
+            return _state_ref(comp, e, head)
         if head in sc.cities:
             return str(sc.cities[head]), "city"
         if head in sc.symbols:
@@ -174,6 +172,11 @@ class ArtWords(Words):
         codes, sig = found
         if e.name == "agents" and codes[0].isdigit():
             return f"st.agents[{codes[0]}]", "int"  # a named city: a plain index
+        if e.name == "symbol":
+            comp.note_values(e, frozenset({*comp.scope.symbols, ""}),
+                             "the symbols")
+        elif e.name == "card":
+            comp.note_values(e, CARD_PLACES, "the places of a card")
         return sig[2].format(*codes), sig[1]
 
     # ---- statements ---------------------------------------------------------------
@@ -195,6 +198,16 @@ class ArtWords(Words):
         if isinstance(s, a.ForEach):
             return _for_each(comp, s, bound)
         return super().statement(comp, s, bound)
+
+
+def _state_ref(comp: Compiler, e: a.Ref, head: str) -> Code:
+    """A name of the state's (`threat`, `outcome`): its code and kind; the only texts it
+    can take noted (`note_values`) where the game's tables tell them."""
+    comp.hidden(head, e)
+    kind, code = _STATE_REFS[head]
+    if head in _READS:
+        comp.note_values(e, *_READS[head]())
+    return code, kind
 
 
 def _reserve(comp: Compiler, e: a.Ref, name: str) -> Code:
@@ -231,6 +244,33 @@ def _road(comp: Compiler, e: a.Ref, attr: str, bound: frozenset[str]) -> Code:
     return f"(ctx.road.attrs.get({attr!r}) if ctx.road else None)", kind
 
 
+# The texts the game's own tables can give a name or function read (`note_values`): a
+# comparison with any other text is an error, not a condition that never holds (or always).
+def _outcomes() -> tuple[frozenset[str], str]:
+    return frozenset({*OUTCOMES, ""}), "the outcomes"
+
+
+def _phases() -> tuple[frozenset[str], str]:
+    from .round import PHASES as ROUND
+    from .tensors import PHASES  # every phase a state is in (setup ... over), and the
+    # boundary before each of the round's (round.py: `op_boundary`'s "before movement")
+
+    return frozenset({*PHASES, *(f"before {p}" for p in ROUND)}), "the phases"
+
+
+def _waits() -> tuple[frozenset[str], str]:
+    from . import state  # noqa: F401  (every rule module's decision kinds declared)
+    from .registry import REG
+
+    return frozenset({*REG.kinds, ""}), "the decisions"
+
+
+OUTCOMES: Final = ("won", "lost")  # effects.py `end_game`'s
+_READS: Final = {"outcome": _outcomes, "phase": _phases, "wait": _waits}
+# where `card()` says a card lies (position.py `card_place`; "" for no card of the deck)
+CARD_PLACES: Final = frozenset({"", "deck", "discard", "removed", "chain",
+                                *(f"{where} {p}" for where in ("hand", "chain")
+                                  for p in PLAYER_NAMES)})
 HEADINGS: Final = frozenset({"north", "south", "east", "west"})  # (build.py `_heading`'s)
 _KINDS: Final = {bool: "bool", int: "int", str: "str"}  # a road attribute's kind by its type
 
