@@ -140,3 +140,28 @@ def test_the_docs_transcript_is_what_play_shows(tmp_path: Path) -> None:
     shown = "-- since you last saw" + block
     out = _war(tmp_path, SEED5, 2, 5)
     assert shown.strip() in out
+
+
+def test_a_refusal_is_told_as_its_challenge_has_it() -> None:
+    """A refusal in a duel returns the attacker's bet (W6); in a Massacre it pays half the bet
+    to the attacker, whose bet stays in the challenge (W14): each told in its own words (a
+    refusal in a Massacre was told as a duel's, "the attacker took back the bet")."""
+    import random
+
+    from artproject import new_game
+    from artproject.core.aow.views import told
+
+    seen: set[str] = set()
+    for seed in range(40):
+        g, rng = new_game("art-of-war", players=3, seed=seed, log=True), random.Random(seed)
+        while g.outcome is None and len(seen) < 2:
+            n = len(g.log)
+            g.apply(rng.choice(g.legal_actions()))
+            if any(e[1] == "refuse" for e in g.log[n:]):
+                line = next(t for t in told(g, g.log[n:], -1, g.log[:n]) if "refused" in t)
+                opened = [e[1] for e in g.log if e[1] in ("challenge", "collective", "blind")]
+                kind = "duel" if opened[-1] == "challenge" else "collective"
+                assert ("to the attacker (W14)" in line) == (kind == "collective"), (kind, line)
+                assert ("took back the bet (W6)" in line) == (kind != "collective"), (kind, line)
+                seen.add("collective" if kind == "collective" else "duel")
+    assert seen == {"collective", "duel"}

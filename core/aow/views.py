@@ -10,7 +10,7 @@ file: what each card is, the same for everyone.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..hooks import NOBODY
@@ -143,6 +143,13 @@ _SAID: dict[str, tuple[str, tuple[int, ...]]] = {
     "no_winner": ("no card could win: everyone took back their stake (W9)", ()),
     "discard": ("{0} discarded {1} (face up)", ()),
 }
+# In a collective challenge (a Massacre, W14; the Fortune Teller's, W15), a refusal pays half
+# the bet to the attacker, whose own bet stays in the challenge: the words of the challenge
+# under way, by the event that opens it.
+_SAID_COLLECTIVE: dict[str, tuple[str, tuple[int, ...]]] = {
+    **_SAID, "refuse": ("{0} refused and paid {1} to the attacker (W14)", (1,))}
+_SAID_BY_KIND: dict[str, dict[str, tuple[str, tuple[int, ...]]]] = {
+    "challenge": _SAID, "collective": _SAID_COLLECTIVE, "blind": _SAID_COLLECTIVE}
 # a card only its owner (the event's first value) may see: the words for them, for others
 _PRIVATE: dict[str, tuple[str, str]] = {
     "draw": ("you drew {1}", "{0} drew a card"),
@@ -162,21 +169,24 @@ def told(st: War, events: Sequence[tuple[Any, ...]], viewer: int,
     `events` or the events `before` them)."""
     out: list[str] = []
     shown: dict[str, str] = {}  # each seat's card revealed last, and the last winner
-    winner = ""
+    winner, words = "", _SAID
     for i, event in enumerate([*before, *events]):
         verb, args = str(event[1]), [str(x) for x in event[2:]]
         if verb == "reveal":
             shown[args[0]] = args[1]
         elif verb == "wins":
             winner = args[0]
-        line = _said(st, verb, args, viewer, f"{winner}'s {shown.get(winner, 'card')}")
+        words = _SAID_BY_KIND.get(verb, words)  # (a duel's words, or a collective one's)
+        line = _said(st, verb, args, viewer, f"{winner}'s {shown.get(winner, 'card')}", words)
         if line and i >= len(before):
             out.append(line)
     return out
 
 
-def _said(st: War, verb: str, args: list[str], viewer: int, winning: str) -> str:
-    """One event in words ("" for one the viewer is not told of)."""
+def _said(st: War, verb: str, args: list[str], viewer: int, winning: str,
+          said: Mapping[str, tuple[str, tuple[int, ...]]] = _SAID) -> str:
+    """One event in words ("" for one the viewer is not told of); `said`: the words of the
+    challenge under way (a duel's, or a Massacre's: `_SAID_BY_KIND`)."""
     if verb in _PRIVATE:
         own, others = _PRIVATE[verb]
         return (own if 0 <= viewer < st.players and args[0] == P[viewer] else others
@@ -192,9 +202,9 @@ def _said(st: War, verb: str, args: list[str], viewer: int, winning: str) -> str
     if verb == "dies":
         by = f"killed by {' and '.join(args[2:])}" if args[2:] else "no killer"
         return f"{args[0]} died: no {args[1]} left ({by}, W17)"
-    if verb not in _SAID:
+    if verb not in said:
         return ""
-    words, counts = _SAID[verb]
+    words, counts = said[verb]
     return words.format(*(_tokens(a) if i in counts else a for i, a in enumerate(args)))
 
 
