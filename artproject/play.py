@@ -235,7 +235,7 @@ class Session:
         action = legal[int(text) - 1] if text.isdigit() and 0 < int(text) <= len(legal) else None
         if text.isdigit() and action is None:
             raise ArtError(f"no action numbered {text}; choose 1 to {len(legal)}")
-        named_players(self.st, text)
+        players_named(self.st, text)
         before = self.whole = self.st.clone()
         self.st.apply(action or text)
         self.undo_stack.append(before)
@@ -243,24 +243,6 @@ class Session:
             self.write(self.ended())
         else:
             self.show()
-
-
-def named_players(st: Any, text: str) -> None:
-    """Every player an action's text names is one of this game's (`expected p1..p3`), a word
-    in a player's place of its verb too (`take foo`): the notation alone knows only the most
-    its kind seats. A slot names a player when it reads one (the kernel's `read_player`) or
-    its values are this game's players as the notation writes them (`p1`, `p2`, ...)."""
-    seats = st.num_players()
-    players_named(text, seats)
-    words = text.split()
-    verb = st.registry.verbs.get(words[0].lower()) if words else None
-    if verb is None:
-        return
-    names = [f"p{p + 1}" for p in range(seats)]
-    for slot, word in zip(verb.shape, words[1:], strict=False):
-        if slot.read is read_player or (
-                slot.values is not None and [str(v) for v in slot.values(st)] == names):
-            read_player(word, text, seats)
 
 
 def _load_word(text: str) -> str:
@@ -438,7 +420,7 @@ class HotSeat(Session):
         action = legal[int(text) - 1] if text.isdigit() and 0 < int(text) <= len(legal) else None
         if text.isdigit() and action is None:
             raise ArtError(f"no action numbered {text}; choose 1 to {len(legal)}")
-        named_players(self.st, text)
+        players_named(self.st, text)
         self._watch()
         self.whole = self.st.clone()  # kept should the engine fail half-way (_unexpected)
         self.st.apply(action or text)

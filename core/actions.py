@@ -76,13 +76,25 @@ def read_player(word: str, text: str, seats: int = 6) -> int:
     return p
 
 
-def players_named(text: str, players: int) -> None:
-    """Every player an action's text names (`p3`) is one of a game of `players`: the
-    notation alone knows only the most its kind seats; MalformedActionError naming the
-    game's players otherwise (`expected p1..p2`)."""
-    for word in text.split()[1:]:
+def players_named(st: Any, text: str) -> None:
+    """Every player an action's text names is one of the game `st`'s: a word that reads as
+    one (`p3`), and a word in a player's place of its verb (`take foo`), the place reading a
+    player (`read_player`) or listing the game's players as the notation writes them; the
+    notation alone knows only the most its kind seats. MalformedActionError naming the
+    game's players otherwise (`expected p1..p3`)."""
+    seats = st.num_players()
+    words = text.split()
+    for word in words[1:]:
         if seat_of(word) >= 0:
-            read_player(word, text, players)
+            read_player(word, text, seats)
+    verb = st.registry.verbs.get(words[0].lower()) if words else None
+    if verb is None:
+        return
+    names = [f"p{p + 1}" for p in range(seats)]
+    for slot, word in zip(verb.shape, words[1:], strict=False):
+        if slot.read is read_player or (
+                slot.values is not None and [str(v) for v in slot.values(st)] == names):
+            read_player(word, text, seats)
 
 
 def parse_player(word: str, allow_label: bool = False, text: str = "") -> int:

@@ -420,7 +420,7 @@ def _own_action(st: Machine, text: str, fail: Fail, *path: Any) -> Action:
     """`_action`, every player it names one of the game's (a mistake naming its players:
     the notation alone knows only the most its kind seats)."""
     try:
-        players_named(text, st.num_players())
+        players_named(st, text)
     except GameError as err:
         raise fail(str(err), *path) from None
     return _action(st, text, fail, *path)

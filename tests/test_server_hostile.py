@@ -79,6 +79,10 @@ def test_moves_that_are_not_the_seats_are_refused_with_the_reason(srv: Running) 
         r = c1.move(text)
         assert (r["code"], r["message"]) == ("malformed", f"'{text}': '{text[-2:]}' is not a "
                                              "player; expected p1..p2"), r
+    for text in ("challenge p1 foo", "take foo"):  # (a word in a player's place too)
+        r = c1.move(text)
+        assert (r["code"], r["message"]) == ("malformed", f"'{text}': 'foo' is not a "
+                                             "player; expected p1..p2"), r
     assert c2.move("draw p2")["code"] == "illegal"  # p1 decides first
     r = c1.move("bet p1 99")
     assert r["code"] == "illegal", r

@@ -265,7 +265,7 @@ class Lobby:
         """The action `text` names, if `seat` may take it now (Refused otherwise, saying why,
         naming nothing the seat may not see)."""
         try:
-            players_named(text, st.num_players())
+            players_named(st, text)
             action = st.registry.parse(text)
         except MalformedActionError as err:
             raise Refused("malformed", str(err)) from None

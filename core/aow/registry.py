@@ -22,8 +22,9 @@ SEAT_OF: Final = {name: p for p, name in enumerate(P)}  # and back: "p2" -> 1
 
 
 def _read_target(w: str, text: str) -> str:
-    """The player challenged, `p3`, of the most seats a game may have (W1); the session
-    at the terminal names a game's own (artproject/play.py `named_players`)."""
+    """The player challenged, `p3`, of the most seats a game may have (W1); a game's own
+    players are checked by core/actions.py `players_named` (the terminal, the server and
+    scenarios)."""
     return P[read_player(w, text, SEATS)]
 
 
