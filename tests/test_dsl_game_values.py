@@ -14,7 +14,7 @@ import pytest
 from artproject.cli import main
 from artproject.core.art import words
 from artproject.core.art.game import new_game
-from artproject.core.art.position import card_place
+from artproject.core.art.position import CARD_PLACES, card_place
 
 from .test_dsl_authoring import check
 
@@ -83,7 +83,7 @@ def test_every_text_random_games_reach_is_one_the_words_know(mission: str,
         while True:
             assert (st.outcome or "") in outcomes and st.phase in phases
             assert st.wait_name() in waits, st.wait_name()
-            assert {card_place(st, c) for c in cards} <= words.CARD_PLACES
+            assert {card_place(st, c) for c in cards} <= CARD_PLACES
             if st.outcome is not None:
                 break
             st.apply(rng.choice(st.legal_actions()))

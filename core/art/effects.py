@@ -217,13 +217,16 @@ def place_agents(st: State, cities: Sequence[int], n: int, ctx: Ctx) -> None:
             st.log.append((st.round, "agents", "hq" if hq else st.tab.names[c], n))
 
 
+OUTCOMES: Final = ("won", "lost")  # a game's outcome once it ends (`end_game`)
+
+
 def end_game(st: State, won: bool, reason: str) -> None:
     """The game ends at once (R7, R19, R2...)."""
     if st.outcome is None:
-        st.outcome = "won" if won else "lost"
+        st.outcome = OUTCOMES[0] if won else OUTCOMES[1]
         st.reason = reason
         st.phase = "over"
-        st.note("won" if won else "lost", reason)
+        st.note(st.outcome, reason)
 
 
 # ====================================================================== hooks

@@ -427,9 +427,15 @@ def deck_card(st: State, n: int) -> int:
     return st.rules.final_card if n >= 1 and n == final_from_top(st) else -1
 
 
+# every place `card_place` may say (hands and chains of up to 6 players: the notation's)
+CARD_PLACES: frozenset[str] = frozenset({
+    "", "deck", "discard", "removed", "chain",
+    *(f"{where} p{i}" for where in ("hand", "chain") for i in range(1, 7))})
+
+
 def card_place(st: State, card: int) -> str:
     """Where a card lies: "deck", "hand p1", "chain" (or "chain p2"), "discard", "removed"
-    (solo), or "" for a number that is no card of this deck."""
+    (solo), or "" for a number that is no card of this deck (each one of CARD_PLACES)."""
     if card == st.rules.final_card:
         return "deck" if final_from_top(st) else "discard" if card in st.discard else ""
     for i, h in enumerate(st.hands):

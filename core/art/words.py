@@ -15,7 +15,7 @@ from ...dsl.compiler import MULTIPLIER, keywords
 from ...dsl.words import DEFAULT, UNKNOWN, Code, Words
 from ..errors import closest
 from .facade import RuleState
-from .position import card_place, deck_card, final_from_bottom, final_from_top
+from .position import CARD_PLACES, card_place, deck_card, final_from_bottom, final_from_top
 from .rules import Ctx, Hook
 
 if TYPE_CHECKING:
@@ -247,6 +247,8 @@ def _road(comp: Compiler, e: a.Ref, attr: str, bound: frozenset[str]) -> Code:
 # The texts the game's own tables can give a name or function read (`note_values`): a
 # comparison with any other text is an error, not a condition that never holds (or always).
 def _outcomes() -> tuple[frozenset[str], str]:
+    from .effects import OUTCOMES
+
     return frozenset({*OUTCOMES, ""}), "the outcomes"
 
 
@@ -265,12 +267,7 @@ def _waits() -> tuple[frozenset[str], str]:
     return frozenset({*REG.kinds, ""}), "the decisions"
 
 
-OUTCOMES: Final = ("won", "lost")  # effects.py `end_game`'s
 _READS: Final = {"outcome": _outcomes, "phase": _phases, "wait": _waits}
-# where `card()` says a card lies (position.py `card_place`; "" for no card of the deck)
-CARD_PLACES: Final = frozenset({"", "deck", "discard", "removed", "chain",
-                                *(f"{where} {p}" for where in ("hand", "chain")
-                                  for p in PLAYER_NAMES)})
 HEADINGS: Final = frozenset({"north", "south", "east", "west"})  # (build.py `_heading`'s)
 _KINDS: Final = {bool: "bool", int: "int", str: "str"}  # a road attribute's kind by its type
 
