@@ -247,13 +247,10 @@ def _variants_once(variants: Sequence[str], game: str) -> list[str]:
 
 def _variant_file(ref: str) -> str:
     """The file a --variant reference names (a shipped name: its file), as a key."""
-    from pathlib import Path
+    from ..core.sources import variant_file
 
-    from ..core.sources import is_name, package_dir
-
-    path = package_dir("missions") / "variants" / f"{ref}.toml" if is_name(ref) else Path(ref)
     try:
-        return str(path.resolve())
+        return str(variant_file(ref).resolve())
     except (OSError, RuntimeError):  # (a loop of links: the loader says so)
         return ref
 
@@ -263,13 +260,12 @@ def _shipped_variant(ref: str, game: str) -> str:
     from pathlib import Path
 
     from ..core.games import DEFAULT
-    from ..core.sources import is_name, package_dir
+    from ..core.sources import is_name
 
     if is_name(ref) or game != DEFAULT or not ref.endswith(".toml"):
         return ref
     stem = Path(ref).stem
-    if is_name(stem) and _variant_file(ref) == str(
-            (package_dir("missions") / "variants" / f"{stem}.toml").resolve()):
+    if is_name(stem) and _variant_file(ref) == _variant_file(stem):
         return stem
     return ref
 

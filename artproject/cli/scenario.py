@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 
 from ..core.games import DEFAULT
 from .check import _toml_files
@@ -12,11 +11,9 @@ from .output import _say
 
 def _variant_game(ref: str) -> str:
     """The game a variant is for: its file's `game` key; a shipped name, the shipped file's."""
-    from ..core.sources import game_of, package_dir
+    from ..core.sources import game_of, variant_file
 
-    path = Path(ref) if ref.endswith(".toml") or "/" in ref else (
-        package_dir("missions") / "variants" / f"{ref}.toml")
-    return game_of(path) or DEFAULT
+    return game_of(variant_file(ref)) or DEFAULT
 
 
 def _scenario(paths: Sequence[str], variants: Sequence[str], verbose: bool) -> int:

@@ -30,6 +30,7 @@ from ..sources import (
     path_text,
     read_toml,
     shipped_label,
+    variant_file,
 )
 from .registry import GAME, SEATS
 from .rules import CardKind, WarRules
@@ -98,9 +99,9 @@ def _rules_path(ref: str | Path) -> Path:
 
 
 def _variant_path(ref: str | Path) -> Path:
-    if isinstance(ref, Path) or not is_name(ref):
-        return Path(ref)
-    path = package_dir("missions") / "variants" / f"{ref}.toml"
+    path = variant_file(ref)
+    if not is_name(ref):
+        return path
     if not exists(path) or game_of(path) != GAME:
         known = shipped_variants()
         raise RulesError(f"unknown variant {shorten(str(ref))!r} of Art of War"

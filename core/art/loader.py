@@ -29,6 +29,7 @@ from ..sources import (
     package_dir,
     read_toml,
     real_path,
+    variant_file,
 )
 from .build import build, note_value
 from .cardfile import card_file, label
@@ -273,15 +274,12 @@ def _as_given(cards: str) -> str:
 
 
 def _variant(ref: str | Path) -> Layer:
-    if isinstance(ref, Path) or not is_name(ref):
-        path = Path(ref)
-    else:
-        path = package_dir("missions") / "variants" / f"{ref}.toml"
-        if not exists(path) or game_of(path) is not None:
-            known = shipped_variants()
-            raise RulesError(f"unknown variant {shorten(str(ref))!r}"
-                             f"{closest(str(ref)[:100], known)}; shipped "
-                             "variants: " + ", ".join(known) + " (or give a file)")
+    path = variant_file(ref)
+    if is_name(ref) and (not exists(path) or game_of(path) is not None):
+        known = shipped_variants()
+        raise RulesError(f"unknown variant {shorten(str(ref))!r}"
+                         f"{closest(str(ref)[:100], known)}; shipped "
+                         "variants: " + ", ".join(known) + " (or give a file)")
     other = game_of(path) if exists(path) else None
     if other is not None:
         raise RulesError(f"a variant of another game ({other!r}), not of The A.R.T. Project",
