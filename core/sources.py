@@ -59,14 +59,6 @@ def is_name(ref: str | Path) -> bool:
         ".toml")
 
 
-
-def variant_file(ref: str | Path) -> Path:
-    """The file a variant reference names: a shipped variant's by its name (whether or not
-    it is there), else the path given."""
-    if is_name(ref):
-        return package_dir("missions") / "variants" / f"{ref}.toml"
-    return Path(ref)
-
 # ====================================================================== content sent to a server
 @contextmanager
 def shipped_only(packages: Iterable[str]) -> Iterator[None]:

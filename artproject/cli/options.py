@@ -247,7 +247,7 @@ def _variants_once(variants: Sequence[str], game: str) -> list[str]:
 
 def _variant_file(ref: str) -> str:
     """The file a --variant reference names (a shipped name: its file), as a key."""
-    from ..core.sources import variant_file
+    from ..missions import variant_file
 
     try:
         return str(variant_file(ref).resolve())

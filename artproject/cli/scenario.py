@@ -11,7 +11,8 @@ from .output import _say
 
 def _variant_game(ref: str) -> str:
     """The game a variant is for: its file's `game` key; a shipped name, the shipped file's."""
-    from ..core.sources import game_of, variant_file
+    from ..core.sources import game_of
+    from ..missions import variant_file
 
     return game_of(variant_file(ref)) or DEFAULT
 

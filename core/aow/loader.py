@@ -15,7 +15,7 @@ from typing import Any, Final
 import attrs
 
 from ...dsl.compiler import Compiler
-from ...missions import WAR_DEFAULT
+from ...missions import WAR_DEFAULT, variant_file
 from .. import schema
 from ..errors import RulesError, RulesErrors, closest
 from ..files import exists, shorten, unreadable
@@ -30,7 +30,6 @@ from ..sources import (
     path_text,
     read_toml,
     shipped_label,
-    variant_file,
 )
 from .registry import GAME, SEATS
 from .rules import CardKind, WarRules

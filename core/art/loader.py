@@ -17,7 +17,7 @@ from typing import Any, Final
 import attrs
 
 from ...dsl.compiler import Scope
-from ...missions import DEFAULT
+from ...missions import DEFAULT, variant_file
 from ..errors import Location, RulesError, RulesErrors, closest
 from ..files import exists, outside, shorten, unreadable
 from ..sources import (
@@ -29,7 +29,6 @@ from ..sources import (
     package_dir,
     read_toml,
     real_path,
-    variant_file,
 )
 from .build import build, note_value
 from .cardfile import card_file, label
