@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Final, Protocol
 
 from .core.errors import GameError
+from .interrupts import ignore_sigint, sigint_deferred, sigint_held, sigint_raised
 
 BACKENDS: Final = ("local", "dask")
 CONNECT_TIMEOUT: Final = 10.0  # seconds to reach a cluster's scheduler
@@ -71,71 +72,6 @@ def make_backend(name: str, workers: int = 1, address: str | None = None,
                     + ", ".join(BACKENDS))
 
 
-def _ignore_sigint() -> None:
-    """A worker's first step: Ctrl-C reaches every process of the terminal's group, and the
-    workers leave it to the parent, which stops them, so that none prints a traceback."""
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-@contextlib.contextmanager
-def _sigint_deferred() -> Iterator[list[int]]:
-    """While inside, a SIGINT is only noted (in the list given): the code decides where the
-    KeyboardInterrupt is raised, never in the middle of a lock that a pool's thread needs,
-    and never in a worker forked meanwhile. Outside the main thread: nothing (signals reach
-    only the main thread)."""
-    import signal
-    import threading
-
-    came: list[int] = []
-    if threading.current_thread() is not threading.main_thread() or _ignored(signal):
-        yield came
-        return
-    old = signal.signal(signal.SIGINT, lambda *_: came.append(1))
-    try:
-        yield came
-    finally:
-        signal.signal(signal.SIGINT, old)
-
-
-sigint_deferred = _sigint_deferred  # (for the command line's sweep: held end to end)
-
-
-def _ignored(signal: Any) -> bool:
-    """Whether this process was started with SIGINT ignored (a background job of a script,
-    `nohup`): the holds above then leave it ignored, as Python itself does, instead of
-    turning a Ctrl-C meant for others into an interruption in some moments and not others."""
-    return bool(signal.getsignal(signal.SIGINT) is signal.SIG_IGN)
-
-
-@contextlib.contextmanager
-def _sigint_raised() -> Iterator[None]:
-    """While inside, Ctrl-C raises KeyboardInterrupt at once (Python's own handler), even
-    where a caller holds it: the games played in this process, cut anywhere."""
-    import signal
-    import threading
-
-    if threading.current_thread() is not threading.main_thread() or _ignored(signal):
-        yield
-        return
-    old = signal.signal(signal.SIGINT, signal.default_int_handler)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, old)
-
-
-@contextlib.contextmanager
-def _sigint_held() -> Iterator[None]:
-    """Hold a SIGINT for a moment that must not be cut short (workers being ended, which a
-    second Ctrl-C must not leave half-done), then raise KeyboardInterrupt if one came."""
-    with _sigint_deferred() as came:
-        yield
-    if came:
-        raise KeyboardInterrupt
-
-
 class LocalBackend:
     """This machine: the games in this process (one worker) or in a pool of processes.
 
@@ -153,9 +89,14 @@ class LocalBackend:
 
     def run(self, fn: Callable[[Any], Any], jobs: Sequence[Any]) -> Iterator[Any]:
         if self.workers <= 1 or len(jobs) <= 1:
-            with _sigint_raised():  # games in this process: Ctrl-C stops one mid-game
+            with sigint_raised() as asked:  # games in this process: Ctrl-C stops one
                 for job in jobs:
-                    yield fn(job)
+                    result = fn(job)
+                    if asked:  # raised where Python swallowed it: acted on here
+                        raise KeyboardInterrupt
+                    yield result
+                if asked:  # pressed while the last result was being kept
+                    raise KeyboardInterrupt
             return
         import itertools
         import multiprocessing
@@ -167,11 +108,11 @@ class LocalBackend:
         ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
         # Ctrl-C raised at any bytecode could leave a future's lock held (as_completed takes
         # them all), and the pool's thread would wait on it for ever: it is taken in _next.
-        with _sigint_deferred() as asked:
+        with sigint_deferred() as asked:
             try:
                 workers = min(self.workers, len(jobs))
                 self._pool = ProcessPoolExecutor(workers, mp_context=ctx,
-                                                 initializer=_ignore_sigint)
+                                                 initializer=ignore_sigint)
                 done: queue.SimpleQueue[Any] = queue.SimpleQueue()
                 todo = iter(jobs)
                 # a bounded window of jobs in flight, topped up as each result comes back:
@@ -199,7 +140,7 @@ class LocalBackend:
         pool, self._pool = self._pool, None
         if pool is None:
             return
-        with _sigint_held():  # a second Ctrl-C must not stop the ending half-way
+        with sigint_held():  # a second Ctrl-C must not stop the ending half-way
             # the batches under way are stopped, not finished (shutdown alone would wait for
             # them): the workers are terminated first, the pool then sees them gone. Python
             # 3.14 names this terminate_workers(); before it, the pool's own processes, read
@@ -253,13 +194,13 @@ def _local_cluster(distributed: Any, workers: int) -> Any:
             box["error"] = err
 
     before = {id(c) for c in _clusters()}
-    with _sigint_deferred() as asked, _spawned_ignoring_sigint():
+    with sigint_deferred() as asked, _spawned_ignoring_sigint():
         starting = threading.Thread(target=start, name="artproject-dask-start", daemon=True)
         starting.start()
         while starting.is_alive() and not asked:
             starting.join(0.05)
     if asked:
-        with _sigint_held():
+        with sigint_held():
             if "cluster" in box:
                 _close_cluster(box["cluster"])
             else:
@@ -318,7 +259,7 @@ class DaskBackend:
         self._cluster: Any = None
         self._client: Any = None
         self.address = address
-        with _sigint_deferred() as asked:
+        with sigint_deferred() as asked:
             try:
                 distributed = _dask()
             except ImportError:
@@ -358,7 +299,7 @@ class DaskBackend:
 
         distributed = _dask()
         todo = iter(jobs)
-        with _sigint_deferred() as asked:
+        with sigint_deferred() as asked:
             # a bounded window of jobs on the cluster, topped up as results come back
             # (sending a million at once takes the client minutes)
             live = set(self._client.map(fn, list(itertools.islice(todo, WINDOW * self.workers)),
@@ -382,7 +323,7 @@ class DaskBackend:
                     self._client.cancel(list(live))
 
     def close(self) -> None:
-        with _sigint_held():  # a second Ctrl-C must not stop Dask's close half-way
+        with sigint_held():  # a second Ctrl-C must not stop Dask's close half-way
             client = getattr(self, "_client", None)
             if client is not None:
                 with contextlib.suppress(Exception):

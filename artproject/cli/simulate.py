@@ -169,7 +169,7 @@ def _sweep(args: argparse.Namespace, missions: Sequence[str], diffs: Sequence[st
     the workers, keeps every finished batch in the store, and ends with one line."""
     from tqdm import tqdm
 
-    from ..backends import sigint_deferred
+    from ..interrupts import sigint_deferred
     from ..store import Store
     from ..sweep import grid_of, plan_sweep, run_plan
 
