@@ -128,7 +128,25 @@ def read_text(path: str | Path, label: str | None = None,
         # of the text, which reads, and is placed line and column, as the author sees it
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
-        raise fail(f"not UTF-8 text (byte {err.start}): is this a rule file?") from None
+        at = err.start + (len(data) - len(err.object))  # (counted past a byte-order mark)
+        line, column, text = _placed(data, at)
+        what = f"not UTF-8 text (byte 0x{data[at]:02x}): is this a rule file?"
+        if error is None:  # at the byte's line and column, as any other mistake in a file
+            raise RulesError(what, Location(label, line, column, text)) from None
+        raise fail(f"line {line}, column {column}: {what}") from None
+
+
+def _placed(data: bytes, at: int) -> tuple[int, int, str]:
+    """The 1-based line and column of byte `at` of a file's bytes, and its line (what is not
+    UTF-8 in it read as the replacement character): where an editor shows the byte."""
+    start = data.rfind(b"\n", 0, at) + 1
+    end = data.find(b"\n", at)
+    if start == 0 and data.startswith(b"\xef\xbb\xbf"):  # no part of the first line
+        start = 3
+    line = data[start:len(data) if end < 0 else end]
+    before = data[start:at].decode("utf-8", "replace")
+    text = line.rstrip(b"\r").decode("utf-8", "replace")
+    return data.count(b"\n", 0, at) + 1, len(before) + 1, text
 
 
 def _kind(mode: int) -> str:

@@ -364,3 +364,23 @@ def test_a_file_on_a_full_disk_is_never_half_written(tmp_path: Path,
             files.write_atomic(path, "x" * 10_000, replace=replace)
     assert old.read_text() == "kept"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["old.json"]  # no temporary file
+
+
+@pytest.mark.parametrize(("data", "where", "line", "caret"), [
+    # a Latin-1 accent on the second line: told at its line and column, shown in its line
+    (b'extends = "japan"\ntitle = "K\xe4se"\n', "k.toml:2:11: not UTF-8 text (byte 0xe4)",
+     '    title = "K\ufffdse"', "              ^"),
+    # past a byte-order mark, a tab, CRLF and a two-byte character, as an editor counts
+    (b'\xef\xbb\xbfextends = "japan"\r\n\ttitle = "\xc3\xa9 \xff"\r\n',
+     "k.toml:2:13: not UTF-8 text (byte 0xff)", '    \ttitle = "\xe9 \ufffd"',
+     "    \t           ^"),
+])
+def test_a_file_not_in_utf8_is_told_at_the_line_and_column_of_its_byte(
+        tmp_path: Path, data: bytes, where: str, line: str, caret: str) -> None:
+    """Told as a byte offset before, which left an author looking for one accented character
+    by hand in a long mission file."""
+    os.chdir(tmp_path)
+    (tmp_path / "k.toml").write_bytes(data)
+    r = cli("check", "k.toml")
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert r.stderr.splitlines()[:3] == [f"{where}: is this a rule file?", line, caret]
