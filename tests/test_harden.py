@@ -376,10 +376,11 @@ def test_a_file_on_a_full_disk_is_never_half_written(tmp_path: Path,
      "    \t           ^"),
 ])
 def test_a_file_not_in_utf8_is_told_at_the_line_and_column_of_its_byte(
-        tmp_path: Path, data: bytes, where: str, line: str, caret: str) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, data: bytes, where: str, line: str,
+        caret: str) -> None:
     """Told as a byte offset before, which left an author looking for one accented character
     by hand in a long mission file."""
-    os.chdir(tmp_path)
+    monkeypatch.chdir(tmp_path)
     (tmp_path / "k.toml").write_bytes(data)
     r = cli("check", "k.toml")
     assert r.returncode == 2 and "Traceback" not in r.stderr
