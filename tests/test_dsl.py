@@ -78,7 +78,8 @@ def test_positions_are_kept() -> None:
     ("1 fuel,", "amounts", "<text>:1:8: unexpected end of a list of amounts; expected a number"),
     ("gain x", "effect", "<text>:1:6: unexpected 'x'; expected a number"),
     ("films x", "placements",
-     "<text>:1:7: unexpected 'x'; expected one of: ',', a multiplier such as x2"),
+     "<text>:1:7: unexpected 'x'; expected one of: ',', a multiplier such as x2, "
+     "the end of the text"),
     ("1 fu$el", "amounts", "<text>:1:5: unexpected character '$'"),
     ("", "effect", "<text>:1:1: empty text; expected an effect such as 'gain 2 fuel'"),
     ("place 2 agents kyoto", "effect", "<text>:1:16: unexpected 'kyoto'; expected 'in'"),
