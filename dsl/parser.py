@@ -228,12 +228,13 @@ class _ToAst(Transformer[Token, Any]):
         return str(items[0])
 
     def amount(self, meta: Any, items: list[Token]) -> a.Amount:
-        return a.Amount(int(items[0]), str(items[1]), at=_pos(items[1]))
+        return a.Amount(int(items[0]), str(items[1]), at=_pos(items[1]), count_at=_pos(items[0]))
 
     def placement(self, meta: Any, items: list[Token | None]) -> a.Placement:
         name, mult = items
         assert name is not None
-        return a.Placement(str(name), int(str(mult)[1:]) if mult else 1, at=_pos(name))
+        return a.Placement(str(name), int(str(mult)[1:]) if mult else 1, at=_pos(name),
+                           count_at=_pos(mult if mult else name))
 
     def gain(self, meta: Any, items: list[a.Amount]) -> a.Gain:
         return a.Gain(tuple(items), at=_pos(meta))

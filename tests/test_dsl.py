@@ -70,6 +70,7 @@ def test_positions_are_kept() -> None:
     tree = parse("gain 1 fuel;\n  place 2 agents in kyoto", "effect")
     assert tree[0].at == (1, 1)
     assert tree[0].amounts[0].at == (1, 8)  # an amount is placed at its kind
+    assert tree[0].amounts[0].count_at == (1, 6)  # and its number, for a wrong count
     assert tree[1].at == (2, 21)  # a placement into a named city, at the name
 
 

@@ -1,9 +1,9 @@
-"""What a DSL error tells its author: the expected tokens.
+"""What a DSL error tells its author: the expected tokens, and where the caret stands.
 
 A syntax error's "expected" list names only what lets this text, read from its own start
 rule, go on: an author who writes the hinted token there is never told it is unexpected
 (the LALR parser's own list is its state's, which merged states and other start rules
-swell).
+swell). A wrong number is pointed at the number.
 """
 
 from __future__ import annotations
@@ -14,7 +14,9 @@ from pathlib import Path
 import pytest
 
 from artproject.cli import main
+from artproject.core.art.loader import load_rules, scope_of
 from artproject.core.errors import RulesError
+from artproject.dsl.compiler import Compiler
 from artproject.dsl.parser import STARTS, parse
 
 # what an author would write for each word of a hint
@@ -159,3 +161,74 @@ def test_an_unexpected_character_hints_only_what_follows() -> None:
     err = _error("1 fuel, $", "amounts")
     assert err is not None
     assert str(err).splitlines()[0] == "<text>:1:9: unexpected character '$'; expected a number"
+
+
+# ---------------------------------------------------------------- the caret at a zero
+@pytest.fixture(scope="module")
+def compiler() -> Compiler:
+    return Compiler(scope_of(load_rules("japan")))
+
+
+@pytest.mark.parametrize(("start", "text", "at"), [
+    ("effect", "gain 0 fuel", "0"),
+    ("effect", "pay 1 fuel, 0 radio", "0"),
+    ("effect", "lose 0 health", "0"),
+    ("effect", "place 0 agents in tokyo", "0"),
+    ("amounts", "0 fuel", "0"),
+    ("amounts", "1 fuel, 00 radio", "00"),
+    ("placements", "music x0", "x0"),
+    ("placements", "films, music x0", "x0"),
+    ("cost", "0 fuel", "0"),
+    ("cost", "1 fuel if hq > 0 else 0 fuel", "0 fuel"),
+    ("hook", "on round_start: gain 0 fuel", "0"),
+])
+def test_a_zero_is_pointed_at_the_number(compiler: Compiler, start: str, text: str,
+                                         at: str) -> None:
+    compiler.errors.clear()
+    if start == "amounts":
+        compiler.amounts(text, ("fuel", "radio", "weapon", "health"))
+    else:
+        getattr(compiler, start)(text)
+    (err,) = compiler.errors
+    message = str(err).splitlines()[0]
+    assert re.search(r"at least (1|x1)$", message), message
+    assert _column(err) == text.rindex(at) + 1, message
+
+
+@pytest.mark.parametrize(("start", "text", "at"), [
+    ("effect", "gain 1 fule", "fule"),
+    ("amounts", "1 fule", "fule"),
+    ("placements", "flms x2", "flms"),
+])
+def test_a_wrong_kind_is_still_pointed_at_its_word(compiler: Compiler, start: str, text: str,
+                                                   at: str) -> None:
+    compiler.errors.clear()
+    if start == "amounts":
+        compiler.amounts(text, ("fuel", "radio", "weapon", "health"))
+    else:
+        getattr(compiler, start)(text)
+    (err,) = compiler.errors
+    assert _column(err) == text.index(at) + 1, str(err)
+
+
+def test_the_reviewers_zero_hooks_are_pointed_at_the_numbers(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    line = 'hooks = ["on round_start: place 0 agents in tokyo", "on round_start: gain 0 fuel"]'
+    path = tmp_path / "z1.toml"
+    path.write_text(f'extends = "japan"\n{line}\n')
+    main(["check", str(path)])
+    err = capsys.readouterr().err
+    first, second = (m.start() + 1 for m in re.finditer(r"\b0\b", line))
+    assert f"z1.toml:2:{first}: an amount must be at least 1" in err, err
+    assert f"z1.toml:2:{second}: an amount must be at least 1" in err, err
+
+
+def test_a_card_zero_is_pointed_at_the_number(tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "c.toml"
+    path.write_text(_FINAL + '[[card]]\nid = 1\ncost = "0 fuel"\nagents = "music x0"\n'
+                    'clues = "music"\n')
+    main(["check", str(path)])
+    err = capsys.readouterr().err
+    assert "c.toml:7:9: an amount must be at least 1" in err, err
+    assert "c.toml:8:17: a placement needs at least x1" in err, err
