@@ -17,7 +17,9 @@ from artproject.cli import main
 from artproject.core.art.loader import load_rules, scope_of
 from artproject.core.errors import RulesError
 from artproject.dsl.compiler import Compiler
-from artproject.dsl.parser import STARTS, parse
+from artproject.dsl.parser import STARTS, Origin, parse
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
 
 # what an author would write for each word of a hint
 _SAMPLES = {
@@ -232,3 +234,37 @@ def test_a_card_zero_is_pointed_at_the_number(tmp_path: Path,
     err = capsys.readouterr().err
     assert "c.toml:7:9: an amount must be at least 1" in err, err
     assert "c.toml:8:17: a placement needs at least x1" in err, err
+
+
+# ---------------------------------------------------------------- the docs' errors
+_CARD_KEYS = {"cost": "amounts", "gain": "amounts", "agents": "placements", "clues": "symbols"}
+
+
+def _doc_errors() -> list[tuple[str, str, str]]:
+    """The errors docs/dsl.md's section Errors prints: (message, source line, caret)."""
+    text = (DOCS / "dsl.md").read_text(encoding="utf-8")
+    section = text.split("\n## Errors\n", 1)[1].split("\n## ", 1)[0]
+    block = re.search(r"^```text\n(.*?)^```$", section, re.S | re.M)
+    assert block is not None
+    lines = block.group(1).splitlines()
+    return [(lines[i], lines[i + 1], lines[i + 2]) for i in range(0, len(lines), 3)]
+
+
+def test_the_docs_print_the_errors_as_they_are(compiler: Compiler) -> None:
+    examples = _doc_errors()
+    assert len(examples) >= 2
+    for message, shown, caret in examples:
+        file, line = message.split(":")[:2]
+        src = shown[4:]  # (the display indents the file's line by 4)
+        opening = src.index('"')
+        dsl = src[opening + 1:src.index('"', opening + 1)]
+        origin = Origin(file, int(line), opening + 2, [""] * (int(line) - 1) + [src])
+        key = src.split("=")[0].strip()
+        compiler.errors.clear()
+        if _CARD_KEYS.get(key) == "amounts":
+            compiler.amounts(dsl, ("fuel", "radio", "weapon", "health"), origin)
+        elif key in _CARD_KEYS:
+            getattr(compiler, _CARD_KEYS[key])(dsl, origin)
+        else:
+            compiler.hook(dsl, origin)
+        assert [str(e).splitlines() for e in compiler.errors] == [[message, shown, caret]]
