@@ -79,20 +79,24 @@ Expr: TypeAlias = Num | Str | Bool | Ref | Call | Unary | Binary | Choice
 
 @attrs.frozen
 class Amount:
-    """`2 fuel`: a count of a resource (or of health, clues, resources of the team's choice)."""
+    """`2 fuel`: a count of a resource (or of health, clues, resources of the team's choice).
+    `at` is the kind's word (an unknown kind is pointed at), `count_at` the number."""
 
     count: int
     kind: str
     at: Pos = _AT
+    count_at: Pos = _AT
 
 
 @attrs.frozen
 class Placement:
-    """`films x2`: agents placed on the city (or cities) of a symbol, or a named city."""
+    """`films x2`: agents placed on the city (or cities) of a symbol, or a named city.
+    `at` is the symbol's word, `count_at` the multiplier (the symbol's where it has none)."""
 
     target: str
     count: int
     at: Pos = _AT
+    count_at: Pos = _AT
 
 
 @attrs.frozen

@@ -122,7 +122,7 @@ class Compiler:
                 self.err(f"unknown artwork symbol {p.target!r}"
                          + closest(p.target, self.scope.symbols), p)
             if p.count < 1:
-                self.err("a placement needs at least x1", p)
+                self.err_at("a placement needs at least x1", p.count_at)
             out.append((p.target, p.count))
         return tuple(out)
 
@@ -208,7 +208,11 @@ class Compiler:
     # ---- checking helpers ---------------------------------------------------------
     def err(self, message: str, node: Any) -> None:
         """An error at `node` of the text being compiled."""
-        self.errors.append(RulesError(message, self._origin.locate(node.at, self._text)))
+        self.err_at(message, node.at)
+
+    def err_at(self, message: str, pos: a.Pos) -> None:
+        """An error at position `pos` of the text being compiled."""
+        self.errors.append(RulesError(message, self._origin.locate(pos, self._text)))
 
     _err = err
 
@@ -220,8 +224,8 @@ class Compiler:
         if kind not in allowed:
             self.err(f"unknown kind {amount.kind!r}" + closest(amount.kind, allowed)
                      + "; expected one of: " + ", ".join(allowed), amount)
-        if amount.count < 1:
-            self.err("an amount must be at least 1", amount)
+        if amount.count < 1:  # (at the number: the kind's word is `at`)
+            self.err_at("an amount must be at least 1", amount.count_at)
         return kind
 
     _kind = kind
@@ -277,8 +281,7 @@ class Compiler:
         if isinstance(s, a.Do):
             return self._do(s, bound)
         if isinstance(s, a.Place) and s.count < 1:  # as `gain 0 fuel` is: no rule places 0
-            self.errors.append(RulesError("an amount must be at least 1",
-                                          self._origin.locate(s.count_at, self._text)))
+            self.err_at("an amount must be at least 1", s.count_at)
         return self.words.statement(self, s, bound)
 
     def _do(self, s: a.Do, bound: frozenset[str]) -> str:

@@ -83,28 +83,45 @@ def _expected(names: set[str]) -> str:
     return "; expected one of: " + ", ".join(words)
 
 
-def _expected_before(prefix: str, start: str) -> str:
-    """What the grammar accepts right after `prefix` (the lexer's own list spans every start)."""
+def _accepted(text: str, start: str, at: int) -> set[str]:
+    """The terminals that `start`'s grammar takes at offset `at` of `text`, after the tokens
+    before it. Not Lark's `err.expected`: that is the keys of the LALR state the error met,
+    and a state is shared (an amount's in a card's cost, a cost's and a statement's) and
+    met after reductions its lookahead did not warrant, so it names tokens that this text
+    cannot take there (`1 fuel; 1 radio` as amounts was offered ';', 'if'). Each candidate
+    here is fed to a copy of the parser (`accepts()`), which reduces and shifts as the
+    real parse would."""
+    ip = _lark().parse_interactive(text, start=start)
     try:
-        _lark().parse(prefix, start=start)
-    except UnexpectedEOF as err:
-        return _expected(set(err.expected))
-    except UnexpectedToken as err:
-        if err.token.type == "$END":
-            return _expected(set(err.expected))
-    except UnexpectedInput:
+        for tok in ip.iter_parse():  # (a token is yielded before it is fed)
+            if (tok.start_pos or 0) >= at:
+                break
+    except UnexpectedInput:  # the lexer stopped at `at`: every token before it was fed
         pass
-    return ""
+    names: set[str] = ip.accepts()  # type: ignore[no-untyped-call]  # (Lark leaves it untyped)
+    return names
+
+
+def _expected_at(text: str, start: str, at: int) -> str:
+    return _expected(_accepted(text, start, at))
+
+
+def _expected_before(text: str, at: int, start: str) -> str:
+    """What the grammar takes at a character the lexer could not read; nothing where the
+    text before it is whole (a hint would list every way of going on)."""
+    names = _accepted(text, start, at)
+    return "" if "$END" in names else _expected(names)
 
 
 _STATEMENT_WORDS: Final = ("gain", "pay", "lose", "place", "win", "defeat", "if", "for")
 
 
-def _misspelt_statement(text: str, err: UnexpectedToken) -> tuple[str, int] | None:
+def _misspelt_statement(text: str, err: UnexpectedToken, expected: set[str],
+                        ) -> tuple[str, int] | None:
     """`gian 1 fuel` reads as a call statement missing its '(': the word is the mistake.
     Its message (unknown statement, the statement word it may have meant) and where it
     begins in `text`, or None where the text is not such a word."""
-    if set(err.expected) != {"LPAR"}:
+    if expected != {"LPAR"}:
         return None
     before = list(re.finditer(r"[A-Za-z_]\w*", text[:err.token.start_pos or 0]))
     if not before:
@@ -128,17 +145,16 @@ def _syntax_error(err: UnexpectedInput, text: str, start: str, origin: Origin) -
         lines = text.splitlines() or [""]
         line, col = len(lines), len(lines[-1]) + 1
         what = KIND_WORDS[start].split(" such")[0]
-        msg = f"unexpected end of {what}{_expected(set(err.expected))}"
-    elif isinstance(err, UnexpectedToken) and (word := _misspelt_statement(text, err)):
-        msg, at = word
-        line = text.count("\n", 0, at) + 1
-        col = at - text.rfind("\n", 0, at)
+        msg = f"unexpected end of {what}{_expected_at(text, start, len(text))}"
     elif isinstance(err, UnexpectedToken):
-        msg = f"unexpected {str(err.token)!r}{_expected(set(err.expected))}"
+        msg, at = _unexpected_token(err, text, start)
+        if at is not None:
+            line = text.count("\n", 0, at) + 1
+            col = at - text.rfind("\n", 0, at)
     elif isinstance(err, UnexpectedCharacters):
         at = err.pos_in_stream or 0
         ch = text[at] if at < len(text) else "?"
-        msg = f"unexpected character {ch!r}{_expected_before(text[:at], start)}"
+        msg = f"unexpected character {ch!r}{_expected_before(text, at, start)}"
         if ch in "\"'" and ch not in text[at + 1:].split("\n", 1)[0]:
             msg = f"a text opened with {ch} is never closed: end it with {ch} on the same line"
     else:  # pragma: no cover - Lark has no other kinds today
@@ -146,6 +162,16 @@ def _syntax_error(err: UnexpectedInput, text: str, start: str, origin: Origin) -
     if not text.strip():
         msg = f"empty text; expected {KIND_WORDS[start]}"
     return RulesError(msg, origin.locate((line, col), text))
+
+
+def _unexpected_token(err: UnexpectedToken, text: str, start: str) -> tuple[str, int | None]:
+    """The message for a token the grammar does not take there, and the offset it is
+    about where that is not the token's (a misspelt statement word before it)."""
+    expected = _accepted(text, start, err.token.start_pos or 0)
+    word = _misspelt_statement(text, err, expected)
+    if word:
+        return word
+    return f"unexpected {str(err.token)!r}{_expected(expected)}", None
 
 
 def _pos(tok: Any) -> a.Pos:
@@ -202,12 +228,13 @@ class _ToAst(Transformer[Token, Any]):
         return str(items[0])
 
     def amount(self, meta: Any, items: list[Token]) -> a.Amount:
-        return a.Amount(int(items[0]), str(items[1]), at=_pos(items[1]))
+        return a.Amount(int(items[0]), str(items[1]), at=_pos(items[1]), count_at=_pos(items[0]))
 
     def placement(self, meta: Any, items: list[Token | None]) -> a.Placement:
         name, mult = items
         assert name is not None
-        return a.Placement(str(name), int(str(mult)[1:]) if mult else 1, at=_pos(name))
+        return a.Placement(str(name), int(str(mult)[1:]) if mult else 1, at=_pos(name),
+                           count_at=_pos(mult if mult else name))
 
     def gain(self, meta: Any, items: list[a.Amount]) -> a.Gain:
         return a.Gain(tuple(items), at=_pos(meta))

@@ -70,6 +70,7 @@ def test_positions_are_kept() -> None:
     tree = parse("gain 1 fuel;\n  place 2 agents in kyoto", "effect")
     assert tree[0].at == (1, 1)
     assert tree[0].amounts[0].at == (1, 8)  # an amount is placed at its kind
+    assert tree[0].amounts[0].count_at == (1, 6)  # and its number, for a wrong count
     assert tree[1].at == (2, 21)  # a placement into a named city, at the name
 
 
@@ -78,7 +79,8 @@ def test_positions_are_kept() -> None:
     ("1 fuel,", "amounts", "<text>:1:8: unexpected end of a list of amounts; expected a number"),
     ("gain x", "effect", "<text>:1:6: unexpected 'x'; expected a number"),
     ("films x", "placements",
-     "<text>:1:7: unexpected 'x'; expected one of: ',', a multiplier such as x2"),
+     "<text>:1:7: unexpected 'x'; expected one of: ',', a multiplier such as x2, "
+     "the end of the text"),
     ("1 fu$el", "amounts", "<text>:1:5: unexpected character '$'"),
     ("", "effect", "<text>:1:1: empty text; expected an effect such as 'gain 2 fuel'"),
     ("place 2 agents kyoto", "effect", "<text>:1:16: unexpected 'kyoto'; expected 'in'"),

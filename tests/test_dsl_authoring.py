@@ -200,7 +200,7 @@ def test_a_multi_line_string_hides_no_key_from_the_source_map() -> None:
 @pytest.mark.parametrize(("effect", "word"), [
     ("place 0 agents in tokyo", "0 agents"),
     ("place 0 agents in hq", "0 agents"),
-    ("gain 0 fuel", "fuel"),
+    ("gain 0 fuel", "0 fuel"),  # (at the number, as in place 0 agents)
 ])
 def test_no_amount_is_zero(tmp_path: Path, effect: str, word: str,
                            capsys: pytest.CaptureFixture[str]) -> None:
