@@ -1,7 +1,8 @@
 // A game in play: one WebSocket to the server (docs/server.md), the seat's view redrawn
 // after every change, its legal actions as things to click. The seat's token stays in this
-// browser (localStorage), never in the address.
-import {api, button, dropSeat, h, heldSeat, holdSeat, post, problem, put} from "../dom.js";
+// browser (localStorage), never in the address; the address names the seat (`?seat=p2`),
+// as a browser may hold several seats of one game.
+import {api, button, dropSeat, h, heldSeat, heldSeats, holdSeat, post, problem, put, seatUrl} from "../dom.js";
 import {renderGame} from "../games/index.js";
 
 let session = null; // the connection on screen
@@ -41,7 +42,7 @@ class Session {
   lost(e) {
     if (this.closed) return;
     if (e.code === 4401) {
-      dropSeat(this.gid);
+      dropSeat(this.gid, this.held.seat);
       this.say(problem("This seat is no longer yours", "Its token was not accepted (the seat was left). Join a seat again from the lobby."));
       return;
     }
@@ -100,6 +101,7 @@ class Session {
 
   drawHead() {
     const seat = this.held ? this.held.seat : null;
+    const others = seat ? heldSeats(this.gid).filter((x) => x.seat !== seat) : [];
     const open = (this.seats || []).filter((x) => x.kind === "person" && !x.taken);
     put(this.head,
       h("p", {class: "who"}, seat ? h("strong", {}, `You are ${seat}`) : h("strong", {}, "Watching as a spectator"),
@@ -110,6 +112,8 @@ class Session {
         h("strong", {}, x.seat), ` ${x.kind === "bot" ? `bot ${x.bot}` : x.name || "person"}`,
         x.kind === "person" ? (x.taken ? (x.connected ? " (here)" : " (away)") : " (open)") : ""))),
       open.length && this.status === "waiting" ? h("p", {class: "waiting"}, `Waiting for ${open.map((x) => x.seat).join(", ")} to join: share this page's address.`) : null,
+      others.length ? h("p", {class: "other-seats"}, "You hold here too: ", others.map((x) =>
+        h("a", {href: seatUrl(this.gid, x.seat), class: "switch-seat"}, `Switch to your seat ${x.seat}`))) : null,
       seat ? button("Leave this seat", () => this.leave(), {class: "secondary"}) : null);
   }
 
@@ -120,7 +124,7 @@ class Session {
       this.say(problem("Could not leave", err.message));
       return;
     }
-    dropSeat(this.gid);
+    dropSeat(this.gid, this.held.seat);
     this.close();
     history.pushState(null, "", "/");
     window.dispatchEvent(new PopStateEvent("popstate"));
@@ -145,13 +149,18 @@ async function chooser(main, gid) {
     return;
   }
   const open = game.seats.filter((x) => x.kind === "person" && !x.taken);
+  const held = heldSeats(gid);  // several (hot-seat), or not the one the address named
   const name = h("input", {type: "text", maxlength: 40, placeholder: "your name (optional)", "aria-label": "your name"});
   put(main, h("h1", {}, `${game.title}${game.board ? ` — ${game.board}` : ""}`),
     h("p", {}, `${game.players} players · ${game.status}`),
+    held.length ? h("p", {class: "held-seats"}, held.map((x) =>
+      h("a", {href: seatUrl(gid, x.seat), class: "resume", "data-seat": x.seat}, `Back to your seat ${x.seat}`))) : null,
     open.length ? h("section", {}, h("h2", {}, "Take a seat"), name,
       open.map((x) => button(`Join ${x.seat}`, async () => {
         try {
-          holdSeat(gid, await post(`/api/games/${encodeURIComponent(gid)}/join`, {seat: x.seat, name: name.value}));
+          const joined = await post(`/api/games/${encodeURIComponent(gid)}/join`, {seat: x.seat, name: name.value});
+          holdSeat(gid, joined);
+          history.replaceState(null, "", seatUrl(gid, joined.seat));
           show(main, [gid]);
         } catch (err) { put(main, problem("Could not join", err.message)); }
       }, {class: "join", "data-seat": x.seat}))) : h("p", {}, "Every seat is taken."),
@@ -160,8 +169,9 @@ async function chooser(main, gid) {
 
 export async function show(main, [gid]) {
   if (session) { session.close(); session = null; }
-  const spectate = new URLSearchParams(location.search).has("spectate");
-  const held = heldSeat(gid);
+  const asked = new URLSearchParams(location.search);
+  const spectate = asked.has("spectate");
+  const held = heldSeat(gid, asked.get("seat"));  // the seat named, or the only one held
   if (!held && !spectate) { await chooser(main, gid); return; }
   session = new Session(main, gid, spectate ? null : held);
 }

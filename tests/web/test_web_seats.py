@@ -1,0 +1,89 @@
+"""A browser's seats, as friends met them playing over the server: one browser holding two
+seats of a game (hot-seat on a shared laptop)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from tests.web.test_web_play import _create
+
+
+def _line(page: Any, url: str, gid: str) -> Any:
+    page.goto(url + "/")
+    line = page.locator(f'li[data-game="{gid}"]')
+    line.wait_for()
+    return line
+
+
+def _resumes(line: Any) -> list[str]:
+    return [str(x) for x in line.locator("a.resume").all_inner_texts()]
+
+
+def _joins(line: Any) -> list[str]:
+    return [str(x) for x in line.locator("button.join").all_inner_texts()]
+
+
+def test_one_browser_holds_two_seats_and_loses_neither(page: Any, server: Any) -> None:
+    """A browser that holds p1 and clicks the lobby's "Join p2" on the same game overwrote
+    p1's token (one per game) with p2's: nobody could come back to p1, leave it or join it,
+    and in The A.R.T. Project p1 takes every team decision, so the game was stuck for
+    good. Each seat's token is kept; the lobby offers the way back to each."""
+    gid = _create(page, server.url, "art-project", 2, ["person", "person"],
+                  board="japan", difficulty="easy")
+    assert page.get_by_text("You are p1").is_visible()
+    line = _line(page, server.url, gid)
+    assert _resumes(line) == ["Back to your seat p1"] and _joins(line) == ["Join p2"]
+    line.locator('button.join[data-seat="p2"]').click()
+    page.wait_for_selector(".play-board .game")
+    page.get_by_text("You are p2").wait_for()
+    line = _line(page, server.url, gid)
+    assert _resumes(line) == ["Back to your seat p1", "Back to your seat p2"]
+    assert _joins(line) == []
+    line.get_by_text("Back to your seat p1").click()
+    page.get_by_text("You are p1").wait_for()
+    page.wait_for_selector('.play-board button.act[data-action="done"]')  # p1 decides
+    live = server.lobby.games[gid]
+    assert [s.summary()["connected"] for s in live.seats] == [True, False]
+    # the other seat held here is a click away (hot-seat), and a reload stays in this one
+    page.get_by_role("link", name="Switch to your seat p2").click()
+    page.get_by_text("You are p2").wait_for()
+    page.reload()
+    page.get_by_text("You are p2").wait_for()
+    # the game's address naming no seat: which of the two, the page asks
+    page.goto(f"{server.url}/play/{gid}")
+    page.locator(".held-seats").wait_for()
+    assert _resumes(page.locator("#app")) == ["Back to your seat p1", "Back to your seat p2"]
+    page.locator('a.resume[data-seat="p2"]').click()
+    page.get_by_text("You are p2").wait_for()
+    # leaving one seat gives up that seat alone
+    page.get_by_role("button", name="Leave this seat").click()
+    line = page.locator(f'li[data-game="{gid}"]')
+    line.wait_for()
+    assert _resumes(line) == ["Back to your seat p1"] and _joins(line) == ["Join p2"]
+    assert [s.summary()["taken"] for s in live.seats] == [True, False]
+
+
+def test_a_seat_kept_by_an_older_page_still_loads(browser: Any, server: Any) -> None:
+    """localStorage as the page kept it before a browser could hold two seats of a game:
+    `artproject.seat.<gid>` = {seat, token}. It is still this browser's seat."""
+    g = server.create(game="art-project", seats=["person", "person"], board="japan")
+    token = server.join(g["id"], "p1")
+    ctx = browser.new_context()
+    try:
+        page = ctx.new_page()
+        page.goto(server.url + "/replay")
+        page.evaluate("([gid, held]) => localStorage.setItem(`artproject.seat.${gid}`, held)",
+                      [g["id"], json.dumps({"seat": "p1", "token": token})])
+        line = _line(page, server.url, g["id"])
+        assert _resumes(line) == ["Back to your seat p1"] and _joins(line) == ["Join p2"]
+        line.locator('button.join[data-seat="p2"]').click()
+        page.get_by_text("You are p2").wait_for()
+        line = _line(page, server.url, g["id"])
+        assert _resumes(line) == ["Back to your seat p1", "Back to your seat p2"]
+        page.goto(f"{server.url}/play/{g['id']}?seat=p1")
+        page.get_by_text("You are p1").wait_for()
+        page.wait_for_selector(".play-board .game")
+    finally:
+        ctx.close()
+
