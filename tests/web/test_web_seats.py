@@ -1,9 +1,10 @@
 """A browser's seats, as friends met them playing over the server: one browser holding two
-seats of a game (hot-seat on a shared laptop)."""
+seats of a game (hot-seat on a shared laptop), and a link to a game that is not there."""
 
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from tests.web.test_web_play import _create
@@ -87,3 +88,12 @@ def test_a_seat_kept_by_an_older_page_still_loads(browser: Any, server: Any) -> 
     finally:
         ctx.close()
 
+def test_a_spectator_link_to_no_game_says_so_and_nothing_undefined(page: Any,
+                                                                    server: Any) -> None:
+    """/play/nope?spectate=1 showed "Watching as a spectator · game nope · undefined" above
+    its "No such game" box: the head was drawn before any welcome had said the status."""
+    page.goto(server.url + "/play/nope?spectate=1")
+    page.wait_for_selector(".problem:has-text('No such game')")
+    text = page.locator("#app").inner_text()
+    assert "undefined" not in text and "Watching as a spectator" not in text, text
+    assert re.search(r"no game nope", text), text

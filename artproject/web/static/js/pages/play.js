@@ -100,6 +100,7 @@ class Session {
   }
 
   drawHead() {
+    if (!this.table) return;  // nothing is known of the game before its welcome
     const seat = this.held ? this.held.seat : null;
     const others = seat ? heldSeats(this.gid).filter((x) => x.seat !== seat) : [];
     const open = (this.seats || []).filter((x) => x.kind === "person" && !x.taken);
