@@ -1,12 +1,15 @@
-"""A browser's seats, as friends met them playing over the server: one browser holding two
-seats of a game (hot-seat on a shared laptop), and a link to a game that is not there."""
+"""A browser's seats and its connection, as friends met them playing over the server: one
+browser holding two seats of a game (hot-seat on a shared laptop), a click while the
+connection is down, and a link to a game that is not there."""
 
 from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from typing import Any
 
+from tests.serving import Running
 from tests.web.test_web_play import _create
 
 
@@ -87,6 +90,41 @@ def test_a_seat_kept_by_an_older_page_still_loads(browser: Any, server: Any) -> 
         page.wait_for_selector(".play-board .game")
     finally:
         ctx.close()
+
+
+def test_a_click_while_the_connection_is_down_is_sent_once_it_is_back(
+        page: Any, tmp_path: Path) -> None:
+    """A click while the server was away was dropped (sent into a closed socket) while the
+    page said "Sent: done"; once connected again a false "The connection was lost" notice
+    stayed up. The move waits, said so, and is sent (once) when the connection is back."""
+    db = tmp_path / "games.db"
+    srv = Running(db)
+    port = srv.port
+    try:
+        gid = _create(page, srv.url, "art-project", 2, ["person", "person"],
+                      board="japan", difficulty="easy")
+        srv.join(gid, "p2", "Bob")
+        done = page.locator('.play-board button.act[data-action="done"]')
+        done.wait_for()
+        srv.stop()
+        notice = page.locator(".notice")
+        notice.get_by_text("The connection was lost").wait_for()
+        done.click()
+        said = notice.inner_text()
+        assert "Sent: done" not in said, said
+        # (the notice is said again at each failed try to connect: either way, the same)
+        assert re.search(r"\bdone will be sent once (the connection|it) is back", said), said
+        srv = Running(db, port=port)  # the server is back, where it was
+        page.wait_for_function("() => /move 1\\b/.test(document.querySelector("
+                               "'.play-head .who').textContent)", timeout=30_000)
+        assert len(srv.lobby.games[gid].state.history) == 1
+        page.wait_for_timeout(500)
+        said = notice.inner_text()
+        assert "connection was lost" not in said and "not connected" not in said.lower(), said
+        assert len(srv.lobby.games[gid].state.history) == 1  # applied once
+    finally:
+        srv.stop()
+
 
 def test_a_spectator_link_to_no_game_says_so_and_nothing_undefined(page: Any,
                                                                     server: Any) -> None:

@@ -16,7 +16,8 @@ class Session {
     this.fresh = 0;
     this.count = 0;
     this.closed = false;
-    this.note = null;
+    this.welcomed = false; // the connection now open has had its welcome
+    this.outbox = null; // the move clicked and not yet answered (ack or error)
     this.head = h("div", {class: "play-head"});
     this.notice = h("div", {class: "notice", role: "status", "aria-live": "polite"});
     this.board = h("div", {class: "play-board"});
@@ -40,6 +41,7 @@ class Session {
   }
 
   lost(e) {
+    this.welcomed = false;
     if (this.closed) return;
     if (e.code === 4401) {
       dropSeat(this.gid, this.held.seat);
@@ -48,7 +50,8 @@ class Session {
     }
     if (e.code === 4404) { this.say(problem("No such game", `There is no game ${this.gid} on this server.`)); return; }
     if (e.code === 4403) { this.say(problem("Refused", "This page's origin may not use the server.")); return; }
-    this.say(h("p", {class: "warn"}, "The connection was lost; connecting again…"));
+    this.say(h("p", {class: "warn"}, "The connection was lost; connecting again…",
+      this.outbox ? ` Your move ${this.outbox.action} will be sent once it is back.` : ""));
     setTimeout(() => { if (!this.closed) this.connect(); }, 1000);
   }
 
@@ -63,7 +66,9 @@ class Session {
       this.events = msg.events;
       this.fresh = 0;
       this.status = msg.status;
+      this.welcomed = true;
       this.frame(msg);
+      if (this.outbox) this.send(this.outbox);  // the same id: applied once, even if it was
     } else if (msg.type === "state") {
       if (msg.events_from !== this.events.length) { this.ws.send(JSON.stringify({type: "sync"})); return; }
       this.events = this.events.concat(msg.events);
@@ -74,11 +79,11 @@ class Session {
       this.seats = msg.seats;
       this.drawHead();
     } else if (msg.type === "error") {
-      this.pending = false;
+      this.outbox = null;
       this.say(problem(`Refused: ${msg.code}`, msg.message));
       this.draw();
     } else if (msg.type === "ack") {
-      this.pending = false;
+      if (!this.outbox || msg.id === this.outbox.id) this.outbox = null;
     }
   }
 
@@ -86,17 +91,26 @@ class Session {
     this.version = msg.version;
     this.view = msg.view;
     this.legal = msg.legal;
-    if (!this.pending) put(this.notice);
-    this.pending = false;
+    if (!this.outbox) put(this.notice);  // (a move on its way keeps its notice)
     this.draw();
   }
 
   act(text) {
-    if (this.pending) return;
-    this.pending = true;
+    if (this.outbox) return;  // one move at a time: the last one is not answered yet
     this.count += 1;
-    this.say(h("p", {class: "muted"}, `Sent: ${text}`));
-    this.ws.send(JSON.stringify({type: "move", id: `${Date.now().toString(36)}-${this.count}`, action: text, version: this.version}));
+    this.outbox = {type: "move", id: `${Date.now().toString(36)}-${this.count}`, action: text, version: this.version};
+    this.send(this.outbox);
+  }
+
+  /** Send a move now if the connection is up, else say it waits for the connection (it is
+   * sent, with its id, on the next welcome). */
+  send(move) {
+    if (this.welcomed && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify(move));
+      this.say(h("p", {class: "muted"}, `Sent: ${move.action}`));
+    } else {
+      this.say(h("p", {class: "warn"}, `Not connected: ${move.action} will be sent once the connection is back; connecting again…`));
+    }
   }
 
   drawHead() {
