@@ -25,11 +25,11 @@ from artproject.server.store import Store
 class Running:
     """A server running in a thread: its URL, its lobby (for the tests' look inside)."""
 
-    def __init__(self, db: Path, origins: tuple[str, ...] = ()) -> None:
+    def __init__(self, db: Path, origins: tuple[str, ...] = (), port: int = 0) -> None:
         self.store = Store(db)
         self.lobby = Lobby(self.store)
         self.lobby.load()
-        sock = listen("127.0.0.1", 0)
+        sock = listen("127.0.0.1", port)  # a port given: a server started again where it was
         self.port = sock.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}"

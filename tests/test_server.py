@@ -249,3 +249,29 @@ def test_a_server_game_s_replay_tells_each_asker_only_what_it_may_see(srv: Runni
         for token in tokens.values():
             assert token not in text
         assert str(st.seed) not in text
+
+
+def test_the_first_answer_to_a_seats_hello_is_its_welcome(srv: Running) -> None:
+    """docs/server.md: "`welcome`: the answer to `hello`". A seat's hello also tells every
+    connection of the game that the seat is now connected (`seats`); that news reached the
+    new connection before its own welcome, so a client waiting for the answer to its hello
+    read a `seats` first (a spectator's welcome was first already)."""
+    g = srv.create(game="kuhn", seats=["person", "person"])
+    one = Client(srv.ws_url, g["id"], {"type": "hello", "token": srv.join(g["id"], "p1")})
+    two: Client | None = None
+    try:
+        first = one.recv()
+        assert first["type"] == "welcome", [first["type"], one.recv()["type"]]
+        assert first["seats"][0]["connected"] is True  # the welcome counts its own connection
+        one.drain()
+        two = Client(srv.ws_url, g["id"], {"type": "hello", "token": srv.join(g["id"], "p2")})
+        first = two.recv()
+        assert first["type"] == "welcome", [first["type"], two.recv()["type"]]
+        assert [s["connected"] for s in first["seats"]] == [True, True]
+        # the others still hear of it
+        told = one.until(lambda m: m["type"] == "seats" and m["seats"][1]["connected"])
+        assert told["seats"][1]["taken"] is True
+    finally:
+        one.close()
+        if two is not None:
+            two.close()

@@ -4,6 +4,7 @@ JSON error or a close, never a traceback, never a change to a game; everyone els
 from __future__ import annotations
 
 import json
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -259,6 +260,32 @@ def test_a_database_not_ours_or_newer_is_refused_untouched(tmp_path: Path) -> No
         assert r.stderr.count("\n") == 1 and why in r.stderr and "Traceback" not in r.stderr
         assert db.read_bytes() == was
     assert sorted(p.name for p in tmp_path.iterdir()) == ["newer.db", "notes.db", "theirs.db"]
+
+
+def test_a_server_that_cannot_listen_creates_no_database(tmp_path: Path) -> None:
+    """`serve --port BUSY --db new.db` exits 2 saying why, and leaves no new.db behind (it
+    was created, 40 KB, before the port was found busy); a database that was there stays."""
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen(1)
+    port = str(taken.getsockname()[1])
+    try:
+        new = tmp_path / "other.db"
+        r = subprocess.run([sys.executable, "-m", "artproject", "serve", "--port", port,
+                            "--db", str(new)], capture_output=True, text=True, timeout=60)
+        assert r.returncode == 2 and "cannot listen" in r.stderr, r
+        assert "Traceback" not in r.stderr
+        assert sorted(p.name for p in tmp_path.iterdir()) == [], "a database was created"
+        old = tmp_path / "games.db"
+        for srv in running(old):
+            srv.create(game="kuhn", seats=["person", "person"])
+        was = old.read_bytes()
+        r = subprocess.run([sys.executable, "-m", "artproject", "serve", "--port", port,
+                            "--db", str(old)], capture_output=True, text=True, timeout=60)
+        assert r.returncode == 2 and "cannot listen" in r.stderr, r
+        assert old.read_bytes() == was
+    finally:
+        taken.close()
 
 
 def test_a_stored_game_that_does_not_replay_is_refused_at_start(tmp_path: Path) -> None:

@@ -82,11 +82,16 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | Path = DEFAULT_DB
     from .lobby import Lobby
     from .store import Store
 
-    store = Store(Path(db))
+    # the port first: a server that cannot listen creates no database (nor touches one)
+    sock = listen(host, port)
+    try:
+        store = Store(Path(db))
+    except BaseException:
+        sock.close()
+        raise
     lobby = Lobby(store)
     try:
         lobby.load()
-        sock = listen(host, port)
         bound = sock.getsockname()[1]
         shown = f"[{host}]" if ":" in host else host
         print(f"artproject serve: http://{shown}:{bound} (games in {db})", flush=True)
@@ -96,6 +101,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | Path = DEFAULT_DB
         server.run(sockets=[sock])
     finally:
         store.close()
+        sock.close()
     if server.started is False:
         print("artproject serve: the server did not start", file=sys.stderr)
         return 1

@@ -262,8 +262,10 @@ class Session:
                 await self.ws.close(4401)
                 return False
             self.conn = Conn(seat.index, seat.holder)
-            seat.conns.add(self.conn)
+            seat.conns.add(self.conn)  # (before the welcome: it counts this connection)
+            self.conn.put(self.lobby.welcome(live, self.conn))  # the answer to hello: first
             self.lobby.seats_changed(live)
+            return True
         self.conn.put(self.lobby.welcome(live, self.conn))
         return True
 

@@ -85,15 +85,59 @@ export function post(url, body) {
   return api(url, {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
 }
 
-/** The seat this browser holds in a game (its token, kept in this browser only). */
-export function heldSeat(gid) {
-  try { return JSON.parse(localStorage.getItem(`artproject.seat.${gid}`) || "null"); } catch { return null; }
+// The seats this browser holds: each seat's token under a key of its own,
+// `artproject.seat.<game>.<seat>` = {seat, token}, kept in this browser only. One browser may
+// hold several seats of a game (friends taking turns on one laptop); joining one never loses
+// another's token, which is the only way back to that seat. A page before that kept one
+// seat a game, under `artproject.seat.<game>`: it is read still, as one seat held.
+const SEATS = "artproject.seat.";
+
+function readSeat(key) {
+  try {
+    const got = JSON.parse(localStorage.getItem(key) || "null");
+    return got && typeof got.seat === "string" && typeof got.token === "string" ? {seat: got.seat, token: got.token} : null;
+  } catch { return null; }
 }
 
+const seatOrder = (a, b) => (Number(a.seat.slice(1)) - Number(b.seat.slice(1))) || a.seat.localeCompare(b.seat);
+
+/** Every seat this browser holds in a game, [{seat, token}] in seat order. */
+export function heldSeats(gid) {
+  const held = new Map();
+  const prefix = `${SEATS}${gid}.`;
+  for (let i = 0; i < localStorage.length; i++) {
+    const key = localStorage.key(i);
+    const got = key && key.startsWith(prefix) ? readSeat(key) : null;
+    if (got && key === prefix + got.seat) held.set(got.seat, got);
+  }
+  const older = readSeat(`${SEATS}${gid}`);
+  if (older && !held.has(older.seat)) held.set(older.seat, older);
+  return [...held.values()].sort(seatOrder);
+}
+
+/** The seat this browser holds in a game: `seat`'s, or (none named) the only one it holds;
+ * null when it holds none of them, or several and none is named. */
+export function heldSeat(gid, seat = null) {
+  const held = heldSeats(gid);
+  if (seat != null) return held.find((x) => x.seat === seat) || null;
+  return held.length === 1 ? held[0] : null;
+}
+
+/** Keep a seat just joined ({seat, token}, the join's answer) beside any others held. */
 export function holdSeat(gid, joined) {
-  localStorage.setItem(`artproject.seat.${gid}`, JSON.stringify({seat: joined.seat, token: joined.token}));
+  localStorage.setItem(`${SEATS}${gid}.${joined.seat}`, JSON.stringify({seat: joined.seat, token: joined.token}));
+  const older = readSeat(`${SEATS}${gid}`);
+  if (older && older.seat === joined.seat) localStorage.removeItem(`${SEATS}${gid}`);  // superseded
 }
 
-export function dropSeat(gid) {
-  localStorage.removeItem(`artproject.seat.${gid}`);
+/** Forget one seat held (left, or its token refused): the others stay. */
+export function dropSeat(gid, seat) {
+  localStorage.removeItem(`${SEATS}${gid}.${seat}`);
+  const older = readSeat(`${SEATS}${gid}`);
+  if (older && older.seat === seat) localStorage.removeItem(`${SEATS}${gid}`);
+}
+
+/** The address of a game from one seat held in this browser. */
+export function seatUrl(gid, seat) {
+  return `/play/${encodeURIComponent(gid)}?seat=${encodeURIComponent(seat)}`;
 }

@@ -1,6 +1,6 @@
 // The lobby: create a game of either game (each seat a person or a bot), join an open seat,
 // watch a game as a spectator (docs/server.md's lobby API).
-import {api, button, h, holdSeat, heldSeat, post, problem, put} from "../dom.js";
+import {api, button, h, heldSeats, holdSeat, post, problem, put, seatUrl} from "../dom.js";
 
 function go(url) {
   history.pushState(null, "", url);
@@ -9,8 +9,8 @@ function go(url) {
 
 async function join(gid, seat, name) {
   const joined = await post(`/api/games/${encodeURIComponent(gid)}/join`, seat ? {seat, name} : {name});
-  holdSeat(gid, joined);
-  go(`/play/${encodeURIComponent(gid)}`);
+  holdSeat(gid, joined);  // beside any other seat of this game held here: none is lost
+  go(seatUrl(gid, joined.seat));
 }
 
 function field(label, control) {
@@ -66,11 +66,11 @@ function creator(catalog, out) {
 
 function gameLine(g) {
   const open = g.seats.filter((x) => x.kind === "person" && !x.taken);
-  const held = heldSeat(g.id);
+  const held = heldSeats(g.id);  // each seat this browser holds (hot-seat: maybe several)
   const title = `${g.title}${g.board ? ` — ${g.board}` : ""}${g.difficulty ? `, ${g.difficulty}` : ""}${g.name ? ` “${g.name}”` : ""}`;
   return h("li", {"data-game": g.id},
     h("strong", {}, title), h("span", {class: "muted"}, ` ${g.players} players · ${g.status} · ${g.moves} moves`),
-    held ? h("a", {href: `/play/${encodeURIComponent(g.id)}`, class: "resume"}, `Back to your seat ${held.seat}`) : null,
+    held.map((x) => h("a", {href: seatUrl(g.id, x.seat), class: "resume", "data-seat": x.seat}, `Back to your seat ${x.seat}`)),
     open.map((x) => button(`Join ${x.seat}`, () => join(g.id, x.seat, "").catch((err) => alert(err.message)), {class: "join", "data-seat": x.seat})),
     h("a", {href: `/play/${encodeURIComponent(g.id)}?spectate=1`}, "Watch"),
     g.status === "over" ? h("a", {href: `/replay/game-${encodeURIComponent(g.id)}`, class: "replay-link"}, "Replay") : null);

@@ -1,7 +1,8 @@
 // A game in play: one WebSocket to the server (docs/server.md), the seat's view redrawn
 // after every change, its legal actions as things to click. The seat's token stays in this
-// browser (localStorage), never in the address.
-import {api, button, dropSeat, h, heldSeat, holdSeat, post, problem, put} from "../dom.js";
+// browser (localStorage), never in the address; the address names the seat (`?seat=p2`),
+// as a browser may hold several seats of one game.
+import {api, button, dropSeat, h, heldSeat, heldSeats, holdSeat, post, problem, put, seatUrl} from "../dom.js";
 import {renderGame} from "../games/index.js";
 
 let session = null; // the connection on screen
@@ -15,7 +16,8 @@ class Session {
     this.fresh = 0;
     this.count = 0;
     this.closed = false;
-    this.note = null;
+    this.welcomed = false; // the connection now open has had its welcome
+    this.outbox = null; // the move clicked and not yet answered (ack or error)
     this.head = h("div", {class: "play-head"});
     this.notice = h("div", {class: "notice", role: "status", "aria-live": "polite"});
     this.board = h("div", {class: "play-board"});
@@ -39,15 +41,17 @@ class Session {
   }
 
   lost(e) {
+    this.welcomed = false;
     if (this.closed) return;
     if (e.code === 4401) {
-      dropSeat(this.gid);
+      dropSeat(this.gid, this.held.seat);
       this.say(problem("This seat is no longer yours", "Its token was not accepted (the seat was left). Join a seat again from the lobby."));
       return;
     }
     if (e.code === 4404) { this.say(problem("No such game", `There is no game ${this.gid} on this server.`)); return; }
     if (e.code === 4403) { this.say(problem("Refused", "This page's origin may not use the server.")); return; }
-    this.say(h("p", {class: "warn"}, "The connection was lost; connecting again…"));
+    this.say(h("p", {class: "warn"}, "The connection was lost; connecting again…",
+      this.outbox ? ` Your move ${this.outbox.action} will be sent once it is back.` : ""));
     setTimeout(() => { if (!this.closed) this.connect(); }, 1000);
   }
 
@@ -62,7 +66,9 @@ class Session {
       this.events = msg.events;
       this.fresh = 0;
       this.status = msg.status;
+      this.welcomed = true;
       this.frame(msg);
+      if (this.outbox) this.send(this.outbox);  // the same id: applied once, even if it was
     } else if (msg.type === "state") {
       if (msg.events_from !== this.events.length) { this.ws.send(JSON.stringify({type: "sync"})); return; }
       this.events = this.events.concat(msg.events);
@@ -73,11 +79,11 @@ class Session {
       this.seats = msg.seats;
       this.drawHead();
     } else if (msg.type === "error") {
-      this.pending = false;
+      this.outbox = null;
       this.say(problem(`Refused: ${msg.code}`, msg.message));
       this.draw();
     } else if (msg.type === "ack") {
-      this.pending = false;
+      if (!this.outbox || msg.id === this.outbox.id) this.outbox = null;
     }
   }
 
@@ -85,21 +91,32 @@ class Session {
     this.version = msg.version;
     this.view = msg.view;
     this.legal = msg.legal;
-    if (!this.pending) put(this.notice);
-    this.pending = false;
+    if (!this.outbox) put(this.notice);  // (a move on its way keeps its notice)
     this.draw();
   }
 
   act(text) {
-    if (this.pending) return;
-    this.pending = true;
+    if (this.outbox) return;  // one move at a time: the last one is not answered yet
     this.count += 1;
-    this.say(h("p", {class: "muted"}, `Sent: ${text}`));
-    this.ws.send(JSON.stringify({type: "move", id: `${Date.now().toString(36)}-${this.count}`, action: text, version: this.version}));
+    this.outbox = {type: "move", id: `${Date.now().toString(36)}-${this.count}`, action: text, version: this.version};
+    this.send(this.outbox);
+  }
+
+  /** Send a move now if the connection is up, else say it waits for the connection (it is
+   * sent, with its id, on the next welcome). */
+  send(move) {
+    if (this.welcomed && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify(move));
+      this.say(h("p", {class: "muted"}, `Sent: ${move.action}`));
+    } else {
+      this.say(h("p", {class: "warn"}, `Not connected: ${move.action} will be sent once the connection is back; connecting again…`));
+    }
   }
 
   drawHead() {
+    if (!this.table) return;  // nothing is known of the game before its welcome
     const seat = this.held ? this.held.seat : null;
+    const others = seat ? heldSeats(this.gid).filter((x) => x.seat !== seat) : [];
     const open = (this.seats || []).filter((x) => x.kind === "person" && !x.taken);
     put(this.head,
       h("p", {class: "who"}, seat ? h("strong", {}, `You are ${seat}`) : h("strong", {}, "Watching as a spectator"),
@@ -110,6 +127,8 @@ class Session {
         h("strong", {}, x.seat), ` ${x.kind === "bot" ? `bot ${x.bot}` : x.name || "person"}`,
         x.kind === "person" ? (x.taken ? (x.connected ? " (here)" : " (away)") : " (open)") : ""))),
       open.length && this.status === "waiting" ? h("p", {class: "waiting"}, `Waiting for ${open.map((x) => x.seat).join(", ")} to join: share this page's address.`) : null,
+      others.length ? h("p", {class: "other-seats"}, "You hold here too: ", others.map((x) =>
+        h("a", {href: seatUrl(this.gid, x.seat), class: "switch-seat"}, `Switch to your seat ${x.seat}`))) : null,
       seat ? button("Leave this seat", () => this.leave(), {class: "secondary"}) : null);
   }
 
@@ -120,7 +139,7 @@ class Session {
       this.say(problem("Could not leave", err.message));
       return;
     }
-    dropSeat(this.gid);
+    dropSeat(this.gid, this.held.seat);
     this.close();
     history.pushState(null, "", "/");
     window.dispatchEvent(new PopStateEvent("popstate"));
@@ -145,13 +164,18 @@ async function chooser(main, gid) {
     return;
   }
   const open = game.seats.filter((x) => x.kind === "person" && !x.taken);
+  const held = heldSeats(gid);  // several (hot-seat), or not the one the address named
   const name = h("input", {type: "text", maxlength: 40, placeholder: "your name (optional)", "aria-label": "your name"});
   put(main, h("h1", {}, `${game.title}${game.board ? ` — ${game.board}` : ""}`),
     h("p", {}, `${game.players} players · ${game.status}`),
+    held.length ? h("p", {class: "held-seats"}, held.map((x) =>
+      h("a", {href: seatUrl(gid, x.seat), class: "resume", "data-seat": x.seat}, `Back to your seat ${x.seat}`))) : null,
     open.length ? h("section", {}, h("h2", {}, "Take a seat"), name,
       open.map((x) => button(`Join ${x.seat}`, async () => {
         try {
-          holdSeat(gid, await post(`/api/games/${encodeURIComponent(gid)}/join`, {seat: x.seat, name: name.value}));
+          const joined = await post(`/api/games/${encodeURIComponent(gid)}/join`, {seat: x.seat, name: name.value});
+          holdSeat(gid, joined);
+          history.replaceState(null, "", seatUrl(gid, joined.seat));
           show(main, [gid]);
         } catch (err) { put(main, problem("Could not join", err.message)); }
       }, {class: "join", "data-seat": x.seat}))) : h("p", {}, "Every seat is taken."),
@@ -160,8 +184,9 @@ async function chooser(main, gid) {
 
 export async function show(main, [gid]) {
   if (session) { session.close(); session = null; }
-  const spectate = new URLSearchParams(location.search).has("spectate");
-  const held = heldSeat(gid);
+  const asked = new URLSearchParams(location.search);
+  const spectate = asked.has("spectate");
+  const held = heldSeat(gid, asked.get("seat"));  // the seat named, or the only one held
   if (!held && !spectate) { await chooser(main, gid); return; }
   session = new Session(main, gid, spectate ? null : held);
 }

@@ -1,22 +1,25 @@
 // The replay viewer: open a save, a transcript, a results store or a scenario; step forward,
 // back or to any decision; each step its own address (/replay/ID/STEP?view=SEAT).
-import {api, button, h, heldSeat, problem, put} from "../dom.js";
+import {api, button, h, heldSeats, problem, put} from "../dom.js";
 
 const GAME = "game-"; // a replay of a game of this server's: game-ID
 
 /** The request options for a replay: a game of the server's is asked with the token of the
- * seat this browser holds in it (its view before the game is over is that seat's alone). */
-function asking(rid) {
-  const held = rid.startsWith(GAME) ? heldSeat(rid.slice(GAME.length)) : null;
-  return held ? {headers: {"X-Seat-Token": held.token}} : {};
+ * seat this browser holds in it (its view before the game is over is that seat's alone):
+ * the viewed seat's when it holds several, else the first it holds. */
+function asking(rid, view = null) {
+  const held = rid.startsWith(GAME) ? heldSeats(rid.slice(GAME.length)) : [];
+  const pick = held.find((x) => x.seat === view) || held[0];
+  return pick ? {headers: {"X-Seat-Token": pick.token}} : {};
 }
 
 /** The view to open a replay in: everything for a finished game, else the seat held, else
  * the first seat's (a file) or the public view (a game of the server's). */
 function firstView(summary) {
   if (summary.over) return "all";
-  const held = summary.id.startsWith(GAME) ? heldSeat(summary.id.slice(GAME.length)) : null;
-  if (held && summary.views.includes(held.seat)) return held.seat;
+  const held = summary.id.startsWith(GAME) ? heldSeats(summary.id.slice(GAME.length)) : [];
+  const mine = held.find((x) => summary.views.includes(x.seat));
+  if (mine) return mine.seat;
   return summary.views.includes(summary.seats[0]) ? summary.seats[0] : "public";
 }
 
@@ -113,7 +116,7 @@ async function showStep(main, rid, stepText) {
   if (!current) put(main, h("p", {class: "loading"}, "Loading the step…"));
   let data;
   try {
-    data = await api(`/api/replays/${encodeURIComponent(rid)}/${encodeURIComponent(stepText)}?view=${encodeURIComponent(view)}`, asking(rid));
+    data = await api(`/api/replays/${encodeURIComponent(rid)}/${encodeURIComponent(stepText)}?view=${encodeURIComponent(view)}`, asking(rid, view));
     if (n !== asked) return;
   } catch (err) {
     if (n !== asked) return;
