@@ -118,7 +118,7 @@ def test_a_variants_mistakes_each_told_with_its_hook_error(
                                  'ally_cost = 1\n')
     status, found = check(capsys, "v.toml", "--mission", "japan")
     assert status == 2
-    assert [line.split(": ")[0] for line in found] == ["v.toml:1:11", "v.toml:3:13",
+    assert [line.split(": ")[0] for line in found] == ["v.toml:1:50", "v.toml:3:13",
                                                        "v.toml:5:10"], found
     assert TOKIO in found[0]
 
@@ -166,7 +166,7 @@ def test_a_team_size_is_not_judged_on_a_broken_threat_ramp(
 
 
 @pytest.mark.parametrize(("text", "error"), [
-    ('extends = "japan"\nrules = 5\n' + HOOK, "m.toml:2:9: rules: expected a table"),
+    ('extends = "japan"\nrules = 5\n', "m.toml:2:9: rules: expected a table"),
     ('extends = "japan"\nsymbols = "films"\n'
      'hooks = ["on artwork_collected: gain 1 painting"]\n',
      "m.toml:2:11: symbols: expected a list"),
@@ -184,3 +184,12 @@ def test_no_error_follows_from_a_broken_key(here: Path, capsys: pytest.CaptureFi
     status, found = check(capsys, "m.toml")
     assert status == 2
     assert len(found) == 1 and found[0].startswith(error), found
+
+
+def test_a_section_of_the_wrong_shape_hides_no_hook_error(
+        here: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (here / "m.toml").write_text('extends = "japan"\nrules = 5\n' + HOOK)
+    status, found = check(capsys, "m.toml")
+    assert status == 2
+    assert [line.split(": ")[0] for line in found] == ["m.toml:2:9", "m.toml:3:50"], found
+    assert TOKIO in found[1]
