@@ -188,8 +188,25 @@ def _text(value: Any, t: Any, p: Param | None) -> str:
     return value
 
 
+class _Held:
+    """What stands in for a wrong value while the rest of a document is structured."""
+
+    def __repr__(self) -> str:
+        return "HELD"
+
+
+# Every hook lets it through unchecked (core/salvage.py puts it where a value was wrong).
+HELD: Final = _Held()
+
+
+def _passing(hook: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+    return lambda v, t: v if v is HELD else hook(v, t)
+
+
 def checked(value: Any, t: Any, p: Param | None = None) -> Any:
     """A primitive value, checked against its type and declaration (`Wrong` if it is not)."""
+    if value is HELD:
+        return value
     if t in (int, float):
         return _number(value, t, p)
     if t is bool:
@@ -257,7 +274,11 @@ def _map_hook(t: Any, p: Param | None) -> Callable[[Any, Any], Any]:
 
 
 def _hook_for(t: Any, p: Param | None) -> Callable[[Any, Any], Any]:
-    """The structure hook for a field of type `t` declared as `p`."""
+    """The structure hook for a field of type `t` declared as `p` (HELD let through)."""
+    return _passing(_hook(t, p))
+
+
+def _hook(t: Any, p: Param | None) -> Callable[[Any, Any], Any]:
     args = get_args(t)
     if args and type(None) in args:
         inner = [a for a in args if a is not type(None)]
@@ -310,8 +331,9 @@ def _union_hook(t: Any, p: Param | None) -> Callable[[Any, Any], Any]:
 def _section_hook(cls: type[Any], special: Mapping[str, Callable[[Any, Any], Any]],
                   ) -> Callable[[Any, Any], Any]:
     """A table: refuses anything else as one error, then structures its keys (all errors)."""
-    overrides = {f.name: override(struct_hook=special.get(f.name) or _hook_for(
-        f.type, f.metadata.get("param"))) for f in attrs.fields(cls)}
+    overrides = {f.name: override(struct_hook=_passing(special[f.name]) if f.name in special
+                                  else _hook_for(f.type, f.metadata.get("param")))
+                 for f in attrs.fields(cls)}
     inner = make_dict_structure_fn(cls, CONVERTER, **overrides)  # type: ignore[arg-type]
 
     def hook(value: Any, _: Any) -> Any:
@@ -366,21 +388,28 @@ Path_ = tuple[Any, ...]
 
 def problems(exc: BaseException, path: Path_ = ()) -> Iterator[tuple[Path_, str]]:
     """Each error inside a cattrs exception, with its key path and a message."""
+    for where, msg, _ in classified(exc, path):
+        yield where, msg
+
+
+def classified(exc: BaseException, path: Path_ = ()) -> Iterator[tuple[Path_, str, bool]]:
+    """`problems`, each with whether it is a key no declaration has (dropping it changes
+    nothing that is declared)."""
     if isinstance(exc, ClassValidationError | IterableValidationError):
         for sub in exc.exceptions:
-            yield from problems(sub, (*path, *_note_path(sub)))
+            yield from classified(sub, (*path, *_note_path(sub)))
     elif isinstance(exc, ForbiddenExtraKeysError):
         known = [f.name.rstrip("_") for f in attrs.fields(exc.cl)]
         kind = KEY_WORDS.get(exc.cl, "key")
         for k in sorted(exc.extra_fields):
             yield (*path, k), f"unknown {kind} {k!r}{closest(k, known)}; expected one of: " \
-                + ", ".join(known)
+                + ", ".join(known), True
     elif isinstance(exc, KeyError):
-        yield path, "missing: this key is required"
+        yield path, "missing: this key is required", False
     elif isinstance(exc, Wrong):
-        yield path, str(exc)
+        yield path, str(exc), False
     else:  # a hook of ours that failed: said plainly, never a traceback
-        yield path, f"invalid value ({exc})"
+        yield path, f"invalid value ({exc})", False
 
 
 def _note_path(exc: BaseException) -> Path_:

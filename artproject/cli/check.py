@@ -43,11 +43,15 @@ def _on_boards(path: Path, missions: Sequence[str]) -> tuple[list[str], str]:
     return [], ""
 
 
-def _board_kind(path: Path) -> str | None:
+def _board_kind(path: Path, given: bool = False) -> str | None:
     """What the file is when it is a variant, card file or base file of the default game
     that reads well as TOML, and so is judged on a board (the one it is layered on, else the
-    default); None for any other (an empty, unreadable or another game's file, a mission, a
-    scenario: no board changes its verdict)."""
+    default); None for any other (an empty, unreadable or another game's file, a scenario:
+    no board changes its verdict; a mission, unless a board is `given`). Given a board
+    (`check FILE --mission BOARD`), a file that holds a mission's keys is the variant
+    `simulate --mission BOARD --variant FILE` would layer there, and is checked so: each
+    mission's key an error at its line, as that command tells it, never a verdict on the
+    file as a mission, which ignores the board named."""
     from ..core.art.tools import kind_of
     from ..core.errors import ArtError
     from ..core.sources import read_toml
@@ -57,6 +61,8 @@ def _board_kind(path: Path) -> str | None:
     except ArtError:
         return None
     kind = kind_of(doc) if doc and "game" not in doc else None
+    if given and kind == "mission":
+        return "variant"
     return kind if kind in _ON_BOARD else None
 
 
@@ -143,7 +149,7 @@ def _check(paths: Sequence[str], mission: str | None = None) -> int:
     errors = warnings = 0
     for f in files:
         # (what the file is only when needed: a kept clean verdict loads no checker)
-        kind = None if mission is None else _board_kind(f)
+        kind = None if mission is None else _board_kind(f, given=True)
         found, odd = _verdict(f) if kind is None or mission is None else _on_board(
             f, kind, mission)
         for e in (*found, *odd):

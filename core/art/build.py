@@ -6,7 +6,7 @@ gathered in the `Where` the loader (loader.py) gives it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Final
@@ -14,15 +14,18 @@ from typing import Any, Final
 import attrs
 
 from ...dsl.compiler import Compiler, Scope
-from .. import schema
+from .. import salvage
 from ..errors import closest
+from ..salvage import gone_from
 from ..sources import SourceMap, Where, path_text
 from . import meaning
 from .cardfile import load_cards
 from .rules import City, Hook, Property, Road, Rules, TrackSpace
 from .schema import Components, MissionSpec, RuleParams, Setup, Solo
-from .tunables import check_tunables
+from .tunables import TRACK_KEYS, check_tunables
 from .words import WORDS
+
+Gone = Callable[..., bool]  # whether any of these key paths was dropped as wrong
 
 
 @attrs.frozen
@@ -61,48 +64,87 @@ class _Sections:
 def build(doc: dict[str, Any], w: Where, mission: SourceMap | None = None) -> Rules | None:
     """The `Rules` of the merged document `doc` (every mistake gathered in `w`); `mission`:
     the mission's own file (the last of its chain, below any variant), whose own `name`
-    and `title` the rules take."""
-    spec = _shape(doc, w)
-    sections = _sections(spec, doc, w) if spec is not None else None
-    if spec is None or sections is None:
-        return None  # a file of the wrong shape: its own errors, not a cascade of others
-    resources = sections.components.resources
-    meaning.names(spec, w.err)
-    check_tunables(spec.tune, spec.difficulty, w.err,  # what `artproject tune` may change
-                   min((t.threat for t in spec.track), default=None))
-    _check_resources(spec, sections, w)
-    board = _board(spec, w)
-    track = _track(spec, w)
-    if board is None or not track:
-        return None
-    scope = Scope(resources, spec.symbols, board.index, board.road_attrs, board.by_symbol)
-    comp = Compiler(scope, WORDS)
-    move_cost = comp.cost(sections.rules.move_cost,
-                          w.origin(("rules", "move_cost"), sections.rules.move_cost))
-    hooks = _hooks(spec, comp, w)
-    props = _properties(spec, comp, w)
-    effects = _city_effects(spec, comp, w)
-    cards, deck, final = load_cards(spec.cards, w.map(("cards",)), comp, resources, w.errors)
-    w.errors.extend(comp.errors)
-    if w.errors or move_cost is None:
+    and `title` the rules take. A key of the wrong type or range is told, and the rest
+    checked without it: each check that reads it is left until it is mended (`_Shaped`)."""
+    shaped = _shape(doc, w)
+    parts = None if shaped is None else _parts(shaped, doc, w)
+    if shaped is None or parts is None:
+        return None  # a file that is no mission: its own error, not a cascade of others
+    spec, sections, board, track = parts
+    made = _compiled(spec, sections, board, w, shaped.gone)
+    if made is None or w.errors or sections is None or not track:
         return None
     setup = _setup(spec, sections)
     name, title = _named(spec, w, mission or w.top)
     rules = Rules(
         name=name, title=title, source=w.top.file,
-        params=MappingProxyType(sections.params()), resources=resources,
+        params=MappingProxyType(sections.params()), resources=sections.components.resources,
         symbols=spec.symbols, cities=board.cities, city_index=MappingProxyType(board.index),
         start=board.start, neighbours=board.neighbours,
         by_symbol=MappingProxyType(board.by_symbol), track=track,
-        cards=MappingProxyType(cards), deck=deck, final_card=final, move_cost=move_cost,
-        hooks=MappingProxyType({k: tuple(v) for k, v in hooks.items()}),
-        properties=tuple(props),
+        cards=MappingProxyType(made.cards), deck=made.deck, final_card=made.final,
+        move_cost=made.move_cost,
+        hooks=MappingProxyType({k: tuple(v) for k, v in made.hooks.items()}),
+        properties=tuple(made.props),
         difficulties=MappingProxyType({str(k): v for k, v in spec.difficulty.items()}),
         setup_agents=setup[0], setup_artworks=setup[1], setup_van=setup[2],
-        city_effects=tuple(effects), raw=doc,
+        city_effects=tuple(made.effects), raw=doc,
     )
     meaning.check(rules, w.err, w.warn)
     return rules
+
+
+def _parts(shaped: _Shaped, doc: dict[str, Any], w: Where,
+           ) -> tuple[MissionSpec, _Sections | None, _Board, tuple[TrackSpace, ...]] | None:
+    """The checks that read no rule text, each left alone while a key it reads is dropped as
+    wrong; the parameters, board and track, or None where the rule texts cannot be compiled
+    (no board to name, or no resources)."""
+    spec, gone = shaped.spec, shaped.gone
+    sections = _sections(spec, doc, w, gone)
+    if sections is None and not gone(*((k,) for k in _SECTIONS)):
+        return None
+    meaning.names(spec, w.err, gone)
+    _check_tune(spec, doc, w, gone)
+    _check_resources(spec, sections, w, gone)
+    board = None if gone(("city",), ("road",), ("symbols",)) else _board(spec, w)
+    track = () if gone(("track",), ("symbols",)) else _track(spec, w)
+    if board is None or spec.components is None or gone(("components", "resources")):
+        return None
+    return spec, sections, board, track
+
+
+@attrs.frozen
+class _Compiled:
+    """The rule texts compiled: the move's cost, the hooks, properties, city effects, and
+    the deck."""
+
+    move_cost: Any
+    hooks: dict[str, list[Hook]]
+    props: list[Property]
+    effects: list[tuple[Any, ...]]
+    cards: Any
+    deck: Any
+    final: Any
+
+
+def _compiled(spec: MissionSpec, sections: _Sections | None, board: _Board, w: Where,
+              gone: Gone) -> _Compiled | None:
+    """Every rule text compiled against the board's names (a text whose key was dropped as
+    wrong is left alone); None when one does not compile, or could not be."""
+    resources = spec.components.resources if spec.components is not None else ()
+    scope = Scope(resources, spec.symbols, board.index, board.road_attrs, board.by_symbol)
+    comp = Compiler(scope, WORDS)
+    move_cost = None if sections is None or gone(("rules", "move_cost")) else comp.cost(
+        sections.rules.move_cost, w.origin(("rules", "move_cost"), sections.rules.move_cost))
+    hooks = {} if gone(("hooks",)) else _hooks(spec, comp, w)
+    props = [] if gone(("property",)) else _properties(spec, comp, w)
+    effects = _city_effects(spec, comp, w)
+    cards, deck, final = ({}, (), None) if gone(("cards",)) else load_cards(
+        spec.cards, w.map(("cards",)), comp, resources, w.errors)
+    w.errors.extend(comp.errors)
+    if w.errors or move_cost is None or final is None:
+        return None
+    return _Compiled(move_cost, hooks, props, effects, cards, deck, final)
 
 
 def _named(spec: MissionSpec, w: Where, mission: SourceMap) -> tuple[str, str]:
@@ -127,9 +169,23 @@ def _setup(spec: MissionSpec, s: _Sections,
             tuple(s.setup.van.get(r, 0) for r in s.components.resources))
 
 
-def _shape(doc: dict[str, Any], w: Where) -> MissionSpec | None:
-    """The merged document structured by the schema; every shape error, or None."""
-    spec, found = schema.structure(doc, MissionSpec)
+@attrs.frozen
+class _Shaped:
+    """The merged document structured, and which of its paths were dropped as wrong
+    (`gone(*paths)`: whether any of `paths` reads one; core/salvage.py)."""
+
+    spec: MissionSpec
+    dropped: tuple[tuple[Any, ...], ...]
+
+    def gone(self, *paths: tuple[Any, ...]) -> bool:
+        return bool(self.dropped) and gone_from(list(self.dropped), *paths)
+
+
+def _shape(doc: dict[str, Any], w: Where) -> _Shaped | None:
+    """The merged document structured by the schema, every shape error told; a list with a
+    wrong item left empty (its places are told, its items judged once they are mended).
+    None for a file that is no mission, or of no shape at all."""
+    spec, found, dropped = salvage.salvaged(doc, MissionSpec)
     missing = [path for path, msg in found if msg.startswith("missing")]
     if missing and "extends" not in doc:  # one error for a file that forgot its parent
         w.err(f"not a mission: it extends no mission and lacks {len(missing)} of the base "
@@ -138,19 +194,27 @@ def _shape(doc: dict[str, Any], w: Where) -> MissionSpec | None:
         return None
     for path, msg in found:
         w.err(msg, path)
-    return spec
+    if spec is None or gone_from(dropped, ("extends",)):
+        return None  # (without its parent, a file lacks what it would have inherited)
+    emptied: dict[str, Any] = {f.name: () for f in attrs.fields(MissionSpec)
+               if isinstance(getattr(spec, f.name), tuple)
+               and gone_from(dropped, (f.name.rstrip("_"),))}
+    return _Shaped(attrs.evolve(spec, **emptied), tuple(dropped))
 
 
 _SECTIONS: Final = ("components", "setup", "rules", "solo")
 
 
-def _sections(spec: MissionSpec, doc: Mapping[str, Any], w: Where) -> _Sections | None:
-    """The four sections of parameters, which base.toml gives every mission."""
+def _sections(spec: MissionSpec, doc: Mapping[str, Any], w: Where, gone: Gone,
+              ) -> _Sections | None:
+    """The four sections of parameters, which base.toml gives every mission (one dropped
+    as wrong is not missing: its error is told)."""
     missing = [k for k in _SECTIONS if getattr(spec, k) is None]
     if not missing:
         return _Sections(spec.components, spec.setup, spec.rules,  # type: ignore[arg-type]
                          spec.solo)  # type: ignore[arg-type]
-    if "extends" not in doc:
+    missing = [k for k in missing if not gone((k,))]
+    if "extends" not in doc and missing:
         w.err("not a mission: it extends no mission and lacks the base rules; a mission file "
               'says extends = "base" (or the name of a board)', ("extends",))
     else:
@@ -159,18 +223,45 @@ def _sections(spec: MissionSpec, doc: Mapping[str, Any], w: Where) -> _Sections 
     return None
 
 
-def _check_resources(spec: MissionSpec, s: _Sections, w: Where) -> None:
+def _check_tune(spec: MissionSpec, doc: Mapping[str, Any], w: Where, gone: Gone) -> None:
+    """What `artproject tune` may change: every entry not dropped as wrong checked, each
+    against what it reads only where that was not dropped (a difficulty's name, the track's
+    lowest threat or a tuned threat ramp's)."""
+    tune = spec.tune
+    if tune is None:
+        return
+    ramp = gone(("tune", "track", "threat"))
+    if tune.track is not None:
+        tune = attrs.evolve(tune, track=attrs.evolve(tune.track, **{
+            k: None for k in TRACK_KEYS if gone(("tune", "track", k))}))
+    named = doc.get("difficulty")
+    difficulties = list(named) if isinstance(named, dict) else list(spec.difficulty)
+    if gone(("difficulty",)) and not isinstance(named, dict):
+        tune = attrs.evolve(tune, difficulty={})
+    lowest = None if ramp or gone(("track",)) else min(
+        (t.threat for t in spec.track), default=None)
+    check_tunables(tune, difficulties, w.err, lowest)
+
+
+def _check_resources(spec: MissionSpec, s: _Sections | None, w: Where, gone: Gone) -> None:
+    """The resources the rules and the van name, and the symbols: each check whose keys
+    are all there and right."""
+    if s is not None and not gone(("components", "resources")):
+        _resources_named(s, w, gone)
+    if not spec.symbols and not gone(("symbols",)):
+        w.err("no artwork symbols: 'symbols' must list them", ("symbols",))
+
+
+def _resources_named(s: _Sections, w: Where, gone: Gone) -> None:
     resources = s.components.resources
     for key in ("ally_resource", "boost_resource"):
         name = getattr(s.rules, key)
-        if name not in resources:
+        if not gone(("rules", key)) and name not in resources:
             w.err(f"unknown resource {name!r}{closest(name, resources)}; resources: "
                   + ", ".join(resources), ("rules", key))
-    for k in s.setup.van:
+    for k in () if gone(("setup", "van")) else s.setup.van:
         if k not in resources:
             w.err(f"unknown resource {k!r}" + closest(k, resources), ("setup", "van", k))
-    if not spec.symbols:
-        w.err("no artwork symbols: 'symbols' must list them", ("symbols",))
 
 
 def _board(spec: MissionSpec, w: Where) -> _Board | None:

@@ -25,14 +25,16 @@ TEAM_SIZES = range(1, 7)
 
 
 # ====================================================================== names
-def names(spec: MissionSpec, err: Report) -> None:
-    """Names the DSL can read unambiguously: no keyword, no clash between kinds, no twin."""
+def names(spec: MissionSpec, err: Report, gone: Callable[..., bool] = lambda *_: False,
+          ) -> None:
+    """Names the DSL can read unambiguously: no keyword, no clash between kinds, no twin
+    (the resources not judged while `gone` says they were dropped as wrong)."""
     symbols = set(spec.symbols)
     for i, s in enumerate(spec.symbols):
         _word(s, "an artwork symbol", err, ("symbols", i))
         if spec.symbols.index(s) != i:
             err(f"artwork symbol {s!r} is listed twice", ("symbols", i))
-    if spec.components is not None:
+    if spec.components is not None and not gone(("components", "resources")):
         res = spec.components.resources
         if not res:
             err("no resources: 'resources' must list them", ("components", "resources"))
