@@ -1,6 +1,7 @@
 """Collection (after movement, and at once after a battle won, R12, R15): an artwork in a city
 with a pawn and no agent goes onto the lowest free track space, in the order the team picks;
-filling the last space wins (R19). A track may demand its artworks in order (a board's printed rule).
+filling the last space wins (R19). A track may demand its artworks in order (a board's
+printed rule).
 """
 
 from __future__ import annotations
@@ -63,7 +64,7 @@ def can_collect(st: State, c: int) -> bool:
     if st.agents[c] or st.lost[c] or not artwork_at(st, c):
         return False
     t = st.tab
-    need = t.track_need[len(st.track)]  # a track may demand its artworks in order (a board's printed rule)
+    need = t.track_need[len(st.track)]  # a board may print the track's order
     return need is None or need == t.city_symbol[c]
 
 

@@ -126,7 +126,7 @@ class Tables:
         self.city_ctx = tuple(Ctx(-1, c) for c in range(len(rules.cities)))
         self.player_ctx = tuple(Ctx(p) for p in range(MAX_PLAYERS))
         # what goes onto the track: by artworks already there, the symbol the next space
-        # demands (None: any, or the track is full; a board may print an order); by city, what it puts there
+        # demands (None: any, or the track is full; a board's order); by city, what it puts there
         self.track_need = (*(s.symbol for s in rules.track), None)
         self.track_mark = tuple(c.symbol or c.name for c in rules.cities)
         self.city_symbol = tuple(c.symbol for c in rules.cities)
