@@ -8,7 +8,7 @@ registers it when imported; `game_class(name)` imports it on first use.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from importlib import import_module
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Final
@@ -25,6 +25,8 @@ DEFAULT: Final = "art-project"
 _SHIPPED: Final = {"art-project": "artproject.core.art", "art-of-war": "artproject.core.aow",
                    "kuhn": "artproject.core.kuhn"}
 _GAMES: dict[str, type[Machine]] = {}
+_TOOLS: dict[str, ModuleType] = {}  # each game's TOOLS module once checked and given to
+_FIRST_USE: list[Callable[[ModuleType], None]] = []  # what the tools do with one (use_tools)
 
 
 def register_game(cls: type[Machine]) -> type[Machine]:
@@ -81,10 +83,27 @@ def game_names() -> list[str]:
     return sorted({*_GAMES, *_SHIPPED})
 
 
+def use_tools(first_use: Callable[[ModuleType], None]) -> None:
+    """The tools give here what they do with a game's TOOLS module when it is first used
+    (and with each already in use): the policies give every game what every game's bots
+    share, the search bot (artproject/policies). A higher layer gives it when imported,
+    as `actions.use_games`: the kernel imports nothing above it."""
+    _FIRST_USE.append(first_use)
+    for tools in _TOOLS.values():
+        first_use(tools)
+
+
 def game_tools(name: str) -> ModuleType:
     """The module of what the tools ask of a game (its state class's `TOOLS`), imported on
-    first use; GameError for a game that declares none."""
+    first use, then given what every game's tools share (`use_tools`); GameError for a game
+    that declares none."""
     cls = game_class(name)
     if not cls.TOOLS:
         raise GameError(f"the {name} game gives the tools nothing (its TOOLS names no module)")
-    return import_module(cls.TOOLS)
+    tools = _TOOLS.get(cls.TOOLS)
+    if tools is None:
+        tools = import_module(cls.TOOLS)
+        for first_use in _FIRST_USE:
+            first_use(tools)
+        _TOOLS[cls.TOOLS] = tools
+    return tools
