@@ -65,6 +65,7 @@ class UnevenDeal(Kuhn):
     """A deal whose outcomes' chances sum to 0.6."""
 
     __slots__ = ()
+    FIELDS = Kuhn.FIELDS  # (its own generated clone: a copy of it is one of it)
 
     def chance_outcomes(self) -> list[tuple[Any, float]]:
         return [(a, p * 0.6) for a, p in super().chance_outcomes()]
@@ -74,6 +75,7 @@ class Overpaid(Kuhn):
     """Returns three times the pot's: outside the game's declared range."""
 
     __slots__ = ()
+    FIELDS = Kuhn.FIELDS
 
     def returns(self) -> list[float]:
         return [3 * r for r in super().returns()]
