@@ -156,10 +156,10 @@ def test_the_walkthrough_lists_every_required_hook_and_return_range() -> None:
 def test_render_of_a_game_without_drawn_ends_cleanly(tmp_path: Path, monkeypatch: Any,
                                                       capsys: Any) -> None:
     """A game whose tools give no `drawn`, and whose rules have no cards, is told plainly."""
-    rules = load_rules(DEFAULT)
     bare = types.SimpleNamespace(title="Bare", name="bare")  # no cards
     tools = types.ModuleType("bare_tools")
-    tools.__dict__.update({k: getattr(kuhn_tools, k) for k in kuhn_tools.__all__})
+    tools.__dict__.update({k: getattr(kuhn_tools, k) for k in kuhn_tools.__all__
+                           if k != "drawn"})
     tools.DEFAULT_RULES = "bare"
     tools.load_rules = lambda ref, variants=(): bare
     tools.render = lambda r, st: '<?xml version="1.0"?><svg/>\n'
@@ -175,8 +175,16 @@ def test_render_of_a_game_without_drawn_ends_cleanly(tmp_path: Path, monkeypatch
     out = tmp_path / "x.svg"
     assert main(["render", "--game", "bare", "-o", str(out)]) == 0
     assert out.exists()
-    assert "wrote" in capsys.readouterr().out
-    del rules
+    assert capsys.readouterr().out.strip() == f"wrote {out}: Bare, its rules"
+
+
+def test_render_of_a_saved_game_without_drawn_names_its_decisions() -> None:
+    from artproject.cli.render import _drawn
+
+    st = Kuhn.new(load_rules(DEFAULT), 2, 1)
+    st.apply(st.legal_actions()[0])
+    assert _drawn(types.SimpleNamespace(), types.SimpleNamespace(), st) == (
+        "the game after 1 decision")
 
 
 # ====================================================================== a game's definition
