@@ -40,13 +40,25 @@ def game_class(name: str | None = None) -> type[Machine]:
     name = name or DEFAULT
     cls = _GAMES.get(name)
     if cls is None and name in _SHIPPED:
+        had = set(_GAMES)
         import_module(_SHIPPED[name])
         cls = _GAMES.get(name)
+        if cls is None:
+            raise GameError(_registered_else(name, _SHIPPED[name], sorted(set(_GAMES) - had)))
     if cls is None:
         known = sorted({*_GAMES, *_SHIPPED})
         raise GameError(f"unknown game {name!r}{closest(name, known)}; games: "
                         + ", ".join(known))
     return cls
+
+
+def _registered_else(name: str, package: str, new: list[str]) -> str:
+    """The game `name`'s package was imported and registered no game of that name."""
+    what = ("it registered " + ", ".join(repr(n) for n in new)
+            + " (the state class's `game` must be the name it is found by)" if new else
+            "it registered none (its __init__.py calls register_game(ITS STATE CLASS))")
+    return (f"the package {package} was imported for the game {name!r} but registered no "
+            f"game named {name!r}: {what} (docs/architecture.md, Adding a game, step 8)")
 
 
 use_games(game_class)  # Action.parse finds games by name through this (actions.py)
@@ -83,6 +95,15 @@ def game_names() -> list[str]:
     return sorted({*_GAMES, *_SHIPPED})
 
 
+# the names every game's TOOLS module gives the tools (docs/architecture.md, "Adding a
+# game", step 7), checked when a game's tools are first used
+TOOLS_NAMES: Final = (
+    "DEFAULT_RULES", "load_rules", "players", "POLICIES", "policy_names", "play_one",
+    "rules_digest", "summary", "report_text", "report_csv", "verify",
+    "counterexample_scenario", "HELD", "run", "check_file", "render", "reference",
+    "play_game")
+
+
 def use_tools(first_use: Callable[[ModuleType], None]) -> None:
     """The tools give here what they do with a game's TOOLS module when it is first used
     (and with each already in use): the policies give every game what every game's bots
@@ -103,6 +124,11 @@ def game_tools(name: str) -> ModuleType:
     tools = _TOOLS.get(cls.TOOLS)
     if tools is None:
         tools = import_module(cls.TOOLS)
+        missing = [n for n in TOOLS_NAMES if not hasattr(tools, n)]
+        if missing:
+            raise GameError(f"the {name} game's TOOLS module {cls.TOOLS} lacks "
+                            + ", ".join(missing) + ": every game's TOOLS module gives the "
+                            "tools these names (docs/architecture.md, Adding a game, step 7)")
         for first_use in _FIRST_USE:
             first_use(tools)
         _TOOLS[cls.TOOLS] = tools
