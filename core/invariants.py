@@ -44,7 +44,7 @@ def check_invariants(st: Machine) -> None:
 
 def check_chance(st: Machine) -> None:
     """At a chance node, its outcomes (`chance_outcomes()`): at least one, each chance from
-    0 to 1, summing to 1 (docs/api.md, "Chance"; the adapters hand them on as they are)."""
+    0 to 1, summing to 1 (docs/api.md, "Chance"; the adapters pass them on as they are)."""
     outcomes = st.chance_outcomes()
     probs = [p for _, p in outcomes]
     bad = [f"{a} {p!r}" for a, p in outcomes if not 0.0 <= p <= 1.0]
