@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from .core.actions import TEAM, Action
@@ -192,3 +192,21 @@ class Ismcts:
 
 def _mean(xs: list[float]) -> float:
     return sum(xs) / len(xs)
+
+
+def search_policy(policies: Mapping[str, Callable[..., Policy]],
+                  fallback: Callable[[int], Policy]) -> Callable[..., Policy]:
+    """The search bot for a game whose bots are `policies` and that names none of its own
+    (artproject/policies gives it to every such game): on top of its `heuristic` (else its
+    `random`, else `fallback`) as base and rollout policy, searching every decision, with
+    the search's own defaults. A game that wants other defaults, or only some decisions
+    searched, names its own `ismcts` (as A.R.T. and Art of War do)."""
+
+    def ismcts_policy(seed: int, budget: int = 32, depth: int = 400, tree: int = 2,
+                      margin: float = 0.2, z: float = 2.0) -> Policy:
+        """The search bot (artproject/search.py) on top of the game's heuristic."""
+        base = policies.get("heuristic") or policies.get("random") or fallback
+        return Ismcts(seed, base(seed), base(seed + 1), budget=budget, depth=depth,
+                      tree=tree, margin=margin, z=z)
+
+    return ismcts_policy

@@ -8,7 +8,7 @@ registers it when imported; `game_class(name)` imports it on first use.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from importlib import import_module
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Final
@@ -25,6 +25,8 @@ DEFAULT: Final = "art-project"
 _SHIPPED: Final = {"art-project": "artproject.core.art", "art-of-war": "artproject.core.aow",
                    "kuhn": "artproject.core.kuhn"}
 _GAMES: dict[str, type[Machine]] = {}
+_TOOLS: dict[str, ModuleType] = {}  # each game's TOOLS module once checked and given to
+_FIRST_USE: list[Callable[[ModuleType], None]] = []  # what the tools do with one (use_tools)
 
 
 def register_game(cls: type[Machine]) -> type[Machine]:
@@ -38,13 +40,25 @@ def game_class(name: str | None = None) -> type[Machine]:
     name = name or DEFAULT
     cls = _GAMES.get(name)
     if cls is None and name in _SHIPPED:
+        had = set(_GAMES)
         import_module(_SHIPPED[name])
         cls = _GAMES.get(name)
+        if cls is None:
+            raise GameError(_registered_else(name, _SHIPPED[name], sorted(set(_GAMES) - had)))
     if cls is None:
         known = sorted({*_GAMES, *_SHIPPED})
         raise GameError(f"unknown game {name!r}{closest(name, known)}; games: "
                         + ", ".join(known))
     return cls
+
+
+def _registered_else(name: str, package: str, new: list[str]) -> str:
+    """The game `name`'s package was imported and registered no game of that name."""
+    what = ("it registered " + ", ".join(repr(n) for n in new)
+            + " (the state class's `game` must be the name it is found by)" if new else
+            "it registered none (its __init__.py calls register_game(ITS STATE CLASS))")
+    return (f"the package {package} was imported for the game {name!r} but registered no "
+            f"game named {name!r}: {what} (docs/architecture.md, Adding a game, step 8)")
 
 
 use_games(game_class)  # Action.parse finds games by name through this (actions.py)
@@ -81,10 +95,41 @@ def game_names() -> list[str]:
     return sorted({*_GAMES, *_SHIPPED})
 
 
+# the names every game's TOOLS module gives the tools (docs/architecture.md, "Adding a
+# game", step 7), checked when a game's tools are first used
+TOOLS_NAMES: Final = (
+    "DEFAULT_RULES", "load_rules", "players", "POLICIES", "policy_names", "play_one",
+    "rules_digest", "summary", "report_text", "report_csv", "verify",
+    "counterexample_scenario", "HELD", "run", "check_file", "render", "reference",
+    "play_game")
+
+
+def use_tools(first_use: Callable[[ModuleType], None]) -> None:
+    """The tools give here what they do with a game's TOOLS module when it is first used
+    (and with each already in use): the policies give every game what every game's bots
+    share, the search bot (artproject/policies). A higher layer gives it when imported,
+    as `actions.use_games`: the kernel imports nothing above it."""
+    _FIRST_USE.append(first_use)
+    for tools in _TOOLS.values():
+        first_use(tools)
+
+
 def game_tools(name: str) -> ModuleType:
     """The module of what the tools ask of a game (its state class's `TOOLS`), imported on
-    first use; GameError for a game that declares none."""
+    first use, then given what every game's tools share (`use_tools`); GameError for a game
+    that declares none."""
     cls = game_class(name)
     if not cls.TOOLS:
         raise GameError(f"the {name} game gives the tools nothing (its TOOLS names no module)")
-    return import_module(cls.TOOLS)
+    tools = _TOOLS.get(cls.TOOLS)
+    if tools is None:
+        tools = import_module(cls.TOOLS)
+        missing = [n for n in TOOLS_NAMES if not hasattr(tools, n)]
+        if missing:
+            raise GameError(f"the {name} game's TOOLS module {cls.TOOLS} lacks "
+                            + ", ".join(missing) + ": every game's TOOLS module gives the "
+                            "tools these names (docs/architecture.md, Adding a game, step 7)")
+        for first_use in _FIRST_USE:
+            first_use(tools)
+        _TOOLS[cls.TOOLS] = tools
+    return tools

@@ -71,21 +71,21 @@ class GameHooks:
     def restart(self, log: bool) -> Machine:
         """The same game at its start (set-up and any set position), not yet played: what
         replays (events, saves) start from."""
-        raise NotImplementedError
+        raise NotImplementedError(_lacks(self, "restart"))
 
     def returns(self) -> list[float]:
         """Each seat's return (0 for all while the game goes on)."""
-        raise NotImplementedError
+        raise NotImplementedError(_lacks(self, "returns"))
 
     def start_view(self, player: int) -> tuple[Any, ...]:
         """What `player` knows of the game's start (its rules, the team, a set position):
         the head of their information state."""
-        raise NotImplementedError
+        raise NotImplementedError(_lacks(self, "start_view"))
 
     def observation(self, player: int) -> dict[str, Any]:
         """What `player` may see now, as plain data (their own private facts, the public
         ones); its `legal` lists the actions they may see."""
-        raise NotImplementedError
+        raise NotImplementedError(_lacks(self, "observation"))
 
     def shown(self, player: int) -> Any:
         """What `player` sees now that their information state's history may not carry (a
@@ -122,12 +122,12 @@ class GameHooks:
     def derived(self) -> dict[Any, Any]:
         """A dict kept with the game's fixed rules for work derived from them once (the
         numbered actions, the tensors' layouts), keyed with the player count."""
-        raise NotImplementedError
+        raise NotImplementedError(_lacks(self, "derived"))
 
     def tensor_segments(self, kind: str) -> tuple[Any, ...]:
         """The `observation` or `information_state` tensor's segments (tensors.Segment), in
         order: a fixed layout for the rules and player count."""
-        raise NotImplementedError
+        raise NotImplementedError(_lacks(self, "tensor_segments"))
 
     def shaped_score(self) -> list[float]:
         """Each player's shaped score, in [-1, 1]: a signal for search and learning before
@@ -144,7 +144,7 @@ class GameHooks:
     def max_game_length(self) -> int:
         """The most decisions a game is played for by the adapters and the search bot: a
         game that reaches it is cut (`limit_returns`)."""
-        raise NotImplementedError
+        raise NotImplementedError(_lacks(self, "max_game_length"))
 
     def return_range(self) -> tuple[float, float]:
         """The least and the most a seat's return can be in this game (its rules and player
@@ -163,7 +163,7 @@ class GameHooks:
         """A copy that `players` together cannot tell from this one, with what none of them
         can see (others' private facts, what is shuffled, future chance) drawn anew from `seed`:
         a determinization for search."""
-        raise NotImplementedError
+        raise NotImplementedError(_lacks(self, "resample"))
 
     # ------------------------------------------------------------------ saves, scenarios
     # (by default each is PACKAGE's game or scenarios module's function of the same role)
@@ -337,3 +337,24 @@ class GameHooks:
 
     def _after_unpickle(self) -> None:
         """Rebuild what a pickle leaves out (the fields derived from the rules)."""
+
+
+# what each hook a game must give is for, told when a game lacks it
+_HOOKS: Final = {
+    "restart": "the same game at its start, what replays start from",
+    "returns": "each seat's return",
+    "start_view": "what a player knows of the game's start",
+    "observation": "what a player may see now",
+    "derived": ("the dict kept with the rules for work derived from them once (the numbered "
+                "actions, the tensors' layouts)"),
+    "tensor_segments": "the layout of the observation and information-state tensors",
+    "max_game_length": "the most decisions a game is played for",
+    "resample": "a determinization for search",
+}
+
+
+def _lacks(st: Any, hook: str) -> str:
+    """What a hook's stub says when the game's state class does not define it: which class
+    lacks which hook, what it is for, and where the walkthrough covers it."""
+    return (f"{type(st).__name__} does not define {hook}(): {_HOOKS[hook]}; every game's "
+            "state class gives it (docs/architecture.md, Adding a game, step 4)")

@@ -6,6 +6,7 @@ the rules' own properties. Each game lists its checks (`INVARIANTS`, `STEP_CHECK
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any
 
 from .actions import Action
@@ -23,11 +24,49 @@ class Violation(Exception):
 
 
 def check_invariants(st: Machine) -> None:
-    """Raise Violation naming the first invariant `st` breaks."""
+    """Raise Violation naming the first invariant `st` breaks: the game's own, then the
+    machine's (a decision pending while the game goes on, a chance node's outcomes, the
+    returns within the game's `return_range()`)."""
     for check in type(st).INVARIANTS:
         check(st)
     if st.outcome is None and not st.legal_actions():
-        raise Violation(f"no legal action while the team must decide {st.wait!r}")
+        if st.wait is None:
+            raise Violation("no decision is pending though the game is not over: a step "
+                            "ended without pausing for the next decision (st.pause) or "
+                            "ending the game (st.outcome)")
+        raise Violation(f"no legal action for the decision pending ({st.wait}) though the "
+                        "game is not over")
+    if st.is_chance_node():
+        check_chance(st)
+    if st.outcome is not None:
+        check_returns(st)
+
+
+def check_chance(st: Machine) -> None:
+    """At a chance node, its outcomes (`chance_outcomes()`): at least one, each chance from
+    0 to 1, summing to 1 (docs/api.md, "Chance"; the adapters pass them on as they are)."""
+    outcomes = st.chance_outcomes()
+    probs = [p for _, p in outcomes]
+    bad = [f"{a} {p!r}" for a, p in outcomes if not 0.0 <= p <= 1.0]
+    total = math.fsum(probs)
+    if not outcomes or bad or not math.isclose(total, 1.0, rel_tol=0.0, abs_tol=1e-9):
+        listed = ", ".join(f"{a} {p:g}" for a, p in outcomes) or "none"
+        why = (f"a chance out of 0..1 ({', '.join(bad)})" if bad else
+               "none listed" if not outcomes else f"they sum to {total:g}, not 1")
+        raise Violation(f"the chance outcomes at {st.wait} break the kernel's contract "
+                        f"(each from 0 to 1, summing to 1): {why}; outcomes: {listed}")
+
+
+def check_returns(st: Machine) -> None:
+    """A game over: each seat's return within the game's declared `return_range()` (the
+    adapters declare it: OpenSpiel's min and max utility)."""
+    lo, hi = st.return_range()
+    got = st.returns()
+    out = [f"p{i + 1} {r:g}" for i, r in enumerate(got)
+           if not (lo - 1e-9 <= r <= hi + 1e-9)]
+    if out:
+        raise Violation(f"returns {', '.join(out)} lie outside the game's return_range() "
+                        f"({float(lo)}, {float(hi)}): widen return_range() or mend returns()")
 
 
 def check_step(before: Machine, action: Action, after: Machine) -> None:

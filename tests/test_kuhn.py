@@ -153,7 +153,7 @@ def test_bad_input_is_refused_with_the_projects_errors(tmp_path: Path) -> None:
 # ====================================================================== every tool takes it
 def test_every_tool_takes_kuhn_poker(capsys: pytest.CaptureFixture[str], tmp_path: Path,
                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    assert "kuhn" in game_names() and set(POLICIES) == {"heuristic", "random"}
+    assert "kuhn" in game_names() and {"heuristic", "random"} <= set(POLICIES)
     assert main(["simulate", "--game", "kuhn", "--games", "300", "--seed", "1",
                  "--policy", "heuristic,random", "--json"]) == 0
     (cell,) = json.loads(capsys.readouterr().out)

@@ -45,11 +45,15 @@ def _render(args: argparse.Namespace) -> int:
 
 
 def _drawn(tools: Any, rules: Any, st: Any) -> str:
-    """What was drawn, in the game's words (its tools' `drawn`), else the table's."""
+    """What was drawn, in the game's words (its tools' `drawn`), else in any game's: its
+    rules, or a saved game after so many decisions (the kernel's history)."""
     own = getattr(tools, "drawn", None)
     if own is not None:
         return str(own(rules, st))
-    return f"the table at turn {st.turn}" if st is not None else f"{len(rules.cards)} cards"
+    if st is None:
+        return "its rules"
+    n = len(getattr(st, "history", ()))
+    return f"the game after {n} decision{'' if n == 1 else 's'}"
 
 
 def _our_svg(path: Path) -> bool:

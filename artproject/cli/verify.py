@@ -46,6 +46,9 @@ def _verify(args: argparse.Namespace) -> int:
     progress.close()
     held = [f"{rules.name}: everything holds in {report.games} games, {report.steps} decisions "
             f"(players {','.join(map(str, players))}{told})", *tools.HELD,
+            "  and every game's: a decision pending until the end, each chance node's "
+            "outcomes summing to 1 (played again with explicit chance), the returns within "
+            "the game's return_range()",
             *(f"  property: {name}" for name in report.properties)]
     return _verified(args, out, rules, report, held, tools.counterexample_scenario, who)
 

@@ -216,5 +216,25 @@ def random_policy(seed: int) -> Policy:
     return choose
 
 
+def _shared(tools: Any) -> None:
+    """What every game's bots share, given to a game's `POLICIES` when its tools are first
+    used (core/games.py `use_tools`): the search bot, `ismcts` (artproject/search.py), on
+    top of the game's heuristic, unless the game names its own. Its dict itself gains it, so
+    the game's tools, which read their `POLICIES`, seat it as any of their own bots."""
+    from ..search import search_policy
+
+    own = getattr(tools, "POLICIES", None)
+    if isinstance(own, dict) and "ismcts" not in own:
+        own["ismcts"] = search_policy(own, random_policy)
+
+
+def _give_every_game() -> None:
+    from ..core.games import use_tools
+
+    use_tools(_shared)
+
+
+_give_every_game()
+
 __all__ = ["POLICY_LIMITS", "Policy", "PolicyFactory", "check_policy", "make_policy",
            "policies_of", "policy_maker", "policy_spec", "random_policy", "register_policy"]

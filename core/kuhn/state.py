@@ -82,8 +82,8 @@ class Kuhn(Machine):
         return st
 
     def restart(self, log: bool) -> Kuhn:
-        return Kuhn.new(self.rules, self.players, self.seed, log=log,
-                        chance="explicit" if self.explicit else "sample", deal=self._start)
+        return type(self).new(self.rules, self.players, self.seed, log=log,
+                              chance="explicit" if self.explicit else "sample", deal=self._start)
 
     # ------------------------------------------------------------------ the machine's hooks
     def refusal(self, action: Any) -> str | None:

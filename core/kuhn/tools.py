@@ -45,11 +45,10 @@ HELD: Final = ("  checked after every decision: every card in one place (K1), th
                "(K1, K2), the returns summing to 0 (K4); per game: determinism, save and "
                "load, clone",)
 
-__all__ = ["DEFAULT_RULES", "HELD", "POLICIES", "check_file",
-           "counterexample_scenario", "load_rules", "play_game", "play_one", "players",
-           "policy_names", "reference", "render",
-           "report_csv", "report_text", "rules_digest", "run", "summary", "verify",
-           "watch_game"]
+__all__ = ["DEFAULT_RULES", "HELD", "POLICIES", "check_file", "counterexample_scenario",
+           "drawn", "load_rules", "play_game", "play_one", "players", "policy_names",
+           "reference", "render", "report_csv", "report_text", "rules_digest", "run",
+           "summary", "verify", "watch_game"]
 
 
 # ====================================================================== simulate
@@ -294,6 +293,11 @@ def render(rules: KuhnRules, st: Kuhn | None) -> str:
             out.append(f'<text x="{x + 50}" y="190" text-anchor="middle" font-size="12">'
                        f"{escape(note)}</text>")
     return "\n".join([*out, "</svg>", ""])
+
+
+def drawn(rules: KuhnRules, st: Kuhn | None) -> str:
+    """What `render` drew, for its line: the deck, or a saved hand's table."""
+    return f"the table at turn {st.turn}" if st is not None else f"{len(rules.cards)} cards"
 
 
 # ====================================================================== watch
