@@ -99,6 +99,11 @@ class GameHooks:
     # ------------------------------------------------------------------ search and learning
     # (numeric.py, seats.py and the adapters read these; never the hot path)
     SEATINGS: ClassVar[tuple[str, ...]] = ("team", "players")  # the seatings it offers
+    # what search tools may assume (OpenSpiel's game type, docs/ai.md): whether every seat
+    # sees the whole position (nothing hidden from anyone), and whether the game may have
+    # chance nodes with any of its rules and variants (False: never a chance node)
+    PERFECT_INFORMATION: ClassVar[bool] = False
+    CHANCE_NODES: ClassVar[bool] = True
     TITLE: ClassVar[str] = ""  # its name for people
     # the options `create` takes that choose a game (the adapters' parameters), with their
     # defaults; seed, chance and log are the kernel's own

@@ -7,8 +7,11 @@ game's options, `variants`, `seats` and `reward`); docs/ai.md names each game's.
     game = pyspiel.load_game(short_name(DEFAULT), {"players": 2, "seats": "players"})
 
 Chance is explicit: each draw and die roll is a chance node with its outcomes'
-probabilities. A seat's observation and information state come as strings and tensors
-(the game's layouts, core/tensors.py), the information state's string with perfect recall.
+probabilities. The game type's information and chance mode are the game's declarations
+(`PERFECT_INFORMATION`, `CHANCE_NODES`: by default imperfect information, explicit chance); a
+game registered after this module is imported is registered by `register(game)`. A seat's
+observation and information state come as strings and tensors (the game's layouts,
+core/tensors.py), the information state's string with perfect recall.
 `resample_from_infostate` gives OpenSpiel's ISMCTSBot its determinizations (the game's
 `resample`). Observers (`make_py_observer`): one seat's view, the public view
 (private_info NONE) or every seat's (ALL_PLAYERS), for a player of the game (another is
@@ -57,17 +60,22 @@ def short_name(game: str) -> str:
 
 
 def game_type(game: str, utility: str | None = None, reward: str = "terminal") -> Any:
-    """The OpenSpiel GameType of a kernel game, from its declarations; `utility` that of a
-    game with given rules and players (its `utility()`, which may depend on them),
-    `reward` its reward parameter (shaped: a reward every step)."""
+    """The OpenSpiel GameType of a kernel game, from its declarations (`UTILITY`;
+    `PERFECT_INFORMATION`: perfect information, else imperfect; `CHANCE_NODES`: explicit
+    chance, else deterministic); `utility` that of a game with given rules and players (its
+    `utility()`, which may depend on them), `reward` its reward parameter (shaped: a reward
+    every step)."""
     cls = game_class(game)
     low, high = _players(game)
     return pyspiel.GameType(
         short_name=short_name(game),
         long_name=f"{cls.TITLE or game} (artproject)",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        chance_mode=(pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC if cls.CHANCE_NODES
+                     else pyspiel.GameType.ChanceMode.DETERMINISTIC),
+        information=(pyspiel.GameType.Information.PERFECT_INFORMATION
+                     if cls.PERFECT_INFORMATION
+                     else pyspiel.GameType.Information.IMPERFECT_INFORMATION),
         utility=_UTILITY[utility or cls.UTILITY],
         reward_model=(pyspiel.GameType.RewardModel.REWARDS if reward == "shaped" else
                       pyspiel.GameType.RewardModel.TERMINAL),
@@ -111,13 +119,13 @@ class KernelGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type hin
             self.reward = reward_mode(given)
         except ArtError as err:
             raise _spiel_error(err) from None
-        p = self.proto
+        p, cls = self.proto, game_class(self.game_name)
         p.current()  # (its position worked out once: every new state's copy shares it and the
         # arrays made there, as OpenSpiel makes a new state to size each tensor it hands out)
         utility = p.game.utility()
         info = pyspiel.GameInfo(
             num_distinct_actions=p.num_distinct_actions(),
-            max_chance_outcomes=p.max_chance_outcomes(),
+            max_chance_outcomes=p.max_chance_outcomes() if cls.CHANCE_NODES else 0,
             num_players=p.num_seats(),
             min_utility=p.game.return_range()[0],
             max_utility=p.game.return_range()[1],
@@ -185,6 +193,9 @@ class KernelState(pyspiel.State):  # type: ignore[misc]
         s = self._seated
         if s.current() != CHANCE:
             raise pyspiel.SpielError("chance_outcomes: not a chance node")
+        if not s.game.CHANCE_NODES:  # (its game type says DETERMINISTIC: a wrong declaration)
+            raise pyspiel.SpielError(f"a chance node in {s.game.game}, which declares none "
+                                     "(CHANCE_NODES = False)")
         return s.chance_outcomes()
 
     def _apply_action(self, action: int) -> None:
@@ -332,6 +343,13 @@ def _class_name(game: str) -> str:
     return f"KernelGame_{game.replace('-', '_')}"
 
 
+def register(game: str) -> None:
+    """Register a kernel game registered after this module was imported (its games then
+    were registered on import); one already registered is left as it is."""
+    if short_name(game) not in pyspiel.registered_names():
+        _register(game)
+
+
 def _register(game: str) -> None:
     name = _class_name(game)
     cls = type(name, (KernelGame,), {"game_name": game, "__module__": __name__,
@@ -341,5 +359,4 @@ def _register(game: str) -> None:
 
 
 for _name in game_names():
-    if short_name(_name) not in pyspiel.registered_names():
-        _register(_name)
+    register(_name)

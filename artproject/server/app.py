@@ -21,6 +21,7 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from ..core.hooks import NOBODY
+from ..web.views import table as table_of
 from .live import Conn, Live, P, Refused
 from .lobby import Lobby
 from .origins import same_origin
@@ -114,7 +115,7 @@ def make_app(lobby: Lobby, origins: frozenset[str] = frozenset()) -> Starlette:
 
     @endpoint
     async def table(request: Request) -> Response:
-        return JSONResponse(lobby.get(request.path_params["gid"]).state.picture())
+        return JSONResponse(table_of(lobby.get(request.path_params["gid"]).state))
 
     @endpoint
     async def join(request: Request) -> Response:

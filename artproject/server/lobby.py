@@ -32,6 +32,7 @@ from ..core.machine import Machine
 from ..core.saves import FORMAT as SAVE_FORMAT
 from ..core.saves import VERSION as SAVE_VERSION
 from ..core.saves import digest, from_dict
+from ..web.views import table
 from .frames import frame
 from .live import Conn, Live, P, Refused, Seat, last_seen, now_text, token_hash
 from .options import read_options, read_seats
@@ -306,7 +307,7 @@ class Lobby:
         return {"type": "welcome", "game": live.id,
                 "seat": P[conn.seat] if conn.seat != NOBODY else None,
                 "status": live.status, "seats": [s.summary() for s in live.seats],
-                "table": live.state.picture(), "last": last_seen(live, conn.seat), **f}
+                "table": table(live.state), "last": last_seen(live, conn.seat), **f}
 
     def seats_changed(self, live: Live) -> None:
         msg = {"type": "seats", "seats": [s.summary() for s in live.seats]}

@@ -10,6 +10,8 @@ seat saw it, and every event as it happened.
 
 from __future__ import annotations
 
+from functools import cache
+from pathlib import Path
 from typing import Any, Final
 
 from ..core.actions import CHANCE
@@ -17,6 +19,9 @@ from ..core.hooks import NOBODY
 from ..core.machine import Machine
 
 ALL: Final = "all"  # the view of everything
+SCREENS: Final = Path(__file__).parent / "static" / "js" / "games"  # each game's screen module
+GENERIC: Final = "generic"  # the screen of a game without one of its own
+NOT_SCREENS: Final = frozenset({"common", "index"})  # modules there that draw no game
 PUBLIC: Final = "public"  # what every player sees (a spectator's view: no hand)
 
 
@@ -96,5 +101,15 @@ def spectator_frame(st: Machine) -> dict[str, Any]:
 
 
 def table(st: Machine) -> dict[str, Any]:
-    """The game's fixed picture (the board, the cards): the `picture` hook."""
-    return st.picture()
+    """The game's fixed picture (the board, the cards): the `picture` hook, with the
+    screen the page draws the game with (`screen`)."""
+    return {**st.picture(), "screen": screen(st.game)}
+
+
+@cache
+def screen(game: str) -> str:
+    """The screen module a game is drawn by (static/js/games/SCREEN.js): the game's own
+    where it has one (named as the game), else the generic screen."""
+    if game not in NOT_SCREENS and (SCREENS / f"{game}.js").is_file():
+        return game
+    return GENERIC

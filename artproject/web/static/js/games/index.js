@@ -1,19 +1,21 @@
-// A game's screen by the game's name in its table: the page names no game.
+// A game's screen by the screen its table names (`screen`: the game's own module, named as
+// the game, where it has one, else "generic", generic.js; the server knows which there are):
+// the page names no game.
 import {problem} from "../dom.js";
 
-const loading = new Map(); // game -> the promise of its module (one import, awaited by all)
+const loading = new Map(); // screen -> the promise of its module (one import, awaited by all)
 const latest = new WeakMap(); // root -> the number of the last render asked of it
 
 export async function renderGame(root, ctx) {
-  const game = ctx.table && ctx.table.game;
-  if (!/^[a-z0-9-]+$/.test(game || "")) {
-    root.replaceChildren(problem("Unknown game", String(game)));
+  const screen = ctx.table && (ctx.table.screen || ctx.table.game);
+  if (!/^[a-z0-9-]+$/.test(screen || "")) {
+    root.replaceChildren(problem("Unknown game", String(ctx.table && ctx.table.game)));
     return;
   }
   const n = (latest.get(root) || 0) + 1;
   latest.set(root, n);
-  if (!loading.has(game)) loading.set(game, import(`./${game}.js`));
-  const mod = await loading.get(game);
+  if (!loading.has(screen)) loading.set(screen, import(`./${screen}.js`));
+  const mod = await loading.get(screen);
   if (latest.get(root) !== n) return; // a newer frame came while the module loaded: it draws
   mod.render(root, ctx);
 }
