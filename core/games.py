@@ -25,7 +25,7 @@ DEFAULT: Final = "art-project"
 _SHIPPED: Final = {"art-project": "artproject.core.art", "art-of-war": "artproject.core.aow",
                    "kuhn": "artproject.core.kuhn"}
 _GAMES: dict[str, type[Machine]] = {}
-_TOOLS: dict[str, ModuleType] = {}  # each game's TOOLS module once checked and given to
+_TOOLS: dict[str, Tools] = {}  # each game's TOOLS module once imported and given to
 _FIRST_USE: list[Callable[[ModuleType], None]] = []  # what the tools do with one (use_tools)
 
 
@@ -111,25 +111,47 @@ def use_tools(first_use: Callable[[ModuleType], None]) -> None:
     as `actions.use_games`: the kernel imports nothing above it."""
     _FIRST_USE.append(first_use)
     for tools in _TOOLS.values():
-        first_use(tools)
+        first_use(tools.module)
 
 
-def game_tools(name: str) -> ModuleType:
-    """The module of what the tools ask of a game (its state class's `TOOLS`), imported on
-    first use, then given what every game's tools share (`use_tools`); GameError for a game
-    that declares none."""
+class MissingTool(GameError, AttributeError):
+    """A name a game's TOOLS module does not give, asked by a tool: a GameError (one line at
+    the command line), and an AttributeError, so that `getattr(tools, name, default)` and
+    `hasattr` read an optional name (`drawn`, `PLOTS`, `watch_game`) as absent."""
+
+
+class Tools:
+    """A game's TOOLS module as the tools read it: each name the module gives, and for one
+    it lacks a MissingTool naming the game, the module and the name, where the tool asks
+    for it. A game may give only some tools (a game played only in the browser gives its
+    POLICIES): each tool it gives works."""
+
+    __slots__ = ("game", "module")
+
+    def __init__(self, game: str, module: ModuleType) -> None:
+        self.game, self.module = game, module
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return getattr(self.module, name)
+        except AttributeError:
+            step = (": every game's TOOLS module gives the tools these names (docs/"
+                    "architecture.md, Adding a game, step 7)" if name in TOOLS_NAMES else "")
+            raise MissingTool(f"the {self.game} game's TOOLS module {self.module.__name__} "
+                              f"gives no {name}{step}") from None
+
+
+def game_tools(name: str) -> Tools:
+    """What the tools ask of a game: its state class's `TOOLS` module, imported on first
+    use, then given what every game's tools share (`use_tools`); GameError for a game that
+    declares none, and for a name the module lacks where a tool asks for it (`Tools`)."""
     cls = game_class(name)
     if not cls.TOOLS:
         raise GameError(f"the {name} game gives the tools nothing (its TOOLS names no module)")
     tools = _TOOLS.get(cls.TOOLS)
     if tools is None:
-        tools = import_module(cls.TOOLS)
-        missing = [n for n in TOOLS_NAMES if not hasattr(tools, n)]
-        if missing:
-            raise GameError(f"the {name} game's TOOLS module {cls.TOOLS} lacks "
-                            + ", ".join(missing) + ": every game's TOOLS module gives the "
-                            "tools these names (docs/architecture.md, Adding a game, step 7)")
+        module = import_module(cls.TOOLS)
         for first_use in _FIRST_USE:
-            first_use(tools)
-        _TOOLS[cls.TOOLS] = tools
+            first_use(module)
+        tools = _TOOLS[cls.TOOLS] = Tools(cls.game, module)
     return tools

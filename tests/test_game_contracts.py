@@ -229,7 +229,7 @@ def test_a_package_that_registers_nothing_is_told(tmp_path: Path, monkeypatch: A
         games.game_class("nothing")
 
 
-def test_a_tools_module_short_of_a_name_is_told_at_first_use(monkeypatch: Any) -> None:
+def test_a_tools_module_short_of_a_name_is_told_where_a_tool_asks_for_it(monkeypatch: Any) -> None:
     tools = types.ModuleType("short_tools")
     tools.__dict__.update({k: getattr(kuhn_tools, k) for k in kuhn_tools.__all__
                            if k not in ("check_file", "reference")})
@@ -241,8 +241,11 @@ def test_a_tools_module_short_of_a_name_is_told_at_first_use(monkeypatch: Any) -
 
     monkeypatch.setitem(sys.modules, "short_tools", tools)
     monkeypatch.setattr(games, "_GAMES", {**games._GAMES, "short": Short})
-    with pytest.raises(GameError) as err:
-        game_tools("short")
-    text = str(err.value)
-    assert "short_tools" in text and "check_file" in text and "reference" in text
-    assert "step 7" in text
+    tools = game_tools("short")  # what it gives works; what it lacks is told when asked
+    assert tools.load_rules is kuhn_tools.load_rules
+    assert getattr(tools, "check_file", None) is None and not hasattr(tools, "reference")
+    for name in ("check_file", "reference"):
+        with pytest.raises(GameError) as err:
+            getattr(tools, name)
+        text = str(err.value)
+        assert "short_tools" in text and f"gives no {name}" in text and "step 7" in text
