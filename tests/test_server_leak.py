@@ -37,6 +37,7 @@ from artproject.core.machine import Machine
 from artproject.server import frames as frames_module
 from artproject.server import live as live_module
 from artproject.server import lobby as lobby_module
+from artproject.web.views import table as table_of
 from tests.serving import Client, Running, play_out, running
 
 Record = tuple[int, tuple[int, int, int], Machine, dict[str, Any]]
@@ -336,8 +337,8 @@ def _check_answer(srv: Running, body: Any, games: dict[str, Snapshot],
     if isinstance(body, dict) and "cells" not in body and not {"games", "id", "error",
                                                                "token", "left"} & set(body):
         for snap in games.values():  # a table: the same for every deal of the game
-            if snap[0].picture() == body:
-                assert snap[0].resample([], 4).picture() == body
+            if table_of(snap[0]) == body:
+                assert table_of(snap[0].resample([], 4)) == body
                 break
         else:
             raise AssertionError(f"an answer that is no game's table: {text[:200]}")
