@@ -138,6 +138,9 @@ class Machine(Numeric, GameHooks):
             cls.ENTRIES = entries(cls.FIELDS)
             cls.POSITION_SPEC = position_section(f"{cls.__name__}Position", cls.ENTRIES,
                                                  cls.__module__)
+        elif "clone" not in cls.__dict__:  # a game's subclass on its parent's fields: its
+            # clones are of it (the parent's generated clone makes the parent's objects)
+            setattr(cls, "clone", make_clone(cls, cls.FIELDS))  # noqa: B010 (generated)
 
     def init_machine(self, rules: Any, seed: int, log: bool, explicit: bool) -> None:
         """Set the machine's own fields for a new game."""

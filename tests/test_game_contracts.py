@@ -65,7 +65,6 @@ class UnevenDeal(Kuhn):
     """A deal whose outcomes' chances sum to 0.6."""
 
     __slots__ = ()
-    FIELDS = Kuhn.FIELDS  # (its own generated clone: a copy of it is one of it)
 
     def chance_outcomes(self) -> list[tuple[Any, float]]:
         return [(a, p * 0.6) for a, p in super().chance_outcomes()]
@@ -75,10 +74,22 @@ class Overpaid(Kuhn):
     """Returns three times the pot's: outside the game's declared range."""
 
     __slots__ = ()
-    FIELDS = Kuhn.FIELDS
 
     def returns(self) -> list[float]:
         return [3 * r for r in super().returns()]
+
+
+def test_a_subclass_on_its_parents_fields_clones_as_itself() -> None:
+    """A game's subclass that declares no FIELDS of its own (the two above) got its parent's
+    generated clone, whose copies were the parent's objects: a planted fault vanished from
+    every clone verify and the search bot play on."""
+    import copy
+    import pickle
+
+    st = UnevenDeal.new(load_rules(DEFAULT), 2, 3)
+    st.apply(st.legal_actions()[0])
+    for twin in (st.clone(), copy.deepcopy(st), pickle.loads(pickle.dumps(st))):
+        assert type(twin) is UnevenDeal and twin.fingerprint() == st.fingerprint()
 
 
 def _verify(cls: type[Kuhn], examples: int = 10) -> Report:
