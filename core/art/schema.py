@@ -65,6 +65,13 @@ class RuleParams:
                               "phase A), or `round_end`", choices=("mission_end", "round_end"))
     clues_per_artwork: int = param("matching clues in the chain that uncover an artwork (R10)",
                                    lo=1, ruling="R10")
+    simultaneous_triples: str = param(
+        "when one clue card completes several triples at once: `first`, the card goes with "
+        "the first triple the team picks, so the others are no longer complete (R10 and its "
+        "note); `each`, another reading of the rulebook's example: every triple it completed "
+        "resolves, one at a time in the team's order, the later ones discarding the cards of "
+        "their symbol still in the chain (the variant each-triple)",
+        choices=("first", "each"), ruling="R10")
     lost_city_at: int = param("agents at the end of a round that make a city lost (R18)",
                               lo=1, ruling="R18")
     weapon_bonus: int = param("battle strength per boost_resource spent (R16)", lo=0,
