@@ -1,6 +1,7 @@
 """The clue chain (R8's fourth section, R9, R10): a played card joins the chain clue side up;
 three matching clues uncover an artwork on the city of their symbol, in the order the team
-picks when several triples complete at once.
+picks when several triples complete at once (`[rules] simultaneous_triples`: the card that
+completed them goes with the first, R10; or, the variant each-triple, every one resolves).
 """
 
 from __future__ import annotations
@@ -44,6 +45,8 @@ def triples_found(st: State, player: int, done: list[str]) -> None:
     a single one resolves at once (as a pause of one option would)."""
     if len(done) == 1:
         resolve_triple(st, player, done[0])
+    elif st.tab.each_triple:  # [rules] simultaneous_triples = "each" (the variant each-triple)
+        st.pause(TRIPLE, done, _each_choice, (_ctx(st, player), tuple(done)))
     else:
         st.pause(TRIPLE, done, _triple_choice, (_ctx(st, player),))
 
@@ -68,6 +71,22 @@ def check_triples(st: State, player: int) -> None:
 
 def _triple_choice(st: State, symbol: str, ctx: Ctx) -> None:
     resolve_triple(st, ctx.player, symbol)
+
+
+def _each_choice(st: State, symbol: str, ctx: Ctx, done: tuple[str, ...]) -> None:
+    """`simultaneous_triples = "each"`: the picked triple resolves, then, once its artwork is
+    placed, the others found with it, even with the shared card gone (each on the cards of
+    its symbol still in the chain), in the team's order; R10's re-check comes after them."""
+    mark = len(st.queue)  # where resolve_triple queues its re-check
+    resolve_triple(st, ctx.player, symbol)
+    rest = tuple(s for s in done if s != symbol)
+    if rest and st.outcome is None:  # above the re-check, below the placing's own work
+        st.queue.insert(mark + 1, (_each_rest, (ctx, rest)))
+
+
+def _each_rest(st: State, ctx: Ctx, rest: tuple[str, ...]) -> None:
+    """The triples still to resolve of those found together: the team picks the next."""
+    st.pause(TRIPLE, rest, _each_choice, (ctx, rest))
 
 
 def resolve_triple(st: State, player: int, symbol: str) -> None:

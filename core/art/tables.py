@@ -47,6 +47,7 @@ class Tables:
         "die_faces",
         "discard_late",
         "draws",
+        "each_triple",
         "fights",
         "health_tokens",
         "hooks",
@@ -101,6 +102,8 @@ class Tables:
         self.clue_exchange = bool(p["rules.clue_exchange"])
         self.reroll_own_dice = bool(p["rules.reroll_own_dice"])  # R21, with per_player chains
         self.lost_city_at = int(p["rules.lost_city_at"])
+        # several triples one card completes: all resolve ("each"), or the first only (R10)
+        self.each_triple = p["rules.simultaneous_triples"] == "each"
         # cards drawn and played by each player in a round's mission phase (R6; solo R24)
         self.per_round = (int(p["rules.draw_per_round"]), int(p["rules.play_per_round"]))
         self.solo_per_round = (int(p["solo.draw_per_round"]), int(p["solo.play_per_round"]))
