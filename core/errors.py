@@ -149,7 +149,13 @@ class SaveWarning(UserWarning):
 
 def closest(name: str, known: Iterable[str]) -> str:
     """A ` (did you mean 'x'?)` hint for a misspelt name, or ''."""
+    match = nearest(name, known)
+    return f" (did you mean {match!r}?)" if match else ""
+
+
+def nearest(name: str, known: Iterable[str]) -> str:
+    """The known name a misspelt `name` is nearest to, or '' (`closest`'s hint)."""
     import difflib  # here, not at the top: a command starts without it
 
     match = difflib.get_close_matches(name, list(known), n=1, cutoff=0.6)
-    return f" (did you mean {match[0]!r}?)" if match else ""
+    return match[0] if match else ""

@@ -44,21 +44,28 @@ def salvaged(doc: Any, cls: type[T],
     return None, told, gone
 
 
-def _structured(doc: Any, cls: type[T]) -> tuple[T | None, list[tuple[Path_, str, bool]]]:
+def _structured(doc: Any, cls: type[T],
+                ) -> tuple[T | None, list[tuple[Path_, str, str | None]]]:
     try:
         return CONVERTER.structure(doc, cls), []
     except (ClassValidationError, IterableValidationError, Wrong) as exc:
         return None, list(classified(exc))
 
 
-def _mend(doc: Any, path: Path_, missing: bool, extra: bool, gone: list[Path_]) -> bool:
+def _mend(doc: Any, path: Path_, missing: bool, extra: str | None,
+          gone: list[Path_]) -> bool:
     """The value at `path` dropped (a key no declaration has; a wrong value in a table) or
-    held (a required key's; a list's item); False where the path leads to no such place."""
+    held (a required key's; a list's item); False where the path leads to no such place.
+    A key no declaration has sets aside the declared key it is nearest to (`extra`), if
+    any: its value was meant for that one (`strat = true` for `start`), so what reads that
+    key waits too, instead of judging its default."""
     holder = _at(doc, path[:-1]) if path else None
     key = path[-1] if path else None
     if isinstance(holder, dict) and (key in holder or missing):
-        if not extra:
+        if extra is None:
             gone.append(path)
+        elif extra:
+            gone.append((*path[:-1], extra))
         if missing:
             holder[key] = HELD
         else:

@@ -30,7 +30,7 @@ from cattrs.errors import (
 )
 from cattrs.gen import make_dict_structure_fn, override
 
-from .errors import closest
+from .errors import closest, nearest
 
 MAX_NUMBER: Final = 10_000  # every number in a rule file (and in its DSL) is at most this
 
@@ -392,9 +392,11 @@ def problems(exc: BaseException, path: Path_ = ()) -> Iterator[tuple[Path_, str]
         yield where, msg
 
 
-def classified(exc: BaseException, path: Path_ = ()) -> Iterator[tuple[Path_, str, bool]]:
-    """`problems`, each with whether it is a key no declaration has (dropping it changes
-    nothing that is declared)."""
+def classified(exc: BaseException, path: Path_ = ()
+               ) -> Iterator[tuple[Path_, str, str | None]]:
+    """`problems`, each with, for a key no declaration has (dropping it changes nothing
+    that is declared), the declared key it is nearest to ("" if none: a misspelt key's
+    value was meant for that one, which then reads its default); None for the others."""
     if isinstance(exc, ClassValidationError | IterableValidationError):
         for sub in exc.exceptions:
             yield from classified(sub, (*path, *_note_path(sub)))
@@ -403,13 +405,13 @@ def classified(exc: BaseException, path: Path_ = ()) -> Iterator[tuple[Path_, st
         kind = KEY_WORDS.get(exc.cl, "key")
         for k in sorted(exc.extra_fields):
             yield (*path, k), f"unknown {kind} {k!r}{closest(k, known)}; expected one of: " \
-                + ", ".join(known), True
+                + ", ".join(known), nearest(k, known)
     elif isinstance(exc, KeyError):
-        yield path, "missing: this key is required", False
+        yield path, "missing: this key is required", None
     elif isinstance(exc, Wrong):
-        yield path, str(exc), False
+        yield path, str(exc), None
     else:  # a hook of ours that failed: said plainly, never a traceback
-        yield path, f"invalid value ({exc})", False
+        yield path, f"invalid value ({exc})", None
 
 
 def _note_path(exc: BaseException) -> Path_:

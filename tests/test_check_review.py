@@ -193,3 +193,27 @@ def test_a_section_of_the_wrong_shape_hides_no_hook_error(
     assert status == 2
     assert [line.split(": ")[0] for line in found] == ["m.toml:2:9", "m.toml:3:50"], found
     assert TOKIO in found[1]
+
+
+# ---------------------------------------------- 3. a misspelt key's value waits too
+GOLDRUSH = ('name = "goldrush"\nextends = "japan"\n[components]\n'
+            'resourcez = ["fuel", "radio", "weapon", "gold"]\n'
+            '[setup]\nvan = { fuel = 3, radio = 3, weapon = 3, gold = 2 }\n'
+            '[rules]\nmove_cost = "1 gold"\n')
+
+
+def test_a_misspelt_key_is_told_alone_not_what_its_default_then_breaks(
+        here: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A key no declaration has was dropped, and what read the key it was meant for judged
+    that key's default: `strat = true` for `start` also told "exactly one city must be the
+    start, not 0", first; `resourcez` also told every use of the new resource. The nearest
+    declared key is now set aside with it, so only the typo is told."""
+    japan = (Path(__file__).parent.parent / "missions" / "japan.toml").read_text()
+    assert japan.count("start = true") == 1
+    (here / "strat.toml").write_text(japan.replace("start = true", "strat = true"))
+    (here / "gold.toml").write_text(GOLDRUSH)
+    for name, typo in (("strat.toml", "strat: unknown key 'strat' (did you mean 'start'?)"),
+                       ("gold.toml", "components.resourcez: unknown rule parameter "
+                                     "'resourcez' (did you mean 'resources'?)")):
+        status, found = check(capsys, name)
+        assert status == 2 and len(found) == 1 and typo in found[0], found
