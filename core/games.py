@@ -132,6 +132,8 @@ class Tools:
         self.game, self.module = game, module
 
     def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):  # (copy's and pickle's look-ups, before `module` is set)
+            raise AttributeError(name)
         try:
             return getattr(self.module, name)
         except AttributeError:
