@@ -7,7 +7,9 @@ import os
 import shutil
 import signal
 import tempfile
+from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile("ci", max_examples=60, deadline=None,
@@ -32,3 +34,11 @@ atexit.register(shutil.rmtree, _CACHE, ignore_errors=True)
 # a command started that way ignore it in the child themselves (tests/test_interrupts.py).
 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+@pytest.fixture
+def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The test's own folder, as the working directory while the test runs (a command's
+    relative paths, as an author types them, land there)."""
+    monkeypatch.chdir(tmp_path)
+    return tmp_path

@@ -6,7 +6,6 @@ the real command (`artproject.cli.main`), as an author runs it."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -18,14 +17,6 @@ def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     status = main(list(args))
     out, err = capsys.readouterr()
     return status, out, err
-
-
-@pytest.fixture
-def here(tmp_path: Path) -> Path:
-    before = Path.cwd()
-    os.chdir(tmp_path)
-    yield tmp_path  # type: ignore[misc]
-    os.chdir(before)
 
 
 def told(err: str, name: str) -> list[str]:
@@ -55,8 +46,8 @@ def simulated(capsys: pytest.CaptureFixture[str], name: str) -> tuple[int, list[
                                             (HARBOUR, ["2:8: name", "3:9: title",
                                                        "4:11: extends"])])
 def test_check_with_mission_checks_the_file_as_simulate_layers_it(
-        here: Path, capsys: pytest.CaptureFixture[str], text: str, keys: list[str]) -> None:
-    (here / "v.toml").write_text(text)
+        workdir: Path, capsys: pytest.CaptureFixture[str], text: str, keys: list[str]) -> None:
+    (workdir / "v.toml").write_text(text)
     status, found = check(capsys, "v.toml", "--mission", "japan")
     assert status == 2
     assert [line.split(": ", 2)[0] + ": " + line.split(": ", 2)[1] for line in found] == \
@@ -66,26 +57,26 @@ def test_check_with_mission_checks_the_file_as_simulate_layers_it(
 
 
 def test_check_with_mission_says_the_file_was_checked_as_a_variant_there(
-        here: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    (here / "v.toml").write_text(NAMED)
+        workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (workdir / "v.toml").write_text(NAMED)
     _, _, err = cli(capsys, "check", "v.toml", "--mission", "japan")
     assert "v.toml: note: checked as a variant on japan (--mission)" in err
 
 
 def test_a_mission_file_alone_is_still_checked_as_a_mission(
-        here: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    (here / "harbour.toml").write_text(HARBOUR)
+        workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (workdir / "harbour.toml").write_text(HARBOUR)
     status, out, err = cli(capsys, "check", "harbour.toml")
     assert (status, err) == (0, ""), err
     assert "no errors" in out
 
 
 def test_a_card_file_and_a_base_file_with_mission_are_checked_as_before(
-        here: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from artproject.core.sources import package_dir
 
     for name, folder in (("mission-cards.toml", "cards"), ("base.toml", "missions")):
-        (here / name).write_text((package_dir(folder) / name).read_text(encoding="utf-8"))
+        (workdir / name).write_text((package_dir(folder) / name).read_text(encoding="utf-8"))
         status, out, err = cli(capsys, "check", name, "--mission", "egypt")
         assert (status, err) == (0, ""), err
         assert "no errors" in out
@@ -101,9 +92,9 @@ TOKIO = "unknown city 'tokio'"
     ("lost_city_at = 0", "4:16: rules.lost_city_at: 0 is out of range"),
     ('movement = "road"', "4:12: rules.movement: unknown value 'road'"),
 ])
-def test_a_rules_mistake_hides_no_hook_error(here: Path, capsys: pytest.CaptureFixture[str],
+def test_a_rules_mistake_hides_no_hook_error(workdir: Path, capsys: pytest.CaptureFixture[str],
                                              rules: str, error: str) -> None:
-    (here / "m.toml").write_text(f'extends = "japan"\n{HOOK}[rules]\n{rules}\n')
+    (workdir / "m.toml").write_text(f'extends = "japan"\n{HOOK}[rules]\n{rules}\n')
     status, found = check(capsys, "m.toml")
     assert status == 2
     assert len(found) == 2, found
@@ -113,8 +104,8 @@ def test_a_rules_mistake_hides_no_hook_error(here: Path, capsys: pytest.CaptureF
 
 
 def test_a_variants_mistakes_each_told_with_its_hook_error(
-        here: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    (here / "v.toml").write_text(f'{HOOK}[components]\ndie_faces = 0\n[[track]]\nthreat = -1\n'
+        workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (workdir / "v.toml").write_text(f'{HOOK}[components]\ndie_faces = 0\n[[track]]\nthreat = -1\n'
                                  'ally_cost = 1\n')
     status, found = check(capsys, "v.toml", "--mission", "japan")
     assert status == 2
@@ -139,9 +130,9 @@ threat = { first = [1, 4], lst = [10, 16] }
 """
 
 
-def test_one_tune_mistake_hides_no_other(here: Path,
+def test_one_tune_mistake_hides_no_other(workdir: Path,
                                          capsys: pytest.CaptureFixture[str]) -> None:
-    (here / "t.toml").write_text(TUNE)
+    (workdir / "t.toml").write_text(TUNE)
     status, found = check(capsys, "t.toml")
     assert status == 2
     assert [line.split(": ")[:2] for line in found] == [
@@ -154,10 +145,10 @@ def test_one_tune_mistake_hides_no_other(here: Path,
 
 
 def test_a_team_size_is_not_judged_on_a_broken_threat_ramp(
-        here: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Its lowest end is checked against the tuned ramp's: with the ramp broken, that check
     waits for the ramp (the track's own lowest threat would be the wrong yardstick)."""
-    (here / "t.toml").write_text('extends = "japan"\n[tune.track]\n'
+    (workdir / "t.toml").write_text('extends = "japan"\n[tune.track]\n'
                                  'threat = { first = [1, 4], lst = [10, 16] }\n'
                                  '[tune.threat_by_players]\n2 = [-5, 1]\n')
     status, found = check(capsys, "t.toml")
@@ -176,19 +167,19 @@ def test_a_team_size_is_not_judged_on_a_broken_threat_ramp(
      "m.toml:2:23: difficulty.hard: 0 is out of range"),
     ('extends = "japan"\ncards = 5\n', "m.toml:2:9: cards: expected text"),
 ])
-def test_no_error_follows_from_a_broken_key(here: Path, capsys: pytest.CaptureFixture[str],
+def test_no_error_follows_from_a_broken_key(workdir: Path, capsys: pytest.CaptureFixture[str],
                                             text: str, error: str) -> None:
     """What a broken key would have given (a section, the symbols, the cities, a
     difficulty, the card file) is not judged without it: one error, not a cascade."""
-    (here / "m.toml").write_text(text)
+    (workdir / "m.toml").write_text(text)
     status, found = check(capsys, "m.toml")
     assert status == 2
     assert len(found) == 1 and found[0].startswith(error), found
 
 
 def test_a_section_of_the_wrong_shape_hides_no_hook_error(
-        here: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    (here / "m.toml").write_text('extends = "japan"\nrules = 5\n' + HOOK)
+        workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (workdir / "m.toml").write_text('extends = "japan"\nrules = 5\n' + HOOK)
     status, found = check(capsys, "m.toml")
     assert status == 2
     assert [line.split(": ")[0] for line in found] == ["m.toml:2:9", "m.toml:3:50"], found
@@ -203,15 +194,15 @@ GOLDRUSH = ('name = "goldrush"\nextends = "japan"\n[components]\n'
 
 
 def test_a_misspelt_key_is_told_alone_not_what_its_default_then_breaks(
-        here: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A key no declaration has was dropped, and what read the key it was meant for judged
     that key's default: `strat = true` for `start` also told "exactly one city must be the
     start, not 0", first; `resourcez` also told every use of the new resource. The nearest
     declared key is now set aside with it, so only the typo is told."""
     japan = (Path(__file__).parent.parent / "missions" / "japan.toml").read_text()
     assert japan.count("start = true") == 1
-    (here / "strat.toml").write_text(japan.replace("start = true", "strat = true"))
-    (here / "gold.toml").write_text(GOLDRUSH)
+    (workdir / "strat.toml").write_text(japan.replace("start = true", "strat = true"))
+    (workdir / "gold.toml").write_text(GOLDRUSH)
     for name, typo in (("strat.toml", "strat: unknown key 'strat' (did you mean 'start'?)"),
                        ("gold.toml", "components.resourcez: unknown rule parameter "
                                      "'resourcez' (did you mean 'resources'?)")):

@@ -186,12 +186,7 @@ def compiler() -> Compiler:
 ])
 def test_a_zero_is_pointed_at_the_number(compiler: Compiler, start: str, text: str,
                                          at: str) -> None:
-    compiler.errors.clear()
-    if start == "amounts":
-        compiler.amounts(text, ("fuel", "radio", "weapon", "health"))
-    else:
-        getattr(compiler, start)(text)
-    (err,) = compiler.errors
+    err = _only_error(compiler, start, text)
     message = str(err).splitlines()[0]
     assert re.search(r"at least (1|x1)$", message), message
     assert _column(err) == text.rindex(at) + 1, message
@@ -204,13 +199,19 @@ def test_a_zero_is_pointed_at_the_number(compiler: Compiler, start: str, text: s
 ])
 def test_a_wrong_kind_is_still_pointed_at_its_word(compiler: Compiler, start: str, text: str,
                                                    at: str) -> None:
+    err = _only_error(compiler, start, text)
+    assert _column(err) == text.index(at) + 1, str(err)
+
+
+def _only_error(compiler: Compiler, start: str, text: str) -> RulesError:
+    """The one error compiling `text` from `start` gives."""
     compiler.errors.clear()
     if start == "amounts":
         compiler.amounts(text, ("fuel", "radio", "weapon", "health"))
     else:
         getattr(compiler, start)(text)
     (err,) = compiler.errors
-    assert _column(err) == text.index(at) + 1, str(err)
+    return err
 
 
 def test_the_reviewers_zero_hooks_are_pointed_at_the_numbers(
