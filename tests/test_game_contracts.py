@@ -163,6 +163,16 @@ def test_the_walkthrough_lists_every_required_hook_and_return_range() -> None:
         assert f"`{hook}`" in step, hook
 
 
+def _kuhn_with_tools(monkeypatch: pytest.MonkeyPatch, name: str,
+                     tools: types.ModuleType) -> None:
+    """Kuhn poker registered for the test as the game `name`, its TOOLS module `tools`
+    (importable as NAME_tools)."""
+    game_class = type(name.title(), (Kuhn,), {"__slots__": (), "game": name,
+                                              "TOOLS": f"{name}_tools"})
+    monkeypatch.setitem(sys.modules, f"{name}_tools", tools)
+    monkeypatch.setattr(games, "_GAMES", {**games._GAMES, name: game_class})
+
+
 # ====================================================================== render
 def test_render_of_a_game_without_drawn_ends_cleanly(tmp_path: Path, monkeypatch: Any,
                                                       capsys: Any) -> None:
@@ -176,13 +186,7 @@ def test_render_of_a_game_without_drawn_ends_cleanly(tmp_path: Path, monkeypatch
     tools.render = lambda r, st: '<?xml version="1.0"?><svg/>\n'
     assert not hasattr(tools, "drawn")
 
-    class Bare(Kuhn):
-        __slots__ = ()
-        game = "bare"
-        TOOLS = "bare_tools"
-
-    monkeypatch.setitem(sys.modules, "bare_tools", tools)
-    monkeypatch.setattr(games, "_GAMES", {**games._GAMES, "bare": Bare})
+    _kuhn_with_tools(monkeypatch, "bare", tools)
     out = tmp_path / "x.svg"
     assert main(["render", "--game", "bare", "-o", str(out)]) == 0
     assert out.exists()
@@ -245,13 +249,7 @@ def test_a_tools_module_short_of_a_name_is_told_where_a_tool_asks_for_it(monkeyp
     tools.__dict__.update({k: getattr(kuhn_tools, k) for k in kuhn_tools.__all__
                            if k not in ("check_file", "reference")})
 
-    class Short(Kuhn):
-        __slots__ = ()
-        game = "short"
-        TOOLS = "short_tools"
-
-    monkeypatch.setitem(sys.modules, "short_tools", tools)
-    monkeypatch.setattr(games, "_GAMES", {**games._GAMES, "short": Short})
+    _kuhn_with_tools(monkeypatch, "short", tools)
     tools = game_tools("short")  # what it gives works; what it lacks is told when asked
     assert tools.load_rules is kuhn_tools.load_rules
     assert getattr(tools, "check_file", None) is None and not hasattr(tools, "reference")
