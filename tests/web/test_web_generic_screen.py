@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from tests.nimgame import GAME, registered
-from tests.web.conftest import play_by_clicks
+from tests.web.conftest import play_by_clicks, shoot
 
 SCREENS = Path(__file__).resolve().parents[2] / "artproject" / "web" / "static" / "js" / "games"
 
@@ -62,6 +62,7 @@ def test_a_game_without_a_screen_is_played_on_the_generic_one(page: Any,
     texts = [b.get_attribute("data-action")
              for b in board.locator(".actions button[data-action]").all()]
     assert "take p1 3-3" in texts, texts
+    shoot(page, "play-generic.png")
     assert play_by_clicks(page, random.Random(5)) > 0
     assert "Game over" in page.locator(".play-board .outcome").inner_text()
     assert page.locator(".play-board .events li").count() > 0
