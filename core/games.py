@@ -96,7 +96,7 @@ def game_names() -> list[str]:
 
 
 # the names every game's TOOLS module gives the tools (docs/architecture.md, "Adding a
-# game", step 7), checked when a game's tools are first used
+# game", step 7): a tool asking for one a module lacks is told which step gives it (`Tools`)
 TOOLS_NAMES: Final = (
     "DEFAULT_RULES", "load_rules", "players", "POLICIES", "policy_names", "play_one",
     "rules_digest", "summary", "report_text", "report_csv", "verify",

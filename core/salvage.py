@@ -14,6 +14,7 @@ does not read it is checked as usual.
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 from typing import Any, Final, TypeVar
 
 from cattrs.errors import ClassValidationError, IterableValidationError
@@ -78,7 +79,7 @@ def _mend(doc: Any, path: Path_, missing: bool, extra: str | None,
     return False
 
 
-def gone_from(dropped: list[Path_], *paths: Path_) -> bool:
+def gone_from(dropped: Sequence[Path_], *paths: Path_) -> bool:
     """Whether any of `paths` reads a dropped or held value (one path lies within the
     other)."""
     return any(d[:len(p)] == p or p[:len(d)] == d for d in dropped for p in paths)

@@ -102,10 +102,6 @@ def _accepted(text: str, start: str, at: int) -> set[str]:
     return names
 
 
-def _expected_at(text: str, start: str, at: int) -> str:
-    return _expected(_accepted(text, start, at))
-
-
 def _expected_before(text: str, at: int, start: str) -> str:
     """What the grammar takes at a character the lexer could not read; nothing where the
     text before it is whole (a hint would list every way of going on)."""
@@ -145,7 +141,7 @@ def _syntax_error(err: UnexpectedInput, text: str, start: str, origin: Origin) -
         lines = text.splitlines() or [""]
         line, col = len(lines), len(lines[-1]) + 1
         what = KIND_WORDS[start].split(" such")[0]
-        msg = f"unexpected end of {what}{_expected_at(text, start, len(text))}"
+        msg = f"unexpected end of {what}{_expected(_accepted(text, start, len(text)))}"
     elif isinstance(err, UnexpectedToken):
         msg, at = _unexpected_token(err, text, start)
         if at is not None:

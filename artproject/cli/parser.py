@@ -63,7 +63,8 @@ examples:
   artproject check missions/japan.toml
   artproject check missions/ cards/ tests/scenarios/
   artproject check my-variant.toml --mission egypt
-a variant, card file or base file alone is checked on --mission (default: japan).
+a variant, card file or base file alone is checked on --mission (default: japan); a
+mission file given with --mission is checked as the variant simulate --variant layers there.
 exit status: 0 when every file is clean, 2 with every error found (a path that is not
 there, or a folder with no .toml file in it, is an error too).
 a clean file's verdict is kept in the cache ($XDG_CACHE_HOME/artproject): checked again,

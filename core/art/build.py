@@ -178,7 +178,7 @@ class _Shaped:
     dropped: tuple[tuple[Any, ...], ...]
 
     def gone(self, *paths: tuple[Any, ...]) -> bool:
-        return bool(self.dropped) and gone_from(list(self.dropped), *paths)
+        return bool(self.dropped) and gone_from(self.dropped, *paths)
 
 
 def _shape(doc: dict[str, Any], w: Where) -> _Shaped | None:
