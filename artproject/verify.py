@@ -26,7 +26,7 @@ from .core.errors import ArtError
 from .core.games import DEFAULT, game_tools
 from .core.invariants import (
     Violation,
-    check_chance,
+    check_chance_replayed,
     check_invariants,
     check_properties,
     check_step,
@@ -107,31 +107,7 @@ def _check_determinism(start: Callable[[], Any], st: Any, saves: bool) -> None:
         raise Violation("the same seed and actions gave a different game")
     if saves and loads(dumps(st)).fingerprint() != st.fingerprint():
         raise Violation("a saved and loaded game differs from the original")
-    _check_chance_nodes(st)
-
-
-def _check_chance_nodes(st: Any) -> None:
-    """The game played again with explicit chance (its `restart` of a copy whose chance is
-    explicit): at each chance node its outcomes are checked (`check_chance`: summing to 1,
-    what the adapters hand on) and the seeded generator's outcome taken, as the sampled
-    game drew it; the game's decisions in between. A game played with explicit chance, or
-    reseeded, was checked at its own nodes or has no one replay."""
-    if st.explicit or st.reseeds:
-        return
-    twin = st.clone()
-    twin.explicit = True
-    again = twin.restart(False)
-    for a in (*st.history, None):
-        while again.is_chance_node():
-            check_chance(again)
-            again.apply(again.sample_chance())
-        if a is None:
-            break
-        try:
-            again.apply(a)
-        except ArtError as err:
-            raise Violation(f"the game played again with explicit chance refused {a}: "
-                            f"{err}") from None
+    check_chance_replayed(st)
 
 
 def _probed(step: int) -> bool:

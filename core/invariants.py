@@ -57,6 +57,34 @@ def check_chance(st: Machine) -> None:
                         f"(each from 0 to 1, summing to 1): {why}; outcomes: {listed}")
 
 
+def check_chance_replayed(st: Machine) -> None:
+    """A game played with sampled chance, played again from its start with explicit chance
+    (its `restart` of a copy whose chance is explicit): at each chance node its outcomes
+    are checked (`check_chance`) and the seeded generator's outcome taken, as the sampled
+    game drew it; the game's decisions in between. Sampled chance has no chance node to
+    check, so this is how `verify` and scenario files (`invariants = true`) reach them. A
+    game played with explicit chance, or reseeded, was checked at its own nodes or has no
+    one replay: nothing to do."""
+    from .errors import ArtError
+
+    if st.explicit or st.reseeds:
+        return
+    twin = st.clone()
+    twin.explicit = True
+    again = twin.restart(False)
+    for a in (*st.history, None):
+        while again.is_chance_node():
+            check_chance(again)
+            again.apply(again.sample_chance())
+        if a is None:
+            break
+        try:
+            again.apply(a)
+        except ArtError as err:
+            raise Violation(f"the game played again with explicit chance refused {a}: "
+                            f"{err}") from None
+
+
 def check_returns(st: Machine) -> None:
     """A game over: each seat's return within the game's declared `return_range()` (the
     adapters declare it: OpenSpiel's min and max utility)."""

@@ -119,7 +119,8 @@ class ScenarioSpec:
     game: str | None = param("the game it plays (default: the default game)", default=None)
     seed: int = SEED
     step: tuple[StepSpec, ...] = param("[[step]]: the steps, in order", factory=tuple)
-    invariants: bool = param("check the game's invariants after every step", default=False)
+    invariants: bool = param("check the game's invariants after every step, and its chance "
+                             "nodes once the steps are played", default=False)
     properties: bool = param("check the rules' own properties after every step",
                              default=False)
 
@@ -191,7 +192,7 @@ def run_scenario(path: str | Path, variants: tuple[str | Path, ...] = ()) -> Res
     except Stop as stop:
         return Result(str(path), False, (f"{path}: setting up the position: {stop}",),
                       len(steps), spec.about)
-    failures = play_steps(st, steps, always)
+    failures = play_steps(st, steps, always, str(path))
     return Result(str(path), not failures, tuple(failures), len(steps), spec.about)
 
 

@@ -47,9 +47,13 @@ class Stop(Exception):
 
 
 # ====================================================================== playing the steps
-def play_steps(st: Machine, steps: list[Step], always: tuple[bool, bool]) -> list[str]:
+def play_steps(st: Machine, steps: list[Step], always: tuple[bool, bool],
+               path: str = "") -> list[str]:
     """Every step in turn; every failure reported, the later steps run unless one could
-    not be played."""
+    not be played. With the invariants checked (`always[0]`), once every step is played,
+    the game's chance nodes too: its sampled chance played again as explicit chance, each
+    node's outcomes checked (`check_chance_replayed`; `path`: the file, for a scenario of
+    no steps)."""
     failures: list[str] = []
     seen = 0  # a step's events are those since the previous step (the first: since setup)
     for k, step in enumerate(steps):
@@ -65,7 +69,29 @@ def play_steps(st: Machine, steps: list[Step], always: tuple[bool, bool]) -> lis
                 failures.append(f"{step.where}: step {step.n}: the game cannot go on: "
                                 f"step {rest} not run")
             break
+    else:
+        if always[0]:
+            failures += _chance_checked(st, f"{steps[-1].where}: after step {steps[-1].n}"
+                                        if steps else f"{path}: after the set-up")
     return failures
+
+
+def _chance_checked(st: Machine, where: str) -> list[str]:
+    """The chance nodes the game has passed, checked (invariants.check_chance_replayed): a
+    failure told `where`, else none."""
+    from .invariants import Violation, check_chance_replayed
+
+    def replayed() -> None:
+        try:
+            check_chance_replayed(st)
+        except Violation as v:
+            raise Stop(f"its chance played again as explicit chance: {v}") from None
+
+    try:
+        guard(replayed)
+    except Stop as stop:
+        return [f"{where}: {stop}"]
+    return []
 
 
 def guard(run: Callable[[], Any]) -> Any:

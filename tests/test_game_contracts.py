@@ -23,8 +23,16 @@ from artproject.core.invariants import Violation, check_invariants
 from artproject.core.kuhn import tools as kuhn_tools
 from artproject.core.kuhn.rules import DEFAULT, load_rules
 from artproject.core.kuhn.state import Kuhn
+from artproject.core.scenario import run_scenario
 from artproject.policies import policies_of
-from artproject.verify import Example, Report, play_checked, search
+from artproject.verify import (
+    Example,
+    Report,
+    counterexample_head,
+    play_checked,
+    scenario_text,
+    search,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -110,6 +118,26 @@ def test_verify_finds_chance_outcomes_that_do_not_sum_to_one() -> None:
     assert re.search(r"chance outcomes .*sum to 0\.6", str(report.failure.violation))
 
 
+def test_the_counterexample_of_a_chance_fault_replays_it(tmp_path: Path,
+                                                        monkeypatch: Any) -> None:
+    """The scenario verify writes for chance outcomes that do not sum to 1 fails as verify
+    did: its sampled chance is played again as explicit chance (`invariants = true`), so
+    the fault is met again; the same steps on the shipped game pass."""
+    _kuhn_with_tools(monkeypatch, "uneven", kuhn_tools, base=UnevenDeal)
+    report = _verify(UnevenDeal)
+    assert report.failure is not None and report.example is not None
+    text = scenario_text(counterexample_head(report.failure, report.example, (),
+                                             game="uneven", rules=DEFAULT), report.failure)
+    path = tmp_path / "counterexample.toml"
+    path.write_text(text)
+    got = run_scenario(path)
+    assert not got.passed
+    assert re.search(r"as explicit chance: the chance outcomes .*sum to 0\.6",
+                     " ".join(got.failures)), got.failures
+    path.write_text(text.replace('game = "uneven"', 'game = "kuhn"'))
+    assert run_scenario(path).passed
+
+
 def test_verify_finds_returns_outside_the_declared_range() -> None:
     report = _verify(Overpaid)
     assert report.failure is not None
@@ -164,10 +192,10 @@ def test_the_walkthrough_lists_every_required_hook_and_return_range() -> None:
 
 
 def _kuhn_with_tools(monkeypatch: pytest.MonkeyPatch, name: str,
-                     tools: types.ModuleType) -> None:
-    """Kuhn poker registered for the test as the game `name`, its TOOLS module `tools`
-    (importable as NAME_tools)."""
-    game_class = type(name.title(), (Kuhn,), {"__slots__": (), "game": name,
+                     tools: types.ModuleType, base: type[Kuhn] = Kuhn) -> None:
+    """Kuhn poker (or `base`, a faulty one) registered for the test as the game `name`, its
+    TOOLS module `tools` (importable as NAME_tools)."""
+    game_class = type(name.title(), (base,), {"__slots__": (), "game": name,
                                               "TOOLS": f"{name}_tools"})
     monkeypatch.setitem(sys.modules, f"{name}_tools", tools)
     monkeypatch.setattr(games, "_GAMES", {**games._GAMES, name: game_class})
