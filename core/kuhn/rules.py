@@ -13,20 +13,9 @@ from typing import Any, Final
 
 import attrs
 
-from ..errors import RulesError, closest
-from ..files import exists, shorten
+from ..rulefiles import RuleFiles
 from ..schema import Name, param, section
-from ..sources import (
-    Layer,
-    LoadedRules,
-    Where,
-    game_of,
-    is_name,
-    layered,
-    package_dir,
-    read_toml,
-    shipped_label,
-)
+from ..sources import LoadedRules, Where
 
 GAME: Final = "kuhn"
 DEFAULT: Final = "kuhn"  # the shipped rules file (missions/kuhn.toml)
@@ -116,62 +105,15 @@ class KuhnRules(LoadedRules):
 
 
 # ====================================================================== loading
-_SHIPPED: dict[str, KuhnRules] = {}
-
-
 def load_rules(ref: str | Path = DEFAULT, variants: Iterable[str | Path] = ()) -> KuhnRules:
     """Kuhn poker's rules (a shipped name or a file) with variants layered on; RulesError(s)
-    naming file:line:col for every mistake."""
-    variants = tuple(variants)
-    key = str(ref)
-    if not variants and is_name(key) and key in _SHIPPED:
-        return _SHIPPED[key]
-    layers = [_layer(_path(ref, ""), "the rules")]
-    layers += [_layer(_path(v, "variants"), "a variant") for v in variants]
-    merged, w = layered(layers)
-    spec = w.shape(merged, KuhnSpec)
-    rules = _build(spec, merged, w) if spec is not None else None
-    w.raise_errors()
-    assert rules is not None
-    rules = attrs.evolve(rules, ref=key, variants=tuple(str(v) for v in variants),
-                         warnings=tuple(w.warnings))
-    rules.cache["loaded"] = (_abs(ref), tuple(_abs(v) for v in variants))
-    if not variants and is_name(key):
-        _SHIPPED[key] = rules
-    return rules
+    naming file:line:col for every mistake (the kernel's `RuleFiles`, with `_build`)."""
+    return FILES.load(ref, variants)
 
 
 def shipped(folder: str = "") -> list[str]:
     """This game's files shipped in missions/ (or missions/variants/), by name."""
-    d = package_dir("missions") / folder
-    return sorted(p.stem for p in d.glob("*.toml") if game_of(p) == GAME)
-
-
-def _abs(x: str | Path) -> str:
-    return str(x) if is_name(str(x)) else str(Path(x).resolve())
-
-
-def _path(ref: str | Path, folder: str) -> Path:
-    if isinstance(ref, Path) or not is_name(ref):
-        return Path(ref)
-    path = package_dir("missions") / folder / f"{ref}.toml"
-    if not ref or not exists(path) or game_of(path) != GAME:
-        what = "variant" if folder else "rules"
-        known = shipped(folder)
-        raise RulesError(f"unknown {what} {shorten(str(ref))!r} of Kuhn poker"
-                         f"{closest(str(ref)[:100], known)}; shipped: "
-                         + (", ".join(known) or "none") + " (or give a file)")
-    return path
-
-
-def _layer(path: Path, what: str) -> Layer:
-    doc, smap = read_toml(path, shipped_label(path, ("missions",)))
-    if doc.get("game") != GAME:
-        shown = doc.get("game")
-        raise RulesError(f"a file of {'another game' if shown is None else repr(shown)}, not "
-                         f'{what} of Kuhn poker (its files say game = "{GAME}")',
-                         smap.locate(("game",)))
-    return Layer(doc, smap, path)
+    return FILES.shipped(folder)
 
 
 def _build(spec: KuhnSpec, doc: dict[str, Any], w: Where) -> KuhnRules | None:
@@ -196,3 +138,7 @@ def _build(spec: KuhnSpec, doc: dict[str, Any], w: Where) -> KuhnRules | None:
                      index=MappingProxyType({c: i for i, c in enumerate(cards)}),
                      ante=spec.betting.ante, bet=spec.betting.bet, min_players=low,
                      max_players=high, raw=doc)
+
+
+FILES: Final[RuleFiles[KuhnRules]] = RuleFiles(game=GAME, title="Kuhn poker", spec=KuhnSpec,
+                                               build=_build, package="missions")

@@ -9,19 +9,9 @@ from typing import Any, Final
 
 import attrs
 
-from artproject.core.errors import RulesError, closest
-from artproject.core.files import exists, shorten
+from artproject.core.rulefiles import RuleFiles
 from artproject.core.schema import param, section
-from artproject.core.sources import (
-    Layer,
-    LoadedRules,
-    Where,
-    game_of,
-    is_name,
-    layered,
-    read_toml,
-    shipped_label,
-)
+from artproject.core.sources import LoadedRules, Where
 
 GAME: Final = "test-nim"
 DEFAULT: Final = "nim"
@@ -109,57 +99,12 @@ class NimRules(LoadedRules):
         return self.max_take or max(self.heaps)
 
 
-_SHIPPED: dict[str, NimRules] = {}
-
-
 def load_rules(ref: str | Path = DEFAULT, variants: Iterable[str | Path] = ()) -> NimRules:
-    variants = tuple(variants)
-    key = str(ref)
-    if not variants and is_name(key) and key in _SHIPPED:
-        return _SHIPPED[key]
-    layers = [_layer(_path(ref, ""), "the rules")]
-    layers += [_layer(_path(v, "variants"), "a variant") for v in variants]
-    merged, w = layered(layers)
-    spec = w.shape(merged, NimSpec)
-    rules = _build(spec, merged, w) if spec is not None else None
-    w.raise_errors()
-    assert rules is not None
-    rules = attrs.evolve(rules, ref=key, variants=tuple(str(v) for v in variants),
-                         warnings=tuple(w.warnings))
-    rules.cache["loaded"] = (_abs(ref), tuple(_abs(v) for v in variants))
-    if not variants and is_name(key):
-        _SHIPPED[key] = rules
-    return rules
+    return FILES.load(ref, variants)
 
 
 def shipped(folder: str = "") -> list[str]:
-    d = HERE / folder
-    return sorted(p.stem for p in d.glob("*.toml") if game_of(p) == GAME)
-
-
-def _abs(x: str | Path) -> str:
-    return str(x) if is_name(str(x)) else str(Path(x).resolve())
-
-
-def _path(ref: str | Path, folder: str) -> Path:
-    if isinstance(ref, Path) or not is_name(ref):
-        return Path(ref)
-    path = HERE / folder / f"{ref}.toml"
-    if not ref or not exists(path) or game_of(path) != GAME:
-        what = "variant" if folder else "rules"
-        known = shipped(folder)
-        raise RulesError(f"unknown {what} {shorten(str(ref))!r} of Nim"
-                         f"{closest(str(ref)[:100], known)}; shipped: "
-                         + (", ".join(known) or "none") + " (or give a file)")
-    return path
-
-
-def _layer(path: Path, what: str) -> Layer:
-    doc, smap = read_toml(path, shipped_label(path, ("missions",)))
-    if doc.get("game") != GAME:
-        raise RulesError(f"not {what} of Nim (its files say game = \"{GAME}\")",
-                         smap.locate(("game",)))
-    return Layer(doc, smap, path)
+    return FILES.shipped(folder)
 
 
 def _build(spec: NimSpec, doc: dict[str, Any], w: Where) -> NimRules | None:
@@ -180,3 +125,8 @@ def _build(spec: NimSpec, doc: dict[str, Any], w: Where) -> NimRules | None:
                     max_take=spec.moves.max_take, misere=spec.moves.misere,
                     coin=spec.moves.coin, min_players=spec.players.min,
                     max_players=spec.players.max, raw=doc)
+
+
+# its shipped files are this folder's, not the data package's
+FILES: Final[RuleFiles[NimRules]] = RuleFiles(game=GAME, title="Nim", spec=NimSpec,
+                                              build=_build, package="missions", folder=HERE)
