@@ -271,6 +271,9 @@ def test_the_first_answer_to_a_seats_hello_is_its_welcome(srv: Running) -> None:
         # the others still hear of it
         told = one.until(lambda m: m["type"] == "seats" and m["seats"][1]["connected"])
         assert told["seats"][1]["taken"] is True
+        # and the new connection is not told again what its welcome holds
+        two.drain(0.3)
+        assert [m["type"] for m in two.got] == ["welcome"], [m["type"] for m in two.got]
     finally:
         one.close()
         if two is not None:

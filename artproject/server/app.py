@@ -265,7 +265,7 @@ class Session:
             self.conn = Conn(seat.index, seat.holder)
             seat.conns.add(self.conn)  # (before the welcome: it counts this connection)
             self.conn.put(self.lobby.welcome(live, self.conn))  # the answer to hello: first
-            self.lobby.seats_changed(live)
+            self.lobby.seats_changed(live, but=self.conn)  # (the others: one more connected)
             return True
         self.conn.put(self.lobby.welcome(live, self.conn))
         return True

@@ -309,10 +309,13 @@ class Lobby:
                 "status": live.status, "seats": [s.summary() for s in live.seats],
                 "table": table(live.state), "last": last_seen(live, conn.seat), **f}
 
-    def seats_changed(self, live: Live) -> None:
+    def seats_changed(self, live: Live, but: Conn | None = None) -> None:
+        """Every connection told the seats as they are now (but `but`: one just welcomed,
+        whose welcome holds them)."""
         msg = {"type": "seats", "seats": [s.summary() for s in live.seats]}
         for c in live.conns():
-            c.put(msg)
+            if c is not but:
+                c.put(msg)
 
     # ================================================================ bots
     def poke(self, live: Live) -> None:
