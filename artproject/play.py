@@ -77,6 +77,19 @@ class Session:
         """What to show beside a listed action (nothing by default)."""
         return ""
 
+    def legal(self) -> list[Action]:
+        """The actions listed, numbered from 1 (by default every legal action)."""
+        return list(self.st.legal_actions())
+
+    def prompt(self) -> str:
+        """What the decision is, after `-- decide:` (by default its name)."""
+        return str(self.st.wait)
+
+    def view(self, who: int) -> None:
+        """`view pN`: `who`'s screen (a game whose screen is passed waits for them first)."""
+        self.viewer = who
+        self.write(self.screen(who))
+
     def revealed(self, before: Any) -> str:
         """What the last decision, from `before`, revealed of chance ("" for nothing: then
         it may be undone): by default, what the generator drew if it moved."""
@@ -94,13 +107,9 @@ class Session:
             self.write(self.screen(self.viewer))
             self.write(self.ended())
             return
-        legal = st.legal_actions()
-        actors = {a.player for a in legal if a.player >= 0}
-        if len(actors) == 1:
-            self.viewer = actors.pop()
-        self.write(self.screen(self.viewer))
-        self.write(f"-- decide: {st.wait}")
-        for i, a in enumerate(legal, 1):
+        self.write(self.screen(self.viewer))  # (whose hand: `view`'s, never the actor's unasked)
+        self.write(f"-- decide: {self.prompt()}")
+        for i, a in enumerate(self.legal(), 1):
             self.write(f"  {i:3d}. {a}{self.note(a)}")
 
     def handle(self, line: str) -> bool:
@@ -190,8 +199,7 @@ class Session:
         elif cmd == "view":
             if len(words) != 2:
                 raise ArtError(f"view takes a player: view pN ({self._seats()})")
-            self.viewer = self._player(words[1], text)
-            self.write(self.screen(self.viewer))
+            self.view(self._player(words[1], text))
         elif cmd == "undo":
             self._undo()
         else:
@@ -231,7 +239,7 @@ class Session:
         self.show()
 
     def _act(self, text: str) -> None:
-        legal = self.st.legal_actions()
+        legal = self.legal()
         action = legal[int(text) - 1] if text.isdigit() and 0 < int(text) <= len(legal) else None
         if text.isdigit() and action is None:
             raise ArtError(f"no action numbered {text}; choose 1 to {len(legal)}")
@@ -290,154 +298,9 @@ def run(st: Any, stdin: IO[str], stdout: IO[str]) -> int:
     return int(game_tools(st.game).run(st, stdin, stdout))
 
 
-CLEAR: Final = "\x1b[2J\x1b[H"  # a terminal's clear screen; a pipe gets blank lines instead
-
-
-class HotSeat(Session):
-    """A game of hidden hands at one screen: when the player to decide changes, the screen
-    is cleared, says whose turn it is and waits ("pass the screen to p3, then press Enter"),
-    and clears again before it shows what happened since that player last saw the game
-    (the game's `told`: only what they may know), that player's screen and their actions,
-    numbered. The wait takes Enter, `save FILE` and `quit` (any other input is the player's
-    own prompt's: it is refused there, no hand shown); the end of the input there saves and
-    quits. No `view` of another's hand and no `undo` (each would show what was hidden). A
-    game's own gives `title` (its name in messages), `to_act` (who decides now, or -1),
-    `legal` (the viewer's actions, numbered from 1), `finished` (the lines that tell how it
-    ended) and `told` (its events in words, as a player may see them; with none, nothing
-    is told and no event is recorded)."""
-
-    title = "this game"
-    tells = False  # whether `told` says anything: the game's events are recorded for it
-
-    def __init__(self, st: Any, write: Callable[[str], None], read: Callable[[], str],
-                 tty: bool) -> None:
-        super().__init__(st, write)
-        self.read, self.tty = read, tty
-        self.viewer = -1  # nobody's hand is on the screen yet
-        self.seen: dict[int, int] = {}  # each viewer's place in the event log, last shown
-        self.last = 0  # the event log's length at the last screen, whoever's it was
-
-    def to_act(self) -> int:
-        return int(self.st.current_player())
-
-    def legal(self) -> list[Action]:
-        return [a for a in self.st.legal_actions() if a.player == self.viewer]
-
-    def finished(self) -> list[str]:
-        return [f"== {self.st.reason}"]
-
-    def told(self, events: list[Any], viewer: int) -> list[str]:
-        """The events in words as `viewer` may see them (-1: anyone); a game's own."""
-        return []
-
-    def _watch(self) -> None:
-        """Record the game's events for `told` (a game loaded or new records none yet:
-        nobody has seen any of its events)."""
-        if self.tells and not self.st.logging:
-            self.st.logging = True
-            self.seen, self.last = {}, len(self.st.log)
-
-    def _news(self, viewer: int) -> None:
-        """Write what happened since `viewer` last saw the game (-1: since the last
-        screen, as anyone may see it)."""
-        if not self.tells:
-            return
-        log = self.st.log
-        start = self.seen.get(viewer, 0) if viewer >= 0 else self.last
-        lines = self.told(list(log[start:]), viewer)
-        if viewer >= 0:
-            self.seen[viewer] = len(log)
-        self.last = len(log)
-        if lines:
-            who = "since you last saw the game" if viewer >= 0 else "what happened"
-            self.write(f"-- {who}:\n" + "\n".join(f"   {line}" for line in lines))
-
-    def show(self) -> None:
-        self._watch()
-        if self.st.is_over():  # (a finished game, loaded: the table and how it ended)
-            self.write(self.screen(self.viewer))
-            for line in self.finished():
-                self.write(line)
-            return
-        who = self.to_act()
-        if who >= 0 and who != self.viewer:
-            # cleared before the wait too: the next player sits down to no one's hand
-            self.write((CLEAR if self.tty else "") + self._pass_line(who))
-            if not self._sits_down(who):
-                return
-            self.write(CLEAR if self.tty else "\n" * 3)
-            self.viewer = who
-        self._news(self.viewer)
-        self.write(self.screen(self.viewer))
-        self.write(f"-- p{self.viewer + 1} decides: {self.st.wait}")
-        for i, a in enumerate(self.legal(), 1):
-            self.write(f"  {i:3d}. {a}")
-
-    @staticmethod
-    def _pass_line(who: int) -> str:
-        return f"-- pass the screen to p{who + 1}, then press Enter"
-
-    def _sits_down(self, who: int) -> bool:
-        """Wait for Enter before `who`'s screen: True when they sit down; False when the
-        session ends here (`quit`, or the end of the input: saved, no hand shown)."""
-        while True:
-            line = self.read()
-            if not line:
-                self.write(f"\nend of input: saved to {self.autosave()}")
-                self.stopped = True
-                return False
-            words = line.split()
-            if not words:
-                return True
-            cmd = words[0].lower()
-            if cmd == "quit" and not self._quit():
-                self.stopped = True
-                return False
-            if cmd == "save":
-                self._save_here(line.strip())
-            elif cmd != "quit":
-                self.write(f"! {words[0]!r} is taken at p{who + 1}'s own prompt, once the "
-                           "screen is passed: press Enter first (here: Enter, save FILE, "
-                           "quit)")
-            self.write(self._pass_line(who))
-
-    def _save_here(self, text: str) -> None:
-        try:
-            name, force = _save_words(text)
-            self.save(name, force=force)
-        except ArtError as err:
-            self.write(f"! {err}")
-
-    def handle(self, line: str) -> bool:
-        words = line.split()
-        if words and words[0].lower() in ("view", "undo"):
-            self.write(f"! no {words[0].lower()} in {self.title}: it would show what is hidden")
-            return True
-        return bool(super().handle(line))
-
-    def _act(self, text: str) -> None:
-        legal = self.legal()
-        action = legal[int(text) - 1] if text.isdigit() and 0 < int(text) <= len(legal) else None
-        if text.isdigit() and action is None:
-            raise ArtError(f"no action numbered {text}; choose 1 to {len(legal)}")
-        players_named(self.st, text)
-        self._watch()
-        self.whole = self.st.clone()  # kept should the engine fail half-way (_unexpected)
-        self.st.apply(action or text)
-        if self.st.is_over():
-            self._news(-1)
-            for line in self.finished():
-                self.write(line)
-        else:
-            self.show()
-
-
-def run_hot_seat(make: Callable[..., HotSeat], st: Any, stdin: IO[str],
-                 stdout: IO[str]) -> int:
-    """Play a hot-seat game (`make(st, write, read, tty)` opens its session) until it ends,
-    `quit`, or the end of the input (which saves and quits)."""
-    tty = bool(getattr(stdout, "isatty", lambda: False)())
-    return run_session(lambda write: make(st, write, stdin.readline, tty), stdin, stdout)
+# a terminal's clear screen: the screen, then its scrollback (xterm's and those like it), so
+# that a hand is not left above the next player's screen; a pipe gets blank lines instead
+CLEAR: Final = "\x1b[H\x1b[2J\x1b[3J"
 
 
 def run_session(make: Callable[[Callable[[str], None]], Session], stdin: IO[str],

@@ -15,7 +15,7 @@ from functools import partial
 from pathlib import Path
 from typing import IO, Any, Final, cast
 
-from ...play import HotSeat, run_hot_seat
+from ...hotseat import HotSeat, run_hot_seat
 from ...reference import part
 from ...verify import (
     Example,

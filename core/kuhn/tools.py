@@ -16,8 +16,8 @@ from functools import partial
 from pathlib import Path
 from typing import IO, Any, Final, cast
 
+from ...hotseat import HotSeat, run_hot_seat
 from ...loop import wilson
-from ...play import HotSeat, run_hot_seat
 from ...policies import make_policy, policy_spec
 from ...reference import part
 from ...verify import (
