@@ -179,7 +179,7 @@ def test_view_names_this_games_players(tmp_path: Path, monkeypatch: pytest.Monke
     """In a 2-player game `view p9` said `expected p1..p6` and `view p3` another message:
     both now name this game's players."""
     monkeypatch.chdir(tmp_path)
-    out = _play("art-project", "view p9\nview p3\nview p2\nquit\n")
+    out = _play("art-project", "view p9\nview p3\nview p2\n\nquit\n")
     assert "! 'view p9': 'p9' is not a player; expected p1..p2" in out
     assert "! 'view p3': 'p3' is not a player; expected p1..p2" in out
     assert "p2's hand:" in out

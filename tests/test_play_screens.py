@@ -36,3 +36,72 @@ def test_a_pass_clears_the_scrollback_too(tmp_path: Path,
     assert passes >= 2
     assert out.count("\x1b[2J\x1b[3J") == 2 * passes  # before the wait and after it
     assert "\x1b[2J\x1b[H" not in out  # no clear that leaves the scrollback
+
+
+# ---------------------------------------------------------------- The A.R.T. Project's pass
+def _art(typed: str, players: int = 2, seed: int = 5, tty: bool = False) -> str:
+    return _session("art-project", typed, tty, mission="japan", players=players, seed=seed)
+
+
+def _hand_shown(screen: str) -> list[str]:
+    """The players whose hand a screen shows face up."""
+    return [line.split("'")[0] for line in screen.splitlines()
+            if line.endswith("'s hand:")]
+
+
+def test_a_players_own_decision_waits_for_the_screen_to_be_passed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reviewer's `2`, `1` (seed 5): after p1 played, p2's hand came up face up on the
+    shared screen, nobody having passed it, and stayed there through the next planning. Now
+    p2's own decision (their card to play) waits for the screen to be passed to p2 first."""
+    monkeypatch.chdir(tmp_path)
+    out = _art("2\nview p1\n\n1\n\n2\n")
+    before, _, after = out.partition("-- pass the screen to p2, then press Enter")
+    assert "p2's hand:" not in before  # (p1's, after `view p1` and its own pass)
+    assert "p1's hand:" in before.partition("-- pass the screen to p1, then press Enter")[2]
+    assert "p2's hand:\n  [47] cost 2 weapon" in after
+    assert "-- decide: play\n    1. play p2 47" in after
+
+
+def test_a_team_decision_shows_no_hand(tmp_path: Path,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """Planning is the team's: its screen shows every hand as its clue backs and lists no
+    card of anyone's to play (another's `play` names their card, info.py `legal_for`); after
+    p2 played their own card, the next team decision takes p2's hand off the screen."""
+    monkeypatch.chdir(tmp_path)
+    out = _art("2\n")
+    plan = out.split("-- decide: plan")[0].rpartition("== Japan")[2]
+    assert _hand_shown(plan) == []
+    assert "p1's hand (clue backs): artifacts, music; books" in plan
+    listed = out.split("-- decide: plan")[1]
+    assert "play p" not in listed and "draw p1 fuel" in listed
+    assert "view pN passes the screen to pN" in listed
+    after_p2 = _art("2\nview p1\n\n1\n\n2\n").rpartition("-- decide: play")[2]
+    assert "-- decide: boundary" in after_p2 and _hand_shown(after_p2) == []
+
+
+def test_view_passes_the_screen_and_keeps_the_hand_while_its_owner_decides(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`view p1` at the team's planning passes the screen to p1 (docs/cli.md: "pass the
+    screen first"), then lists p1's cards to play; p1's own play keeps p1's hand there."""
+    monkeypatch.chdir(tmp_path)
+    out = _art("2\nview p1\n\n4\n")
+    _, passed, shown = out.partition("-- pass the screen to p1, then press Enter")
+    assert passed and "p1's hand:" in shown and "1. play p1 41   cost 1 radio" in shown
+    last = shown.rpartition("== Japan")[2]  # after `draw p1 radio`, p1's
+    assert _hand_shown(last) == ["p1"] and "-- decide: plan" in last
+
+
+def test_a_solo_game_never_passes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    out = _art("2\n1\n", players=1)
+    assert "pass the screen" not in out
+    assert _hand_shown(out.rpartition("== Japan")[2]) == ["p1"]
+
+
+def test_the_art_projects_pass_clears_the_scrollback(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    out = _art("2\nview p1\n\n", tty=True)
+    assert "\x1b[H\x1b[2J\x1b[3J-- pass the screen to p1, then press Enter" in out
+    assert "p1's hand:" in out.split("\x1b[3J")[-1]

@@ -90,11 +90,11 @@ def test_new_mission_checks_unchanged_and_is_not_overwritten(tmp_path: Path) -> 
 
 # ---------------------------------------------------------------- play
 def test_play_a_scripted_session(tmp_path: Path) -> None:
-    script = "done\nfoo\n99\nview p2\n1\nundo\nsave g.json\nhelp\n"
+    script = "done\nfoo\n99\nview p2\n\n1\n\nundo\nsave g.json\nhelp\n"
     r = run("play", "--seed", "4", "--players", "2", cwd=tmp_path, stdin=script)
     assert r.returncode == 0, r.stderr
     out = r.stdout
-    assert "p1's hand:" in out and "-- decide: plan" in out
+    assert "-- pass the screen to p2, then press Enter" in out and "-- decide: plan" in out
     assert "! unknown verb 'foo'" in out
     assert "! no action numbered 99" in out
     assert "p2's hand:" in out

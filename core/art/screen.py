@@ -10,8 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import IO
 
-from ...play import Session, run_session
+from ...hotseat import Passed, run_hot_seat
 from ..actions import Action
+from ..errors import ArtError
+from .info import backs, legal_for
 from .state import State
 
 
@@ -83,28 +85,42 @@ def _battle(st: State) -> list[str]:
 
 
 def _hands(st: State, viewer: int) -> list[str]:
-    """The viewer's hand face up; the others' as their clue backs."""
-    if not 0 <= viewer < st.players:
-        return []
-    out = [f"p{viewer + 1}'s hand:"]
-    out += [f"  {_card_text(st, c)}" for c in st.hands[viewer]] or ["  (empty)"]
-    out += [f"p{i + 1}'s hand (clue backs): {_backs(st, h)}"
+    """The viewer's hand face up; the others' (every hand's, with no viewer) as their clue
+    backs."""
+    out = []
+    if 0 <= viewer < st.players:
+        out = [f"p{viewer + 1}'s hand:"]
+        out += [f"  {_card_text(st, c)}" for c in st.hands[viewer]] or ["  (empty)"]
+    out += [f"p{i + 1}'s hand (clue backs): {'; '.join(map(', '.join, backs(st, h)))}"
             for i, h in enumerate(st.hands) if i != viewer and h]
     return out
 
 
 
-class Table(Session):
-    """A game of The A.R.T. Project at one screen (every player's hand shown to its owner:
-    `view pN`)."""
+class Table(Passed):
+    """A game of The A.R.T. Project at one screen (artproject/hotseat.py `Passed`). A hand is
+    shown only to its owner, after the screen is passed to them ("pass the screen to p2, then
+    press Enter"; the rulebook's Plan the Mission: no card's face shown to another player):
+    for a decision that is one player's own (every action's `owner`: their card to play),
+    and on `view pN`. A decision no one player owns (the team's: planning, movement, a
+    battle) shows no hand unless a player asked for theirs with `view pN`, and keeps it
+    while that player takes the decisions. A solo game shows its one hand and never passes."""
 
     st: State
 
-    def __init__(self, st: State, write: Callable[[str], None]) -> None:
-        super().__init__(st, write)
+    def __init__(self, st: State, write: Callable[[str], None], read: Callable[[], str],
+                 tty: bool) -> None:
+        super().__init__(st, write, read, tty)
+        self.solo = st.players == 1
+        self.viewer = 0 if self.solo else -1
+        self.asked = False  # the hand on the screen was asked for (`view`), not passed to
+        self.actor = -1  # the player the last decision named
 
     def screen(self, viewer: int) -> str:
         return screen(self.st, viewer)
+
+    def legal(self) -> list[Action]:
+        return legal_for(self.st, self.viewer)  # another's card to play is theirs to see
 
     def note(self, action: Action) -> str:
         if action.verb == "play" and action.player == self.viewer:  # only the viewer's faces
@@ -119,7 +135,74 @@ class Table(Session):
         return (f"== the team {self.st.outcome}: {self.st.reason}"
                 + (" (rulings: docs/rulings.md)" if "(R" in self.st.reason else ""))
 
+    def show(self) -> None:
+        if self.st.is_over() or self._seated():
+            self._draw()
+
+    def _seated(self) -> bool:
+        """The screen passed to the player whose own decision this is, or their hand taken
+        off it for the team's (kept for the player who asked and decides again): False when
+        the session ended at the wait."""
+        if self.solo:
+            return True
+        who = _decider(self.st)
+        if who >= 0:
+            if who != self.viewer:
+                self.asked = False
+                return self.sit(who)
+        elif not (self.asked and self.actor == self.viewer):
+            self.hide()
+        return True
+
+    def _draw(self) -> None:
+        super().show()
+        hidden = sorted({a.player for a in self.st.legal_actions()
+                         if getattr(a.verb, "private", False) and a.player != self.viewer})
+        if hidden:
+            names = ", ".join(f"p{p + 1}" for p in hidden)
+            self.write(f"  (the cards {names} may play are listed on their own screen: view pN "
+                       "passes the screen to pN)")
+
+    def view(self, who: int) -> None:
+        if who != self.viewer and not self.solo:
+            if not self.sit(who):
+                return
+            self.asked = True
+        self.viewer = who
+        self._draw()
+
+    def _act(self, text: str) -> None:
+        legal = self.legal()
+        picked = legal[int(text) - 1] if text.isdigit() and 0 < int(text) <= len(legal) else None
+        self.actor = picked.player if picked is not None else _named(self.st, text)
+        super()._act(text)
+
+    def _command(self, cmd: str, words: list[str], text: str) -> None:
+        super()._command(cmd, words, text)
+        if cmd == "load" and not self.solo:  # (a loaded game: nobody sits at it yet)
+            self.viewer, self.asked = -1, False
+
+
+def _decider(st: State) -> int:
+    """The player whose own decision this is (every legal action's `owner` names them: a
+    card of theirs to play), or -1 for a decision of the team's."""
+    who: set[int | None] = set()
+    for a in st.legal_actions():
+        own = getattr(a.verb, "owner", None)
+        who.add(None if own is None else own(st, a))
+        if None in who or len(who) > 1:
+            return -1
+    return int(who.pop() or 0) if who else -1
+
+
+def _named(st: State, text: str) -> int:
+    """The player an action's text names (-1: none, or text that does not parse)."""
+    try:
+        return int(st.registry.parse(text).player)
+    except ArtError:
+        return -1
+
 
 def run(st: State, stdin: IO[str], stdout: IO[str]) -> int:
     """Play until the game ends, `quit`, or the end of the input (which saves and quits)."""
-    return run_session(lambda write: Table(st, write), stdin, stdout)
+    return run_hot_seat(Table, st, stdin, stdout)
