@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -105,3 +106,62 @@ def test_the_art_projects_pass_clears_the_scrollback(
     out = _art("2\nview p1\n\n", tty=True)
     assert "\x1b[H\x1b[2J\x1b[3J-- pass the screen to p1, then press Enter" in out
     assert "p1's hand:" in out.split("\x1b[3J")[-1]
+
+
+# ---------------------------------------------------------------- what happened
+def _bot_script(players: int, seed: int, until: str) -> tuple[str, list[tuple[Any, ...]]]:
+    """The heuristic bot's decisions (as typed at the prompt, Enter at each pass) in a game
+    of Japan of `seed`, up to the first event `until`; the events logged."""
+    from artproject.core.art.bots import POLICIES
+    from artproject.policies import make_policy
+
+    st = new_game("art-project", mission="japan", players=players, seed=seed, log=True)
+    bot, typed = make_policy("heuristic", seed, POLICIES), []
+    while not (st.is_over() or any(e[1] == until for e in st.log)):
+        action = bot(st)
+        typed.append(f"{action}\n")
+        st.apply(action)
+    return "".join(typed), list(st.log)
+
+
+def test_a_battle_is_told_as_it_happens(tmp_path: Path,
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fight showed no roll, no strength, no result: the players had to read the counters.
+    Each screen now tells what happened since the last (told.py): the dice, the strength
+    against the agents', the battle won or lost, an artwork uncovered or collected."""
+    monkeypatch.chdir(tmp_path)
+    typed, log = _bot_script(1, 5, "collected")
+    out = _art(typed, players=1)
+    assert "-- what happened:\n   " in out
+    assert "   dice rolled: p1 3, a1 3\n" in out
+    assert "   battle in sendai won: strength 6 against the agents' 5\n" in out
+    assert "   artwork uncovered in kyoto\n" in out and "   artwork collected in kyoto\n" in out
+    assert "   p1 played [21] (sculptures, books)\n" in out
+    assert ("collected", "kyoto") in [e[1:] for e in log]
+
+
+def test_health_paid_for_a_missing_resource_is_told(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    typed, _ = _bot_script(1, 5, "health_for")
+    out = _art(typed, players=1)
+    assert "   p1 paid a health token for missing radio\n" in out
+
+
+def test_what_happened_never_names_a_card_in_a_hand(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Told as the whole table saw it: every card a told line names was played (or left a
+    clue chain), never one still in a hand."""
+    monkeypatch.chdir(tmp_path)
+    typed, log = _bot_script(3, 2, "")  # (the whole game)
+    out = _art(typed.replace("\n", "\n\n"), players=3, seed=2)  # (Enter at every wait)
+    told = [line for block in out.split("-- what happened:\n")[1:]
+            for line in block.split("\n==")[0].splitlines()]
+    assert told and any("battle in" in line for line in told)
+    played = {int(e[3]) for e in log if e[1] == "play"} | {
+        int(e[2]) for e in log if e[1] in ("reroll_card", "clue_lost")} | {
+        int(e[3]) for e in log if e[1] == "trade"}
+    import re
+
+    named = {int(n) for line in told for n in re.findall(r"\[(\d+)\]", line)}
+    assert named and named <= played

@@ -86,10 +86,11 @@ examples:
   artproject play --game art-of-war --players 4 --seed 7  # hot seat: pass the screen
 at the prompt, The A.R.T. Project: a number or an action (move p1 kyoto), view pN, undo,
 save FILE, load FILE, help, quit; with 2 or more players, a hand is shown only once the
-screen is passed to its owner (view pN passes it too). Art of War and the other hot-seat games: a number or
-an action (challenge p1 p2), save FILE, load FILE, help, quit, and in Art of War
-cards (each card's score and collateral damage); no view and no undo (each would show a
-hidden hand); at "pass the screen to pN, then press Enter": Enter, save FILE or quit.
+screen is passed to its owner (view pN passes it too). Art of War and the other hot-seat
+games: a number or an action (challenge p1 p2), save FILE, load FILE, help, quit, and in
+Art of War cards (each card's score and collateral damage); no view and no undo (each
+would show a hidden hand); at "pass the screen to pN, then press Enter": Enter, save FILE
+or quit.
 --difficulty is The A.R.T. Project's alone. The end of the input saves to
 artproject-autosave.json (or artproject-autosave-2.json, ... when that is taken: an
 autosave never replaces another).

@@ -8,13 +8,14 @@ viewer's, an undo refused once a card or a die was revealed, and the team's end.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import IO
+from typing import IO, Any
 
 from ...hotseat import Passed, run_hot_seat
 from ..actions import Action
 from ..errors import ArtError
 from .info import backs, legal_for
 from .state import State
+from .told import told
 
 
 def _card_text(st: State, card: int) -> str:
@@ -107,6 +108,7 @@ class Table(Passed):
     while that player takes the decisions. A solo game shows its one hand and never passes."""
 
     st: State
+    tells = True  # each screen tells what happened since the last (told.py: public events)
 
     def __init__(self, st: State, write: Callable[[str], None], read: Callable[[], str],
                  tty: bool) -> None:
@@ -132,11 +134,17 @@ class Table(Passed):
         return "a card or a die" if drew else ""
 
     def ended(self) -> str:
+        self.news(-1)  # (the last decision's events, before how the game ended)
         return (f"== the team {self.st.outcome}: {self.st.reason}"
                 + (" (rulings: docs/rulings.md)" if "(R" in self.st.reason else ""))
 
+    def told(self, events: list[Any], viewer: int) -> list[str]:
+        return told(self.st, events)
+
     def show(self) -> None:
+        self.watch()
         if self.st.is_over() or self._seated():
+            self.news(-1)
             self._draw()
 
     def _seated(self) -> bool:
@@ -175,6 +183,7 @@ class Table(Passed):
         legal = self.legal()
         picked = legal[int(text) - 1] if text.isdigit() and 0 < int(text) <= len(legal) else None
         self.actor = picked.player if picked is not None else _named(self.st, text)
+        self.watch()
         super()._act(text)
 
     def _command(self, cmd: str, words: list[str], text: str) -> None:
