@@ -165,3 +165,36 @@ def test_what_happened_never_names_a_card_in_a_hand(tmp_path: Path,
 
     named = {int(n) for line in told for n in re.findall(r"\[(\d+)\]", line)}
     assert named and named <= played
+
+
+# ---------------------------------------------------------------- what a choice costs
+SEED12 = ("done\ndraw p1 fuel\ndraw p2 weapon\ndraw p1 weapon\ndraw p2 fuel\n\nplay p2 16\n"
+          "give p1\n\nplay p1 49\nunlock\ndone\nmove p2 nagoya\nmove p2 tokyo\n")
+
+
+def test_a_choice_that_costs_health_says_so(tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """With no fuel a move costs its pawn's owner a health token (the golden rule, R4), and
+    at their last token it loses the game (R7): listed with no word of it, it was taken
+    blind. Now each such option says what it pays, and when it loses the game."""
+    monkeypatch.chdir(tmp_path)
+    out = _session("art-project", SEED12, players=2, difficulty="easy", seed=12,
+                   mission="japan")
+    first = out.split("-- decide: move")[2]  # (p2 in nagoya)
+    assert "    3. move p2 tokyo   (no fuel: p2 pays 1 health)\n" in first
+    last = out.rpartition("-- decide: move")[2]
+    assert ("    3. move p2 sendai   (no fuel: p2 pays 1 health; the team loses the game: "
+            "p2 has 1 health (R7))\n") in last
+    assert "    1. move p1 sendai   (no fuel: p1 pays 1 health)\n" in last
+    assert "    5. done\n" in last  # (nothing to pay: no note)
+
+
+def test_an_unlock_short_of_radio_says_who_pays_is_asked(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    out = _session("art-project", SEED12.partition("done\nmove")[0], players=2,
+                   difficulty="easy", seed=12, mission="japan")
+    first = out.split("-- decide: boundary")[1]  # (3 radio in the van, an ally die for 5)
+    assert "1. unlock   (2 radio missing: the team names who pays 2 health)" in first
+    boundary = out.rpartition("-- decide: boundary")[2]
+    assert "1. unlock   (4 radio missing: the team names who pays 4 health)" in boundary

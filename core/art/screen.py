@@ -14,6 +14,7 @@ from ...hotseat import Passed, run_hot_seat
 from ..actions import Action
 from ..errors import ArtError
 from .info import backs, legal_for
+from .prompts import health_note
 from .state import State
 from .told import told
 
@@ -125,9 +126,10 @@ class Table(Passed):
         return legal_for(self.st, self.viewer)  # another's card to play is theirs to see
 
     def note(self, action: Action) -> str:
+        face = ""
         if action.verb == "play" and action.player == self.viewer:  # only the viewer's faces
-            return "   " + _card_text(self.st, int(action.arg or 0)).split("] ", 1)[1]
-        return ""
+            face = "   " + _card_text(self.st, int(action.arg or 0)).split("] ", 1)[1]
+        return face + health_note(self.st, action)  # what it costs in health (R4, R5)
 
     def revealed(self, before: State) -> str:
         drew = before.rng != self.st.rng or before.deck_size() != self.st.deck_size()
