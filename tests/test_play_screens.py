@@ -109,13 +109,14 @@ def test_the_art_projects_pass_clears_the_scrollback(
 
 
 # ---------------------------------------------------------------- what happened
-def _bot_script(players: int, seed: int, until: str) -> tuple[str, list[tuple[Any, ...]]]:
+def _bot_script(players: int, seed: int, until: str, mission: str = "japan",
+                ) -> tuple[str, list[tuple[Any, ...]]]:
     """The heuristic bot's decisions (as typed at the prompt, Enter at each pass) in a game
     of Japan of `seed`, up to the first event `until`; the events logged."""
     from artproject.core.art.bots import POLICIES
     from artproject.policies import make_policy
 
-    st = new_game("art-project", mission="japan", players=players, seed=seed, log=True)
+    st = new_game("art-project", mission=mission, players=players, seed=seed, log=True)
     bot, typed = make_policy("heuristic", seed, POLICIES), []
     while not (st.is_over() or any(e[1] == until for e in st.log)):
         action = bot(st)
@@ -198,3 +199,25 @@ def test_an_unlock_short_of_radio_says_who_pays_is_asked(
     assert "1. unlock   (2 radio missing: the team names who pays 2 health)" in first
     boundary = out.rpartition("-- decide: boundary")[2]
     assert "1. unlock   (4 radio missing: the team names who pays 4 health)" in boundary
+
+
+# ---------------------------------------------------------------- the clue chains
+def test_a_clue_chain_names_its_cards_by_number(tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """A reroll names a chain's card by number (`reroll 66`) while the chain showed only
+    clues: each card of a chain is now shown with its number."""
+    monkeypatch.chdir(tmp_path)
+    typed, _ = _bot_script(1, 5, "play")
+    out = _art(typed, players=1)
+    assert "\nclue chain: [21] sculptures, books\n" in out
+
+
+def test_per_player_chains_name_their_owner_and_cards(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    typed, log = _bot_script(2, 3, "move", mission="usa")
+    out = _session("art-project", typed.replace("\n", "\n\n"), mission="usa", players=2,
+                   seed=3)
+    who, card = next((e[2], e[3]) for e in log if e[1] == "play")
+    c = new_game("art-project", mission="usa", players=2, seed=3).rules.cards[card]
+    assert f"\n{who}'s clue chain: [{card}] " in out and c.clues

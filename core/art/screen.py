@@ -71,10 +71,13 @@ def _backs(st: State, cards: list[int]) -> str:
 
 
 def _chains(st: State) -> list[str]:
+    """Each clue chain, its owner's where chains are per player, each card by its number (a
+    reroll names it: `reroll 66`) and its clues."""
     out = []
     for i, ch in enumerate(st.chains):
         who = "clue chain" if len(st.chains) == 1 else f"p{i + 1}'s clue chain"
-        out.append(f"{who}: {_backs(st, ch) or '(empty)'}")
+        cards = "; ".join(f"[{c}] {_backs(st, [c])}" for c in ch)
+        out.append(f"{who}: {cards or '(empty)'}")
     return out
 
 
