@@ -61,7 +61,8 @@ def test_a_players_own_decision_waits_for_the_screen_to_be_passed(
     assert "p2's hand:" not in before  # (p1's, after `view p1` and its own pass)
     assert "p1's hand:" in before.partition("-- pass the screen to p1, then press Enter")[2]
     assert "p2's hand:\n  [47] cost 2 weapon" in after
-    assert "-- decide: play\n    1. play p2 47" in after
+    assert "-- decide: play: each player who has not yet played a card plays one (R8)\n" \
+           "    1. play p2 47" in after
 
 
 def test_a_team_decision_shows_no_hand(tmp_path: Path,
@@ -221,3 +222,23 @@ def test_per_player_chains_name_their_owner_and_cards(tmp_path: Path,
     who, card = next((e[2], e[3]) for e in log if e[1] == "play")
     c = new_game("art-project", mission="usa", players=2, seed=3).rules.cards[card]
     assert f"\n{who}'s clue chain: [{card}] " in out and c.clues
+
+
+# ---------------------------------------------------------------- what a question is about
+def test_each_question_says_what_it_is_about(tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """`-- decide: hurt`, `-- decide: give` and `-- decide: boundary` said nothing of what was
+    asked: each now says it in its kind's words (the registry's), and a question of who pays
+    what is missing and how much health it costs in all."""
+    monkeypatch.chdir(tmp_path)
+    out = _session("art-project", "unlock\nhurt p1\n", mission="japan", players=2,
+                   difficulty="easy", seed=12)
+    assert ("-- decide: boundary: between two phases, the team may unlock an ally die "
+            "(unlock) or go on (done) (R17)\n") in out
+    assert ("-- decide: hurt: a resource is missing: who pays a health token for it (R5); "
+            "2 radio missing, 2 health to pay\n") in out
+    assert "; 1 radio missing, 1 health to pay\n" in out
+    assert "    1. hurt p1   (no radio: p1 pays 1 health)\n" in out
+    given = _session("art-project", SEED12.partition("give")[0], mission="japan", players=2,
+                     difficulty="easy", seed=12)
+    assert "-- decide: give: a health token was gained: who receives it (R8)\n" in given

@@ -60,5 +60,6 @@ UNLOCK: Final = REG.verb(
 _UNLOCK: Final = [act(UNLOCK), A_DONE]
 _DONE_ONLY: Final = [A_DONE]
 BOUNDARY: Final = REG.kind("boundary", _legal_boundary, (UNLOCK, DONE),
-                           "a phase boundary: unlock ally dice, then done (R17)")
+                           "between two phases, the team may unlock an ally die (unlock) "
+                           "or go on (done) (R17)")
 _AGAIN: Final = (_again, (BOUNDARY,))

@@ -315,7 +315,8 @@ V_HURT: Final = REG.verb(
 V_LOSE: Final = REG.verb("lose", KIND, apply=answer_arg, help="which resource the team loses")
 V_DISCARD: Final = REG.verb("discard", CARD, apply=answer_arg,
                             help="which clue card the team loses")
-GIVE: Final = REG.choice("give", V_GIVE, "who receives a gained health token (R8)")
-HURT: Final = REG.choice("hurt", V_HURT, "who pays a health token for a missing resource (R5)")
+GIVE: Final = REG.choice("give", V_GIVE, "a health token was gained: who receives it (R8)")
+HURT: Final = REG.choice("hurt", V_HURT,
+                         "a resource is missing: who pays a health token for it (R5)")
 LOSE: Final = REG.choice("lose", V_LOSE, "which resource the team loses")
 DISCARD: Final = REG.choice("discard", V_DISCARD, "which clue card the team loses")

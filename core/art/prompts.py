@@ -69,6 +69,15 @@ def _asked(trial: State) -> tuple[int, str]:
     return asked, kind or "resource"
 
 
-def hurt_left(st: State) -> tuple[int, str]:
-    """At a question of who pays: how many health tokens are still to pay, and for what."""
-    return _asked(st.clone())
+def decision_text(st: State) -> str:
+    """The decision pending and what it is about, as `-- decide:` says it: its kind's words
+    (`boundary: between two phases, the team may unlock an ally die...`), and at a question
+    of who pays (R5), what is missing and how much health it costs in all."""
+    name = str(st.wait)
+    kind = st.registry.kinds.get(name)
+    text = f"{name}: {kind.help}" if kind is not None and kind.help else name
+    if name == HURT:
+        left, what = _asked(st.clone())
+        text += f"; {asked_text(left, what).partition(': the team names ')[0]}" + (
+            f", {left} health to pay" if what != "health" else "")
+    return text

@@ -14,7 +14,7 @@ from ...hotseat import Passed, run_hot_seat
 from ..actions import Action
 from ..errors import ArtError
 from .info import backs, legal_for
-from .prompts import health_note
+from .prompts import decision_text, health_note
 from .state import State
 from .told import told
 
@@ -124,6 +124,11 @@ class Table(Passed):
 
     def screen(self, viewer: int) -> str:
         return screen(self.st, viewer)
+
+    def prompt(self) -> str:
+        """The decision and what it is about (its kind's words, the registry's), and at a
+        question of who pays, what is missing and how much health it costs."""
+        return decision_text(self.st)
 
     def legal(self) -> list[Action]:
         return legal_for(self.st, self.viewer)  # another's card to play is theirs to see
