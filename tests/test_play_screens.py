@@ -242,3 +242,31 @@ def test_each_question_says_what_it_is_about(tmp_path: Path,
     given = _session("art-project", SEED12.partition("give")[0], mission="japan", players=2,
                      difficulty="easy", seed=12)
     assert "-- decide: give: a health token was gained: who receives it (R8)\n" in given
+
+
+# ---------------------------------------------------------------- Art of War's public cards
+def test_a_refusal_and_a_fold_name_the_cards_they_discard_face_up(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """W6: a refused attacker's card is discarded face up; W7: a fold discards both cards
+    face up; public then (W19), but the hot seat said only "p2 refused and paid 1 token"."""
+    monkeypatch.chdir(tmp_path)
+    refused = _session("art-of-war", "\n3\n1\n3\n\n1\n\n", players=2, seed=5)
+    assert ("p2 refused and paid 1 token; the attacker took back the bet (W6); p1's king "
+            "was discarded face up\n") in refused
+    folded = _session("art-of-war", "\n3\n1\n3\n\n3\n1\n\n2\n\n", players=2, seed=5)
+    assert ("p1 folded: the defender takes the bet (W7); p1's king and p2's villager were "
+            "discarded face up\n") in folded
+
+
+def test_a_refused_card_back_in_hand_stays_unnamed() -> None:
+    """Under the house rule that returns the refused card to hand unrevealed (W6's option),
+    the refusal names no card."""
+    from artproject.core.aow.views import told
+
+    g = new_game("art-of-war", players=2, seed=5, log=True,
+                 variants=("refused-card-hand",))
+    for a in ("challenge p1 p2", "bet p1 1", "play p1 king", "refuse p2"):
+        g.apply(a)
+    lines = told(g, g.log, -1)
+    assert "p2 refused and paid 1 token; the attacker took back the bet (W6)" in lines
+    assert not any("king" in line for line in lines if "refused" in line)

@@ -169,7 +169,7 @@ def told(st: War, events: Sequence[tuple[Any, ...]], viewer: int,
     `events` or the events `before` them)."""
     out: list[str] = []
     shown: dict[str, str] = {}  # each seat's card revealed last, and the last winner
-    winner, words = "", _SAID
+    winner, words, engaged = "", _SAID, _Engaged(st)
     for i, event in enumerate([*before, *events]):
         verb, args = str(event[1]), [str(x) for x in event[2:]]
         if verb == "reveal":
@@ -178,9 +178,34 @@ def told(st: War, events: Sequence[tuple[Any, ...]], viewer: int,
             winner = args[0]
         words = _SAID_BY_KIND.get(verb, words)  # (a duel's words, or a collective one's)
         line = _said(st, verb, args, viewer, f"{winner}'s {shown.get(winner, 'card')}", words)
+        line += engaged.see(verb, args) if line else ""
         if line and i >= len(before):
             out.append(line)
     return out
+
+
+class _Engaged:
+    """The cards laid face down in the duel under way, named once they are discarded face
+    up and so public (W19): the attacker's on a refusal (W6; not under the house rule that
+    returns it to hand unrevealed), both on a fold (W7)."""
+
+    def __init__(self, st: War) -> None:
+        self.to_hand = bool(st.tab.refused_to_hand)
+        self.attacker, self.duel = "", False
+        self.laid: dict[str, str] = {}
+
+    def see(self, verb: str, args: list[str]) -> str:
+        """What `verb` makes public of the cards engaged, in words to follow its own."""
+        if verb in _SAID_BY_KIND:  # a challenge opens: nothing laid yet
+            self.attacker, self.duel, self.laid = args[0] if args else "", verb == "challenge", {}
+        elif verb in ("face_down", "blind_draw"):
+            self.laid[args[0]] = args[1]
+        elif verb == "refuse" and self.duel and not self.to_hand and self.attacker in self.laid:
+            return f"; {self.attacker}'s {self.laid[self.attacker]} was discarded face up"
+        elif verb == "fold" and self.duel and self.laid:
+            both = " and ".join(f"{p}'s {k}" for p, k in self.laid.items())
+            return f"; {both} were discarded face up"
+        return ""
 
 
 def _said(st: War, verb: str, args: list[str], viewer: int, winning: str,
