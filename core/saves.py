@@ -352,7 +352,8 @@ def _check_digest(st: Machine, want: str | None, name: str, trust: bool) -> None
         why = (f"{name}: the replayed game differs from the saved one (digest {digest(st)} "
                f"!= {want}); was it saved with other rules, or edited?")
     if not trust:
-        raise SaveError(why + "; trust=True (the command line's --trust) loads it anyway")
+        raise SaveError(why + "; --trust at the command line loads it anyway (from Python: "
+                        "trust=True)")
     warnings.warn(SaveWarning(why + "; loaded on trust"), stacklevel=3)
 
 

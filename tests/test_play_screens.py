@@ -270,3 +270,54 @@ def test_a_refused_card_back_in_hand_stays_unnamed() -> None:
     lines = told(g, g.log, -1)
     assert "p2 refused and paid 1 token; the attacker took back the bet (W6)" in lines
     assert not any("king" in line for line in lines if "refused" in line)
+
+
+# ---------------------------------------------------------------- words
+def _war_reached(test: Any) -> Any:
+    """An Art of War game of 3 played by random choices to a position where `test` holds."""
+    import random
+
+    for seed in range(50):
+        g, rng = new_game("art-of-war", players=3, seed=seed), random.Random(seed)
+        while g.outcome is None:
+            if test(g):
+                return g
+            g.apply(rng.choice(g.legal_actions()))
+    raise AssertionError("no game reached it")
+
+
+@pytest.mark.parametrize(("what", "test"), [
+    ("1 token,", lambda g: 1 in g.tokens),
+    ("1 card ", lambda g: any(len(h) == 1 for h in g.hands) and g.current_player() >= 0),
+])
+def test_one_token_and_one_card_are_singular(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                             what: str, test: Any) -> None:
+    """"p1: 1 tokens, 5 cards", "4 tokens, 1 cards": the seats' line now says each in the
+    singular when it is one."""
+    monkeypatch.chdir(tmp_path)
+    out = io.StringIO()
+    run(_war_reached(test), io.StringIO("\nquit\n"), out)
+    seats = next(line for line in out.getvalue().splitlines() if line.startswith("p1: "))
+    assert what in seats + " " and "1 tokens" not in seats and "1 cards" not in seats
+
+
+def test_a_save_with_no_digest_names_the_command_lines_trust(tmp_path: Path) -> None:
+    """The refusal said "trust=True (the command line's --trust) loads it anyway": the
+    library's word first, at the command line."""
+    import json
+    import subprocess
+    import sys
+
+    g = new_game("art-project", mission="japan", players=1, seed=4)
+    g.apply("done")
+    from artproject import save_game
+
+    save_game(g, tmp_path / "g.json")
+    doc = json.loads((tmp_path / "g.json").read_text())
+    doc.pop("digest")
+    (tmp_path / "g.json").write_text(json.dumps(doc))
+    done = subprocess.run([sys.executable, "-m", "artproject", "play", "--load", "g.json"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120, input="")
+    assert done.returncode != 0 and "Traceback" not in done.stderr
+    assert "--trust at the command line loads it anyway (from Python: trust=True)" in \
+        done.stderr

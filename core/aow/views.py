@@ -79,8 +79,8 @@ def screen(st: War, viewer: int) -> str:
     out = [f"== {st.rules.title}: turn {obs['turn']}, {now}"
            + (f", {obs['deciding']} deciding {obs['wait']}" if obs["deciding"] else ""),
            _seats_line(st, obs),
-           f"centre pile {obs['centre']} tokens, deck {obs['deck']} cards, "
-           f"{obs['out']} tokens out of the game",
+           f"centre pile {_tokens(obs['centre'])}, deck {_cards(obs['deck'])}, "
+           f"{_tokens(obs['out'])} out of the game",
            "discard pile (face up): "
            + (", ".join(f"{n} {k}" for k, n in obs["discard"].items()) or "(empty)")]
     if obs["table"] is not None:
@@ -93,7 +93,7 @@ def screen(st: War, viewer: int) -> str:
 def _seats_line(st: War, obs: dict[str, Any]) -> str:
     """Each seat's tokens and hand size, or that it is dead."""
     return "   ".join(
-        f"{s}: {obs['tokens'][s]} tokens, {obs['hand_sizes'][s]} cards"
+        f"{s}: {_tokens(obs['tokens'][s])}, {_cards(obs['hand_sizes'][s])}"
         if s in obs["alive"] else f"{s}: dead" for s in P[: st.players])
 
 
@@ -160,6 +160,10 @@ _PRIVATE: dict[str, tuple[str, str]] = {
 
 def _tokens(n: Any) -> str:
     return f"{n} token" + ("" if str(n) == "1" else "s")
+
+
+def _cards(n: Any) -> str:
+    return f"{n} card" + ("" if str(n) == "1" else "s")
 
 
 def told(st: War, events: Sequence[tuple[Any, ...]], viewer: int,
