@@ -7,10 +7,10 @@ shows a player's private part, it is cleared (its scrollback too), says whose it
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import IO, Any
 
-from .core.actions import Action, players_named
+from .core.actions import NOBODY, Action, players_named
 from .core.errors import ArtError
 from .play import CLEAR, Session, _save_words, run_session
 
@@ -25,6 +25,8 @@ class Passed(Session):
     last screen (`news(-1)`), or since that player last saw the game (`news(p)`)."""
 
     tells = False  # whether `told` says anything: the game's events are recorded for it
+    # the seats a bot plays, by seat (a hot seat's, where each decision is one seat's)
+    bots: Mapping[int, Callable[[Any], Action]] = {}
 
     def __init__(self, st: Any, write: Callable[[str], None], read: Callable[[], str],
                  tty: bool) -> None:
@@ -144,14 +146,36 @@ class HotSeat(Passed):
             for line in self.finished():
                 self.write(line)
             return
-        who = self.to_act()
-        if who >= 0 and who != self.viewer and not self.sit(who):
+        who = self._bots_play()
+        if self.st.is_over():  # (a bot's move ended it)
+            self.news(-1)
+            for line in self.finished():
+                self.write(line)
             return
+        if who >= 0 and who != self.viewer:
+            if self.st.num_players() - len(self.bots) <= 1:  # one person, the rest bots
+                self.viewer = who  # (no one to pass the screen to)
+            elif not self.sit(who):
+                return
         self.news(self.viewer)
         self.write(self.screen(self.viewer))
         self.write(f"-- p{self.viewer + 1} decides: {self.st.wait}")
         for i, a in enumerate(self.legal(), 1):
             self.write(f"  {i:3d}. {a}")
+
+    def _bots_play(self) -> int:
+        """Each bot seat's decisions, until a person's (or the end): told as anyone's are
+        (`told`), or, in a game that tells nothing, as the table saw each taken; who is to
+        decide next."""
+        who = self.to_act()
+        while who in self.bots and not self.st.is_over():
+            self.watch()
+            action = self.bots[who](self.st.clone())
+            self.st.apply(action)
+            if not self.tells:
+                self.write(f"-- p{who + 1} (bot): {self.st.action_seen(action, NOBODY)}")
+            who = self.to_act()
+        return who
 
     def handle(self, line: str) -> bool:
         words = line.split()
@@ -178,11 +202,29 @@ class HotSeat(Passed):
 
 
 def run_hot_seat(make: Callable[..., Passed], st: Any, stdin: IO[str],
-                 stdout: IO[str]) -> int:
+                 stdout: IO[str], bots: Mapping[int, str] | None = None) -> int:
     """Play a game at a screen passed between players (`make(st, write, read, tty)` opens its
     session: a hot seat's, or a game's own `Passed`) until it ends,
     `quit`, or the end of the input (which saves and quits)."""
     tty = bool(getattr(stdout, "isatty", lambda: False)())
-    return run_session(lambda write: make(st, write, stdin.readline, tty), stdin, stdout)
+
+    def session(write: Callable[[str], None]) -> Session:
+        s = make(st, write, stdin.readline, tty)
+        if bots:
+            s.bots = seated_bots(st, bots)
+        return s
+
+    return run_session(session, stdin, stdout)
+
+
+def seated_bots(st: Any, bots: Mapping[int, str]) -> dict[int, Callable[[Any], Action]]:
+    """Each seat's bot, `bots` naming its policy (as `simulate --policy` and the server's
+    `bot:NAME` seats name them) among the game's, seeded from the game's seed and the seat
+    (as the server seeds its bots)."""
+    from .policies import make_policy, policies_of
+
+    known = policies_of(st.game)
+    return {seat: make_policy(spec, int(getattr(st, "seed", 0) or 0) + seat, known)
+            for seat, spec in bots.items()}
 
 

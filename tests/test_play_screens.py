@@ -321,3 +321,47 @@ def test_a_save_with_no_digest_names_the_command_lines_trust(tmp_path: Path) -> 
     assert done.returncode != 0 and "Traceback" not in done.stderr
     assert "--trust at the command line loads it anyway (from Python: trust=True)" in \
         done.stderr
+
+
+# ---------------------------------------------------------------- bots at the table
+def _cli(tmp: Path, args: list[str], typed: str = "") -> Any:
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, "-m", "artproject", "play", *args], cwd=tmp,
+                          input=typed, capture_output=True, text=True, timeout=120)
+
+
+def test_bots_take_seats_in_art_of_war(tmp_path: Path) -> None:
+    """`--bots p2,p3=random`: one person plays two bots; the bots' moves are told on the
+    person's screen as anyone's are (their cards face down unnamed), and with one person at
+    the table no screen is passed."""
+    done = _cli(tmp_path, ["--game", "art-of-war", "--players", "3", "--seed", "5",
+                           "--bots", "p2,p3=random"], "1\n2\n")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "pass the screen" not in out and "p2 decides" not in out and "p3 decides" not in out
+    told = out.split("-- since you last saw the game:")[1].split("\n==")[0]
+    assert "p2 challenged p1" in told and "p2 laid a card face down" in told
+    assert "great_dragon" not in told  # (p2's face-down card, until it is shown)
+
+
+def test_bots_take_seats_in_kuhn_poker(tmp_path: Path) -> None:
+    done = _cli(tmp_path, ["--game", "kuhn", "--seed", "5", "--bots", "p2=heuristic"],
+                "1\n1\n")
+    assert done.returncode == 0, done.stderr
+    assert "-- p2 (bot): bet p2\n" in done.stdout
+    assert "the cards: p1 queen, p2 king" in done.stdout
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["--bots", "p2"], "--bots: The A.R.T. Project's decisions are the team's"),
+    (["--game", "kuhn", "--bots", "p3"], "'p3' is not a player; expected p1..p2"),
+    (["--game", "kuhn", "--bots", "p2=foo"], "--bots p2=foo: unknown policy 'foo'"),
+    (["--game", "kuhn", "--bots", "p2,p2"], "p2 is named twice"),
+])
+def test_bots_a_game_cannot_seat_are_refused_in_one_line(tmp_path: Path, args: list[str],
+                                                         said: str) -> None:
+    done = _cli(tmp_path, ["--seed", "5", *args])
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert said in done.stderr and len(done.stderr.strip().splitlines()) == 1

@@ -84,6 +84,7 @@ examples:
   artproject play --load game.json
   printf '1\\n2\\nquit\\n' | artproject play --seed 4     # a scripted session
   artproject play --game art-of-war --players 4 --seed 7  # hot seat: pass the screen
+  artproject play --game art-of-war --players 3 --bots p2,p3=random  # one person, two bots
 at the prompt, The A.R.T. Project: a number or an action (move p1 kyoto), view pN, undo,
 save FILE, load FILE, help, quit; with 2 or more players, a hand is shown only once the
 screen is passed to its owner (view pN passes it too). Art of War and the other hot-seat
@@ -274,6 +275,12 @@ def _parser() -> argparse.ArgumentParser:
                    "difficulty, seed and variants are the save's: none of those options with it)")
     g.add_argument("--trust", action="store_true",
                    help="load a save whose digest is missing or wrong (with a warning)")
+    g.add_argument("--bots", metavar="SEATS", default=None,
+                   help="seats a bot plays, comma-separated: p2 (the game's heuristic) or "
+                        "p2=NAME (a policy as simulate --policy names it: random, "
+                        "ismcts:budget=8); the hot-seat games, where each decision "
+                        "is one seat's (The A.R.T. Project's are the team's: serve seats "
+                        "its bots)")
 
     d = sub.add_parser("render", help="draw a board (and a saved game's position) as SVG; "
                                       "Art of War's table or cards",

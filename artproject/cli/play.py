@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from .options import _check_seed, _game, _save_alone, _save_of, _trust_needs
 from .simulate import _rules_ref
@@ -29,7 +30,53 @@ def _play(args: argparse.Namespace) -> int:
         st = new_game(game, mission=rules, players=2 if args.players is None else args.players,
                       difficulty=args.difficulty or "medium", seed=seed,
                       variants=tuple(args.variant))  # (the game's own start)
-    return int(game_tools(st.game).run(st, sys.stdin, sys.stdout))
+    bots = _bots(args.bots, st)
+    tools = game_tools(st.game)
+    if bots:
+        return int(tools.run(st, sys.stdin, sys.stdout, bots=bots))
+    return int(tools.run(st, sys.stdin, sys.stdout))
+
+
+def _bots(text: str | None, st: Any) -> dict[int, str]:
+    """`--bots p2,p3=random` read: each seat's policy (a bare seat: the game's heuristic);
+    GameError for a game whose decisions are not each one seat's, a seat not of this game
+    or named twice, or a policy unknown to the game (as `simulate --policy` says it). A
+    policy's own options follow it after commas (p2=ismcts:budget=8,depth=40,p3)."""
+    from ..core.actions import read_player
+    from ..core.errors import GameError
+    from ..core.games import game_class, game_tools
+    from ..policies import check_policy, policies_of
+
+    if text is None:
+        return {}
+    title = game_class(st.game).TITLE
+    if not getattr(game_tools(st.game), "PLAY_BOTS", False):
+        raise GameError(f"--bots: {title}'s decisions are the team's, not each one seat's, "
+                        "so play seats no bot in it (artproject serve does: a seat bot:NAME)")
+    out: dict[int, str] = {}
+    last = -1
+    for item in filter(None, (w.strip() for w in text.split(","))):
+        seat, eq, spec = item.partition("=")
+        if eq and not _seat_word(seat) and last >= 0:  # an option of the last policy's
+            out[last] += "," + item
+            continue
+        last = read_player(seat, f"--bots {text}", st.num_players())
+        if last in out:
+            raise GameError(f"--bots {text}: p{last + 1} is named twice")
+        out[last] = spec if eq else "heuristic"
+    if not out:
+        raise GameError("--bots takes seats: p2, or p2=NAME (a policy), comma-separated")
+    known = policies_of(st.game)
+    for spec in out.values():
+        try:
+            check_policy(spec, known)
+        except GameError as err:
+            raise GameError(f"--bots {text}: {err}") from None
+    return out
+
+
+def _seat_word(word: str) -> bool:
+    return len(word) >= 2 and word[0].lower() == "p" and word[1:].isdigit()
 
 
 def _given(args: argparse.Namespace) -> list[str]:

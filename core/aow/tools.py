@@ -51,7 +51,7 @@ HELD: Final = (
     "(W18); per game: determinism, save and load, clone",)
 MAX_STEPS: Final = 20_000  # W18's turn limit ends a game long before (a few per turn)
 
-__all__ = ["DEFAULT_RULES", "HELD", "POLICIES", "check_file",
+__all__ = ["DEFAULT_RULES", "HELD", "PLAY_BOTS", "POLICIES", "check_file",
            "counterexample_scenario", "load_rules", "play_game", "play_one", "players",
            "policy_names", "reference", "render",
            "report_csv", "report_text", "rules_digest", "run", "summary", "verify",
@@ -159,9 +159,14 @@ class WarSession(HotSeat):
         return lines
 
 
-def run(st: War, stdin: IO[str], stdout: IO[str]) -> int:
-    """Play until the game ends, `quit`, or the end of the input (which saves and quits)."""
-    return run_hot_seat(WarSession, st, stdin, stdout)
+PLAY_BOTS: Final = True  # `play --bots`: each decision is one seat's, so a bot may take a seat
+
+
+def run(st: War, stdin: IO[str], stdout: IO[str],
+        bots: Mapping[int, str] | None = None) -> int:
+    """Play until the game ends, `quit`, or the end of the input (which saves and quits);
+    `bots`: the seats a bot plays, each bot's policy by its name (`play --bots`)."""
+    return run_hot_seat(WarSession, st, stdin, stdout, bots)
 
 
 # ====================================================================== check

@@ -45,7 +45,8 @@ HELD: Final = ("  checked after every decision: every card in one place (K1), th
                "(K1, K2), the returns summing to 0 (K4); per game: determinism, save and "
                "load, clone",)
 
-__all__ = ["DEFAULT_RULES", "HELD", "POLICIES", "check_file", "counterexample_scenario",
+__all__ = ["DEFAULT_RULES", "HELD", "PLAY_BOTS", "POLICIES", "check_file",
+           "counterexample_scenario",
            "drawn", "load_rules", "play_game", "play_one", "players", "policy_names",
            "reference", "render", "report_csv", "report_text", "rules_digest", "run",
            "summary", "verify", "watch_game"]
@@ -243,9 +244,14 @@ class KuhnSession(HotSeat):
                 + ", ".join(f"{s} {c}" for s, c in cards.items())]
 
 
-def run(st: Kuhn, stdin: IO[str], stdout: IO[str]) -> int:
-    """Play until the hand ends, `quit`, or the end of the input (which saves and quits)."""
-    return run_hot_seat(KuhnSession, st, stdin, stdout)
+PLAY_BOTS: Final = True  # `play --bots`: each decision is one seat's, so a bot may take a seat
+
+
+def run(st: Kuhn, stdin: IO[str], stdout: IO[str],
+        bots: Mapping[int, str] | None = None) -> int:
+    """Play until the hand ends, `quit`, or the end of the input (which saves and quits);
+    `bots`: the seats a bot plays, each bot's policy by its name (`play --bots`)."""
+    return run_hot_seat(KuhnSession, st, stdin, stdout, bots)
 
 
 # ====================================================================== check, render
