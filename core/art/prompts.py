@@ -32,7 +32,10 @@ def health_note(st: State, action: Action) -> str:
         return ""
     trial = st.clone()
     trial.logging, start = True, len(trial.log)
-    trial.apply(action)
+    try:
+        trial.apply(action)
+    except Exception:  # a note is advice: an engine's fault is the decision's to tell, if taken
+        return ""
     paid = [e for e in trial.log[start:] if e[1] == "health_for"]
     if paid:
         return _paid(st, paid, trial.outcome == "lost")
@@ -64,8 +67,11 @@ def _asked(trial: State) -> tuple[int, str]:
     asked, kind = 0, ""
     while str(trial.wait) == HURT and trial.outcome is None and asked < ASKED_MOST:
         kind = kind or str(trial.wargs[0]) if trial.wargs else kind
-        trial.apply(trial.legal_actions()[0])  # (who pays changes nothing of how many)
         asked += 1
+        try:
+            trial.apply(trial.legal_actions()[0])  # (who pays changes nothing of how many)
+        except Exception:  # advice, as `health_note`'s: what was counted so far
+            break
     return asked, kind or "resource"
 
 
