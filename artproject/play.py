@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import IO, Any, Final
 
 from .core.actions import Action, players_named, read_player
-from .core.errors import ArtError
+from .core.errors import ArtError, SaveError
 from .core.files import exists, fresh_name
 from .core.games import game_tools
-from .core.saves import load_game, save_game
+from .core.saves import command_line_words, load_game, save_game
 
 AUTOSAVE = "artproject-autosave.json"  # or -2, -3, ...: an autosave never replaces a file
 HELP = f"""commands:
@@ -217,7 +217,11 @@ class Session:
 
     def _loaded(self, name: str) -> Any:
         """A save of this session's game (another game's is refused: the game goes on)."""
-        st = load_game(name)
+        try:
+            st = load_game(name)
+        except SaveError as err:  # (on trust: at the command line, never at this prompt)
+            raise SaveError(command_line_words(str(err), "artproject play --load FILE --trust "
+                                               "loads it anyway")) from None
         if type(st) is not type(self.st) or st.game != self.st.game:
             from .core.files import shorten
 

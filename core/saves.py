@@ -343,6 +343,16 @@ def _replay_save(st: Machine, actions: Iterable[str], reseeds: list[tuple[int, i
         st.reseed(seed)
 
 
+# the library's words for loading a save on trust, which the command line says in its own
+# (`command_line_words`)
+TRUST_HINT: Final = "trust=True (the command line's --trust) loads it anyway"
+
+
+def command_line_words(message: str, trust: str = "--trust loads it anyway") -> str:
+    """A library message as the command line says it: `trust` for the library's parameter."""
+    return message.replace(TRUST_HINT, trust)
+
+
 def _check_digest(st: Machine, want: str | None, name: str, trust: bool) -> None:
     if want is not None and _digest_matches(st, want):
         return
@@ -352,8 +362,7 @@ def _check_digest(st: Machine, want: str | None, name: str, trust: bool) -> None
         why = (f"{name}: the replayed game differs from the saved one (digest {digest(st)} "
                f"!= {want}); was it saved with other rules, or edited?")
     if not trust:
-        raise SaveError(why + "; --trust at the command line loads it anyway (from Python: "
-                        "trust=True)")
+        raise SaveError(f"{why}; {TRUST_HINT}")
     warnings.warn(SaveWarning(why + "; loaded on trust"), stacklevel=3)
 
 

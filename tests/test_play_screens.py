@@ -302,8 +302,9 @@ def test_one_token_and_one_card_are_singular(tmp_path: Path, monkeypatch: pytest
 
 
 def test_a_save_with_no_digest_names_the_command_lines_trust(tmp_path: Path) -> None:
-    """The refusal said "trust=True (the command line's --trust) loads it anyway": the
-    library's word first, at the command line."""
+    """The refusal said "trust=True (the command line's --trust) loads it anyway", the
+    library's words, at the command line: there it names the flag alone (the library keeps
+    its words, tests/test_api_review.py), and at play's prompt, the command that loads it."""
     import json
     import subprocess
     import sys
@@ -319,8 +320,10 @@ def test_a_save_with_no_digest_names_the_command_lines_trust(tmp_path: Path) -> 
     done = subprocess.run([sys.executable, "-m", "artproject", "play", "--load", "g.json"],
                           cwd=tmp_path, capture_output=True, text=True, timeout=120, input="")
     assert done.returncode != 0 and "Traceback" not in done.stderr
-    assert "--trust at the command line loads it anyway (from Python: trust=True)" in \
-        done.stderr
+    assert "; --trust loads it anyway\n" in done.stderr and "trust=True" not in done.stderr
+    typed = _cli(tmp_path, ["--seed", "4"], "load g.json\nquit\n").stdout
+    assert "; artproject play --load FILE --trust loads it anyway\n" in typed
+    assert "trust=True" not in typed
 
 
 # ---------------------------------------------------------------- bots at the table

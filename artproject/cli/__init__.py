@@ -80,7 +80,10 @@ def _main(argv: Sequence[str] | None) -> int:
                 for w in seen:
                     _say(f"artproject: warning: {w.message}")
     except ArtError as err:
-        _say(f"artproject: {err}" if "\n" not in str(err) else str(err))
+        from ..core.saves import command_line_words  # (the flags, not the library's words)
+
+        said = command_line_words(str(err))
+        _say(f"artproject: {said}" if "\n" not in said else said)
         return 2
 
 
