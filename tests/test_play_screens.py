@@ -65,6 +65,16 @@ def test_a_players_own_decision_waits_for_the_screen_to_be_passed(
            "    1. play p2 47" in after
 
 
+def test_the_reviewers_session_shows_no_hand(tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """`printf '2\n1\n' | artproject play --players 2 --seed 5`: no hand face up, nobody
+    having sat down."""
+    monkeypatch.chdir(tmp_path)
+    out = _art("2\n1\n")
+    assert _hand_shown(out) == [] and "pass the screen" not in out
+    assert "[47] cost" not in out and "[41] cost" not in out
+
+
 def test_a_team_decision_shows_no_hand(tmp_path: Path,
                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """Planning is the team's: its screen shows every hand as its clue backs and lists no

@@ -174,6 +174,8 @@ class Table(Passed):
 
     def _draw(self) -> None:
         super().show()
+        if self.st.is_over():
+            return
         hidden = sorted({a.player for a in self.st.legal_actions()
                          if getattr(a.verb, "private", False) and a.player != self.viewer})
         if hidden:
