@@ -21,7 +21,7 @@ from .core.saves import command_line_words, load_game, save_game
 AUTOSAVE = "artproject-autosave.json"  # or -2, -3, ...: an autosave never replaces a file
 HELP = f"""commands:
   NUMBER or ACTION   take a listed action (its number, or its text as listed)
-  view pN            show what pN sees (pass the screen first)
+  view pN            show pN's hand, once the screen is passed to pN (press Enter)
   undo               take back the last decision, unless it revealed what chance drew
   save FILE          save the game (JSON, or TOML when FILE ends in .toml); a file this
                      session did not write is kept: save FILE --force replaces it
