@@ -16,6 +16,7 @@ from typing import Any
 from ...dsl.compiler import MULTIPLIER
 from .rules import Rules
 from .schema import MissionSpec
+from .tunables import declared_team, tunables
 from .words import RESERVED
 
 # A finding's message, where it is, and other keys that share the blame (the one set last
@@ -174,6 +175,37 @@ def _team_threat(rules: Rules, err: Report) -> None:
         if low + add < 0:
             err(f"{add} for {n} player{'s' * (n > 1)} would bring the track's lowest threat "
                 f"({low}) below 0", *blame, ("track",))
+            return
+    _tuned_threat(rules, low, err)
+
+
+def _tuned_threat(rules: Rules, low: int, err: Report) -> None:
+    """What `tune` may try leaves every space's threat at 0 or more for every team size
+    (R15), as the rules above ask of the track played, so that no trial is refused: the
+    lowest end of a tuned threat ramp with each team size's number (`[rules]
+    threat_by_players`, and the house rule team-threat's when it is on), and a tuned team
+    size's low end with the house rule's number (its low end alone against the track:
+    tunables.py, with the rest of the [tune] section)."""
+    dims = {d.name: d for d in tunables(rules)}
+    first, last = dims.get("track.threat.first"), dims.get("track.threat.last")
+    lowest = min(first.low, last.low) if first and last else low
+    faced = [int(x) for x in rules.p("rules.threat_by_players")]
+    house = [a - b for a, b in zip(faced, declared_team(rules), strict=True)]
+    with_house = " with team_threat_by_players (team-threat)" if any(house) else ""
+    for n in TEAM_SIZES:
+        entry, players = dims.get(f"threat_by_players.{n}"), f"{n} player{'s' * (n > 1)}"
+        if entry is not None and lowest + entry.low >= 0 > lowest + entry.low + house[n - 1]:
+            err(f"the range's low end {entry.low} and the house rule team-threat's "
+                f"{house[n - 1]} for {players} would bring the track's lowest threat "
+                f"({lowest}) below 0: `tune` would try a board that is refused; expected a "
+                f"low end of at least {-lowest - house[n - 1]}", ("tune", "threat_by_players",
+                                                                   str(n)))
+            return
+        if entry is None and first and lowest + faced[n - 1] < 0:
+            err(f"the ramp's lowest end {lowest} would bring the threat below 0 for "
+                f"{players}, whose threat_by_players{with_house} adds {faced[n - 1]}: `tune` "
+                f"would try a track that is refused; expected the ramp's low ends to be at "
+                f"least {-min(faced)}", ("tune", "track", "threat"))
             return
 
 
