@@ -6,6 +6,7 @@ from a worker that is terminated."""
 
 from __future__ import annotations
 
+import multiprocessing
 import tempfile
 from pathlib import Path
 
@@ -83,3 +84,38 @@ def test_a_tuned_team_sizes_low_end_counts_the_house_rules_number(
     assert status == 2
     assert "tp.toml:5:5: tune.threat_by_players.1: the range's low end 1 and the house rule " \
         "team-threat's -2 for 1 player would bring the track's lowest threat (0) below 0" in err
+
+
+# ---------------------------------------------- 2 and 4. a trial the rules refuse
+TOKENS = 'extends = "japan"\n[tune.components]\nagent_tokens = [1, 10]\n'
+
+
+def test_a_refused_trial_names_its_values_and_leaves_no_folder(
+        workdir: Path, capsys: pytest.CaptureFixture[str], tmp: Path) -> None:
+    (workdir / "at.toml").write_text(TOKENS)
+    status, out, err = cli(capsys, "tune", "at.toml", "--players", "1", "--target",
+                           "easy=0.5", "--games", "2", "--trials", "2", "--workers", "2")
+    assert (status, out) == (2, "")
+    assert err.startswith("components.agent_tokens: set-up places 16 agents"), err
+    assert "\nartproject: the trial components.agent_tokens = " in err
+    assert "artproject-variants" not in err and ".toml:" not in err
+    assert variants(tmp) == []
+    assert sorted(p.name for p in workdir.iterdir()) == ["at.toml", "tmp"]
+
+
+def test_a_worker_terminated_after_its_batch_leaves_no_folder(tmp: Path) -> None:
+    from artproject.sweep import Batch, _owned, play_batch
+
+    text = "[rules]\nlost_city_at = 4\n"
+    # a worker started afresh (as a cluster's are), given the parent's folder or none
+    ctx = multiprocessing.get_context("spawn")
+    with _owned((text,)) as folder:
+        for given in (folder, ""):
+            batch = Batch("japan", "japan", "", (), (text,), "easy", 1, "random", (1,),
+                          folder=given)
+            with ctx.Pool(1) as pool:
+                _, _, rows = pool.apply(play_batch, (batch,))
+                pool.terminate()  # SIGTERM: no exit handler of the worker runs
+            assert len(rows) == 1
+            assert variants(tmp) == [Path(folder).name], given
+    assert variants(tmp) == []
