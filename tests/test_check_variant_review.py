@@ -61,3 +61,44 @@ def test_a_variant_tune_writes_checks_clean_where_it_is_used(
     status, _, err = cli(capsys, "simulate", "--mission", HARBOUR, "--variant", "tuned.toml",
                          "--games", "1", "--players", "1", "--difficulty", "easy")
     assert status == 0, err
+
+
+# ---------------------------------------------- 3. a board lost in round 1
+FALLS = "[rules]\nlost_city_at = 2\n"  # Japan sets 2 agents in each of its 8 cities (R18)
+ROUND_ONE = "every game would be lost in round 1"
+
+
+def test_cities_lost_at_once_beyond_the_markers_for_every_team_is_an_error(
+        workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (workdir / "v.toml").write_text(FALLS + "[components]\nlost_city_markers = 1\n")
+    status, _, err = cli(capsys, "check", "v.toml")
+    assert status == 2
+    assert err.startswith("v.toml:2:16: rules.lost_city_at: set-up places 2 or more agents "
+                          "(lost_city_at = 2) in each of 8 cities: they fall at the end of "
+                          "round 1 (R18)"), err
+    assert ROUND_ONE in err and "1 lost-city marker (R2)" in err
+
+
+def test_cities_lost_at_once_that_a_large_team_might_clear_is_a_warning(
+        workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (workdir / "v.toml").write_text(FALLS)
+    status, out, err = cli(capsys, "check", "v.toml")
+    assert status == 0 and "1 warning(s)" in out
+    assert "v.toml:2:16: rules.lost_city_at: warning: " in err
+    assert "teams of 1 to 4 players lose every game in round 1" in err and ROUND_ONE not in err
+
+
+def test_a_hook_that_may_win_in_round_one_makes_the_loss_uncertain(
+        workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (workdir / "v.toml").write_text('hooks = ["on artwork_collected: win"]\n' + FALLS
+                                    + "[components]\nlost_city_markers = 1\n")
+    status, _, err = cli(capsys, "check", "v.toml")
+    assert status == 0 and ": warning: set-up places 2 or more agents" in err, err
+
+
+def test_no_shipped_board_loses_cities_at_set_up() -> None:
+    from artproject.core.art.tools import load_rules, shipped_rules
+
+    for name in shipped_rules():
+        assert not [w for w in load_rules(name).warnings if "fall at the end of round 1"
+                    in str(w)], name
