@@ -62,7 +62,9 @@ def test_a_ramp_below_the_boards_own_team_threat_is_refused_at_its_line(
 
 def test_a_ramp_below_the_house_rules_team_threat_is_refused_with_the_variant(
         capsys: pytest.CaptureFixture[str], tmp: Path) -> None:
-    where = f"{HARBOUR}:30:10: tune.track.threat: the ramp's lowest end 1 would bring"
+    line = Path(HARBOUR).read_text().splitlines().index(
+        "threat = { first = [1, 4], last = [10, 16] }") + 1
+    where = f"{HARBOUR}:{line}:10: tune.track.threat: the ramp's lowest end 1 would bring"
     status, _, err = cli(capsys, "check", HARBOUR)
     assert status == 0, err
     status, _, err = cli(capsys, "check", str(ROOT / "missions" / "variants" /
