@@ -46,6 +46,15 @@ def test_the_base_rules_and_a_renamed_copy_are_still_base_files(workdir: Path) -
     assert kind_of(read_toml(workdir / "four.toml")[0]) == "variant"
 
 
+def test_serve_watch_draws_a_variant_of_the_four_sections(workdir: Path) -> None:
+    from artproject.core.art.tools import check_file, watch_game
+
+    (workdir / "four.toml").write_text(FOUR)
+    errors, _, kind = check_file(workdir / "four.toml", read_toml(workdir / "four.toml")[0])
+    assert (errors, kind) == ([], "variant")
+    assert not isinstance(watch_game(workdir / "four.toml", kind), str)
+
+
 def test_a_variant_tune_writes_checks_clean_where_it_is_used(
         workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from artproject.core.art.tools import load_rules, tunables, variant_text

@@ -88,6 +88,19 @@ def test_a_tuned_team_sizes_low_end_counts_the_house_rules_number(
         "team-threat's -2 for 1 player would bring the track's lowest threat (0) below 0" in err
 
 
+# ---------------------------------------------- 5. what the docs say of the test mission
+def test_the_tunable_test_mission_has_a_tune_entry_of_every_kind() -> None:
+    """Its header, docs/scaling.md and docs/verification.md say so (the fuzz harness mutates
+    every kind from it)."""
+    import attrs
+
+    from artproject.core.art.schema import TuneSpec
+    from artproject.core.sources import read_toml
+
+    doc, _ = read_toml(Path(HARBOUR))
+    assert sorted(doc["tune"]) == sorted(f.name for f in attrs.fields(TuneSpec))
+
+
 # ---------------------------------------------- 2 and 4. a trial the rules refuse
 TOKENS = 'extends = "japan"\n[tune.components]\nagent_tokens = [1, 10]\n'
 
