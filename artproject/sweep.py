@@ -11,13 +11,14 @@ from __future__ import annotations
 import hashlib
 import math
 import tempfile
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Final
 
 import attrs
 
-from .core.errors import GameError, closest
+from .core.errors import GameError, RulesError, RulesErrors, closest
 from .core.files import write_atomic
 from .core.games import DEFAULT, game_class, game_tools
 from .store import CellKey, Row, Store
@@ -40,28 +41,62 @@ class Batch:
     policy: str
     seeds: Sequence[int]  # a tuple, or a range (sent to a worker in a few bytes)
     game: str = DEFAULT  # the game played (its rules, policies and results are its own)
+    folder: str = ""  # the parent's files of `texts` (`_owned`), where a worker can read them
 
 
-_TEXTS: dict[str, str] = {}  # this process's files for variants shipped as text, by digest
+def _paths(texts: Sequence[str], folder: str) -> tuple[str, ...]:
+    """Where the variants shipped as text lie in `folder`: a file each, named by its digest."""
+    return tuple(str(Path(folder) / f"variant-{hashlib.sha256(t.encode()).hexdigest()[:16]}"
+                     ".toml") for t in texts)
 
 
-def _text_file(text: str) -> str:
-    """A file holding a variant shipped as text, in this process's own temporary folder
-    (removed when the process ends)."""
-    h = hashlib.sha256(text.encode()).hexdigest()[:16]
-    path = _TEXTS.get(h)
-    if path is None:
-        if not _TEXTS:
-            import atexit
-            import shutil
+@contextmanager
+def _owned(texts: Sequence[str]) -> Iterator[str]:
+    """A temporary folder holding `texts` for as long as the block runs, removed when it
+    ends however it ends (an error, Ctrl-C); "" when there are none. The sweep's parent
+    owns it: a worker never makes one that outlives its batch's loading (`_files`), so a
+    worker the pool terminates leaves nothing behind."""
+    if not texts:
+        yield ""
+        return
+    with tempfile.TemporaryDirectory(prefix="artproject-variants-") as folder:
+        for path, text in zip(_paths(texts, folder), texts, strict=True):
+            write_atomic(Path(path), text, replace=True)
+        yield folder
 
-            folder = tempfile.mkdtemp(prefix="artproject-variants-")
-            _TEXTS[""] = folder
-            atexit.register(shutil.rmtree, folder, True)
-        p = Path(_TEXTS[""]) / f"variant-{h}.toml"
-        write_atomic(p, text, replace=True)
-        path = _TEXTS[h] = str(p)
-    return path
+
+@contextmanager
+def _files(texts: Sequence[str], folder: str) -> Iterator[tuple[str, ...]]:
+    """The variants shipped as text, as files the loader reads: those in the parent's
+    `folder` where this process can read them (the same machine), else in a folder of this
+    block's own (a worker elsewhere), removed as the block ends."""
+    if not texts or (folder and all(Path(p).is_file() for p in _paths(texts, folder))):
+        yield _paths(texts, folder)
+        return
+    with _owned(texts) as own:
+        yield _paths(texts, own)
+
+
+def _loaded(game: str, mission: str, variants: Sequence[str], texts: Sequence[str],
+            folder: str) -> Any:
+    """The rules with every variant, those shipped as text read from `folder` (`_files`). An
+    error in a text's file is told by the key and message alone: the file is temporary, and
+    gone by the time anyone reads the error (the caller says whose values they were)."""
+    with _files(texts, folder) as paths:
+        try:
+            return _rules(game, mission, (*variants, *paths))
+        except RulesError as err:
+            raise _untied(err, paths) from None
+
+
+def _untied(err: RulesError, paths: Sequence[str]) -> RulesError:
+    """`err` (one error or several) with each location in one of `paths` dropped, its key
+    kept."""
+    names = {Path(p).name for p in paths}
+    found = err.errors if isinstance(err, RulesErrors) else [err]
+    out = [RulesError(e.message, None, e.path or "")
+           if e.where is not None and Path(e.where.file).name in names else e for e in found]
+    return RulesErrors(out) if isinstance(err, RulesErrors) else out[0]
 
 
 def _rules(game: str, mission: str, variants: Sequence[str]) -> Any:
@@ -80,7 +115,7 @@ def play_batch(b: Batch) -> tuple[str, str, list[tuple[int, str, str, int, int]]
     from . import __version__
 
     tools = game_tools(b.game)
-    rules = _rules(b.game, b.mission, (*b.variants, *map(_text_file, b.texts)))
+    rules = _loaded(b.game, b.mission, b.variants, b.texts, b.folder)
     # (a game with difficulties is told the cell's: its tools declare `difficulties`)
     more = {} if b.difficulty == NO_DIFFICULTY else {"difficulty": b.difficulty}
     return __version__, _digest(b.game, rules), [
@@ -128,16 +163,17 @@ class Plan:
 
 
 def plan_sweep(grid: Grid, store: Store | None = None, workers: int = 1,
-               between: Callable[[], None] | None = None) -> Plan:
+               between: Callable[[], None] | None = None, folder: str = "") -> Plan:
     """Load every rules file and check the difficulties against it (an error here plays no
     game), and batch the games the store lacks: about two batches a worker a cell, BATCH_MAX
     games at most. A cell named twice (one difficulty twice, one rules file by its name and
     its path) is played once and reported at each place it is named, with or without a
     store. `between` is called after each cell (the command line's: a Ctrl-C held meanwhile
-    is raised there)."""
+    is raised there). `folder` holds the grid's variants given as text (run_sweep's, which
+    it removes when the sweep ends); without one, each load writes and removes its own."""
     names, digests = {}, {}
     for m in grid.missions:
-        rules = _rules(grid.game, m, (*grid.variants, *map(_text_file, grid.texts)))
+        rules = _loaded(grid.game, m, grid.variants, grid.texts, folder)
         _check_difficulties(grid.game, rules, grid.difficulties)
         names[m], digests[m] = rules.name, _digest(grid.game, rules)
     label = variant_label(grid.variants, grid.texts)
@@ -162,7 +198,7 @@ def plan_sweep(grid: Grid, store: Store | None = None, workers: int = 1,
                 todo: Sequence[int] = ([s for s in range(grid.seed, stop) if s not in have]
                                        if have else range(grid.seed, stop))
                 batches += [Batch(_ref(m), key.mission, key.rules, variants, grid.texts, d, p,
-                                  grid.policy, todo[i:i + size], grid.game)
+                                  grid.policy, todo[i:i + size], grid.game, folder)
                             for i in range(0, len(todo), size)]
                 if between is not None:
                     between()
@@ -221,11 +257,13 @@ def run_plan(plan: Plan, backend: Any, store: Store | None = None,
 
 def run_sweep(grid: Grid, backend: Any, store: Store | None = None,
               progress: Callable[[int], None] | None = None) -> list[dict[str, Any]]:
-    """Plan and play a grid (see plan_sweep and run_plan)."""
-    plan = plan_sweep(grid, store, backend.workers)
-    if progress is not None and plan.done:
-        progress(plan.done)
-    return run_plan(plan, backend, store, progress)
+    """Plan and play a grid (see plan_sweep and run_plan); its variants given as text in a
+    temporary folder of this call's, removed when it returns or fails."""
+    with _owned(grid.texts) as folder:
+        plan = plan_sweep(grid, store, backend.workers, folder=folder)
+        if progress is not None and plan.done:
+            progress(plan.done)
+        return run_plan(plan, backend, store, progress)
 
 
 def _tagged(b: Batch) -> tuple[Batch, tuple[str, str, list[tuple[int, str, str, int, int]]]]:

@@ -30,7 +30,7 @@ from typing import Any
 
 import attrs
 
-from .core.errors import GameError, closest
+from .core.errors import GameError, RulesError, closest
 from .core.games import DEFAULT, game_class, game_tools
 from .sweep import Grid, run_sweep
 
@@ -139,8 +139,7 @@ def search(mission: str, variants: Sequence[str], targets: Mapping[str, float],
     def play(values: Mapping[str, int]) -> list[dict[str, Any]]:
         if dict(values) == now:  # the mission itself, as "before" played it
             return before
-        text = variant_text(rules, values, _about(values))
-        return run_sweep(attrs.evolve(grid, texts=(text,)), backend)
+        return _trial(grid, backend, variant_text(rules, values, _about(values)), values)
 
     seen: dict[int, list[dict[str, Any]]] = {}
 
@@ -172,10 +171,24 @@ def search(mission: str, variants: Sequence[str], targets: Mapping[str, float],
     fresh = attrs.evolve(grid, seed=seed + games)  # seeds the search did not play
     fresh_before = run_sweep(fresh, backend)
     text = variant_text(rules, values, _about(values))
-    fresh_after = run_sweep(attrs.evolve(fresh, texts=(text,)), backend)
+    fresh_after = _trial(fresh, backend, text, values)
     kept = loss(fresh_after, targets) >= loss(fresh_before, targets)
     return Result(values=values, text="" if kept else text,
                   fresh_before=fresh_before, fresh_after=fresh_after, kept=kept, **common)
+
+
+def _trial(grid: Grid, backend: Any, text: str, values: Mapping[str, int],
+           ) -> list[dict[str, Any]]:
+    """The grid played with a trial's variant; rules that refuse it a GameError: their
+    errors (each by its key: the trial's file is temporary), then the trial's values. The
+    game's check of what it lets be tuned refuses the ranges it can tell would break the
+    rules; the combinations of numbers it cannot foresee are told here."""
+    try:
+        return run_sweep(attrs.evolve(grid, texts=(text,)), backend)
+    except RulesError as err:
+        raise GameError(f"{err}\nartproject: the trial {_values_text(values)} makes rules "
+                        "that are refused (above); nothing was written: narrow the mission's "
+                        "[tune] ranges to values the rules accept") from None
 
 
 def sampler_seed(seed: int) -> int:
@@ -197,7 +210,11 @@ def _lead(trials: Sequence[Any], before: Sequence[Mapping[str, Any]], loss_best:
 
 
 def _about(values: Mapping[str, int]) -> str:
-    return "Tuned by artproject tune: " + ", ".join(f"{k} = {v}" for k, v in values.items())
+    return "Tuned by artproject tune: " + _values_text(values)
+
+
+def _values_text(values: Mapping[str, int]) -> str:
+    return ", ".join(f"{k} = {v}" for k, v in values.items())
 
 
 def report(result: Result, targets: Mapping[str, float], rules: Any,

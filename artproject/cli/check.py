@@ -107,7 +107,7 @@ def _on_board(path: Path, kind: str, mission: str) -> tuple[list[str], list[str]
 def _a_mission(path: Path) -> bool:
     """Whether `check`, told nothing, would take the file for a mission or the base rules
     of the default game (it holds a mission's keys: `title`, `cards`, `extends`...; or
-    every section the base rules have, as a variant `tune` wrote may). Given as a variant,
+    the base rules whole, as missions/base.toml does). Given as a variant,
     the loader tells each mission's key at its line, in a variant's terms, and layers the
     rest; `check`'s verdict on it as a mission or base rules would mislead."""
     from ..core.art.tools import kind_of

@@ -9,6 +9,7 @@ every check with its verdict.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -16,6 +17,7 @@ from typing import Any
 from ...dsl.compiler import MULTIPLIER
 from .rules import Rules
 from .schema import MissionSpec
+from .tunables import declared_team, tunables
 from .words import RESERVED
 
 # A finding's message, where it is, and other keys that share the blame (the one set last
@@ -66,6 +68,7 @@ def _word(name: str, kind: str, err: Report, path: tuple[Any, ...]) -> None:
 def check(rules: Rules, err: Report, warn: Report) -> None:
     """Every check of meaning on built rules; `err` for the unplayable, `warn` for the odd."""
     _caps(rules, err, warn)
+    _lost_at_once(rules, err, warn)
     _health(rules, err, warn)
     _deck(rules, err, warn)
     _track(rules, err, warn)
@@ -102,6 +105,47 @@ def _caps(rules: Rules, err: Report, warn: Report) -> None:
     if p("rules.lost_city_at") > tokens:
         warn(f"no city can hold {p('rules.lost_city_at')} agents (the game has {tokens}): "
              "cities never fall", ("rules", "lost_city_at"), ("components", "agent_tokens"))
+
+
+def _lost_at_once(rules: Rules, err: Report, warn: Report) -> None:
+    """Cities whose set-up agents already make them lost (R18): each falls at the end of
+    round 1 unless the team clears it in battle first, and the game is lost when more fall
+    than there are lost-city markers (R2). A team of n clears at most n cities in round 1
+    (one battle a city, R14, its pawns each in one city), and wins then only by filling
+    the track (R19) with the artworks its pawns can collect; a board where every team size
+    certainly loses in round 1 is an error, one where some may is a warning."""
+    at, markers = rules.p("rules.lost_city_at"), rules.p("components.lost_city_markers")
+    falling = sum(1 for n in rules.setup_agents if n >= at)
+    if falling <= markers:
+        return
+    lost = [n for n in TEAM_SIZES if falling - n > markers and not _won_in_round_one(rules, n)]
+    blame = (("rules", "lost_city_at"), ("setup", "agents_per_city"),
+             ("components", "lost_city_markers"), ("city",))
+    said = (f"set-up places {at} or more agents (lost_city_at = {at}) in each of {falling} "
+            "cities: they fall at the end of round 1 (R18) unless the team clears them in "
+            f"battle, but the game has {markers} lost-city marker{'s' * (markers != 1)} (R2)")
+    if len(lost) == len(TEAM_SIZES):
+        err(f"{said}: a team of n players clears at most n of them in round 1 (R14), so "
+            "every game would be lost in round 1", *blame)
+    else:
+        teams = (f"; teams of {lost[0]} to {lost[-1]} players lose every game in round 1, "
+                 "clearing at most one a player (R14)") if lost else ""
+        warn(f"{said}: a team that does not clear {falling - markers} of them in round 1 "
+             f"loses{teams}", *blame)
+
+
+def _won_in_round_one(rules: Rules, n: int) -> bool:
+    """Whether a team of n might fill the track in round 1 (R19): each pawn collects at most
+    one artwork (two where it may carry one, R23), from those at set-up and those the
+    round's clue cards uncover (R10); or a hook or city effect may win the game."""
+    each = 2 if rules.p("rules.carry_artworks") else 1
+    play = rules.p("solo.play_per_round") if n == 1 and rules.p("solo.enabled") else \
+        rules.p("rules.play_per_round")
+    found = len(rules.setup_artworks) + n * play // rules.p("rules.clues_per_artwork")
+    texts = [*rules.raw.get("hooks", ()), *(c.get("on_collect") or "" for c in
+                                            rules.raw.get("city", ()))]
+    return min(n * each, found) >= len(rules.track) or any(
+        re.search(r"\bwin\b", str(t)) for t in texts)
 
 
 def _health(rules: Rules, err: Report, warn: Report) -> None:
@@ -174,6 +218,37 @@ def _team_threat(rules: Rules, err: Report) -> None:
         if low + add < 0:
             err(f"{add} for {n} player{'s' * (n > 1)} would bring the track's lowest threat "
                 f"({low}) below 0", *blame, ("track",))
+            return
+    _tuned_threat(rules, low, err)
+
+
+def _tuned_threat(rules: Rules, low: int, err: Report) -> None:
+    """What `tune` may try leaves every space's threat at 0 or more for every team size
+    (R15), as the rules above ask of the track played, so that no trial is refused: the
+    lowest end of a tuned threat ramp with each team size's number (`[rules]
+    threat_by_players`, and the house rule team-threat's when it is on), and a tuned team
+    size's low end with the house rule's number (its low end alone against the track:
+    tunables.py, with the rest of the [tune] section)."""
+    dims = {d.name: d for d in tunables(rules)}
+    first, last = dims.get("track.threat.first"), dims.get("track.threat.last")
+    lowest = min(first.low, last.low) if first and last else low
+    faced = [int(x) for x in rules.p("rules.threat_by_players")]
+    house = [a - b for a, b in zip(faced, declared_team(rules), strict=True)]
+    with_house = " with team_threat_by_players (team-threat)" if any(house) else ""
+    for n in TEAM_SIZES:
+        entry, players = dims.get(f"threat_by_players.{n}"), f"{n} player{'s' * (n > 1)}"
+        if entry is not None and lowest + entry.low >= 0 > lowest + entry.low + house[n - 1]:
+            err(f"the range's low end {entry.low} and the house rule team-threat's "
+                f"{house[n - 1]} for {players} would bring the track's lowest threat "
+                f"({lowest}) below 0: `tune` would try a board that is refused; expected a "
+                f"low end of at least {-lowest - house[n - 1]}", ("tune", "threat_by_players",
+                                                                   str(n)))
+            return
+        if entry is None and first and lowest + faced[n - 1] < 0:
+            err(f"the ramp's lowest end {lowest} would bring the threat below 0 for "
+                f"{players}, whose threat_by_players{with_house} adds {faced[n - 1]}: `tune` "
+                f"would try a track that is refused; expected the ramp's low ends to be at "
+                f"least {-min(faced)}", ("tune", "track", "threat"))
             return
 
 

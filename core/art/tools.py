@@ -46,7 +46,7 @@ from ...verify import (
 )
 from ..errors import RulesError, RulesErrors
 from ..invariants import check_properties
-from ..schema import params_of
+from ..schema import fields_of, params_of
 from .bots import POLICIES, cautious_policy
 from .hall import PLOTS
 from .hall import hall_of_fame as store_report
@@ -55,7 +55,7 @@ from .reference import reference
 from .render import render
 from .rules import Rules
 from .scenarios import ScenarioFile
-from .schema import MissionSpec
+from .schema import PARAMETERS, MissionSpec
 from .state import State
 from .tables import MAX_PLAYERS
 from .tunables import current, tunables, variant_text
@@ -306,11 +306,22 @@ def kind_of(doc: Mapping[str, object], path: Path | None = None) -> str:
     if "card" in doc or "final" in doc:
         return "cards"
     if "extends" not in doc and "city" not in doc and (
-            doc.get("name") == "base" or all(k in doc for k in _BASE_SECTIONS)):
+            doc.get("name") == "base" or _whole_base(doc)):
         return "base"
     if any(k in doc for k in MISSION_KEYS):  # the loader refuses them in a variant
         return "mission"
     return "variant"
+
+
+def _whole_base(doc: Mapping[str, object]) -> bool:
+    """Whether a file holds the base rules whole, as missions/base.toml does: each of their
+    four sections with every key that has no default. A variant `tune` writes may hold all
+    four sections, a few numbers each: `simulate --variant` layers it, and so must
+    `check`."""
+    return all(isinstance(sec := doc.get(name), Mapping)
+               and all(key in sec for key, _, _, default in fields_of(cls)
+                       if default == "required")
+               for name, cls in zip(_BASE_SECTIONS, PARAMETERS, strict=True))
 
 
 def check_file(path: Path, doc: Mapping[str, Any],
