@@ -169,8 +169,10 @@ def check_policy(spec: str, policies: Any = None) -> tuple[str, dict[str, Any]]:
 
 def make_policy(spec: str, seed: int, policies: Mapping[str, PolicyFactory] | None = None,
                 ) -> Policy:
-    """The policy `spec` names (`NAME` or `NAME:KEY=VALUE,...`) among `policies` (the first
-    game's by default), seeded."""
+    """The policy `spec` names (`NAME` or `NAME:KEY=VALUE,...`) among `policies`, seeded: by
+    default the policies of the game it is asked on (its spec checked at once against the
+    default game's); given a game's own (`policies_of(game)`), asked on another game it
+    raises GameError naming both."""
     return policy_maker(spec, policies)(seed)
 
 
@@ -186,17 +188,59 @@ def policy_maker(spec: str, policies: Mapping[str, PolicyFactory] | None = None,
     name, options = check_policy(spec, known)  # (a search's budget within its bounds)
     factory = known[name]
 
+    home = _default() if policies is None else _game_of(known)  # (None: a dict of one's own)
+
     def make(seed: int) -> Policy:
         # any whole number (numpy's too): a game's bots are seeded from its seed times seats
         seed = checks.index(seed, "seed")
         try:
-            return factory(seed, **options)
+            made = factory(seed, **options)
         except TypeError as err:  # an option's value of the wrong kind
             raise GameError(f"policy {spec!r}: {err}") from None
         except ArtError as err:
             raise GameError(f"policy {spec!r}: {err}") from None
+        return made if home is None else _on_its_game(made, home, spec, seed,
+                                                      follow=policies is None)
 
     return make
+
+
+def _game_of(policies: Mapping[str, PolicyFactory]) -> str | None:
+    """The game whose policies `policies` is (its tools' `POLICIES`, as `policies_of` gives
+    it: a game whose tools are in use), or None."""
+    import sys
+
+    from ..core.games import game_class, game_names
+
+    for game in game_names():
+        module = sys.modules.get(game_class(game).TOOLS or "")
+        if module is not None and getattr(module, "POLICIES", None) is policies:
+            return game
+    return None
+
+
+def _on_its_game(policy: Policy, home: str, spec: str, seed: int, follow: bool) -> Policy:
+    """`policy`, a policy of game `home`, asked only on a state of that game: on another
+    game's, `follow` (a policy named without its game's policies) asks the same spec of that
+    game's policies, made with the same seed; else GameError naming both games (a game's bot
+    would read another game's state as its own)."""
+    from ..core.errors import GameError
+
+    others: dict[str, Policy] = {}
+
+    def choose(st: Any) -> Action:
+        game = getattr(st, "game", home)  # (the state's game's name: core/machine.py)
+        if game == home:
+            return policy(st)
+        other = others.get(game)
+        if other is None:
+            if not follow:
+                raise GameError(f"policy {spec!r} is a policy of the {home} game, asked on a "
+                                f"state of the {game} game: make it with policies_of({game!r})")
+            other = others[game] = policy_maker(spec, policies_of(game))(seed)
+        return other(st)
+
+    return choose
 
 
 def random_policy(seed: int) -> Policy:
