@@ -220,27 +220,42 @@ def _game_of(policies: Mapping[str, PolicyFactory]) -> str | None:
 
 
 def _on_its_game(policy: Policy, home: str, spec: str, seed: int, follow: bool) -> Policy:
-    """`policy`, a policy of game `home`, asked only on a state of that game: on another
-    game's, `follow` (a policy named without its game's policies) asks the same spec of that
-    game's policies, made with the same seed; else GameError naming both games (a game's bot
-    would read another game's state as its own)."""
-    from ..core.errors import GameError
+    """`policy`, a policy of game `home`, asked only on a state of that game (`GamePolicy`)."""
+    return GamePolicy(policy, home, spec, seed, follow)
 
-    others: dict[str, Policy] = {}
 
-    def choose(st: Any) -> Action:
-        game = getattr(st, "game", home)  # (the state's game's name: core/machine.py)
-        if game == home:
-            return policy(st)
-        other = others.get(game)
+class GamePolicy:
+    """A policy of one game (`make_policy`'s), asked only on states of that game: on
+    another game's, one made without its game's policies (`follow`) is the same spec among
+    that game's policies, made with the same seed; else GameError naming both games (a
+    game's bot would read another game's state as its own). `policy` is the game's own
+    bot, whose attributes it gives too."""
+
+    __slots__ = ("_follow", "_others", "_seed", "_spec", "home", "policy")
+
+    def __init__(self, policy: Policy, home: str, spec: str, seed: int, follow: bool) -> None:
+        self.policy, self.home, self._spec, self._seed = policy, home, spec, seed
+        self._follow, self._others = follow, dict[str, Policy]()
+
+    def __call__(self, st: Any) -> Action:
+        game = getattr(st, "game", self.home)  # (the state's game's name: core/machine.py)
+        if game == self.home:
+            return self.policy(st)
+        other = self._others.get(game)
         if other is None:
-            if not follow:
-                raise GameError(f"policy {spec!r} is a policy of the {home} game, asked on a "
-                                f"state of the {game} game: make it with policies_of({game!r})")
-            other = others[game] = policy_maker(spec, policies_of(game))(seed)
+            if not self._follow:
+                from ..core.errors import GameError
+
+                raise GameError(f"policy {self._spec!r} is a policy of the {self.home} game, "
+                                f"asked on a state of the {game} game: make it with "
+                                f"policies_of({game!r})")
+            other = self._others[game] = policy_maker(self._spec, policies_of(game))(self._seed)
         return other(st)
 
-    return choose
+    def __getattr__(self, name: str) -> Any:
+        if name in GamePolicy.__slots__:  # (not set yet: a copy being made)
+            raise AttributeError(name)
+        return getattr(self.policy, name)
 
 
 def random_policy(seed: int) -> Policy:
@@ -280,5 +295,5 @@ def _give_every_game() -> None:
 
 _give_every_game()
 
-__all__ = ["POLICY_LIMITS", "Policy", "PolicyFactory", "check_policy", "make_policy",
+__all__ = ["POLICY_LIMITS", "GamePolicy", "Policy", "PolicyFactory", "check_policy", "make_policy",
            "policies_of", "policy_maker", "policy_spec", "random_policy", "register_policy"]
