@@ -149,6 +149,20 @@ def whole(name: str, value: Any, least: int | None = None) -> int:
     return checks.index(value, name, least)
 
 
+def reset_seed(seed: Any) -> Any:
+    """A reset's seed other than an int from 0 on (PettingZoo's and Gymnasium's `reset`,
+    whose seed makes the generator the games are dealt from) as an int: numpy's integers
+    taken, what Gymnasium's `np_random` takes (a whole number from 0 on; a bool, a float,
+    text or a negative number refused; numpy's SeedSequence given back as it is, for
+    numpy's `default_rng`); else ValueError naming `seed`."""
+    if isinstance(seed, np.random.SeedSequence):
+        return seed  # (what default_rng takes besides an int)
+    try:
+        return checks.index(seed, "seed", 0)
+    except GameError as err:
+        raise ValueError(f"reset: {err} (a whole number from 0 on, or None)") from None
+
+
 def array_id(action: Any) -> int | None:
     """`action` as an int where it is a 0-d array of integers (numpy's `np.array(3)`, which
     Gymnasium's Discrete takes as one of its ids), else None (a bool's, a float's or

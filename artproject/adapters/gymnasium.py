@@ -63,6 +63,7 @@ from ._common import (
     box,
     mask,
     observe,
+    reset_seed,
     reward_mode,
     seed_from,
     start,
@@ -73,6 +74,11 @@ from ._render import RENDER_MODES, check_render_mode, rendered
 NAMESPACE: Final = "artproject"
 _IDS = (int, np.integer)  # what an id may be
 DEALS: Final = 100  # games dealt at most by one reset (see `reset`)
+
+
+class SeedError(error.Error, ValueError):
+    """A reset's seed that is no whole number from 0 on: Gymnasium's own error for it (its
+    `np_random`'s), and a ValueError as PettingZoo's adapter raises."""
 
 
 def env_id(game: str) -> str:
@@ -188,6 +194,11 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64], EzPickle):
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+        if seed is not None and (type(seed) is not int or seed < 0):
+            try:  # (numpy's integer as an int; else refused as Gymnasium's np_random does)
+                seed = reset_seed(seed)
+            except ValueError as err:
+                raise SeedError(str(err)) from None
         super().reset(seed=seed)
         for _ in range(DEALS):  # a game the others end before the seat's first decision
             game_seed = seed_from(self.np_random)  # is dealt anew: an episode has a step

@@ -59,6 +59,7 @@ from ._common import (
     box,
     infos_of,
     observe,
+    reset_seed,
     reward_mode,
     seed_from,
     seeds_from,
@@ -179,6 +180,8 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None or self._rng is None:  # (never seeded: the system's entropy)
+            if seed is not None and (type(seed) is not int or seed < 0):
+                seed = reset_seed(seed)  # (numpy's integer as an int; else ValueError)
             self._rng = np.random.PCG64(seed) if seed is None or type(seed) is int else \
                 np.random.default_rng(seed)  # (an int: default_rng's bits, no Generator)
             self._seeds = []  # (a game seeded alone: reseeded every game, none ahead)

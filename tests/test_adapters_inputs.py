@@ -1,0 +1,45 @@
+"""The adapters' answers to bad input, one rule for each in every adapter: a reset's seed,
+an action id, an agent, a call before `reset()`, and None for a parameter's default.
+
+Needs the `ai` extra (CI installs it through `dev`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+import pytest
+
+import artproject.adapters.gymnasium  # (registers the environments: env_id)
+from artproject.adapters.pettingzoo import raw_env
+
+BAD_SEEDS = [-1, -(2**40), 1.5, "1", True, np.int64(-2), np.float64(1.0)]
+
+
+# ====================================================================== a reset's seed
+@pytest.mark.parametrize("game", ["art-of-war", "art-project", "kuhn"])
+@pytest.mark.parametrize("seed", BAD_SEEDS, ids=repr)
+def test_a_reset_seed_is_a_whole_number_from_0_in_pettingzoo_and_gymnasium(
+        game: str, seed: Any) -> None:
+    """As Gymnasium's own `np_random` asks (a negative seed refused); a ValueError naming
+    `seed`, not numpy's error from deep inside; in Gymnasium also its own error."""
+    e = raw_env(game=game)
+    with pytest.raises(ValueError, match="seed must be"):
+        e.reset(seed=seed)
+    g = gymnasium.make(artproject.adapters.gymnasium.env_id(game))
+    with pytest.raises(ValueError, match="seed must be") as got:
+        g.reset(seed=seed)
+    assert isinstance(got.value, gymnasium.error.Error)
+
+
+def test_numpys_integer_seeds_as_the_int() -> None:
+    a, b = raw_env(game="art-of-war"), raw_env(game="art-of-war")
+    a.reset(seed=5)
+    b.reset(seed=np.int64(5))
+    assert (a.observe(a.agent_selection)["observation"]
+            == b.observe(b.agent_selection)["observation"]).all()
+    env_id = artproject.adapters.gymnasium.env_id("art-of-war")
+    obs, _ = gymnasium.make(env_id).reset(seed=5)
+    same, _ = gymnasium.make(env_id).reset(seed=np.uint32(5))
+    assert (obs["observation"] == same["observation"]).all()
