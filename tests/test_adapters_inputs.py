@@ -43,3 +43,26 @@ def test_numpys_integer_seeds_as_the_int() -> None:
     obs, _ = gymnasium.make(env_id).reset(seed=5)
     same, _ = gymnasium.make(env_id).reset(seed=np.uint32(5))
     assert (obs["observation"] == same["observation"]).all()
+
+
+# ====================================================================== an action id
+@pytest.mark.parametrize("game", ["art-of-war", "kuhn"])
+@pytest.mark.parametrize("flag", [True, False, np.True_], ids=repr)
+def test_a_bool_is_no_action_id(game: str, flag: Any) -> None:
+    """As `Seated.apply` refuses it and numpy's bool is refused: not taken as id 1 or 0,
+    in PettingZoo (raw_env: ValueError; its action space does not contain it) and
+    Gymnasium (InvalidAction), nothing changed."""
+    e = raw_env(game=game)
+    e.reset(seed=1)
+    agent, before = e.agent_selection, e.seated.game.history[:]
+    with pytest.raises(ValueError, match="not an action id"):
+        e.step(flag)
+    assert e.seated.game.history == before and e.agent_selection == agent
+    assert not e.action_space(agent).contains(flag)
+    g = gymnasium.make(artproject.adapters.gymnasium.env_id(game)).unwrapped
+    g.reset(seed=1)
+    before = g.seated.game.history[:]
+    with pytest.raises(gymnasium.error.InvalidAction, match="not an action id"):
+        g.step(flag)
+    assert g.seated.game.history == before
+    assert not g.action_space.contains(flag)

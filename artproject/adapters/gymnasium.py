@@ -72,7 +72,6 @@ from ._common import (
 from ._render import RENDER_MODES, check_render_mode, rendered
 
 NAMESPACE: Final = "artproject"
-_IDS = (int, np.integer)  # what an id may be
 DEALS: Final = 100  # games dealt at most by one reset (see `reset`)
 
 
@@ -99,6 +98,10 @@ class LegalDiscrete(spaces.Discrete):
                  seed: int | None = None) -> None:
         super().__init__(n, seed=seed)
         self._legal = legal
+
+    def contains(self, x: Any) -> bool:
+        """Discrete's, but a bool is no id (as the environment's `step` refuses it)."""
+        return not isinstance(x, bool) and bool(super().contains(x))
 
     def sample(self, mask: Any = None, probability: Any = None) -> np.int64:
         if mask is None and probability is None and self._legal is not None:
@@ -223,9 +226,9 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64], EzPickle):
         if self._over:
             raise error.ResetNeeded("the game is over: call reset() before step()")
         n = s.num_distinct_actions()
-        if not isinstance(action, _IDS) or not 0 <= int(action) < n:
-            action = _id(action, n)  # (a 0-d array of an integer; else InvalidAction)
-        r, i = s.now(), int(action)  # (the position's record: its seat to act and ids)
+        if type(action) is not int or not 0 <= action < n:
+            action = _id(action, n)  # (numpy's integer, a 0-d array of one; else InvalidAction)
+        r, i = s.now(), action  # (the position's record: its seat to act and ids)
         if r[2] != self.seat or i not in r[3]:
             why = (f"action {action} ({s.action_text(int(action))}): not legal now; legal: "
                    f"{s.legal(self.seat)[:16]}")
@@ -260,9 +263,10 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64], EzPickle):
 
 
 def _id(action: Any, n: int) -> int:
-    """`action`, not an int or numpy's integer from 0 to n - 1, as an id: a 0-d array of
-    an integer in range (Discrete's `contains` takes it); else InvalidAction."""
-    i = array_id(action)
+    """`action`, not an int from 0 to n - 1, as an id: numpy's integer or a 0-d array of
+    an integer in range (Discrete's `contains` takes them); else InvalidAction (a bool
+    too, as `Seated.apply` refuses it: no id)."""
+    i = int(action) if isinstance(action, np.integer) else array_id(action)
     if i is None or not 0 <= i < n:
         raise error.InvalidAction(f"action {action!r}: not an action id (0 to {n - 1})")
     return i

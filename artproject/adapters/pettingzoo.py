@@ -96,7 +96,7 @@ class Ids(spaces.Discrete):
     def contains(self, x: Any) -> bool:
         if type(x) is int:  # (not a bool, nor numpy's: Discrete's rules for those)
             return 0 <= x < self._end
-        return bool(super().contains(x))
+        return not isinstance(x, bool) and bool(super().contains(x))  # (a bool is no id)
 
 
 class _Agents(AECIterable):  # type: ignore[misc]
@@ -302,8 +302,9 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
 
     def _checked(self, action: Any, agent: str) -> int:
         """`action` as an int id: an int, numpy's integer or a 0-d array of an integer
-        (Discrete's `contains` takes it); else ValueError."""
-        if action is None or not isinstance(action, _IDS):
+        (Discrete's `contains` takes it); else ValueError (a bool too, as `Seated.apply`
+        refuses it: no id)."""
+        if action is None or not isinstance(action, _IDS) or isinstance(action, bool):
             i = array_id(action)
             if i is None:
                 raise ValueError(self._refusal(action, self._index[agent]))
@@ -344,7 +345,8 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
     def _refusal(self, action: Any, seat: int) -> str:
         legal = self.seated.legal(seat)
         n = self.seated.num_distinct_actions()
-        if not isinstance(action, _IDS) or not 0 <= int(action) < n:
+        if not isinstance(action, _IDS) or isinstance(action, bool) or \
+                not 0 <= int(action) < n:
             return f"action {action!r}: not an action id (0 to {n - 1})"
         return (f"action {action} ({self.seated.action_text(int(action))}): not legal for "
                 f"{self.agent_selection} now; legal: {legal[:16]}")
