@@ -66,3 +66,23 @@ def test_a_bool_is_no_action_id(game: str, flag: Any) -> None:
         g.step(flag)
     assert g.seated.game.history == before
     assert not g.action_space.contains(flag)
+
+
+# ====================================================================== unknown agents, no reset
+def test_pettingzoo_names_an_unknown_agent_and_a_missing_reset() -> None:
+    """An agent the environment lacks is a KeyError saying which agents it has (not the
+    bare name); a step or `last()` before the first reset says to call reset() (still an
+    AttributeError, as PettingZoo's raw environments raise), as does a pickled one's."""
+    import pickle
+
+    e = raw_env(game="art-of-war", players=2)
+    for call in (e.step, lambda _: e.last()):
+        with pytest.raises(AttributeError, match=r"call reset\(\) before"):
+            call(0)
+    with pytest.raises(AttributeError, match=r"call reset\(\) before step"):
+        pickle.loads(pickle.dumps(e)).step(0)
+    e.reset(seed=1)
+    for ask in (e.observe, e.action_space, e.observation_space):
+        with pytest.raises(KeyError) as got:
+            ask("player_9")
+        assert str(got.value) == "unknown agent 'player_9'; agents: player_0, player_1"

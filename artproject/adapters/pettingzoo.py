@@ -82,6 +82,19 @@ def wrap(e: AECEnv) -> AECEnv:
     return wrappers.OrderEnforcingWrapper(e)
 
 
+class UnknownAgent(KeyError):
+    """An agent the environment does not have (a KeyError, as the dicts of agents raise),
+    its message saying which it has."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+class ResetNeeded(AttributeError):
+    """A step, or `last()`, before the first `reset()` (an AttributeError, as a raw
+    PettingZoo environment's missing `agent_selection` is)."""
+
+
 class Ids(spaces.Discrete):
     """The ids 0 to n - 1 (an agent's action space): Gymnasium's Discrete, whose
     `contains` answers a plain int by its range at once (Discrete's own asks numpy for the
@@ -170,13 +183,30 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         return _Agents(self, max_iter)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self.observation_spaces[agent]
+        try:  # (costs nothing until it catches)
+            return self.observation_spaces[agent]
+        except KeyError:
+            raise self._unknown(agent) from None
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self.action_spaces[agent]
+        try:
+            return self.action_spaces[agent]
+        except KeyError:
+            raise self._unknown(agent) from None
 
     def _seat(self, agent: str) -> int:
-        return self._index[agent]
+        try:
+            return self._index[agent]
+        except KeyError:
+            raise self._unknown(agent) from None
+
+    def _unknown(self, agent: Any) -> UnknownAgent:
+        return UnknownAgent(f"unknown agent {agent!r}; agents: "
+                            + ", ".join(self.possible_agents))
+
+    def _not_reset(self, call: str) -> ResetNeeded:
+        return ResetNeeded(f"call reset() before {call}(): the environment has not been "
+                           "reset (a pickled or copied one comes back made anew, not reset)")
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None or self._rng is None:  # (never seeded: the system's entropy)
@@ -210,13 +240,20 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
             self.render()
 
     def observe(self, agent: str) -> dict[str, Any]:
-        return observe(self.seated, self._index[agent], self._packers)
+        try:  # (costs nothing until it catches)
+            seat = self._index[agent]
+        except KeyError:
+            raise self._unknown(agent) from None
+        return observe(self.seated, seat, self._packers)
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """AECEnv's `last`: the agent to act's observation (None when `observe` is false),
         its cumulative reward, termination, truncation and info (our `observe`'s work done
         without the method call between, unless a subclass has its own)."""
-        agent = self.agent_selection
+        try:  # (costs nothing until it catches)
+            agent = self.agent_selection
+        except AttributeError:
+            raise self._not_reset("last") from None
         assert agent is not None  # (AECEnv's own check)
         if self._observed:  # (a subclass's own `observe`: AECEnv's way)
             return super().last(observe)  # type: ignore[no-any-return]
@@ -231,7 +268,10 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         return as_float32(self.seated.all_tensor("observation", raw=True)).copy()
 
     def step(self, action: Any) -> None:
-        agent = self.agent_selection
+        try:  # (costs nothing until it catches)
+            agent = self.agent_selection
+        except AttributeError:
+            raise self._not_reset("step") from None
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
