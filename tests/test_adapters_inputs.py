@@ -86,3 +86,66 @@ def test_pettingzoo_names_an_unknown_agent_and_a_missing_reset() -> None:
         with pytest.raises(KeyError) as got:
             ask("player_9")
         assert str(got.value) == "unknown agent 'player_9'; agents: player_0, player_1"
+
+
+def test_gymnasium_says_to_reset_a_pickled_environment_it_never_began() -> None:
+    import pickle
+
+    from artproject.adapters.gymnasium import KernelEnv
+
+    env = pickle.loads(pickle.dumps(KernelEnv(game="kuhn")))
+    with pytest.raises(gymnasium.error.ResetNeeded, match=r"call reset\(\) first") as got:
+        env.step(0)
+    assert "is over" not in str(got.value)
+    env.reset(seed=1)
+    while True:
+        *_, terminated, truncated, _ = env.step(int(env.action_masks().argmax()))
+        if terminated or truncated:
+            break
+    with pytest.raises(gymnasium.error.ResetNeeded, match="the game is over"):
+        env.step(0)
+
+
+# ====================================================================== the end
+@pytest.mark.parametrize("reward", ["terminal", "shaped"])
+def test_gymnasium_s_shaped_score_after_an_illegal_id_is_the_return(reward: str) -> None:
+    """An illegal id ends the episode as lost: the return -1, which the shaped score is at
+    any end (docs/ai.md), so `info["shaped"]` is -1 too."""
+    from artproject.adapters.gymnasium import KernelEnv
+
+    env = KernelEnv(game="art-of-war", players=2, reward=reward)
+    obs, _ = env.reset(seed=3)
+    total = 0.0
+    for _ in range(3):
+        obs, r, *_ = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+        total += r
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    with pytest.warns(UserWarning, match="the episode ends as lost"):
+        _, r, terminated, _, info = env.step(illegal)
+    assert terminated and info["shaped"] == -1.0 and total + r == -1.0
+
+
+def test_an_action_after_the_end_says_once_that_the_game_is_over() -> None:
+    import pyspiel
+
+    import artproject.adapters.openspiel  # noqa: F401 (registers the games)
+
+    game = pyspiel.load_game("python_art_of_war", {"players": 2})
+    st = game.new_initial_state()
+    rng = np.random.default_rng(1)
+    while not st.is_terminal():
+        ids = [i for i, _ in st.chance_outcomes()] if st.is_chance_node() \
+            else st.legal_actions()
+        st.apply_action(int(rng.choice(ids)))
+    with pytest.raises(pyspiel.SpielError) as got:
+        st.apply_action(0)
+    assert str(got.value).count("the game is over") == 1, str(got.value)
+    from artproject import new_game
+    from artproject.core.errors import IllegalActionError
+    from artproject.core.seats import Seated
+
+    cut = Seated(new_game("kuhn", seed=1, chance="explicit"), "players", max_decisions=1)
+    while not cut.is_terminal():
+        cut.apply(cut.chance_outcomes()[0][0] if cut.current() < 0 else cut.legal()[0])
+    with pytest.raises(IllegalActionError, match=r"^action 0: the game is over \(cut at"):
+        cut.apply(0)

@@ -156,6 +156,7 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64], EzPickle):
             "observation": box(s.layout("observation")),
             "action_mask": spaces.Box(0, 1, (n,), np.int8)})
         self._over = True
+        self._began = False  # (reset at least once: `step` says which is needed)
         self._potential = Potential(s.num_seats())
         # the games' scorer, asked every step: the starter's games share their rules,
         # player count and options, for all of which the hook makes one
@@ -213,7 +214,7 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64], EzPickle):
         else:
             raise RuntimeError(f"{DEALS} games in a row ended before seat {self.seat} "
                                "had a decision")
-        self._over = False
+        self._over, self._began = False, True
         if self.shaped:
             self._potential = Potential(self.seated.num_seats())
         obs = self._obs()
@@ -224,7 +225,10 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64], EzPickle):
     def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         s = self.seated
         if self._over:
-            raise error.ResetNeeded("the game is over: call reset() before step()")
+            raise error.ResetNeeded("the game is over: call reset() before step()"
+                                    if self._began else "call reset() first: the "
+                                    "environment has not been reset (a pickled or copied "
+                                    "one comes back made anew, not reset)")
         n = s.num_distinct_actions()
         if type(action) is not int or not 0 <= action < n:
             action = _id(action, n)  # (numpy's integer, a 0-d array of one; else InvalidAction)
@@ -239,7 +243,9 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64], EzPickle):
             if self._human:
                 self.render()
             lost = -1.0 - (self._potential.paid[self.seat] if self.shaped else 0.0)
-            return self._obs(), lost, True, False, {**self._info(), "illegal": why}
+            # (the episode's return, -1, is its shaped score at the end, as at any end)
+            return self._obs(), lost, True, False, {**self._info(), "shaped": -1.0,
+                                                    "illegal": why}
         s.apply(i, r)
         done = self._others_play()
         self._over = done
