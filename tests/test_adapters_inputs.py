@@ -149,3 +149,28 @@ def test_an_action_after_the_end_says_once_that_the_game_is_over() -> None:
         cut.apply(cut.chance_outcomes()[0][0] if cut.current() < 0 else cut.legal()[0])
     with pytest.raises(IllegalActionError, match=r"^action 0: the game is over \(cut at"):
         cut.apply(0)
+
+
+# ====================================================================== None: the default
+@pytest.mark.parametrize("game", ["art-of-war", "kuhn"])
+def test_none_is_the_default_of_variants_and_reward_in_every_adapter(game: str) -> None:
+    """As Batched takes it (docs/ai.md): `variants=None` no variant, `reward=None` the
+    returns at the end; the same game as without them. OpenSpiel's own `load_game` refuses
+    an unset parameter in C++ before the game is asked: its game class takes None."""
+    import pyspiel
+
+    from artproject.adapters import openspiel
+    from artproject.adapters.batched import Batched
+    from artproject.adapters.gymnasium import KernelEnv
+
+    none = {"variants": None, "reward": None}
+    a, b = raw_env(game=game, **none), raw_env(game=game)
+    a.reset(seed=2)
+    b.reset(seed=2)
+    assert not a.shaped and str(a.seated.game.position()) == str(b.seated.game.position())
+    g, h = KernelEnv(game=game, **none), KernelEnv(game=game)
+    assert (g.reset(seed=2)[0]["observation"] == h.reset(seed=2)[0]["observation"]).all()
+    assert not g.shaped
+    cls = getattr(openspiel, f"KernelGame_{game.replace('-', '_')}")
+    assert str(cls(none)) == str(pyspiel.load_game(openspiel.short_name(game)))
+    assert Batched(2, game=game, **none).reset()[0].shape == Batched(2, game=game).reset()[0].shape

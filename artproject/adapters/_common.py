@@ -28,9 +28,11 @@ def parameters(game: str) -> dict[str, Any]:
 
 
 def reward_mode(options: Mapping[str, Any]) -> str:
-    """The `reward` parameter: "terminal" (the returns at the end, the default) or
-    "shaped" (the change in the shaped score each step); GameError for another."""
-    mode = options.get("reward", REWARDS[0])
+    """The `reward` parameter: "terminal" (the returns at the end, the default, also for
+    None) or "shaped" (the change in the shaped score each step); GameError for another."""
+    mode = options.get("reward")
+    if mode is None:
+        mode = REWARDS[0]
     if mode not in REWARDS:
         raise GameError(f"parameter 'reward' must be one of {', '.join(REWARDS)}, not "
                         f"{mode!r}")
@@ -99,6 +101,8 @@ class Starter:
         reward_mode(merged)
         merged.pop("reward")
         variants = merged.pop("variants")
+        if variants is None:  # (None: the default, no variant, as Batched takes it)
+            variants = ""
         if not isinstance(variants, str):
             raise GameError(f"parameter 'variants' must be text (names joined by '+'), not "
                             f"{variants!r}")

@@ -112,7 +112,9 @@ class KernelGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type hin
     game_name: str = ""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
-        given = dict(params or {})
+        # (variants or reward None: the default, as Batched takes it)
+        given = {key: value for key, value in (params or {}).items()
+                 if value is not None or key not in ("variants", "reward")}
         self._params = given  # (what a pickle or copy of the game is made anew from)
         try:
             self.proto: Seated = start(self.game_name, given, seed=0, chance="explicit")
