@@ -225,27 +225,13 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64], EzPickle):
     def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         s = self.seated
         if self._over:
-            raise error.ResetNeeded("the game is over: call reset() before step()"
-                                    if self._began else "call reset() first: the "
-                                    "environment has not been reset (a pickled or copied "
-                                    "one comes back made anew, not reset)")
+            raise self._reset_needed()
         n = s.num_distinct_actions()
         if type(action) is not int or not 0 <= action < n:
             action = _id(action, n)  # (numpy's integer, a 0-d array of one; else InvalidAction)
         r, i = s.now(), action  # (the position's record: its seat to act and ids)
         if r[2] != self.seat or i not in r[3]:
-            why = (f"action {action} ({s.action_text(int(action))}): not legal now; legal: "
-                   f"{s.legal(self.seat)[:16]}")
-            if self.illegal == "raise":
-                raise error.InvalidAction(why)
-            gym.logger.warn(f"{why}: the episode ends as lost")
-            self._over = True
-            if self._human:
-                self.render()
-            lost = -1.0 - (self._potential.paid[self.seat] if self.shaped else 0.0)
-            # (the episode's return, -1, is its shaped score at the end, as at any end)
-            return self._obs(), lost, True, False, {**self._info(), "shaped": -1.0,
-                                                    "illegal": why}
+            return self._lost(i)
         s.apply(i, r)
         done = self._others_play()
         self._over = done
@@ -259,6 +245,28 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64], EzPickle):
         if self._human:
             self.render()
         return obs, reward, done and not cut, cut, self._info(obs, ended)
+
+    def _reset_needed(self) -> error.ResetNeeded:
+        """`step` after the end, or before the first reset (an unpickled environment's)."""
+        if self._began:
+            return error.ResetNeeded("the game is over: call reset() before step()")
+        return error.ResetNeeded("call reset() first: the environment has not been reset (a "
+                                 "pickled or copied one comes back made anew, not reset)")
+
+    def _lost(self, i: int) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+        """`step` of id `i`, in range but not legal now: the episode ends as lost (or, with
+        illegal="raise", InvalidAction), the game untouched."""
+        s = self.seated
+        why = f"action {i} ({s.action_text(i)}): not legal now; legal: {s.legal(self.seat)[:16]}"
+        if self.illegal == "raise":
+            raise error.InvalidAction(why)
+        gym.logger.warn(f"{why}: the episode ends as lost")
+        self._over = True
+        if self._human:
+            self.render()
+        lost = -1.0 - (self._potential.paid[self.seat] if self.shaped else 0.0)
+        # (the episode's return, -1, is its shaped score at the end, as at any end)
+        return self._obs(), lost, True, False, {**self._info(), "shaped": -1.0, "illegal": why}
 
     def render(self) -> str | np.ndarray[Any, np.dtype[np.uint8]] | None:
         """The game as text, what is pending, the agent's seat's legal actions and the last

@@ -95,6 +95,19 @@ class ResetNeeded(AttributeError):
     PettingZoo environment's missing `agent_selection` is)."""
 
 
+_NOT_RESET = ("call reset() before step() or last(): the environment has not been reset (a "
+              "pickled or copied one comes back made anew, not reset)")
+
+
+class _NotReset(dict[str, bool]):
+    """`terminations` before the first reset (a class attribute: `reset` sets the
+    environment's own), whose every key says to call reset(): `step` reads it first, at no
+    cost of its own."""
+
+    def __missing__(self, key: str) -> bool:
+        raise ResetNeeded(_NOT_RESET)
+
+
 class Ids(spaces.Discrete):
     """The ids 0 to n - 1 (an agent's action space): Gymnasium's Discrete, whose
     `contains` answers a plain int by its range at once (Discrete's own asks numpy for the
@@ -133,6 +146,9 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
     metadata = {"render_modes": list(RENDER_MODES), "name": "artproject_v0",  # noqa: RUF012
                 "is_parallelizable": False, "render_fps": 2}  # (PettingZoo's keys)
     _skip_agent_selection: str | None  # (AECEnv's dead steps': unset until the first)
+    # before the first reset (an unpickled environment's too): step and last say to call it
+    agent_selection: str = ""
+    terminations: dict[str, bool] = _NotReset()  # (never written: see _NotReset)
 
     def __init__(self, game: str = DEFAULT, render_mode: str | None = None,
                  max_decisions: int | None = None, **options: Any) -> None:
@@ -204,10 +220,6 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         return UnknownAgent(f"unknown agent {agent!r}; agents: "
                             + ", ".join(self.possible_agents))
 
-    def _not_reset(self, call: str) -> ResetNeeded:
-        return ResetNeeded(f"call reset() before {call}(): the environment has not been "
-                           "reset (a pickled or copied one comes back made anew, not reset)")
-
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None or self._rng is None:  # (never seeded: the system's entropy)
             if seed is not None and (type(seed) is not int or seed < 0):
@@ -250,11 +262,9 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         """AECEnv's `last`: the agent to act's observation (None when `observe` is false),
         its cumulative reward, termination, truncation and info (our `observe`'s work done
         without the method call between, unless a subclass has its own)."""
-        try:  # (costs nothing until it catches)
-            agent = self.agent_selection
-        except AttributeError:
-            raise self._not_reset("last") from None
-        assert agent is not None  # (AECEnv's own check)
+        agent = self.agent_selection
+        if not agent:  # (AECEnv's own check; "" before the first reset: `_NotReset`)
+            raise ResetNeeded(_NOT_RESET)
         if self._observed:  # (a subclass's own `observe`: AECEnv's way)
             return super().last(observe)  # type: ignore[no-any-return]
         return (_observe(self.seated, self._index[agent], self._packers) if observe else None,
@@ -268,10 +278,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         return as_float32(self.seated.all_tensor("observation", raw=True)).copy()
 
     def step(self, action: Any) -> None:
-        try:  # (costs nothing until it catches)
-            agent = self.agent_selection
-        except AttributeError:
-            raise self._not_reset("step") from None
+        agent = self.agent_selection  # (before the first reset: `_NotReset`'s, which says so)
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
