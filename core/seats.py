@@ -269,7 +269,7 @@ class Seated:
     def _apply_other(self, i: int, cur: int) -> None:
         """`apply` at the end (IllegalActionError) or at a chance node (outcome `i`)."""
         if cur == TERMINAL:
-            raise IllegalActionError(f"action {i}: the game is over ({self._end_text()})")
+            raise IllegalActionError(f"action {i}: {self._end_text()}")
         made = self.now()[4]  # (the outcomes worked out here: OpenSpiel asked for them)
         a = (made.get("chance outcomes") or self._outcomes(made))[1].get(i)
         if a is None:
@@ -328,10 +328,10 @@ class Seated:
         return (f"action {i} ({self.action_text(i)}): not legal for seat {seat} now; legal: "
                 f"{list(legal)[:16]}")
 
-    def _end_text(self) -> str:
+    def _end_text(self) -> str:  # (the game's own sentence: "the game is over (...)")
         if self.game.is_terminal():
             return self.game.over_text()
-        return f"cut at its maximum length, {self.limit} seat decisions"
+        return f"the game is over (cut at its maximum length, {self.limit} seat decisions)"
 
     def action_text(self, i: int, chance: bool = False) -> str:
         """An id's text: the game's notation, or `turn pN` for a delegation."""

@@ -417,12 +417,12 @@ def test_the_search_bot_plays_a_game_and_is_seeded() -> None:
     def game(seed: int) -> tuple[list[str], Ismcts]:
         st = new_game("japan", players=2, difficulty="easy", seed=seed)
         bot = make_policy("ismcts:budget=6,depth=30", seed)
-        assert isinstance(bot, Ismcts)
+        assert isinstance(bot.policy, Ismcts)  # (a GamePolicy: its game's bot)
         for _ in range(60):
             if st.is_over():
                 break
             st.apply(bot(st))
-        return [str(a) for a in st.history], bot
+        return [str(a) for a in st.history], bot.policy
 
     one, bot = game(3)
     assert game(3)[0] == one

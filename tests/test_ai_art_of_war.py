@@ -266,7 +266,7 @@ def test_the_search_bot_plays_art_of_war_and_is_seeded() -> None:
     one = game(2)
     assert game(2) == one
     bot = make_policy("ismcts:budget=8,depth=40", 1, POLICIES)
-    assert isinstance(bot, Ismcts)
+    assert isinstance(bot.policy, Ismcts)  # (a GamePolicy: its game's bot)
     assert policy_names("ismcts:budget=8,depth=40,heuristic") == [
         "ismcts:budget=8,depth=40", "heuristic"]
     with pytest.raises(GameError, match="not an option"):

@@ -28,9 +28,11 @@ def parameters(game: str) -> dict[str, Any]:
 
 
 def reward_mode(options: Mapping[str, Any]) -> str:
-    """The `reward` parameter: "terminal" (the returns at the end, the default) or
-    "shaped" (the change in the shaped score each step); GameError for another."""
-    mode = options.get("reward", REWARDS[0])
+    """The `reward` parameter: "terminal" (the returns at the end, the default, also for
+    None) or "shaped" (the change in the shaped score each step); GameError for another."""
+    mode = options.get("reward")
+    if mode is None:
+        mode = REWARDS[0]
     if mode not in REWARDS:
         raise GameError(f"parameter 'reward' must be one of {', '.join(REWARDS)}, not "
                         f"{mode!r}")
@@ -99,6 +101,8 @@ class Starter:
         reward_mode(merged)
         merged.pop("reward")
         variants = merged.pop("variants")
+        if variants is None:  # (None: the default, no variant, as Batched takes it)
+            variants = ""
         if not isinstance(variants, str):
             raise GameError(f"parameter 'variants' must be text (names joined by '+'), not "
                             f"{variants!r}")
@@ -147,6 +151,20 @@ def whole(name: str, value: Any, least: int | None = None) -> int:
     `least` if given; else GameError naming the parameter (`name`) and what it expected
     (core/checks.py `index`, as the library's own arguments)."""
     return checks.index(value, name, least)
+
+
+def reset_seed(seed: Any) -> Any:
+    """A reset's seed other than an int from 0 on (PettingZoo's and Gymnasium's `reset`,
+    whose seed makes the generator the games are dealt from) as an int: numpy's integers
+    taken, what Gymnasium's `np_random` takes (a whole number from 0 on; a bool, a float,
+    text or a negative number refused; numpy's SeedSequence given back as it is, for
+    numpy's `default_rng`); else ValueError naming `seed`."""
+    if isinstance(seed, np.random.SeedSequence):
+        return seed  # (what default_rng takes besides an int)
+    try:
+        return checks.index(seed, "seed", 0)
+    except GameError as err:
+        raise ValueError(f"reset: {err} (a whole number from 0 on, or None)") from None
 
 
 def array_id(action: Any) -> int | None:

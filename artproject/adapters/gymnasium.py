@@ -63,6 +63,7 @@ from ._common import (
     box,
     mask,
     observe,
+    reset_seed,
     reward_mode,
     seed_from,
     start,
@@ -71,8 +72,12 @@ from ._common import (
 from ._render import RENDER_MODES, check_render_mode, rendered
 
 NAMESPACE: Final = "artproject"
-_IDS = (int, np.integer)  # what an id may be
 DEALS: Final = 100  # games dealt at most by one reset (see `reset`)
+
+
+class SeedError(error.Error, ValueError):
+    """A reset's seed that is no whole number from 0 on: Gymnasium's own error for it (its
+    `np_random`'s), and a ValueError as PettingZoo's adapter raises."""
 
 
 def env_id(game: str) -> str:
@@ -93,6 +98,10 @@ class LegalDiscrete(spaces.Discrete):
                  seed: int | None = None) -> None:
         super().__init__(n, seed=seed)
         self._legal = legal
+
+    def contains(self, x: Any) -> bool:
+        """Discrete's, but a bool is no id (as the environment's `step` refuses it)."""
+        return not isinstance(x, bool) and bool(super().contains(x))
 
     def sample(self, mask: Any = None, probability: Any = None) -> np.int64:
         if mask is None and probability is None and self._legal is not None:
@@ -147,6 +156,7 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64], EzPickle):
             "observation": box(s.layout("observation")),
             "action_mask": spaces.Box(0, 1, (n,), np.int8)})
         self._over = True
+        self._began = False  # (reset at least once: `step` says which is needed)
         self._potential = Potential(s.num_seats())
         # the games' scorer, asked every step: the starter's games share their rules,
         # player count and options, for all of which the hook makes one
@@ -188,6 +198,11 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64], EzPickle):
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+        if seed is not None and (type(seed) is not int or seed < 0):
+            try:  # (numpy's integer as an int; else refused as Gymnasium's np_random does)
+                seed = reset_seed(seed)
+            except ValueError as err:
+                raise SeedError(str(err)) from None
         super().reset(seed=seed)
         for _ in range(DEALS):  # a game the others end before the seat's first decision
             game_seed = seed_from(self.np_random)  # is dealt anew: an episode has a step
@@ -199,7 +214,7 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64], EzPickle):
         else:
             raise RuntimeError(f"{DEALS} games in a row ended before seat {self.seat} "
                                "had a decision")
-        self._over = False
+        self._over, self._began = False, True
         if self.shaped:
             self._potential = Potential(self.seated.num_seats())
         obs = self._obs()
@@ -210,22 +225,13 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64], EzPickle):
     def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         s = self.seated
         if self._over:
-            raise error.ResetNeeded("the game is over: call reset() before step()")
+            raise self._reset_needed()
         n = s.num_distinct_actions()
-        if not isinstance(action, _IDS) or not 0 <= int(action) < n:
-            action = _id(action, n)  # (a 0-d array of an integer; else InvalidAction)
-        r, i = s.now(), int(action)  # (the position's record: its seat to act and ids)
+        if type(action) is not int or not 0 <= action < n:
+            action = _id(action, n)  # (numpy's integer, a 0-d array of one; else InvalidAction)
+        r, i = s.now(), action  # (the position's record: its seat to act and ids)
         if r[2] != self.seat or i not in r[3]:
-            why = (f"action {action} ({s.action_text(int(action))}): not legal now; legal: "
-                   f"{s.legal(self.seat)[:16]}")
-            if self.illegal == "raise":
-                raise error.InvalidAction(why)
-            gym.logger.warn(f"{why}: the episode ends as lost")
-            self._over = True
-            if self._human:
-                self.render()
-            lost = -1.0 - (self._potential.paid[self.seat] if self.shaped else 0.0)
-            return self._obs(), lost, True, False, {**self._info(), "illegal": why}
+            return self._lost(i)
         s.apply(i, r)
         done = self._others_play()
         self._over = done
@@ -240,6 +246,28 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64], EzPickle):
             self.render()
         return obs, reward, done and not cut, cut, self._info(obs, ended)
 
+    def _reset_needed(self) -> error.ResetNeeded:
+        """`step` after the end, or before the first reset (an unpickled environment's)."""
+        if self._began:
+            return error.ResetNeeded("the game is over: call reset() before step()")
+        return error.ResetNeeded("call reset() first: the environment has not been reset (a "
+                                 "pickled or copied one comes back made anew, not reset)")
+
+    def _lost(self, i: int) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+        """`step` of id `i`, in range but not legal now: the episode ends as lost (or, with
+        illegal="raise", InvalidAction), the game untouched."""
+        s = self.seated
+        why = f"action {i} ({s.action_text(i)}): not legal now; legal: {s.legal(self.seat)[:16]}"
+        if self.illegal == "raise":
+            raise error.InvalidAction(why)
+        gym.logger.warn(f"{why}: the episode ends as lost")
+        self._over = True
+        if self._human:
+            self.render()
+        lost = -1.0 - (self._potential.paid[self.seat] if self.shaped else 0.0)
+        # (the episode's return, -1, is its shaped score at the end, as at any end)
+        return self._obs(), lost, True, False, {**self._info(), "shaped": -1.0, "illegal": why}
+
     def render(self) -> str | np.ndarray[Any, np.dtype[np.uint8]] | None:
         """The game as text, what is pending, the agent's seat's legal actions and the last
         events as the whole table saw them (a card laid face down unnamed until it is
@@ -249,9 +277,10 @@ class KernelEnv(gym.Env[dict[str, Any], np.int64], EzPickle):
 
 
 def _id(action: Any, n: int) -> int:
-    """`action`, not an int or numpy's integer from 0 to n - 1, as an id: a 0-d array of
-    an integer in range (Discrete's `contains` takes it); else InvalidAction."""
-    i = array_id(action)
+    """`action`, not an int from 0 to n - 1, as an id: numpy's integer or a 0-d array of
+    an integer in range (Discrete's `contains` takes them); else InvalidAction (a bool
+    too, as `Seated.apply` refuses it: no id)."""
+    i = int(action) if isinstance(action, np.integer) else array_id(action)
     if i is None or not 0 <= i < n:
         raise error.InvalidAction(f"action {action!r}: not an action id (0 to {n - 1})")
     return i

@@ -112,7 +112,9 @@ class KernelGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type hin
     game_name: str = ""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
-        given = dict(params or {})
+        # (variants or reward None: the default, as Batched takes it)
+        given = {key: value for key, value in (params or {}).items()
+                 if value is not None or key not in ("variants", "reward")}
         self._params = given  # (what a pickle or copy of the game is made anew from)
         try:
             self.proto: Seated = start(self.game_name, given, seed=0, chance="explicit")
@@ -248,12 +250,13 @@ class KernelState(pyspiel.State):  # type: ignore[misc]
 
     def resample_from_infostate(self, player: int, sampler: Any = None) -> KernelState:
         """A state `player`'s seat cannot tell from this one, what it cannot see drawn anew
-        (a determinization, for ISMCTS); `sampler()` gives the seed's randomness."""
+        (a determinization, for ISMCTS; `sampler()` gives the seed's randomness), reached
+        by play, so that its `history()` replays to it as OpenSpiel's own games' do
+        (`_replayed`); SpielError for a player who is not a seat of the game."""
+        if player.__class__ is not int or not 0 <= player < self._seated.num_seats():
+            player = _seat_of(self._seated, player)
         u = sampler() if callable(sampler) else random.random()
-        seed = int(u * 2**53)
-        clone = self.clone()
-        clone.seated = self._seated.resample(int(player), seed)
-        return clone  # type: ignore[no-any-return]
+        return _replayed(self, self._seated.resample(player, int(u * 2**53)))
 
     def __str__(self) -> str:
         """The whole position and how it came about (equal states, equal strings)."""
@@ -262,6 +265,59 @@ class KernelState(pyspiel.State):  # type: ignore[misc]
         return (f"seats={s.seats} turn={s.turn} steps={s.steps} decisions={s.decisions} "
                 f"wait={g.wait} outcome={g.outcome}\nhistory={[str(a) for a in g.history]}"
                 f"\nposition={g.position()}")
+
+
+def _seat_of(seated: Seated, player: Any) -> int:
+    """A player given as numpy's integer as an int; SpielError for one who is not a seat of
+    the game (0 to num_players() - 1)."""
+    try:
+        return checks.index(player, "player", 0, seated.num_seats() - 1)
+    except GameError:
+        raise pyspiel.SpielError(f"player {player!r}: not a player of this game (0 to "
+                                 f"{seated.num_seats() - 1})") from None
+
+
+def _replayed(state: KernelState, target: Seated) -> KernelState:
+    """`target`, a determinization of `state` (the game's `resample`, which redraws what a
+    seat cannot see but keeps the history's chance outcomes), as a state reached by play:
+    `state`'s history applied to a new state, each decision the target's own (a hidden
+    card laid may be another) and each chance outcome the one that draws what the target's
+    trail holds there (`_outcome_toward`). Where no play reaches the target (a
+    determinization whose trail no outcome draws), a copy of `state` itself: still a state
+    the seat cannot tell from it, and one its history replays to."""
+    new: KernelState = state.get_game().new_initial_state()
+    size, wanted = target.space.size, target.game.history
+    for i in state.history():
+        s = new.seated
+        cur = s.current()
+        if cur == CHANCE:
+            j = _outcome_toward(s, target)
+        elif i < size:  # (else a delegation, the same in both)
+            j = s.space.decisions.id(wanted[len(s.game.history)])
+            j = j if j in s.legal_ids(cur) else None
+        else:
+            j = i
+        if j is None:
+            return state.clone()  # type: ignore[no-any-return]
+        new.apply_action(j)
+    return new
+
+
+def _outcome_toward(s: Seated, target: Seated) -> int | None:
+    """At `s`'s chance node, the outcome (its id) after which `s`'s trail is `target`'s so
+    far (`s` at a point of `target`'s history: what chance drew there, as the target's
+    players saw it drawn), the target's own outcome tried first; None when none is."""
+    g, space = s.game, s.space.chance
+    n, trail = len(g.trail), target.game.trail
+    first = space.id(target.game.history[len(g.history)])
+    outcomes = [o for o, _ in s.chance_outcomes()]
+    for o in sorted(outcomes, key=lambda o: o != first):
+        c = g.clone()
+        c.apply(space.action(o))
+        drawn = c.trail[n:]
+        if drawn == trail[n:n + len(drawn)]:
+            return o
+    return None
 
 
 class KernelObserver:

@@ -59,6 +59,7 @@ from ._common import (
     box,
     infos_of,
     observe,
+    reset_seed,
     reward_mode,
     seed_from,
     seeds_from,
@@ -81,6 +82,32 @@ def wrap(e: AECEnv) -> AECEnv:
     return wrappers.OrderEnforcingWrapper(e)
 
 
+class UnknownAgent(KeyError):
+    """An agent the environment does not have (a KeyError, as the dicts of agents raise),
+    its message saying which it has."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+class ResetNeeded(AttributeError):
+    """A step, or `last()`, before the first `reset()` (an AttributeError, as a raw
+    PettingZoo environment's missing `agent_selection` is)."""
+
+
+_NOT_RESET = ("call reset() before step() or last(): the environment has not been reset (a "
+              "pickled or copied one comes back made anew, not reset)")
+
+
+class _NotReset(dict[str, bool]):
+    """`terminations` before the first reset (a class attribute: `reset` sets the
+    environment's own), whose every key says to call reset(): `step` reads it first, at no
+    cost of its own."""
+
+    def __missing__(self, key: str) -> bool:
+        raise ResetNeeded(_NOT_RESET)
+
+
 class Ids(spaces.Discrete):
     """The ids 0 to n - 1 (an agent's action space): Gymnasium's Discrete, whose
     `contains` answers a plain int by its range at once (Discrete's own asks numpy for the
@@ -95,7 +122,7 @@ class Ids(spaces.Discrete):
     def contains(self, x: Any) -> bool:
         if type(x) is int:  # (not a bool, nor numpy's: Discrete's rules for those)
             return 0 <= x < self._end
-        return bool(super().contains(x))
+        return not isinstance(x, bool) and bool(super().contains(x))  # (a bool is no id)
 
 
 class _Agents(AECIterable):  # type: ignore[misc]
@@ -119,6 +146,9 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
     metadata = {"render_modes": list(RENDER_MODES), "name": "artproject_v0",  # noqa: RUF012
                 "is_parallelizable": False, "render_fps": 2}  # (PettingZoo's keys)
     _skip_agent_selection: str | None  # (AECEnv's dead steps': unset until the first)
+    # before the first reset (an unpickled environment's too): step and last say to call it
+    agent_selection: str = ""
+    terminations: dict[str, bool] = _NotReset()  # (never written: see _NotReset)
 
     def __init__(self, game: str = DEFAULT, render_mode: str | None = None,
                  max_decisions: int | None = None, **options: Any) -> None:
@@ -169,16 +199,31 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         return _Agents(self, max_iter)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self.observation_spaces[agent]
+        try:  # (costs nothing until it catches)
+            return self.observation_spaces[agent]
+        except KeyError:
+            raise self._unknown(agent) from None
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self.action_spaces[agent]
+        try:
+            return self.action_spaces[agent]
+        except KeyError:
+            raise self._unknown(agent) from None
 
     def _seat(self, agent: str) -> int:
-        return self._index[agent]
+        try:
+            return self._index[agent]
+        except KeyError:
+            raise self._unknown(agent) from None
+
+    def _unknown(self, agent: Any) -> UnknownAgent:
+        return UnknownAgent(f"unknown agent {agent!r}; agents: "
+                            + ", ".join(self.possible_agents))
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None or self._rng is None:  # (never seeded: the system's entropy)
+            if seed is not None and (type(seed) is not int or seed < 0):
+                seed = reset_seed(seed)  # (numpy's integer as an int; else ValueError)
             self._rng = np.random.PCG64(seed) if seed is None or type(seed) is int else \
                 np.random.default_rng(seed)  # (an int: default_rng's bits, no Generator)
             self._seeds = []  # (a game seeded alone: reseeded every game, none ahead)
@@ -207,14 +252,19 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
             self.render()
 
     def observe(self, agent: str) -> dict[str, Any]:
-        return observe(self.seated, self._index[agent], self._packers)
+        try:  # (costs nothing until it catches)
+            seat = self._index[agent]
+        except KeyError:
+            raise self._unknown(agent) from None
+        return observe(self.seated, seat, self._packers)
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """AECEnv's `last`: the agent to act's observation (None when `observe` is false),
         its cumulative reward, termination, truncation and info (our `observe`'s work done
         without the method call between, unless a subclass has its own)."""
         agent = self.agent_selection
-        assert agent is not None  # (AECEnv's own check)
+        if not agent:  # (AECEnv's own check; "" before the first reset: `_NotReset`)
+            raise ResetNeeded(_NOT_RESET)
         if self._observed:  # (a subclass's own `observe`: AECEnv's way)
             return super().last(observe)  # type: ignore[no-any-return]
         return (_observe(self.seated, self._index[agent], self._packers) if observe else None,
@@ -228,7 +278,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         return as_float32(self.seated.all_tensor("observation", raw=True)).copy()
 
     def step(self, action: Any) -> None:
-        agent = self.agent_selection
+        agent = self.agent_selection  # (before the first reset: `_NotReset`'s, which says so)
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
@@ -299,8 +349,9 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
 
     def _checked(self, action: Any, agent: str) -> int:
         """`action` as an int id: an int, numpy's integer or a 0-d array of an integer
-        (Discrete's `contains` takes it); else ValueError."""
-        if action is None or not isinstance(action, _IDS):
+        (Discrete's `contains` takes it); else ValueError (a bool too, as `Seated.apply`
+        refuses it: no id)."""
+        if action is None or not isinstance(action, _IDS) or isinstance(action, bool):
             i = array_id(action)
             if i is None:
                 raise ValueError(self._refusal(action, self._index[agent]))
@@ -341,7 +392,8 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
     def _refusal(self, action: Any, seat: int) -> str:
         legal = self.seated.legal(seat)
         n = self.seated.num_distinct_actions()
-        if not isinstance(action, _IDS) or not 0 <= int(action) < n:
+        if not isinstance(action, _IDS) or isinstance(action, bool) or \
+                not 0 <= int(action) < n:
             return f"action {action!r}: not an action id (0 to {n - 1})"
         return (f"action {action} ({self.seated.action_text(int(action))}): not legal for "
                 f"{self.agent_selection} now; legal: {legal[:16]}")

@@ -169,8 +169,10 @@ def check_policy(spec: str, policies: Any = None) -> tuple[str, dict[str, Any]]:
 
 def make_policy(spec: str, seed: int, policies: Mapping[str, PolicyFactory] | None = None,
                 ) -> Policy:
-    """The policy `spec` names (`NAME` or `NAME:KEY=VALUE,...`) among `policies` (the first
-    game's by default), seeded."""
+    """The policy `spec` names (`NAME` or `NAME:KEY=VALUE,...`) among `policies`, seeded: by
+    default the policies of the game it is asked on (its spec checked at once against the
+    default game's); given a game's own (`policies_of(game)`), asked on another game it
+    raises GameError naming both."""
     return policy_maker(spec, policies)(seed)
 
 
@@ -186,17 +188,74 @@ def policy_maker(spec: str, policies: Mapping[str, PolicyFactory] | None = None,
     name, options = check_policy(spec, known)  # (a search's budget within its bounds)
     factory = known[name]
 
+    home = _default() if policies is None else _game_of(known)  # (None: a dict of one's own)
+
     def make(seed: int) -> Policy:
         # any whole number (numpy's too): a game's bots are seeded from its seed times seats
         seed = checks.index(seed, "seed")
         try:
-            return factory(seed, **options)
+            made = factory(seed, **options)
         except TypeError as err:  # an option's value of the wrong kind
             raise GameError(f"policy {spec!r}: {err}") from None
         except ArtError as err:
             raise GameError(f"policy {spec!r}: {err}") from None
+        return made if home is None else _on_its_game(made, home, spec, seed,
+                                                      follow=policies is None)
 
     return make
+
+
+def _game_of(policies: Mapping[str, PolicyFactory]) -> str | None:
+    """The game whose policies `policies` is (its tools' `POLICIES`, as `policies_of` gives
+    it: a game whose tools are in use), or None."""
+    import sys
+
+    from ..core.games import game_class, game_names
+
+    for game in game_names():
+        module = sys.modules.get(game_class(game).TOOLS or "")
+        if module is not None and getattr(module, "POLICIES", None) is policies:
+            return game
+    return None
+
+
+def _on_its_game(policy: Policy, home: str, spec: str, seed: int, follow: bool) -> Policy:
+    """`policy`, a policy of game `home`, asked only on a state of that game (`GamePolicy`)."""
+    return GamePolicy(policy, home, spec, seed, follow)
+
+
+class GamePolicy:
+    """A policy of one game (`make_policy`'s), asked only on states of that game: on
+    another game's, one made without its game's policies (`follow`) is the same spec among
+    that game's policies, made with the same seed; else GameError naming both games (a
+    game's bot would read another game's state as its own). `policy` is the game's own
+    bot, whose attributes it gives too."""
+
+    __slots__ = ("_follow", "_others", "_seed", "_spec", "home", "policy")
+
+    def __init__(self, policy: Policy, home: str, spec: str, seed: int, follow: bool) -> None:
+        self.policy, self.home, self._spec, self._seed = policy, home, spec, seed
+        self._follow, self._others = follow, dict[str, Policy]()
+
+    def __call__(self, st: Any) -> Action:
+        game = getattr(st, "game", self.home)  # (the state's game's name: core/machine.py)
+        if game == self.home:
+            return self.policy(st)
+        other = self._others.get(game)
+        if other is None:
+            if not self._follow:
+                from ..core.errors import GameError
+
+                raise GameError(f"policy {self._spec!r} is a policy of the {self.home} game, "
+                                f"asked on a state of the {game} game: make it with "
+                                f"policies_of({game!r})")
+            other = self._others[game] = policy_maker(self._spec, policies_of(game))(self._seed)
+        return other(st)
+
+    def __getattr__(self, name: str) -> Any:
+        if name in GamePolicy.__slots__:  # (not set yet: a copy being made)
+            raise AttributeError(name)
+        return getattr(self.policy, name)
 
 
 def random_policy(seed: int) -> Policy:
@@ -236,5 +295,5 @@ def _give_every_game() -> None:
 
 _give_every_game()
 
-__all__ = ["POLICY_LIMITS", "Policy", "PolicyFactory", "check_policy", "make_policy",
+__all__ = ["POLICY_LIMITS", "GamePolicy", "Policy", "PolicyFactory", "check_policy", "make_policy",
            "policies_of", "policy_maker", "policy_spec", "random_policy", "register_policy"]

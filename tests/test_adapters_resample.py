@@ -1,0 +1,69 @@
+"""OpenSpiel's `resample_from_infostate` gives a state its history replays to, as OpenSpiel's
+own games do: replayed from a new state, that history gives every player the same
+information state and observation and the same position (so does its serialization,
+read back); and the
+seat asked for still cannot tell it from the state it was drawn from.
+
+Needs the `ai` extra (CI installs it through `dev`)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyspiel
+import pytest
+
+import artproject.adapters.openspiel  # noqa: F401 (registers the games)
+
+SEATINGS = [("python_kuhn", {}),
+            ("python_art_of_war", {"players": 2}), ("python_art_of_war", {"players": 3}),
+            ("python_art_project", {"players": 2, "seats": "players"}),
+            ("python_art_project", {"players": 3, "seats": "players"}),
+            ("python_art_project", {"players": 2, "seats": "team"})]
+
+
+def _same(a: pyspiel.State, b: pyspiel.State, players: int) -> bool:
+    return (str(a) == str(b) and a.history() == b.history()
+            and all(a.information_state_string(p) == b.information_state_string(p)
+                    and a.observation_string(p) == b.observation_string(p)
+                    for p in range(players)))
+
+
+@pytest.mark.parametrize(("name", "options"), SEATINGS)
+def test_a_resampled_states_history_replays_to_it(name: str,
+                                                  options: dict[str, object]) -> None:
+    game = pyspiel.load_game(name, options)
+    n = game.num_players()
+    rng = np.random.default_rng(3)
+    sampler = np.random.RandomState(4).random_sample
+    checked = drawn = 0
+    while checked < 60:
+        st = game.new_initial_state()
+        while not st.is_terminal() and checked < 60:
+            if st.is_chance_node():
+                ids, ps = zip(*st.chance_outcomes(), strict=True)
+                st.apply_action(int(rng.choice(ids, p=ps)))
+            else:
+                st.apply_action(int(rng.choice(st.legal_actions())))
+            if st.is_terminal() or rng.random() > 0.3:  # (a search resamples in play)
+                continue
+            p = int(rng.integers(n))
+            r = st.resample_from_infostate(p, sampler)
+            again = game.new_initial_state()
+            for a in r.history():
+                again.apply_action(a)
+            assert _same(r, again, n), (r.history(), st.history())
+            assert _same(r, game.deserialize_state(r.serialize()), n)
+            assert r.information_state_string(p) == st.information_state_string(p)
+            assert r.observation_string(p) == st.observation_string(p)
+            drawn += str(r) != str(st)  # (what the seat cannot see drawn anew)
+            checked += 1
+    assert drawn > 0 or options.get("seats") == "team"  # (the team seat sees every hand)
+
+
+def test_a_resample_names_a_player_of_the_game_or_raises_spiel_error() -> None:
+    game = pyspiel.load_game("python_kuhn")
+    st = game.new_initial_state()
+    for bad in (5, -1, "0", 1.5):
+        with pytest.raises(pyspiel.SpielError, match="not a player of this game"):
+            st.resample_from_infostate(bad, np.random.RandomState(0).random_sample)
+    assert st.resample_from_infostate(np.int64(1)).history() == []
