@@ -29,6 +29,7 @@ from .core.invariants import (
     check_chance_replayed,
     check_invariants,
     check_properties,
+    check_resample,
     check_step,
 )
 from .core.saves import dumps, loads
@@ -82,6 +83,7 @@ def play_checked(start: Callable[[], Any], ex: Example, default: Callable[[Any],
             pick = next(picks, 0)
             action = choose(st.legal_actions(), pick) if pick else default(st)
             if deep and _probed(len(actions)):
+                check_resample(st, len(actions))
                 before = _apply_beside_clones(st, action)
             else:
                 before = st.clone()
@@ -108,6 +110,7 @@ def _check_determinism(start: Callable[[], Any], st: Any, saves: bool) -> None:
     if saves and loads(dumps(st)).fingerprint() != st.fingerprint():
         raise Violation("a saved and loaded game differs from the original")
     check_chance_replayed(st)
+    check_resample(st)
 
 
 def _probed(step: int) -> bool:

@@ -85,6 +85,20 @@ def check_chance_replayed(st: Machine) -> None:
                             f"{err}") from None
 
 
+def check_resample(st: Machine, seed: int = 0) -> None:
+    """Each seat's `resample` (a copy the seat cannot tell from the game, what search
+    determinizes with) keeps what the seat knows and sees: its information state and its
+    observation."""
+    for p in range(st.num_players()):
+        twin = st.resample([p], seed)
+        if twin.information_state(p) != st.information_state(p):
+            raise Violation(f"resample([{p}]) changed what p{p + 1} knows (its information "
+                            f"state): the copy must be one p{p + 1} cannot tell from the game")
+        if twin.observation(p) != st.observation(p):
+            raise Violation(f"resample([{p}]) changed what p{p + 1} sees (its observation): "
+                            f"the copy must be one p{p + 1} cannot tell from the game")
+
+
 def check_returns(st: Machine) -> None:
     """A game over: each seat's return within the game's declared `return_range()` (the
     adapters declare it: OpenSpiel's min and max utility)."""

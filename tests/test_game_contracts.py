@@ -87,6 +87,19 @@ class Overpaid(Kuhn):
         return [3 * r for r in super().returns()]
 
 
+class SeeingResample(Kuhn):
+    """A resample that deals the seat's own card anew: a copy the seat can tell apart."""
+
+    __slots__ = ()
+
+    def resample(self, players: Any, seed: int) -> Any:
+        twin = super().resample([], seed)
+        if twin.hands == self.hands:  # (the one card left out swapped in)
+            p = players[0]
+            twin.hands[p], twin.deck[0] = twin.deck[0], twin.hands[p]
+        return twin
+
+
 def test_a_subclass_on_its_parents_fields_clones_as_itself() -> None:
     """A game's subclass that declares no FIELDS of its own (the two above) got its parent's
     generated clone, whose copies were the parent's objects: a planted fault vanished from
@@ -143,6 +156,13 @@ def test_verify_finds_returns_outside_the_declared_range() -> None:
     assert report.failure is not None
     text = str(report.failure.violation)
     assert "return_range()" in text and "(-2.0, 2.0)" in text, text
+
+
+def test_verify_finds_a_resample_the_seat_can_tell_apart() -> None:
+    report = _verify(SeeingResample)
+    assert report.failure is not None
+    text = str(report.failure.violation)
+    assert "resample([" in text and "cannot tell from the game" in text, text
 
 
 def test_the_shipped_game_holds_both_contracts() -> None:

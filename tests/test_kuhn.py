@@ -226,3 +226,27 @@ def test_the_three_libraries_own_checks_pass_on_it() -> None:
         warnings.simplefilter("ignore")
         api_test(env(game="kuhn"), num_cycles=100)
         check_env(gymnasium.make("artproject/Kuhn-v0").unwrapped)
+
+
+def test_a_resample_after_the_showdown_keeps_the_cards_shown() -> None:
+    """K3: the cards shown at a showdown are seen by everyone, so a copy a player cannot
+    tell from the game keeps them (a resample dealt them anew, against its own trail: the
+    player saw another card in the copy, and through OpenSpiel the history [0, 1, 0, 3, 4]
+    became [0, 2, 0, 3, 4])."""
+    from artproject.core.kuhn.betting import SHOWN
+
+    showdowns = 0
+    for seed in range(40):
+        st = new_game(game="kuhn", players=2, seed=seed)
+        while st.outcome is None:  # check, check: the showdown
+            st.apply(st.legal_actions()[0])
+        if not any(kind is SHOWN for _, kind, _, _ in st.trail):
+            continue
+        showdowns += 1
+        for player in (0, 1):
+            for s in range(5):
+                twin = st.resample([player], s)
+                assert twin.information_state(player) == st.information_state(player)
+                assert twin.observation(player) == st.observation(player), (seed, player, s)
+                assert twin.hands == st.hands  # (both cards shown: nothing left to redraw)
+    assert showdowns

@@ -48,7 +48,7 @@ def _verify(args: argparse.Namespace) -> int:
             f"(players {','.join(map(str, players))}{told})", *tools.HELD,
             "  and every game's: a decision pending until the end, each chance node's "
             "outcomes summing to 1 (played again with explicit chance), the returns within "
-            "the game's return_range()",
+            "the game's return_range(), each seat's resample keeping what it knows and sees",
             *(f"  property: {name}" for name in report.properties)]
     return _verified(args, out, rules, report, held, tools.counterexample_scenario, who)
 

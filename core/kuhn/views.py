@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..actions import CHANCE
-from .betting import DEAL, P
+from .betting import DEAL, SHOWN, P
 
 if TYPE_CHECKING:
     from .state import Kuhn
@@ -109,12 +109,12 @@ def screen(st: Kuhn, viewer: int) -> str:
 
 def resample(st: Kuhn, players: Sequence[int], seed: int) -> Kuhn:
     """A copy `players` cannot tell from `st`: every card they have not seen (the others'
-    unshown cards and the deck) dealt anew from `seed`, the trail's deals to match, and the
-    copy reseeded."""
+    cards not shown at a showdown, and the deck) dealt anew from `seed`, the trail's deals
+    to match, and the copy reseeded."""
     import random
 
     c = st.clone()
-    seen = set(players)
+    seen = set(players) | {who for _, kind, who, _ in c.trail if kind is SHOWN}  # (K3)
     others = [p for p in range(st.players) if p not in seen and c.hands[p] >= 0]
     pool = sorted([*c.deck, *(c.hands[p] for p in others)])
     random.Random(seed).shuffle(pool)
