@@ -29,13 +29,21 @@ def _same(a: pyspiel.State, b: pyspiel.State, players: int) -> bool:
 
 
 @pytest.mark.parametrize(("name", "options"), SEATINGS)
-def test_a_resampled_states_history_replays_to_it(name: str,
-                                                  options: dict[str, object]) -> None:
+def test_a_resampled_states_history_replays_to_it(name: str, options: dict[str, object],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every resample a play reaches (Art of War's after a hidden heir took a dead player's
+    cards are handed out as drawn, below: counted, and the seat still cannot tell them)."""
+    import artproject.adapters.openspiel as adapter
+
+    reached: list[bool] = []
+    replayed = adapter._replayed
+    monkeypatch.setattr(adapter, "_replayed", lambda state, target: reached.append(
+        (got := replayed(state, target)) is not None) or got)
     game = pyspiel.load_game(name, options)
     n = game.num_players()
     rng = np.random.default_rng(3)
     sampler = np.random.RandomState(4).random_sample
-    checked = drawn = 0
+    checked = drawn = unreached = 0
     while checked < 60:
         st = game.new_initial_state()
         while not st.is_terminal() and checked < 60:
@@ -48,16 +56,20 @@ def test_a_resampled_states_history_replays_to_it(name: str,
                 continue
             p = int(rng.integers(n))
             r = st.resample_from_infostate(p, sampler)
+            assert r.information_state_string(p) == st.information_state_string(p)
+            if not reached[-1]:  # (no play reaches it: W17, see the test below)
+                unreached += 1
+                continue
             again = game.new_initial_state()
             for a in r.history():
                 again.apply_action(a)
             assert _same(r, again, n), (r.history(), st.history())
             assert _same(r, game.deserialize_state(r.serialize()), n)
-            assert r.information_state_string(p) == st.information_state_string(p)
             assert r.observation_string(p) == st.observation_string(p)
             drawn += str(r) != str(st)  # (what the seat cannot see drawn anew)
             checked += 1
     assert drawn > 0 or options.get("seats") == "team"  # (the team seat sees every hand)
+    assert unreached == 0 or name == "python_art_of_war", unreached
 
 
 def test_a_resample_names_a_player_of_the_game_or_raises_spiel_error() -> None:
@@ -67,3 +79,27 @@ def test_a_resample_names_a_player_of_the_game_or_raises_spiel_error() -> None:
         with pytest.raises(pyspiel.SpielError, match="not a player of this game"):
             st.resample_from_infostate(bad, np.random.RandomState(0).random_sample)
     assert st.resample_from_infostate(np.int64(1)).history() == []
+
+
+def test_a_determinization_no_play_reaches_is_still_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where no play reaches the game's determinization (Art of War after a hidden heir
+    took a dead player's cards, W17), the resample is handed out as drawn: never a copy of
+    the state itself, which would tell a search the cards the seat cannot see."""
+    import artproject.adapters.openspiel as adapter
+
+    tried: list[object] = []
+    monkeypatch.setattr(adapter, "_replayed", lambda state, target: tried.append(target))
+    game = pyspiel.load_game("python_art_of_war", {"players": 3})
+    st = game.new_initial_state()
+    while st.is_chance_node():
+        st.apply_action(st.chance_outcomes()[0][0])
+    sampler = np.random.RandomState(5).random_sample
+    seat = st.current_player()
+    hidden_told = 0
+    for _ in range(20):
+        r = st.resample_from_infostate(seat, sampler)
+        assert r.information_state_string(seat) == st.information_state_string(seat)
+        assert r.seated is tried[-1]  # (the last determinization drawn, as it is)
+        hidden_told += r.seated.game.hands != st.seated.game.hands
+    assert len(tried) == 20 * adapter.RESAMPLE_TRIES
+    assert hidden_told > 10  # (the others' hands drawn anew, not the state's own)

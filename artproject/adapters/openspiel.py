@@ -49,6 +49,11 @@ _UTILITY: Final = {"shared": pyspiel.GameType.Utility.IDENTICAL,
                    "zero_sum": pyspiel.GameType.Utility.ZERO_SUM,
                    "mixed": pyspiel.GameType.Utility.GENERAL_SUM}
 PREFIX: Final = "python_"
+# determinizations drawn for one resample_from_infostate before one no play reaches is
+# handed out as it is (its history() the original's): where one is unreachable most are
+# (Art of War after a hidden heir took a dead player's cards, W17: 88% of the draws in
+# random 4-player games), and each try costs a replay of the game (about 1 ms)
+RESAMPLE_TRIES: Final = 2
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
 assert int(pyspiel.PlayerId.TERMINAL) == TERMINAL  # (the seats' is OpenSpiel's)
 
@@ -255,8 +260,15 @@ class KernelState(pyspiel.State):  # type: ignore[misc]
         (`_replayed`); SpielError for a player who is not a seat of the game."""
         if player.__class__ is not int or not 0 <= player < self._seated.num_seats():
             player = _seat_of(self._seated, player)
-        u = sampler() if callable(sampler) else random.random()
-        return _replayed(self, self._seated.resample(player, int(u * 2**53)))
+        for _ in range(RESAMPLE_TRIES):  # (a determinization no play reaches: drawn again)
+            u = sampler() if callable(sampler) else random.random()
+            target = self._seated.resample(player, int(u * 2**53))
+            got = _replayed(self, target)
+            if got is not None:
+                return got
+        clone = self.clone()  # (never the state itself: that would tell the search what
+        clone.seated = target  # the seat cannot see; its history() is the original's)
+        return clone  # type: ignore[no-any-return]
 
     def __str__(self) -> str:
         """The whole position and how it came about (equal states, equal strings)."""
@@ -277,14 +289,14 @@ def _seat_of(seated: Seated, player: Any) -> int:
                                  f"{seated.num_seats() - 1})") from None
 
 
-def _replayed(state: KernelState, target: Seated) -> KernelState:
+def _replayed(state: KernelState, target: Seated) -> KernelState | None:
     """`target`, a determinization of `state` (the game's `resample`, which redraws what a
     seat cannot see but keeps the history's chance outcomes), as a state reached by play:
     `state`'s history applied to a new state, each decision the target's own (a hidden
     card laid may be another) and each chance outcome the one that draws what the target's
-    trail holds there (`_outcome_toward`). Where no play reaches the target (a
-    determinization whose trail no outcome draws), a copy of `state` itself: still a state
-    the seat cannot tell from it, and one its history replays to."""
+    trail holds there (`_outcome_toward`). None where no play reaches the target (a
+    determinization whose trail no outcome draws: Art of War's cards a hidden heir took
+    from the dead, W17, follow the new deal but the dead player's own draws do not)."""
     new: KernelState = state.get_game().new_initial_state()
     size, wanted = target.space.size, target.game.history
     for i in state.history():
@@ -298,7 +310,7 @@ def _replayed(state: KernelState, target: Seated) -> KernelState:
         else:
             j = i
         if j is None:
-            return state.clone()  # type: ignore[no-any-return]
+            return None
         new.apply_action(j)
     return new
 
