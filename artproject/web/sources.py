@@ -253,9 +253,17 @@ def _store_rows(data: bytes, name: str) -> list[Any]:
                               ) from None
 
 
+# What the viewer lists of a stored game: what tells one game from another (its rules'
+# digest shortened: two sweeps of an edited file), what came of it, and its index (its link).
+LISTED: Final = ("game", "mission", "variant", "difficulty", "players", "seed", "policy",
+                 "outcome", "cause", "rounds", "decisions")
+
+
 def store_games(data: bytes, name: str) -> list[dict[str, Any]]:
-    """The games a results store holds (the first 500), each as the viewer lists it."""
-    return [dict(r._asdict(), index=i) for i, r in enumerate(_store_rows(data, name)[:500])]
+    """Every game a results store holds, each as the viewer lists it (the page filters and
+    pages them: a designer looks for one game among thousands)."""
+    return [{**{k: getattr(r, k) for k in LISTED}, "rules": r.rules[:8], "index": i}
+            for i, r in enumerate(_store_rows(data, name))]
 
 
 def from_store(data: bytes, name: str, index: int) -> Recording:
@@ -266,8 +274,17 @@ def from_store(data: bytes, name: str, index: int) -> Recording:
         raise SourceError(f"{name}: there is no game {index}: the store holds {len(rows)}")
     row = rows[index]
     st = _replay_row(row, name)
-    return from_game(st, f"store {name}: {row.mission} {row.players}p seed {row.seed} "
-                         f"{row.policy}", "store")
+    return from_game(st, f"store {name}: {game_title(row)}", "store")
+
+
+def game_title(row: Any) -> str:
+    """A stored game in words, with all that tells it from the store's others: its rules
+    (and variant), team size, difficulty (a game with any), seed and policy."""
+    from ..sweep import NO_DIFFICULTY
+
+    rules = row.mission + (f" + {row.variant}" if row.variant else "")
+    level = "" if row.difficulty == NO_DIFFICULTY else f" {row.difficulty}"
+    return f"{rules} {row.players}p{level} seed {row.seed} {row.policy}"
 
 
 def _replay_row(row: Any, name: str) -> Machine:
