@@ -24,7 +24,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Final, NamedTuple
 
@@ -239,6 +239,26 @@ class Store:
                 kept = f"; the {self.count()} games written before are kept"
             raise StoreWriteError(f"{self.path}: cannot write to the store ({err}){kept}: "
                                   "run the same command again to play the rest") from None
+
+    def respell(self, game: str, key: Callable[[str], str]) -> int:
+        """Store each of `game`'s policies as `key` spells it (a store written before
+        options at their default were left out: `ismcts:budget=32` is `ismcts`), in one
+        transaction: a game stored under both spellings is kept once (the same game, played
+        from the same seed by the same policy). Returns how many rows were respelt."""
+        try:
+            with self.conn:
+                spelt = {p: key(p) for (p,) in self.conn.execute(
+                    "SELECT DISTINCT policy FROM games WHERE game=?", (game,))}
+                before = self.conn.total_changes
+                for old, new in spelt.items():
+                    if new != old:
+                        self.conn.execute("UPDATE OR IGNORE games SET policy=? WHERE game=? "
+                                          "AND policy=?", (new, game, old))
+                        self.conn.execute("DELETE FROM games WHERE game=? AND policy=?",
+                                          (game, old))
+                return self.conn.total_changes - before
+        except sqlite3.Error as err:
+            raise StoreWriteError(f"{self.path}: cannot write to the store ({err})") from None
 
     def seeds(self, key: CellKey, first: int, stop: int) -> set[int]:
         """The seeds in first..stop-1 already stored for a cell."""

@@ -181,6 +181,8 @@ def _sweep(args: argparse.Namespace, missions: Sequence[str], diffs: Sequence[st
             backend = _backend(args)  # before the store: a cluster that does not answer
             store = Store.open(args.store) if args.store is not None else None  # (as
             # the cluster: a store refused changes nothing)
+            if store is not None:  # a policy stored spelt out (before defaults were left
+                store.respell(game, lambda p: _respelt(p, game))  # out) joins its cell
             grid = grid_of(missions, diffs, players, args.games, args.seed, args.variant,
                            args.policy, game)
             plan = plan_sweep(grid, store, backend.workers, lambda: _stop_if(asked))
@@ -191,6 +193,18 @@ def _sweep(args: argparse.Namespace, missions: Sequence[str], diffs: Sequence[st
                 backend.close()
             if store is not None:
                 store.close()
+
+
+def _respelt(policy: str, game: str) -> str:
+    """A stored policy as the store keys it now (one it cannot read, a plug-in's not
+    registered here, as it is)."""
+    from ..core.errors import GameError
+    from ..simulate import policy_key
+
+    try:
+        return policy_key(policy, game)
+    except GameError:
+        return policy
 
 
 def _stop_if(asked: list[int]) -> None:

