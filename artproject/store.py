@@ -56,6 +56,12 @@ CREATE TABLE games (
     PRIMARY KEY (game, mission, variant, rules, difficulty, players, policy, seed)
 );
 """
+# Where each cell's rules came from (a designer's file by its absolute path), for a replay
+# (web/sources.py): its own table, made when a store is opened to write, so that a store
+# without it (written before) still reads, and artproject before reads one with it.
+_SOURCES: Final = """CREATE TABLE IF NOT EXISTS sources (game TEXT NOT NULL, mission TEXT
+NOT NULL, variant TEXT NOT NULL, rules TEXT NOT NULL, mission_ref TEXT NOT NULL, variant_refs
+TEXT NOT NULL, PRIMARY KEY (game, mission, variant, rules))"""
 COLUMNS: Final = ("game", "mission", "variant", "rules", "difficulty", "players", "seed",
                   "policy",
                   "outcome", "cause", "rounds", "decisions", "engine")
@@ -174,6 +180,7 @@ class Store:
                 _check(p, conn, write=True)
             else:
                 _create(p, conn)
+            _sources_table(p, conn)
             # the check above refused a store another program holds at once; from now on
             # a commit waits for a reader (a report) to finish its read, never fails on it
             conn.execute(f"PRAGMA busy_timeout = {int(WRITE_WAIT * 1000)}")
@@ -260,6 +267,30 @@ class Store:
         except sqlite3.Error as err:
             raise StoreWriteError(f"{self.path}: cannot write to the store ({err})") from None
 
+    def note_source(self, key: CellKey, mission_ref: str, variant_refs: Sequence[str]) -> None:
+        """Record where a cell's rules came from (its mission and variants as read)."""
+        try:
+            with self.conn:
+                self.conn.execute("INSERT OR REPLACE INTO sources VALUES (?, ?, ?, ?, ?, ?)",
+                                  (key.game, key.mission, key.variant, key.rules, mission_ref,
+                                   "\n".join(variant_refs)))
+        except sqlite3.Error as err:
+            raise StoreWriteError(f"{self.path}: cannot write to the store ({err})") from None
+
+    def sources(self) -> dict[tuple[str, str, str, str], tuple[str, tuple[str, ...]]]:
+        """Where each cell's rules came from, by (game, mission, variant, rules): the
+        mission's and variants' references (none in a store written before)."""
+        try:
+            if self.conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND "
+                                 "name='sources'").fetchone() is None:
+                return {}
+            return {(g, m, v, r): (ref, tuple(refs.split("\n")) if refs else ())
+                    for g, m, v, r, ref, refs in self.conn.execute(
+                        "SELECT game, mission, variant, rules, mission_ref, variant_refs "
+                        "FROM sources")}
+        except (sqlite3.Error, UnicodeDecodeError, ValueError) as err:
+            raise GameError(f"{self.path}: cannot read the store: {err}") from None
+
     def seeds(self, key: CellKey, first: int, stop: int) -> set[int]:
         """The seeds in first..stop-1 already stored for a cell."""
         try:
@@ -320,6 +351,16 @@ def _create(p: Path, conn: sqlite3.Connection) -> None:
     except sqlite3.Error as err:
         conn.close()
         raise GameError(f"{p}: cannot create the store: {err}") from None
+
+
+def _sources_table(p: Path, conn: sqlite3.Connection) -> None:
+    """The sources table, in a new store or one written before it was made (_SOURCES)."""
+    try:
+        with conn:
+            conn.execute(_SOURCES)
+    except sqlite3.Error as err:
+        conn.close()
+        raise GameError(f"{p}: cannot write to the store: {err}; nothing was played") from None
 
 
 # Rows whose values are not of their column's type (SQLite keeps what it is given).
