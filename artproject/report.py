@@ -130,6 +130,16 @@ def figure(boards: int, width: float = 5.2, height: float = 3.6) -> tuple[Any, l
     return fig, axes[:boards]
 
 
+def fitted(text: str, fig: Any, share: float = 1.0, points: float = 12.0) -> str:
+    """`text` wrapped to fit `share` of the figure's width at a font of `points` (an
+    average glyph is about 0.6 em wide): a long title or legend entry on a one-board
+    figure is folded onto more lines, never cut at the figure's edges."""
+    import textwrap
+
+    chars = max(12, int(fig.get_figwidth() * share * 72 / (points * 0.6)))
+    return "\n".join(textwrap.wrap(text, chars)) or text
+
+
 def colours(n: int) -> list[Any]:
     """n colours told apart (matplotlib's tab10, again after ten)."""
     from matplotlib import colormaps

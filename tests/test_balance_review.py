@@ -8,7 +8,10 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from artproject.cli import main
+from artproject.store import Row
 from tests.test_scale import cli
 
 SIM = ("simulate", "--mission", "japan", "--players", "2", "--games", "2", "--seed", "3")
@@ -49,3 +52,38 @@ def test_a_store_holding_the_spelt_out_form_joins_the_cell(tmp_path: Path) -> No
     assert r.returncode == 0, r.stderr
     assert _policies(db) == [(FAST, 3), (FAST, 4)]
     assert main(["report", str(db)]) == 0
+
+
+# ---------------------------------------------------------------- plots' layout
+CAUSES = ("a player lost their last health token (R7)",
+          "the final round ended before the last artwork was recovered (R20)",
+          "a lost-city marker was needed and none was left (R2)",
+          "an agent token was needed and none was left (R2)",
+          "a pawn in lost tokyo cannot leave (R13)", "a pawn in lost osaka cannot leave (R13)")
+
+
+def _rows(boards: int) -> list[Row]:
+    return [Row("art", ["japan", "egypt", "rio", "usa"][b], "team-threat+each-triple", "0" * 64, d,
+                p, s, "ismcts:budget=64,depth=300", "lost" if s % 3 else "won",
+                CAUSES[s % len(CAUSES)], 5 + s % 9, 100, "test")
+            for b in range(boards) for d in ("easy", "medium", "hard", "impossible")
+            for p in (1, 2, 3, 4) for s in range(12)]
+
+
+@pytest.mark.parametrize("boards", [1, 2, 4])
+@pytest.mark.parametrize("plot", ["win-rate", "game-length", "causes-of-loss"])
+def test_every_legend_and_title_lies_within_its_figure(boards: int, plot: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from artproject.core.art.hall import PLOTS
+
+    fig = PLOTS[plot](_rows(boards))
+    fig.draw_without_rendering()
+    box = fig.bbox
+    texts = [fig._suptitle, *fig.legends, *(ax.title for ax in fig.axes if ax.get_visible()),
+             *(ax.get_legend() for ax in fig.axes if ax.get_legend() is not None)]
+    for t in texts:
+        ext = t.get_window_extent()
+        assert box.x0 - 0.5 <= ext.x0 and ext.x1 <= box.x1 + 0.5, (plot, t)
+        assert box.y0 - 0.5 <= ext.y0 and ext.y1 <= box.y1 + 0.5, (plot, t)

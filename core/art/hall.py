@@ -12,10 +12,11 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from ...loop import interval_text, main_cause, ranked_causes, wilson
-from ...report import board_name, board_of, board_title, colours, figure
+from ...report import board_name, board_of, board_title, colours, figure, fitted
 from ...store import CellKey, Row
 
 ORDER: Final = ("easy", "medium", "hard", "impossible")  # the base rules' difficulties
+SMALL: Final = 8.5  # points: the legends' font
 
 
 def _difficulty_order(d: str) -> tuple[int, str]:
@@ -76,14 +77,15 @@ def plot_win_rate(rows: Sequence[Row]) -> Any:
     teams = sorted({c["key"].players for c in summary})
     for ax, b in zip(axes, boards, strict=True):
         _win_rates(ax, [c for c in summary if board_of(c["key"]) == b], teams)
-        ax.set_title(board_title(b, boards))
+        ax.set_title(fitted(board_title(b, boards), fig, 1 / min(3, len(boards))))
     # one legend, every team size of every panel (a size only another panel has: labelled
     # too), each size a colour on every panel
     lines = {label: h for ax in axes for h, label in zip(*ax.get_legend_handles_labels(),
                                                           strict=True)}
     labels = sorted(lines, key=lambda label: int(label.split()[0]))
     axes[0].legend([lines[k] for k in labels], labels, fontsize="small", loc="upper right")
-    fig.suptitle("Win rate by difficulty and team size (bars: 95% Wilson interval)")
+    fig.suptitle(fitted("Win rate by difficulty and team size (bars: 95% Wilson interval)",
+                        fig))
     return fig
 
 
@@ -133,10 +135,10 @@ def plot_game_length(rows: Sequence[Row]) -> Any:
         ax.set_xlabel("rounds")
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_ylabel("games")
-        ax.set_title(board_title(b, boards))
+        ax.set_title(fitted(board_title(b, boards), fig, 1 / min(3, len(boards))))
         ax.legend(fontsize="small")
         ax.grid(axis="y", alpha=0.3)
-    fig.suptitle("Game length: rounds played, by difficulty")
+    fig.suptitle(fitted("Game length: rounds played, by difficulty", fig))
     return fig
 
 
@@ -160,10 +162,13 @@ def plot_causes(rows: Sequence[Row], most: int = 6) -> Any:
         ax.invert_yaxis()
         ax.set_xlim(0, 100)
         ax.set_xlabel("share of lost games (%)")
-        ax.set_title(board_title(b, boards))
-    fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=2,
-               fontsize="small")
-    fig.suptitle("Causes of loss, by difficulty")
+        ax.set_title(fitted(board_title(b, boards), fig, 1 / min(3, len(boards))))
+    # a legend column a panel's width (one on a one-board figure), each cause folded to fit
+    ncols = min(3, len(boards))
+    handles, names = axes[0].get_legend_handles_labels()
+    fig.legend(handles, [fitted(n, fig, 0.9 / ncols, SMALL) for n in names],
+               loc="outside lower center", ncols=ncols, fontsize=SMALL)
+    fig.suptitle(fitted("Causes of loss, by difficulty", fig))
     return fig
 
 
