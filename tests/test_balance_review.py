@@ -87,3 +87,29 @@ def test_every_legend_and_title_lies_within_its_figure(boards: int, plot: str) -
         ext = t.get_window_extent()
         assert box.x0 - 0.5 <= ext.x0 and ext.x1 <= box.x1 + 0.5, (plot, t)
         assert box.y0 - 0.5 <= ext.y0 and ext.y1 <= box.y1 + 0.5, (plot, t)
+
+
+# ---------------------------------------------------------------- CSV as JSON
+@pytest.mark.parametrize("game", ["art-project", "art-of-war", "kuhn"])
+def test_the_csv_carries_what_the_json_does_to_four_decimals(game: str) -> None:
+    import csv
+    import io
+    import json
+
+    args = ["simulate", "--games", "3", "--seed", "5", "--variant", "team-threat"]
+    if game != "art-project":
+        args = ["simulate", "--game", game, "--players", "2", "--games", "3", "--seed", "5"]
+    cells = json.loads(cli(*args, "--json").stdout)
+    rows = list(csv.DictReader(io.StringIO(cli(*args, "--csv").stdout)))
+    for c in cells:
+        mine = [r for r in rows if r["players"] == str(c["players"])]
+        for r in mine:
+            assert r["variant"] == "+".join(c["variants"]) and r["seed"] == str(c["seed"])
+            assert c["policy"] in (r.get("lineup"), r["policy"])
+            for k, v in r.items():  # a fraction: four decimals, never `0.0`
+                if "." in v and v.replace(".", "").lstrip("-").isdigit():
+                    assert len(v.split(".")[1]) == 4, (k, v)
+    if game == "art-project":
+        (r,) = rows
+        assert json.loads(r["causes"]) == cells[0]["causes"]
+        assert (r["ci95_low"], r["lost"]) == (f"{cells[0]['ci95'][0]:.4f}", str(cells[0]["lost"]))

@@ -179,18 +179,23 @@ def report_text(cells: list[dict[str, Any]]) -> str:
 
 
 def report_csv(cells: list[dict[str, Any]]) -> str:
+    """The cells as CSV, a row a policy of each: the data --json gives of it (the variants
+    joined by '+', the seated policies as `lineup`), every fraction to four decimals."""
     import csv
     import io
 
     buf = io.StringIO()
     w = csv.writer(buf)
     w.writerow(["players", "games", "policy", "seat_games", "won", "win_rate", "ci95_low",
-                "ci95_high", "fair_share", "draws", "average_turns"])
+                "ci95_high", "fair_share", "draws", "average_turns", "mission", "variant",
+                "seed", "lineup", "average_decisions", "longest"])
     for c in cells:
         for p in c["policies"]:
             w.writerow([c["players"], c["games"], p["policy"], p["seat_games"], p["won"],
-                        f"{p['win_rate']:.4f}", p["ci95"][0], p["ci95"][1],
-                        f"{c['fair_share']:.4f}", c["draws"], f"{c['average_turns']:.3f}"])
+                        *(f"{x:.4f}" for x in (p["win_rate"], *p["ci95"], c["fair_share"])),
+                        c["draws"], f"{c['average_turns']:.4f}", c["mission"],
+                        "+".join(c["variants"]), c["seed"], c["policy"],
+                        f"{c['average_decisions']:.4f}", c["longest"]])
     return buf.getvalue()
 
 

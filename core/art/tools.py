@@ -170,19 +170,23 @@ def report_text(cells: list[dict[str, Any]]) -> str:
 
 
 def report_csv(cells: list[dict[str, Any]]) -> str:
-    """The cells as CSV, a row each."""
+    """The cells as CSV, a row each: the data --json gives (the variants joined by '+', the
+    causes as JSON), every fraction to four decimals; the columns before `variant` are as
+    they always were."""
     import csv
     import io
 
     buf = io.StringIO()
     w = csv.writer(buf)
     w.writerow(["mission", "difficulty", "players", "games", "won", "win_rate", "ci95_low",
-                "ci95_high", "average_rounds", "average_decisions", "main_cause"])
+                "ci95_high", "average_rounds", "average_decisions", "main_cause", "variant",
+                "policy", "seed", "lost", "causes"])
     for c in cells:
         w.writerow([c["mission"], c["difficulty"], c["players"], c["games"], c["won"],
-                    f"{c['win_rate']:.4f}", c["ci95"][0], c["ci95"][1],
-                    f"{c['average_rounds']:.3f}", f"{c['average_decisions']:.3f}",
-                    main_cause(c["causes"])])
+                    *(f"{x:.4f}" for x in (c["win_rate"], *c["ci95"], c["average_rounds"],
+                                           c["average_decisions"])),
+                    main_cause(c["causes"]), "+".join(c["variants"]), c["policy"], c["seed"],
+                    c["lost"], json.dumps(c["causes"], ensure_ascii=False)])
     return buf.getvalue()
 
 
