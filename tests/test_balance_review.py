@@ -113,3 +113,34 @@ def test_the_csv_carries_what_the_json_does_to_four_decimals(game: str) -> None:
         (r,) = rows
         assert json.loads(r["causes"]) == cells[0]["causes"]
         assert (r["ci95_low"], r["lost"]) == (f"{cells[0]['ci95'][0]:.4f}", str(cells[0]["lost"]))
+
+
+# ---------------------------------------------------------------- causes by kind
+def test_causes_are_grouped_by_kind_with_each_city_s_share_told() -> None:
+    """R13's reason names its city: the Hall of Fame lists the kind once, each city's count
+    beside it, and the plot's legend gives the kind one entry."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from artproject.core.art.hall import PLOTS, cause_kind, hall_of_fame
+
+    rows = _rows(1)
+    text = hall_of_fame(rows, "test.db")
+    r13 = [line for line in text.splitlines() if "(R13)" in line and line.startswith("  ")]
+    assert len(r13) == 1, text
+    assert "a pawn in a lost city cannot leave (R13): " in r13[0]
+    assert "osaka" in r13[0] and "tokyo" in r13[0]
+    assert cause_kind("a pawn in lost Rio de Janeiro cannot leave (R13)") == \
+        "a pawn in a lost city cannot leave (R13)"
+    assert cause_kind(CAUSES[0]) == CAUSES[0]
+    fig = PLOTS["causes-of-loss"](rows)
+    labels = [t.get_text().replace("\n", " ") for t in fig.legends[0].get_texts()]
+    assert sum("(R13)" in t for t in labels) == 1, labels
+
+
+def test_a_whole_mean_of_rounds_prints_one_decimal() -> None:
+    from artproject.core.art.hall import hall_of_fame
+
+    rows = [r._replace(rounds=13) for r in _rows(1)]
+    lines = hall_of_fame(rows, "test.db").splitlines()
+    assert all(" 13.0  " in line for line in lines[4:4 + 16]), lines[4]
