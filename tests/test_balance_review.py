@@ -144,3 +144,25 @@ def test_a_whole_mean_of_rounds_prints_one_decimal() -> None:
     rows = [r._replace(rounds=13) for r in _rows(1)]
     lines = hall_of_fame(rows, "test.db").splitlines()
     assert all(" 13.0  " in line for line in lines[4:4 + 16]), lines[4]
+
+
+# ---------------------------------------------------------------- Art of War's seat share
+def test_a_policy_in_every_seat_has_no_interval_and_others_one_over_games() -> None:
+    import json
+
+    alone = ("simulate", "--game", "art-of-war", "--players", "2", "--games", "6")
+    r = cli(*alone)
+    assert r.returncode == 0, r.stderr
+    assert "heuristic  50.0% (every seat: fixed)" in r.stdout, r.stdout
+    (cell,) = json.loads(cli(*alone, "--json").stdout)
+    assert cell["policies"][0]["ci95"] is None
+    mixed = ("simulate", "--game", "art-of-war", "--players", "3", "--games", "10",
+             "--policy", "heuristic,random", "--json")
+    (cell,) = json.loads(cli(*mixed).stdout)
+    for p in cell["policies"]:  # over games: the games' interval, scaled by seats a game
+        from artproject.loop import wilson
+
+        lo, hi = wilson(p["won"], p["games"])
+        per = p["games"] / p["seat_games"]
+        assert p["ci95"] == [round(lo * per, 4), round(hi * per, 4)]
+        assert p["ci95"][0] <= p["win_rate"] <= p["ci95"][1]
