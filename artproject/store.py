@@ -24,7 +24,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Final, NamedTuple
 
@@ -163,12 +163,14 @@ class Store:
 
         p = Path(ref(path, "the store's path"))
         odd = not_regular(p)  # never a device (SQLite would write to it), pipe or folder
-        if odd == "a folder":
-            raise GameError(f"{p}: a folder, not a results store")
+        if odd == "a folder" or str(path).endswith(("/", os.sep)):  # (newdir/: not a file)
+            raise GameError(f"{path}: a folder, not a store file: give the store's file name "
+                            f"({str(path).rstrip('/' + os.sep) or '.'}/results.db)")
         if odd is not None:
             raise GameError(f"{p}: not a regular file ({odd}): a results store is a file")
         if not p.parent.is_dir() and str(p.parent):
             raise GameError(f"{p}: cannot create the store: no such folder {str(p.parent)!r}")
+        _writable_folder(p)
         new = not exists(p)
         if not new and p.stat().st_size == 0:  # only a new file or a store of ours is written
             raise GameError(f"{p}: an empty file, not a results store: give a new file's name "
@@ -248,10 +250,9 @@ class Store:
                                   "run the same command again to play the rest") from None
 
     def respell(self, game: str, key: Callable[[str], str]) -> int:
-        """Store each of `game`'s policies as `key` spells it (a store written before
-        options at their default were left out: `ismcts:budget=32` is `ismcts`), in one
-        transaction: a game stored under both spellings is kept once (the same game, played
-        from the same seed by the same policy). Returns how many rows were respelt."""
+        """Store each of `game`'s policies as `key` spells it (`ismcts:budget=32`, written
+        before defaults were left out, is `ismcts`), in one transaction; a game stored under
+        both spellings (the same game) is kept once. Returns how many rows changed."""
         try:
             with self.conn:
                 spelt = {p: key(p) for (p,) in self.conn.execute(
@@ -278,8 +279,7 @@ class Store:
             raise StoreWriteError(f"{self.path}: cannot write to the store ({err})") from None
 
     def sources(self) -> dict[tuple[str, str, str, str], tuple[str, tuple[str, ...]]]:
-        """Where each cell's rules came from, by (game, mission, variant, rules): the
-        mission's and variants' references (none in a store written before)."""
+        """Where each cell's rules came from, by (game, mission, variant, rules)."""
         try:
             if self.conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND "
                                  "name='sources'").fetchone() is None:
@@ -353,8 +353,18 @@ def _create(p: Path, conn: sqlite3.Connection) -> None:
         raise GameError(f"{p}: cannot create the store: {err}") from None
 
 
+def _writable_folder(p: Path) -> None:
+    """A folder SQLite can write its journal in (STORE-journal, at each batch): else the
+    first batch fails after its games were played, and every run again the same way."""
+    folder = p.parent if str(p.parent) else Path(".")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise GameError(f"{p}: the folder {str(folder)!r} cannot be written to, and SQLite "
+                        f"writes its journal ({p.name}-journal) there: make it writable, or "
+                        "use a store in another folder; nothing was played")
+
+
 def _sources_table(p: Path, conn: sqlite3.Connection) -> None:
-    """The sources table, in a new store or one written before it was made (_SOURCES)."""
+    """The sources table, in a new store or one written before it (_SOURCES)."""
     try:
         with conn:
             conn.execute(_SOURCES)
@@ -488,11 +498,3 @@ def _unlock(fd: Any) -> None:
         with contextlib.suppress(OSError):
             os.close(fd)  # closing the descriptor releases the flock
 
-
-def keys_of(rows: Iterable[Row]) -> list[CellKey]:
-    """The distinct cells of some rows, in order of first appearance."""
-    seen: dict[CellKey, None] = {}
-    for r in rows:
-        seen.setdefault(CellKey(r.game, r.mission, r.variant, r.rules, r.difficulty,
-                                r.players, r.policy), None)
-    return list(seen)
