@@ -158,6 +158,9 @@ def _backend(args: argparse.Namespace) -> Any:
     if not 0 < timeout <= MAX_CONNECT:  # (nan and inf are refused too)
         raise GameError(f"--connect-timeout must be above 0 and at most {MAX_CONNECT:g} "
                         f"seconds, not {timeout:g}")
+    if args.address == "":  # (an unset variable in a script: never "no cluster")
+        raise GameError("--address: an empty address; give the cluster's scheduler, "
+                        "tcp://HOST:8786 (an unset variable in a script?), or drop it")
     # a cluster joined at --address has its own workers: --workers is for this machine's
     workers = args.workers if args.address else _workers(args.workers, args.force)
     return make_backend(args.backend, workers, args.address, timeout)
