@@ -12,7 +12,7 @@ import pytest
 
 from artproject.cli import main
 from artproject.store import Row
-from tests.test_scale import cli
+from tests.test_scale import cli, one_line_error
 
 SIM = ("simulate", "--mission", "japan", "--players", "2", "--games", "2", "--seed", "3")
 FAST = "ismcts:budget=2"  # (a search of two playouts: quick, options to spell out)
@@ -166,3 +166,50 @@ def test_a_policy_in_every_seat_has_no_interval_and_others_one_over_games() -> N
         per = p["games"] / p["seat_games"]
         assert p["ci95"] == [round(lo * per, 4), round(hi * per, 4)]
         assert p["ci95"][0] <= p["win_rate"] <= p["ci95"][1]
+
+
+# ---------------------------------------------------------------- the smaller refusals
+def test_a_store_path_ending_in_a_slash_is_a_folder(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    msg = one_line_error(cli(*SIM, "--store", "newdir/"))
+    assert msg == ("artproject: newdir/: a folder, not a store file: give the store's file "
+                   "name (newdir/results.db)")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_variant_file_without_toml_is_told_as_a_mission_is(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "v.json").write_text((Path(__file__).parent / "missions" /
+                                      "team-threat.toml").read_text())
+    r = cli(*SIM, "--variant", "v.json")
+    assert r.returncode == 2
+    assert ("the file v.json is there, but a variant file's name ends in .toml (a name "
+            "without is a shipped variant's): rename it v.json.toml") in r.stderr, r.stderr
+
+
+def test_an_empty_address_names_the_option() -> None:
+    msg = one_line_error(cli(*SIM, "--backend", "dask", "--address", ""))
+    assert msg.startswith("artproject: --address: an empty address"), msg
+
+
+def test_a_store_in_a_folder_sqlite_cannot_write_is_refused_before_a_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """SQLite writes STORE-journal beside the store at each batch: a read-only folder (here
+    told by os.access, as root may write anywhere) is refused before anything is played,
+    never after the games with 'run the same command again'."""
+    import os
+
+    db = tmp_path / "ro" / "s.db"
+    db.parent.mkdir()
+    assert cli(*SIM, "--games", "1", "--store", str(db)).returncode == 0
+    real = os.access
+    monkeypatch.setattr(os, "access", lambda p, mode, **kw: False if Path(p) == db.parent
+                        and mode & os.W_OK else real(p, mode, **kw))
+    msg = one_line_error(cli(*SIM, "--store", str(db)))
+    assert "cannot be written to, and SQLite writes its journal (s.db-journal) there" in msg
+    assert msg.endswith("nothing was played")
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM games").fetchone() == (1,)
+    conn.close()
