@@ -58,7 +58,8 @@ def simulate_grid(missions: Sequence[str | Path], difficulties: Sequence[str],
 
     _check_grid(missions, difficulties, players, games, seed, variants, policy, workers,
                 progress, game)
-    game_tools(game).policy_names(policy)  # GameError: an unknown policy, option or value
+    # GameError: an unknown policy, option or value; then spelt as the store keys it
+    policy = policy_key(policy, game)
     grid = grid_of(missions, difficulties, players, games, seed, variants, policy, game)
     own = backend is None
     runner = LocalBackend(workers) if backend is None else backend
@@ -115,7 +116,10 @@ def policy_key(text: str, game: str = DEFAULT) -> str:
     out = []
     for spec in game_tools(game).policy_names(text):
         name, options = policy_spec(spec, known)
-        params = inspect.signature(known[name]).parameters
+        try:
+            params = inspect.signature(known[name]).parameters
+        except (TypeError, ValueError):  # (a factory without one: every option kept)
+            params = {}  # type: ignore[assignment]
         spelt = ",".join(f"{k}={_spelt(options[k])}" for k in sorted(options)
                          if k not in params or not _same(params[k].default, options[k]))
         out.append(f"{name}:{spelt}" if spelt else name)

@@ -213,3 +213,16 @@ def test_a_store_in_a_folder_sqlite_cannot_write_is_refused_before_a_game(
     with sqlite3.connect(db) as conn:
         assert conn.execute("SELECT COUNT(*) FROM games").fetchone() == (1,)
     conn.close()
+
+
+def test_the_library_s_sweep_keys_a_policy_as_the_command_line_does(tmp_path: Path) -> None:
+    from artproject.simulate import simulate_grid
+    from artproject.store import Store
+
+    db = tmp_path / "lib.db"
+    for policy in (f"{FAST},tree=2", FAST):
+        with Store.open(db) as store:
+            (cell,) = simulate_grid(["japan"], ["easy"], [2], 1, 0, policy=policy,
+                                    store=store)
+        assert cell["policy"] == FAST
+    assert _policies(db) == [(FAST, 0)]
