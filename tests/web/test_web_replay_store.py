@@ -15,7 +15,7 @@ from tests.web.conftest import shoot
 
 
 def _store(tmp_path: Path) -> Path:
-    """A store of one real Japan 2p hard game (seed 1) behind 600 Egypt rows (listed only)."""
+    """A store of one real Japan 2p hard game (seed 1) behind 602 Egypt rows (listed only)."""
     db = tmp_path / "var.db"
     subprocess.run([sys.executable, "-m", "artproject", "simulate", "--mission", "japan",
                     "--players", "2", "--difficulty", "hard", "--games", "1", "--seed", "1",
@@ -24,6 +24,9 @@ def _store(tmp_path: Path) -> Path:
         store.add([Row("art", "egypt", "team-threat" if s % 2 else "", "0" * 64, "medium",
                        3, s, "heuristic", "lost", "a pawn in lost X cannot leave (R13)", 9,
                        120, "test") for s in range(600)])
+        # two games of Egypt's file edited since: told apart by their rules' digest
+        store.add([Row("art", "egypt", "", "1" * 64, "medium", 3, s, "heuristic", "won", "",
+                       9, 120, "test") for s in range(2)])
     return db
 
 
@@ -32,9 +35,10 @@ def test_every_game_of_a_big_store_is_reachable(page: Any, server: Any, tmp_path
     page.goto(server.url + "/replay")
     page.set_input_files("#replay-file", str(db))
     page.wait_for_selector(".store table")
-    assert page.locator(".store h2").inner_text() == "Results store var.db: 601 games"
+    assert page.locator(".store h2").inner_text() == "Results store var.db: 603 games"
     assert page.locator(".store tbody tr").count() == 100  # a page
     assert "Page 1 of 7" in page.locator(".store-pages").inner_text()
+    assert page.locator(".store tbody tr a").first.inner_text() == "egypt [rules 000000] seed 0"
     heads = page.locator(".store thead th").all_inner_texts()
     assert {"variant", "difficulty", "policy", "outcome"} <= set(heads)
     page.select_option("select[name=variant]", label="team-threat")

@@ -59,15 +59,15 @@ function plural(n, word) {
   return `${n.toLocaleString("en")} ${word}${n === 1 ? "" : "s"}`;
 }
 
-/** A stored game's rules in words: its mission, and its variant when it has one. */
-function rulesOf(g) {
-  return g.variant ? `${g.mission} + ${g.variant}` : g.mission;
-}
-
 /** A results store's games: filters by rules, variant, players, difficulty, policy and
  * outcome (each a list of the values in the store), and a page of the games that match. */
 function showStore(out, store) {
   const games = store.games;
+  // a mission stored under two rules (its file edited between sweeps): each game's named
+  // with its rules' digest, as `report` names them
+  const digests = {};
+  for (const g of games) (digests[g.mission] ||= new Set()).add(g.rules);
+  const named = (g) => digests[g.mission].size > 1 ? `${g.mission} [rules ${g.rules.slice(0, 6)}]` : g.mission;
   const chosen = {}; // column -> "=" and the value asked for ("" for any)
   const list = h("div", {class: "store-games"});
   let page = 0;
@@ -77,7 +77,7 @@ function showStore(out, store) {
     page = Math.min(page, pages - 1);
     const shown = hits.slice(page * PAGE, page * PAGE + PAGE);
     const rows = shown.map((g) => h("tr", {},
-      h("td", {}, h("a", {href: stepUrl(`${store.id}.${g.index}`, 0, "all")}, `${g.mission} seed ${g.seed}`)),
+      h("td", {}, h("a", {href: stepUrl(`${store.id}.${g.index}`, 0, "all")}, `${named(g)} seed ${g.seed}`)),
       h("td", {}, g.variant || "—"), h("td", {}, String(g.players)), h("td", {}, g.difficulty),
       h("td", {}, g.policy), h("td", {}, g.outcome), h("td", {class: "cause"}, g.cause),
       h("td", {}, String(g.rounds)), h("td", {}, String(g.decisions))));
