@@ -82,3 +82,17 @@ def test_a_store_written_before_sources_were_recorded(tmp_path: Path) -> None:
     assert cli(*sim).returncode == 0
     with Store.read(db) as store:
         assert store.count() == 1 and len(store.sources()) == 1
+
+
+def test_a_store_of_one_s_own_files_sent_to_a_server_says_where_it_replays(own: Path) -> None:
+    """A file sent to a server may name shipped rules only: the game is refused saying so
+    and how it does replay, naming the file by its name (never its path)."""
+    db = own / "own.db"
+    book = Book()
+    got = book.open(db.read_bytes(), db.name)  # (not local: sent to the server)
+    with pytest.raises(SourceError) as err:
+        book.recording(f"{got['id']}.0")
+    said = str(err.value)
+    assert "a file of its own (harbourx.toml, hardcity.toml)" in said
+    assert "rule files shipped with artproject" in said and "serve --replay" in said
+    assert str(own) not in said

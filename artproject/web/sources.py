@@ -293,18 +293,12 @@ def _replay_row(row: Any, name: str, source: tuple[str, tuple[str, ...]] | None)
     the rules files it was played with (`source`: as the store recorded them, a designer's
     own by its absolute path; None, a store written before: by the names it holds)."""
     from .. import sweep
-    from ..core.sources import confined
 
-    mission, refs = row.mission, [v for v in row.variant.split("+") if v]
-    if source is not None and not (confined() and _paths(source)):  # (a file sent to the
-        mission, refs = source[0], list(source[1])  # server: its names, as before)
+    mission, refs, sent = _refs(row, source)
     what = f"{name}: the game {row.mission} seed {row.seed}"
     files = [r for r in (mission, *refs) if source is not None and Path(r).is_absolute()]
     try:
-        for ref in files:
-            if not Path(ref).is_file():
-                raise SourceError(f"{what} was played with {ref}, which is no longer there "
-                                  "(moved or deleted): put it back to replay the game")
+        _there(what, files)
         rules = sweep._rules(row.game, shipped_ref(mission, "mission"),
                              [shipped_ref(v, "variant") for v in refs])
         if sweep._digest(row.game, rules) != row.rules:
@@ -314,7 +308,40 @@ def _replay_row(row: Any, name: str, source: tuple[str, tuple[str, ...]] | None)
     except SourceError:
         raise
     except ArtError as err:
+        if sent and source is not None:
+            raise _sent_own(what, source) from None
         raise SourceError(f"{what} cannot be replayed: {err}") from None
+
+
+def _refs(row: Any, source: tuple[str, tuple[str, ...]] | None,
+          ) -> tuple[str, list[str], bool]:
+    """The mission and variants to load for a stored game: as the store recorded them, else
+    (a store written before; a file of its own in a store sent to the server, which may
+    read shipped files only) by the names the row holds; and whether it was so sent."""
+    from ..core.sources import confined
+
+    sent = source is not None and confined() and _paths(source)
+    if source is None or sent:
+        return row.mission, [v for v in row.variant.split("+") if v], sent
+    return source[0], list(source[1]), False
+
+
+def _there(what: str, files: list[str]) -> None:
+    """SourceError naming the first of a game's own files no longer there."""
+    for ref in files:
+        if not Path(ref).is_file():
+            raise SourceError(f"{what} was played with {ref}, which is no longer there "
+                              "(moved or deleted): put it back to replay the game")
+
+
+def _sent_own(what: str, source: tuple[str, tuple[str, ...]]) -> SourceError:
+    """A game of a designer's own file, in a store sent to the server: where it replays
+    (its own files by their names only, never their paths)."""
+    own = ", ".join(Path(r).name for r in (source[0], *source[1]) if Path(r).is_absolute())
+    return SourceError(f"{what} was played with a file of its own ({own}); a file sent to "
+                       "this server may name only the rule files shipped with artproject: "
+                       "open the store with `artproject serve --replay STORE` where that "
+                       "file is")
 
 
 def _now(files: list[str]) -> str:
