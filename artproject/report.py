@@ -52,6 +52,31 @@ def games_of(rows: Sequence[Row]) -> dict[str, list[Row]]:
     return {g: out[g] for g in sorted(out, key=lambda g: (g != DEFAULT, g))}
 
 
+def respelt(rows: Sequence[Row]) -> list[Row]:
+    """The rows with each policy spelt as the store keys it now (artproject.simulate
+    `policy_key`: options at their default left out), a game stored under two spellings of
+    one policy (a store written before) counted once; a policy not known here (a plug-in's)
+    as it is."""
+    from .simulate import policy_key
+
+    spelt: dict[tuple[str, str], str] = {}
+    seen: set[tuple[Any, ...]] = set()
+    out = []
+    for r in rows:
+        if (r.game, r.policy) not in spelt:
+            try:
+                spelt[(r.game, r.policy)] = policy_key(r.policy, r.game)
+            except GameError:
+                spelt[(r.game, r.policy)] = r.policy
+        row = r._replace(policy=spelt[(r.game, r.policy)])
+        key = (row.game, row.mission, row.variant, row.rules, row.difficulty, row.players,
+               row.policy, row.seed)
+        if key not in seen:
+            seen.add(key)
+            out.append(row)
+    return out
+
+
 def report_text(rows: Sequence[Row], source: str) -> str:
     """Every game's games in the store, told by the game (see the module's text); an empty
     store is told by the default game."""
@@ -103,6 +128,16 @@ def figure(boards: int, width: float = 5.2, height: float = 3.6) -> tuple[Any, l
     for ax in axes[boards:]:
         ax.set_visible(False)
     return fig, axes[:boards]
+
+
+def fitted(text: str, fig: Any, share: float = 1.0, points: float = 12.0) -> str:
+    """`text` wrapped to fit `share` of the figure's width at a font of `points` (an
+    average glyph is about 0.6 em wide): a long title or legend entry on a one-board
+    figure is folded onto more lines, never cut at the figure's edges."""
+    import textwrap
+
+    chars = max(12, int(fig.get_figwidth() * share * 72 / (points * 0.6)))
+    return "\n".join(textwrap.wrap(text, chars)) or text
 
 
 def colours(n: int) -> list[Any]:

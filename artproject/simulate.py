@@ -8,6 +8,7 @@ and `summary`: core/games.py `game_tools`); the grid, the workers and the store 
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -19,8 +20,10 @@ from .loop import MAX_DECISIONS, cause_of, play, wilson
 
 MAX_GAMES = 1_000_000  # games a cell (as the command line's --games)
 MAX_WORKERS = 64  # processes (as the command line's --workers)
+_EMPTY = inspect.Parameter.empty  # a factory's option without a default
 
-__all__ = ["MAX_DECISIONS", "Cell", "cause_of", "play", "simulate", "simulate_grid", "wilson"]
+__all__ = ["MAX_DECISIONS", "Cell", "cause_of", "play", "policy_key", "simulate", "simulate_grid",
+           "wilson"]
 
 
 @attrs.frozen
@@ -55,7 +58,8 @@ def simulate_grid(missions: Sequence[str | Path], difficulties: Sequence[str],
 
     _check_grid(missions, difficulties, players, games, seed, variants, policy, workers,
                 progress, game)
-    game_tools(game).policy_names(policy)  # GameError: an unknown policy, option or value
+    # GameError: an unknown policy, option or value; then spelt as the store keys it
+    policy = policy_key(policy, game)
     grid = grid_of(missions, difficulties, players, games, seed, variants, policy, game)
     own = backend is None
     runner = LocalBackend(workers) if backend is None else backend
@@ -98,3 +102,42 @@ def simulate(mission: str | Path, players: int, difficulty: str, games: int, see
     checks.whole(players, "players", 1, 7)
     checks.text(difficulty, "difficulty")
     return simulate_grid([mission], [difficulty], [players], games, seed, variants, policy)[0]
+
+
+def policy_key(text: str, game: str = DEFAULT) -> str:
+    """A policy as the store keys it: each policy's options in alphabetical order, each value
+    spelt one way, and an option at its default left out (`ismcts:depth=5, budget=2` is
+    `ismcts:budget=2,depth=5`, `ismcts:budget=32` is `ismcts`), so that one policy spelt two
+    ways is one cell of the store, never its games counted twice (docs/scaling.md).
+    GameError naming an unknown policy or option, or a value out of its range."""
+    from .policies import policies_of, policy_spec
+
+    known = policies_of(game)
+    out = []
+    for spec in game_tools(game).policy_names(text):
+        name, options = policy_spec(spec, known)
+        try:
+            params = inspect.signature(known[name]).parameters
+        except (TypeError, ValueError):  # (a factory without one: every option kept)
+            params = {}  # type: ignore[assignment]
+        spelt = ",".join(f"{k}={_spelt(options[k])}" for k in sorted(options)
+                         if k not in params or not _same(params[k].default, options[k]))
+        out.append(f"{name}:{spelt}" if spelt else name)
+    return ",".join(out)
+
+
+def _same(default: Any, value: Any) -> bool:
+    """Whether an option's value is its default (a number by value, 32 as 32.0)."""
+    if default is _EMPTY:
+        return False
+    if isinstance(default, bool) or isinstance(value, bool):
+        return default is value
+    return bool(default == value)
+
+
+def _spelt(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)

@@ -24,7 +24,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Final, NamedTuple
 
@@ -56,6 +56,12 @@ CREATE TABLE games (
     PRIMARY KEY (game, mission, variant, rules, difficulty, players, policy, seed)
 );
 """
+# Where each cell's rules came from (a designer's file by its absolute path), for a replay
+# (web/sources.py): its own table, made when a store is opened to write, so that a store
+# without it (written before) still reads, and artproject before reads one with it.
+_SOURCES: Final = """CREATE TABLE IF NOT EXISTS sources (game TEXT NOT NULL, mission TEXT
+NOT NULL, variant TEXT NOT NULL, rules TEXT NOT NULL, mission_ref TEXT NOT NULL, variant_refs
+TEXT NOT NULL, PRIMARY KEY (game, mission, variant, rules))"""
 COLUMNS: Final = ("game", "mission", "variant", "rules", "difficulty", "players", "seed",
                   "policy",
                   "outcome", "cause", "rounds", "decisions", "engine")
@@ -157,12 +163,14 @@ class Store:
 
         p = Path(ref(path, "the store's path"))
         odd = not_regular(p)  # never a device (SQLite would write to it), pipe or folder
-        if odd == "a folder":
-            raise GameError(f"{p}: a folder, not a results store")
+        if odd == "a folder" or str(path).endswith(("/", os.sep)):  # (newdir/: not a file)
+            raise GameError(f"{path}: a folder, not a store file: give the store's file name "
+                            f"({str(path).rstrip('/' + os.sep) or '.'}/results.db)")
         if odd is not None:
             raise GameError(f"{p}: not a regular file ({odd}): a results store is a file")
         if not p.parent.is_dir() and str(p.parent):
             raise GameError(f"{p}: cannot create the store: no such folder {str(p.parent)!r}")
+        _writable_folder(p)
         new = not exists(p)
         if not new and p.stat().st_size == 0:  # only a new file or a store of ours is written
             raise GameError(f"{p}: an empty file, not a results store: give a new file's name "
@@ -174,6 +182,7 @@ class Store:
                 _check(p, conn, write=True)
             else:
                 _create(p, conn)
+            _sources_table(p, conn)
             # the check above refused a store another program holds at once; from now on
             # a commit waits for a reader (a report) to finish its read, never fails on it
             conn.execute(f"PRAGMA busy_timeout = {int(WRITE_WAIT * 1000)}")
@@ -240,6 +249,48 @@ class Store:
             raise StoreWriteError(f"{self.path}: cannot write to the store ({err}){kept}: "
                                   "run the same command again to play the rest") from None
 
+    def respell(self, game: str, key: Callable[[str], str]) -> int:
+        """Store each of `game`'s policies as `key` spells it (`ismcts:budget=32`, written
+        before defaults were left out, is `ismcts`), in one transaction; a game stored under
+        both spellings (the same game) is kept once. Returns how many rows changed."""
+        try:
+            with self.conn:
+                spelt = {p: key(p) for (p,) in self.conn.execute(
+                    "SELECT DISTINCT policy FROM games WHERE game=?", (game,))}
+                before = self.conn.total_changes
+                for old, new in spelt.items():
+                    if new != old:
+                        self.conn.execute("UPDATE OR IGNORE games SET policy=? WHERE game=? "
+                                          "AND policy=?", (new, game, old))
+                        self.conn.execute("DELETE FROM games WHERE game=? AND policy=?",
+                                          (game, old))
+                return self.conn.total_changes - before
+        except sqlite3.Error as err:
+            raise StoreWriteError(f"{self.path}: cannot write to the store ({err})") from None
+
+    def note_source(self, key: CellKey, mission_ref: str, variant_refs: Sequence[str]) -> None:
+        """Record where a cell's rules came from (its mission and variants as read)."""
+        try:
+            with self.conn:
+                self.conn.execute("INSERT OR REPLACE INTO sources VALUES (?, ?, ?, ?, ?, ?)",
+                                  (key.game, key.mission, key.variant, key.rules, mission_ref,
+                                   "\n".join(variant_refs)))
+        except sqlite3.Error as err:
+            raise StoreWriteError(f"{self.path}: cannot write to the store ({err})") from None
+
+    def sources(self) -> dict[tuple[str, str, str, str], tuple[str, tuple[str, ...]]]:
+        """Where each cell's rules came from, by (game, mission, variant, rules)."""
+        try:
+            if self.conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND "
+                                 "name='sources'").fetchone() is None:
+                return {}
+            return {(g, m, v, r): (ref, tuple(refs.split("\n")) if refs else ())
+                    for g, m, v, r, ref, refs in self.conn.execute(
+                        "SELECT game, mission, variant, rules, mission_ref, variant_refs "
+                        "FROM sources")}
+        except (sqlite3.Error, UnicodeDecodeError, ValueError) as err:
+            raise GameError(f"{self.path}: cannot read the store: {err}") from None
+
     def seeds(self, key: CellKey, first: int, stop: int) -> set[int]:
         """The seeds in first..stop-1 already stored for a cell."""
         try:
@@ -300,6 +351,26 @@ def _create(p: Path, conn: sqlite3.Connection) -> None:
     except sqlite3.Error as err:
         conn.close()
         raise GameError(f"{p}: cannot create the store: {err}") from None
+
+
+def _writable_folder(p: Path) -> None:
+    """A folder SQLite can write its journal in (STORE-journal, at each batch): else the
+    first batch fails after its games were played, and every run again the same way."""
+    folder = p.parent if str(p.parent) else Path(".")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise GameError(f"{p}: the folder {str(folder)!r} cannot be written to, and SQLite "
+                        f"writes its journal ({p.name}-journal) there: make it writable, or "
+                        "use a store in another folder; nothing was played")
+
+
+def _sources_table(p: Path, conn: sqlite3.Connection) -> None:
+    """The sources table, in a new store or one written before it (_SOURCES)."""
+    try:
+        with conn:
+            conn.execute(_SOURCES)
+    except sqlite3.Error as err:
+        conn.close()
+        raise GameError(f"{p}: cannot write to the store: {err}; nothing was played") from None
 
 
 # Rows whose values are not of their column's type (SQLite keeps what it is given).
@@ -427,11 +498,3 @@ def _unlock(fd: Any) -> None:
         with contextlib.suppress(OSError):
             os.close(fd)  # closing the descriptor releases the flock
 
-
-def keys_of(rows: Iterable[Row]) -> list[CellKey]:
-    """The distinct cells of some rows, in order of first appearance."""
-    seen: dict[CellKey, None] = {}
-    for r in rows:
-        seen.setdefault(CellKey(r.game, r.mission, r.variant, r.rules, r.difficulty,
-                                r.players, r.policy), None)
-    return list(seen)

@@ -192,6 +192,8 @@ def plan_sweep(grid: Grid, store: Store | None = None, workers: int = 1,
                 if key in planned:  # (named before: its games are planned once)
                     continue
                 planned.add(key)
+                if store is not None and not grid.texts:  # (a variant as text: no file)
+                    store.note_source(key, _ref(m), variants)  # for a replay (web/sources.py)
                 have = store.seeds(key, grid.seed, stop) if store is not None else set()
                 done += len(have)
                 # (a range while nothing is stored: a million seeds a cell cost no memory)

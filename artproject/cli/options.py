@@ -158,6 +158,9 @@ def _backend(args: argparse.Namespace) -> Any:
     if not 0 < timeout <= MAX_CONNECT:  # (nan and inf are refused too)
         raise GameError(f"--connect-timeout must be above 0 and at most {MAX_CONNECT:g} "
                         f"seconds, not {timeout:g}")
+    if args.address == "":  # (an unset variable in a script: never "no cluster")
+        raise GameError("--address: an empty address; give the cluster's scheduler, "
+                        "tcp://HOST:8786 (an unset variable in a script?), or drop it")
     # a cluster joined at --address has its own workers: --workers is for this machine's
     workers = args.workers if args.address else _workers(args.workers, args.force)
     return make_backend(args.backend, workers, args.address, timeout)
@@ -271,23 +274,8 @@ def _shipped_variant(ref: str, game: str) -> str:
 
 
 def _policy_key(text: str, tools: Any, game: str) -> str:
-    """--policy as the store keys it: each policy's options in alphabetical order, each
-    value spelt one way (`ismcts:depth=5, budget=2` is `ismcts:budget=2,depth=5`), so that
-    one policy spelt two ways is one cell of the store, never its games counted twice."""
-    from ..policies import policies_of, policy_spec
+    """--policy as the store keys it (artproject.simulate.policy_key: its options sorted,
+    spelt one way, those at their default left out)."""
+    from ..simulate import policy_key
 
-    known = policies_of(game)
-    out = []
-    for spec in tools.policy_names(text):
-        name, options = policy_spec(spec, known)
-        spelt = ",".join(f"{k}={_spelt(options[k])}" for k in sorted(options))
-        out.append(f"{name}:{spelt}" if spelt else name)
-    return ",".join(out)
-
-
-def _spelt(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
+    return policy_key(text, game)

@@ -8,13 +8,13 @@ from pathlib import Path
 
 
 def _report(args: argparse.Namespace) -> int:
-    from ..report import plots_of, report_text, write_plots
+    from ..report import plots_of, report_text, respelt, write_plots
     from ..store import Store
     from .options import _paths_given
 
     _paths_given(args, store="report FILE", output="-o/--output")
     with Store.read(args.store) as store:
-        rows = list(store.rows())
+        rows = respelt(list(store.rows()))  # one policy spelt two ways: one
     written = []
     if args.output is not None and (plots_of(rows) or not rows):
         written = write_plots(rows, Path(args.output), args.force)  # before any output

@@ -71,14 +71,33 @@ def _grid(args: argparse.Namespace, game: str, tools: Any,
     else:
         missions = _items(_rules_ref(args.mission, tools), "--mission",
                           f"{title}'s rules: a shipped name or a file, a list, or all")
-    missions, loaded = _distinct(missions, [tools.load_rules(m, args.variant)
-                                            for m in missions], tools)
+    missions, loaded = _distinct(missions, _loaded(missions, args.variant, tools), tools)
     ranges = [tools.players(rules) for rules in loaded]
     players = _players(args.players, low=max(lo for lo, _ in ranges),
                        high=min(hi for _, hi in ranges))  # what every rules file allows
     return (missions, _difficulties(args.difficulty, tools, dict(zip(missions, loaded,
                                                                       strict=True)), title),
             players)
+
+
+def _loaded(missions: list[str], variants: list[str], tools: Any) -> list[Any]:
+    """Each rules file with the variants layered on; a variant named by a file that is
+    there without .toml (`v.json`) is told why it was read as a shipped name, as a mission
+    is (core/art/loader.py)."""
+    from pathlib import Path
+
+    from ..core.errors import ArtError, GameError
+    from ..core.sources import is_name
+
+    try:
+        return [tools.load_rules(m, variants) for m in missions]
+    except ArtError as err:
+        for ref in variants:
+            if is_name(ref) and f"unknown variant {ref!r}" in str(err) and Path(ref).is_file():
+                raise GameError(f"{err}; the file {ref} is there, but a variant file's name "
+                                "ends in .toml (a name without is a shipped variant's): "
+                                f"rename it {ref}.toml") from None
+        raise
 
 
 def _distinct(missions: list[str], loaded: list[Any], tools: Any,
@@ -181,6 +200,8 @@ def _sweep(args: argparse.Namespace, missions: Sequence[str], diffs: Sequence[st
             backend = _backend(args)  # before the store: a cluster that does not answer
             store = Store.open(args.store) if args.store is not None else None  # (as
             # the cluster: a store refused changes nothing)
+            if store is not None:  # a policy stored spelt out (before defaults were left
+                store.respell(game, lambda p: _respelt(p, game))  # out) joins its cell
             grid = grid_of(missions, diffs, players, args.games, args.seed, args.variant,
                            args.policy, game)
             plan = plan_sweep(grid, store, backend.workers, lambda: _stop_if(asked))
@@ -191,6 +212,18 @@ def _sweep(args: argparse.Namespace, missions: Sequence[str], diffs: Sequence[st
                 backend.close()
             if store is not None:
                 store.close()
+
+
+def _respelt(policy: str, game: str) -> str:
+    """A stored policy as the store keys it now (one it cannot read, a plug-in's not
+    registered here, as it is)."""
+    from ..core.errors import GameError
+    from ..simulate import policy_key
+
+    try:
+        return policy_key(policy, game)
+    except GameError:
+        return policy
 
 
 def _stop_if(asked: list[int]) -> None:

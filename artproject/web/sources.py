@@ -238,7 +238,8 @@ def from_scenario(text: str, name: str) -> Recording:
 
 
 # ---------------------------------------------------------------------- results stores
-def _store_rows(data: bytes, name: str) -> list[Any]:
+def _store_rows(data: bytes, name: str) -> tuple[list[Any], dict[Any, Any]]:
+    """A store's rows, and where each cell's rules came from (Store.sources)."""
     from ..core.sources import readable
     from ..store import Store
 
@@ -247,47 +248,113 @@ def _store_rows(data: bytes, name: str) -> list[Any]:
         path.write_bytes(data)
         try:
             with readable(Path(tmp)), Store.read(path) as store:
-                return list(store.rows())
+                return list(store.rows()), store.sources()
         except (GameError, sqlite3.Error) as err:
             raise SourceError(f"{name}: not a results store: {err}".replace(str(path), name)
                               ) from None
 
 
+# What the viewer lists of a stored game: what tells one game from another (its rules'
+# digest shortened: two sweeps of an edited file), what came of it, and its index (its link).
+LISTED: Final = ("game", "mission", "variant", "difficulty", "players", "seed", "policy",
+                 "outcome", "cause", "rounds", "decisions")
+
+
 def store_games(data: bytes, name: str) -> list[dict[str, Any]]:
-    """The games a results store holds (the first 500), each as the viewer lists it."""
-    return [dict(r._asdict(), index=i) for i, r in enumerate(_store_rows(data, name)[:500])]
+    """Every game a results store holds, each as the viewer lists it (the page filters and
+    pages them: a designer looks for one game among thousands)."""
+    return [{**{k: getattr(r, k) for k in LISTED}, "rules": r.rules[:8], "index": i}
+            for i, r in enumerate(_store_rows(data, name)[0])]
 
 
 def from_store(data: bytes, name: str, index: int) -> Recording:
     """Game `index` of a results store, played again from its seed by its policy; its rules
     must be the ones it was played with (the row's digest)."""
-    rows = _store_rows(data, name)
+    rows, sources = _store_rows(data, name)
     if not 0 <= index < len(rows):
         raise SourceError(f"{name}: there is no game {index}: the store holds {len(rows)}")
     row = rows[index]
-    st = _replay_row(row, name)
-    return from_game(st, f"store {name}: {row.mission} {row.players}p seed {row.seed} "
-                         f"{row.policy}", "store")
+    st = _replay_row(row, name, sources.get((row.game, row.mission, row.variant, row.rules)))
+    return from_game(st, f"store {name}: {game_title(row)}", "store")
 
 
-def _replay_row(row: Any, name: str) -> Machine:
-    """A stored game played again exactly as the sweep played it (sweep.play_batch)."""
+def game_title(row: Any) -> str:
+    """A stored game in words, with all that tells it from the store's others: its rules
+    (and variant), team size, difficulty (a game with any), seed and policy."""
+    from ..sweep import NO_DIFFICULTY
+
+    rules = row.mission + (f" + {row.variant}" if row.variant else "")
+    level = "" if row.difficulty == NO_DIFFICULTY else f" {row.difficulty}"
+    return f"{rules} {row.players}p{level} seed {row.seed} {row.policy}"
+
+
+def _replay_row(row: Any, name: str, source: tuple[str, tuple[str, ...]] | None) -> Machine:
+    """A stored game played again exactly as the sweep played it (sweep.play_batch), with
+    the rules files it was played with (`source`: as the store recorded them, a designer's
+    own by its absolute path; None, a store written before: by the names it holds)."""
     from .. import sweep
 
-    variants = [v for v in row.variant.split("+") if v]
+    mission, refs, sent = _refs(row, source)
+    what = f"{name}: the game {row.mission} seed {row.seed}"
+    files = [r for r in (mission, *refs) if source is not None and Path(r).is_absolute()]
     try:
-        rules = sweep._rules(row.game, shipped_ref(row.mission, "mission"),
-                             [shipped_ref(v, "variant") for v in variants])
+        _there(what, files)
+        rules = sweep._rules(row.game, shipped_ref(mission, "mission"),
+                             [shipped_ref(v, "variant") for v in refs])
         if sweep._digest(row.game, rules) != row.rules:
-            raise SourceError(f"{name}: the game {row.mission} seed {row.seed} was played "
-                              "with other rules than the ones here (its rules digest "
-                              "differs), so it cannot be replayed")
+            raise SourceError(f"{what} was played with other rules than {_now(files)}, so it "
+                              "cannot be replayed")
         return _players(row.game)(rules, row)
     except SourceError:
         raise
     except ArtError as err:
-        raise SourceError(f"{name}: the game {row.mission} seed {row.seed} cannot be "
-                          f"replayed: {err}") from None
+        if sent and source is not None:
+            raise _sent_own(what, source) from None
+        raise SourceError(f"{what} cannot be replayed: {err}") from None
+
+
+def _refs(row: Any, source: tuple[str, tuple[str, ...]] | None,
+          ) -> tuple[str, list[str], bool]:
+    """The mission and variants to load for a stored game: as the store recorded them, else
+    (a store written before; a file of its own in a store sent to the server, which may
+    read shipped files only) by the names the row holds; and whether it was so sent."""
+    from ..core.sources import confined
+
+    sent = source is not None and confined() and _paths(source)
+    if source is None or sent:
+        return row.mission, [v for v in row.variant.split("+") if v], sent
+    return source[0], list(source[1]), False
+
+
+def _there(what: str, files: list[str]) -> None:
+    """SourceError naming the first of a game's own files no longer there."""
+    for ref in files:
+        if not Path(ref).is_file():
+            raise SourceError(f"{what} was played with {ref}, which is no longer there "
+                              "(moved or deleted): put it back to replay the game")
+
+
+def _sent_own(what: str, source: tuple[str, tuple[str, ...]]) -> SourceError:
+    """A game of a designer's own file, in a store sent to the server: where it replays
+    (its own files by their names only, never their paths)."""
+    own = ", ".join(Path(r).name for r in (source[0], *source[1]) if Path(r).is_absolute())
+    return SourceError(f"{what} was played with a file of its own ({own}); a file sent to "
+                       "this server may name only the rule files shipped with artproject: "
+                       "open the store with `artproject serve --replay STORE` where that "
+                       "file is")
+
+
+def _now(files: list[str]) -> str:
+    """The rules a replay found, as its digest-mismatch message names them."""
+    if not files:
+        return "the ones here (its rules digest differs)"
+    return (", ".join(files) + (" holds" if len(files) == 1 else " hold")
+            + " now (changed since: the rules digest differs)")
+
+
+def _paths(source: tuple[str, tuple[str, ...]]) -> bool:
+    """Whether a recorded source names any file by its path (not a shipped name)."""
+    return any(Path(r).is_absolute() for r in (source[0], *source[1]))
 
 
 def _players(game: str) -> Callable[[Any, Any], Machine]:

@@ -118,20 +118,35 @@ def _seats(wins: Counter[str], players: int, n: int) -> list[dict[str, Any]]:
 
 def _policies(rows: Sequence[Any], names: list[str], players: int) -> list[dict[str, Any]]:
     """Each policy's wins over the seats it held (seated in turn by each game's seed), with
-    its 95% Wilson interval."""
-    from ...loop import wilson
-
+    its 95% interval (`_interval`: over games, not seats; none for a policy in every seat)."""
     wins: Counter[str] = Counter()
     seats: Counter[str] = Counter()
+    games: Counter[str] = Counter()
     for r in rows:
         seated = seating(names, players, r.seed)
         seats.update(seated)
+        games.update(set(seated))
         if r.outcome in P:
             wins[seated[P.index(r.outcome)]] += 1
-    return [{"policy": p, "seat_games": seats[p], "won": wins[p],
+    alone = len(set(names)) == 1
+    return [{"policy": p, "seat_games": seats[p], "games": games[p], "won": wins[p],
              "win_rate": wins[p] / seats[p] if seats[p] else 0.0,
-             "ci95": [round(x, 4) for x in wilson(wins[p], seats[p])]}
+             "ci95": None if alone else [round(x, 4) for x in
+                                         _interval(wins[p], games[p], seats[p])]}
             for p in dict.fromkeys(names)]
+
+
+def _interval(won: int, games: int, seat_games: int) -> tuple[float, float]:
+    """A policy's 95% Wilson interval of wins a seat, over the games it played: the seats of
+    one game are no independent trials (one seat wins, the others lose), but each game is
+    one, won by the policy or not; the games' interval is scaled by the seats a game it
+    held. A policy in every seat has none: its wins a seat are fixed by the design (a game
+    not drawn, one win over every seat)."""
+    from ...loop import wilson
+
+    lo, hi = wilson(won, games)
+    per = games / seat_games if seat_games else 1.0
+    return lo * per, hi * per
 
 
 def _causes(rows: Sequence[Any]) -> Counter[str]:
@@ -158,11 +173,8 @@ def report_text(cells: list[dict[str, Any]]) -> str:
     for c in cells:
         seats = "  ".join(f"{s['seat']} {_pct(s['win_rate'])}" for s in c["seats"])
         for i, p in enumerate(c["policies"]):
-            from ...loop import wilson
-
-            lo, hi = wilson(p["won"], p["seat_games"])  # exact: ci95 is rounded (data)
             rows.append([c["players"] if i == 0 else "", c["games"] if i == 0 else "",
-                         p["policy"], f"{_pct(p['win_rate'])} ({_pct(lo)}-{_pct(hi)})",
+                         p["policy"], _pct(p["win_rate"]) + _interval_text(p),
                          _pct(c["fair_share"]), c["draws"] if i == 0 else "",
                          f"{c['average_turns']:.1f} (max {c['longest']})" if i == 0 else "",
                          seats if i == 0 else ""])
@@ -179,19 +191,35 @@ def report_text(cells: list[dict[str, Any]]) -> str:
 
 
 def report_csv(cells: list[dict[str, Any]]) -> str:
+    """The cells as CSV, a row a policy of each: the data --json gives of it (the variants
+    joined by '+', the seated policies as `lineup`), every fraction to four decimals."""
     import csv
     import io
 
     buf = io.StringIO()
     w = csv.writer(buf)
     w.writerow(["players", "games", "policy", "seat_games", "won", "win_rate", "ci95_low",
-                "ci95_high", "fair_share", "draws", "average_turns"])
+                "ci95_high", "fair_share", "draws", "average_turns", "mission", "variant",
+                "seed", "lineup", "average_decisions", "longest"])
     for c in cells:
         for p in c["policies"]:
             w.writerow([c["players"], c["games"], p["policy"], p["seat_games"], p["won"],
-                        f"{p['win_rate']:.4f}", p["ci95"][0], p["ci95"][1],
-                        f"{c['fair_share']:.4f}", c["draws"], f"{c['average_turns']:.3f}"])
+                        f"{p['win_rate']:.4f}",
+                        *(f"{x:.4f}" for x in p["ci95"] or ()), *([""] * 2 * (not p["ci95"])),
+                        f"{c['fair_share']:.4f}",
+                        c["draws"], f"{c['average_turns']:.4f}", c["mission"],
+                        "+".join(c["variants"]), c["seed"], c["policy"],
+                        f"{c['average_decisions']:.4f}", c["longest"]])
     return buf.getvalue()
+
+
+def _interval_text(p: dict[str, Any]) -> str:
+    """A policy's interval as the table prints it: exact (its ci95 is rounded data), or
+    none where the design fixes the figure (a policy in every seat)."""
+    if p["ci95"] is None:
+        return " (every seat: fixed)"
+    lo, hi = _interval(p["won"], p["games"], p["seat_games"])
+    return f" ({_pct(lo)}-{_pct(hi)})"
 
 
 def _ranked(causes: Counter[str]) -> list[tuple[str, int]]:

@@ -7,15 +7,53 @@ this game's tools module (`store_report`, `PLOTS`).
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from ...loop import interval_text, main_cause, ranked_causes, wilson
-from ...report import board_name, board_of, board_title, colours, figure
+from ...report import board_name, board_of, board_title, colours, figure, fitted
 from ...store import CellKey, Row
 
 ORDER: Final = ("easy", "medium", "hard", "impossible")  # the base rules' difficulties
+SMALL: Final = 8.5  # points: the legends' font
+
+
+# A cause that names the city it happened in (R13: "a pawn in lost CITY cannot leave"): its
+# kind is the cause with the city taken out. The engine gives the reason as text only (the
+# printed game's events hold it), so the city is found where R13's reason writes it.
+_IN_CITY: Final = re.compile(r"^(?P<head>.*\bin lost )(?P<city>.+?)(?P<tail> cannot leave\b.*)$")
+
+
+def cause_kind(cause: str) -> str:
+    """A cause of loss by its kind: a city it names taken out (`a pawn in a lost city cannot
+    leave (R13)`), any other cause as it is."""
+    m = _IN_CITY.match(cause)
+    return f"{m['head'][:-5]}a lost city{m['tail']}" if m else cause
+
+
+def kinds_of(causes: Counter[str]) -> tuple[Counter[str], dict[str, Counter[str]]]:
+    """Causes counted by kind (`cause_kind`), and each kind's causes by the city named (its
+    detail, for the list of causes: empty for a kind that names none)."""
+    kinds: Counter[str] = Counter()
+    detail: dict[str, Counter[str]] = defaultdict(Counter)
+    for cause, k in causes.items():
+        kinds[cause_kind(cause)] += k
+        m = _IN_CITY.match(cause)
+        if m:
+            detail[cause_kind(cause)][m["city"]] += k
+    return kinds, detail
+
+
+def cause_lines(causes: Counter[str]) -> list[str]:
+    """The list of causes of loss, by kind, the most first; a kind that names cities says
+    how many games each city took."""
+    kinds, detail = kinds_of(causes)
+    return [f"  {k:6d}  {kind}" + (": " + ", ".join(f"{city} {n}" for city, n in
+                                                     ranked_causes(detail[kind]))
+                                   if kind in detail else "")
+            for kind, k in ranked_causes(kinds)]
 
 
 def _difficulty_order(d: str) -> tuple[int, str]:
@@ -34,7 +72,7 @@ def cells(rows: Sequence[Row]) -> list[dict[str, Any]]:
         g = groups[key]
         won = sum(1 for r in g if r.outcome == "won")
         lo, hi = wilson(won, len(g))
-        causes = Counter(r.cause for r in g if r.outcome != "won")
+        causes = Counter(cause_kind(r.cause) for r in g if r.outcome != "won")
         out.append({"key": key, "games": len(g), "won": won, "win_rate": won / len(g),
                     "ci95": (lo, hi), "rounds": sum(r.rounds for r in g) / len(g),
                     "causes": causes, "seeds": (min(r.seed for r in g), max(r.seed for r in g))})
@@ -55,16 +93,16 @@ def hall_of_fame(rows: Sequence[Row], source: str) -> str:
         table.append([board_name(board_of(k), boards), k.variant or "-", k.policy,
                       k.difficulty, k.players, c["won"], c["games"],
                       f"{100 * c['win_rate']:.1f}%", interval_text(lo, hi),
-                      f"{c['rounds']:.1f}", main])
+                      c["rounds"], main])
     text = tabulate(table, headers=["mission", "variant", "policy", "difficulty", "players",
                                     "won", "games", "win rate", "95% CI", "rounds",
-                                    "main cause of loss"], tablefmt="simple")
+                                    "main cause of loss"], tablefmt="simple",
+                    floatfmt=".1f")  # every mean to one decimal (13.0, never 13)
     causes = Counter(r.cause for r in rows if r.outcome != "won")
     lost = sum(causes.values())
     lines = [f"Hall of Fame: {len(rows)} games from {source}", "", text, "",
              f"causes of loss ({lost} games; the rulings cited are told in docs/rulings.md):"]
-    lines += [f"  {k:6d}  {cause}" for cause, k in ranked_causes(causes)]
-    return "\n".join(lines)
+    return "\n".join(lines + cause_lines(causes))
 
 
 # ---------------------------------------------------------------------- plots
@@ -76,14 +114,15 @@ def plot_win_rate(rows: Sequence[Row]) -> Any:
     teams = sorted({c["key"].players for c in summary})
     for ax, b in zip(axes, boards, strict=True):
         _win_rates(ax, [c for c in summary if board_of(c["key"]) == b], teams)
-        ax.set_title(board_title(b, boards))
+        ax.set_title(fitted(board_title(b, boards), fig, 1 / min(3, len(boards))))
     # one legend, every team size of every panel (a size only another panel has: labelled
     # too), each size a colour on every panel
     lines = {label: h for ax in axes for h, label in zip(*ax.get_legend_handles_labels(),
                                                           strict=True)}
     labels = sorted(lines, key=lambda label: int(label.split()[0]))
     axes[0].legend([lines[k] for k in labels], labels, fontsize="small", loc="upper right")
-    fig.suptitle("Win rate by difficulty and team size (bars: 95% Wilson interval)")
+    fig.suptitle(fitted("Win rate by difficulty and team size (bars: 95% Wilson interval)",
+                        fig))
     return fig
 
 
@@ -133,17 +172,17 @@ def plot_game_length(rows: Sequence[Row]) -> Any:
         ax.set_xlabel("rounds")
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_ylabel("games")
-        ax.set_title(board_title(b, boards))
+        ax.set_title(fitted(board_title(b, boards), fig, 1 / min(3, len(boards))))
         ax.legend(fontsize="small")
         ax.grid(axis="y", alpha=0.3)
-    fig.suptitle("Game length: rounds played, by difficulty")
+    fig.suptitle(fitted("Game length: rounds played, by difficulty", fig))
     return fig
 
 
 def plot_causes(rows: Sequence[Row], most: int = 6) -> Any:
     """Why games are lost: for each board and difficulty, the share of each cause."""
     boards = sorted({board_of(r) for r in rows})
-    lost = [r for r in rows if r.outcome != "won"]
+    lost = [r._replace(cause=cause_kind(r.cause)) for r in rows if r.outcome != "won"]
     overall = [c for c, _ in ranked_causes(Counter(r.cause for r in lost))]
     shown = overall[:most]
     labels = [*shown, "other causes"] if len(overall) > most else shown
@@ -160,11 +199,18 @@ def plot_causes(rows: Sequence[Row], most: int = 6) -> Any:
         ax.invert_yaxis()
         ax.set_xlim(0, 100)
         ax.set_xlabel("share of lost games (%)")
-        ax.set_title(board_title(b, boards))
-    fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=2,
-               fontsize="small")
-    fig.suptitle("Causes of loss, by difficulty")
+        ax.set_title(fitted(board_title(b, boards), fig, 1 / min(3, len(boards))))
+    _fitted_legend(fig, axes[0], min(3, len(boards)))
+    fig.suptitle(fitted("Causes of loss, by difficulty", fig))
     return fig
+
+
+def _fitted_legend(fig: Any, ax: Any, ncols: int) -> None:
+    """The figure's legend below its panels, a column a panel's width (one on a one-board
+    figure), each entry folded to fit its column."""
+    handles, names = ax.get_legend_handles_labels()
+    fig.legend(handles, [fitted(n, fig, 0.9 / ncols, SMALL) for n in names],
+               loc="outside lower center", ncols=ncols, fontsize=SMALL)
 
 
 def _share(lost: Sequence[Row], difficulty: str, label: str, shown: list[str]) -> float:

@@ -48,7 +48,7 @@ from ..errors import RulesError, RulesErrors
 from ..invariants import check_properties
 from ..schema import fields_of, params_of
 from .bots import POLICIES, cautious_policy
-from .hall import PLOTS
+from .hall import PLOTS, cause_lines, kinds_of
 from .hall import hall_of_fame as store_report
 from .loader import MISSION_KEYS, load_rules, shipped_missions
 from .reference import reference
@@ -155,34 +155,39 @@ def report_text(cells: list[dict[str, Any]]) -> str:
     rows = [[c["mission"], c["difficulty"], c["players"], c["won"], c["games"],
              f"{100 * c['win_rate']:.1f}%",
              interval_text(*wilson(c["won"], c["games"])),  # (ci95 is rounded: data)
-             f"{c['average_rounds']:.1f}", main_cause(c["causes"])] for c in cells]
+             c["average_rounds"], main_cause(kinds_of(Counter(c["causes"]))[0])]
+            for c in cells]
     table = tabulate(rows, headers=["mission", "difficulty", "players", "won", "games",
                                     "win rate", "95% CI", "rounds", "main cause of loss"],
-                     tablefmt="simple")
+                     tablefmt="simple", floatfmt=".1f")  # (13.0, not 13)
     causes: Counter[str] = Counter()
     for c in cells:
         causes.update(c["causes"])
     lost = sum(c["lost"] for c in cells)
     lines = [head, "", table, "",
              f"causes of loss ({lost} games; the rulings cited are told in docs/rulings.md):"]
-    lines += [f"  {k:6d}  {cause}" for cause, k in ranked_causes(causes)]
-    return "\n".join(lines)
+    return "\n".join(lines + cause_lines(causes))  # by kind, as report's (hall.py)
 
 
 def report_csv(cells: list[dict[str, Any]]) -> str:
-    """The cells as CSV, a row each."""
+    """The cells as CSV, a row each: the data --json gives (the variants joined by '+', the
+    causes as JSON), every fraction to four decimals; the columns before `variant` are as
+    they always were."""
     import csv
     import io
 
     buf = io.StringIO()
     w = csv.writer(buf)
     w.writerow(["mission", "difficulty", "players", "games", "won", "win_rate", "ci95_low",
-                "ci95_high", "average_rounds", "average_decisions", "main_cause"])
+                "ci95_high", "average_rounds", "average_decisions", "main_cause", "variant",
+                "policy", "seed", "lost", "causes"])
     for c in cells:
         w.writerow([c["mission"], c["difficulty"], c["players"], c["games"], c["won"],
-                    f"{c['win_rate']:.4f}", c["ci95"][0], c["ci95"][1],
-                    f"{c['average_rounds']:.3f}", f"{c['average_decisions']:.3f}",
-                    main_cause(c["causes"])])
+                    *(f"{x:.4f}" for x in (c["win_rate"], *c["ci95"], c["average_rounds"],
+                                           c["average_decisions"])),
+                    main_cause(kinds_of(Counter(c["causes"]))[0]), "+".join(c["variants"]),
+                    c["policy"], c["seed"], c["lost"],
+                    json.dumps(c["causes"], ensure_ascii=False)])
     return buf.getvalue()
 
 

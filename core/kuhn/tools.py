@@ -171,18 +171,23 @@ def report_text(cells: list[dict[str, Any]]) -> str:
 
 
 def report_csv(cells: list[dict[str, Any]]) -> str:
+    """The cells as CSV, a row a seat of each: the data --json gives of it (the variants
+    joined by '+'), every fraction to four decimals."""
     import csv
     import io
 
     buf = io.StringIO()
     w = csv.writer(buf)
     w.writerow(["players", "hands", "policy", "seat", "won", "win_rate", "average_return",
-                "return_ci95_low", "return_ci95_high"])
+                "return_ci95_low", "return_ci95_high", "mission", "variant", "seed",
+                "ci95_low", "ci95_high"])
     for c in cells:
         for s in c["seats"]:
             w.writerow([c["players"], c["games"], c["policy"], s["seat"], s["won"],
-                        f"{s['win_rate']:.4f}", f"{s['average_return']:.4f}",
-                        *s["return_ci95"]])
+                        *(f"{x:.4f}" for x in (s["win_rate"], s["average_return"],
+                                               *s["return_ci95"])),
+                        c["mission"], "+".join(c["variants"]), c["seed"],
+                        *(f"{x:.4f}" for x in s["ci95"])])
     return buf.getvalue()
 
 

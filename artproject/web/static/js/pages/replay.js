@@ -50,14 +50,58 @@ async function upload(file, out) {
   }
 }
 
+const PAGE = 100; // games a page of a store's list
+// The columns a designer filters a store's games by (each a select of the values there).
+const FILTERS = [["mission", "rules"], ["variant", "variant"], ["players", "players"],
+  ["difficulty", "difficulty"], ["policy", "policy"], ["outcome", "outcome"]];
+
+function plural(n, word) {
+  return `${n.toLocaleString("en")} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/** A results store's games: filters by rules, variant, players, difficulty, policy and
+ * outcome (each a list of the values in the store), and a page of the games that match. */
 function showStore(out, store) {
-  const rows = store.games.map((g) => h("tr", {},
-    h("td", {}, h("a", {href: stepUrl(`${store.id}.${g.index}`, 0, "all")}, `${g.mission} seed ${g.seed}`)),
-    h("td", {}, String(g.players)), h("td", {}, g.difficulty), h("td", {}, g.policy),
-    h("td", {}, g.outcome), h("td", {}, String(g.decisions))));
-  put(out, h("section", {class: "store"}, h("h2", {}, `Results store ${store.name}: ${store.games.length} game${store.games.length === 1 ? "" : "s"}`),
-    store.games.length ? h("table", {}, h("thead", {}, h("tr", {}, ["game", "players", "difficulty", "policy", "outcome", "decisions"].map((x) => h("th", {scope: "col"}, x)))),
-      h("tbody", {}, rows)) : h("p", {}, "The store holds no games.")));
+  const games = store.games;
+  // a mission stored under two rules (its file edited between sweeps): each game's named
+  // with its rules' digest, as `report` names them
+  const digests = {};
+  for (const g of games) (digests[g.mission] ||= new Set()).add(g.rules);
+  const named = (g) => digests[g.mission].size > 1 ? `${g.mission} [rules ${g.rules.slice(0, 6)}]` : g.mission;
+  const chosen = {}; // column -> "=" and the value asked for ("" for any)
+  const list = h("div", {class: "store-games"});
+  let page = 0;
+  const draw = () => {
+    const hits = games.filter((g) => FILTERS.every(([k]) => !chosen[k] || `=${g[k]}` === chosen[k]));
+    const pages = Math.max(1, Math.ceil(hits.length / PAGE));
+    page = Math.min(page, pages - 1);
+    const shown = hits.slice(page * PAGE, page * PAGE + PAGE);
+    const rows = shown.map((g) => h("tr", {},
+      h("td", {}, h("a", {href: stepUrl(`${store.id}.${g.index}`, 0, "all")}, `${named(g)} seed ${g.seed}`)),
+      h("td", {}, g.variant || "—"), h("td", {}, String(g.players)), h("td", {}, g.difficulty),
+      h("td", {}, g.policy), h("td", {}, g.outcome), h("td", {class: "cause"}, g.cause),
+      h("td", {}, String(g.rounds)), h("td", {}, String(g.decisions))));
+    const turn = (k) => { page = k; draw(); };
+    const pager = pages > 1 ? h("nav", {class: "store-pages", "aria-label": "pages of games"},
+      button("◀ Previous", () => turn(page - 1), {disabled: page === 0}),
+      h("span", {"aria-live": "polite"}, ` Page ${page + 1} of ${pages} `),
+      button("Next ▶", () => turn(page + 1), {disabled: page >= pages - 1})) : null;
+    put(list,
+      h("p", {class: "store-count"}, hits.length === games.length ? `Showing ${shown.length ? page * PAGE + 1 : 0}–${page * PAGE + shown.length} of ${plural(games.length, "game")}`
+        : `${plural(hits.length, "game")} match (of ${games.length.toLocaleString("en")}); showing ${shown.length ? page * PAGE + 1 : 0}–${page * PAGE + shown.length}`),
+      shown.length ? h("table", {}, h("thead", {}, h("tr", {}, ["game", "variant", "players", "difficulty", "policy", "outcome", "cause", "rounds", "decisions"].map((x) => h("th", {scope: "col"}, x)))),
+        h("tbody", {}, rows)) : h("p", {}, "No game matches."), pager);
+  };
+  const selects = FILTERS.map(([k, label]) => {
+    const values = [...new Set(games.map((g) => String(g[k])))].sort((a, b) => a.localeCompare(b, "en", {numeric: true}));
+    const sel = h("select", {name: k, "aria-label": label},
+      h("option", {value: ""}, "any"), values.map((v) => h("option", {value: `=${v}`}, v === "" ? "(none)" : v)));
+    sel.addEventListener("change", () => { chosen[k] = sel.value; page = 0; draw(); });
+    return h("label", {}, `${label} `, sel);
+  });
+  put(out, h("section", {class: "store"}, h("h2", {}, `Results store ${store.name}: ${plural(games.length, "game")}`),
+    games.length ? [h("div", {class: "store-filters"}, selects), list] : h("p", {}, "The store holds no games.")));
+  if (games.length) draw();
 }
 
 function opener(main) {

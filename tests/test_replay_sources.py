@@ -1,0 +1,98 @@
+"""A stored game of a designer's own mission or variant file replays (`serve --replay
+STORE`) wherever the server runs: the store records where the rules came from (a file by its
+absolute path); a file changed or moved since is said plainly, never a different game
+replayed; a store written before the sources were recorded still opens and replays."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from artproject.store import Store
+from artproject.web.replays import Book
+from artproject.web.sources import SourceError
+from tests.test_scale import cli
+
+MISSIONS = Path(__file__).parent / "missions"
+HARBOUR = MISSIONS / "harbour-tunable.toml"  # its name: harbour
+
+
+@pytest.fixture
+def own(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A store of one game of the designer's harbourx.toml with hardcity.toml layered on,
+    swept in the designer's folder; the test then leaves that folder."""
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "harbourx.toml").write_text(HARBOUR.read_text().replace(
+        'name = "harbour"', 'name = "harbourx"'))
+    shutil.copy(MISSIONS / "team-threat.toml", work / "hardcity.toml")
+    monkeypatch.chdir(work)
+    r = cli("simulate", "--mission", "harbourx.toml", "--variant", "hardcity.toml",
+            "--players", "3", "--games", "1", "--seed", "1", "--store", "own.db")
+    assert r.returncode == 0, r.stderr
+    monkeypatch.chdir(tmp_path)  # the server starts elsewhere
+    return work
+
+
+def _replay(db: Path) -> str:
+    book = Book()
+    got = book.open(db.read_bytes(), db.name, local=True)
+    (game,) = got["games"]
+    rec = book.recording(f"{got['id']}.{game['index']}")
+    assert rec.over()
+    return rec.title
+
+
+def test_a_game_of_one_s_own_files_replays_from_anywhere(own: Path) -> None:
+    assert _replay(own / "own.db") == \
+        "store own.db: harbourx + hardcity.toml 3p medium seed 1 heuristic"
+
+
+def test_a_file_changed_since_is_said_plainly(own: Path) -> None:
+    mission = own / "harbourx.toml"
+    mission.write_text(mission.read_text().replace("lost_city_at = 4", "lost_city_at = 5"))
+    said = r"harbourx\.toml, \S+hardcity\.toml hold now \(changed since"
+    with pytest.raises(SourceError, match=said):
+        _replay(own / "own.db")
+
+
+def test_a_file_moved_since_is_said_plainly(own: Path) -> None:
+    (own / "hardcity.toml").rename(own / "elsewhere.toml")
+    with pytest.raises(SourceError, match=r"hardcity\.toml, which is no longer there"):
+        _replay(own / "own.db")
+
+
+def test_a_store_written_before_sources_were_recorded(tmp_path: Path) -> None:
+    """The old store (no sources table): shipped rules replay as before, and a sweep into it
+    adds the table and resumes."""
+    db = tmp_path / "old.db"
+    sim = ("simulate", "--mission", "japan", "--players", "2", "--games", "1", "--seed", "1",
+           "--store", str(db))
+    assert cli(*sim).returncode == 0
+    with sqlite3.connect(db) as conn:
+        conn.execute("DROP TABLE sources")  # as artproject wrote it before
+    conn.close()
+    with Store.read(db) as store:
+        assert store.sources() == {} and store.count() == 1
+    assert _replay(db) == "store old.db: japan 2p medium seed 1 heuristic"
+    assert cli("report", str(db)).returncode == 0
+    assert cli(*sim).returncode == 0
+    with Store.read(db) as store:
+        assert store.count() == 1 and len(store.sources()) == 1
+
+
+def test_a_store_of_one_s_own_files_sent_to_a_server_says_where_it_replays(own: Path) -> None:
+    """A file sent to a server may name shipped rules only: the game is refused saying so
+    and how it does replay, naming the file by its name (never its path)."""
+    db = own / "own.db"
+    book = Book()
+    got = book.open(db.read_bytes(), db.name)  # (not local: sent to the server)
+    with pytest.raises(SourceError) as err:
+        book.recording(f"{got['id']}.0")
+    said = str(err.value)
+    assert "a file of its own (harbourx.toml, hardcity.toml)" in said
+    assert "rule files shipped with artproject" in said and "serve --replay" in said
+    assert str(own) not in said
