@@ -63,8 +63,7 @@ _SOURCES: Final = """CREATE TABLE IF NOT EXISTS sources (game TEXT NOT NULL, mis
 NOT NULL, variant TEXT NOT NULL, rules TEXT NOT NULL, mission_ref TEXT NOT NULL, variant_refs
 TEXT NOT NULL, PRIMARY KEY (game, mission, variant, rules))"""
 COLUMNS: Final = ("game", "mission", "variant", "rules", "difficulty", "players", "seed",
-                  "policy",
-                  "outcome", "cause", "rounds", "decisions", "engine")
+                  "policy", "outcome", "cause", "rounds", "decisions", "engine")
 
 
 class Row(NamedTuple):
@@ -284,10 +283,12 @@ class Store:
             if self.conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND "
                                  "name='sources'").fetchone() is None:
                 return {}
+            rows = self.conn.execute("SELECT game, mission, variant, rules, mission_ref, "
+                                     "variant_refs FROM sources").fetchall()
+            if not all(type(x) is str for r in rows for x in r):  # (a store sent: any)
+                raise ValueError("the sources table holds a value other than a text")
             return {(g, m, v, r): (ref, tuple(refs.split("\n")) if refs else ())
-                    for g, m, v, r, ref, refs in self.conn.execute(
-                        "SELECT game, mission, variant, rules, mission_ref, variant_refs "
-                        "FROM sources")}
+                    for g, m, v, r, ref, refs in rows}
         except (sqlite3.Error, UnicodeDecodeError, ValueError) as err:
             raise GameError(f"{self.path}: cannot read the store: {err}") from None
 
@@ -497,4 +498,3 @@ def _unlock(fd: Any) -> None:
     if fd is not None:
         with contextlib.suppress(OSError):
             os.close(fd)  # closing the descriptor releases the flock
-

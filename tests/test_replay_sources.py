@@ -96,3 +96,54 @@ def test_a_store_of_one_s_own_files_sent_to_a_server_says_where_it_replays(own: 
     assert "a file of its own (harbourx.toml, hardcity.toml)" in said
     assert "rule files shipped with artproject" in said and "serve --replay" in said
     assert str(own) not in said
+
+
+def _crafted(tmp_path: Path, missions: list[str], refs: list[tuple[object, object]]) -> bytes:
+    """A store as anyone may send one: its games' missions and its sources table's values
+    written by hand."""
+    db = tmp_path / "crafted.db"
+    Store.open(db).close()
+    conn = sqlite3.connect(db)
+    conn.execute("DROP TABLE sources")  # (any values: no NOT NULL, no types)
+    conn.execute("CREATE TABLE sources (game, mission, variant, rules, mission_ref, "
+                 "variant_refs)")
+    for m, (ref, vrefs) in zip(missions, refs, strict=True):
+        conn.execute("INSERT INTO games VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                     ("art-project", m, "", "abc", "medium", 2, 1, "random", "won", "", 3, 4,
+                      "x"))
+        conn.execute("INSERT INTO sources VALUES (?,?,?,?,?,?)",
+                     ("art-project", m, "", "abc", ref, vrefs))
+    conn.commit()
+    conn.close()
+    return db.read_bytes()
+
+
+def test_a_store_sent_to_the_server_tells_nothing_of_its_files(tmp_path: Path) -> None:
+    """A store sent to the server names its games' rules as it likes: whether a path it
+    names lies on the server's disk must not show in the reply (the replay looked for the
+    files of a store's sources before refusing a path)."""
+    there = tmp_path / "there.toml"
+    there.write_text("x = 1\n")
+    absent = tmp_path / "absent.toml"
+    book = Book()
+    got = book.open(_crafted(tmp_path, [str(there), str(absent)],
+                             [("/x/own.toml", ""), ("/x/own.toml", "")]), "up.db")
+    said = []
+    for game in got["games"]:
+        with pytest.raises(SourceError) as err:
+            book.recording(f"{got['id']}.{game['index']}")
+        said.append(str(err.value).replace(game["mission"], "MISSION"))
+    assert said[0] == said[1], said
+    assert "no longer there" not in said[0]
+
+
+@pytest.mark.parametrize(("ref", "refs"), [(5, ""), ("egypt", 7), (None, ""),
+                                           (b"egypt", "")])
+def test_a_sources_table_of_other_values_is_refused_plainly(tmp_path: Path, ref: object,
+                                                            refs: object) -> None:
+    """Values the store never writes there (a number, none, bytes) are a store refused in
+    one line, not the server's failure (AttributeError, TypeError: a 500)."""
+    book = Book()
+    with pytest.raises(SourceError, match=r"not a results store: .*other than a text"):
+        got = book.open(_crafted(tmp_path, ["egypt"], [(ref, refs)]), "up.db")
+        book.recording(f"{got['id']}.0")

@@ -296,7 +296,10 @@ def _replay_row(row: Any, name: str, source: tuple[str, tuple[str, ...]] | None)
 
     mission, refs, sent = _refs(row, source)
     what = f"{name}: the game {row.mission} seed {row.seed}"
-    files = [r for r in (mission, *refs) if source is not None and Path(r).is_absolute()]
+    # (a designer's own files, looked for on the disk only for a store opened where it
+    # lies, never for one sent to the server: its reply would tell whether a path exists)
+    files = [] if sent or source is None else [r for r in (mission, *refs)
+                                                 if Path(r).is_absolute()]
     try:
         _there(what, files)
         rules = sweep._rules(row.game, shipped_ref(mission, "mission"),
