@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import IO, Any
 
-from .core.actions import NOBODY, Action, players_named
+from .core.actions import NOBODY, Action
 from .core.errors import ArtError
 from .play import CLEAR, Session, _save_words, run_session
 
@@ -185,14 +185,10 @@ class HotSeat(Passed):
         return bool(super().handle(line))
 
     def _act(self, text: str) -> None:
-        legal = self.legal()
-        action = legal[int(text) - 1] if text.isdigit() and 0 < int(text) <= len(legal) else None
-        if text.isdigit() and action is None:
-            raise ArtError(f"no action numbered {text}; choose 1 to {len(legal)}")
-        players_named(self.st, text)
+        action = self.chosen(text)
         self.watch()
         self.whole = self.st.clone()  # kept should the engine fail half-way (_unexpected)
-        self.st.apply(action or text)
+        self.st.apply(action)
         if self.st.is_over():
             self.news(-1)
             for line in self.finished():

@@ -242,14 +242,31 @@ class Session:
         self.write("undone")
         self.show()
 
-    def _act(self, text: str) -> None:
+    def chosen(self, text: str) -> Action | str:
+        """The action `text` chooses: its number in the list, or its words. Words naming
+        another player's action that this screen does not list are refused here, without
+        asking the engine, whose reason could tell what that player holds ("card 1 is not
+        in p2's hand"), and whose yes would play it."""
         legal = self.legal()
-        action = legal[int(text) - 1] if text.isdigit() and 0 < int(text) <= len(legal) else None
-        if text.isdigit() and action is None:
-            raise ArtError(f"no action numbered {text}; choose 1 to {len(legal)}")
+        if text.isdigit():
+            if not 0 < int(text) <= len(legal):
+                raise ArtError(f"no action numbered {text}; choose 1 to {len(legal)}")
+            return legal[int(text) - 1]
         players_named(self.st, text)
+        try:
+            action: Action = self.st.registry.parse(text)
+        except ArtError:
+            return text  # (the engine tells what is wrong with the words)
+        who = action.player
+        if 0 <= who != self.viewer and action not in legal:
+            raise ArtError(f"{text}: that is p{who + 1}'s to choose, on p{who + 1}'s own "
+                           f"screen (view p{who + 1})")
+        return action
+
+    def _act(self, text: str) -> None:
+        action = self.chosen(text)
         before = self.whole = self.st.clone()
-        self.st.apply(action or text)
+        self.st.apply(action)
         self.undo_stack.append(before)
         if self.st.is_over():
             self.write(self.ended())

@@ -104,6 +104,23 @@ def test_view_passes_the_screen_and_keeps_the_hand_while_its_owner_decides(
     assert _hand_shown(last) == ["p1"] and "-- decide: plan" in last
 
 
+def test_another_players_card_typed_tells_nothing_of_their_hand(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The diff reviewer's probe (seed 4): at the team's decision, `play p2 1` was told
+    "card 1 is not in p2's hand", and a card p2 holds, typed, was played for p2 unseen.
+    Another player's action the screen does not list is refused alike, whatever they hold."""
+    monkeypatch.chdir(tmp_path)
+    game = new_game("art-project", mission="japan", players=2, seed=4)
+    game.apply("done")  # (the round's first boundary: then planning, the hands dealt)
+    held = game.hands[1][0]
+    out = _session("art-project", f"done\nplay p2 1\nplay p2 {held}\nquit\n",
+                   mission="japan", players=2, seed=4)
+    said = [line.split("! ", 1)[1] for line in out.splitlines() if "! " in line]
+    assert said == [f"play p2 {n}: that is p2's to choose, on p2's own screen (view p2)"
+                    for n in (1, held)], said
+    assert "hand" not in " ".join(said)
+
+
 def test_a_solo_game_never_passes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     out = _art("2\n1\n", players=1)
@@ -131,6 +148,8 @@ def _bot_script(players: int, seed: int, until: str, mission: str = "japan",
     bot, typed = make_policy("heuristic", seed, POLICIES), []
     while not (st.is_over() or any(e[1] == until for e in st.log)):
         action = bot(st)
+        if players > 1 and action.verb == "play":  # (a card is played from its owner's
+            typed.append(f"view p{action.player + 1}\n")  # screen, passed to them)
         typed.append(f"{action}\n")
         st.apply(action)
     return "".join(typed), list(st.log)
@@ -180,8 +199,9 @@ def test_what_happened_never_names_a_card_in_a_hand(tmp_path: Path,
 
 
 # ---------------------------------------------------------------- what a choice costs
-SEED12 = ("done\ndraw p1 fuel\ndraw p2 weapon\ndraw p1 weapon\ndraw p2 fuel\n\nplay p2 16\n"
-          "give p1\n\nplay p1 49\nunlock\ndone\nmove p2 nagoya\nmove p2 tokyo\n")
+SEED12 = ("done\ndraw p1 fuel\ndraw p2 weapon\ndraw p1 weapon\ndraw p2 fuel\nview p2\n\n"
+          "play p2 16\ngive p1\nview p1\n\nplay p1 49\nunlock\ndone\nmove p2 nagoya\n"
+          "move p2 tokyo\n")
 
 
 def test_a_choice_that_costs_health_says_so(tmp_path: Path,
