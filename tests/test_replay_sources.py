@@ -147,3 +147,26 @@ def test_a_sources_table_of_other_values_is_refused_plainly(tmp_path: Path, ref:
     with pytest.raises(SourceError, match=r"not a results store: .*other than a text"):
         got = book.open(_crafted(tmp_path, ["egypt"], [(ref, refs)]), "up.db")
         book.recording(f"{got['id']}.0")
+
+
+def test_the_files_kept_open_are_bounded_by_what_they_take(tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch,
+                                                           ) -> None:
+    """Stores sent to the server are kept open with their lists of games, each up to 32 MiB
+    and a list as long as it holds: kept by count alone (32), they could hold gigabytes.
+    Past KEPT_BYTES the least recently used go first; the newest always stays."""
+    import artproject.web.replays as replays
+
+    stores = []
+    for i in range(3):
+        (tmp_path / str(i)).mkdir()
+        stores.append(_crafted(tmp_path / str(i), [f"egypt{i}"], [("egypt", "")]))
+    book = Book()
+    monkeypatch.setattr(replays, "KEPT_BYTES", 1)
+    ids = [book.open(data, f"up{i}.db")["id"] for i, data in enumerate(stores)]
+    assert list(book.files) == [ids[2]] and list(book.stores) == [ids[2]]
+    assert book.summary(ids[2])["games"][0]["mission"] == "egypt2"
+    monkeypatch.setattr(replays, "KEPT_BYTES", 10**9)  # (room for all: kept by count)
+    for i, data in enumerate(stores):
+        book.open(data, f"up{i}.db")
+    assert list(book.files) == ids

@@ -30,6 +30,11 @@ from .views import (
 )
 
 KEEP: Final = 32  # files and recordings kept open (the least recently used go first)
+# the bytes the files kept open may hold, a store's listed games counted at about what each
+# takes in memory (a list of 100,000 measured 96 MB): the least recently used go first, so
+# that files sent to the server (up to 32 MiB each) cannot hold its memory (the newest stays)
+KEPT_BYTES: Final = 256 * 2**20
+LISTED_BYTES: Final = 1000
 SHIPPED: Final = ("missions", "cards")  # the data packages of every game's shipped files
 
 
@@ -66,9 +71,15 @@ class Book:
     def _remember(self, table: OrderedDict[str, Any], key: str, value: Any) -> None:
         table[key] = value
         table.move_to_end(key)
-        while len(table) > self.keep:
+        while len(table) > self.keep or (table is self.files and len(table) > 1
+                                          and self._kept_bytes() > KEPT_BYTES):
             old, _ = table.popitem(last=False)
             self.stores.pop(old, None)
+
+    def _kept_bytes(self) -> int:
+        """What the files kept open take, about: their bytes and their stores' lists."""
+        return sum(len(data) + LISTED_BYTES * len(self.stores.get(rid, ()))
+                   for rid, (data, _, _) in self.files.items())
 
     @_locked
     def open(self, data: bytes, name: str, local: bool = False) -> dict[str, Any]:
@@ -84,8 +95,8 @@ class Book:
         with _trusted(local):
             got = open_bytes(data, name)
         if isinstance(got, list):
+            self.stores[rid] = got  # (before the file: its list counts in what is kept)
             self._remember(self.files, rid, (data, name, local))
-            self.stores[rid] = got
             return {"id": rid, "kind": "store", "name": name, "games": got}
         self._remember(self.recordings, rid, got)
         return self.summary(rid)
