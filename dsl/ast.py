@@ -6,6 +6,7 @@ so a tree parsed from pretty-printed text compares equal to the original.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TypeAlias
 
 import attrs
@@ -195,3 +196,20 @@ class Hook:
 
 
 Node: TypeAlias = Expr | Stmt | Amount | Placement | Cost | Hook
+
+
+def statements(node: Hook | Stmt | tuple[Stmt, ...]) -> Iterator[Stmt]:
+    """Every statement a hook, statement or list of them holds, nested ones too (an `if`'s
+    branches, a `for each`'s body, a block's statements): what a check of meaning reads
+    (may this text win the game?) without matching words in its text."""
+    todo: list[Stmt] = list(node.body if isinstance(node, Hook) else
+                            node if isinstance(node, tuple) else (node,))
+    while todo:
+        st = todo.pop()
+        yield st
+        if isinstance(st, If):
+            todo += [st.then, *([st.otherwise] if st.otherwise is not None else [])]
+        elif isinstance(st, ForEach):
+            todo.append(st.body)
+        elif isinstance(st, Block):
+            todo += st.stmts

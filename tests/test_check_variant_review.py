@@ -105,6 +105,16 @@ def test_a_hook_that_may_win_in_round_one_makes_the_loss_uncertain(
     assert status == 0 and ": warning: set-up places 2 or more agents" in err, err
 
 
+def test_a_hook_whose_words_say_win_but_that_cannot_is_read_as_the_dsl_reads_it(
+        workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A defeat whose message says "win" is no way to win (the check matched the word in the
+    hook's text, so the error below became a warning: the diff reviewer's finding)."""
+    (workdir / "v.toml").write_text('hooks = [\'on city_lost: defeat "the team cannot win '
+                                    'now"\']\n' + FALLS + "[components]\nlost_city_markers = 1\n")
+    status, _, err = cli(capsys, "check", "v.toml")
+    assert status == 2 and ROUND_ONE in err, err
+
+
 def test_no_shipped_board_loses_cities_at_set_up() -> None:
     from artproject.core.art.tools import load_rules, shipped_rules
 

@@ -9,12 +9,12 @@ every check with its verdict.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
 from ...dsl.compiler import MULTIPLIER
+from ..errors import RulesError
 from .rules import Rules
 from .schema import MissionSpec
 from .tunables import declared_team, tunables
@@ -142,10 +142,24 @@ def _won_in_round_one(rules: Rules, n: int) -> bool:
     play = rules.p("solo.play_per_round") if n == 1 and rules.p("solo.enabled") else \
         rules.p("rules.play_per_round")
     found = len(rules.setup_artworks) + n * play // rules.p("rules.clues_per_artwork")
-    texts = [*rules.raw.get("hooks", ()), *(c.get("on_collect") or "" for c in
-                                            rules.raw.get("city", ()))]
-    return min(n * each, found) >= len(rules.track) or any(
-        re.search(r"\bwin\b", str(t)) for t in texts)
+    texts = [*(("hook", t) for t in rules.raw.get("hooks", ())),
+             *(("effect", c["on_collect"]) for c in rules.raw.get("city", ())
+               if c.get("on_collect"))]
+    return min(n * each, found) >= len(rules.track) or any(_may_win(*t) for t in texts)
+
+
+def _may_win(start: str, text: object) -> bool:
+    """Whether a rule text holds a `win` statement (read as the DSL parses it: not a word
+    `win` in a defeat's message or a comment); a text that does not parse is told by its
+    own check."""
+    from ...dsl.ast import EndGame, statements
+    from ...dsl.parser import parse
+
+    try:
+        tree = parse(str(text), start)
+    except RulesError:
+        return False
+    return any(isinstance(st, EndGame) and st.won for st in statements(tree))
 
 
 def _health(rules: Rules, err: Report, warn: Report) -> None:

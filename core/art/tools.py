@@ -171,8 +171,9 @@ def report_text(cells: list[dict[str, Any]]) -> str:
 
 def report_csv(cells: list[dict[str, Any]]) -> str:
     """The cells as CSV, a row each: the data --json gives (the variants joined by '+', the
-    causes as JSON), every fraction to four decimals; the columns before `variant` are as
-    they always were."""
+    causes as JSON), every fraction to four decimals; the columns before `variant` are the
+    ones it always had, in their order (`main_cause` now its kind: R13's without its city),
+    so a script that reads them by place still does."""
     import csv
     import io
 
