@@ -12,16 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from artproject.cli import main
-
-ROOT = Path(__file__).resolve().parents[1]
-HARBOUR = str(ROOT / "tests" / "missions" / "harbour-tunable.toml")
-
-
-def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    status = main(list(args))
-    out, err = capsys.readouterr()
-    return status, out, err
+from tests.test_check_variant_review import HARBOUR, ROOT, cli
 
 
 @pytest.fixture
