@@ -51,8 +51,9 @@ _UTILITY: Final = {"shared": pyspiel.GameType.Utility.IDENTICAL,
 PREFIX: Final = "python_"
 # determinizations drawn for one resample_from_infostate before one no play reaches is
 # handed out as it is (its history() the original's): where one is unreachable most are
-# (Art of War after a hidden heir took a dead player's cards, W17: 88% of the draws in
-# random 4-player games), and each try costs a replay of the game (about 1 ms)
+# (Art of War after a hidden heir took a dead player's cards, W17: in random 4-player games
+# 41% of the first draws after such a taking, and 91% of the second where the first was;
+# 375 of 1,710 resamples handed out so), and each try costs a replay (about 1 ms)
 RESAMPLE_TRIES: Final = 2
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
 assert int(pyspiel.PlayerId.TERMINAL) == TERMINAL  # (the seats' is OpenSpiel's)
