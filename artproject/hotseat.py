@@ -143,14 +143,12 @@ class HotSeat(Passed):
         self.watch()
         if self.st.is_over():  # (a finished game, loaded: the table and how it ended)
             self.write(self.screen(self.viewer))
-            for line in self.finished():
-                self.write(line)
+            self._end()
             return
         who = self._bots_play()
         if self.st.is_over():  # (a bot's move ended it)
             self.news(-1)
-            for line in self.finished():
-                self.write(line)
+            self._end()
             return
         if who >= 0 and who != self.viewer:
             if self.st.num_players() - len(self.bots) <= 1:  # one person, the rest bots
@@ -191,10 +189,14 @@ class HotSeat(Passed):
         self.st.apply(action)
         if self.st.is_over():
             self.news(-1)
-            for line in self.finished():
-                self.write(line)
+            self._end()
         else:
             self.show()
+
+    def _end(self) -> None:
+        """How the game ended (`finished`'s lines)."""
+        for line in self.finished():
+            self.write(line)
 
 
 def run_hot_seat(make: Callable[..., Passed], st: Any, stdin: IO[str],

@@ -12,7 +12,6 @@ from typing import IO, Any
 
 from ...hotseat import Passed, run_hot_seat
 from ..actions import Action
-from ..errors import ArtError
 from .info import backs, legal_for
 from .prompts import decision_text, health_note
 from .state import State
@@ -191,10 +190,12 @@ class Table(Passed):
         self.viewer = who
         self._draw()
 
+    def chosen(self, text: str) -> Action | str:
+        action = super().chosen(text)  # (the player it names decides: `_seated` keeps a hand
+        self.actor = action.player if isinstance(action, Action) else -1  # asked for them)
+        return action
+
     def _act(self, text: str) -> None:
-        legal = self.legal()
-        picked = legal[int(text) - 1] if text.isdigit() and 0 < int(text) <= len(legal) else None
-        self.actor = picked.player if picked is not None else _named(self.st, text)
         self.watch()
         super()._act(text)
 
@@ -214,14 +215,6 @@ def _decider(st: State) -> int:
         if None in who or len(who) > 1:
             return -1
     return int(who.pop() or 0) if who else -1
-
-
-def _named(st: State, text: str) -> int:
-    """The player an action's text names (-1: none, or text that does not parse)."""
-    try:
-        return int(st.registry.parse(text).player)
-    except ArtError:
-        return -1
 
 
 def run(st: State, stdin: IO[str], stdout: IO[str]) -> int:

@@ -31,12 +31,10 @@ def _agents(st: State, where: str, n: Any) -> str:
     return f"{_n(n, 'agent')} placed in {place}"
 
 
-def _rolled(st: State, dice: str) -> str:
-    return "dice rolled: " + ", ".join(d.replace("=", " ") for d in dice.split())
-
-
-def _rerolled(st: State, dice: str) -> str:
-    return "dice rerolled: " + ", ".join(d.replace("=", " ") for d in dice.split())
+def _dice(verb: str) -> Callable[[State, str], str]:
+    """The dice an event names (`p1=4 ally=2`), told as `verb` ("rolled", "rerolled")."""
+    return lambda st, dice: f"dice {verb}: " + ", ".join(d.replace("=", " ")
+                                                          for d in dice.split())
 
 
 def _health(st: State, who: str, change: Any, why: str = "") -> str:
@@ -70,8 +68,8 @@ _WORDS: Final[dict[str, Callable[..., str]]] = {
                                        f"{st.tab.ally_res}",
     "move": lambda st, who, a, b: f"{who} moved from {a} to {b}",
     "battle": lambda st, city, leader: f"battle in {city}, led by {leader}",
-    "rolled": _rolled,
-    "rerolled": _rerolled,
+    "rolled": _dice("rolled"),
+    "rerolled": _dice("rerolled"),
     "boost": lambda st, p: f"{p} boosted the battle",
     "reroll_card": lambda st, card: f"clue card {_card(st, card)} discarded for a reroll",
     "battle_won": _battle_won,
