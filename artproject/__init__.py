@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from ._checked import apply_position, load_rules, new_game, position_of
-    from .core.actions import CHANCE, TEAM, Action
+    from .core.actions import CHANCE, NOBODY, PUBLIC, TEAM, TERMINAL, Action
     from .core.art import ALLY_PAWN, Rules, State
     from .core.art.loader import shipped_missions
     from .core.errors import (
@@ -34,7 +34,10 @@ __version__ = "0.1.0"
 __all__ = [
     "ALLY_PAWN",
     "CHANCE",
+    "NOBODY",
+    "PUBLIC",
     "TEAM",
+    "TERMINAL",
     "Action",
     "ArtError",
     "GameError",
@@ -66,6 +69,9 @@ _WHERE = {
     "ALLY_PAWN": ".core.art",
     "CHANCE": ".core.actions",
     "TEAM": ".core.actions",
+    "TERMINAL": ".core.actions",
+    "NOBODY": ".core.actions",
+    "PUBLIC": ".core.actions",
     "Action": ".core.actions",
     "ArtError": ".core.errors",
     "GameError": ".core.errors",

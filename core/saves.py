@@ -15,7 +15,8 @@ files can move together.
 
 Versions: 2 (the first game's saves, sampled chance, no `game` key) loads as the default
 game; 3 adds `game`, `chance` ("explicit": the actions include the chance outcomes) and
-`reseeds` ([decisions taken, seed] pairs).
+`reseeds` ([decisions taken, seed] pairs), then `generator` (explicit chance: the state of
+the generator `sample_chance` draws from, which the actions alone do not give back).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ import tomllib
 import warnings
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, Final, NewType
+from typing import Any, Final, NewType, TypeVar
 
 import attrs
 import tomli_w
@@ -88,6 +89,10 @@ class SaveSpec:
                         default="sample")
     reseeds: tuple[Reseed, ...] = param("where the game was given a new future: [decisions "
                                         "taken, seed] pairs", factory=tuple)
+    generator: int | None = param("explicit chance: the state of the generator "
+                                  "`sample_chance` draws from (the actions, which hold the "
+                                  "outcomes, do not say which were drawn from it)",
+                                  default=None, lo=0, hi=2**64 - 1)
 
 
 def rule_reference(ref: str, folder: Path | None, shipped: str) -> str:
@@ -150,12 +155,22 @@ def save_spec(header: type[Any], name: str = "SaveFile") -> type[Any]:
 
 def digest(st: Machine) -> str:
     """The digest of a game's state a save holds: its fingerprint's, and with explicit chance
-    (whose fingerprint leaves the generator out: chance comes from outside) also the seed's
-    and the reseeds', which `sample_chance` draws from, so an edited seed is told too."""
+    (whose fingerprint leaves the generator out: chance comes from outside) also the seed's,
+    the reseeds' and the generator's, which `sample_chance` draws from, so an edited seed or
+    generator is told too."""
+    fp = _explicit_print(st)
+    if st.explicit:
+        fp["(generator)"] = st.rng
+    return _hashed(fp)
+
+
+def _explicit_print(st: Machine) -> dict[str, Any]:
+    """The fingerprint, with explicit chance its seed and reseeds too (the digest saves had
+    before the generator was in it)."""
     fp = st.fingerprint()
     if st.explicit:
         fp["(seed)"], fp["(reseeds)"] = st.seed, [list(r) for r in st.reseeds]
-    return _hashed(fp)
+    return fp
 
 
 def _hashed(fp: dict[str, Any]) -> str:
@@ -163,10 +178,12 @@ def _hashed(fp: dict[str, Any]) -> str:
     return hashlib.sha256(data.encode()).hexdigest()[:16]
 
 
-def _digest_matches(st: Machine, want: str) -> bool:
-    """Whether `want` is the game's digest; with explicit chance, also of the kind saves had
-    before the seed was in it (the fingerprint's alone: such a save's seed is not checked)."""
-    return want == digest(st) or (st.explicit and want == _hashed(st.fingerprint()))
+def _digest_matches(st: Machine, want: str, generator: int | None) -> bool:
+    """Whether `want` is the game's digest; with explicit chance and no `generator` saved,
+    also of the kinds saves had before it was (its seed and reseeds' but not the generator's;
+    before that the fingerprint's alone: such a save's seed is not checked)."""
+    return want == digest(st) or (st.explicit and generator is None and want in (
+        _hashed(_explicit_print(st)), _hashed(st.fingerprint())))
 
 
 def replayable(doc: dict[str, Any], st: Machine, folder: str | Path | None) -> None:
@@ -203,6 +220,8 @@ def to_dict(st: Machine, folder: str | Path | None = None) -> dict[str, Any]:
         doc["chance"] = "explicit"
     if st.reseeds:
         doc["reseeds"] = [list(r) for r in st.reseeds]
+    if st.explicit:
+        doc["generator"] = st.rng
     replayable(doc, st, folder)
     return doc
 
@@ -301,7 +320,9 @@ def from_dict(doc: Any, name: str = "<save>", trust: bool = False,
     except ArtError as err:
         raise SaveError(f"{name}: {err}") from None
     _replay_save(st, spec.actions, sorted(spec.reseeds), name)
-    _check_digest(st, spec.digest, name, trust)
+    if spec.generator is not None and st.explicit:
+        st.rng = spec.generator
+    _check_digest(st, spec.digest, name, trust, spec.generator)
     return st
 
 
@@ -353,8 +374,9 @@ def command_line_words(message: str, trust: str = "--trust loads it anyway") -> 
     return message.replace(TRUST_HINT, trust)
 
 
-def _check_digest(st: Machine, want: str | None, name: str, trust: bool) -> None:
-    if want is not None and _digest_matches(st, want):
+def _check_digest(st: Machine, want: str | None, name: str, trust: bool,
+                  generator: int | None = None) -> None:
+    if want is not None and _digest_matches(st, want, generator):
         return
     if want is None:
         why = f"{name}: the save has no digest, so an edited save cannot be told apart"
@@ -366,7 +388,10 @@ def _check_digest(st: Machine, want: str | None, name: str, trust: bool) -> None
     warnings.warn(SaveWarning(why + "; loaded on trust"), stacklevel=3)
 
 
-def replay(st: Machine, actions: Iterable[str | Action]) -> Machine:
+G = TypeVar("G", bound=Machine)  # a game, as given: replay returns it, typed as it came
+
+
+def replay(st: G, actions: Iterable[str | Action]) -> G:
     """Apply actions in notation to a game, returning it; all or none: one that cannot be
     taken (malformed, illegal where it comes) raises, the game left as it was (they are
     all read, then tried on a copy first)."""

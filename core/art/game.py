@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Final
 import attrs
 
 from ...missions import DEFAULT
-from ..errors import ArtError, GameError, RulesError, SaveError
+from ..errors import ArtError, GameError, RulesError, SaveError, closest
 from ..games import game_class, is_game
 from ..saves import rules_header, save_spec, saved_rules
 from ..schema import param, section
@@ -24,6 +24,9 @@ from .setup import new
 from .state import State
 
 GAME: Final = State.game
+# new_game's options, as its signature names them (one it does not take is named with these)
+TAKES: Final = ("mission", "players", "difficulty", "seed", "variants", "position", "phase",
+                "log", "chance", "game")
 if TYPE_CHECKING:
     Position = dict[str, Any]
 else:  # the position's schema, made from the state's table of fields
@@ -33,9 +36,11 @@ else:  # the position's schema, made from the state's table of fields
 def new_game(mission: str | Path | Rules | None = None, players: int = 2,
              difficulty: str = "medium", seed: int = 0, variants: Iterable[str | Path] = (),
              position: Mapping[str, Any] | None = None, phase: str = "mission",
-             log: bool = False, *, chance: str = "sample", game: str | None = None) -> State:
+             log: bool = False, *, chance: str = "sample", game: str | None = None,
+             **options: Any) -> State:
     """Start a game: a shipped mission's name, a file path (or loaded rules), 1-6 players,
-    a seed; or another game by its name (`new_game("art-of-war", players=4, seed=1)`).
+    a seed; or another game by its name (`new_game("art-of-war", players=4, seed=1)`),
+    `options` its own (Kuhn poker's `deal`; GameError for one the game does not take).
     No mission: the game's own (missions/__init__.py DEFAULT for The A.R.T. Project).
 
     log=True records the events as they happen (`events()` otherwise replays the game to
@@ -44,14 +49,14 @@ def new_game(mission: str | Path | Rules | None = None, players: int = 2,
     `game` names the game (this one, "art-project", by default).
     """
     if (mission.__class__ is str and game is None and position is None and phase == "mission"
-            and not variants):  # by name, with no position nor variants: kept short
+            and not variants and not options):  # by name, with no position nor variants: kept short
         if not is_game(mission):  # a mission
             return new(State, load_rules(mission), players, difficulty, seed, True, log, chance)
         if difficulty == "medium" and mission != GAME:  # another game, the first game's
             return game_class(mission).create(  # type: ignore[return-value]  # options at
                 players=players, seed=seed, log=log, chance=chance)  # their defaults
     return _start(mission, players, difficulty, seed, variants, position, phase, log, chance,
-                  game)
+                  game, options)
 
 
 def _rules_of(mission: str | Path | Rules | None, game: str) -> dict[str, Any]:
@@ -67,7 +72,7 @@ def _rules_of(mission: str | Path | Rules | None, game: str) -> dict[str, Any]:
 
 def _start(mission: str | Path | Rules | None, players: int, difficulty: str, seed: int,
            variants: Iterable[str | Path], position: Mapping[str, Any] | None, phase: str,
-           log: bool, chance: str, game: str | None) -> State:
+           log: bool, chance: str, game: str | None, options: Mapping[str, Any]) -> State:
     """`new_game` (see there), every case."""
     if game is None and isinstance(mission, str) and mission != GAME and is_game(mission):
         game, mission = mission, None  # new_game("art-of-war", players=4): that game
@@ -77,11 +82,10 @@ def _start(mission: str | Path | Rules | None, players: int, difficulty: str, se
         return game_class(game).create(  # type: ignore[return-value]
             players=players, difficulty=difficulty, seed=seed, variants=variants,
             position=position, phase=phase, log=log, chance=chance,
-            **_rules_of(mission, game))
+            **_rules_of(mission, game), **options)
+    _check_own(options, phase)
     rules = mission if isinstance(mission, Rules) else load_rules(
         DEFAULT if mission is None else mission, variants)
-    if phase not in PHASES:
-        raise GameError(f"unknown phase {phase!r}; expected one of: {', '.join(PHASES)}")
     if position is None and phase == "mission":
         return new(State, rules, players, difficulty, seed, True, log, chance)  # State.new
     st = State.new(rules, players, difficulty, seed, start=False, log=log, chance=chance)
@@ -89,6 +93,15 @@ def _start(mission: str | Path | Rules | None, players: int, difficulty: str, se
     st.start = {"phase": phase, "position": dict(position or {})}
     st.start_round(phase)
     return st
+
+
+def _check_own(options: Mapping[str, Any], phase: str) -> None:
+    """GameError for an option this game does not take, or an unknown phase."""
+    if options:
+        raise GameError(f"The A.R.T. Project has no option {min(options)!r}"
+                        f"{closest(min(options), TAKES)}: it takes {', '.join(TAKES)}")
+    if phase not in PHASES:
+        raise GameError(f"unknown phase {phase!r}; expected one of: {', '.join(PHASES)}")
 
 
 # ====================================================================== saves
