@@ -64,7 +64,8 @@ def test_refused_action_that_is_allowed_fails(tmp_path: Path) -> None:
     ("[[step]]\ndo = 'mvoe p1 kyoto'", "unknown verb 'mvoe'"),
     ("[[step]]\nexpect = ['van.fule == 1']", "unknown resource 'fule'"),
     ("[[step]]\nexpct = []", "unknown step key 'expct' (did you mean 'expect'?)"),
-    ("[position]\nagents = { kyoto = 50 }", "more agent tokens than the game has"),
+    ("[position]\nagents = { kyoto = 50 }",
+     "position.agents.kyoto: the 50 agent tokens here take the count past the game's 40"),
 ])
 def test_bad_scenario_files(tmp_path: Path, body: str, message: str) -> None:
     p = _write(tmp_path, body + "\n")

@@ -13,7 +13,7 @@ are read together: a card lies in one place, and the final card keeps its place 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from .. import schema
 from ..errors import Location, RulesError, closest
@@ -84,10 +84,44 @@ def apply_position(st: State, pos: Mapping[str, Any], locate: Locate = _nowhere,
         raise rd.fail(msg, *path)
     read_position(st, pos, st.ENTRIES, rd)  # every entry but the cards'
     _place_cards(rd, pos)
-    for kind in ("agent", "health", "artwork", "marker"):
+    for kind, (supply, holders) in _TOKENS.items():
         if st.reserve(kind) < 0:
-            raise rd.fail(f"this position uses more {kind} tokens than the game has "
-                          f"({-st.reserve(kind)} too many)")
+            raise _too_many(rd, pos, kind, supply, holders)
+
+
+# Each kind of token: its supply (a [components] key) and the entries that hold it
+_TOKENS: Final = {"agent": ("agent_tokens", ("agents", "hq")),
+                  "health": ("health_tokens", ("health",)),
+                  "artwork": ("artwork_tokens", ("artworks", "track", "carried")),
+                  "marker": ("lost_city_markers", ("lost",))}
+
+
+def _too_many(rd: _Reader, pos: Mapping[str, Any], kind: str, supply: str,
+              holders: tuple[str, ...]) -> RulesError:
+    """More `kind` tokens in play than the game has (R2), told at the part of an entry that
+    takes the count past the supply (the parts in the file's order, after the tokens no
+    entry names), else at the largest part."""
+    over, has = -rd.st.reserve(kind), int(rd.r.p(f"components.{supply}"))
+    parts = [(n, (key, *at)) for key in pos if key in holders
+             for n, at in _counts(pos[key])]
+    count = has + over - sum(n for n, _ in parts)
+    blamed = next(((n, path) for n, path in parts if (count := count + n) > has),
+                  max(parts, default=(0, ())))
+    n = blamed[0]
+    said = f"the {n} {kind} token{'s' * (n != 1)} here take" if parts else "this position takes"
+    return rd.fail(f"{said} the count past the game's {has} (components.{supply}, R2): "
+                   f"{has + over} in play, {over} too many", *blamed[1])
+
+
+def _counts(value: Any) -> list[tuple[int, tuple[Any, ...]]]:
+    """The tokens each part of an entry holds (a number, or one a name) and its place."""
+    def one(v: Any) -> int:
+        return v if isinstance(v, int) and not isinstance(v, bool) else 1
+    if isinstance(value, Mapping):
+        return [(one(v), (k,)) for k, v in value.items()]
+    if isinstance(value, list):
+        return [(one(v), (i,)) for i, v in enumerate(value)]
+    return [(one(value), ())]
 
 
 def position_of(st: State) -> dict[str, Any]:
