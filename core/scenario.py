@@ -37,7 +37,7 @@ from .errors import GameError, Location, RulesError, RulesErrors
 from .games import game_class
 from .machine import Machine
 from .scenario_steps import EVENT_KEYS, Step, Stop, guard, play_steps
-from .schema import Dsl, declared, make_section, param, section, structure
+from .schema import Dsl, declared, make_section, param, params_of, section, structure
 from .sources import SourceMap, path_text, read_toml
 
 Fail = Callable[..., RulesError]
@@ -125,10 +125,25 @@ class ScenarioSpec:
                              default=False)
 
 
-def scenario_spec(keys: type[Any], steps: type[Any] | None = None) -> type[Any]:
+class RuleFile(NamedTuple):
+    """A game's rule file, as a scenario given one tells it (`scenario_spec`): the section
+    its keys are declared in, what such a file is ("a ... file") and how it is used."""
+
+    spec: type[Any]
+    what: str
+    how: str
+
+
+# Each game's scenario spec and its rule file (`scenario_spec`'s `rules`)
+_RULE_FILES: dict[type[Any], RuleFile] = {}
+
+
+def scenario_spec(keys: type[Any], steps: type[Any] | None = None,
+                  rules: RuleFile | None = None) -> type[Any]:
     """A game's scenario files: the kernel's keys with the game's own (`keys`, an attrs class
     of `param` fields: its rules, team, position...) and its own step keys (`steps`, of
-    `step_key` fields), each declared once."""
+    `step_key` fields), each declared once; `rules`: the game's rule file, so that one run
+    as a scenario is told for what it is."""
     step = make_section("StepFile", StepSpec.__doc__ or "", [
         *declared(StepSpec), *(declared(steps) if steps is not None else ())],
         keys.__module__, "step key")
@@ -137,8 +152,11 @@ def scenario_spec(keys: type[Any], steps: type[Any] | None = None) -> type[Any]:
     tail = [("step", tuple[step, ...], kernel["step"][2]),  # type: ignore[valid-type]
             kernel["invariants"],
             kernel["properties"]]
-    return make_section("ScenarioFile", ScenarioSpec.__doc__ or "",
+    spec = make_section("ScenarioFile", ScenarioSpec.__doc__ or "",
                         [*head, *declared(keys), *tail], keys.__module__)
+    if rules is not None:
+        _RULE_FILES[spec] = rules
+    return spec
 
 
 def step_spec(spec: type[Any]) -> type[Any]:
@@ -311,8 +329,13 @@ def _game_of(doc: Mapping[str, Any], fail: Fail) -> type[Machine]:
 def _raise_all(errors: list[RulesError]) -> None:
     """Every mistake of the file at once (each once), in the file's order; none: nothing."""
     if errors:
-        errors = sorted({(e.path, e.message): e for e in errors}.values(), key=_place)
-        raise errors[0] if len(errors) == 1 else RulesErrors(errors)
+        raise _all_of(errors)
+
+
+def _all_of(errors: list[RulesError]) -> RulesError:
+    """The mistakes (one at least) as one error: each once, in the file's order."""
+    errors = sorted({(e.path, e.message): e for e in errors}.values(), key=_place)
+    return errors[0] if len(errors) == 1 else RulesErrors(errors)
 
 
 def _shape(doc: Mapping[str, Any], cls: type[ScenarioSpec], fail: Fail) -> Any:
@@ -330,22 +353,47 @@ def _shape_on(doc: Mapping[str, Any], cls: type[ScenarioSpec], fail: Fail,
     spec, found = structure(dict(doc), cls)
     if spec is None:
         errors = [fail(msg, *p) for p, msg in found]
-        rest = _without(doc, [p for p, _ in found])
+        rules = _rule_file(doc, cls, fail)
+        if rules is not None:  # (not a scenario at all: nothing of it to check on)
+            raise _all_of([rules, *errors])
+        rest = _without(doc, [p for p, _ in found], cls)
         spec = None if rest is None else structure(dict(rest), cls)[0]
         if spec is None or rest is None:
-            raise errors[0] if len(errors) == 1 else RulesErrors(errors)
+            raise _all_of(errors)
         return spec, rest, errors
     return spec, doc, []
 
 
-def _without(doc: Mapping[str, Any], paths: list[tuple[Any, ...]]) -> dict[str, Any] | None:
-    """`doc` without the position's entries and the steps' keys at `paths` (a copy); None
-    where one lies elsewhere (a game's key, a whole section: nothing to check on with)."""
+def _rule_file(doc: Mapping[str, Any], cls: type[Any], fail: Fail) -> RulesError | None:
+    """What a file is when it is the game's rule file, not a scenario (none of the keys only
+    a scenario has, and some only a rule file has: decided by their declarations); None
+    for a scenario."""
+    rule = _RULE_FILES.get(cls)
+    if rule is None:
+        return None
+    theirs, ours = set(params_of(rule.spec)), set(params_of(cls))
+    if (ours - theirs) & doc.keys():
+        return None
+    own = [k for k in doc if k in theirs - ours]
+    if not own:
+        return None
+    return fail(f"{rule.what}, not a scenario (its keys {', '.join(own)} are a rule file's, "
+                f"none is a scenario's): {rule.how}")
+
+
+def _without(doc: Mapping[str, Any], paths: list[tuple[Any, ...]], cls: type[Any],
+             ) -> dict[str, Any] | None:
+    """`doc` without the unknown keys, the position's entries and the steps' keys at `paths`
+    (a copy); None where one lies elsewhere (a game's key, a whole section: nothing to check
+    on with). An unknown key is dropped: no declared key reads it, so it hides no mistake."""
     import copy
 
+    known = {f.name for f in attrs.fields(cls)}
     rest = copy.deepcopy(dict(doc))
     for p in paths:
-        if len(p) >= 2 and p[0] == "position" and isinstance(rest.get("position"), dict):
+        if len(p) == 1 and p[0] not in known:
+            rest.pop(p[0], None)
+        elif len(p) >= 2 and p[0] == "position" and isinstance(rest.get("position"), dict):
             rest["position"].pop(p[1], None)
         elif len(p) >= 3 and p[0] == "step" and isinstance(p[1], int) and isinstance(
                 rest.get("step"), list) and isinstance(rest["step"][p[1]], dict):

@@ -29,6 +29,63 @@ def heads(err: str) -> list[str]:
             if line and not line.startswith(" ") and ": " in line]
 
 
+# ---------------------------------------------- 1. a scenario's unknown keys in file order
+@pytest.mark.parametrize("command", ["scenario", "check"])
+def test_unknown_keys_of_a_scenario_are_told_in_the_files_order(
+        workdir: Path, capsys: pytest.CaptureFixture[str], command: str) -> None:
+    (workdir / "order.toml").write_text('zeta = 1\nalpha = 2\nmission = "japan"\n')
+    status, _, err = cli(capsys, command, "order.toml")
+    assert status == 2
+    assert heads(err)[:2] == ["order.toml:1:1: zeta", "order.toml:2:1: alpha"], err
+
+
+def test_a_mission_file_run_as_a_scenario_is_told_so(
+        workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    mission = ROOT / "missions" / "japan.toml"
+    status, _, err = cli(capsys, "scenario", str(mission))
+    assert status == 2 and "Traceback" not in err
+    first = err.splitlines()[0]
+    assert first.startswith(f"{mission}: a mission file, not a scenario"), first
+    assert "extends" in first and "--mission" in first
+    lines = [int(h.split(":")[1]) for h in heads(err)[1:]]
+    assert lines == sorted(lines), err  # the unknown keys after it, in the file's order
+
+
+def test_a_scenario_with_a_stray_key_is_not_told_it_is_a_mission(
+        workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (workdir / "s.toml").write_text('mission = "japan"\nextends = "base"\n')
+    _, _, err = cli(capsys, "scenario", "s.toml")
+    assert "s.toml:2:1: extends: unknown key 'extends'" in err
+    assert "not a scenario" not in err
+
+
+# ---------------------------------------------- 2. an unknown key hides no other mistake
+SEVEN = """
+[position]
+van = { fuel = 99, radio = 9 }
+hands = { p1 = [5], p2 = [5] }
+pawns = ["tokyo", "tokio", "tokyo"]
+
+[[step]]
+do = "move p4 kyoto"
+expect = ['deciding == p4', "strenght == 3"]
+"""
+
+
+def test_an_unknown_top_level_key_hides_no_other_mistake(
+        workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (workdir / "s.toml").write_text('mission = "japan"\nplayers = 3\n'
+                                    "expect = ['deciding == p4']\nseed = 1\n" + SEVEN)
+    status, _, err = cli(capsys, "scenario", "s.toml")
+    assert status == 2
+    assert heads(err) == [
+        "s.toml:3:1: expect", "s.toml:7:16: position.van.fuel",
+        "s.toml:7:28: position.van.radio", "s.toml:8:27: position.hands.p2[0]",
+        "s.toml:9:19: position.pawns.p2", "s.toml:12:6: step[0].do",
+        "s.toml:13:24: no player 'p4' in a 3-player game",
+        "s.toml:13:30: unknown name 'strenght' (did you mean 'strength'?)"], err
+
+
 # ---------------------------------------------- 3. too many tokens, told at the entry
 @pytest.mark.parametrize(("entry", "head", "says"), [
     ("hq = 99", "s.toml:3:6: position.hq",

@@ -17,6 +17,7 @@ from ...missions import DEFAULT
 from ..errors import GameError, Location, RulesError, closest
 from ..registry import parse_player
 from ..scenario import (
+    RuleFile,
     SetupErrors,
     StepKey,
     load_located,
@@ -35,6 +36,7 @@ from .position import apply_position
 from .registry import act
 from .round import PHASES
 from .rules import Rules
+from .schema import MissionSpec
 from .state import State
 from .words import WORDS
 
@@ -168,5 +170,7 @@ class _Steps:
         StepKey(_payers, _pay_health), expects="a list of pN")
 
 
-ScenarioFile: Final = scenario_spec(_Keys, _Steps)
+ScenarioFile: Final = scenario_spec(_Keys, _Steps, RuleFile(
+    MissionSpec, "a mission file", "play it with `artproject simulate --mission FILE`, or "
+    "run a scenario on it: mission = \"FILE\" (docs/scenarios.md)"))
 StepFile: Final = step_spec(ScenarioFile)
