@@ -121,13 +121,16 @@ def scenario_ref(ref: str, scenario: Path, key: str, toml_only: bool = False) ->
 
 def shipped_label(path: Path, packages: tuple[str, ...]) -> str:
     """`path` as errors show it: a shipped file by its place in the project (PKG/NAME.toml,
-    for each data package in `packages`), any other shortened."""
+    for each data package in `packages`) where that names it from the current folder (a
+    checkout's root) or the files are a server's (never named whole), else by its whole
+    path, which a user's own folder resolves too; any other shortened."""
     try:
         rp = path.resolve()
         for pkg in packages:
             base = package_dir(pkg).resolve()
             if rp.is_relative_to(base):
-                return f"{pkg}/{rp.relative_to(base)}"
+                short = f"{pkg}/{rp.relative_to(base)}"
+                return short if confined() or Path(short).resolve() == rp else str(rp)
     except (OSError, ValueError, RuntimeError):
         pass
     return shorten(str(path))

@@ -8,6 +8,8 @@ meets it."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -106,3 +108,53 @@ def test_too_many_tokens_are_told_at_the_entry_that_overflows(
     status, _, err = cli(capsys, "scenario", "s.toml")
     assert status == 2
     assert err.startswith(f"{head}: {says}"), err
+
+
+# ---------------------------------------------- 4. a small deck blamed on its `cards` key
+TWO_CARDS = """about = "two cards"
+
+[final]
+id = 0
+title = "Final card"
+
+[[card]]
+id = 1
+clues = "music"
+
+[[card]]
+id = 2
+cost = "nothing"
+agents = "nothing"
+gain = "1 fuel"
+clues = "films, paintings"
+"""
+
+
+def test_a_decks_consequences_are_told_at_the_cards_key_that_named_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    mine = tmp_path / "mine"
+    (mine / "cards").mkdir(parents=True)
+    (mine / "cards" / "my-cards.toml").write_text(TWO_CARDS)
+    (mine / "c2.toml").write_text('extends = "japan"\ncards = "cards/my-cards.toml"\n')
+    monkeypatch.chdir(tmp_path)  # (run from another folder than the mission's, as the user)
+    status, _, err = cli(capsys, "check", str(mine / "c2.toml"))
+    assert status == 2
+    found = heads(err)
+    assert len(found) == 3 and all(h == f"{mine}/c2.toml:2:9: cards" for h in found), err
+    assert "solo mode removes 15 cards from a deck of 2" in err
+    assert "no artwork can ever reach the track" in err
+    assert "missions/" not in err
+
+
+def test_a_shipped_file_named_from_another_folder_is_named_whole(tmp_path: Path) -> None:
+    # (a command of its own, started in the user's folder: this process has loaded the
+    # shipped missions already, from the checkout's root)
+    done = subprocess.run([sys.executable, "-m", "artproject", "tune", "japan", "--games", "1",
+                           "--trials", "1", "--players", "2"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    shipped = (ROOT / "missions" / "japan.toml").resolve()
+    err = done.stderr
+    assert err.startswith(f"artproject: {shipped}: the mission declares nothing to tune"), err
+    assert Path(err.split(": ")[1]).is_file()  # (it opens from here)

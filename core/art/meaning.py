@@ -191,10 +191,12 @@ def _deck(rules: Rules, err: Report, warn: Report) -> None:
         return
     removed = rules.p("solo.removed_cards")
     if removed >= n:
-        err(f"solo mode removes {removed} cards from a deck of {n}", ("solo", "removed_cards"))
+        err(f"solo mode removes {removed} cards from a deck of {n}", ("solo", "removed_cards"),
+            ("cards",))
     elif below < n and n - removed - below <= 0:
         warn(f"solo mode removes {removed} of {n} cards: the final card would be drawn "
-             "first and every solo game would end in round 1", ("solo", "removed_cards"))
+             "first and every solo game would end in round 1", ("solo", "removed_cards"),
+             ("cards",))
 
 
 def _track(rules: Rules, err: Report, warn: Report) -> None:
@@ -294,13 +296,14 @@ def _reach(rules: Rules, err: Report, warn: Report) -> None:
         why = (f"no symbol is on {need} cards (rules.clues_per_artwork, R10)" if
                rare == set(rules.symbols) else "no city the pawns can reach bears a symbol "
                f"that {need} cards bear")
+        deck = (("cards",),) if rare == set(rules.symbols) else ()  # (the deck bears them)
         err(f"no artwork can ever reach the track: {why}", ("track",),
-            ("rules", "clues_per_artwork"), ("road",), ("city",))
+            ("rules", "clues_per_artwork"), ("road",), ("city",), *deck)
         return
     for i, s in enumerate(rules.symbols):
         if s in rare and rules.by_symbol.get(s):
             warn(f"fewer than {need} cards bear {s!r}: its artwork can never be uncovered "
-                 "(R10)", ("symbols", i))
+                 "(R10)", ("symbols", i), ("cards",))
 
 
 def _far(rules: Rules, near: set[int], warn: Report) -> None:
@@ -316,7 +319,8 @@ def _ordered_track(rules: Rules, rare: set[str], unreached: set[str], need: int,
     for i, space in enumerate(rules.track):
         if space.symbol in rare:
             err(f"the track demands a {space.symbol} artwork here, but fewer than {need} cards "
-                f"bear {space.symbol!r}: it can never be uncovered (R10)", ("track", i, "symbol"))
+                f"bear {space.symbol!r}: it can never be uncovered (R10)", ("track", i, "symbol"),
+                ("cards",))
         elif space.symbol in unreached:
             err(f"the track demands a {space.symbol} artwork here, but no city the pawns can "
                 f"reach bears {space.symbol!r}", ("track", i, "symbol"))
