@@ -158,3 +158,13 @@ def test_a_shipped_file_named_from_another_folder_is_named_whole(tmp_path: Path)
     err = done.stderr
     assert err.startswith(f"artproject: {shipped}: the mission declares nothing to tune"), err
     assert Path(err.split(": ")[1]).is_file()  # (it opens from here)
+
+
+# ---------------------------------------------- 5. new's help says what a name may be
+def test_new_help_says_what_its_check_takes(
+        workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = cli(capsys, "new", "--help")
+    assert status == 0
+    assert "lowercase letters, digits, - and _" in " ".join(out.split())
+    status, _, err = cli(capsys, "new", "Harbour")
+    assert status == 2 and "use lowercase letters, digits, - and _" in err

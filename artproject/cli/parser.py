@@ -303,7 +303,8 @@ def _parser() -> argparse.ArgumentParser:
 
     n = sub.add_parser("new", help="write NAME.toml: a new mission that inherits a shipped one",
                        epilog=EPILOG_NEW, formatter_class=argparse.RawDescriptionHelpFormatter)
-    n.add_argument("name", metavar="NAME", help="the new mission's name (letters, digits, - _)")
+    n.add_argument("name", metavar="NAME", help="the new mission's name: lowercase "
+                   "letters, digits, - and _ (it names NAME.toml)")
     n.add_argument("--from", dest="base", default=DEFAULT, metavar="MISSION",
                    help=f"the shipped mission it extends (default: {DEFAULT})")
 
