@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Final, Protocol
 
 from .core.errors import GameError
+from .extras import needs
 from .interrupts import ignore_sigint, sigint_deferred, sigint_held, sigint_raised
 
 BACKENDS: Final = ("local", "dask")
@@ -263,8 +264,7 @@ class DaskBackend:
             try:
                 distributed = _dask()
             except ImportError:
-                raise GameError("the dask backend needs Dask: pip install 'artproject[scale]'"
-                                ) from None
+                raise GameError(needs("the dask backend (Dask)", "scale")) from None
             import logging
 
             for name in ("distributed", "tornado", "asyncio"):

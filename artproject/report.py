@@ -20,6 +20,7 @@ from typing import Any, Final
 from .core.errors import GameError
 from .core.files import exists, write_atomic
 from .core.games import DEFAULT, game_tools
+from .extras import needs
 from .store import CellKey, Row
 
 FORMATS: Final = ("png", "svg")
@@ -152,8 +153,7 @@ def _matplotlib() -> None:
     try:
         import matplotlib  # noqa: F401
     except ImportError:
-        raise GameError("report's plots need matplotlib: pip install 'artproject[plots]'"
-                        ) from None
+        raise GameError(needs("report's plots (matplotlib)", "plots")) from None
 
 
 def write_plots(rows: Sequence[Row], out: Path, force: bool = False) -> list[Path]:

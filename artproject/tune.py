@@ -32,6 +32,7 @@ import attrs
 
 from .core.errors import GameError, RulesError, closest
 from .core.games import DEFAULT, game_class, game_tools
+from .extras import needs
 from .sweep import Grid, run_sweep
 
 
@@ -123,7 +124,7 @@ def search(mission: str, variants: Sequence[str], targets: Mapping[str, float],
     try:
         import optuna
     except ImportError:
-        raise GameError("tune needs Optuna: pip install 'artproject[tune]'") from None
+        raise GameError(needs("tune (Optuna)", "tune")) from None
     tools = tuning(game)
     rules = tools.load_rules(mission, variants)
     dims = tools.tunables(rules)

@@ -168,3 +168,31 @@ def test_new_help_says_what_its_check_takes(
     assert "lowercase letters, digits, - and _" in " ".join(out.split())
     status, _, err = cli(capsys, "new", "Harbour")
     assert status == 2 and "use lowercase letters, digits, - and _" in err
+
+
+# ---------------------------------------------- 6. every missing extra said alike
+@pytest.mark.parametrize(("missing", "args", "extra"), [
+    ("starlette", ["serve", "--port", "0"], "web"),
+    ("optuna", ["tune", "harbour.toml", "--players", "1,2", "--games", "1", "--trials", "1"],
+     "tune"),
+    ("matplotlib", ["report", "s.db", "-o", "plots"], "plots"),
+    ("distributed", ["simulate", "--games", "1", "--backend", "dask"], "scale"),
+])
+def test_a_missing_extra_is_named_with_both_ways_to_install_it(
+        workdir: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        missing: str, args: list[str], extra: str) -> None:
+    if args[0] == "report":
+        assert cli(capsys, "simulate", "--games", "1", "--store", "s.db")[0] == 0
+    (workdir / "harbour.toml").write_text(
+        (ROOT / "tests" / "missions" / "harbour-tunable.toml").read_text())
+    monkeypatch.setitem(__import__("sys").modules, missing, None)  # (not installed)
+    status, _, err = cli(capsys, *args)
+    assert status == 2 and "Traceback" not in err
+    assert (f"needs the {extra} extra: pip install -e '.[{extra}]' in a checkout, or pip "
+            f"install 'artproject[{extra}]'") in err, err
+
+
+def test_the_tutorial_says_which_extra_tune_needs() -> None:
+    text = (ROOT / "docs" / "authoring.md").read_text()
+    step = text[text.index("## 5. Tune it"):text.index("## 6.")]
+    assert "pip install -e '.[tune]'" in step

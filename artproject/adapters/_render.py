@@ -13,6 +13,7 @@ import numpy.typing as npt
 from ..core.actions import NOBODY
 from ..core.games import game_tools
 from ..core.seats import Seated
+from ..extras import needs
 
 # "human" prints the game as text, "ansi" returns that text, "rgb_array" its picture
 RENDER_MODES: Final = ("human", "ansi", "rgb_array")
@@ -36,9 +37,8 @@ def _cairosvg() -> Any:
         import cairosvg.parser
         import cairosvg.surface
     except (ImportError, OSError) as err:  # (OSError: the system's libcairo missing)
-        raise ValueError("render_mode 'rgb_array' draws the game with cairosvg: pip install "
-                         "'artproject[render]' (it needs the system's libcairo: Debian's "
-                         f"libcairo2): {err}") from None
+        raise ValueError(needs("render_mode 'rgb_array' (cairosvg)", "render") + " (it needs "
+                         f"the system's libcairo: Debian's libcairo2): {err}") from None
     return cairosvg
 
 

@@ -7,6 +7,9 @@ from pathlib import Path
 
 
 def _serve(args: argparse.Namespace) -> int:
+    from ..extras import require
+
+    require("serve", "web", "starlette", "uvicorn", "websockets")  # (said as every extra is)
     from ..server import serve  # the server's dependencies: only for this command
     from ..web import configure
 
