@@ -196,3 +196,22 @@ def test_the_tutorial_says_which_extra_tune_needs() -> None:
     text = (ROOT / "docs" / "authoring.md").read_text()
     step = text[text.index("## 5. Tune it"):text.index("## 6.")]
     assert "pip install -e '.[tune]'" in step
+
+
+# ---------------------------------------------- 7. a mistyped option: its command answers
+@pytest.mark.parametrize(("args", "said"), [
+    (["simulate", "--gmaes", "5"],
+     "artproject simulate: error: unrecognized arguments: --gmaes 5 (did you mean --games?)"),
+    (["check", "--misison", "egypt", "x.toml"],
+     "artproject check: error: unrecognized arguments: --misison (did you mean --mission?)"),
+    (["simulate", "--sede=3"],
+     "artproject simulate: error: unrecognized arguments: --sede=3 (did you mean --seed?)"),
+    (["scenario", "x.toml", "--verbsoe"],
+     "artproject scenario: error: unrecognized arguments: --verbsoe (did you mean --verbose?)"),
+])
+def test_a_mistyped_option_gets_its_commands_usage_and_the_nearest_name(
+        workdir: Path, capsys: pytest.CaptureFixture[str], args: list[str], said: str) -> None:
+    status, out, err = cli(capsys, *args)
+    assert status == 2 and out == "" and "Traceback" not in err
+    assert err.startswith(f"usage: artproject {args[0]} "), err
+    assert err.rstrip().endswith(said), err

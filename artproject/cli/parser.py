@@ -134,6 +134,34 @@ class _Parser(argparse.ArgumentParser):
         self.print_usage(sys.stderr)
         self.exit(2, f"{self.prog}: error: {message}\n")
 
+    def parse_args(self, args: Any = None, namespace: Any = None) -> Any:
+        parsed, extra = self.parse_known_args(args, namespace)
+        if extra:
+            self.unrecognized(extra)
+        return parsed
+
+    def unrecognized(self, extra: list[str]) -> Any:
+        """Refuse arguments no option or argument of this parser takes, each mistyped option
+        with the nearest of its options (argparse before 3.14 suggests none)."""
+        from ..core.errors import closest
+
+        options = [o for o in self._option_string_actions if o.startswith("--")]
+        hints = [closest(x.partition("=")[0], options).replace("'", "") for x in extra
+                 if x.startswith("--")]
+        self.error(f"unrecognized arguments: {' '.join(extra)}{''.join(hints)}")
+
+
+class _Command(_Parser):
+    """A command's parser: it refuses what it does not take itself, with its own usage and
+    options (argparse leaves that to the top parser, whose usage names no option of the
+    command's)."""
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        parsed, extra = super().parse_known_args(args, namespace)
+        if extra:
+            self.unrecognized(extra)
+        return parsed, extra
+
 
 def _parser() -> argparse.ArgumentParser:
     p = _Parser(prog="artproject",
@@ -141,7 +169,7 @@ def _parser() -> argparse.ArgumentParser:
                             "--game art-of-war; simulate --help names every game).",
                 epilog=EPILOG_MAIN, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--version", action="version", version=f"artproject {__version__}")
-    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Command)
 
     s = sub.add_parser("simulate", help="play whole games with a policy and report the results",
                        epilog=EPILOG_SIMULATE,
