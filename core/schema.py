@@ -392,26 +392,42 @@ def problems(exc: BaseException, path: Path_ = ()) -> Iterator[tuple[Path_, str]
         yield where, msg
 
 
-def classified(exc: BaseException, path: Path_ = ()
+def classified(exc: BaseException, path: Path_ = (), top: frozenset[str] | None = None,
                ) -> Iterator[tuple[Path_, str, str | None]]:
     """`problems`, each with, for a key no declaration has (dropping it changes nothing
     that is declared), the declared key it is nearest to ("" if none: a misspelt key's
-    value was meant for that one, which then reads its default); None for the others."""
+    value was meant for that one, which then reads its default); None for the others.
+    `top`: the document's own keys (default: those of the class `exc` structured), so
+    that one written below a table, which TOML puts in that table, is told so."""
+    if top is None:
+        cl = getattr(exc, "cl", None)
+        top = frozenset(params_of(cl)) if isinstance(cl, type) and attrs.has(cl) \
+            else frozenset()
     if isinstance(exc, ClassValidationError | IterableValidationError):
         for sub in exc.exceptions:
-            yield from classified(sub, (*path, *_note_path(sub)))
+            yield from classified(sub, (*path, *_note_path(sub)), top)
     elif isinstance(exc, ForbiddenExtraKeysError):
         known = [f.name.rstrip("_") for f in attrs.fields(exc.cl)]
         kind = KEY_WORDS.get(exc.cl, "key")
         for k in sorted(exc.extra_fields):
-            yield (*path, k), f"unknown {kind} {k!r}{closest(k, known)}; expected one of: " \
-                + ", ".join(known), nearest(k, known)
+            yield (*path, k), f"unknown {kind} {k!r}{closest(k, known)}" \
+                f"{_below_a_table(k, path, top)}; expected one of: " + ", ".join(known), \
+                nearest(k, known)
     elif isinstance(exc, KeyError):
         yield path, "missing: this key is required", None
     elif isinstance(exc, Wrong):
         yield path, str(exc), None
     else:  # a hook of ours that failed: said plainly, never a traceback
         yield path, f"invalid value ({exc})", None
+
+
+def _below_a_table(key: str, path: Path_, top: frozenset[str]) -> str:
+    """Where a table's unknown key is one of the document's own: TOML puts every key below
+    a [table] header in that table, so it belongs above the first one."""
+    if not path or key not in top:
+        return ""
+    return (f" ({key!r} is a top-level key: write it above the file's first [table] "
+            "header, as every key below a header belongs to that table)")
 
 
 def _note_path(exc: BaseException) -> Path_:

@@ -215,3 +215,29 @@ def test_a_mistyped_option_gets_its_commands_usage_and_the_nearest_name(
     assert status == 2 and out == "" and "Traceback" not in err
     assert err.startswith(f"usage: artproject {args[0]} "), err
     assert err.rstrip().endswith(said), err
+
+
+# ---------------------------------------------- 8a. a top-level key written below a table
+@pytest.mark.parametrize(("command", "text", "head"), [
+    ("check", 'name = "h"\nextends = "japan"\n[rules]\nlost_city_at = 4\n'
+     'hooks = ["on round_start: place 1 agent in tokyo"]\n',
+     "h.toml:5:1: rules.hooks: unknown rule parameter 'hooks' ('hooks' is a top-level key: "
+     "write it above the file's first [table] header"),
+    ("scenario", 'mission = "japan"\n[[step]]\ndo = "done"\nseed = 3\n',
+     "h.toml:4:1: step[0].seed: unknown step key 'seed' ('seed' is a top-level key"),
+])
+def test_a_top_level_key_below_a_table_is_told_where_it_belongs(
+        workdir: Path, capsys: pytest.CaptureFixture[str], command: str, text: str,
+        head: str) -> None:
+    (workdir / "h.toml").write_text(text)
+    status, _, err = cli(capsys, command, "h.toml")
+    assert status == 2
+    assert err.startswith(head), err
+
+
+def test_a_tables_own_unknown_key_gets_no_such_note(
+        workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (workdir / "h.toml").write_text('name = "h"\nextends = "japan"\n[rules]\nlost_cty_at = 4\n')
+    _, _, err = cli(capsys, "check", "h.toml")
+    assert "unknown rule parameter 'lost_cty_at' (did you mean 'lost_city_at'?)" in err
+    assert "top-level" not in err
