@@ -241,3 +241,30 @@ def test_a_tables_own_unknown_key_gets_no_such_note(
     _, _, err = cli(capsys, "check", "h.toml")
     assert "unknown rule parameter 'lost_cty_at' (did you mean 'lost_city_at'?)" in err
     assert "top-level" not in err
+
+
+# ---------------------------------------------- 8b. a mission given as --variant: closed alike
+ISLAND = """name = "island"
+title = "Island"
+extends = "base"
+
+[[city]]
+name = "harbour"
+x = 50
+y = 80
+start = true
+"""
+
+
+@pytest.mark.parametrize("command", [["simulate", "--mission", "japan", "--games", "1"],
+                                     ["verify", "japan", "--examples", "1"]])
+def test_a_mission_file_given_as_a_variant_is_refused_as_every_variant_is(
+        workdir: Path, capsys: pytest.CaptureFixture[str], command: list[str]) -> None:
+    (workdir / "island.toml").write_text(ISLAND)
+    status, out, err = cli(capsys, *command, "--variant", "island.toml")
+    assert status == 2 and out == ""
+    assert err.count("a mission's key, not a variant's") == 3, err  # (each told once)
+    assert "island.toml:3:11: extends: a variant cannot extend a board" in err
+    assert err.rstrip().endswith(
+        "artproject: --variant island.toml: 4 error(s) (as `artproject check island.toml "
+        "--mission japan` finds)"), err

@@ -23,10 +23,12 @@ def _check_variants(refs: Sequence[str], missions: Sequence[str] | None = None) 
 
     for ref in refs:
         path = Path(ref)
-        if not (ref.endswith(".toml") or "/" in ref) or not exists(path) or path.is_dir() \
-                or _a_mission(path):
-            continue  # a shipped name, no file or a mission's: the loader says so in its words
-        found, told = _on_boards(path, missions or ()) if _board_kind(path) == "variant" \
+        if not (ref.endswith(".toml") or "/" in ref) or not exists(path) or path.is_dir():
+            continue  # a shipped name or no file: the loader says so in its words
+        # (a mission's file is the variant layered there, each mission's key an error, as
+        # `check FILE --mission BOARD` tells it: never judged as the mission it would be)
+        kind = "variant" if _a_mission(path) else _board_kind(path)
+        found, told = _on_boards(path, missions or ()) if kind == "variant" \
             else (_verdict(path)[0], "")
         if found:
             raise GameError("\n".join(found) + f"\nartproject: --variant {ref}: "
