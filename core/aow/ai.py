@@ -447,5 +447,6 @@ def _retrace(st: War, old: dict[int, list[int]], new: dict[int, list[int]]) -> N
         if (kind.name in PRIVATE_DRAWS and isinstance(value, int)
                 and not st.rules.cards[value].on_draw):  # played at once: shown to all
             trail[i] = (at, kind, who, swap(who, value))
-        elif kind.name == TAKEN.name:
-            trail[i] = (at, kind, who, tuple(sorted(swap(who, k) for k in value)))
+        elif kind.name == TAKEN.name:  # (the dead player and the cards, turn.py)
+            dead, cards = value
+            trail[i] = (at, kind, who, (dead, tuple(sorted(swap(who, k) for k in cards))))
