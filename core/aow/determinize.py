@@ -5,10 +5,12 @@ it). Nothing here runs during play.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
-from .chance import DEAL, DRAW, TAKEN
+from .chance import BLIND as TABLE_DRAW
+from .chance import DEAL, DRAW, REVEAL, TAKEN
 from .fight import BLIND, V_PLAY
 
 if TYPE_CHECKING:
@@ -16,6 +18,7 @@ if TYPE_CHECKING:
 
 # the trail's entries only their drawer sees: a card dealt or drawn into a hand (W19)
 PRIVATE_DRAWS: Final = (DEAL.name, DRAW.name)
+Known = dict[int, Counter[int]]  # cards known, by player or by trail entry (`_seen`)
 
 
 def resample(st: War, players: Sequence[int], seed: int) -> War:
@@ -25,32 +28,97 @@ def resample(st: War, players: Sequence[int], seed: int) -> War:
     keeping their sizes; the generator reseeded from `seed` (the draws to come). What the
     other players saw of their own cards (their draws in the trail, their face-down card
     laid) follows the new deal, so each of their information states fits it too: OpenSpiel's
-    ISMCTS keys its nodes by them. A determinization is for search: no replay of its
-    history gives it."""
+    ISMCTS keys its nodes by them. Cards a hidden heir took (W17) are drawn anew with the
+    dead player's draws of them, a deal play reaches (but a shared taking's, `_retrace`);
+    cards `players` saw taken (a dead player's own) stay (`_seen`). The history keeps its
+    chance outcomes: the adapters find those that reach it (openspiel.py `_replayed`)."""
     c = st.clone()
     c.reseed(seed)
     hidden = [p for p in range(c.players) if p not in set(players)]
     down = _face_down(c, hidden)
     old = {p: [*c.hands[p], *([down[p]] if p in down else [])] for p in hidden}
-    pool = [k for k, n in enumerate(c.deck) for _ in range(n)] + list(c.deck_top)
-    for p in hidden:
-        pool += old[p]
-    _shuffle(c, pool)
-    # a card played at once when drawn (a Massacre, a Fortune Teller) is never held (W1)
-    held = [k for k in pool if not c.rules.cards[k].on_draw]
-    pool = [k for k in pool if c.rules.cards[k].on_draw]
-    new: dict[int, list[int]] = {}
-    for p in hidden:
-        new[p] = held[:len(old[p])]
-        del held[:len(old[p])]
-        c.hands[p][:] = sorted(new[p][:len(c.hands[p])])
-        if p in down:
-            _relay(c, p, new[p][-1])
-    _restock(c, pool + held)
-    _retrace(c, old, new)
+    known, kept = _seen(c, hidden) if c.deaths else ({}, {})
+    free = {p: _less(old[p], known.get(p)) for p in hidden}  # those drawn anew
+    _retrace(c, free, _deal(c, old, free, down), kept)
     c.legal_cache = None
     c.renew_chance()  # (at a chance node: what it may draw now)
     return c
+
+
+def _deal(st: War, old: dict[int, list[int]], free: dict[int, list[int]],
+          down: dict[int, int]) -> dict[int, list[int]]:
+    """`resample`'s deal: the hidden players' cards drawn anew (`free`) and the deck
+    shuffled together, each hidden player dealt as many, their hand and face-down card
+    set from those and the cards of theirs known; the rest the deck. The new cards, by
+    player."""
+    pool = [k for k, n in enumerate(st.deck) for _ in range(n)] + list(st.deck_top)
+    for p in free:
+        pool += free[p]
+    _shuffle(st, pool)
+    # a card played at once when drawn (a Massacre, a Fortune Teller) is never held (W1)
+    held = [k for k in pool if not st.rules.cards[k].on_draw]
+    pool = [k for k in pool if st.rules.cards[k].on_draw]
+    new: dict[int, list[int]] = {}
+    for p in free:
+        new[p] = held[:len(free[p])]
+        del held[:len(free[p])]
+        cards = [*new[p], *_less(old[p], free[p])]  # and those known
+        if len(cards) > len(new[p]) and p in down:  # (which is face down: unknown)
+            _shuffle(st, cards)
+        st.hands[p][:] = sorted(cards[:len(st.hands[p])])
+        if p in down:
+            _relay(st, p, cards[-1])
+    _restock(st, pool + held)
+    return new
+
+
+def _seen(st: War, hidden: list[int]) -> tuple[Known, Known]:
+    """What the players not `hidden` know of hidden hands through W17's takings: the cards
+    a dead player among them held, taken by a hidden heir; what they knew of a hidden dead
+    player's cards, all taken by one heir (shared by rank among several: nothing). By hidden
+    player, the cards known held now (in hand or face down, until one of the kind is shown);
+    by TAKEN entry (its place in the trail), those of it known."""
+    known: Known = {p: Counter() for p in hidden}
+    table: dict[int, list[int]] = {p: [] for p in hidden}  # a Fortune Teller's draws (W15)
+    kept: Known = {}
+    trail = st.trail
+    for i, (_, kind, who, value) in enumerate(trail):
+        if who not in known:
+            continue
+        if kind.name == TAKEN.name:
+            dead, cards = value
+            seen = Counter(cards)  # (a dead player who is not hidden: they held them)
+            if dead in known:
+                seen = Counter() if _shared(trail, i) else known[dead] & seen
+                known[dead] = Counter()
+            if seen:
+                kept[i] = seen
+                known[who] += seen
+        elif kind.name == TABLE_DRAW.name:
+            table[who].append(value)
+        elif kind.name == REVEAL.name:  # shown: from the table, else from the hand
+            if value in table[who]:
+                table[who].remove(value)
+            else:
+                known[who] -= Counter((value,))
+    return known, kept
+
+
+def _shared(trail: list[Any], i: int) -> bool:
+    """Whether the TAKEN entry at `i` is a share, several heirs taking the dead player's
+    cards (turn.py's `_share_cards` records the shares one after the other)."""
+    return any(trail[j][1].name == TAKEN.name and trail[j][3][0] == trail[i][3][0]
+               for j in (i - 1, i + 1) if 0 <= j < len(trail))
+
+
+def _less(cards: list[int], gone: Any) -> list[int]:
+    """`cards` in order, but those of `gone` (a Counter or a list): as many of a kind."""
+    left, out = Counter(gone or ()), []
+    for k in cards:
+        left[k] -= 1
+        if left[k] < 0:
+            out.append(k)
+    return out
 
 
 def _face_down(st: War, hidden: list[int]) -> dict[int, int]:
@@ -91,9 +159,14 @@ def _relay(st: War, p: int, card: int) -> None:
             return
 
 
-def _retrace(st: War, old: dict[int, list[int]], new: dict[int, list[int]]) -> None:
+def _retrace(st: War, old: dict[int, list[int]], new: dict[int, list[int]],
+             kept: Known) -> None:
     """Each hidden player's draws in the trail (and the cards they took, W17) follow their
-    new cards: the latest draws of each old card become the new ones paired with it."""
+    new cards: the latest draws of each old card become the new ones paired with it. A card
+    a hidden heir took, drawn anew, is the dead player's latest draw of it drawn anew (what
+    they held at their death, taken); but the cards of a taking known stay (`kept`), and
+    the dead's draws stay where several heirs shared them (a share by rank a new hand
+    would deal otherwise: no play reaches such a deal)."""
     pending: dict[int, dict[int, list[int]]] = {}
     for p, cards in old.items():
         by = pending[p] = {}
@@ -105,6 +178,18 @@ def _retrace(st: War, old: dict[int, list[int]], new: dict[int, list[int]]) -> N
         return left.pop() if left else k
 
     trail = st.trail
+
+    def took(i: int, heir: int, dead: int, cards: tuple[int, ...]) -> tuple[int, ...]:
+        known, out = Counter(kept.get(i, ())), []
+        passes = dead in pending and not _shared(trail, i)  # (to the dead's draws)
+        for k in cards:
+            now = k if known[k] > 0 else swap(heir, k)
+            known[k] -= 1
+            if now != k and passes:
+                pending[dead].setdefault(k, []).append(now)
+            out.append(now)
+        return tuple(sorted(out))
+
     for i in range(len(trail) - 1, -1, -1):
         at, kind, who, value = trail[i]
         if who not in pending:
@@ -114,4 +199,4 @@ def _retrace(st: War, old: dict[int, list[int]], new: dict[int, list[int]]) -> N
             trail[i] = (at, kind, who, swap(who, value))
         elif kind.name == TAKEN.name:  # (the dead player and the cards, turn.py)
             dead, cards = value
-            trail[i] = (at, kind, who, (dead, tuple(sorted(swap(who, k) for k in cards))))
+            trail[i] = (at, kind, who, (dead, took(i, who, dead, cards)))
