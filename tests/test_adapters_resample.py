@@ -154,9 +154,10 @@ def test_a_resample_after_a_w17_taking_is_reached_by_play(seed: int) -> None:
 def test_a_resample_after_a_shared_w17_taking_keeps_every_share_as_its_heir_saw_it(
         players: int, seed: int) -> None:
     """Where several heirs shared a dead player's cards (W17: dealt by rank), the dead
-    player's own draws are not drawn anew (a new hand would be shared otherwise, the heir
-    asking seeing another share): a play that reaches the determinization gives the seat
-    the information state it had; one no play reaches is counted (handed out as drawn)."""
+    player's own draws are drawn anew only where every heir is hidden (a new hand is shared
+    otherwise: the heir asking would see another share): a play that reaches the
+    determinization gives the seat the information state it had; one no play reaches is
+    counted (handed out as drawn)."""
     import artproject.adapters.openspiel as adapter
 
     game = pyspiel.load_game("python_art_of_war", {"players": players})

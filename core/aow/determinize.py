@@ -29,9 +29,10 @@ def resample(st: War, players: Sequence[int], seed: int) -> War:
     other players saw of their own cards (their draws in the trail, their face-down card
     laid) follows the new deal, so each of their information states fits it too: OpenSpiel's
     ISMCTS keys its nodes by them. Cards a hidden heir took (W17) are drawn anew with the
-    dead player's draws of them, a deal play reaches (but a shared taking's, `_retrace`);
-    cards `players` saw taken (a dead player's own) stay (`_seen`). The history keeps its
-    chance outcomes: the adapters find those that reach it (openspiel.py `_replayed`)."""
+    dead player's draws of them: a deal play reaches (but after a share among several
+    heirs, `_retrace`); cards `players` saw taken (a dead player's own) stay (`_seen`). The
+    history keeps its chance outcomes: the adapters find those that reach it (openspiel.py
+    `_replayed`)."""
     c = st.clone()
     c.reseed(seed)
     hidden = [p for p in range(c.players) if p not in set(players)]
@@ -89,7 +90,7 @@ def _seen(st: War, hidden: list[int]) -> tuple[Known, Known]:
             dead, cards = value
             seen = Counter(cards)  # (a dead player who is not hidden: they held them)
             if dead in known:
-                seen = Counter() if _shared(trail, i) else known[dead] & seen
+                seen = Counter() if len(_heirs(trail, i)) > 1 else known[dead] & seen
                 known[dead] = Counter()
             if seen:
                 kept[i] = seen
@@ -104,11 +105,16 @@ def _seen(st: War, hidden: list[int]) -> tuple[Known, Known]:
     return known, kept
 
 
-def _shared(trail: list[Any], i: int) -> bool:
-    """Whether the TAKEN entry at `i` is a share, several heirs taking the dead player's
-    cards (turn.py's `_share_cards` records the shares one after the other)."""
-    return any(trail[j][1].name == TAKEN.name and trail[j][3][0] == trail[i][3][0]
-               for j in (i - 1, i + 1) if 0 <= j < len(trail))
+def _heirs(trail: list[Any], i: int) -> list[int]:
+    """The heirs of the dead player whose cards the TAKEN entry at `i` took: more than one
+    where they shared them (turn.py's `_share_cards` records the shares one after the
+    other)."""
+    dead, j, k = trail[i][3][0], i, i + 1
+    while j > 0 and trail[j - 1][1].name == TAKEN.name and trail[j - 1][3][0] == dead:
+        j -= 1
+    while k < len(trail) and trail[k][1].name == TAKEN.name and trail[k][3][0] == dead:
+        k += 1
+    return [e[2] for e in trail[j:k]]
 
 
 def _less(cards: list[int], gone: Any) -> list[int]:
@@ -165,8 +171,10 @@ def _retrace(st: War, old: dict[int, list[int]], new: dict[int, list[int]],
     new cards: the latest draws of each old card become the new ones paired with it. A card
     a hidden heir took, drawn anew, is the dead player's latest draw of it drawn anew (what
     they held at their death, taken); but the cards of a taking known stay (`kept`), and
-    the dead's draws stay where several heirs shared them (a share by rank a new hand
-    would deal otherwise: no play reaches such a deal)."""
+    the dead's draws stay where one of the heirs who shared them (dealt by rank) is not
+    hidden: a new hand would give that heir another share than the one they saw. (So a
+    deal play reaches, but where they shared: there the new shares may not be the ones a
+    new hand deals.)"""
     pending: dict[int, dict[int, list[int]]] = {}
     for p, cards in old.items():
         by = pending[p] = {}
@@ -181,7 +189,7 @@ def _retrace(st: War, old: dict[int, list[int]], new: dict[int, list[int]],
 
     def took(i: int, heir: int, dead: int, cards: tuple[int, ...]) -> tuple[int, ...]:
         known, out = Counter(kept.get(i, ())), []
-        passes = dead in pending and not _shared(trail, i)  # (to the dead's draws)
+        passes = dead in pending and all(h in pending for h in _heirs(trail, i))
         for k in cards:
             now = k if known[k] > 0 else swap(heir, k)
             known[k] -= 1
