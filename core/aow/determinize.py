@@ -35,18 +35,22 @@ def resample(st: War, players: Sequence[int], seed: int) -> War:
     `_replayed`)."""
     c = st.clone()
     c.reseed(seed)
-    hidden = [p for p in range(c.players) if p not in set(players)]
+    seats = set(players)
+    hidden = [p for p in range(c.players) if p not in seats]
     down = _face_down(c, hidden)
     old = {p: [*c.hands[p], *([down[p]] if p in down else [])] for p in hidden}
-    known, kept = _seen(c, hidden) if c.deaths else ({}, {})
-    free = {p: _less(old[p], known.get(p)) for p in hidden}  # those drawn anew
-    _retrace(c, free, _deal(c, old, free, down), kept)
+    # what a dead player among `players` saw of their cards taken (W17), else nothing
+    dead = any(not c.alive[p] for p in range(c.players) if p in seats)
+    known, kept = _seen(c, hidden) if dead else ({}, {})
+    free = {p: _less(old[p], known[p]) if known.get(p) else old[p] for p in hidden}
+    fixed = {p: _less(old[p], free[p]) for p in hidden if known.get(p)}  # (known: kept)
+    _retrace(c, free, _deal(c, free, fixed, down), kept)
     c.legal_cache = None
     c.renew_chance()  # (at a chance node: what it may draw now)
     return c
 
 
-def _deal(st: War, old: dict[int, list[int]], free: dict[int, list[int]],
+def _deal(st: War, free: dict[int, list[int]], fixed: dict[int, list[int]],
           down: dict[int, int]) -> dict[int, list[int]]:
     """`resample`'s deal: the hidden players' cards drawn anew (`free`) and the deck
     shuffled together, each hidden player dealt as many, their hand and face-down card
@@ -63,8 +67,8 @@ def _deal(st: War, old: dict[int, list[int]], free: dict[int, list[int]],
     for p in free:
         new[p] = held[:len(free[p])]
         del held[:len(free[p])]
-        cards = [*new[p], *_less(old[p], free[p])]  # and those known
-        if len(cards) > len(new[p]) and p in down:  # (which is face down: unknown)
+        cards = [*new[p], *fixed.get(p, ())]  # and those known
+        if fixed.get(p) and p in down:  # (which is face down: unknown)
             _shuffle(st, cards)
         st.hands[p][:] = sorted(cards[:len(st.hands[p])])
         if p in down:
@@ -100,9 +104,9 @@ def _seen(st: War, hidden: list[int]) -> tuple[Known, Known]:
         elif kind.name == REVEAL.name:  # shown: from the table, else from the hand
             if value in table[who]:
                 table[who].remove(value)
-            else:
-                known[who] -= Counter((value,))
-    return known, kept
+            elif known[who][value] > 0:
+                known[who][value] -= 1
+    return {p: +c for p, c in known.items()}, kept  # (+: the kinds none left of gone)
 
 
 def _heirs(trail: list[Any], i: int) -> list[int]:
@@ -119,7 +123,7 @@ def _heirs(trail: list[Any], i: int) -> list[int]:
 
 def _less(cards: list[int], gone: Any) -> list[int]:
     """`cards` in order, but those of `gone` (a Counter or a list): as many of a kind."""
-    left, out = Counter(gone or ()), []
+    left, out = Counter(gone), []
     for k in cards:
         left[k] -= 1
         if left[k] < 0:
@@ -188,14 +192,16 @@ def _retrace(st: War, old: dict[int, list[int]], new: dict[int, list[int]],
     trail = st.trail
 
     def took(i: int, heir: int, dead: int, cards: tuple[int, ...]) -> tuple[int, ...]:
-        known, out = Counter(kept.get(i, ())), []
+        known, out = Counter(kept[i]) if i in kept else None, []
         passes = dead in pending and all(h in pending for h in _heirs(trail, i))
         for k in cards:
-            now = k if known[k] > 0 else swap(heir, k)
-            known[k] -= 1
-            if now != k and passes:
-                pending[dead].setdefault(k, []).append(now)
-            out.append(now)
+            if known and known[k] > 0:  # (seen: it stays)
+                known[k] -= 1
+                out.append(k)
+                continue
+            out.append(swap(heir, k))
+            if out[-1] != k and passes:
+                pending[dead].setdefault(k, []).append(out[-1])
         return tuple(sorted(out))
 
     for i in range(len(trail) - 1, -1, -1):
