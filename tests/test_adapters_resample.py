@@ -8,6 +8,8 @@ Needs the `ai` extra (CI installs it through `dev`)."""
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import numpy as np
 import pyspiel
 import pytest
@@ -31,8 +33,9 @@ def _same(a: pyspiel.State, b: pyspiel.State, players: int) -> bool:
 @pytest.mark.parametrize(("name", "options"), SEATINGS)
 def test_a_resampled_states_history_replays_to_it(name: str, options: dict[str, object],
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every resample a play reaches (Art of War's after a hidden heir took a dead player's
-    cards are handed out as drawn, below: counted, and the seat still cannot tell them)."""
+    """Every resample a play reaches (Art of War's after several heirs shared a dead
+    player's cards, W17, may not be: handed out as drawn, below; counted, and the seat still
+    cannot tell them)."""
     import artproject.adapters.openspiel as adapter
 
     reached: list[bool] = []
@@ -57,7 +60,7 @@ def test_a_resampled_states_history_replays_to_it(name: str, options: dict[str, 
             p = int(rng.integers(n))
             r = st.resample_from_infostate(p, sampler)
             assert r.information_state_string(p) == st.information_state_string(p)
-            if not reached[-1]:  # (no play reaches it: W17, see the test below)
+            if not reached[-1]:  # (no play reaches it: a shared W17 taking, see below)
                 unreached += 1
                 continue
             again = game.new_initial_state()
@@ -82,8 +85,8 @@ def test_a_resample_names_a_player_of_the_game_or_raises_spiel_error() -> None:
 
 
 def test_a_determinization_no_play_reaches_is_still_one(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Where no play reaches the game's determinization (Art of War after a hidden heir
-    took a dead player's cards, W17), the resample is handed out as drawn: never a copy of
+    """Where no play reaches the game's determinization (Art of War after several heirs
+    shared a dead player's cards, W17), the resample is handed out as drawn: never a copy of
     the state itself, which would tell a search the cards the seat cannot see."""
     import artproject.adapters.openspiel as adapter
 
@@ -103,3 +106,78 @@ def test_a_determinization_no_play_reaches_is_still_one(monkeypatch: pytest.Monk
         hidden_told += r.seated.game.hands != st.seated.game.hands
     assert len(tried) == 20 * adapter.RESAMPLE_TRIES
     assert hidden_told > 10  # (the others' hands drawn anew, not the state's own)
+
+
+def _taken(st: pyspiel.State) -> list[tuple[object, ...]]:
+    """The state's W17 takings: its trail's TAKEN entries."""
+    return [e for e in st.seated.game.trail if e[1].name == "taken"]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 3, 10])
+def test_a_resample_after_a_w17_taking_is_reached_by_play(seed: int) -> None:
+    """After a W17 taking, every seat's determinization is a deal play reaches (`_replayed`),
+    and the replay gives the seat the information state it had: the cards a hidden heir
+    took are drawn anew together with the dead player's own draws of them (a seat that is
+    neither), and kept as they were where the seat saw them (the heir's own hand; the dead
+    player, who held them). Random 4-player games, each from its first taking on."""
+    import artproject.adapters.openspiel as adapter
+
+    game = pyspiel.load_game("python_art_of_war", {"players": 4})
+    rng = np.random.default_rng(seed)
+    st = game.new_initial_state()
+    redrawn = checked = 0
+    while not st.is_terminal() and checked < 120:
+        if st.is_chance_node():
+            ids, ps = zip(*st.chance_outcomes(), strict=True)
+            st.apply_action(int(rng.choice(ids, p=ps)))
+            continue
+        taken = _taken(st)
+        if taken:
+            for p in range(4):
+                for _ in range(2):
+                    target = st.seated.resample(p, int(rng.integers(2**53)))
+                    got = adapter._replayed(st, target)
+                    assert got is not None, (seed, p, st.history())
+                    assert got.information_state_string(p) == st.information_state_string(p)
+                    theirs = {e[2] for e in taken} | {d[1] for d in st.seated.game.deaths}
+                    if p in theirs:  # (the heir's hand, or the dead player's own cards)
+                        kept = [e for e in _taken(got) if p in (e[2], e[3][0])]
+                        assert kept == [e for e in taken if p in (e[2], e[3][0])]
+                    else:
+                        redrawn += _taken(got) != taken
+                    checked += 1
+        st.apply_action(int(rng.choice(st.legal_actions())))
+    assert checked and redrawn  # (some taking drawn anew, and reached)
+
+
+@pytest.mark.parametrize(("players", "seed"), [(3, 251), (4, 79)])
+def test_a_resample_after_a_shared_w17_taking_keeps_every_share_as_its_heir_saw_it(
+        players: int, seed: int) -> None:
+    """Where several heirs shared a dead player's cards (W17: dealt by rank), the dead
+    player's own draws are drawn anew only where every heir is hidden (a new hand is shared
+    otherwise: the heir asking would see another share): a play that reaches the
+    determinization gives the seat the information state it had; one no play reaches is
+    counted (handed out as drawn)."""
+    import artproject.adapters.openspiel as adapter
+
+    game = pyspiel.load_game("python_art_of_war", {"players": players})
+    rng = np.random.default_rng(seed)
+    st = game.new_initial_state()
+    reached = unreached = 0
+    while not st.is_terminal() and reached + unreached < 160:
+        if st.is_chance_node():
+            ids, ps = zip(*st.chance_outcomes(), strict=True)
+            st.apply_action(int(rng.choice(ids, p=ps)))
+            continue
+        taken = _taken(st)
+        if any(a[3][0] == b[3][0] for a, b in pairwise(taken)):  # (a share: W17)
+            for p in range(players):
+                target = st.seated.resample(p, int(rng.integers(2**53)))
+                got = adapter._replayed(st, target)
+                if got is None:
+                    unreached += 1
+                    continue
+                assert got.information_state_string(p) == st.information_state_string(p)
+                reached += 1
+        st.apply_action(int(rng.choice(st.legal_actions())))
+    assert reached, unreached

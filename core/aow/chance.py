@@ -113,8 +113,10 @@ def reveal_view(st: War, who: int, kind: Any, viewer: int) -> str:
     return f"{P[who]} shows {st.rules.cards[kind].name}"
 
 
-def taken_view(st: War, who: int, kinds: Any, viewer: int) -> str:
-    """A killer takes the dead's cards (W17): theirs to see, a number to the others."""
+def taken_view(st: War, who: int, taken: Any, viewer: int) -> str:
+    """A killer takes the dead's cards (W17): theirs to see, a number to the others. (The
+    entry's value: the dead player and the cards, turn.py's `_share_cards`.)"""
+    kinds = taken[1]
     if viewer == who:
         return f"{P[who]} takes " + " ".join(st.rules.cards[k].name for k in kinds)
     return f"{P[who]} takes {len(kinds)} cards"

@@ -193,7 +193,7 @@ def _bury(st: War, p: int, dead: list[int]) -> list[int]:
     tokens, cards = st.tokens[p], st.hands[p]
     st.tokens[p], st.hands[p] = 0, []
     _share_tokens(st, tokens, heirs if cause == "cards" else [])
-    took = _share_cards(st, cards, heirs if cause == "tokens" else [])
+    took = _share_cards(st, p, cards, heirs if cause == "tokens" else [])
     st.deaths.append((st.turn, p, cause, tuple(killers)))
     if st.logging:
         st.note("dies", st.seat(p), cause, *(P[k] for k in killers))
@@ -208,9 +208,11 @@ def _share_tokens(st: War, n: int, heirs: list[int]) -> None:
     st.centre += n - share * len(heirs)
 
 
-def _share_cards(st: War, cards: list[int], heirs: list[int]) -> list[int]:
+def _share_cards(st: War, dead: int, cards: list[int], heirs: list[int]) -> list[int]:
     """Killed for lack of tokens: the killers share the cards, dealt highest score first in
-    turn to each; what does not share evenly goes face up to the discard pile (W17)."""
+    turn to each; what does not share evenly goes face up to the discard pile (W17). Each
+    share is a TAKEN entry in the trail, (dead, cards) its value: a determinization (ai.py
+    `resample`) traces the cards back to the dead player's own draws."""
     discard = st.discard
     if not heirs or not cards:  # nobody takes them (killed for lack of cards: none left)
         for k in cards:
@@ -221,7 +223,7 @@ def _share_cards(st: War, cards: list[int], heirs: list[int]) -> list[int]:
         hand = st.hands[heir]
         hand += cards
         hand.sort()
-        st.trail.append((len(st.history), TAKEN, heir, tuple(cards)))  # (st.record, written out)
+        st.trail.append((len(st.history), TAKEN, heir, (dead, tuple(cards))))  # (st.record)
         return [heir]
     order = sorted(cards, key=st.tab.share_rank.__getitem__)  # highest score first
     n = len(order) // len(heirs) * len(heirs)
@@ -235,7 +237,7 @@ def _share_cards(st: War, cards: list[int], heirs: list[int]) -> list[int]:
         hand += kinds
         hand.sort()
         kinds.sort()
-        st.record(TAKEN, heir, tuple(kinds))
+        st.record(TAKEN, heir, (dead, tuple(kinds)))
     return list(got)
 
 
