@@ -181,3 +181,35 @@ def test_a_resample_after_a_shared_w17_taking_keeps_every_share_as_its_heir_saw_
                 reached += 1
         st.apply_action(int(rng.choice(st.legal_actions())))
     assert reached, unreached
+
+
+# a 7-player game of random play (ids), after a share of a dead player's cards among heirs
+# the seat 2 is one of; the seed a determinization that play reaches no deal of but another
+SHARED_HISTORY = [
+    24, 10, 8, 17, 0, 16, 17, 8, 0, 13, 19, 13, 5, 6, 9, 4, 14, 4, 20, 14, 2, 24, 3, 3, 9,
+    12, 15, 12, 21, 7, 15, 13, 24, 6, 5, 9, 3, 7, 11, 1, 7, 7, 1068, 175, 520, 892, 631,
+    1043, 11, 1076, 225, 543, 941, 652, 1037, 1289, 1293, 2, 128, 125, 140, 1059, 1090,
+    321, 590, 698, 639, 1291, 1293, 111, 167, 9, 58, 21, 1098, 371, 635, 692, 1102, 417,
+    640, 846, 597, 1041, 1293, 1291, 100, 139, 152, 21, 65, 6, 1106, 463, 666, 686, 1050,
+    23, 1, 10, 21, 10, 22, 22, 1288, 1290, 1209, 1292, 1288, 1290, 1291, 1052, 22]
+
+
+def test_a_replay_that_reaches_another_state_than_the_determinization_is_not_handed_out(
+        ) -> None:
+    """After a share the seat took part in, play deals the dead player's cards as they were,
+    so a replay toward a determinization whose co-heirs hold new shares may end on a state
+    with their true ones: the seat would be told what it cannot see. `_replayed` takes
+    only a replay that ends on the determinization itself (trail and fingerprint)."""
+    import artproject.adapters.openspiel as adapter
+
+    game = pyspiel.load_game("python_art_of_war", {"players": 7})
+    st = game.new_initial_state()
+    for i in SHARED_HISTORY:
+        st.apply_action(i)
+    target = st.seated.resample(2, 8933021762892528)
+    got = adapter._replayed(st, target)
+    assert got is None or (got.seated.game.trail == target.game.trail
+                           and got.seated.game.fingerprint() == target.game.fingerprint())
+    handed = st.resample_from_infostate(2, lambda: 0.25)
+    assert handed.information_state_string(2) == st.information_state_string(
+        2)

@@ -51,11 +51,11 @@ _UTILITY: Final = {"shared": pyspiel.GameType.Utility.IDENTICAL,
 PREFIX: Final = "python_"
 # determinizations drawn for one resample_from_infostate before one no play reaches is
 # handed out as it is (its history() the original's): where one is unreachable many are
-# (Art of War after several heirs shared a dead player's cards by rank, W17: in 100 random
-# games each of 4 to 7 players, 60 of the 290 first draws after a share, and 35 of the 60
-# second; 35 of 30,572 resamples handed out so; none after a taking by one heir since its
-# cards are traced back to the dead's draws, core/aow/determinize.py), and each try costs
-# a replay (about 1 ms)
+# (Art of War after several heirs shared a dead player's cards by rank, W17: in 60 random
+# 7-player games, 72 of 5,387 draws, a replay reaching another state counted as none; 33
+# of 5,348 resamples handed out so; none in 30 4-player games, nor after a taking by one
+# heir, whose cards are traced back to the dead's draws, core/aow/determinize.py), and
+# each try costs a replay (about 1 ms)
 RESAMPLE_TRIES: Final = 2
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
 assert int(pyspiel.PlayerId.TERMINAL) == TERMINAL  # (the seats' is OpenSpiel's)
@@ -300,7 +300,9 @@ def _replayed(state: KernelState, target: Seated) -> KernelState | None:
     trail holds there (`_outcome_toward`). None where no play reaches the target (a
     determinization whose trail no outcome draws: Art of War's after several heirs shared a
     dead player's cards by rank, W17, whose new shares need not be the ones a new hand of
-    the dead player's deals)."""
+    the dead player's deals), and where play reaches another state than the target (its
+    trail or fingerprint not the target's: never handed out, since it may hold what the
+    seat cannot see as it truly is)."""
     new: KernelState = state.get_game().new_initial_state()
     size, wanted = target.space.size, target.game.history
     for i in state.history():
@@ -316,7 +318,10 @@ def _replayed(state: KernelState, target: Seated) -> KernelState | None:
         if j is None:
             return None
         new.apply_action(j)
-    return new
+    g, want = new.seated.game, target.game  # (every draw the target's does not make every
+    if g.trail != want.trail or g.fingerprint() != want.fingerprint():  # fact its: a
+        return None  # share of a dead player's cards by rank, W17, is dealt from the dead's
+    return new  # own, which may be the true ones: that state would tell the seat the rest)
 
 
 def _outcome_toward(s: Seated, target: Seated) -> int | None:
