@@ -207,14 +207,18 @@ def policy_maker(spec: str, policies: Mapping[str, PolicyFactory] | None = None,
 
 def _game_of(policies: Mapping[str, PolicyFactory]) -> str | None:
     """The game whose policies `policies` is (its tools' `POLICIES`, as `policies_of` gives
-    it: a game whose tools are in use), or None."""
+    it, or its bots' module's, imported before its tools were), or None."""
     import sys
 
-    from ..core.games import game_class, game_names
+    from ..core.games import game_class, game_names, game_tools
 
-    for game in game_names():
+    names = game_names()
+    for game in names:  # (the tools in use first: nothing imported)
         module = sys.modules.get(game_class(game).TOOLS or "")
         if module is not None and getattr(module, "POLICIES", None) is policies:
+            return game
+    for game in names:
+        if game_class(game).TOOLS and getattr(game_tools(game), "POLICIES", None) is policies:
             return game
     return None
 
