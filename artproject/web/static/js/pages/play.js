@@ -6,6 +6,15 @@ import {api, button, dropSeat, h, heldSeat, heldSeats, holdSeat, post, problem, 
 import {renderGame} from "../games/index.js";
 
 let session = null; // the connection on screen
+const REFUSAL_SHOWN_MS = 12000; // a refusal's notice stays this long unless another tap replaces it
+// a refusal's code in a player's words (docs/server.md's table; the server's message follows)
+const REFUSED = {
+  stale: "the game moved on before your move arrived: choose again",
+  illegal: "the rules do not allow it now",
+  foreign: "that is another seat's to decide",
+  "game-over": "the game is over",
+  "not-started": "the game has not started",
+};
 
 class Session {
   constructor(main, gid, held) {
@@ -19,7 +28,12 @@ class Session {
     this.welcomed = false; // the connection now open has had its welcome
     this.outbox = null; // the move clicked and not yet answered (ack or error)
     this.head = h("div", {class: "play-head"});
+    // what became of a tap (sent, waiting for the connection, refused): a toast at the foot
+    // of the screen, where a phone's thumb is, never at the top of a long page; read out
+    // by screen readers (a refusal, role=alert, at once)
     this.notice = h("div", {class: "notice", role: "status", "aria-live": "polite"});
+    this.noticeKind = null; // "refused" stays until the next tap or a while; others until a frame
+    this.noticeTimer = null;
     this.board = h("div", {class: "play-board"});
     put(main, this.head, this.notice, this.board);
     this.connect();
@@ -43,20 +57,37 @@ class Session {
   lost(e) {
     this.welcomed = false;
     if (this.closed) return;
+    // the end of this page's game for this browser: said in the page, where the game was
     if (e.code === 4401) {
       dropSeat(this.gid, this.held.seat);
-      this.say(problem("This seat is no longer yours", "Its token was not accepted (the seat was left). Join a seat again from the lobby."));
+      this.fail(problem("This seat is no longer yours", "Its token was not accepted (the seat was left). Join a seat again from the lobby."));
       return;
     }
-    if (e.code === 4404) { this.say(problem("No such game", `There is no game ${this.gid} on this server.`)); return; }
-    if (e.code === 4403) { this.say(problem("Refused", "This page's origin may not use the server.")); return; }
+    if (e.code === 4404) { this.fail(problem("No such game", `There is no game ${this.gid} on this server.`)); return; }
+    if (e.code === 4403) { this.fail(problem("Refused", "This page's origin may not use the server.")); return; }
     this.say(h("p", {class: "warn"}, "The connection was lost; connecting again…",
-      this.outbox ? ` Your move ${this.outbox.action} will be sent once it is back.` : ""));
+      this.outbox ? ` Your move ${this.outbox.action} will be sent once it is back.` : ""), "waiting");
     setTimeout(() => { if (!this.closed) this.connect(); }, 1000);
   }
 
-  say(node) {
+  say(node, kind = "info") {
+    clearTimeout(this.noticeTimer);
+    this.noticeKind = kind;
+    this.notice.className = `notice notice-${kind}`;
     put(this.notice, node);
+    if (kind === "refused") this.noticeTimer = setTimeout(() => this.unsay(), REFUSAL_SHOWN_MS);
+  }
+
+  fail(node) {
+    this.unsay();
+    put(this.board, node);
+  }
+
+  unsay() {
+    clearTimeout(this.noticeTimer);
+    this.noticeKind = null;
+    this.notice.className = "notice";
+    put(this.notice);
   }
 
   receive(msg) {
@@ -80,7 +111,8 @@ class Session {
       this.drawHead();
     } else if (msg.type === "error") {
       this.outbox = null;
-      this.say(problem(`Refused: ${msg.code}`, msg.message));
+      const why = REFUSED[msg.code];
+      this.say(problem(`Refused: ${msg.code}${why ? ` — ${why}` : ""}`, msg.message), "refused");
       this.draw();
     } else if (msg.type === "ack") {
       if (!this.outbox || msg.id === this.outbox.id) this.outbox = null;
@@ -91,7 +123,8 @@ class Session {
     this.version = msg.version;
     this.view = msg.view;
     this.legal = msg.legal;
-    if (!this.outbox) put(this.notice);  // (a move on its way keeps its notice)
+    // (a move on its way keeps its notice; a refusal stays a while, to be read)
+    if (!this.outbox && this.noticeKind !== "refused") this.unsay();
     this.draw();
   }
 
@@ -107,9 +140,9 @@ class Session {
   send(move) {
     if (this.welcomed && this.ws.readyState === WebSocket.OPEN) {
       this.ws.send(JSON.stringify(move));
-      this.say(h("p", {class: "muted"}, `Sent: ${move.action}`));
+      this.say(h("p", {}, `Sent: ${move.action}`), "sent");
     } else {
-      this.say(h("p", {class: "warn"}, `Not connected: ${move.action} will be sent once the connection is back; connecting again…`));
+      this.say(h("p", {class: "warn"}, `Not connected: ${move.action} will be sent once the connection is back; connecting again…`), "waiting");
     }
   }
 
@@ -136,7 +169,7 @@ class Session {
     try {
       await post(`/api/games/${encodeURIComponent(this.gid)}/leave`, {token: this.held.token});
     } catch (err) {
-      this.say(problem("Could not leave", err.message));
+      this.say(problem("Could not leave", err.message), "refused");
       return;
     }
     dropSeat(this.gid, this.held.seat);
