@@ -3,7 +3,7 @@
 // hand, and the legal actions as things to click (a city to move to, a card to play, a die
 // to reroll; every action also as a button named in the notation).
 import {clickable, h, s, words} from "../dom.js";
-import {actionPanel, bySlot, eventLog, outcomeBanner} from "./common.js";
+import {actionPanel, bySlot, eventLog, named, outcomeBanner} from "./common.js";
 
 const SCALE = 8;
 const PAD = 60;
@@ -170,13 +170,14 @@ function van(view) {
       h("span", {class: "res-name"}, k), h("strong", {}, String(n))))));
 }
 
-function players(view) {
+function players(view, names) {
   return h("section", {class: "health"}, h("h3", {}, "Players"),
     h("ul", {}, Object.entries(view.health).map(([seat, n], i) => {
       const other = view.hands[seat];
       return h("li", {class: ["seat", seat === view.seat ? "me" : ""], "data-seat": seat},
         h("span", {class: "seat-dot", style: `background:${SEAT_FILL[i % SEAT_FILL.length]}`, "aria-hidden": "true"}, String(i + 1)),
-        h("strong", {}, seat), seat === view.seat ? " (you)" : "", ` — health ${n}`,
+        h("strong", {}, seat), names && names[seat] ? h("span", {class: "name"}, ` ${names[seat]}`) : null,
+        seat === view.seat ? " (you)" : "", ` — health ${n}`,
         other ? ` · ${plural(other.size, "card")} in hand` : "",
         other && other.backs.length ? h("span", {class: "backs"}, ` (backs ${other.backs.map((b) => b.map(mark).join("+")).join(", ")})`) : "");
     })));
@@ -230,18 +231,24 @@ function hands(view, legal, act, seat) {
   return box.childElementCount ? box : null;
 }
 
+/** The round, the phase and who decides; after the end, that the game is over and how. */
+function phaseLine(view, names) {
+  if (view.outcome) return `Round ${view.round} · game over: the team ${words(view.outcome)}`;
+  return `Round ${view.round} · ${view.phase}${view.wait ? ` · ${words(view.wait)}` : ""}`
+    + `${view.deciding.length ? ` · deciding: ${view.deciding.map((x) => named(x, names)).join(", ")}` : ""}`;
+}
+
 /** The whole screen of a game of The A.R.T. Project. */
-export function render(root, {table, view, legal, events, eventsNew, seat, act}) {
+export function render(root, {table, view, legal, events, eventsNew, seat, act, names}) {
   legal = legal || [];
   const head = h("header", {class: "game-head"}, h("h2", {}, table.title),
-    view ? h("p", {class: "phase-line"}, `Round ${view.round} · ${view.phase}${view.wait ? ` · ${words(view.wait)}` : ""}`
-      + `${view.deciding.length ? ` · deciding: ${view.deciding.join(", ")}` : ""}`) : null);
+    view ? h("p", {class: "phase-line"}, phaseLine(view, names)) : null);
   const main = h("div", {class: "board-wrap"}, board(table, view, legal, act),
     table.movement === "anywhere" ? h("p", {class: "muted"}, "On this board a pawn moves to any city, paying the movement cost: it has no roads.") : null,
-    legend(), track(table, view));
+    legend(table), track(table, view));
   const side = h("aside", {class: "side"});
   if (view) {
-    side.append(status(table, view), van(view), players(view), chain(view, legal, act));
+    side.append(status(table, view), van(view), players(view, names), chain(view, legal, act));
     const bt = battle(view, legal, act);
     if (bt) side.append(bt);
     const ap = actionPanel(legal, act, seat && seat !== "all" ? `Your move (${seat})` : "Your move");

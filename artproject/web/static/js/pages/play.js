@@ -2,7 +2,7 @@
 // after every change, its legal actions as things to click. The seat's token stays in this
 // browser (localStorage), never in the address; the address names the seat (`?seat=p2`),
 // as a browser may hold several seats of one game.
-import {api, button, dropSeat, h, heldSeat, heldSeats, holdSeat, post, problem, put, seatUrl} from "../dom.js";
+import {api, button, dropSeat, h, heldSeat, heldSeats, holdSeat, keepName, keptName, post, problem, put, seatUrl} from "../dom.js";
 import {renderGame} from "../games/index.js";
 
 let session = null; // the connection on screen
@@ -162,10 +162,14 @@ class Session {
       open.length && this.status === "waiting" ? h("p", {class: "waiting"}, `Waiting for ${open.map((x) => x.seat).join(", ")} to join: share this page's address.`) : null,
       others.length ? h("p", {class: "other-seats"}, "You hold here too: ", others.map((x) =>
         h("a", {href: seatUrl(this.gid, x.seat), class: "switch-seat"}, `Switch to your seat ${x.seat}`))) : null,
-      seat ? button("Leave this seat", () => this.leave(), {class: "secondary"}) : null);
+      // a finished game's seat is no one's to leave or take: its page stays, to look back on
+      seat && this.status !== "over" ? button("Leave this seat", () => this.leave(), {class: "secondary"}) : null);
   }
 
   async leave() {
+    const seat = this.held.seat;
+    if (this.status === "playing" && !window.confirm(`Leave your seat ${seat}? The game waits for `
+      + `someone to join ${seat} and decide what ${seat} decides; you come back only by joining it again, if it is still open.`)) return;
     try {
       await post(`/api/games/${encodeURIComponent(this.gid)}/leave`, {token: this.held.token});
     } catch (err) {
@@ -184,8 +188,13 @@ class Session {
     const seat = this.held ? this.held.seat : null;
     document.title = `${this.table.title}${seat ? ` — ${seat}` : ""} — artproject`;
     renderGame(this.board, {table: this.table, view: this.view, legal: this.legal, events: this.events,
-      eventsNew: this.fresh, seat, act: seat && this.status !== "over" ? (a) => this.act(a) : null});
+      eventsNew: this.fresh, seat, names: seatNames(this.seats), act: seat && this.status !== "over" ? (a) => this.act(a) : null});
   }
+}
+
+/** Each seat's name, where its person gave one: {p1: "Ann"}. */
+function seatNames(seats) {
+  return Object.fromEntries((seats || []).filter((x) => x.kind === "person" && x.name).map((x) => [x.seat, x.name]));
 }
 
 async function chooser(main, gid) {
@@ -196,9 +205,10 @@ async function chooser(main, gid) {
     put(main, problem("No such game", err.message), h("p", {}, h("a", {href: "/"}, "Back to the lobby")));
     return;
   }
-  const open = game.seats.filter((x) => x.kind === "person" && !x.taken);
+  const over = game.status === "over";
+  const open = over ? [] : game.seats.filter((x) => x.kind === "person" && !x.taken);
   const held = heldSeats(gid);  // several (hot-seat), or not the one the address named
-  const name = h("input", {type: "text", maxlength: 40, placeholder: "your name (optional)", "aria-label": "your name"});
+  const name = h("input", {type: "text", maxlength: 40, placeholder: "your name (optional)", "aria-label": "your name", value: keptName()});
   put(main, h("h1", {}, `${game.title}${game.board ? ` — ${game.board}` : ""}`),
     h("p", {}, `${game.players} players · ${game.status}`),
     held.length ? h("p", {class: "held-seats"}, held.map((x) =>
@@ -206,13 +216,15 @@ async function chooser(main, gid) {
     open.length ? h("section", {}, h("h2", {}, "Take a seat"), name,
       open.map((x) => button(`Join ${x.seat}`, async () => {
         try {
+          if (name.value) keepName(name.value);
           const joined = await post(`/api/games/${encodeURIComponent(gid)}/join`, {seat: x.seat, name: name.value});
           holdSeat(gid, joined);
           history.replaceState(null, "", seatUrl(gid, joined.seat));
           show(main, [gid]);
         } catch (err) { put(main, problem("Could not join", err.message)); }
-      }, {class: "join", "data-seat": x.seat}))) : h("p", {}, "Every seat is taken."),
-    h("p", {}, h("a", {href: `/play/${encodeURIComponent(gid)}?spectate=1`}, "Watch as a spectator")));
+      }, {class: "join", "data-seat": x.seat}))) : h("p", {}, over ? "The game is over: its seats are no one's to take." : "Every seat is taken."),
+    h("p", {}, h("a", {href: `/play/${encodeURIComponent(gid)}?spectate=1`}, over ? "See its end" : "Watch as a spectator"),
+      over ? [" · ", h("a", {href: `/replay/game-${encodeURIComponent(gid)}`, class: "replay-link"}, "Replay it")] : null));
 }
 
 export async function show(main, [gid]) {
