@@ -1,6 +1,6 @@
 """The lobby and a game's page as friends met them playing through the server: the name
 typed in the lobby, a seat left by a stray tap, a finished game still offering its seats and
-naming someone to play, the players known by seat alone."""
+naming someone to play, the players known by seat alone, a legend of roads the board has not."""
 
 from __future__ import annotations
 
@@ -138,3 +138,17 @@ def test_the_art_project_page_ends_and_names_its_players(page: Any, server: Any)
     assert re.match(r"1\s*p1 Ann — health", players.nth(0).inner_text())
     assert re.match(r"2\s*p2 Bob — health", players.nth(1).inner_text())
 
+
+def test_the_legend_lists_the_roads_the_board_has(page: Any, server: Any) -> None:
+    """Japan's roads are all grey (it has no threads), yet its legend showed beige and red
+    roads; Scandinavia's are beige and red, and its legend showed a grey one too."""
+    for board, roads in (("japan", ["grey"]), ("scandinavia", ["beige", "red"]),
+                         ("polynesia", [])):
+        g = server.create(game="art-project", seats=["bot:random", "bot:random"], board=board)
+        page.goto(f"{server.url}/play/{g['id']}?spectate=1")
+        page.wait_for_selector(".play-board .legend")
+        drawn = sorted(set(page.locator(".play-board svg.board .road").evaluate_all(
+            "e => e.map(x => x.dataset.road)")))
+        keyed = page.locator(".play-board .legend li[data-road]").evaluate_all(
+            "e => e.map(x => x.dataset.road)")
+        assert drawn == roads and keyed == roads, (board, drawn, keyed)

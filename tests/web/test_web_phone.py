@@ -1,5 +1,6 @@
 """The play page on a phone, as friends met it: what became of a tap is said where the
-player is (not a thousand pixels up the page)."""
+player is (not a thousand pixels up the page), and the board's cities are big enough to tap
+with a thumb."""
 
 from __future__ import annotations
 
@@ -8,9 +9,10 @@ import re
 from typing import Any
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
 from tests.serving import Client
-from tests.web.conftest import shoot
+from tests.web.conftest import shoot, shown_version
 
 PHONE = {"viewport": {"width": 375, "height": 740}, "is_mobile": True, "has_touch": True,
          "device_scale_factor": 2}
@@ -122,3 +124,69 @@ def test_a_tap_is_answered_where_the_player_is(browser: Any, server: Any, device
         ctx.close()
         p1.close()
 
+
+def _to_a_city(page: Any) -> None:
+    """Play p1's seat until a city is p1's to tap (the movement), by its buttons: a card or
+    `done` where offered, else the first action."""
+    for _ in range(60):
+        page.wait_for_selector(".play-board .game")
+        if page.locator(".play-board .city.target").count():
+            return
+        acts = page.locator(".play-board .actions button[data-action]")
+        if not acts.count():
+            page.wait_for_timeout(50)
+            continue
+        texts = [acts.nth(i).get_attribute("data-action") for i in range(acts.count())]
+        pick = next((t for t in texts if t.startswith("play ")), "done" if "done" in texts
+                    else texts[0])
+        try:  # (a bot's move may redraw the page under the click: look again)
+            handle = page.locator(f'.play-board button[data-action="{pick}"]').element_handle(
+                timeout=2000)
+            handle.click(timeout=2000)
+            handle.wait_for_element_state("hidden")
+        except PlaywrightError:
+            continue
+    raise AssertionError("no city to tap came")
+
+
+@pytest.mark.parametrize("board", ["japan", "usa", "polynesia"])
+def test_a_phone_taps_a_city_with_a_thumb(browser: Any, server: Any, board: str) -> None:
+    """On a 375-px phone the board was scaled to under half: a city's circle, the thing to
+    tap to move or fight there, was 22-24 px (Japan, the USA), its name about 8 px tall.
+    Each city has a tap area of at least 44 px around it (never reaching half-way to the next
+    city: a board that needs it is drawn wider and scrolls sideways in its frame), the page
+    itself no wider than the phone, and the names some 11 px tall or more."""
+    g = server.create(game="art-project", seats=["person", "bot:heuristic"], board=board,
+                      difficulty="easy")
+    ctx = browser.new_context(**PHONE)
+    try:
+        page = ctx.new_page()
+        page.goto(f"{server.url}/play/{g['id']}")
+        page.click('button.join[data-seat="p1"]')
+        page.wait_for_selector(".play-board svg.board")
+        sizes = page.evaluate("""() => [...document.querySelectorAll('.play-board .city')]
+          .map((c) => {
+            const hit = c.querySelector('.hit').getBoundingClientRect();
+            const name = c.querySelector('.name').getBoundingClientRect();
+            return [c.dataset.city, hit.width, hit.height, name.height]; })""")
+        assert sizes and all(w >= 44 and hh >= 44 for _, w, hh, _n in sizes), sizes
+        assert all(n >= 10.5 for *_, n in sizes), sizes  # (11 px, as rounded)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 375
+        _to_a_city(page)
+        city = page.locator(".play-board .city.target").first
+        action = city.get_attribute("data-action")
+        city.scroll_into_view_if_needed()
+        spot = city.locator(".spot").bounding_box()
+        hit = city.locator(".hit").bounding_box()
+        assert spot is not None and hit is not None
+        # a thumb beside the circle, inside the tap area, is a tap on the city
+        x = spot["x"] + spot["width"] / 2 + (spot["width"] / 2 + hit["width"] / 2) / 2
+        y = spot["y"] + spot["height"] / 2
+        version = shown_version(page)
+        page.touchscreen.tap(x, y)
+        page.wait_for_function("(v) => { const m = /move (\\d+)/.exec(document.querySelector("
+                               "'.play-head .who').textContent); return m && Number(m[1]) > v; }",
+                               arg=version)
+        assert action in [str(a) for a in server.lobby.games[g["id"]].state.history]
+    finally:
+        ctx.close()
