@@ -6,7 +6,7 @@ import {clickable, h, s, words} from "../dom.js";
 import {actionPanel, bySlot, eventLog, named, outcomeBanner} from "./common.js";
 
 const SCALE = 8;
-const PAD = 60;
+const PAD = 72; // room around the outer cities for their names (drawn larger on a phone)
 const MARK = {films: "F", sculptures: "S", books: "B", paintings: "P", artifacts: "A", music: "M"};
 const SEAT_FILL = ["#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"];
 const RES_MARK = {fuel: "◆", radio: "●", weapon: "▲"};
