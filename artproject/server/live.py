@@ -1,7 +1,7 @@
 """A game being served and its pieces: its seats (a person's, with the hash of its token, or
-a bot's), its connections and their queues of frames, the last move as each seat saw it, and
-the refusal a request or message gets (docs/server.md's codes). The lobby (lobby.py) holds
-every game."""
+a bot's), its connections and their queues of frames, the last move as each seat saw it, what
+each seat's decision has been since when (what makes a move stale), and the refusal a request
+or message gets (docs/server.md's codes). The lobby (lobby.py) holds every game."""
 
 from __future__ import annotations
 
@@ -94,8 +94,9 @@ def last_seen(live: Live, seat: int) -> dict[str, str] | None:
 
 class Live:
     """A game being served: its state (the server's alone), seats, connections, the ids of
-    the moves applied, and a lock that keeps its moves, joins and leaves in order (each
-    checked, stored and applied while it holds it)."""
+    the moves applied, each seat's decision (`offered`: its actions now; `since`: the version
+    its decision stands from; `opened`: its actions then), and a lock that keeps its moves,
+    joins and leaves in order (each checked, stored and applied while it holds it)."""
 
     def __init__(self, gid: str, state: Machine, name: str, seats: list[Seat], bot_seed: int,
                  status: str, created: str, options: dict[str, Any]) -> None:
@@ -106,6 +107,43 @@ class Live:
         self.lock = asyncio.Lock()
         self.last: tuple[int, Action] | None = None  # the last move: its seat and action
         self.bots: asyncio.Task[None] | None = None
+        n = len(state.history)  # (a game rebuilt at start: a move chosen before is stale)
+        self.offered = [frozenset(state.seat_actions(s.index)) for s in seats]
+        self.opened = list(self.offered)
+        self.since = [n] * len(seats)
+
+    def decided(self, mover: int) -> None:
+        """Note each seat's decision after a move of `mover`'s (the state's newest). A seat's
+        decision stands from the version since which it has not moved and its actions have
+        only narrowed: another seat's move may close some of them (the first card played
+        ends every player's planning draws, R6) but cannot take its decision (each action is
+        one seat's, `seat_of`). Its own move (which took it), no action left, or an action
+        it did not have (a new decision) makes it a new one, from this version."""
+        st = self.state
+        n = len(st.history)
+        for s in range(len(self.seats)):
+            now = frozenset(st.seat_actions(s))
+            if s == mover or not now or not now <= self.offered[s]:
+                self.since[s], self.opened[s] = n, now
+            self.offered[s] = now
+
+    def stale(self, seat: int, version: int, action: Action) -> str | None:
+        """Why `seat`'s `action`, chosen at `version`, answers a decision no longer pending
+        (docs/server.md, "stale"), said after "chosen at version N, but"; None when it
+        answers the one pending (or was never one of the seat's actions: the engine then
+        says why it is illegal)."""
+        now = len(self.state.history)
+        if version == now:
+            return None
+        if version > now:
+            return f"the game is at version {now}: there is no version {version} yet"
+        if version < self.since[seat]:
+            return (f"your decision was taken or changed at version {self.since[seat]} (the "
+                    f"game is at version {now}): that decision was already taken")
+        if action not in self.offered[seat] and action in self.opened[seat]:
+            return (f"a move since closed that choice (the game is at version {now}): that "
+                    "decision has changed")
+        return None
 
     def conns(self) -> list[Conn]:
         return [c for s in self.seats for c in s.conns] + list(self.spectators)

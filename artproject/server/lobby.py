@@ -223,7 +223,7 @@ class Lobby:
             if key is not None and key in live.clients:
                 return live.clients[key], True
             self._may_move(live, seat)
-            action = self._checked(live.state, seat, text, version)
+            action = self._checked(live, seat, text, version)
             st = live.state.clone()  # the game until it is stored: seen by no one
             st.apply(action)
             n = len(st.history)
@@ -240,6 +240,7 @@ class Lobby:
                 raise Refused("storage", "the move could not be stored, so it was not "
                               "applied; send it again") from None
             live.state = st
+            live.decided(seat)
             if st.outcome is not None:
                 live.status = "over"
             if key is not None:
@@ -262,17 +263,15 @@ class Lobby:
                           + ", ".join(P[s.index] for s in live.open_seats()))
 
     @staticmethod
-    def _checked(st: Machine, seat: int, text: str, version: int | None) -> Action:
-        """The action `text` names, if `seat` may take it now (Refused otherwise, saying why,
-        naming nothing the seat may not see)."""
+    def _checked(live: Live, seat: int, text: str, version: int | None) -> Action:
+        """The action `text` names, if `seat` may take it now, chosen at `version` (Refused
+        otherwise, saying why, naming nothing the seat may not see)."""
+        st = live.state
         try:
             players_named(st, text)
             action = st.registry.parse(text)
         except MalformedActionError as err:
             raise Refused("malformed", str(err)) from None
-        if version is not None and version != len(st.history):
-            raise Refused("stale", f"{text[:60]}: chosen at version {version}, but the game "
-                          f"is at version {len(st.history)}: that decision was already taken")
         try:
             whose = st.seat_of(action)
         except ArtError as err:
@@ -282,6 +281,9 @@ class Lobby:
         if whose != seat:  # asked before the engine: its reasons may name that seat's cards
             raise Refused("foreign", f"{action}: that is {P[whose]}'s to decide, not "
                           f"{P[seat]}'s")
+        why = live.stale(seat, version, action) if version is not None else None
+        if why is not None:  # (the seat's own decision: nothing of another seat's is said)
+            raise Refused("stale", f"{text[:60]}: chosen at version {version}, but {why}")
         mine = st.seat_actions(seat)
         if action in mine:
             return action

@@ -107,8 +107,10 @@ class Web:
                 return _error(403, f"{view}'s view of a game not yet over is for the browser "
                               f"that holds {view}'s seat; anyone may choose "
                               + ", ".join(views), request)
-            return await self._answer(request, self.book.step_of, rid, rec, int(text), view,
-                                      views)
+            names = self._names(rid)
+            return await self._answer(request, lambda *a: {**self.book.step_of(*a),
+                                                           "names": names},
+                                      rid, rec, int(text), view, views)
         return await self._answer(request, self.book.step, rid, int(text), view)
 
     async def _played(self, request: Request, rid: str) -> tuple[Recording, list[str]]:
@@ -134,6 +136,14 @@ class Web:
         held = self.lobby.seat_of_token(live, request.headers.get(TOKEN_HEADER))
         mine = seats if over else [seats[held.index]] if held is not None else []
         return cached[1], [*mine, PUBLIC, *([ALL] if over else [])]
+
+    def _names(self, rid: str) -> dict[str, str]:
+        """The names the persons of a game of this server's gave, by seat (none for a bot's
+        seat or a person who gave none): public, as the lobby lists them."""
+        live = self.lobby.games.get(rid[len(GAME):]) if self.lobby is not None else None
+        if live is None:
+            return {}
+        return {s.summary()["seat"]: s.name for s in live.seats if s.kind == "person" and s.name}
 
     async def _answer(self, request: Request, fn: Any, *args: Any) -> Response:
         """fn(*args) as JSON, in a worker thread (a replay may take a moment); a file or

@@ -137,6 +137,19 @@ export function dropSeat(gid, seat) {
   if (older && older.seat === seat) localStorage.removeItem(`${SEATS}${gid}`);
 }
 
+// The name this browser's person last gave (the lobby's name box): offered again next time.
+const NAME = "artproject.name";
+
+/** The name kept in this browser ("" when none). */
+export function keptName() {
+  try { return String(localStorage.getItem(NAME) || "").slice(0, 40); } catch { return ""; }
+}
+
+/** Keep the name typed for the next time ("" forgets it). */
+export function keepName(name) {
+  try { if (name) localStorage.setItem(NAME, name); else localStorage.removeItem(NAME); } catch { /* private mode: not kept */ }
+}
+
 /** The address of a game from one seat held in this browser. */
 export function seatUrl(gid, seat) {
   return `/play/${encodeURIComponent(gid)}?seat=${encodeURIComponent(seat)}`;

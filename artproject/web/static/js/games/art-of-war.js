@@ -3,7 +3,7 @@
 // your hand with each card's score and power, and bet/raise controls offering only the
 // legal amounts.
 import {button, clickable, h, words} from "../dom.js";
-import {actionPanel, bySlot, eventLog, outcomeBanner} from "./common.js";
+import {actionPanel, bySlot, eventLog, named, outcomeBanner} from "./common.js";
 
 const SHAPES = ["●", "■", "▲", "◆", "★", "✚", "⬟"];
 const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -36,19 +36,19 @@ function back(seat) {
   return h("span", {class: "card-back", "data-back": seat, title: `${seat}'s card, face down`}, "face down");
 }
 
-function seats(view) {
+function seats(view, names) {
   const list = h("ul", {class: "seats"});
   for (const st of view.seats) {
     const seat = st.seat;
     const tags = [];
     if (seat === view.seat) tags.push("you");
-    if (seat === view.current) tags.push("turn");
+    if (seat === view.current && !view.outcome) tags.push("turn");  // (no one's turn after the end)
     if (view.deciding.includes(seat)) tags.push("deciding");
     if (!st.alive) tags.push("out");
     const place = view.standing ? view.standing.find((x) => x.player === seat) : null;
     list.append(h("li", {class: ["seat", st.alive ? "" : "dead", view.deciding.includes(seat) ? "deciding" : "", seat === view.seat ? "me" : ""], "data-seat": seat},
       h("span", {class: "mark", "aria-hidden": "true"}, seatMark(seat)),
-      h("strong", {}, seat),
+      h("strong", {}, seat), names && names[seat] ? h("span", {class: "name"}, names[seat]) : null,
       h("span", {class: "tokens"}, plural(st.tokens, "token")),
       h("span", {class: "hand-size"}, `${plural(st.hand_size, "card")} in hand`),
       place ? h("span", {class: "place"}, `place ${place.place}${place.won ? " — winner" : ""}`) : null,
@@ -123,17 +123,26 @@ function deckKinds(table, view) {
       h("strong", {}, c.title || words(c.name)), ` × ${c.count} · score ${c.score} · power ${c.power}`))));
 }
 
+/** Whose move it is; after the end, that the game is over and who won. */
+function phaseLine(view, names) {
+  if (view.outcome) {
+    const won = view.outcome === "draw" ? "a draw" : `${named(view.outcome, names)} won`;
+    return `Game over after turn ${view.turn}: ${won}`;
+  }
+  return `Turn ${view.turn} · ${named(view.current, names)} to play`
+    + `${view.deciding.length ? ` · deciding: ${view.deciding.join(", ")} (${words(view.wait)})` : ""}`;
+}
+
 /** The whole screen of a game of Art of War. */
-export function render(root, {table, view, legal, events, eventsNew, seat, act}) {
+export function render(root, {table, view, legal, events, eventsNew, seat, act, names}) {
   legal = legal || [];
   const cards = kinds(table);
   const head = h("header", {class: "game-head"}, h("h2", {}, table.title),
-    h("p", {class: "phase-line"}, `Turn ${view.turn} · ${view.current} to play`
-      + `${view.deciding.length ? ` · deciding: ${view.deciding.join(", ")} (${words(view.wait)})` : ""}`));
+    h("p", {class: "phase-line"}, phaseLine(view, names)));
   const side = h("aside", {class: "side"}, betting(legal, act),
     actionPanel(legal, act, seat && seat !== "all" ? `Your move (${seat})` : "Your move"));
   root.replaceChildren(h("div", {class: "game art-of-war"}, head, outcomeBanner(view),
-    h("div", {class: ["layout", side.childElementCount ? "" : "no-side"]}, h("div", {class: "table"}, seats(view), challenge(cards, view), piles(view)), side),
+    h("div", {class: ["layout", side.childElementCount ? "" : "no-side"]}, h("div", {class: "table"}, seats(view, names), challenge(cards, view), piles(view)), side),
     hands(view, legal, act), deckKinds(table, view),
     events ? eventLog(events, eventsNew) : null));
 }

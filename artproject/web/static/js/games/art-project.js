@@ -3,17 +3,36 @@
 // hand, and the legal actions as things to click (a city to move to, a card to play, a die
 // to reroll; every action also as a button named in the notation).
 import {clickable, h, s, words} from "../dom.js";
-import {actionPanel, bySlot, eventLog, outcomeBanner} from "./common.js";
+import {actionPanel, bySlot, eventLog, named, outcomeBanner} from "./common.js";
 
 const SCALE = 8;
-const PAD = 60;
+const PAD = 72; // room around the outer cities for their names (drawn larger on a phone)
 const MARK = {films: "F", sculptures: "S", books: "B", paintings: "P", artifacts: "A", music: "M"};
 const SEAT_FILL = ["#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"];
 const RES_MARK = {fuel: "◆", radio: "●", weapon: "▲"};
 const CITY_VERBS = ["move", "carry", "fight", "place", "collect", "deploy"];
+const TAP_PX = 46; // the least tap area, in CSS pixels: 44 (WCAG 2.5.5) and a margin for rounding
+const HIT = 48; // a city's tap area's radius (board units; the drawn circle's is 24): on a phone's
+// board a thumb's 44 px and more, but never reaching half-way to the nearest city
 
 const mark = (sym) => MARK[sym] || String(sym || "").slice(0, 1).toUpperCase();
 const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** The kind of a road as drawn: red (dashed), beige (solid), or grey (a board without threads). */
+function roadKind(r) {
+  return r.dashed || r.colour === "red" ? "red" : r.colour === "beige" ? "beige" : "grey";
+}
+
+/** Each city's tap area's radius: HIT, or less where another city is nearer than twice it. */
+function hitRadii(table) {
+  const out = {};
+  for (const c of table.cities) {
+    let near = Infinity;
+    for (const o of table.cities) if (o !== c) near = Math.min(near, Math.hypot(o.x - c.x, o.y - c.y) * SCALE);
+    out[c.name] = Math.max(24, Math.min(HIT, near / 2 - 1));
+  }
+  return out;
+}
 
 /** The board as SVG: roads (beige solid, red dashed), cities with their symbols, lost
  * cities crossed out, agents, artworks, pawns (numbered discs), the ally pawn (a diamond). */
@@ -24,13 +43,18 @@ export function board(table, view, legal, act) {
   const hgt = (Math.max(...ys) - Math.min(...ys)) * SCALE + 2 * PAD + 20;
   const at = {};
   table.cities.forEach((c) => { at[c.name] = [c.x * SCALE, c.y * SCALE]; });
+  const hit = hitRadii(table);
+  // a board to tap on is never drawn smaller than makes its least tap area TAP_PX wide: on a
+  // narrow phone it is that wide, and scrolls sideways in its frame (.board-wrap)
+  const least = TAP_PX / (2 * Math.min(...Object.values(hit)));
   const svg = s("svg", {class: "board", viewBox: `${x0 - (w - ((Math.max(...xs) - Math.min(...xs)) * SCALE + 2 * PAD)) / 2} ${y0} ${w} ${hgt}`,
-    role: "group", "aria-label": `${table.title} board`});
+    role: "group", "aria-label": `${table.title} board`,
+    style: act ? `min-width: ${Math.ceil(w * least)}px; min-height: ${Math.ceil(hgt * least)}px` : null});
   svg.append(s("title", {}, `${table.title}: the board`));
   const roads = s("g", {class: "roads"});
   for (const r of table.roads) {
     const [x1, y1] = at[r.from], [x2, y2] = at[r.to];
-    const kind = r.dashed || r.colour === "red" ? "red" : r.colour === "beige" ? "beige" : "grey";
+    const kind = roadKind(r);
     const line = s("line", {x1, y1, x2, y2, class: `road ${kind}`, "data-from": r.from, "data-to": r.to, "data-road": kind});
     const extra = Object.entries(r.attrs || {}).filter(([k]) => k !== "thread" && k !== "style");
     line.append(s("title", {}, `${r.from} – ${r.to}: ${kind === "red" ? "red road (dashed)" : kind === "beige" ? "beige road (solid)" : "road"}`
@@ -47,6 +71,7 @@ export function board(table, view, legal, act) {
     const [x, y] = at[c.name];
     const isLost = lost.has(c.name);
     const g = s("g", {class: `city${isLost ? " lost" : ""}${c.start ? " start" : ""}`, "data-city": c.name});
+    g.append(s("circle", {cx: x, cy: y, r: hit[c.name], class: "hit"}));  // (unseen: a thumb's target)
     g.append(s("circle", {cx: x, cy: y, r: 24, class: "spot"}));
     if (c.symbol) g.append(s("text", {x, y: y + 8, class: "symbol", "text-anchor": "middle"}, mark(c.symbol)));
     g.append(s("text", {x, y: y + 44, class: "name", "text-anchor": "middle"}, c.title));
@@ -102,17 +127,22 @@ export function board(table, view, legal, act) {
   return svg;
 }
 
-function legend() {
+const ROAD_WORDS = {beige: "beige road (solid)", red: "red road (dashed)", grey: "road"};
+
+/** The board's key: the kinds of road it has (none on a board without roads), the marks, and
+ * the artwork symbols of its cities. */
+function legend(table) {
+  const roads = new Set(table.movement === "anywhere" ? [] : table.roads.map(roadKind));
+  const symbols = new Set(table.cities.map((c) => c.symbol).filter(Boolean));
   return h("ul", {class: "legend", "aria-label": "legend"},
-    h("li", {}, h("span", {class: "key road-beige", "aria-hidden": "true"}), "beige road (solid)"),
-    h("li", {}, h("span", {class: "key road-red", "aria-hidden": "true"}), "red road (dashed)"),
-    h("li", {}, h("span", {class: "key road-grey", "aria-hidden": "true"}), "road"),
+    ["beige", "red", "grey"].filter((k) => roads.has(k)).map((k) =>
+      h("li", {"data-road": k}, h("span", {class: `key road-${k}`, "aria-hidden": "true"}), ROAD_WORDS[k])),
     h("li", {}, h("span", {class: "key agents-key", "aria-hidden": "true"}, "2"), "agents"),
     h("li", {}, h("span", {class: "key artwork-key", "aria-hidden": "true"}), "artwork"),
     h("li", {}, h("span", {class: "key lost-key", "aria-hidden": "true"}, "✕"), "lost city"),
     h("li", {}, h("span", {class: "key hq-key", "aria-hidden": "true"}, "⚑"), "headquarters"),
     h("li", {}, h("span", {class: "key ally-key", "aria-hidden": "true"}, "◇"), "ally pawn"),
-    h("li", {}, Object.entries(MARK).map(([k, v]) => `${v} ${k}`).join(" · ")));
+    symbols.size ? h("li", {class: "symbols"}, [...symbols].map((k) => `${mark(k)} ${k}`).join(" · ")) : null);
 }
 
 /** The artwork track: each space's threat (as this team meets it: the threat in battle) and
@@ -170,13 +200,14 @@ function van(view) {
       h("span", {class: "res-name"}, k), h("strong", {}, String(n))))));
 }
 
-function players(view) {
+function players(view, names) {
   return h("section", {class: "health"}, h("h3", {}, "Players"),
     h("ul", {}, Object.entries(view.health).map(([seat, n], i) => {
       const other = view.hands[seat];
       return h("li", {class: ["seat", seat === view.seat ? "me" : ""], "data-seat": seat},
         h("span", {class: "seat-dot", style: `background:${SEAT_FILL[i % SEAT_FILL.length]}`, "aria-hidden": "true"}, String(i + 1)),
-        h("strong", {}, seat), seat === view.seat ? " (you)" : "", ` — health ${n}`,
+        h("strong", {}, seat), names && names[seat] ? h("span", {class: "name"}, ` ${names[seat]}`) : null,
+        seat === view.seat ? " (you)" : "", ` — health ${n}`,
         other ? ` · ${plural(other.size, "card")} in hand` : "",
         other && other.backs.length ? h("span", {class: "backs"}, ` (backs ${other.backs.map((b) => b.map(mark).join("+")).join(", ")})`) : "");
     })));
@@ -230,18 +261,24 @@ function hands(view, legal, act, seat) {
   return box.childElementCount ? box : null;
 }
 
+/** The round, the phase and who decides; after the end, that the game is over and how. */
+function phaseLine(view, names) {
+  if (view.outcome) return `Round ${view.round} · game over: the team ${words(view.outcome)}`;
+  return `Round ${view.round} · ${view.phase}${view.wait ? ` · ${words(view.wait)}` : ""}`
+    + `${view.deciding.length ? ` · deciding: ${view.deciding.map((x) => named(x, names)).join(", ")}` : ""}`;
+}
+
 /** The whole screen of a game of The A.R.T. Project. */
-export function render(root, {table, view, legal, events, eventsNew, seat, act}) {
+export function render(root, {table, view, legal, events, eventsNew, seat, act, names}) {
   legal = legal || [];
   const head = h("header", {class: "game-head"}, h("h2", {}, table.title),
-    view ? h("p", {class: "phase-line"}, `Round ${view.round} · ${view.phase}${view.wait ? ` · ${words(view.wait)}` : ""}`
-      + `${view.deciding.length ? ` · deciding: ${view.deciding.join(", ")}` : ""}`) : null);
+    view ? h("p", {class: "phase-line"}, phaseLine(view, names)) : null);
   const main = h("div", {class: "board-wrap"}, board(table, view, legal, act),
     table.movement === "anywhere" ? h("p", {class: "muted"}, "On this board a pawn moves to any city, paying the movement cost: it has no roads.") : null,
-    legend(), track(table, view));
+    legend(table), track(table, view));
   const side = h("aside", {class: "side"});
   if (view) {
-    side.append(status(table, view), van(view), players(view), chain(view, legal, act));
+    side.append(status(table, view), van(view), players(view, names), chain(view, legal, act));
     const bt = battle(view, legal, act);
     if (bt) side.append(bt);
     const ap = actionPanel(legal, act, seat && seat !== "all" ? `Your move (${seat})` : "Your move");

@@ -44,6 +44,11 @@ export function bySlot(legal, slot, verbs) {
   return out;
 }
 
+/** A seat with its person's name, where one was given: "p2 (Bob)". */
+export function named(seat, names) {
+  return names && names[seat] ? `${seat} (${names[seat]})` : String(seat ?? "");
+}
+
 export function outcomeBanner(state) {
   if (!state.outcome) return null;
   return h("p", {class: "outcome", role: "status"}, h("strong", {}, `Game over: ${words(state.outcome)}`),

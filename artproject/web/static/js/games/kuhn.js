@@ -10,7 +10,7 @@ function card(name, seat) {
 }
 
 /** The whole screen of a hand of Kuhn poker. */
-export function render(root, {table, view, legal, events, eventsNew, seat, act}) {
+export function render(root, {table, view, legal, events, eventsNew, seat, act, names}) {
   legal = legal || [];
   const head = h("header", {class: "game-head"}, h("h2", {}, table.title),
     h("p", {class: "phase-line"}, `pot ${view.pot}${view.deciding.length ? ` · deciding: ${view.deciding.join(", ")} (${words(view.wait)})` : ""}`));
@@ -19,7 +19,8 @@ export function render(root, {table, view, legal, events, eventsNew, seat, act})
     h("ol", {class: "deck", "aria-label": "the deck, lowest first"}, table.cards.map((c) => h("li", {"data-card": c}, words(c)))));
   const seats = h("ul", {class: "seats"}, view.seats.map((s) => h("li",
     {class: ["seat", s.folded ? "dead" : "", s.seat === view.seat ? "me" : ""], "data-seat": s.seat},
-    h("strong", {}, s.seat), h("span", {class: "stake"}, ` ${s.stake} in`), s.folded ? h("em", {}, " (folded)") : "",
+    h("strong", {}, s.seat), names && names[s.seat] ? h("span", {class: "name"}, ` ${names[s.seat]}`) : null,
+    h("span", {class: "stake"}, ` ${s.stake} in`), s.folded ? h("em", {}, " (folded)") : "",
     " ", card(s.seat === view.seat && view.card ? view.card : s.card, s.seat))));
   const side = h("aside", {class: "side"}, actionPanel(legal, act, seat && seat !== "all" ? `Your move (${seat})` : "Your move"));
   root.replaceChildren(h("div", {class: "game kuhn"}, head, outcomeBanner(view),

@@ -1,6 +1,6 @@
 // The lobby: create a game of either game (each seat a person or a bot), join an open seat,
-// watch a game as a spectator (docs/server.md's lobby API).
-import {api, button, h, heldSeats, holdSeat, post, problem, put, seatUrl} from "../dom.js";
+// watch a game as a spectator, replay a finished one (docs/server.md's lobby API).
+import {api, button, h, heldSeats, holdSeat, keepName, keptName, post, problem, put, seatUrl} from "../dom.js";
 
 function go(url) {
   history.pushState(null, "", url);
@@ -8,6 +8,7 @@ function go(url) {
 }
 
 async function join(gid, seat, name) {
+  if (name) keepName(name);
   const joined = await post(`/api/games/${encodeURIComponent(gid)}/join`, seat ? {seat, name} : {name});
   holdSeat(gid, joined);  // beside any other seat of this game held here: none is lost
   go(seatUrl(gid, joined.seat));
@@ -19,11 +20,18 @@ function field(label, control) {
   return h("div", {class: "form-row"}, h("label", {for: id}, label), control);
 }
 
-function creator(catalog, out) {
+/** The name box: the name a seat is taken under, whether by creating a game or joining one
+ * from the list (kept in this browser for the next time). */
+function nameBox() {
+  const you = h("input", {type: "text", name: "you", maxlength: 40, placeholder: "your name (optional)", autocomplete: "nickname", value: keptName()});
+  you.addEventListener("change", () => keepName(you.value));
+  return you;
+}
+
+function creator(catalog, out, you) {
   const form = h("form", {class: "create", "aria-label": "new game"});
   const games = h("select", {name: "game"}, catalog.games.map((g) => h("option", {value: g.game}, g.title)));
   const players = h("input", {type: "number", name: "players", min: 1, max: 7, value: 2, inputmode: "numeric"});
-  const you = h("input", {type: "text", name: "you", maxlength: 40, placeholder: "your name (optional)", autocomplete: "nickname"});
   const options = h("div", {class: "options"});
   const seats = h("fieldset", {class: "seat-kinds"});
   const render = () => {
@@ -44,7 +52,7 @@ function creator(catalog, out) {
   };
   games.addEventListener("change", render);
   players.addEventListener("change", render);
-  form.append(h("h2", {}, "New game"), field("Game", games), field("Players", players), options, seats, field("Your name", you),
+  form.append(h("h2", {}, "New game"), field("Game", games), field("Players", players), options, seats,
     h("div", {class: "form-row"}, h("button", {type: "submit", id: "create-game"}, "Create and take a seat")));
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
@@ -54,7 +62,7 @@ function creator(catalog, out) {
     try {
       const game = await post("/api/games", body);
       const mine = game.seats.find((x) => x.kind === "person");
-      if (mine) await join(game.id, mine.seat, you.value);
+      if (mine) await join(game.id, mine.seat, you.value);  // (the name box above both lists)
       else go(`/play/${encodeURIComponent(game.id)}?spectate=1`);  // bots alone: watch them
     } catch (err) {
       put(out, problem("The game could not be created", err.message));
@@ -64,16 +72,20 @@ function creator(catalog, out) {
   return form;
 }
 
-function gameLine(g) {
-  const open = g.seats.filter((x) => x.kind === "person" && !x.taken);
+/** A game of the list: the way back to each seat held here, a seat to join (joined under the
+ * name typed above), Watch; a finished game's seats are no one's to take: Replay instead. */
+function gameLine(g, you, out) {
+  const over = g.status === "over";
+  const open = over ? [] : g.seats.filter((x) => x.kind === "person" && !x.taken);
   const held = heldSeats(g.id);  // each seat this browser holds (hot-seat: maybe several)
   const title = `${g.title}${g.board ? ` — ${g.board}` : ""}${g.difficulty ? `, ${g.difficulty}` : ""}${g.name ? ` “${g.name}”` : ""}`;
   return h("li", {"data-game": g.id},
     h("strong", {}, title), h("span", {class: "muted"}, ` ${g.players} players · ${g.status} · ${g.moves} moves`),
     held.map((x) => h("a", {href: seatUrl(g.id, x.seat), class: "resume", "data-seat": x.seat}, `Back to your seat ${x.seat}`)),
-    open.map((x) => button(`Join ${x.seat}`, () => join(g.id, x.seat, "").catch((err) => alert(err.message)), {class: "join", "data-seat": x.seat})),
-    h("a", {href: `/play/${encodeURIComponent(g.id)}?spectate=1`}, "Watch"),
-    g.status === "over" ? h("a", {href: `/replay/game-${encodeURIComponent(g.id)}`, class: "replay-link"}, "Replay") : null);
+    open.map((x) => button(`Join ${x.seat}`, () => join(g.id, x.seat, you.value).catch((err) =>
+      put(out, problem(`Could not join ${x.seat}`, err.message))), {class: "join", "data-seat": x.seat})),
+    h("a", {href: `/play/${encodeURIComponent(g.id)}?spectate=1`}, over ? "Watch the end" : "Watch"),
+    over ? h("a", {href: `/replay/game-${encodeURIComponent(g.id)}`, class: "replay-link"}, "Replay") : null);
 }
 
 export async function show(main) {
@@ -89,11 +101,16 @@ export async function show(main) {
   document.title = "artproject — play";
   const live = games.games.filter((g) => g.status !== "over");
   const over = games.games.filter((g) => g.status === "over");
+  const you = nameBox();
+  const line = (g) => gameLine(g, you, out);
+  you.id = "f-your-name";
   put(main, h("h1", {}, "Play"), out,
+    h("div", {class: "form-row your-name"}, h("label", {for: you.id}, "Your name"), you,
+      h("span", {class: "muted"}, "for a game you create or a seat you join")),
     h("div", {class: "lobby"},
-      h("section", {}, creator(catalog, out)),
+      h("section", {}, creator(catalog, out, you)),
       h("section", {}, h("h2", {}, "Games"),
-        live.length ? h("ul", {class: "games-list"}, live.map(gameLine)) : h("p", {class: "muted"}, "No game is being played: create one."),
+        live.length ? h("ul", {class: "games-list"}, live.map(line)) : h("p", {class: "muted"}, "No game is being played: create one."),
         over.length ? h("details", {}, h("summary", {}, `${over.length} finished game${over.length === 1 ? "" : "s"}`),
-          h("ul", {class: "games-list"}, over.map(gameLine))) : null)));
+          h("ul", {class: "games-list"}, over.map(line))) : null)));
 }

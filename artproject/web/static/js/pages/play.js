@@ -2,10 +2,19 @@
 // after every change, its legal actions as things to click. The seat's token stays in this
 // browser (localStorage), never in the address; the address names the seat (`?seat=p2`),
 // as a browser may hold several seats of one game.
-import {api, button, dropSeat, h, heldSeat, heldSeats, holdSeat, post, problem, put, seatUrl} from "../dom.js";
+import {api, button, dropSeat, h, heldSeat, heldSeats, holdSeat, keepName, keptName, post, problem, put, seatUrl} from "../dom.js";
 import {renderGame} from "../games/index.js";
 
 let session = null; // the connection on screen
+const REFUSAL_SHOWN_MS = 12000; // a refusal's notice stays this long unless another tap replaces it
+// a refusal's code in a player's words (docs/server.md's table; the server's message follows)
+const REFUSED = {
+  stale: "the game moved on before your move arrived: choose again",
+  illegal: "the rules do not allow it now",
+  foreign: "that is another seat's to decide",
+  "game-over": "the game is over",
+  "not-started": "the game has not started",
+};
 
 class Session {
   constructor(main, gid, held) {
@@ -19,7 +28,12 @@ class Session {
     this.welcomed = false; // the connection now open has had its welcome
     this.outbox = null; // the move clicked and not yet answered (ack or error)
     this.head = h("div", {class: "play-head"});
+    // what became of a tap (sent, waiting for the connection, refused): a toast at the foot
+    // of the screen, where a phone's thumb is, never at the top of a long page; read out
+    // by screen readers (a refusal, role=alert, at once)
     this.notice = h("div", {class: "notice", role: "status", "aria-live": "polite"});
+    this.noticeKind = null; // "refused" stays until the next tap or a while; others until a frame
+    this.noticeTimer = null;
     this.board = h("div", {class: "play-board"});
     put(main, this.head, this.notice, this.board);
     this.connect();
@@ -43,20 +57,37 @@ class Session {
   lost(e) {
     this.welcomed = false;
     if (this.closed) return;
+    // the end of this page's game for this browser: said in the page, where the game was
     if (e.code === 4401) {
       dropSeat(this.gid, this.held.seat);
-      this.say(problem("This seat is no longer yours", "Its token was not accepted (the seat was left). Join a seat again from the lobby."));
+      this.fail(problem("This seat is no longer yours", "Its token was not accepted (the seat was left). Join a seat again from the lobby."));
       return;
     }
-    if (e.code === 4404) { this.say(problem("No such game", `There is no game ${this.gid} on this server.`)); return; }
-    if (e.code === 4403) { this.say(problem("Refused", "This page's origin may not use the server.")); return; }
+    if (e.code === 4404) { this.fail(problem("No such game", `There is no game ${this.gid} on this server.`)); return; }
+    if (e.code === 4403) { this.fail(problem("Refused", "This page's origin may not use the server.")); return; }
     this.say(h("p", {class: "warn"}, "The connection was lost; connecting again…",
-      this.outbox ? ` Your move ${this.outbox.action} will be sent once it is back.` : ""));
+      this.outbox ? ` Your move ${this.outbox.action} will be sent once it is back.` : ""), "waiting");
     setTimeout(() => { if (!this.closed) this.connect(); }, 1000);
   }
 
-  say(node) {
+  say(node, kind = "info") {
+    clearTimeout(this.noticeTimer);
+    this.noticeKind = kind;
+    this.notice.className = `notice notice-${kind}`;
     put(this.notice, node);
+    if (kind === "refused") this.noticeTimer = setTimeout(() => this.unsay(), REFUSAL_SHOWN_MS);
+  }
+
+  fail(node) {
+    this.unsay();
+    put(this.board, node);
+  }
+
+  unsay() {
+    clearTimeout(this.noticeTimer);
+    this.noticeKind = null;
+    this.notice.className = "notice";
+    put(this.notice);
   }
 
   receive(msg) {
@@ -80,7 +111,8 @@ class Session {
       this.drawHead();
     } else if (msg.type === "error") {
       this.outbox = null;
-      this.say(problem(`Refused: ${msg.code}`, msg.message));
+      const why = REFUSED[msg.code];
+      this.say(problem(`Refused: ${msg.code}${why ? ` — ${why}` : ""}`, msg.message), "refused");
       this.draw();
     } else if (msg.type === "ack") {
       if (!this.outbox || msg.id === this.outbox.id) this.outbox = null;
@@ -91,7 +123,8 @@ class Session {
     this.version = msg.version;
     this.view = msg.view;
     this.legal = msg.legal;
-    if (!this.outbox) put(this.notice);  // (a move on its way keeps its notice)
+    // (a move on its way keeps its notice; a refusal stays a while, to be read)
+    if (!this.outbox && this.noticeKind !== "refused") this.unsay();
     this.draw();
   }
 
@@ -107,9 +140,9 @@ class Session {
   send(move) {
     if (this.welcomed && this.ws.readyState === WebSocket.OPEN) {
       this.ws.send(JSON.stringify(move));
-      this.say(h("p", {class: "muted"}, `Sent: ${move.action}`));
+      this.say(h("p", {}, `Sent: ${move.action}`), "sent");
     } else {
-      this.say(h("p", {class: "warn"}, `Not connected: ${move.action} will be sent once the connection is back; connecting again…`));
+      this.say(h("p", {class: "warn"}, `Not connected: ${move.action} will be sent once the connection is back; connecting again…`), "waiting");
     }
   }
 
@@ -129,14 +162,18 @@ class Session {
       open.length && this.status === "waiting" ? h("p", {class: "waiting"}, `Waiting for ${open.map((x) => x.seat).join(", ")} to join: share this page's address.`) : null,
       others.length ? h("p", {class: "other-seats"}, "You hold here too: ", others.map((x) =>
         h("a", {href: seatUrl(this.gid, x.seat), class: "switch-seat"}, `Switch to your seat ${x.seat}`))) : null,
-      seat ? button("Leave this seat", () => this.leave(), {class: "secondary"}) : null);
+      // a finished game's seat is no one's to leave or take: its page stays, to look back on
+      seat && this.status !== "over" ? button("Leave this seat", () => this.leave(), {class: "secondary"}) : null);
   }
 
   async leave() {
+    const seat = this.held.seat;
+    if (this.status === "playing" && !window.confirm(`Leave your seat ${seat}? The game waits for `
+      + `someone to join ${seat} and decide what ${seat} decides; you come back only by joining it again, if it is still open.`)) return;
     try {
       await post(`/api/games/${encodeURIComponent(this.gid)}/leave`, {token: this.held.token});
     } catch (err) {
-      this.say(problem("Could not leave", err.message));
+      this.say(problem("Could not leave", err.message), "refused");
       return;
     }
     dropSeat(this.gid, this.held.seat);
@@ -151,8 +188,13 @@ class Session {
     const seat = this.held ? this.held.seat : null;
     document.title = `${this.table.title}${seat ? ` — ${seat}` : ""} — artproject`;
     renderGame(this.board, {table: this.table, view: this.view, legal: this.legal, events: this.events,
-      eventsNew: this.fresh, seat, act: seat && this.status !== "over" ? (a) => this.act(a) : null});
+      eventsNew: this.fresh, seat, names: seatNames(this.seats), act: seat && this.status !== "over" ? (a) => this.act(a) : null});
   }
+}
+
+/** Each seat's name, where its person gave one: {p1: "Ann"}. */
+function seatNames(seats) {
+  return Object.fromEntries((seats || []).filter((x) => x.kind === "person" && x.name).map((x) => [x.seat, x.name]));
 }
 
 async function chooser(main, gid) {
@@ -163,9 +205,10 @@ async function chooser(main, gid) {
     put(main, problem("No such game", err.message), h("p", {}, h("a", {href: "/"}, "Back to the lobby")));
     return;
   }
-  const open = game.seats.filter((x) => x.kind === "person" && !x.taken);
+  const over = game.status === "over";
+  const open = over ? [] : game.seats.filter((x) => x.kind === "person" && !x.taken);
   const held = heldSeats(gid);  // several (hot-seat), or not the one the address named
-  const name = h("input", {type: "text", maxlength: 40, placeholder: "your name (optional)", "aria-label": "your name"});
+  const name = h("input", {type: "text", maxlength: 40, placeholder: "your name (optional)", "aria-label": "your name", value: keptName()});
   put(main, h("h1", {}, `${game.title}${game.board ? ` — ${game.board}` : ""}`),
     h("p", {}, `${game.players} players · ${game.status}`),
     held.length ? h("p", {class: "held-seats"}, held.map((x) =>
@@ -173,13 +216,15 @@ async function chooser(main, gid) {
     open.length ? h("section", {}, h("h2", {}, "Take a seat"), name,
       open.map((x) => button(`Join ${x.seat}`, async () => {
         try {
+          if (name.value) keepName(name.value);
           const joined = await post(`/api/games/${encodeURIComponent(gid)}/join`, {seat: x.seat, name: name.value});
           holdSeat(gid, joined);
           history.replaceState(null, "", seatUrl(gid, joined.seat));
           show(main, [gid]);
         } catch (err) { put(main, problem("Could not join", err.message)); }
-      }, {class: "join", "data-seat": x.seat}))) : h("p", {}, "Every seat is taken."),
-    h("p", {}, h("a", {href: `/play/${encodeURIComponent(gid)}?spectate=1`}, "Watch as a spectator")));
+      }, {class: "join", "data-seat": x.seat}))) : h("p", {}, over ? "The game is over: its seats are no one's to take." : "Every seat is taken."),
+    h("p", {}, h("a", {href: `/play/${encodeURIComponent(gid)}?spectate=1`}, over ? "See its end" : "Watch as a spectator"),
+      over ? [" · ", h("a", {href: `/replay/game-${encodeURIComponent(gid)}`, class: "replay-link"}, "Replay it")] : null));
 }
 
 export async function show(main, [gid]) {

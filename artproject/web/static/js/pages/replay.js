@@ -181,7 +181,7 @@ async function showStep(main, rid, stepText) {
     h("header", {class: "replay-head"}, h("h1", {}, data.title), controls(data)),
     led, board, decisions(data)));
   await renderGame(board, {table: data.table, view: data.view, legal: data.legal, events: data.events,
-    eventsNew: data.events_new, seat: data.viewer, act: null});
+    eventsNew: data.events_new, seat: data.viewer, act: null, names: data.names || null});
 }
 
 /** The step the address asks for: ahead of the one on screen while it loads, so that keys
