@@ -78,7 +78,9 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | Path = DEFAULT_DB
     try:
         import uvicorn  # noqa: F401 (its absence said in one line)
     except ImportError:
-        raise GameError("serve needs the web extra: pip install -e '.[web]'") from None
+        from ..extras import needs
+
+        raise GameError(needs("serve", "web")) from None
     from .lobby import Lobby
     from .store import Store
 
