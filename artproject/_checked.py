@@ -19,6 +19,7 @@ from .core.art.rules import Rules
 from .core.art.state import State
 from .core.errors import GameError
 from .core.games import game_class, game_tools, is_game
+from .core.sources import LoadedRules
 from .missions import DEFAULT
 
 
@@ -46,7 +47,10 @@ def _check_new(mission: Any, players: Any, difficulty: Any, seed: Any, variants:
                position: Any, phase: Any, log: Any, chance: Any, game: Any) -> tuple[int, int]:
     """new_game's arguments, each (GameError naming the first wrong); the player count and
     the seed as ints (numpy's integers taken as theirs: a seed read from an array)."""
-    if mission is not None and not isinstance(mission, Rules):
+    if isinstance(mission, LoadedRules) and not isinstance(mission, Rules) and game is None:
+        raise GameError(f"the rules given ({mission.name}) are not The A.R.T. Project's: name "
+                        f"their game, new_game(rules, game=...)")
+    if mission is not None and not isinstance(mission, LoadedRules):
         checks.ref(mission, "mission")
     players = checks.index(players, "players", 1)
     checks.text(difficulty, "difficulty")

@@ -138,3 +138,21 @@ def test_load_rules_loads_every_games_rules() -> None:
 def test_verify_takes_art_of_war_rules_from_the_public_face() -> None:
     report = verify(load_rules("art-of-war"), examples=2, seed=1, game="art-of-war")
     assert report.failure is None
+
+
+def test_another_games_loaded_rules_start_its_game_when_it_is_named() -> None:
+    """`load_rules("art-of-war")`'s rules start a game with its game named (the diff
+    reviewer's: `new_game(rules)` was refused as no mission's name); without the game named,
+    a GameError says to name it."""
+    war = load_rules("art-of-war")
+    assert new_game(war, game="art-of-war", players=3).players == 3
+    with pytest.raises(GameError, match="name their game"):
+        new_game(war, players=3)
+
+
+def test_rules_given_twice_are_the_projects_error() -> None:
+    """A rules file as the first argument and `rules=` too: a GameError, not Python's
+    TypeError from the game's start."""
+    for game in ("art-of-war", "kuhn"):
+        with pytest.raises(GameError, match="given twice"):
+            new_game("missions/art-of-war.toml", game=game, rules=game)

@@ -59,7 +59,8 @@ def new_game(mission: str | Path | Rules | None = None, players: int = 2,
                   game, options)
 
 
-def _rules_of(mission: str | Path | Rules | None, game: str) -> dict[str, Any]:
+def _rules_of(mission: str | Path | Rules | None, game: str, options: Mapping[str, Any],
+              ) -> dict[str, Any]:
     """A mission named with another game: that game's rules, which its loader refuses when
     they are not (a board of this game, the default one too, named with game="art-of-war"
     is not Art of War); a mission's loaded rules are refused here. None, or the game's own
@@ -67,7 +68,12 @@ def _rules_of(mission: str | Path | Rules | None, game: str) -> dict[str, Any]:
     if isinstance(mission, Rules):
         raise GameError(f"the rules given ({mission.name}) are a mission of The A.R.T. "
                         f"Project, not rules of the game {game!r}")
-    return {} if mission is None or mission == game else {"rules": mission}
+    if mission is None or mission == game:
+        return {}
+    if "rules" in options:
+        raise GameError(f"the rules of the game {game!r} are given twice: as the first "
+                        f"argument ({mission}) and as rules=")
+    return {"rules": mission}
 
 
 def _start(mission: str | Path | Rules | None, players: int, difficulty: str, seed: int,
@@ -82,7 +88,7 @@ def _start(mission: str | Path | Rules | None, players: int, difficulty: str, se
         return game_class(game).create(  # type: ignore[return-value]
             players=players, difficulty=difficulty, seed=seed, variants=variants,
             position=position, phase=phase, log=log, chance=chance,
-            **_rules_of(mission, game), **options)
+            **_rules_of(mission, game, options), **options)
     _check_own(options, phase)
     rules = mission if isinstance(mission, Rules) else load_rules(
         DEFAULT if mission is None else mission, variants)

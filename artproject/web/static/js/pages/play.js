@@ -63,7 +63,7 @@ class Session {
       this.fail(problem("This seat is no longer yours", "Its token was not accepted (the seat was left). Join a seat again from the lobby."));
       return;
     }
-    if (e.code === 4404) { this.fail(problem("No such game", `There is no game ${this.gid} on this server.`)); return; }
+    if (e.code === 4404) { this.noGame(); return; }
     if (e.code === 4403) { this.fail(problem("Refused", "This page's origin may not use the server.")); return; }
     this.say(h("p", {class: "warn"}, "The connection was lost; connecting again…",
       this.outbox ? ` Your move ${this.outbox.action} will be sent once it is back.` : ""), "waiting");
@@ -81,6 +81,12 @@ class Session {
   fail(node) {
     this.unsay();
     put(this.board, node);
+  }
+
+  /** The game named is not on the server: said in the page (its error frame, then the
+   * close that follows it, each say it: whichever comes first, the page is the same). */
+  noGame() {
+    this.fail(problem("No such game", `There is no game ${this.gid} on this server.`));
   }
 
   unsay() {
@@ -111,6 +117,7 @@ class Session {
       this.drawHead();
     } else if (msg.type === "error") {
       this.outbox = null;
+      if (msg.code === "no-such-game") { this.noGame(); return; }
       const why = REFUSED[msg.code];
       this.say(problem(`Refused: ${msg.code}${why ? ` — ${why}` : ""}`, msg.message), "refused");
       this.draw();
