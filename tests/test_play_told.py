@@ -91,6 +91,31 @@ def test_cards_lists_scores_and_collateral_damage(tmp_path: Path) -> None:
            "token, 1 card" in out
     assert "  villager        x2  score  2  no collateral damage" in out
     assert "  cards              every card: its score, collateral damage" in out
+    # the special cards in a player's words (the card file's `says`), not their DSL texts
+    assert "  thief           x3  score  0  at the reveal its owner takes back their bet" in out
+    assert "played(great_dragon)" not in out and "collective_challenge()" not in out
+
+
+def test_a_card_without_words_is_told_by_its_texts(tmp_path: Path) -> None:
+    """A card file that gives no `says` (an author's own deck) is told by its DSL texts, in
+    `cards` and on the pages' card faces."""
+    from artproject import load_rules, new_game
+    from artproject.core.aow.views import card, cards_lines
+
+    root = Path(__file__).resolve().parents[1]
+    text = (root / "cards" / "art-of-war.toml").read_text()
+    (tmp_path / "plain.toml").write_text(
+        "".join(line for line in text.splitlines(keepends=True)
+                if not line.startswith("says = ")))
+    (tmp_path / "plain-variant.toml").write_text(
+        f'game = "art-of-war"\nname = "plain"\ncards = "{tmp_path / "plain.toml"}"\n')
+    rules = load_rules("art-of-war", [tmp_path / "plain-variant.toml"])
+    plain = new_game(rules, game="art-of-war", players=2, seed=1)
+    worded = new_game("art-of-war", players=2, seed=1)
+    assert card(worded, "thief")["says"].startswith("at the reveal")
+    assert card(plain, "thief")["says"] == ""
+    line = next(x for x in cards_lines(plain) if x.startswith("  thief"))
+    assert "when revealed: if played(great_dragon) == 0" in line, line
 
 
 def test_the_pass_wait_honours_save_and_quit(tmp_path: Path) -> None:

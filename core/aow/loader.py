@@ -314,7 +314,7 @@ def _card(c: WarCardSpec, i: int, cmap: SourceMap, comp: Compiler,
              if (v := getattr(c, k)) is not None}
     return CardKind(i, c.name, c.title or c.name.replace("_", " ").title(), c.count, c.score,
                     c.deal, c.bonus, c.draws, rank, collateral, on_reveal, on_draw,
-                    MappingProxyType(texts))
+                    MappingProxyType(texts), c.says)
 
 
 def check_card_file(path: Path) -> list[RulesError]:

@@ -55,7 +55,8 @@ def _cards(svg: ET.Element, rules: WarRules) -> None:
     g = _el(svg, "g", id="cards")
     for i, c in enumerate(rules.cards):
         y = 80 + 26 * i
-        powers = "; ".join(f"{k}: {v}" for k, v in c.text.items() if k != "rank" or v != "1")
+        powers = c.says or "; ".join(f"{k}: {v}" for k, v in c.text.items()
+                                     if k != "rank" or v != "1")
         _text(g, f"{c.count} x {c.title}", 30, y, 14, font_weight="bold")
         _text(g, f"score {c.score}" + (f", +{c.bonus} added" if c.bonus else "")
               + ("" if c.deal else ", not dealt"), 230, y, 13)

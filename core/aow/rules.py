@@ -39,6 +39,7 @@ class CardKind:
     on_reveal: tuple[Op, ...]  # run for its owner at the reveal, in order of play (W11)
     on_draw: tuple[Op, ...]  # run for its drawer instead of going to hand (W14, W15)
     text: Mapping[str, str]  # the DSL texts as written, for display
+    says: str = ""  # what it does in a player's words (display only: no rule reads it)
 
 
 @attrs.frozen(eq=False)

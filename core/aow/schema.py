@@ -94,6 +94,9 @@ class WarCardSpec:
                                   dsl="effect", default=None, ruling="W11")
     on_draw: Dsl | None = param("played at once when drawn into a hand, instead of held "
                                 "(W14, W15)", dsl="effect", default=None, ruling="W14")
+    says: str = param("what it does in a player's words, shown in place of its DSL texts "
+                      "(the `cards` command, the pages); empty: the texts themselves",
+                      default="")
 
 
 @section()

@@ -26,7 +26,7 @@ def card(st: War, name: str) -> dict[str, Any]:
     written, compared before the totals, W12) and its sections."""
     k = st.rules.cards[st.rules.index[name]]
     return {"name": k.name, "title": k.title, "score": k.score,
-            "power": k.text.get("rank", ""), "sections": dict(k.text)}
+            "power": k.text.get("rank", ""), "sections": dict(k.text), "says": k.says}
 
 
 def choices() -> dict[str, Any]:
@@ -67,7 +67,8 @@ def picture(st: War) -> dict[str, Any]:
             "variants": list(rules.variants), "players": st.players,
             "seats": list(P[: st.players]),
             "cards": [{"name": k.name, "title": k.title, "count": k.count, "score": k.score,
-                       "power": k.text.get("rank", ""), "sections": dict(k.text)}
+                       "power": k.text.get("rank", ""), "sections": dict(k.text),
+                       "says": k.says}
                       for k in rules.cards]}
 
 
@@ -270,6 +271,13 @@ _SECTIONS: dict[str, str] = {"rank": "rank (compared before the scores, W12)",
                               "on_draw": "when drawn", "on_reveal": "when revealed"}
 
 
+def _texts(st: War, k: Any) -> list[str]:
+    """What a card does, as its DSL texts say it (a card whose file gives no `says`)."""
+    what = [f"collateral damage, {_brief(st, k.name)}"] if k.collateral else []
+    return what + [f"{_SECTIONS.get(key, key)}: {text}" for key, text in k.text.items()
+                   if key != "collateral" and (key != "rank" or text != "1")]
+
+
 def cards_lines(st: War) -> list[str]:
     """Every kind of card in brief: its name, how many, its score and what it does (its
     collateral damage when it wins, its rank when not the usual, its powers): the rules'
@@ -277,9 +285,7 @@ def cards_lines(st: War) -> list[str]:
     out = [f"cards ({st.rules.title}; scores and collateral damage are the project's "
            "reconstruction, W2): name, count, score, what it does"]
     for k in st.rules.cards:
-        what = [f"collateral damage, {_brief(st, k.name)}"] if k.collateral else []
-        what += [f"{_SECTIONS.get(key, key)}: {text}" for key, text in k.text.items()
-                 if key != "collateral" and (key != "rank" or text != "1")]
+        what = [k.says] if k.says else _texts(st, k)
         if k.bonus:
             what.append(f"added from hand after the reveal, +{k.bonus} (W8)")
         if k.draws > 1:

@@ -92,8 +92,16 @@ def test_two_art_of_war_seats_never_see_each_others_cards(browser: Any, server: 
         live = server.lobby.games[gid]
         looked = {"a": 0, "b": 0, "shot": False}
 
+        says = {k.says for k in live.state.rules.cards if k.says}
+
         def check(page: Any, seat: int, key: str) -> None:
-            text = page.content().lower()
+            # a card's words (`says`, the rules file's, the same for everyone) name other
+            # cards ("a Great Dragon kills it"): read apart, each one of the file's own
+            worded = page.locator(".says").all_inner_texts()
+            assert set(worded) <= says, worded
+            text = page.evaluate("""() => { const c = document.documentElement.cloneNode(true);
+                c.querySelectorAll('.says').forEach((e) => e.remove());
+                return c.outerHTML; }""").lower()
             version = shown_version(page)
             st = _at(live.state, version)
             for name in _hidden_from(st, seat):

@@ -16,12 +16,14 @@ function kinds(table) {
   return Object.fromEntries(table.cards.map((c) => [c.name, c]));
 }
 
-/** A card face: its title, score, power and other sections. */
+/** A card face: its title, score, power and what it does (in words where its file gives
+ * them, else its other sections as written). */
 export function face(c, action, act) {
-  const other = Object.entries(c.sections || {}).filter(([k]) => k !== "rank");
+  const other = c.says ? [] : Object.entries(c.sections || {}).filter(([k]) => k !== "rank");
   const el = h("article", {class: "card war-card", "data-card": c.name},
     h("header", {}, h("span", {class: "title"}, c.title || words(c.name)), h("span", {class: "score", title: "score"}, String(c.score))),
-    h("p", {class: "meta"}, `score ${c.score} · power ${c.power}`),
+    h("p", {class: "meta"}, c.says ? `score ${c.score}` : `score ${c.score} · power ${c.power}`),
+    c.says ? h("p", {class: "says"}, c.says) : null,
     other.length ? h("dl", {}, other.map(([k, t]) => [h("dt", {}, words(k)), h("dd", {}, t)])) : null);
   if (action) {
     el.classList.add("playable");
