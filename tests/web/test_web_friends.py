@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
+
 from tests.serving import Client, play_out
 
 
@@ -152,3 +154,42 @@ def test_the_legend_lists_the_roads_the_board_has(page: Any, server: Any) -> Non
         keyed = page.locator(".play-board .legend li[data-road]").evaluate_all(
             "e => e.map(x => x.dataset.road)")
         assert drawn == roads and keyed == roads, (board, drawn, keyed)
+
+
+def test_a_friend_joining_is_named_on_the_board_at_once(page: Any, server: Any) -> None:
+    """A seat joined after the page opened was named in the head's seat list but not in the
+    board's players' panel until the next move (the web re-review's)."""
+    g = server.create(game="art-of-war", seats=["person", "person"])
+    line = _lobby_line(page, server.url, g["id"])
+    page.fill("#f-your-name", "Ann")
+    line.locator('button.join[data-seat="p1"]').click()
+    page.get_by_text("You are p1").wait_for()
+    page.wait_for_selector(".play-board .seats")
+    server.join(g["id"], "p2", "Bob")
+    page.locator(".play-board .seats li", has_text="Bob").wait_for(timeout=5000)
+
+
+@pytest.mark.parametrize("game", [{"game": "art-project", "board": "japan"},
+                                  {"game": "art-of-war"}], ids=["art-project", "art-of-war"])
+def test_a_long_name_never_makes_a_phone_page_wider_than_the_screen(
+        browser: Any, server: Any, game: dict[str, str]) -> None:
+    """A 40-letter name without a space widened the play page to 461-514 px on a 390-px
+    phone: the head's seat list and the players' panel did not wrap it."""
+    g = server.create(seats=["person", "person"], **game)
+    server.join(g["id"], "p2", "N" * 40)
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                                has_touch=True)
+    try:
+        page = phone.new_page()
+        line = _lobby_line(page, server.url, g["id"])
+        line.locator('button.join[data-seat="p1"]').click()
+        page.get_by_text("You are p1").wait_for()
+        page.wait_for_selector(".play-board .game")
+        page.locator(".seat-list li", has_text="N" * 40).wait_for()
+        width = page.evaluate("() => document.documentElement.scrollWidth")
+        wide = page.evaluate("""() => [...document.querySelectorAll('body *')]
+            .filter((e) => e.getBoundingClientRect().right > 391 && !(e instanceof SVGElement))
+            .map((e) => `${e.tagName}.${e.className}`).slice(0, 8)""")
+        assert width <= 390, (width, wide)
+    finally:
+        phone.close()

@@ -6,7 +6,7 @@ import {api, button, dropSeat, h, heldSeat, heldSeats, holdSeat, keepName, keptN
 import {renderGame} from "../games/index.js";
 
 let session = null; // the connection on screen
-const REFUSAL_SHOWN_MS = 12000; // a refusal's notice stays this long unless another tap replaces it
+const REFUSAL_SHOWN_MS = 8000; // a refusal's notice stays this long unless another tap replaces it
 // a refusal's code in a player's words (docs/server.md's table; the server's message follows)
 const REFUSED = {
   stale: "the game moved on before your move arrived: choose again",
@@ -114,7 +114,7 @@ class Session {
       this.frame(msg);
     } else if (msg.type === "seats") {
       this.seats = msg.seats;
-      this.drawHead();
+      this.draw();  // (the head, and the board's panels, which name the seats too)
     } else if (msg.type === "error") {
       this.outbox = null;
       if (msg.code === "no-such-game") { this.noGame(); return; }
