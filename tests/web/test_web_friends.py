@@ -89,6 +89,8 @@ def test_a_finished_game_says_who_won_and_offers_no_seat(browser: Any, server: A
         won = "a draw" if st.outcome == "draw" else f"{who} won"
         assert said == f"Game over after turn {st.view(0)['turn']}: {won}", said
         assert "to play" not in said
+        banner = page.locator(".play-board .outcome strong").inner_text()
+        assert banner == f"Game over: {'draw' if st.outcome == 'draw' else who}", banner
         assert page.locator(".play-board .tag-turn").count() == 0
         assert page.get_by_role("button", name="Leave this seat").count() == 0
         # a seat given up before the end (as from another device): no one's to take now
@@ -193,3 +195,22 @@ def test_a_long_name_never_makes_a_phone_page_wider_than_the_screen(
         assert width <= 390, (width, wide)
     finally:
         phone.close()
+
+
+def test_the_game_over_banner_names_the_winner(page: Any, server: Any) -> None:
+    """A Kuhn poker hand won by a named seat said "Game over: p1" (the web re-review's):
+    the banner names the winner as the seats are named."""
+    g = server.create(game="kuhn", seats=["person", "person"])
+    gid = g["id"]
+    clients = []
+    for seat, name in (("p1", "Ann"), ("p2", "Zed")):
+        c = Client(server.ws_url, gid, {"type": "hello", "token": server.join(gid, seat, name)})
+        c.until(lambda m: m["type"] == "welcome")
+        clients.append(c)
+    play_out(clients, seed=1)
+    st = server.lobby.games[gid].state
+    page.goto(f"{server.url}/play/{gid}?spectate=1")
+    banner = page.locator(".play-board .outcome strong")
+    banner.wait_for()
+    who = {"p1": "p1 (Ann)", "p2": "p2 (Zed)"}[str(st.outcome)]
+    assert banner.inner_text() == f"Game over: {who}", banner.inner_text()

@@ -143,7 +143,7 @@ export function render(root, {table, view, legal, events, eventsNew, seat, act, 
     h("p", {class: "phase-line"}, phaseLine(view, names)));
   const side = h("aside", {class: "side"}, betting(legal, act),
     actionPanel(legal, act, seat && seat !== "all" ? `Your move (${seat})` : "Your move"));
-  root.replaceChildren(h("div", {class: "game art-of-war"}, head, outcomeBanner(view),
+  root.replaceChildren(h("div", {class: "game art-of-war"}, head, outcomeBanner(view, names),
     h("div", {class: ["layout", side.childElementCount ? "" : "no-side"]}, h("div", {class: "table"}, seats(view, names), challenge(cards, view), piles(view)), side),
     hands(view, legal, act), deckKinds(table, view),
     events ? eventLog(events, eventsNew) : null));

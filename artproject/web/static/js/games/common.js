@@ -49,8 +49,10 @@ export function named(seat, names) {
   return names && names[seat] ? `${seat} (${names[seat]})` : String(seat ?? "");
 }
 
-export function outcomeBanner(state) {
+/** The end of a game: its outcome (a seat that won named as the seats are, `names`). */
+export function outcomeBanner(state, names) {
   if (!state.outcome) return null;
-  return h("p", {class: "outcome", role: "status"}, h("strong", {}, `Game over: ${words(state.outcome)}`),
+  const outcome = names && names[state.outcome] ? named(state.outcome, names) : words(state.outcome);
+  return h("p", {class: "outcome", role: "status"}, h("strong", {}, `Game over: ${outcome}`),
     state.reason ? ` — ${state.reason}` : "");
 }

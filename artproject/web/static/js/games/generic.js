@@ -35,7 +35,7 @@ function facts(obj, skip, depth = 0) {
 }
 
 /** The whole screen of a game of any game. */
-export function render(root, {table, view, legal, events, eventsNew, seat, act}) {
+export function render(root, {table, view, legal, events, eventsNew, seat, act, names}) {
   legal = legal || [];
   view = view || {};
   const deciding = [].concat(view.deciding || []).filter(Boolean);
@@ -44,7 +44,7 @@ export function render(root, {table, view, legal, events, eventsNew, seat, act})
   const now = h("section", {class: "generic-view", "aria-label": "the game now"}, h("h3", {}, "Now"), facts(view, NOT_VIEW));
   const fixed = h("section", {class: "generic-table", "aria-label": "the table"}, h("h3", {}, "Table"), facts(table, NOT_TABLE));
   const side = h("aside", {class: "side"}, actionPanel(legal, act, seat && seat !== "all" ? `Your move (${seat})` : "Your move"));
-  root.replaceChildren(h("div", {class: ["game", "generic"], "data-game": table.game}, head, outcomeBanner(view),
+  root.replaceChildren(h("div", {class: ["game", "generic"], "data-game": table.game}, head, outcomeBanner(view, names),
     h("div", {class: ["layout", side.childElementCount ? "" : "no-side"]}, h("div", {class: "table"}, now, fixed), side),
     events ? eventLog(events, eventsNew) : null));
 }

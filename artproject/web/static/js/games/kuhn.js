@@ -23,7 +23,7 @@ export function render(root, {table, view, legal, events, eventsNew, seat, act, 
     h("span", {class: "stake"}, ` ${s.stake} in`), s.folded ? h("em", {}, " (folded)") : "",
     " ", card(s.seat === view.seat && view.card ? view.card : s.card, s.seat))));
   const side = h("aside", {class: "side"}, actionPanel(legal, act, seat && seat !== "all" ? `Your move (${seat})` : "Your move"));
-  root.replaceChildren(h("div", {class: "game kuhn"}, head, outcomeBanner(view),
+  root.replaceChildren(h("div", {class: "game kuhn"}, head, outcomeBanner(view, names),
     h("div", {class: ["layout", side.childElementCount ? "" : "no-side"]},
       h("div", {class: "table"}, h("section", {class: "table-seats", "aria-label": "players"}, h("h3", {}, "Players"), seats), rules), side),
     events ? eventLog(events, eventsNew) : null));
