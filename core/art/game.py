@@ -24,9 +24,6 @@ from .setup import new
 from .state import State
 
 GAME: Final = State.game
-# new_game's options, as its signature names them (one it does not take is named with these)
-TAKES: Final = ("mission", "players", "difficulty", "seed", "variants", "position", "phase",
-                "log", "chance", "game")
 if TYPE_CHECKING:
     Position = dict[str, Any]
 else:  # the position's schema, made from the state's table of fields
@@ -104,8 +101,12 @@ def _start(mission: str | Path | Rules | None, players: int, difficulty: str, se
 def _check_own(options: Mapping[str, Any], phase: str) -> None:
     """GameError for an option this game does not take, or an unknown phase."""
     if options:
+        import inspect  # (only to tell a wrong option: new_game's own, as its signature has them)
+
+        takes = [p for p, v in inspect.signature(new_game).parameters.items()
+                 if v.kind is not v.VAR_KEYWORD]
         raise GameError(f"The A.R.T. Project has no option {min(options)!r}"
-                        f"{closest(min(options), TAKES)}: it takes {', '.join(TAKES)}")
+                        f"{closest(min(options), takes)}: it takes {', '.join(takes)}")
     if phase not in PHASES:
         raise GameError(f"unknown phase {phase!r}; expected one of: {', '.join(PHASES)}")
 
